@@ -5,11 +5,6 @@
  */
 import { z } from 'zod';
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .optional()
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-
 const envSchema = z.object({
   /** Bare origin the provider is reached at; every URL the server prints derives from it. */
   ISSUER: z
@@ -37,8 +32,6 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).max(31_536_000).default(14 * 86_400),
   /** Signed-in session lifetime in seconds. */
   SESSION_TTL: z.coerce.number().int().min(300).max(31_536_000).default(14 * 86_400),
-  /** Show error details (never secrets) to clients: for development only. */
-  DEBUG_ERRORS: booleanFlag,
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
 

@@ -1,0 +1,6 @@
+// Discovery (/.well-known/openid-configuration) is served by oidc-provider.
+import { handleProviderRequest } from '@/lib/oidc/handler';
+
+export const dynamic = 'force-dynamic';
+
+export { handleProviderRequest as GET, handleProviderRequest as HEAD, handleProviderRequest as OPTIONS };

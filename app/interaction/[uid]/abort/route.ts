@@ -1,0 +1,9 @@
+// POST /interaction/:uid/abort — Cancel or Deny: the client receives access_denied.
+import { forbidden, isSameOrigin, respond } from '@/app/interaction/respond';
+import { deny } from '@/lib/services/interactions';
+
+export async function POST(request: Request, { params }: { params: Promise<{ uid: string }> }) {
+  if (!isSameOrigin(request)) return forbidden();
+  const { uid } = await params;
+  return respond(uid, await deny(uid, request.headers.get('cookie')));
+}

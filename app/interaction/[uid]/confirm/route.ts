@@ -1,0 +1,9 @@
+// POST /interaction/:uid/confirm — the consent form's Allow.
+import { forbidden, isSameOrigin, respond } from '@/app/interaction/respond';
+import { confirmConsent } from '@/lib/services/interactions';
+
+export async function POST(request: Request, { params }: { params: Promise<{ uid: string }> }) {
+  if (!isSameOrigin(request)) return forbidden();
+  const { uid } = await params;
+  return respond(uid, await confirmConsent(uid, request.headers.get('cookie')));
+}

@@ -1,0 +1,95 @@
+// The interaction entrypoint: renders the login or the consent step of one authorization request.
+import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
+import { AuthCard } from '@/components/card';
+import { Alert, Button, Field } from '@/components/form';
+import { ScopeList } from '@/components/scope-list';
+import { viewInteraction } from '@/lib/services/interactions';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Sign in' };
+
+const messages: Record<string, string> = {
+  invalid_credentials: 'The username or password is not right.',
+  invalid_form: 'Enter your username and password.',
+  wrong_step: 'That step is already done. Continue below.',
+};
+
+export default async function InteractionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ uid: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { uid } = await params;
+  const { error } = await searchParams;
+  const jar = await cookies();
+  const view = await viewInteraction(uid, jar.toString() || null);
+  const message = typeof error === 'string' ? messages[error] : undefined;
+  const base = `/interaction/${encodeURIComponent(uid)}`;
+
+  if (view.kind === 'expired') {
+    return (
+      <AuthCard title="This sign-in request has expired">
+        <p className="text-sm text-slate-600">
+          It may have timed out, been finished already, or been opened in another browser. Go back to the application and
+          start again.
+        </p>
+      </AuthCard>
+    );
+  }
+
+  const deny = (
+    <form method="post" action={`${base}/abort`} className="mt-3">
+      <Button type="submit" variant="secondary">
+        Cancel
+      </Button>
+    </form>
+  );
+
+  if (view.kind === 'login') {
+    return (
+      <AuthCard
+        title="Sign in"
+        subtitle={
+          <>
+            to continue to <strong className="text-slate-900">{view.client.name}</strong>
+          </>
+        }
+      >
+        {message ? <Alert>{message}</Alert> : null}
+        <form method="post" action={`${base}/login`} className="space-y-4">
+          <Field id="username" name="username" label="Username" autoComplete="username" required autoFocus defaultValue={view.loginHint} maxLength={64} />
+          <Field id="password" name="password" label="Password" type="password" autoComplete="current-password" required maxLength={256} />
+          <Button type="submit">Sign in</Button>
+        </form>
+        {deny}
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title={`Allow ${view.client.name}?`}
+      subtitle={
+        <>
+          <strong className="text-slate-900">{view.client.name}</strong> is asking to:
+        </>
+      }
+    >
+      {message ? <Alert>{message}</Alert> : null}
+      <ScopeList scopes={view.scopes} claims={view.claims} />
+      <form method="post" action={`${base}/confirm`} className="mt-6">
+        <Button type="submit" autoFocus>
+          Allow
+        </Button>
+      </form>
+      <form method="post" action={`${base}/abort`} className="mt-3">
+        <Button type="submit" variant="secondary">
+          Deny
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,26 @@
+/** What each scope means to the person consenting, in plain words. */
+const descriptions: Record<string, string> = {
+  openid: 'Know who you are (your Gatehouse user id)',
+  profile: 'See your name and username',
+  email: 'See your email address',
+  offline_access: 'Stay connected when you are not using it',
+  introspect: 'Check whether access tokens are valid',
+};
+
+export function ScopeList({ scopes, claims }: { scopes: string[]; claims: string[] }) {
+  return (
+    <ul className="space-y-2 text-sm text-slate-700">
+      {scopes.map((scope) => (
+        <li key={scope} className="flex gap-2">
+          <span aria-hidden className="text-indigo-600">
+            ✓
+          </span>
+          <span>
+            {descriptions[scope] ?? scope} <span className="text-slate-400">({scope})</span>
+          </span>
+        </li>
+      ))}
+      {claims.length ? <li className="text-slate-600">Also: {claims.join(', ')}</li> : null}
+    </ul>
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * Registered clients. The provider reads them on every request that names a
+ * client (raw prepared statement, lib/db/sql.ts); the CLI and the portal manage
+ * them through Prisma. Nothing here returns the secret hash except the one
+ * function the provider's client authentication uses.
+ */
+import type { Database } from './database.ts';
+
+/** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
+export interface ClientMetadata {
+  client_id: string;
+  client_name: string;
+  /** SHA-256 of the secret; compared by lib/oidc/client-secret.ts, never shown. */
+  client_secret?: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  scope: string;
+  token_endpoint_auth_method: string;
+  application_type: string;
+  logo_uri?: string;
+  first_party: boolean;
+  resource_server: boolean;
+}
+
+/** A client as the CLI and portal see it: no secret material. */
+export interface ClientRecord {
+  id: string;
+  name: string;
+  confidential: boolean;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: string[];
+  scope: string;
+  tokenEndpointAuthMethod: string;
+  applicationType: string;
+  logoUri: string | null;
+  firstParty: boolean;
+  resourceServer: boolean;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewClient {
+  id: string;
+  name: string;
+  secretHash: string | null;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: string[];
+  scope: string;
+  tokenEndpointAuthMethod: string;
+  applicationType: string;
+  logoUri: string | null;
+  firstParty: boolean;
+  resourceServer: boolean;
+}
+
+interface ClientRow {
+  [key: string]: unknown;
+  id: string;
+  name: string;
+  secret_hash: string | null;
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  grant_types: string;
+  scope: string;
+  token_endpoint_auth_method: string;
+  application_type: string;
+  logo_uri: string | null;
+  first_party: number | boolean;
+  resource_server: number | boolean;
+}
+
+/** The metadata of an enabled client, or undefined: a disabled client is, to the provider, unknown. */
+export async function findClientMetadata(db: Database, clientId: string): Promise<ClientMetadata | undefined> {
+  const row = await db.sql.one<ClientRow>(
+    `SELECT id, name, secret_hash, redirect_uris, post_logout_redirect_uris, grant_types, scope,
+            token_endpoint_auth_method, application_type, logo_uri, first_party, resource_server
+     FROM clients WHERE id = ? AND enabled = ?`,
+    [clientId, true],
+  );
+  if (!row) return undefined;
+  const grantTypes = JSON.parse(row.grant_types) as string[];
+  return {
+    client_id: row.id,
+    client_name: row.name,
+    ...(row.secret_hash ? { client_secret: row.secret_hash } : {}),
+    redirect_uris: JSON.parse(row.redirect_uris) as string[],
+    post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
+    grant_types: grantTypes,
+    // Only the code flow exists here (discovery advertises response_types ["code"]).
+    response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
+    scope: row.scope,
+    token_endpoint_auth_method: row.token_endpoint_auth_method,
+    application_type: row.application_type,
+    ...(row.logo_uri ? { logo_uri: row.logo_uri } : {}),
+    first_party: Boolean(row.first_party),
+    resource_server: Boolean(row.resource_server),
+  };
+}
+
+type PrismaClientRow = Awaited<ReturnType<Database['prisma']['client']['findFirstOrThrow']>>;
+
+function toRecord(row: PrismaClientRow): ClientRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    confidential: row.secretHash !== null,
+    redirectUris: JSON.parse(row.redirectUris) as string[],
+    postLogoutRedirectUris: JSON.parse(row.postLogoutRedirectUris) as string[],
+    grantTypes: JSON.parse(row.grantTypes) as string[],
+    scope: row.scope,
+    tokenEndpointAuthMethod: row.tokenEndpointAuthMethod,
+    applicationType: row.applicationType,
+    logoUri: row.logoUri,
+    firstParty: row.firstParty,
+    resourceServer: row.resourceServer,
+    enabled: row.enabled,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function insertClient(db: Database, client: NewClient): Promise<ClientRecord> {
+  const row = await db.prisma.client.create({
+    data: {
+      ...client,
+      redirectUris: JSON.stringify(client.redirectUris),
+      postLogoutRedirectUris: JSON.stringify(client.postLogoutRedirectUris),
+      grantTypes: JSON.stringify(client.grantTypes),
+    },
+  });
+  return toRecord(row);
+}
+
+export async function listClients(db: Database): Promise<ClientRecord[]> {
+  const rows = await db.prisma.client.findMany({ orderBy: { createdAt: 'asc' } });
+  return rows.map(toRecord);
+}
+
+export async function findClient(db: Database, id: string): Promise<ClientRecord | undefined> {
+  const row = await db.prisma.client.findUnique({ where: { id } });
+  return row ? toRecord(row) : undefined;
+}
+
+/** Returns whether a client was deleted. */
+export async function deleteClient(db: Database, id: string): Promise<boolean> {
+  const { count } = await db.prisma.client.deleteMany({ where: { id } });
+  return count === 1;
+}
+
+export async function setClientEnabled(db: Database, id: string, enabled: boolean): Promise<boolean> {
+  const { count } = await db.prisma.client.updateMany({ where: { id }, data: { enabled } });
+  return count === 1;
+}
+
+export async function setClientSecretHash(db: Database, id: string, secretHash: string): Promise<boolean> {
+  const { count } = await db.prisma.client.updateMany({ where: { id, secretHash: { not: null } }, data: { secretHash } });
+  return count === 1;
+}

@@ -1,0 +1,56 @@
+/**
+ * One database handle per process: Prisma Client for everything, plus the raw
+ * driver (lib/db/sql.ts) for the provider's hot path. Cached on globalThis
+ * because Next.js loads route handlers and pages as separate module graphs, and
+ * each would otherwise open its own connections.
+ */
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { env } from '../config/env.ts';
+import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.ts';
+import { PrismaClient } from '../generated/sqlite/client.ts';
+import { openSql, splitSchema, type Sql } from './sql.ts';
+
+export type { PrismaClient };
+
+export interface Database {
+  readonly url: string;
+  /** The two generated clients have identical models; the SQLite one's type stands for both. */
+  readonly prisma: PrismaClient;
+  readonly sql: Sql;
+}
+
+const globalForDb = globalThis as typeof globalThis & { __gatehouseDb?: Map<string, Database> };
+
+/** The process-wide database for DATABASE_URL (or an explicit URL, for tests and the CLI). */
+export function database(url: string = env().DATABASE_URL): Database {
+  const cache = (globalForDb.__gatehouseDb ??= new Map());
+  let db = cache.get(url);
+  if (!db) {
+    db = openDatabase(url);
+    cache.set(url, db);
+  }
+  return db;
+}
+
+function openDatabase(url: string): Database {
+  if (url.startsWith('file:')) {
+    const sql = openSql(url);
+    const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: url.slice('file:'.length) }) });
+    return { url, prisma, sql };
+  }
+  const { connectionString, schema } = splitSchema(url);
+  const pool = new pg.Pool({ connectionString, max: 10, options: schema ? `-c search_path=${schema}` : undefined });
+  const prisma = new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
+  return { url, prisma, sql: openSql(url, pool) };
+}
+
+/** Closes and forgets the handle for a URL (tests, CLI exit). */
+export async function closeDatabase(url: string = env().DATABASE_URL): Promise<void> {
+  const db = globalForDb.__gatehouseDb?.get(url);
+  if (!db) return;
+  globalForDb.__gatehouseDb!.delete(url);
+  await db.prisma.$disconnect();
+  await db.sql.close();
+}

@@ -1,0 +1,67 @@
+/**
+ * oidc-provider's storage adapter. Every artifact model lives in the one
+ * `oidc_model_instances` table (lib/db/artifacts.ts); the `Client` model is read
+ * from the `clients` table and never written (no dynamic registration).
+ */
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import {
+  consumeArtifact,
+  destroyArtifact,
+  destroyArtifactsByGrantId,
+  destroyGrant,
+  findArtifact,
+  findArtifactByUid,
+  findArtifactByUserCode,
+  grantIdOfArtifact,
+  upsertArtifact,
+} from '../db/artifacts.ts';
+import { findClientMetadata } from '../db/clients.ts';
+import type { Database } from '../db/database.ts';
+
+/** Builds the adapter class the provider instantiates once per model name. */
+export function adapterFor(db: Database) {
+  return class GatehouseAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      if (this.model === 'Client') throw new Error('clients are managed by the CLI and portal, not the provider');
+      const expiresAt = typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : null;
+      await upsertArtifact(db.sql, this.model, id, payload, expiresAt);
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client') return findClientMetadata(db, id) as Promise<AdapterPayload | undefined>;
+      return findArtifact(db.sql, this.model, id) as Promise<AdapterPayload | undefined>;
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return findArtifactByUid(db.sql, this.model, uid) as Promise<AdapterPayload | undefined>;
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return findArtifactByUserCode(db.sql, this.model, userCode) as Promise<AdapterPayload | undefined>;
+    }
+
+    /**
+     * The provider checks `consumed` after `find`, so two racing requests could
+     * both pass that check. The conditional UPDATE decides: the loser is refused
+     * with invalid_grant and, as RFC 6749 §4.1.2 and §10.5 ask for a reused code,
+     * the grant and every token issued from it are revoked.
+     */
+    async consume(id: string): Promise<void> {
+      if (await consumeArtifact(db.sql, this.model, id)) return;
+      const grantId = await grantIdOfArtifact(db.sql, this.model, id);
+      if (grantId) await destroyGrant(db.sql, grantId);
+      throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+    }
+
+    async destroy(id: string): Promise<void> {
+      await destroyArtifact(db.sql, this.model, id);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await destroyArtifactsByGrantId(db.sql, this.model, grantId);
+    }
+  };
+}

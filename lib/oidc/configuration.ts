@@ -1,0 +1,196 @@
+/**
+ * oidc-provider's configuration. Every option we set says why; everything not
+ * set here keeps the library's default (documented in oidc-provider's
+ * docs/README.md under the same name).
+ */
+import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import type { Database } from '../db/database.ts';
+import { findAccount } from '../db/users.ts';
+import { adapterFor } from './adapter.ts';
+import { escapeHtml, page } from './html.ts';
+import { loadExistingGrant } from './grants.ts';
+
+export interface ProviderSettings {
+  issuer: string;
+  db: Database;
+  jwks: JWK[];
+  cookieKeys: string[];
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  sessionTtl: number;
+}
+
+/** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
+export const routes = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  userinfo: '/oauth/userinfo',
+  jwks: '/oauth/jwks',
+  introspection: '/oauth/introspect',
+  revocation: '/oauth/revoke',
+  end_session: '/oauth/logout',
+  pushed_authorization_request: '/oauth/par',
+  code_verification: '/oauth/device',
+  device_authorization: '/oauth/device/auth',
+  backchannel_authentication: '/oauth/backchannel',
+  registration: '/oauth/register',
+  challenge: '/oauth/challenge',
+  credential: '/oauth/credential',
+} as const;
+
+/** Scope that lets a resource server's access token call the introspection endpoint. */
+export const INTROSPECT_SCOPE = 'introspect';
+
+export function providerConfiguration(settings: ProviderSettings): Configuration {
+  const { db } = settings;
+  const https = settings.issuer.startsWith('https:');
+
+  return {
+    adapter: adapterFor(db),
+    // Clients come from the database through the adapter (model "Client").
+    clients: [],
+    jwks: { keys: settings.jwks },
+    cookies: {
+      keys: settings.cookieKeys,
+      // POST /oauth/authorize (OIDC Core §3.1.2.1) arrives as a cross-site form
+      // post, which carries the session cookie only when it is SameSite=None;
+      // browsers accept SameSite=None only with Secure, i.e. over https. On a
+      // plain-http issuer the bridge turns such a POST into a GET instead.
+      long: { sameSite: https ? 'none' : 'lax' },
+      short: { sameSite: 'lax' },
+    },
+    enableHttpPostMethods: https,
+    routes,
+    // Only the authorization code flow: no implicit or hybrid (OAuth 2.0 Security BCP, RFC 9700 §2.1.2).
+    responseTypes: ['code'],
+    // PKCE with S256 for every client, confidential ones included (RFC 9700 §2.1.1).
+    // oidc-provider refuses `plain` and a missing method by itself.
+    pkce: { required: () => true },
+    // No client_secret_jwt: secrets are stored hashed, so they cannot key an HMAC.
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'RS256',
+    },
+    // Asymmetric algorithms only, for the same reason as above.
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256', 'ES256'],
+      userinfoSigningAlgValues: ['RS256', 'ES256'],
+      introspectionSigningAlgValues: ['RS256', 'ES256'],
+      authorizationSigningAlgValues: ['RS256', 'ES256'],
+    },
+    scopes: ['openid', 'offline_access', 'profile', 'email', INTROSPECT_SCOPE],
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'preferred_username', 'updated_at'],
+      email: ['email', 'email_verified'],
+    },
+    extraClientMetadata: {
+      properties: ['first_party', 'resource_server'],
+      validator(_ctx, key, value, metadata) {
+        if ((key === 'first_party' || key === 'resource_server') && typeof value !== 'boolean') {
+          throw new errors.InvalidClientMetadata(`${key} must be a boolean`);
+        }
+        if (key === 'resource_server' && !value && String(metadata.scope ?? '').split(' ').includes(INTROSPECT_SCOPE)) {
+          throw new errors.InvalidClientMetadata(`only resource servers may be allowed the ${INTROSPECT_SCOPE} scope`);
+        }
+      },
+    },
+    async findAccount(_ctx, sub) {
+      const account = await findAccount(db, sub);
+      // A disabled user's existing tokens stop working at the next use.
+      if (!account || account.disabled) return undefined;
+      return {
+        accountId: account.id,
+        async claims() {
+          return {
+            sub: account.id,
+            name: account.name ?? undefined,
+            preferred_username: account.username,
+            updated_at: account.updatedAt,
+            email: account.email ?? undefined,
+            email_verified: account.email ? account.emailVerified : undefined,
+          };
+        },
+      };
+    },
+    // RFC 7662 §2.2 lists `username`; the provider copies token extras into the introspection response.
+    async extraTokenClaims(_ctx, token) {
+      if (!('accountId' in token) || !token.accountId) return undefined;
+      const account = await findAccount(db, token.accountId as string);
+      return account ? { username: account.username } : undefined;
+    },
+    // Refresh tokens for every client registered for the refresh_token grant,
+    // not only when offline_access is requested (the issue's contract).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    loadExistingGrant,
+    interactions: {
+      url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
+    },
+    ttl: {
+      AccessToken: settings.accessTokenTtl,
+      ClientCredentials: settings.accessTokenTtl,
+      // RFC 6749 §4.1.2 recommends at most 10 minutes; one is plenty for a redirect.
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      RefreshToken: settings.refreshTokenTtl,
+      Grant: settings.refreshTokenTtl,
+      Session: settings.sessionTtl,
+      Interaction: 3600,
+    },
+    features: {
+      // The built-in login pages are for development only; ours live in app/interaction.
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      // Off until they are tested end to end here: discovery advertises only what works.
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      introspection: {
+        enabled: true,
+        // A client may introspect its own tokens; resource servers may introspect any.
+        allowedPolicy: async (_ctx, client, token) =>
+          token.clientId === client.clientId || client.metadata().resource_server === true,
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          const client = ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId;
+          ctx.type = 'html';
+          ctx.body = page(
+            'Sign out',
+            `<h1>Sign out of Gatehouse?</h1>
+<p>${client ? `${escapeHtml(client)} asked to end your session.` : 'You asked to end your session.'}</p>${form}
+<button class="primary" autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+          );
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = page('Signed out', '<h1>You are signed out</h1><p>You can close this window.</p>');
+        },
+      },
+    },
+    // Errors that cannot go back to the client (unknown client, unregistered
+    // redirect_uri) are shown to the person, never redirected (RFC 6749 §4.1.2.1).
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = page(
+        'Request refused',
+        `<h1>This sign-in request cannot continue</h1>
+<p>The application that sent you here made a request Gatehouse cannot accept.</p>
+<p><code>${escapeHtml(out.error)}</code></p>${out.error_description ? `<p>${escapeHtml(out.error_description)}</p>` : ''}`,
+      );
+    },
+    clientBasedCORS(_ctx, origin, client) {
+      // Browser-based clients may call token, userinfo, introspection and revocation from their own origins.
+      return (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin);
+    },
+  };
+}
+
+export type OidcContext = KoaContextWithOIDC;

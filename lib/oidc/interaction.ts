@@ -1,0 +1,71 @@
+/**
+ * Interaction helpers for the login and consent pages. The provider finds an
+ * interaction through its signed `_interaction` cookie (scoped to
+ * /interaction/:uid), which also binds the interaction to the browser that
+ * started it; these helpers give it a Node request built from the page's or
+ * route's cookie header, with host and scheme pinned to the issuer.
+ */
+import 'server-only';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import type Provider from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
+import { env } from '../config/env.ts';
+import { getProvider } from './provider.ts';
+
+export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+function nodeRequest(uid: string, cookie: string | null): { req: IncomingMessage; res: ServerResponse } {
+  const issuer = new URL(env().ISSUER);
+  const socket = new Socket();
+  Object.defineProperty(socket, 'encrypted', { value: issuer.protocol === 'https:' });
+  const req = new IncomingMessage(socket);
+  req.method = 'GET';
+  req.url = `/interaction/${encodeURIComponent(uid)}`;
+  req.headers = { host: issuer.host, ...(cookie ? { cookie } : {}) };
+  return { req, res: new ServerResponse(req) };
+}
+
+/** The interaction `uid` names, if this browser's cookie points at it; undefined when expired or foreign. */
+export async function findInteraction(uid: string, cookie: string | null): Promise<Interaction | undefined> {
+  const provider = await getProvider();
+  const { req, res } = nodeRequest(uid, cookie);
+  try {
+    const interaction = await provider.interactionDetails(req, res);
+    return interaction.uid === uid ? interaction : undefined;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'SessionNotFound') return undefined;
+    throw error;
+  }
+}
+
+/** Records the outcome of an interaction and returns the URL that resumes the authorization request. */
+export async function finishInteraction(
+  uid: string,
+  cookie: string | null,
+  result: InteractionResults,
+  options: { mergeWithLastSubmission?: boolean } = {},
+): Promise<string> {
+  const provider = await getProvider();
+  const { req, res } = nodeRequest(uid, cookie);
+  return provider.interactionResult(req, res, result, options);
+}
+
+/** Display data of the client behind an interaction: never its secret. */
+export async function clientForDisplay(clientId: string): Promise<{ clientId: string; name: string; logoUri?: string } | undefined> {
+  const provider = await getProvider();
+  const client = await provider.Client.find(clientId);
+  if (!client) return undefined;
+  return { clientId: client.clientId, name: client.clientName ?? client.clientId, logoUri: client.logoUri };
+}
+
+/** A grant to extend with what the consent prompt asked for. */
+export async function grantFor(interaction: Interaction) {
+  const provider = await getProvider();
+  const { grantId, session, params } = interaction;
+  const existing = grantId ? await provider.Grant.find(grantId) : undefined;
+  return (
+    existing ??
+    new provider.Grant({ accountId: session?.accountId as string, clientId: params.client_id as string })
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * The one oidc-provider instance of this process. Next.js loads route handlers
+ * and pages as separate module graphs, so the instance lives on globalThis;
+ * otherwise each graph would build its own. Created lazily: `next build` loads
+ * these modules without a database.
+ */
+import Provider from 'oidc-provider';
+import { env } from '../config/env.ts';
+import { deleteExpiredArtifacts } from '../db/artifacts.ts';
+import { database, type Database } from '../db/database.ts';
+import { useHashedClientSecrets } from './client-secret.ts';
+import { providerConfiguration } from './configuration.ts';
+import { loadCookieKeys, loadSigningKeys } from './keys.ts';
+import { logServerError } from './server-errors.ts';
+
+const globalForProvider = globalThis as typeof globalThis & { __gatehouseProvider?: Promise<Provider> };
+
+/** How often expired artifacts are deleted (they are already ignored on read). */
+const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+
+export function getProvider(): Promise<Provider> {
+  globalForProvider.__gatehouseProvider ??= createProvider().catch((error) => {
+    globalForProvider.__gatehouseProvider = undefined; // let the next request try again
+    throw error;
+  });
+  return globalForProvider.__gatehouseProvider;
+}
+
+export async function createProvider(db: Database = database()): Promise<Provider> {
+  const config = env();
+  const [jwks, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
+  const provider = new Provider(
+    config.ISSUER,
+    providerConfiguration({
+      issuer: config.ISSUER,
+      db,
+      jwks,
+      cookieKeys,
+      accessTokenTtl: config.ACCESS_TOKEN_TTL,
+      refreshTokenTtl: config.REFRESH_TOKEN_TTL,
+      sessionTtl: config.SESSION_TTL,
+    }),
+  );
+  // Never trust X-Forwarded-*: the bridge pins host and scheme to the issuer.
+  provider.proxy = false;
+  useHashedClientSecrets(provider);
+  // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
+  provider.on('server_error', (ctx, error) => logServerError(ctx.get('x-request-id'), error));
+
+  const cleanup = setInterval(() => {
+    deleteExpiredArtifacts(db.sql).catch((error) => logServerError('cleanup', error));
+  }, CLEANUP_INTERVAL_MS);
+  cleanup.unref();
+  return provider;
+}

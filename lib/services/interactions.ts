@@ -1,0 +1,96 @@
+/**
+ * The sign-in and consent use cases behind /interaction/:uid. Each returns where
+ * the browser goes next: back to the authorization request (resume URL), or
+ * back to the page with an error code.
+ */
+import 'server-only';
+import { z } from 'zod';
+import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
+import { authenticate } from './authentication.ts';
+
+export const loginForm = z.object({
+  username: z.string().trim().min(1, 'Enter your username').max(64),
+  password: z.string().min(1, 'Enter your password').max(256),
+});
+
+/** What the interaction page needs to render, or why it cannot. */
+export type InteractionView =
+  | { kind: 'expired' }
+  | {
+      kind: 'login' | 'consent';
+      uid: string;
+      client: { name: string; logoUri?: string };
+      loginHint?: string;
+      scopes: string[];
+      claims: string[];
+    };
+
+export async function viewInteraction(uid: string, cookie: string | null): Promise<InteractionView> {
+  const interaction = await findInteraction(uid, cookie);
+  if (!interaction) return { kind: 'expired' };
+  const client = await clientForDisplay(interaction.params.client_id as string);
+  if (!client) return { kind: 'expired' };
+  const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
+  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+  return {
+    kind,
+    uid,
+    client: { name: client.name, logoUri: client.logoUri },
+    loginHint: typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
+    scopes: details.missingOIDCScope ?? [],
+    claims: details.missingOIDCClaims ?? [],
+  };
+}
+
+type Failure = { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' };
+export type Next = { redirect: string } | Failure;
+
+async function current(uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
+  const interaction = await findInteraction(uid, cookie);
+  if (!interaction) return { error: 'expired' };
+  if (interaction.prompt.name !== step) return { error: 'wrong_step' };
+  return interaction;
+}
+
+export async function signIn(uid: string, cookie: string | null, form: FormData): Promise<Next> {
+  const interaction = await current(uid, cookie, 'login');
+  if ('error' in interaction) return interaction;
+  const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
+  if (!parsed.success) return { error: 'invalid_form' };
+  const accountId = await authenticate(parsed.data.username, parsed.data.password);
+  if (!accountId) return { error: 'invalid_credentials' };
+  const redirect = await finishInteraction(uid, cookie, { login: { accountId } }, { mergeWithLastSubmission: false });
+  return { redirect };
+}
+
+export async function confirmConsent(uid: string, cookie: string | null): Promise<Next> {
+  const interaction = await current(uid, cookie, 'consent');
+  if ('error' in interaction) return interaction;
+  const details = interaction.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  const grant = await grantFor(interaction);
+  if (details.missingOIDCScope?.length) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+  if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
+  for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
+    grant.addResourceScope(indicator, scopes.join(' '));
+  }
+  const grantId = await grant.save();
+  const redirect = await finishInteraction(uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  return { redirect };
+}
+
+/** The person declined: the client gets access_denied (RFC 6749 §4.1.2.1). */
+export async function deny(uid: string, cookie: string | null): Promise<Next> {
+  const interaction = await findInteraction(uid, cookie);
+  if (!interaction) return { error: 'expired' };
+  const redirect = await finishInteraction(
+    uid,
+    cookie,
+    { error: 'access_denied', error_description: 'The user denied the request' },
+    { mergeWithLastSubmission: false },
+  );
+  return { redirect };
+}
