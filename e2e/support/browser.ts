@@ -1,0 +1,107 @@
+/**
+ * A minimal browser for protocol tests: follows redirects by hand, keeps
+ * cookies with their paths (the provider scopes `_interaction` to
+ * /interaction/:uid and `_interaction_resume` to /oauth/authorize/:uid), and
+ * submits the real login and consent forms it finds in the HTML.
+ */
+import assert from 'node:assert/strict';
+
+interface Cookie {
+  name: string;
+  value: string;
+  path: string;
+}
+
+export class TestBrowser {
+  private cookies: Cookie[] = [];
+
+  constructor(readonly origin: string) {}
+
+  private cookieHeader(url: URL): string {
+    return this.cookies
+      .filter((c) => url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) || c.path === '/')
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+  }
+
+  private store(url: URL, response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';').map((s) => s.trim());
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      const attr = new Map(attributes.map((a) => [a.split('=')[0].toLowerCase(), a.split('=').slice(1).join('=')]));
+      const path = attr.get('path') || url.pathname.replace(/\/[^/]*$/, '') || '/';
+      const expired = attr.get('max-age') === '0' || (attr.has('expires') && Date.parse(attr.get('expires')!) < Date.now());
+      this.cookies = this.cookies.filter((c) => !(c.name === name && c.path === path));
+      if (!expired) this.cookies.push({ name, value, path });
+    }
+  }
+
+  /** One request, no redirect following. */
+  async request(input: string | URL, init: RequestInit = {}): Promise<Response> {
+    const url = new URL(input, this.origin);
+    const headers = new Headers(init.headers);
+    const cookie = this.cookieHeader(url);
+    if (cookie) headers.set('cookie', cookie);
+    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    this.store(url, response);
+    return response;
+  }
+
+  /**
+   * Follows redirects while they stay on this origin; returns the last response
+   * and its URL. A redirect elsewhere (the client's redirect_uri) is returned
+   * unfollowed, as `location`.
+   */
+  async navigate(input: string | URL, init: RequestInit = {}): Promise<{ response: Response; url: URL; location?: URL }> {
+    let url = new URL(input, this.origin);
+    let response = await this.request(url, init);
+    for (let hops = 0; hops < 20; hops++) {
+      const location = response.headers.get('location');
+      if (!location || response.status < 300 || response.status >= 400) return { response, url };
+      const next = new URL(location, url);
+      if (next.origin !== this.origin) return { response, url, location: next };
+      url = next;
+      response = await this.request(url);
+    }
+    throw new Error('too many redirects');
+  }
+
+  /** Submits the form whose action ends with `actionSuffix` on the page at `pageUrl`. */
+  async submit(html: string, actionSuffix: string, fields: Record<string, string> = {}) {
+    const action = [...html.matchAll(/<form[^>]*action="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&')).find((a) => a.endsWith(actionSuffix));
+    assert.ok(action, `no form posting to *${actionSuffix} on the page`);
+    return this.navigate(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+}
+
+/**
+ * Drives an authorization request through login and (when asked) consent, the
+ * way a person would, and returns the URL the browser is sent back to.
+ */
+export async function authorize(
+  browser: TestBrowser,
+  authorizationUrl: URL,
+  user: { username: string; password: string },
+  options: { consent?: 'allow' | 'deny' } = {},
+): Promise<URL> {
+  let step = await browser.navigate(authorizationUrl);
+  for (let i = 0; i < 4 && !step.location; i++) {
+    const html = await step.response.text();
+    assert.equal(step.response.status, 200, `unexpected ${step.response.status} at ${step.url}: ${html.slice(0, 300)}`);
+    if (html.includes('/login"')) {
+      step = await browser.submit(html, '/login', user);
+    } else if (html.includes('/confirm"')) {
+      step = await browser.submit(html, options.consent === 'deny' ? '/abort' : '/confirm');
+    } else {
+      assert.fail(`neither a login nor a consent page at ${step.url}: ${html.slice(0, 300)}`);
+    }
+  }
+  assert.ok(step.location, 'the flow did not return to the client');
+  return step.location;
+}

@@ -1,0 +1,66 @@
+/**
+ * Fixtures for tests that talk to a running Gatehouse: each test makes its own
+ * users and clients in the server's database, through the same services the CLI
+ * uses, so tests never depend on each other's data.
+ */
+import { randomBytes } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { database } from '../../lib/db/database.ts';
+import { registerClient, type NewClientInput } from '../../lib/services/clients.ts';
+import { createUser } from '../../lib/services/users.ts';
+
+export const baseUrl = process.env.GATEHOUSE_TEST_URL ?? 'http://localhost:3000';
+export const databaseUrl = process.env.GATEHOUSE_TEST_DATABASE_URL ?? 'file:./data/gatehouse.db';
+export const redirectUri = 'http://127.0.0.1:9/callback';
+
+const unique = () => randomBytes(6).toString('hex');
+
+export async function makeUser(overrides: { email?: string; name?: string } = {}) {
+  const username = `user-${unique()}`;
+  const password = `pw-${randomBytes(12).toString('base64url')}`;
+  const user = await createUser(database(databaseUrl), {
+    username,
+    password,
+    email: overrides.email ?? `${username}@example.test`,
+    name: overrides.name ?? 'Test Person',
+  });
+  return { ...user, password };
+}
+
+export async function makeClient(input: Partial<NewClientInput> = {}) {
+  const { client, clientSecret } = await registerClient(database(databaseUrl), {
+    name: `App ${unique()}`,
+    redirectUris: [redirectUri],
+    postLogoutRedirectUris: ['http://127.0.0.1:9/signed-out'],
+    ...input,
+  });
+  return { ...client, clientSecret };
+}
+
+/** openid-client configured by discovery alone, as a relying party would be. */
+export async function discover(client: { id: string; clientSecret?: string; tokenEndpointAuthMethod: string }) {
+  const auth =
+    client.tokenEndpointAuthMethod === 'none'
+      ? oidc.None()
+      : client.tokenEndpointAuthMethod === 'client_secret_post'
+        ? oidc.ClientSecretPost(client.clientSecret)
+        : oidc.ClientSecretBasic(client.clientSecret);
+  return oidc.discovery(new URL(baseUrl), client.id, undefined, auth, { execute: [oidc.allowInsecureRequests] });
+}
+
+export async function pkce() {
+  const verifier = oidc.randomPKCECodeVerifier();
+  return { verifier, challenge: await oidc.calculatePKCECodeChallenge(verifier) };
+}
+
+/** A form POST to a Gatehouse path. */
+export function post(path: string, body: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(new URL(path, baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(body).toString(),
+  });
+}
+
+export const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
