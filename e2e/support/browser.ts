@@ -80,6 +80,9 @@ export class TestBrowser {
   }
 }
 
+/** Only what a person types into the login form. */
+export const credentials = (user: { username: string; password: string }) => ({ username: user.username, password: user.password });
+
 /**
  * Drives an authorization request through login and (when asked) consent, the
  * way a person would, and returns the URL the browser is sent back to.
@@ -95,7 +98,7 @@ export async function authorize(
     const html = await step.response.text();
     assert.equal(step.response.status, 200, `unexpected ${step.response.status} at ${step.url}: ${html.slice(0, 300)}`);
     if (html.includes('/login"')) {
-      step = await browser.submit(html, '/login', user);
+      step = await browser.submit(html, '/login', credentials(user));
     } else if (html.includes('/confirm"')) {
       step = await browser.submit(html, options.consent === 'deny' ? '/abort' : '/confirm');
     } else {

@@ -59,6 +59,11 @@ export async function callProvider(provider: Provider, request: Request, options
   const headers = toHeaders(res.getHeaders());
   headers.set('x-request-id', requestId);
   const status = res.statusCode;
+  // RFC 9110 §15.5.2: every 401 names a scheme. The provider adds one only when
+  // the client used the Authorization header; credentials in the body get Basic too.
+  if (status === 401 && !headers.has('www-authenticate')) {
+    headers.set('www-authenticate', `Basic realm="${options.issuer.origin}"`);
+  }
   const nullBody = status === 204 || status === 304 || request.method === 'HEAD';
   if (nullBody) body.resume();
   return new Response(nullBody ? null : (Readable.toWeb(body) as ReadableStream<Uint8Array>), { status, headers });

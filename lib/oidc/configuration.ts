@@ -148,7 +148,11 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // Off until they are tested end to end here: discovery advertises only what works.
       pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // RFC 7009 §2.1: a client revokes only tokens issued to it.
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       userinfo: { enabled: true },
       introspection: {
         enabled: true,

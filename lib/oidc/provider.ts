@@ -11,6 +11,7 @@ import { database, type Database } from '../db/database.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { providerConfiguration } from './configuration.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
+import { useErrorConventions } from './middleware.ts';
 import { logServerError } from './server-errors.ts';
 
 const globalForProvider = globalThis as typeof globalThis & { __gatehouseProvider?: Promise<Provider> };
@@ -44,6 +45,7 @@ export async function createProvider(db: Database = database()): Promise<Provide
   // Never trust X-Forwarded-*: the bridge pins host and scheme to the issuer.
   provider.proxy = false;
   useHashedClientSecrets(provider);
+  useErrorConventions(provider);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(ctx.get('x-request-id'), error));
 
