@@ -1,0 +1,194 @@
+/**
+ * `npm test`: everything, in order, with one summary line at the end.
+ *   1. `next build` (the integration and browser suites run against the production build)
+ *   2. unit and storage-contract tests (node:test), PostgreSQL ones when TEST_DATABASE_URL is set
+ *   3. protocol tests over HTTP against `next start` on a fresh SQLite database,
+ *      and again on a fresh PostgreSQL schema when TEST_DATABASE_URL is set
+ *   4. Playwright in Chromium against the SQLite server
+ * Options: --skip-build, --only=unit|protocol|browser (repeatable).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+const args = process.argv.slice(2);
+const only = args.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length));
+const wants = (suite: string) => only.length === 0 || only.includes(suite);
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const started = Date.now();
+const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
+
+/** Test files under the given folders (Node 20 has no fs.globSync). */
+function testFiles(dirs: string[], suffix = '.test.ts'): string[] {
+  const found: string[] = [];
+  const visit = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'generated') visit(path);
+      else if (entry.isFile() && entry.name.endsWith(suffix)) found.push(path);
+    }
+  };
+  dirs.forEach(visit);
+  return found.sort();
+}
+
+function tally(output: string, runner: 'node' | 'playwright') {
+  const count = (re: RegExp) => Number(re.exec(output)?.[1] ?? 0);
+  if (runner === 'node') {
+    totals.passed += count(/^ℹ pass (\d+)$/m);
+    totals.failed += count(/^ℹ fail (\d+)$/m) + count(/^ℹ cancelled (\d+)$/m);
+    totals.skipped += count(/^ℹ skipped (\d+)$/m);
+  } else {
+    totals.passed += count(/^\s+(\d+) passed/m) + count(/^\s+(\d+) flaky/m);
+    totals.failed += count(/^\s+(\d+) failed/m) + count(/^\s+(\d+) interrupted/m);
+    totals.skipped += count(/^\s+(\d+) skipped/m);
+  }
+}
+
+/** Runs a command, echoing its output, and returns the output and exit code. */
+function run(command: string, commandArgs: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const echo = (chunk: Buffer) => {
+      output += chunk.toString();
+      process.stdout.write(chunk);
+    };
+    child.stdout.on('data', echo);
+    child.stderr.on('data', echo);
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+async function nodeTests(label: string, files: string[], extraEnv: Record<string, string> = {}) {
+  if (files.length === 0) return;
+  console.log(`\n=== ${label} (${files.length} files) ===`);
+  const { code, output } = await run(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-timeout=120000', '--test-concurrency=1', ...files],
+    extraEnv,
+  );
+  tally(output, 'node');
+  if (code !== 0 && !/^ℹ fail [1-9]/m.test(output)) totals.failed += 1; // a crash that reported no test
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function startServer(databaseUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [nextBin, 'start', '-p', String(port)], {
+    env: { ...env, DATABASE_URL: databaseUrl, ISSUER: url, ADMIN_PASSWORD: randomBytes(18).toString('base64url') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (c) => (log += c));
+  child.stderr!.on('data', (c) => (log += c));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(`${url}/.well-known/openid-configuration`);
+      if (response.ok) {
+        return {
+          url,
+          stop: async () => {
+            child.kill('SIGTERM');
+            await new Promise((r) => child.once('exit', r));
+            if (/server_error/.test(log)) console.log(`--- server log (server errors seen) ---\n${log}`);
+          },
+        };
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not start:\n${log}`);
+}
+
+async function withPostgresSchema<T>(base: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const schema = `gh_test_${randomBytes(4).toString('hex')}`;
+  const url = new URL(base);
+  url.searchParams.set('schema', schema);
+  try {
+    return await fn(url.toString());
+  } finally {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+}
+
+async function protocolAndBrowser(label: string, databaseUrl: string, browser: boolean) {
+  const server = await startServer(databaseUrl);
+  const serverEnv = { GATEHOUSE_TEST_URL: server.url, GATEHOUSE_TEST_DATABASE_URL: databaseUrl };
+  try {
+    if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']), serverEnv);
+    if (browser && wants('browser')) {
+      console.log(`\n=== browser tests (Playwright, Chromium) on ${label} ===`);
+      const { code, output } = await run(process.execPath, [join('node_modules', '@playwright', 'test', 'cli.js'), 'test'], serverEnv);
+      tally(output, 'playwright');
+      if (code !== 0 && !/\d+ failed/.test(output)) totals.failed += 1;
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  const postgres = process.env.TEST_DATABASE_URL;
+  if (!args.includes('--skip-build') && (wants('protocol') || wants('browser'))) {
+    console.log('=== next build ===');
+    const build = spawnSync(process.execPath, [nextBin, 'build'], { env, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('next build failed');
+  }
+
+  if (wants('unit')) {
+    if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
+    await nodeTests('unit and storage contract tests', testFiles(['lib', 'cli', 'scripts']));
+  }
+
+  if (wants('protocol') || wants('browser')) {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+    try {
+      await protocolAndBrowser('SQLite', `file:${join(dir, 'gatehouse.db')}`, true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    if (postgres && wants('protocol')) {
+      await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, false));
+    } else if (!postgres) {
+      console.log('\nTEST_DATABASE_URL is not set: the protocol tests did not run on PostgreSQL.');
+    }
+  }
+}
+
+main()
+  .catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    totals.failed += 1;
+  })
+  .finally(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    console.log(`\nGatehouse test run finished in ${seconds}s`);
+    console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+    process.exit(totals.failed > 0 ? 1 : 0);
+  });
