@@ -1,0 +1,167 @@
+// The storage adapter's contract, on every supported database: SQLite always,
+// PostgreSQL when TEST_DATABASE_URL is set (CI sets it).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import pg from 'pg';
+import { deleteExpiredArtifacts, destroyArtifactsOfAccount, destroyArtifactsOfClient } from '../db/artifacts.ts';
+import { closeDatabase, database } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { adapterFor } from './adapter.ts';
+
+const databases: Array<{ name: string; url?: string; cleanup: () => Promise<void> }> = [];
+const dir = mkdtempSync(join(tmpdir(), 'gatehouse-adapter-'));
+databases.push({ name: 'SQLite', url: `file:${join(dir, 'adapter.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) });
+const pgBase = process.env.TEST_DATABASE_URL;
+const schema = `gh_adapter_${randomBytes(4).toString('hex')}`;
+databases.push({
+  name: 'PostgreSQL',
+  url: pgBase ? `${pgBase}${pgBase.includes('?') ? '&' : '?'}schema=${schema}` : undefined,
+  cleanup: async () => {
+    if (!pgBase) return;
+    const client = new pg.Client({ connectionString: pgBase });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  },
+});
+
+after(async () => {
+  for (const db of databases) {
+    if (db.url) await closeDatabase(db.url);
+    await db.cleanup();
+  }
+});
+
+const id = () => randomBytes(12).toString('base64url');
+
+for (const { name, url } of databases) {
+  describe(`storage adapter on ${name}`, { skip: url ? false : 'TEST_DATABASE_URL is not set: PostgreSQL not tested' }, () => {
+    const adapter = async (model: string) => {
+      await migrate(url!);
+      const Adapter = adapterFor(database(url!));
+      return new Adapter(model);
+    };
+
+    test('upsert then find returns the payload; upsert again replaces it', async () => {
+      const tokens = await adapter('AccessToken');
+      const key = id();
+      await tokens.upsert(key, { jti: key, kind: 'AccessToken', clientId: 'c1', accountId: 'a1', grantId: 'g1', scope: 'openid' }, 60);
+      assert.deepEqual(await tokens.find(key), { jti: key, kind: 'AccessToken', clientId: 'c1', accountId: 'a1', grantId: 'g1', scope: 'openid' });
+      await tokens.upsert(key, { jti: key, kind: 'AccessToken', clientId: 'c1', scope: 'openid email' }, 60);
+      assert.equal((await tokens.find(key))?.scope, 'openid email');
+      assert.equal(await tokens.find(id()), undefined);
+    });
+
+    test('models do not see each other’s ids', async () => {
+      const key = id();
+      await (await adapter('AccessToken')).upsert(key, { jti: key }, 60);
+      assert.equal(await (await adapter('RefreshToken')).find(key), undefined);
+    });
+
+    test('findByUid finds a session by its uid', async () => {
+      const sessions = await adapter('Session');
+      const key = id();
+      const uid = id();
+      await sessions.upsert(key, { jti: key, uid, accountId: 'a2' }, 60);
+      assert.equal((await sessions.findByUid(uid))?.jti, key);
+      assert.equal(await sessions.findByUid(id()), undefined);
+    });
+
+    test('findByUserCode finds a device code by its user code', async () => {
+      const codes = await adapter('DeviceCode');
+      const key = id();
+      await codes.upsert(key, { jti: key, userCode: 'ABCD-EFGH' }, 60);
+      assert.equal((await codes.findByUserCode('ABCD-EFGH'))?.jti, key);
+      assert.equal(await codes.findByUserCode('ZZZZ-ZZZZ'), undefined);
+    });
+
+    test('consume marks the artifact consumed exactly once, even when racing', async () => {
+      const codes = await adapter('AuthorizationCode');
+      const key = id();
+      const grantId = id();
+      await codes.upsert(key, { jti: key, grantId }, 60);
+      const results = await Promise.allSettled(Array.from({ length: 5 }, () => codes.consume(key)));
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+      for (const r of results.filter((r) => r.status === 'rejected')) {
+        assert.equal((r as PromiseRejectedResult).reason.error, 'invalid_grant');
+      }
+      // The loser of the race revoked the grant (RFC 6749 §10.5): the code is gone with it.
+      assert.equal(await codes.find(key), undefined);
+    });
+
+    test('a consumed artifact reports `consumed` in epoch seconds', async () => {
+      const codes = await adapter('AuthorizationCode');
+      const key = id();
+      await codes.upsert(key, { jti: key }, 60);
+      await codes.consume(key);
+      const consumed = (await codes.find(key))?.consumed as number;
+      assert.ok(Math.abs(consumed - Date.now() / 1000) < 5);
+    });
+
+    test('destroy removes one artifact', async () => {
+      const tokens = await adapter('AccessToken');
+      const [a, b] = [id(), id()];
+      await tokens.upsert(a, { jti: a }, 60);
+      await tokens.upsert(b, { jti: b }, 60);
+      await tokens.destroy(a);
+      assert.equal(await tokens.find(a), undefined);
+      assert.ok(await tokens.find(b));
+    });
+
+    test('revokeByGrantId removes that model’s artifacts of the grant only', async () => {
+      const access = await adapter('AccessToken');
+      const refresh = await adapter('RefreshToken');
+      const grantId = id();
+      const [a1, a2, r1, other] = [id(), id(), id(), id()];
+      await access.upsert(a1, { jti: a1, grantId }, 60);
+      await access.upsert(a2, { jti: a2, grantId }, 60);
+      await refresh.upsert(r1, { jti: r1, grantId }, 60);
+      await access.upsert(other, { jti: other, grantId: id() }, 60);
+      await access.revokeByGrantId(grantId);
+      assert.equal(await access.find(a1), undefined);
+      assert.equal(await access.find(a2), undefined);
+      assert.ok(await refresh.find(r1), 'another model is revoked by its own call');
+      assert.ok(await access.find(other));
+    });
+
+    test('expired artifacts are not found and are cleaned up', async () => {
+      const tokens = await adapter('AccessToken');
+      const key = id();
+      await tokens.upsert(key, { jti: key }, 1);
+      assert.ok(await tokens.find(key));
+      await new Promise((r) => setTimeout(r, 1100));
+      assert.equal(await tokens.find(key), undefined);
+      assert.ok((await deleteExpiredArtifacts(database(url!).sql)) >= 1);
+    });
+
+    test('artifacts without expiry live until destroyed', async () => {
+      const grants = await adapter('Grant');
+      const key = id();
+      await grants.upsert(key, { jti: key }, undefined as unknown as number);
+      assert.ok(await grants.find(key));
+    });
+
+    test('disabling an account or deleting a client removes what they hold', async () => {
+      const sessions = await adapter('Session');
+      const tokens = await adapter('AccessToken');
+      const [s, t, u] = [id(), id(), id()];
+      await sessions.upsert(s, { jti: s, uid: id(), accountId: 'acct-x' }, 60);
+      await tokens.upsert(t, { jti: t, accountId: 'acct-x', clientId: 'client-y' }, 60);
+      await tokens.upsert(u, { jti: u, accountId: 'acct-z', clientId: 'client-y' }, 60);
+      assert.equal(await destroyArtifactsOfAccount(database(url!).sql, 'acct-x'), 2);
+      assert.equal(await sessions.find(s), undefined);
+      assert.equal(await destroyArtifactsOfClient(database(url!).sql, 'client-y'), 1);
+      assert.equal(await tokens.find(u), undefined);
+    });
+
+    test('the Client model is read from the clients table and never written', async () => {
+      const clients = await adapter('Client');
+      assert.equal(await clients.find('no-such-client'), undefined);
+      await assert.rejects(clients.upsert('x', { client_id: 'x' }, 60));
+    });
+  });
+}
