@@ -1,6 +1,7 @@
 // The whole life of a sign-in, as an openid-client relying party sees it through discovery alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
@@ -43,6 +44,11 @@ test('authorize → token → userinfo → refresh → introspect → revoke →
   const claims = tokens.claims()!;
   assert.equal(claims.sub, user.id);
   assert.equal(claims.iss, baseUrl);
+  // The ID token's signature verifies against the published JWKS (OIDC Core §3.1.3.7).
+  const jwks = createRemoteJWKSet(new URL('/oauth/jwks', baseUrl));
+  const { payload, protectedHeader } = await jwtVerify(tokens.id_token!, jwks, { issuer: baseUrl, audience: client.id });
+  assert.equal(payload.sub, user.id);
+  assert.equal(protectedHeader.alg, 'RS256');
 
   const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
   assert.equal(userinfo.preferred_username, user.username);
