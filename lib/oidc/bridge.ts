@@ -16,6 +16,10 @@ import type Provider from 'oidc-provider';
 
 const droppedRequestHeaders = new Set(['host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'x-request-id']);
 
+type NodeHandler = ReturnType<Provider['callback']>;
+/** Koa composes its middleware on every callback() call: do it once per provider. */
+const handlers = new WeakMap<Provider, NodeHandler>();
+
 export interface BridgeOptions {
   issuer: URL;
   requestId?: string;
@@ -53,7 +57,12 @@ export async function callProvider(provider: Provider, request: Request, options
     }) as typeof res.end;
   });
 
-  provider.callback()(req, res);
+  let handler = handlers.get(provider);
+  if (!handler) {
+    handler = provider.callback();
+    handlers.set(provider, handler);
+  }
+  handler(req, res);
   await headersReady;
 
   const headers = toHeaders(res.getHeaders());
