@@ -1,0 +1,91 @@
+/**
+ * What every command shares: the command shape, argument parsing with
+ * node:util's parseArgs (strict, so a misspelt flag is an error rather than
+ * silently ignored), and reading a password from stdin.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Database } from '../lib/db/database.ts';
+import { generatePassword } from '../lib/services/passwords.ts';
+
+/** Bad arguments or usage: the process exits with 2. */
+export class UsageError extends Error {}
+
+/** An expected runtime failure (not found, already taken): the process exits with 1. */
+export class CommandFailed extends Error {}
+
+/** What a command produced: `json` for --json, `text` for people, `notice` for stderr in both. */
+export interface Result {
+  json: unknown;
+  text: string;
+  notice?: string;
+}
+
+export interface Context {
+  /** Opens (and migrates) DATABASE_URL on first call; commands call it only once their input is valid. */
+  db(): Promise<Database>;
+}
+
+export interface Command {
+  summary: string;
+  help: string;
+  /** Schema field -> the flag or argument it came from, so validation errors name what the user typed. */
+  fields?: Record<string, string>;
+  run(argv: string[], ctx: Context): Promise<Result>;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** parseArgs with --json added, positionals allowed, and its TypeErrors turned into UsageErrors. */
+export function parseCommand<const O extends Options>(command: string, argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    // Node's messages run on with advice about `--`; the first sentence is the useful part.
+    const message = (error as Error).message.split(/\.\s/)[0];
+    throw new UsageError(`${command}: ${message} (see --help)`);
+  }
+}
+
+/** Exactly the named positionals, in order. */
+export function positionals(command: string, values: string[], names: string[]): string[] {
+  if (values.length < names.length) throw new UsageError(`${command}: missing <${names[values.length]}> (see --help)`);
+  if (values.length > names.length) throw new UsageError(`${command}: unexpected argument '${values[names.length]}' (see --help)`);
+  return values;
+}
+
+/**
+ * Passwords never travel as arguments: they would land in shell history and be
+ * visible to every local user in the process list. Checked before parseArgs so
+ * the value is never echoed back in an "unknown option" message.
+ */
+export function refusePasswordArgument(command: string, argv: string[]): void {
+  const end = argv.indexOf('--');
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  if (flags.some((a) => a === '--password' || a.startsWith('--password=') || a === '-p')) {
+    throw new UsageError(`${command}: passwords are not accepted as arguments (shell history, process list); use --password-stdin or --generate-password`);
+  }
+}
+
+/**
+ * Where a password comes from: --generate-password, --password-stdin, or a
+ * piped stdin when neither flag is given. One trailing newline is dropped
+ * (`echo secret |` adds it); anything else is part of the password.
+ */
+export async function readPassword(
+  command: string,
+  flags: { 'password-stdin'?: boolean; 'generate-password'?: boolean },
+  stdin: NodeJS.ReadStream = process.stdin,
+): Promise<{ password: string; generated: boolean }> {
+  if (flags['password-stdin'] && flags['generate-password']) {
+    throw new UsageError(`${command}: choose one of --password-stdin and --generate-password`);
+  }
+  if (flags['generate-password']) return { password: generatePassword(), generated: true };
+  if (!flags['password-stdin'] && stdin.isTTY) {
+    throw new UsageError(`${command}: no password given; pipe one on stdin (--password-stdin) or use --generate-password`);
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (!password) throw new UsageError(`${command}: no password on stdin`);
+  return { password, generated: false };
+}

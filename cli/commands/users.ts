@@ -1,0 +1,143 @@
+/**
+ * `gatehouse user ...`: create, list, set passwords, disable and enable users.
+ * Passwords come from stdin or are generated, never from arguments.
+ */
+import type { UserRecord } from '../../lib/db/users.ts';
+import { changePassword, createUser, disableUser, enableUser, listUsers, newUserSchema, passwordSchema } from '../../lib/services/users.ts';
+import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command } from '../args.ts';
+import { table } from '../output.ts';
+
+const passwordFlags = `  --password-stdin      read the password from stdin (one trailing newline is dropped);
+                        the default when stdin is a pipe: printf %s "$PW" | npm run gatehouse -- ...
+  --generate-password   generate a strong password and print it once`;
+
+const passwordNote = `A password is never accepted as an argument: it would be kept in shell history
+and be visible to other local users in the process list.`;
+
+const passwordOptions = {
+  'password-stdin': { type: 'boolean' },
+  'generate-password': { type: 'boolean' },
+} as const;
+
+const generatedNotice = 'This password is shown only once; pass it on to its owner over a safe channel.';
+
+/** A user as --json prints it: no password hash, ever. */
+export function userJson(u: UserRecord) {
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    email_verified: u.emailVerified,
+    name: u.name,
+    role: u.role,
+    disabled: u.disabled,
+    created_at: u.createdAt.toISOString(),
+    updated_at: u.updatedAt.toISOString(),
+  };
+}
+
+const create: Command = {
+  summary: 'create a user (password from stdin or generated)',
+  help: `Usage: gatehouse user create <username> [--email E] [--name N] [--admin] [--password-stdin | --generate-password]
+
+  --email E             email address
+  --name N              full name
+  --admin               give the user the admin role
+${passwordFlags}
+  --json                print the user as JSON (with "password" only when generated)
+
+${passwordNote}
+`,
+  fields: { username: '<username>', email: '--email', name: '--name', password: 'password', role: '--admin' },
+  async run(argv, ctx) {
+    refusePasswordArgument('user create', argv);
+    const { values, positionals: rest } = parseCommand('user create', argv, {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      admin: { type: 'boolean' },
+      ...passwordOptions,
+    });
+    const [username] = positionals('user create', rest, ['username']);
+    const { password, generated } = await readPassword('user create', values);
+    const input = { username, email: values.email ?? null, name: values.name ?? null, password, role: values.admin ? 'admin' : 'user' } as const;
+    newUserSchema.parse(input); // bad input fails here, before a database is opened or created
+    const user = await createUser(await ctx.db(), input);
+    const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
+    return {
+      json: { ...userJson(user), ...(generated ? { password } : {}) },
+      text: lines.join('\n'),
+      notice: generated ? generatedNotice : undefined,
+    };
+  },
+};
+
+const list: Command = {
+  summary: 'list users',
+  help: `Usage: gatehouse user list [--json]
+`,
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user list', argv, {});
+    positionals('user list', rest, []);
+    const users = await listUsers(await ctx.db());
+    const rows = users.map((u) => [u.username, u.name ?? '', u.email ?? '', u.role, u.disabled ? 'disabled' : 'active', u.createdAt.toISOString()]);
+    return {
+      json: users.map(userJson),
+      text: table(['USERNAME', 'NAME', 'EMAIL', 'ROLE', 'STATUS', 'CREATED'], rows, 'No users.'),
+    };
+  },
+};
+
+const setPassword: Command = {
+  summary: "replace a user's password",
+  help: `Usage: gatehouse user set-password <username> [--password-stdin | --generate-password]
+
+${passwordFlags}
+  --json                print {"username", "password" (only when generated)}
+
+${passwordNote} Exits 1 if there is no such user.
+`,
+  async run(argv, ctx) {
+    refusePasswordArgument('user set-password', argv);
+    const { values, positionals: rest } = parseCommand('user set-password', argv, passwordOptions);
+    const [username] = positionals('user set-password', rest, ['username']);
+    const { password, generated } = await readPassword('user set-password', values);
+    passwordSchema.parse(password);
+    await changePassword(await ctx.db(), username, password);
+    return {
+      json: { username, ...(generated ? { password } : {}) },
+      text: generated ? `New password for ${username}: ${password}` : `Password changed for ${username}`,
+      notice: generated ? generatedNotice : undefined,
+    };
+  },
+};
+
+const disable: Command = {
+  summary: 'disable a user, ending their sessions and revoking their tokens',
+  help: `Usage: gatehouse user disable <username> [--json]
+
+The user can no longer sign in; their sessions end and every token and grant
+they hold is revoked. Exits 1 if there is no such user.
+`,
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user disable', argv, {});
+    const [username] = positionals('user disable', rest, ['username']);
+    const user = await disableUser(await ctx.db(), username);
+    return { json: userJson(user), text: `Disabled ${user.username}; their sessions ended and their tokens are revoked.` };
+  },
+};
+
+const enable: Command = {
+  summary: 'let a disabled user sign in again',
+  help: `Usage: gatehouse user enable <username> [--json]
+
+Exits 1 if there is no such user.
+`,
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user enable', argv, {});
+    const [username] = positionals('user enable', rest, ['username']);
+    const user = await enableUser(await ctx.db(), username);
+    return { json: userJson(user), text: `Enabled ${user.username}.` };
+  },
+};
+
+export const userCommands: Record<string, Command> = { create, list, 'set-password': setPassword, disable, enable };

@@ -1,0 +1,179 @@
+/**
+ * Black-box tests of the CLI: each spawns the real `cli/gatehouse.ts` against
+ * one temporary SQLite database shared by the whole file. The client, user and
+ * usage groups touch disjoint state and run concurrently (SQLite's WAL and busy
+ * timeout let the processes share the file); tests inside a group run in order.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import Sqlite from 'better-sqlite3';
+import { verifyPassword } from '../lib/services/passwords.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-'));
+const dbFile = path.join(dir, 'gatehouse.db');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI; stdin is `input` when given, else /dev/null (not a TTY, like a script's). */
+function gatehouse(args: string[], { input, databaseUrl = `file:${dbFile}` }: { input?: string; databaseUrl?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/gatehouse.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin!.end(input);
+  });
+}
+
+/** The CLI's own failure line (oidc-provider may add a runtime warning of its own). */
+function failure(run: Run): string {
+  const lines = run.stderr.split('\n').filter((l) => l.startsWith('gatehouse: '));
+  assert.equal(lines.length, 1, `one gatehouse: line on stderr, got ${JSON.stringify(run.stderr)}`);
+  return lines[0];
+}
+
+function ok(run: Run): Run {
+  assert.equal(run.code, 0, `exit 0 expected, stderr: ${run.stderr}`);
+  return run;
+}
+
+function passwordHash(username: string): string {
+  const db = new Sqlite(dbFile, { readonly: true });
+  try {
+    return (db.prepare('SELECT password_hash FROM users WHERE username = ?').get(username) as { password_hash: string }).password_hash;
+  } finally {
+    db.close();
+  }
+}
+
+// Migrate once up front, so the concurrent groups never race to create the schema.
+before(async () => assert.deepEqual(JSON.parse(ok(await gatehouse(['client', 'list', '--json'])).stdout), []));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('gatehouse CLI', { concurrency: true }, () => {
+  describe('usage', { concurrency: 1 }, () => {
+    test('unknown command exits 2', async () => {
+      const run = await gatehouse(['frobnicate']);
+      assert.equal(run.code, 2);
+      assert.match(failure(run), /unknown command 'frobnicate'/);
+    });
+
+    test('--help prints a command\'s usage and exits 0', async () => {
+      const run = ok(await gatehouse(['user', 'create', '--help']));
+      assert.match(run.stdout, /--generate-password/);
+      assert.match(run.stdout, /never accepted as an argument/);
+    });
+
+    test('client create without --name exits 2', async () => {
+      const run = await gatehouse(['client', 'create', '--redirect-uri', 'https://app.example/cb']);
+      assert.equal(run.code, 2);
+      assert.match(failure(run), /--name is required/);
+    });
+
+    test('a plain-http redirect URI exits 2, naming the flag, before any database is created', async () => {
+      const untouched = path.join(dir, 'untouched.db');
+      const run = await gatehouse(['client', 'create', '--name', 'Bad', '--redirect-uri', 'http://example.com'], { databaseUrl: `file:${untouched}` });
+      assert.equal(run.code, 2);
+      assert.match(failure(run), /--redirect-uri: http:\/\/example\.com must use https/);
+      assert.equal(existsSync(untouched), false);
+    });
+
+    test('a password argument is refused without echoing it', async () => {
+      const run = await gatehouse(['user', 'create', 'mallory', '--password=hunter2hunter2']);
+      assert.equal(run.code, 2);
+      assert.match(failure(run), /not accepted as arguments/);
+      assert.doesNotMatch(run.stderr, /hunter2/);
+    });
+  });
+
+  describe('clients', { concurrency: 1 }, () => {
+    let confidential: Record<string, unknown>;
+    let secret: string;
+    let publicClient: Record<string, unknown>;
+
+    test('client create: a confidential client gets a 43-character base64url secret, once', async () => {
+      const run = ok(await gatehouse(['client', 'create', '--name', 'Web App', '--redirect-uri', 'https://app.example/cb', '--json']));
+      confidential = JSON.parse(run.stdout);
+      secret = confidential.client_secret as string;
+      assert.match(secret, /^[A-Za-z0-9_-]{43}$/);
+      assert.equal(confidential.client_name, 'Web App');
+      assert.equal(confidential.token_endpoint_auth_method, 'client_secret_basic');
+      assert.deepEqual(confidential.redirect_uris, ['https://app.example/cb']);
+      assert.match(run.stderr, /cannot show it again/);
+    });
+
+    test('client create --public: no secret, auth method none, scopes from --scopes', async () => {
+      const run = ok(await gatehouse(['client', 'create', '--name', 'SPA', '--public', '--redirect-uri', 'http://localhost:5173/cb', '--scopes', 'openid profile', '--json']));
+      publicClient = JSON.parse(run.stdout);
+      assert.equal('client_secret' in publicClient, false);
+      assert.equal(publicClient.token_endpoint_auth_method, 'none');
+      assert.equal(publicClient.scope, 'openid profile');
+    });
+
+    test('client list shows both clients and never a secret', async () => {
+      const json = ok(await gatehouse(['client', 'list', '--json'])).stdout;
+      const clients = JSON.parse(json) as Record<string, unknown>[];
+      assert.deepEqual(clients.map((c) => c.client_id), [confidential.client_id, publicClient.client_id]);
+      assert.ok(clients.every((c) => !('client_secret' in c)));
+      const text = ok(await gatehouse(['client', 'list'])).stdout;
+      assert.match(text, new RegExp(`${confidential.client_id}\\s+Web App\\s+confidential\\s+enabled`));
+      assert.ok(!json.includes(secret) && !text.includes(secret));
+    });
+
+    test('client disable, then delete; deleting an unknown client exits 1', async () => {
+      assert.equal(JSON.parse(ok(await gatehouse(['client', 'disable', publicClient.client_id as string, '--json'])).stdout).enabled, false);
+      ok(await gatehouse(['client', 'delete', publicClient.client_id as string]));
+      const run = await gatehouse(['client', 'delete', publicClient.client_id as string]);
+      assert.equal(run.code, 1);
+      assert.match(failure(run), /no client with id/);
+    });
+  });
+
+  describe('users', { concurrency: 1 }, () => {
+    test('user create reads the password from stdin, dropping one newline', async () => {
+      ok(await gatehouse(['user', 'create', 'alice', '--email', 'alice@example.com', '--name', 'Alice'], { input: 'correct horse battery\n' }));
+      assert.ok(await verifyPassword(passwordHash('alice'), 'correct horse battery'));
+      const users = JSON.parse(ok(await gatehouse(['user', 'list', '--json'])).stdout) as Record<string, unknown>[];
+      const alice = users.find((u) => u.username === 'alice');
+      assert.deepEqual([alice?.email, alice?.name, alice?.role, alice?.disabled], ['alice@example.com', 'Alice', 'user', false]);
+      assert.ok(users.every((u) => !('password_hash' in u) && !('password' in u)));
+    });
+
+    test('a duplicate username exits 1', async () => {
+      const run = await gatehouse(['user', 'create', 'alice', '--password-stdin'], { input: 'another password' });
+      assert.equal(run.code, 1);
+      assert.match(failure(run), /alice already exists/);
+    });
+
+    test('user set-password --generate-password prints the new password once', async () => {
+      const { username, password } = JSON.parse(ok(await gatehouse(['user', 'set-password', 'alice', '--generate-password', '--json'])).stdout);
+      assert.equal(username, 'alice');
+      assert.match(password, /^[A-Za-z0-9_-]{24}$/);
+      assert.ok(await verifyPassword(passwordHash('alice'), password));
+      assert.equal((await gatehouse(['user', 'set-password', 'nobody'], { input: 'long enough' })).code, 1);
+    });
+
+    test('user disable, then enable', async () => {
+      assert.equal(JSON.parse(ok(await gatehouse(['user', 'disable', 'alice', '--json'])).stdout).disabled, true);
+      assert.match(ok(await gatehouse(['user', 'list'])).stdout, /alice\s+Alice\s+alice@example\.com\s+user\s+disabled/);
+      assert.equal(JSON.parse(ok(await gatehouse(['user', 'enable', 'alice', '--json'])).stdout).disabled, false);
+    });
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * `npm run gatehouse -- <group> <command> [options]`: the scriptable admin CLI.
+ *
+ * Output is for people by default and JSON with --json. Exit status: 0 on
+ * success, 1 on a runtime failure (not found, already taken), 2 on bad
+ * arguments or input; every failure is one line on stderr. The database is
+ * opened (and migrated) only once a command's input is valid, and closed at
+ * the end so the process exits as soon as the work is done.
+ */
+import { z } from 'zod';
+import type { Database } from '../lib/db/database.ts';
+import { UserError } from '../lib/services/users.ts';
+import { CommandFailed, UsageError, type Command, type Context } from './args.ts';
+import { clientCommands } from './commands/clients.ts';
+import { userCommands } from './commands/users.ts';
+import { describeIssues, table } from './output.ts';
+
+const groups: Record<string, { summary: string; commands: Record<string, Command> }> = {
+  client: { summary: 'OAuth clients', commands: clientCommands },
+  user: { summary: 'people who sign in', commands: userCommands },
+};
+
+function usage(): string {
+  const rows = Object.entries(groups).flatMap(([group, { commands }]) =>
+    Object.entries(commands).map(([name, c]) => [`  ${group} ${name}`, c.summary]),
+  );
+  return `Usage: npm run gatehouse -- <command> [options]
+
+${table(['Commands:', ''], rows, '')}
+
+Every command takes --help, and --json for machine-readable output (run
+npm with -s, \`npm run -s gatehouse -- ...\`, so its banner stays off stdout).
+Exit status: 0 success, 1 runtime failure (not found, taken), 2 bad usage.
+The database is DATABASE_URL (default file:./data/gatehouse.db).`;
+}
+
+function groupUsage(group: string): string {
+  const rows = Object.entries(groups[group].commands).map(([name, c]) => [`  ${name}`, c.summary]);
+  return `Usage: npm run gatehouse -- ${group} <command> [options]\n\n${table(['Commands:', ''], rows, '')}\n\nRun with <command> --help for its options.`;
+}
+
+/** Flags before a `--` terminator; after it everything is a positional. */
+const flagsOf = (argv: string[]) => (argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv);
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+
+async function main(argv: string[]): Promise<number> {
+  const [group, name, ...rest] = argv;
+  if (isHelp(group)) return print(usage(), 0);
+  if (group === undefined) return fail(new UsageError('missing command (see --help)'));
+  if (!Object.hasOwn(groups, group)) return fail(new UsageError(`unknown command '${group}' (see --help)`));
+  if (isHelp(name)) return print(groupUsage(group), 0);
+  if (name === undefined) return fail(new UsageError(`missing ${group} command (see gatehouse ${group} --help)`));
+  const command = Object.hasOwn(groups[group].commands, name) ? groups[group].commands[name] : undefined;
+  if (!command) return fail(new UsageError(`unknown command '${group} ${name}' (see gatehouse ${group} --help)`));
+  if (flagsOf(rest).some(isHelp)) return print(command.help.trimEnd(), 0);
+
+  let db: Database | undefined;
+  const ctx: Context = {
+    async db() {
+      if (!db) db = await (await import('../lib/services/bootstrap.ts')).prepareDatabase();
+      return db;
+    },
+  };
+  try {
+    const result = await command.run(rest, ctx);
+    const json = flagsOf(rest).includes('--json');
+    print(json ? JSON.stringify(result.json, null, 2) : result.text, 0);
+    if (result.notice) process.stderr.write(`${result.notice}\n`);
+    return 0;
+  } catch (error) {
+    return fail(error, command);
+  } finally {
+    if (db) await (await import('../lib/db/database.ts')).closeDatabase(db.url);
+  }
+}
+
+function print(text: string, code: number): number {
+  process.stdout.write(`${text}\n`);
+  return code;
+}
+
+/** One line on stderr, and the exit status the error stands for. */
+function fail(error: unknown, command?: Command): number {
+  let code = 1;
+  let message: string;
+  if (error instanceof UsageError) {
+    code = 2;
+    message = error.message;
+  } else if (error instanceof z.ZodError) {
+    code = 2;
+    message = `invalid input: ${describeIssues(error, command?.fields)}`;
+  } else if (error instanceof CommandFailed || error instanceof UserError) {
+    message = error.message;
+  } else {
+    message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  process.stderr.write(`gatehouse: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  return code;
+}
+
+const code = await main(process.argv.slice(2));
+// The database is closed, but the Wasm that Prisma and the schema engine load
+// makes a natural exit take ~200 ms more: exit as soon as the output is flushed.
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done))));
+process.exit(code);

@@ -1,0 +1,27 @@
+/**
+ * Presentation only: aligned tables for people, and one-line descriptions of
+ * zod issues that name the command-line flag rather than the schema field.
+ */
+import type { z } from 'zod';
+
+/** Columns padded to their widest cell; an empty list says so instead of printing a bare header. */
+export function table(headers: string[], rows: string[][], empty: string): string {
+  if (rows.length === 0) return empty;
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}
+
+/**
+ * "--redirect-uri: http://x must use https; --name: name is required". `flags`
+ * maps a schema field to what the user typed; other paths print as dotted paths.
+ */
+export function describeIssues(error: z.ZodError, flags: Record<string, string> = {}): string {
+  return error.issues
+    .map((issue) => {
+      const [field, ...rest] = issue.path.map(String);
+      const where = field === undefined ? '' : (flags[field] ?? [field, ...rest].join('.'));
+      return where ? `${where}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
