@@ -10,6 +10,7 @@ import { findAccount } from '../db/users.ts';
 import { adapterFor } from './adapter.ts';
 import { escapeHtml, page } from './html.ts';
 import { loadExistingGrant } from './grants.ts';
+import { INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 
 export interface ProviderSettings {
   issuer: string;
@@ -39,8 +40,6 @@ export const routes = {
   credential: '/oauth/credential',
 } as const;
 
-/** Scope that lets a resource server's access token call the introspection endpoint. */
-export const INTROSPECT_SCOPE = 'introspect';
 
 export function providerConfiguration(settings: ProviderSettings): Configuration {
   const { db } = settings;
@@ -82,7 +81,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       introspectionSigningAlgValues: ['RS256', 'ES256'],
       authorizationSigningAlgValues: ['RS256', 'ES256'],
     },
-    scopes: ['openid', 'offline_access', 'profile', 'email', INTROSPECT_SCOPE],
+    scopes: [...SUPPORTED_SCOPES],
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'updated_at'],

@@ -7,7 +7,7 @@
  * must be active, carry the `introspect` scope, and belong to a resource server.
  */
 import type Provider from 'oidc-provider';
-import { INTROSPECT_SCOPE } from './configuration.ts';
+import { INTROSPECT_SCOPE } from './scopes.ts';
 import { oauthError } from './errors.ts';
 
 type AnyToken = Awaited<ReturnType<Provider['AccessToken']['find']>> & {

@@ -10,7 +10,7 @@ import { destroyArtifactsOfClient } from '../db/artifacts.ts';
 import { deleteClient, findClient, insertClient, listClients, setClientEnabled, type ClientRecord } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
-import { INTROSPECT_SCOPE } from '../oidc/configuration.ts';
+import { INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -27,7 +27,7 @@ export const redirectUriSchema = z.string().superRefine((value, ctx) => {
 });
 
 export const grantTypes = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
-export const supportedScopes = ['openid', 'profile', 'email', 'offline_access', INTROSPECT_SCOPE] as const;
+export const supportedScopes = SUPPORTED_SCOPES;
 
 export const newClientSchema = z
   .object({

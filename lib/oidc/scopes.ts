@@ -1,0 +1,11 @@
+/**
+ * Scope names shared by the provider configuration and the services, in a
+ * module of their own so the CLI and services can name them without loading
+ * oidc-provider.
+ */
+
+/** Lets a resource server's access token call the introspection endpoint (only resource servers may hold it). */
+export const INTROSPECT_SCOPE = 'introspect';
+
+/** Every scope the provider knows; discovery's scopes_supported. */
+export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', INTROSPECT_SCOPE] as const;
