@@ -1,0 +1,55 @@
+/**
+ * Browser tests: real Chromium through the login and consent pages of a running
+ * Gatehouse. The server is started by whoever runs the tests (scripts/test.ts),
+ * which passes its URL in GATEHOUSE_TEST_URL and its database in
+ * GATEHOUSE_TEST_DATABASE_URL; there is deliberately no `webServer` here.
+ *
+ * `npx playwright install` cannot download browsers everywhere, so Chromium is
+ * taken from CHROMIUM_PATH, else Debian's /usr/bin/chromium, else Playwright's own.
+ */
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+const executablePath = process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+
+export default defineConfig({
+  testDir: 'e2e/browser',
+  outputDir: 'test-results/playwright',
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  // Quiet: one line per test, no stdout echoed from tests, no HTML report.
+  reporter: [['list']],
+  quiet: true,
+  reportSlowTests: null,
+  use: {
+    baseURL: process.env.GATEHOUSE_TEST_URL ?? 'http://localhost:3000',
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    locale: 'en-US',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath,
+          // As root in a container; without the networking flags Chromium keeps dialing out.
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+});
