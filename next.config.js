@@ -12,7 +12,10 @@ const nextConfig = {
         source: '/:path*',
         headers: [
           { key: 'X-Content-Type-Options', value: 'nosniff' },
-          { key: 'Referrer-Policy', value: 'no-referrer' },
+          // same-origin, not no-referrer: under no-referrer browsers send `Origin: null`
+          // on our own form posts, which the interaction routes' Origin check refuses.
+          // Other origins (the client's redirect_uri) still get no Referer.
+          { key: 'Referrer-Policy', value: 'same-origin' },
           { key: 'X-Frame-Options', value: 'DENY' },
         ],
       },

@@ -36,3 +36,15 @@ export async function formOf(request: Request): Promise<FormData | undefined> {
 export function badForm(): Response {
   return Response.json({ error: 'invalid_request', error_description: 'expected an application/x-www-form-urlencoded body' }, { status: 400 });
 }
+
+/** Cookie carrying the username back to the login form after a failed attempt (never the password). */
+export const LAST_USERNAME_COOKIE = 'gatehouse_last_username';
+
+export function rememberUsername(response: Response, uid: string, username: FormDataEntryValue | null): void {
+  if (typeof username !== 'string' || !username.trim()) return;
+  const secure = env().ISSUER.startsWith('https:') ? '; Secure' : '';
+  response.headers.append(
+    'set-cookie',
+    `${LAST_USERNAME_COOKIE}=${encodeURIComponent(username.trim().slice(0, 64))}; Path=/interaction/${encodeURIComponent(uid)}; Max-Age=600; HttpOnly; SameSite=Lax${secure}`,
+  );
+}

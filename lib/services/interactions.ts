@@ -6,6 +6,8 @@
 import 'server-only';
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
+import { database } from '../db/database.ts';
+import { findAccount } from '../db/users.ts';
 import { authenticate } from './authentication.ts';
 
 export const loginForm = z.object({
@@ -21,6 +23,8 @@ export type InteractionView =
       uid: string;
       client: { name: string; logoUri?: string };
       loginHint?: string;
+      /** On the consent step: who is signed in. */
+      username?: string;
       scopes: string[];
       claims: string[];
     };
@@ -32,11 +36,14 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
   if (!client) return { kind: 'expired' };
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+  const accountId = interaction.session?.accountId;
+  const account = kind === 'consent' && typeof accountId === 'string' ? await findAccount(database(), accountId) : undefined;
   return {
     kind,
     uid,
     client: { name: client.name, logoUri: client.logoUri },
     loginHint: typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
+    username: account?.username,
     scopes: details.missingOIDCScope ?? [],
     claims: details.missingOIDCClaims ?? [],
   };

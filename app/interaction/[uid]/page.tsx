@@ -1,12 +1,14 @@
 // The interaction entrypoint: renders the login or the consent step of one authorization request.
-import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
+import type { Metadata } from 'next';
 import { AuthCard } from '@/components/card';
 import { Alert, Button, Field } from '@/components/form';
 import { ScopeList } from '@/components/scope-list';
+import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
 
 export const dynamic = 'force-dynamic';
+// One title for both steps: consent is part of signing in to the client.
 export const metadata: Metadata = { title: 'Sign in' };
 
 const messages: Record<string, string> = {
@@ -28,6 +30,7 @@ export default async function InteractionPage({
   const view = await viewInteraction(uid, jar.toString() || null);
   const message = typeof error === 'string' ? messages[error] : undefined;
   const base = `/interaction/${encodeURIComponent(uid)}`;
+  const lastUsername = error === 'invalid_credentials' ? jar.get(LAST_USERNAME_COOKIE)?.value : undefined;
 
   if (view.kind === 'expired') {
     return (
@@ -60,8 +63,17 @@ export default async function InteractionPage({
       >
         {message ? <Alert>{message}</Alert> : null}
         <form method="post" action={`${base}/login`} className="space-y-4">
-          <Field id="username" name="username" label="Username" autoComplete="username" required autoFocus defaultValue={view.loginHint} maxLength={64} />
-          <Field id="password" name="password" label="Password" type="password" autoComplete="current-password" required maxLength={256} />
+          <Field
+            id="username"
+            name="username"
+            label="Username"
+            autoComplete="username"
+            required
+            autoFocus={!lastUsername}
+            defaultValue={lastUsername ?? view.loginHint}
+            maxLength={64}
+          />
+          <Field id="password" name="password" label="Password" type="password" autoComplete="current-password" required autoFocus={Boolean(lastUsername)} maxLength={256} />
           <Button type="submit">Sign in</Button>
         </form>
         {deny}
@@ -75,6 +87,7 @@ export default async function InteractionPage({
       subtitle={
         <>
           <strong className="text-slate-900">{view.client.name}</strong> is asking to:
+          {view.username ? <span className="mt-1 block text-xs text-slate-500">Signed in as {view.username}</span> : null}
         </>
       }
     >

@@ -1,5 +1,5 @@
 // POST /interaction/:uid/login — the sign-in form's target.
-import { badForm, forbidden, formOf, isSameOrigin, respond } from '@/app/interaction/respond';
+import { badForm, forbidden, formOf, isSameOrigin, rememberUsername, respond } from '@/app/interaction/respond';
 import { signIn } from '@/lib/services/interactions';
 
 export async function POST(request: Request, { params }: { params: Promise<{ uid: string }> }) {
@@ -7,5 +7,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ uid
   const { uid } = await params;
   const form = await formOf(request);
   if (!form) return badForm();
-  return respond(uid, await signIn(uid, request.headers.get('cookie'), form));
+  const next = await signIn(uid, request.headers.get('cookie'), form);
+  const response = respond(uid, next);
+  if ('error' in next) rememberUsername(response, uid, form.get('username'));
+  return response;
 }
