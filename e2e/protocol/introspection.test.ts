@@ -2,21 +2,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { authorize, TestBrowser } from '../support/browser.ts';
-import { basic, baseUrl, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+import { basic, discover, makeClient, post, signIn } from '../support/fixtures.ts';
 
 async function userTokens() {
-  const user = await makeUser();
   const client = await makeClient();
-  const config = await discover(client);
-  const { verifier, challenge } = await pkce();
-  const callback = await authorize(
-    new TestBrowser(baseUrl),
-    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
-    user,
-  );
-  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
-  return { user, client, config, tokens };
+  return { client, ...(await signIn(client)) };
 }
 
 async function resourceServerToken() {

@@ -2,8 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { authorize, TestBrowser } from '../support/browser.ts';
-import { baseUrl, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+import { baseUrl, codeFlow, makeClient, post, redirectUri } from '../support/fixtures.ts';
 
 async function authorizationError(params: Record<string, string>) {
   const client = await makeClient();
@@ -34,15 +33,8 @@ test('a code_challenge without a method is refused (the default method would be 
 });
 
 test('a wrong code_verifier at the token endpoint is invalid_grant', async () => {
-  const user = await makeUser();
   const client = await makeClient({ type: 'public', grantTypes: ['authorization_code'] });
-  const config = await discover(client);
-  const { challenge } = await pkce();
-  const callback = await authorize(
-    new TestBrowser(baseUrl),
-    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
-    user,
-  );
+  const { callback } = await codeFlow(client);
   const response = await post('/oauth/token', {
     grant_type: 'authorization_code',
     code: callback.searchParams.get('code')!,

@@ -2,20 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { authorize, TestBrowser } from '../support/browser.ts';
-import { basic, baseUrl, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+import { basic, makeClient, post, signIn } from '../support/fixtures.ts';
 
-async function signIn(client: Awaited<ReturnType<typeof makeClient>>) {
-  const user = await makeUser();
-  const config = await discover(client);
-  const { verifier, challenge } = await pkce();
-  const callback = await authorize(
-    new TestBrowser(baseUrl),
-    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
-    user,
-  );
-  return { config, tokens: await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
-}
 
 test('revoking an unknown token answers 200', async () => {
   const client = await makeClient();

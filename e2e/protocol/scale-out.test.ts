@@ -3,9 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
-import * as oidc from 'openid-client';
-import { authorize, TestBrowser } from '../support/browser.ts';
-import { baseUrl, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, basic } from '../support/fixtures.ts';
+import { basic, baseUrl, codeFlow, databaseUrl, makeClient, post, redirectUri } from '../support/fixtures.ts';
 
 let second: string;
 let stop: () => void;
@@ -46,20 +44,13 @@ test('both instances publish the same JWKS and the same discovery document', asy
 });
 
 test('a code from one instance redeems at the other, and its tokens work on both', async () => {
-  const user = await makeUser();
   const client = await makeClient();
-  const config = await discover(client);
-  const { verifier, challenge } = await pkce();
-  const callback = await authorize(
-    new TestBrowser(baseUrl),
-    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
-    user,
-  );
+  const { user, verifier, code } = await codeFlow(client);
   const auth = { authorization: basic(client.id, client.clientSecret!) };
   const tokenResponse = await fetch(`${second}/oauth/token`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: redirectUri, code_verifier: verifier }),
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier }),
   });
   assert.equal(tokenResponse.status, 200);
   const tokens = await tokenResponse.json();

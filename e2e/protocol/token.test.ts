@@ -2,24 +2,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { authorize, TestBrowser } from '../support/browser.ts';
-import { basic, baseUrl, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+import { basic, baseUrl, codeFlow, discover, makeClient, post, redirectUri } from '../support/fixtures.ts';
 
-async function codeFor(client: Awaited<ReturnType<typeof makeClient>>, scope = 'openid') {
-  const user = await makeUser();
-  const { verifier, challenge } = await pkce();
-  const config = await discover(client);
-  const callback = await authorize(
-    new TestBrowser(baseUrl),
-    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope, code_challenge: challenge, code_challenge_method: 'S256' }),
-    user,
-  );
-  return { code: callback.searchParams.get('code')!, verifier, user, config };
-}
 
 test('client_secret_post: client_id and client_secret in the form body', async () => {
   const client = await makeClient({ tokenEndpointAuthMethod: 'client_secret_post' });
-  const { code, verifier } = await codeFor(client);
+  const { code, verifier } = await codeFlow(client);
   const response = await post('/oauth/token', {
     grant_type: 'authorization_code',
     code,
@@ -38,7 +26,7 @@ test('client_secret_post: client_id and client_secret in the form body', async (
 
 test('a reused authorization code is invalid_grant and revokes the tokens issued from it', async () => {
   const client = await makeClient();
-  const { code, verifier } = await codeFor(client);
+  const { code, verifier } = await codeFlow(client);
   const form = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier };
   const auth = { authorization: basic(client.id, client.clientSecret!) };
   const first = await (await post('/oauth/token', form, auth)).json();
@@ -54,7 +42,7 @@ test('a reused authorization code is invalid_grant and revokes the tokens issued
 
 test('two concurrent redemptions of one code: exactly one succeeds', async () => {
   const client = await makeClient();
-  const { code, verifier } = await codeFor(client);
+  const { code, verifier } = await codeFlow(client);
   const form = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier };
   const auth = { authorization: basic(client.id, client.clientSecret!) };
   const responses = await Promise.all(Array.from({ length: 4 }, () => post('/oauth/token', form, auth)));
@@ -63,7 +51,7 @@ test('two concurrent redemptions of one code: exactly one succeeds', async () =>
 
 test('a redirect_uri different from the authorization request is invalid_grant', async () => {
   const client = await makeClient({ redirectUris: [redirectUri, 'http://127.0.0.1:9/other'] });
-  const { code, verifier } = await codeFor(client);
+  const { code, verifier } = await codeFlow(client);
   const response = await post(
     '/oauth/token',
     { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/other', code_verifier: verifier },

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
+import { authorize, TestBrowser } from './browser.ts';
 import { database } from '../../lib/db/database.ts';
 import { registerClient, type NewClientInput } from '../../lib/services/clients.ts';
 import { createUser } from '../../lib/services/users.ts';
@@ -64,3 +65,28 @@ export function post(path: string, body: Record<string, string>, headers: Record
 
 export const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+type TestClient = Awaited<ReturnType<typeof makeClient>>;
+
+/**
+ * A new user signs in to `client` through the real login and consent forms;
+ * returns the authorization code with everything needed to redeem it.
+ */
+export async function codeFlow(client: TestClient, scope = 'openid') {
+  const user = await makeUser();
+  const config = await discover(client);
+  const { verifier, challenge } = await pkce();
+  const callback = await authorize(
+    new TestBrowser(baseUrl),
+    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope, code_challenge: challenge, code_challenge_method: 'S256' }),
+    user,
+  );
+  return { user, config, verifier, callback, code: callback.searchParams.get('code')! };
+}
+
+/** codeFlow, then the code redeemed by openid-client. */
+export async function signIn(client: TestClient, scope = 'openid') {
+  const flow = await codeFlow(client, scope);
+  const tokens = await oidc.authorizationCodeGrant(flow.config, flow.callback, { pkceCodeVerifier: flow.verifier });
+  return { ...flow, tokens };
+}
