@@ -161,3 +161,37 @@ export async function setClientSecretHash(db: Database, id: string, secretHash: 
   const { count } = await db.prisma.client.updateMany({ where: { id, secretHash: { not: null } }, data: { secretHash } });
   return count === 1;
 }
+
+/**
+ * One page of clients, newest first, whose name or client_id contains `query`
+ * (case-insensitive on both databases), and how many match in all.
+ */
+export async function searchClients(
+  db: Database,
+  { query, skip, take }: { query?: string; skip: number; take: number },
+): Promise<{ clients: ClientRecord[]; total: number }> {
+  // SQLite's LIKE is case-insensitive for ASCII already; PostgreSQL needs mode: 'insensitive',
+  // which the SQLite client's types (standing for both here) do not know.
+  const contains = (value: string) =>
+    (db.sql.kind === 'postgresql' ? { contains: value, mode: 'insensitive' } : { contains: value }) as { contains: string };
+  const where = query ? { OR: [{ name: contains(query) }, { id: contains(query) }] } : {};
+  const [rows, total] = await Promise.all([
+    db.prisma.client.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip, take }),
+    db.prisma.client.count({ where }),
+  ]);
+  return { clients: rows.map(toRecord), total };
+}
+
+/** Replaces a client's metadata (not its id, secret or enabled state); returns the updated client. */
+export async function updateClient(db: Database, id: string, client: Omit<NewClient, 'id' | 'secretHash'>): Promise<ClientRecord | undefined> {
+  const { count } = await db.prisma.client.updateMany({
+    where: { id },
+    data: {
+      ...client,
+      redirectUris: JSON.stringify(client.redirectUris),
+      postLogoutRedirectUris: JSON.stringify(client.postLogoutRedirectUris),
+      grantTypes: JSON.stringify(client.grantTypes),
+    },
+  });
+  return count === 1 ? findClient(db, id) : undefined;
+}

@@ -120,3 +120,9 @@ export async function setUserDisabled(db: Database, username: string, disabled: 
   const { count } = await db.prisma.user.updateMany({ where: { username }, data: { disabled } });
   return count === 1 ? findUserByUsername(db, username) : undefined;
 }
+
+/** The user behind a `sub` with their role, for the portal's authorization check on every request. */
+export async function findUserById(db: Database, id: string): Promise<UserRecord | undefined> {
+  const row = await db.prisma.user.findUnique({ where: { id }, select: publicFields });
+  return row ? { ...row, role: toRole(row.role) } : undefined;
+}
