@@ -41,7 +41,7 @@ function openDatabase(url: string): Database {
     return { url, prisma, sql };
   }
   const { connectionString, schema } = splitSchema(url);
-  const pool = new pg.Pool({ connectionString, max: 10, options: schema ? `-c search_path=${schema}` : undefined });
+  const pool = new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true /* idle connections do not keep a CLI or test process alive */, options: schema ? `-c search_path=${schema}` : undefined });
   const prisma = new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
   return { url, prisma, sql: openSql(url, pool) };
 }

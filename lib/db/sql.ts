@@ -67,7 +67,7 @@ function openSqlite(path: string): Sql {
 function openPostgres(url: string, shared?: pg.Pool): Sql {
   const { connectionString, schema } = splitSchema(url);
   // The schema (Prisma's ?schema=) becomes the session's search_path at connect time.
-  const pool = shared ?? new pg.Pool({ connectionString, max: 10, options: schema ? `-c search_path=${schema}` : undefined });
+  const pool = shared ?? new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true, options: schema ? `-c search_path=${schema}` : undefined });
   const texts = new Map<string, string>();
   const translate = (sql: string) => {
     let text = texts.get(sql);
