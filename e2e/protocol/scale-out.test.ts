@@ -1,36 +1,15 @@
 // Two instances on one database behave as one: the same keys, and each accepts what the other issued.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { basic, baseUrl, codeFlow, databaseUrl, makeClient, post, redirectUri } from '../support/fixtures.ts';
+import { startInstance } from '../support/server.ts';
 
 let second: string;
 let stop: () => void;
 
 before(async () => {
-  const port = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
   // Same ISSUER as the first instance: behind a load balancer both answer for one origin.
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, ISSUER: baseUrl, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-  });
-  stop = () => child.kill('SIGTERM');
-  second = `http://localhost:${port}`;
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`${second}/.well-known/openid-configuration`)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the second instance did not start');
+  ({ url: second, stop } = await startInstance({ DATABASE_URL: databaseUrl, ISSUER: baseUrl }));
 });
 
 after(() => stop?.());

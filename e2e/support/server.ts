@@ -1,0 +1,34 @@
+/** Starts another Gatehouse instance (`next start` on the built app) for tests that need one. */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Starts an instance with the given environment; resolves once discovery answers. */
+export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string }, port?: number) {
+  const listen = port ?? (await freePort());
+  const url = `http://localhost:${listen}`;
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(listen)], {
+    env: { ...process.env, ISSUER: url, ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+  });
+  const stop = () => void child.kill('SIGTERM');
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`${url}/.well-known/openid-configuration`)).ok) return { url, stop };
+    } catch {
+      // still starting
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  stop();
+  throw new Error(`the instance on ${url} did not start`);
+}
