@@ -1,7 +1,24 @@
 // Client registration rules (RFC 9700 §2.1, RFC 7591 §2): what a registration may and may not say.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { newClientSchema, redirectUriSchema } from './clients.ts';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { z } from 'zod';
+import { upsertArtifact } from '../db/artifacts.ts';
+import { findClientMetadata } from '../db/clients.ts';
+import { testDatabases } from '../db/testing.ts';
+import { clientSecretMatches } from '../oidc/client-secret.ts';
+import {
+  ClientError,
+  disableClient,
+  enableClient,
+  findClient,
+  newClientSchema,
+  redirectUriSchema,
+  registerClient,
+  rotateClientSecret,
+  searchClients,
+  updateClient,
+} from './clients.ts';
 
 test('redirect URIs: https anywhere, http only on loopback, private-use schemes for native apps', () => {
   for (const ok of ['https://app.example.com/cb', 'http://localhost:8080/cb', 'http://127.0.0.1/cb', 'http://[::1]:3000/cb', 'com.example.app:/oauth2redirect']) {
@@ -43,3 +60,76 @@ test('unknown scopes and grant types are refused', () => {
   assert.ok(!newClientSchema.safeParse({ ...base, grantTypes: ['password'] }).success);
   assert.ok(!newClientSchema.safeParse({ ...base, logoUri: 'http://a.example/logo.png' }).success, 'logo over https only');
 });
+
+// The use cases against real storage: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
+for (const storage of testDatabases('clients')) {
+  describe(`client use cases on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    const web = { name: 'Web', redirectUris: ['https://app.example.com/cb'] };
+
+    test('rotating a secret returns a new one once; only its hash is stored and the old one stops matching', async () => {
+      const db = await storage.open();
+      const { client, clientSecret } = await registerClient(db, web);
+      const rotated = await rotateClientSecret(db, client.id);
+      assert.notEqual(rotated, clientSecret);
+      assert.equal(Buffer.from(rotated, 'base64url').length, 32, '256 bits');
+      const stored = (await findClientMetadata(db, client.id))?.client_secret;
+      assert.ok(clientSecretMatches(stored, rotated));
+      assert.ok(!clientSecretMatches(stored, clientSecret));
+      assert.ok(!JSON.stringify(await findClient(db, client.id)).includes(rotated));
+    });
+
+    test('a public client has no secret to rotate; an unknown client is not_found', async () => {
+      const db = await storage.open();
+      const { client } = await registerClient(db, { ...web, type: 'public' });
+      await assert.rejects(rotateClientSecret(db, client.id), (e: unknown) => e instanceof ClientError && e.code === 'public_client');
+      await assert.rejects(rotateClientSecret(db, 'nope'), (e: unknown) => e instanceof ClientError && e.code === 'not_found');
+    });
+
+    test('an edit replaces the registration, keeps the secret, and cannot change the client type', async () => {
+      const db = await storage.open();
+      const { client, clientSecret } = await registerClient(db, web);
+      const updated = await updateClient(db, client.id, {
+        name: 'Web 2',
+        redirectUris: ['https://app.example.com/cb2', 'http://localhost:8080/cb'],
+        grantTypes: ['authorization_code'],
+        scopes: ['openid'],
+        firstParty: true,
+      });
+      assert.equal(updated.name, 'Web 2');
+      assert.deepEqual(updated.redirectUris, ['https://app.example.com/cb2', 'http://localhost:8080/cb']);
+      assert.equal(updated.scope, 'openid');
+      assert.equal(updated.firstParty, true);
+      assert.ok(clientSecretMatches((await findClientMetadata(db, client.id))?.client_secret, clientSecret));
+      await assert.rejects(updateClient(db, client.id, { ...web, type: 'public' }), (e: unknown) => e instanceof ClientError && e.code === 'type_change');
+      await assert.rejects(updateClient(db, client.id, { ...web, redirectUris: ['http://evil.example/cb'] }), z.ZodError);
+      await assert.rejects(updateClient(db, 'nope', web), (e: unknown) => e instanceof ClientError && e.code === 'not_found');
+    });
+
+    test('search matches name or client_id, case-insensitively, one page at a time', async () => {
+      const db = await storage.open();
+      const tag = randomBytes(4).toString('hex');
+      for (let i = 0; i < 5; i++) await registerClient(db, { ...web, name: `Search ${tag.toUpperCase()} ${i}` });
+      const first = await searchClients(db, { query: tag, skip: 0, take: 2 });
+      assert.equal(first.total, 5);
+      assert.equal(first.clients.length, 2);
+      const last = await searchClients(db, { query: tag, skip: 4, take: 2 });
+      assert.equal(last.clients.length, 1);
+      const seen = new Set([...first.clients, ...(await searchClients(db, { query: tag, skip: 2, take: 2 })).clients, ...last.clients].map((c) => c.id));
+      assert.equal(seen.size, 5, 'pages do not overlap');
+      const byId = await searchClients(db, { query: first.clients[0].id, skip: 0, take: 10 });
+      assert.deepEqual(byId.clients.map((c) => c.id), [first.clients[0].id]);
+      assert.equal((await searchClients(db, { query: `no-such-${tag}`, skip: 0, take: 10 })).total, 0);
+    });
+
+    test('disable revokes what the client holds and hides it from the provider; enable brings it back', async () => {
+      const db = await storage.open();
+      const { client } = await registerClient(db, web);
+      await upsertArtifact(db.sql, 'AccessToken', randomBytes(8).toString('hex'), { clientId: client.id }, Date.now() + 60_000);
+      assert.ok(await disableClient(db, client.id));
+      assert.equal(await findClientMetadata(db, client.id), undefined);
+      assert.equal(Number((await db.sql.one<{ n: unknown }>('SELECT COUNT(*) AS n FROM oidc_model_instances WHERE client_id = ?', [client.id]))?.n), 0);
+      assert.ok(await enableClient(db, client.id));
+      assert.ok(await findClientMetadata(db, client.id));
+    });
+  });
+}

@@ -7,7 +7,17 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { destroyArtifactsOfClient } from '../db/artifacts.ts';
-import { deleteClient, findClient, insertClient, listClients, setClientEnabled, type ClientRecord } from '../db/clients.ts';
+import {
+  deleteClient,
+  findClient,
+  insertClient,
+  listClients,
+  searchClients,
+  setClientEnabled,
+  setClientSecretHash,
+  updateClient as updateClientRow,
+  type ClientRecord,
+} from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
 import { INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
@@ -35,10 +45,10 @@ export const newClientSchema = z
     type: z.enum(['confidential', 'public']).default('confidential'),
     redirectUris: z.array(redirectUriSchema).default([]),
     postLogoutRedirectUris: z.array(redirectUriSchema).default([]),
-    grantTypes: z.array(z.enum(grantTypes)).min(1).default(['authorization_code', 'refresh_token']),
-    scopes: z.array(z.enum(supportedScopes)).min(1).default(['openid', 'profile', 'email', 'offline_access']),
+    grantTypes: z.array(z.enum(grantTypes)).min(1, 'choose at least one grant type').default(['authorization_code', 'refresh_token']),
+    scopes: z.array(z.enum(supportedScopes)).min(1, 'choose at least one scope').default(['openid', 'profile', 'email', 'offline_access']),
     tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post', 'none']).optional(),
-    logoUri: z.url({ protocol: /^https$/ }).nullable().default(null),
+    logoUri: z.url({ protocol: /^https$/, error: 'the logo URI must be an https URL' }).nullable().default(null),
     firstParty: z.boolean().default(false),
     resourceServer: z.boolean().default(false),
   })
@@ -54,14 +64,19 @@ export const newClientSchema = z
 
 export type NewClientInput = z.input<typeof newClientSchema>;
 
-/** A new client and, for confidential clients, its secret: shown once, stored only as a hash. */
-export async function registerClient(db: Database, input: NewClientInput): Promise<{ client: ClientRecord; clientSecret?: string }> {
-  const c = newClientSchema.parse(input);
-  const clientSecret = c.type === 'confidential' ? generateClientSecret() : undefined;
-  const client = await insertClient(db, {
-    id: randomBytes(16).toString('base64url'),
+export class ClientError extends Error {
+  constructor(
+    readonly code: 'not_found' | 'type_change' | 'public_client',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the provider stores for a validated registration, minus id and secret. */
+function clientFields(c: z.output<typeof newClientSchema>) {
+  return {
     name: c.name,
-    secretHash: clientSecret ? hashClientSecret(clientSecret) : null,
     redirectUris: c.redirectUris,
     postLogoutRedirectUris: c.postLogoutRedirectUris,
     grantTypes: c.grantTypes,
@@ -71,11 +86,61 @@ export async function registerClient(db: Database, input: NewClientInput): Promi
     logoUri: c.logoUri,
     firstParty: c.firstParty,
     resourceServer: c.resourceServer,
+  };
+}
+
+/**
+ * A new client and, for confidential clients, its secret: shown once, stored
+ * only as a hash. `options` fix the id and secret of a client the server
+ * manages itself (the portal); everyone else gets random ones.
+ */
+export async function registerClient(
+  db: Database,
+  input: NewClientInput,
+  options: { id?: string; clientSecret?: string } = {},
+): Promise<{ client: ClientRecord; clientSecret?: string }> {
+  const c = newClientSchema.parse(input);
+  const clientSecret = c.type === 'confidential' ? (options.clientSecret ?? generateClientSecret()) : undefined;
+  const client = await insertClient(db, {
+    id: options.id ?? randomBytes(16).toString('base64url'),
+    secretHash: clientSecret ? hashClientSecret(clientSecret) : null,
+    ...clientFields(c),
   });
   return { client, clientSecret };
 }
 
-export { findClient, listClients };
+/**
+ * Replaces a client's registration. Public stays public and confidential stays
+ * confidential: turning one into the other would need a secret created or
+ * thrown away, which is a new client, not an edit.
+ */
+export async function updateClient(db: Database, id: string, input: NewClientInput): Promise<ClientRecord> {
+  const c = newClientSchema.parse(input);
+  const existing = await findClient(db, id);
+  if (!existing) throw new ClientError('not_found', `no client ${id}`);
+  if (existing.confidential !== (c.type === 'confidential')) {
+    throw new ClientError('type_change', `a ${existing.confidential ? 'confidential' : 'public'} client stays ${existing.confidential ? 'confidential' : 'public'}`);
+  }
+  const updated = await updateClientRow(db, id, clientFields(c));
+  if (!updated) throw new ClientError('not_found', `no client ${id}`);
+  return updated;
+}
+
+/**
+ * A new secret for a confidential client, returned once; the old one stops
+ * working at once (only its hash was stored, and that is replaced). Tokens
+ * already issued stay valid until they expire or are revoked.
+ */
+export async function rotateClientSecret(db: Database, id: string): Promise<string> {
+  const existing = await findClient(db, id);
+  if (!existing) throw new ClientError('not_found', `no client ${id}`);
+  if (!existing.confidential) throw new ClientError('public_client', 'a public client has no secret to rotate');
+  const clientSecret = generateClientSecret();
+  if (!(await setClientSecretHash(db, id, hashClientSecret(clientSecret)))) throw new ClientError('not_found', `no client ${id}`);
+  return clientSecret;
+}
+
+export { findClient, listClients, searchClients };
 
 /** Deleting a client revokes everything issued to it. */
 export async function removeClient(db: Database, id: string): Promise<boolean> {
@@ -88,4 +153,8 @@ export async function disableClient(db: Database, id: string): Promise<boolean> 
   const done = await setClientEnabled(db, id, false);
   if (done) await destroyArtifactsOfClient(db.sql, id);
   return done;
+}
+
+export async function enableClient(db: Database, id: string): Promise<boolean> {
+  return setClientEnabled(db, id, true);
 }
