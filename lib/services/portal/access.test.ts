@@ -1,0 +1,56 @@
+// Who gets into the admin portal: decided from the database on every request.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { setUserDisabled } from '../../db/users.ts';
+import { testDatabases } from '../../db/testing.ts';
+import { createUser } from '../users.ts';
+import { adminAccess } from './access.ts';
+import { safeReturnTo } from './return-to.ts';
+
+const storage = testDatabases('portal-access')[0];
+
+describe('adminAccess', () => {
+  const person = (role: 'admin' | 'user') =>
+    storage.open().then((db) => createUser(db, { username: `${role}-${randomBytes(4).toString('hex')}`, password: 'a long password', role }));
+
+  test('no session is signed_out; an enabled admin is let in with display fields only', async () => {
+    const db = await storage.open();
+    assert.deepEqual(await adminAccess(db, undefined), { kind: 'signed_out' });
+    const admin = await person('admin');
+    assert.deepEqual(await adminAccess(db, admin.id), {
+      kind: 'admin',
+      admin: { id: admin.id, username: admin.username, name: null, email: null },
+    });
+  });
+
+  test('a user without the admin role, a disabled admin and an unknown sub are forbidden', async () => {
+    const db = await storage.open();
+    const user = await person('user');
+    assert.deepEqual(await adminAccess(db, user.id), { kind: 'forbidden' });
+    const admin = await person('admin');
+    await setUserDisabled(db, admin.username, true);
+    assert.deepEqual(await adminAccess(db, admin.id), { kind: 'forbidden' }, 'disabling takes effect at the next request');
+    assert.deepEqual(await adminAccess(db, 'no-such-user'), { kind: 'forbidden' });
+  });
+});
+
+test('after sign-in the browser only goes to an admin page on our own origin', () => {
+  const issuer = 'https://id.example.com';
+  assert.equal(safeReturnTo('/admin/clients?q=x&page=2', issuer), '/admin/clients?q=x&page=2');
+  assert.equal(safeReturnTo('https://id.example.com/admin/clients', issuer), '/admin/clients');
+  for (const elsewhere of [
+    undefined,
+    '',
+    'https://evil.example/admin',
+    '//evil.example/admin',
+    '/oauth/authorize',
+    '/admin/../oauth/token',
+    '/administrator',
+    '/admin/sign-in',
+    '/admin/signed-out',
+    'javascript:alert(1)',
+  ]) {
+    assert.equal(safeReturnTo(elsewhere, issuer), '/admin', String(elsewhere));
+  }
+});

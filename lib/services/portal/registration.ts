@@ -1,0 +1,41 @@
+/**
+ * The admin portal is a relying party of Gatehouse itself: a first-party
+ * confidential client with a fixed client_id whose secret every instance reads
+ * from `server_secrets`, so any instance can redeem a code another one issued.
+ * Its redirect URIs follow ISSUER: they are reset on every start.
+ */
+import { serverSecret } from '../../db/secrets.ts';
+import type { Database } from '../../db/database.ts';
+import { generateClientSecret } from '../../oidc/client-secret.ts';
+import type { NewClientInput } from '../clients.ts';
+
+export const PORTAL_CLIENT_ID = 'gatehouse-portal';
+/** next-auth's provider id: it names the callback route /api/auth/callback/gatehouse. */
+export const PORTAL_PROVIDER_ID = 'gatehouse';
+/** Where RP-initiated logout sends the browser back to (OIDC RP-Initiated Logout §2). */
+export const SIGNED_OUT_PATH = '/admin/signed-out';
+
+export function portalRedirectUri(issuer: string): string {
+  return `${issuer}/api/auth/callback/${PORTAL_PROVIDER_ID}`;
+}
+
+export function portalRegistration(issuer: string): NewClientInput {
+  return {
+    name: 'Gatehouse admin portal',
+    type: 'confidential',
+    redirectUris: [portalRedirectUri(issuer)],
+    postLogoutRedirectUris: [`${issuer}${SIGNED_OUT_PATH}`],
+    // No refresh tokens: the portal re-checks the admin on every request and
+    // sends people back through Gatehouse when its own session ends.
+    grantTypes: ['authorization_code'],
+    scopes: ['openid', 'profile', 'email'],
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    // Gatehouse's own application: never a consent screen (lib/oidc/grants.ts).
+    firstParty: true,
+  };
+}
+
+/** The portal's client secret, generated on first start and shared by every instance. */
+export function portalClientSecret(db: Database): Promise<string> {
+  return serverSecret(db, 'portal_client_secret', generateClientSecret);
+}
