@@ -1,9 +1,10 @@
-// Runs once per server process before it serves: migrations, first admin, provider warm-up.
+// Runs once per server process before it serves: migrations, first admin, the portal's client, provider warm-up.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { prepareDatabase, ensureAdmin } = await import('./lib/services/bootstrap');
+  const { prepareDatabase, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
   const { getProvider } = await import('./lib/oidc/provider');
   const db = await prepareDatabase();
   await ensureAdmin(db);
+  await ensurePortalClient(db);
   await getProvider();
 }

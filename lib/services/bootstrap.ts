@@ -1,13 +1,18 @@
 /**
  * What a server does once before it serves: apply migrations, create the first
- * admin on an empty database, and build the provider (which creates the signing
- * keys on first start). Called from instrumentation.ts and the CLI.
+ * admin on an empty database, register the admin portal's client, and build the
+ * provider (which creates the signing keys on first start). Called from
+ * instrumentation.ts and the CLI.
  */
 import { env } from '../config/env.ts';
 import { database, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { findClientMetadata, setClientEnabled, setClientSecretHash } from '../db/clients.ts';
+import { hashClientSecret } from '../oidc/client-secret.ts';
+import { findClient, newClientSchema, registerClient, updateClient } from './clients.ts';
 import { countUsers, createUser, UserError } from './users.ts';
 import { generatePassword } from './passwords.ts';
+import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal/registration.ts';
 
 export async function prepareDatabase(): Promise<Database> {
   const config = env();
@@ -32,4 +37,50 @@ export async function ensureAdmin(db: Database, log: (line: string) => void = co
     log(`[gatehouse] created admin user "${config.ADMIN_USERNAME}" with generated password: ${password}`);
     log('[gatehouse] this password is shown only once; change it with: npm run gatehouse -- user set-password ' + config.ADMIN_USERNAME);
   }
+}
+
+/**
+ * Registers the admin portal as a client of this issuer on first start, and on
+ * every later start puts its registration back the way the portal needs it:
+ * redirect URIs for the current ISSUER, enabled, and the secret every instance
+ * reads from server_secrets (stored, like every client secret, only hashed).
+ */
+export async function ensurePortalClient(
+  db: Database,
+  { issuer = env().ISSUER, log = console.log }: { issuer?: string; log?: (line: string) => void } = {},
+): Promise<void> {
+  const registration = portalRegistration(issuer);
+  if (!newClientSchema.safeParse(registration).success) {
+    // Redirect URIs must be https, or http on loopback (RFC 9700 §2.1): the portal follows the same rule.
+    log(`[gatehouse] the admin portal needs an https ISSUER (http only on localhost); sign-in at ${issuer}/admin is off`);
+    return;
+  }
+  const secret = await portalClientSecret(db);
+  const existing = await findClient(db, PORTAL_CLIENT_ID);
+  if (!existing) {
+    try {
+      await registerClient(db, registration, { id: PORTAL_CLIENT_ID, clientSecret: secret });
+    } catch (error) {
+      if (!(await findClient(db, PORTAL_CLIENT_ID))) throw error; // else another instance registered it first
+    }
+    return;
+  }
+  const wanted = newClientSchema.parse(registration);
+  const current =
+    existing.name === wanted.name &&
+    sameList(existing.redirectUris, wanted.redirectUris) &&
+    sameList(existing.postLogoutRedirectUris, wanted.postLogoutRedirectUris) &&
+    sameList(existing.grantTypes, wanted.grantTypes) &&
+    sameList(existing.scope.split(' '), wanted.scopes) &&
+    existing.tokenEndpointAuthMethod === wanted.tokenEndpointAuthMethod &&
+    existing.firstParty &&
+    !existing.resourceServer;
+  if (!current) await updateClient(db, PORTAL_CLIENT_ID, registration);
+  if (!existing.enabled) await setClientEnabled(db, PORTAL_CLIENT_ID, true);
+  const hash = hashClientSecret(secret);
+  if ((await findClientMetadata(db, PORTAL_CLIENT_ID))?.client_secret !== hash) await setClientSecretHash(db, PORTAL_CLIENT_ID, hash);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 }

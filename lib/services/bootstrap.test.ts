@@ -1,0 +1,63 @@
+// The admin portal's own client: created on first start, put back as the portal needs it on every start.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { findClientMetadata } from '../db/clients.ts';
+import { serverSecret } from '../db/secrets.ts';
+import { testDatabases } from '../db/testing.ts';
+import { clientSecretMatches } from '../oidc/client-secret.ts';
+import { ensurePortalClient } from './bootstrap.ts';
+import { disableClient, findClient, rotateClientSecret, updateClient } from './clients.ts';
+import { PORTAL_CLIENT_ID, portalRegistration } from './portal/registration.ts';
+
+const quiet = { log: () => undefined };
+
+for (const storage of testDatabases('bootstrap')) {
+  describe(`ensurePortalClient on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    test('registers a first-party confidential client whose secret is the shared server secret, stored hashed', async () => {
+      const db = await storage.open();
+      await ensurePortalClient(db, { issuer: 'http://localhost:3000', ...quiet });
+      const client = await findClient(db, PORTAL_CLIENT_ID);
+      assert.ok(client);
+      assert.deepEqual(client.redirectUris, ['http://localhost:3000/api/auth/callback/gatehouse']);
+      assert.deepEqual(client.postLogoutRedirectUris, ['http://localhost:3000/admin/signed-out']);
+      assert.deepEqual(client.grantTypes, ['authorization_code']);
+      assert.equal(client.scope, 'openid profile email');
+      assert.equal(client.firstParty, true);
+      assert.equal(client.confidential, true);
+      const secret = await serverSecret(db, 'portal_client_secret', () => assert.fail('the secret exists already'));
+      const stored = (await findClientMetadata(db, PORTAL_CLIENT_ID))?.client_secret;
+      assert.notEqual(stored, secret, 'never the secret itself');
+      assert.ok(clientSecretMatches(stored, secret));
+
+      const before = await findClient(db, PORTAL_CLIENT_ID);
+      await ensurePortalClient(db, { issuer: 'http://localhost:3000', ...quiet });
+      assert.deepEqual(await findClient(db, PORTAL_CLIENT_ID), before, 'a second start changes nothing');
+    });
+
+    test('follows a new ISSUER, and undoes an edit, a disable and a rotated secret', async () => {
+      const db = await storage.open();
+      await ensurePortalClient(db, { issuer: 'http://localhost:3000', ...quiet });
+      await updateClient(db, PORTAL_CLIENT_ID, { ...portalRegistration('http://localhost:3000'), redirectUris: ['https://evil.example/cb'], firstParty: false });
+      await rotateClientSecret(db, PORTAL_CLIENT_ID);
+      await disableClient(db, PORTAL_CLIENT_ID);
+
+      await ensurePortalClient(db, { issuer: 'https://id.example.com', ...quiet });
+      const client = await findClient(db, PORTAL_CLIENT_ID);
+      assert.deepEqual(client?.redirectUris, ['https://id.example.com/api/auth/callback/gatehouse']);
+      assert.deepEqual(client?.postLogoutRedirectUris, ['https://id.example.com/admin/signed-out']);
+      assert.equal(client?.firstParty, true);
+      assert.equal(client?.enabled, true);
+      const secret = await serverSecret(db, 'portal_client_secret', () => assert.fail('the secret exists already'));
+      assert.ok(clientSecretMatches((await findClientMetadata(db, PORTAL_CLIENT_ID))?.client_secret, secret));
+    });
+
+    test('a plain-http ISSUER off loopback gets no portal client, with a message instead of a crash', async () => {
+      const db = await storage.open();
+      const lines: string[] = [];
+      const before = await findClient(db, PORTAL_CLIENT_ID);
+      await ensurePortalClient(db, { issuer: 'http://gatehouse.internal:3000', log: (line) => lines.push(line) });
+      assert.match(lines.join('\n'), /needs an https ISSUER/);
+      assert.deepEqual(await findClient(db, PORTAL_CLIENT_ID), before);
+    });
+  });
+}
