@@ -4,6 +4,8 @@ const nextConfig = {
   // state and the database drivers are native or Wasm.
   serverExternalPackages: ['oidc-provider', 'better-sqlite3', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'pg', '@node-rs/argon2', '@prisma/schema-engine-wasm'],
   poweredByHeader: false,
+  // forbidden() and app/forbidden.tsx: the admin portal answers non-admins with a real 403 page.
+  experimental: { authInterrupts: true },
   reactStrictMode: true,
   // The oidc-provider routes carry their own headers; pages get conservative ones.
   async headers() {
