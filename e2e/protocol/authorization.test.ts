@@ -165,3 +165,15 @@ test('an authorization code comes back with the iss parameter (RFC 9207)', async
   );
   assert.equal(callback.searchParams.get('iss'), baseUrl);
 });
+
+test('an oversized form POST to the authorization endpoint is refused, not turned into a huge redirect', async () => {
+  const response = await fetch(new URL('/oauth/authorize', baseUrl), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `client_id=x&state=${'a'.repeat(100_000)}`,
+  });
+  assert.equal(response.status, 400);
+  assert.equal(response.headers.get('location'), null);
+  assert.equal((await response.json()).error, 'invalid_request');
+});

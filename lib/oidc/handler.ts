@@ -8,6 +8,7 @@ import { env } from '../config/env.ts';
 import { callProvider } from './bridge.ts';
 import { routes } from './configuration.ts';
 import { oauthError } from './errors.ts';
+import { readFormBody } from './form-body.ts';
 import { bearerToken, introspectWithBearer } from './introspection.ts';
 import { getProvider } from './provider.ts';
 import { logServerError } from './server-errors.ts';
@@ -45,10 +46,8 @@ export async function handleProviderRequest(request: Request): Promise<Response>
  * top-level navigation that carries the SameSite=Lax session cookie.
  */
 async function authorizationPostOverHttp(request: Request, issuer: URL): Promise<Response> {
-  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-    return oauthError(400, 'invalid_request', 'only application/x-www-form-urlencoded content-type bodies are supported');
-  }
-  const params = new URLSearchParams(await request.text());
+  const params = await readFormBody(request);
+  if (params instanceof Response) return params;
   const location = new URL(routes.authorization, issuer);
   location.search = params.toString();
   return new Response(null, { status: 303, headers: { location: location.toString(), 'cache-control': 'no-store' } });

@@ -9,6 +9,7 @@
 import type Provider from 'oidc-provider';
 import { INTROSPECT_SCOPE } from './scopes.ts';
 import { oauthError } from './errors.ts';
+import { readFormBody } from './form-body.ts';
 
 type AnyToken = Awaited<ReturnType<Provider['AccessToken']['find']>> & {
   kind: string;
@@ -66,10 +67,8 @@ export async function introspectWithBearer(provider: Provider, request: Request,
     });
   }
 
-  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-    return oauthError(400, 'invalid_request', 'only application/x-www-form-urlencoded content-type bodies are supported');
-  }
-  const params = new URLSearchParams(await request.text());
+  const params = await readFormBody(request);
+  if (params instanceof Response) return params;
   for (const name of ['token', 'token_type_hint']) {
     if (params.getAll(name).length > 1) return oauthError(400, 'invalid_request', `'${name}' parameter must not be provided twice`);
   }
