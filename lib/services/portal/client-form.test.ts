@@ -1,0 +1,110 @@
+// The portal's client form: FormData to the shared registration schema, and its issues back per field.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { newClientSchema } from '../clients.ts';
+import { clientFormValues, fieldErrors, readClientForm } from './client-form.ts';
+
+function form(entries: Array<[string, string]>): FormData {
+  const data = new FormData();
+  for (const [name, value] of entries) data.append(name, value);
+  return data;
+}
+
+test('lists are one per line; unchecked boxes are false; empty optional fields become their defaults', () => {
+  const { input } = readClientForm(
+    form([
+      ['name', '  Notes  '],
+      ['type', 'confidential'],
+      ['redirectUris', 'https://notes.example/cb\r\n\r\n  http://localhost:5173/cb  \n'],
+      ['postLogoutRedirectUris', ''],
+      ['grantTypes', 'authorization_code'],
+      ['grantTypes', 'refresh_token'],
+      ['scopes', 'openid'],
+      ['scopes', 'email'],
+      ['tokenEndpointAuthMethod', ''],
+      ['logoUri', ''],
+      ['firstParty', 'on'],
+    ]),
+  );
+  const parsed = newClientSchema.parse(input);
+  assert.equal(parsed.name, 'Notes');
+  assert.deepEqual(parsed.redirectUris, ['https://notes.example/cb', 'http://localhost:5173/cb']);
+  assert.deepEqual(parsed.postLogoutRedirectUris, []);
+  assert.deepEqual(parsed.grantTypes, ['authorization_code', 'refresh_token']);
+  assert.deepEqual(parsed.scopes, ['openid', 'email']);
+  assert.equal(parsed.tokenEndpointAuthMethod, undefined);
+  assert.equal(parsed.logoUri, null);
+  assert.equal(parsed.firstParty, true);
+  assert.equal(parsed.resourceServer, false);
+});
+
+test('on edit the type comes from the client, not from the form', () => {
+  const { input } = readClientForm(form([['type', 'public']]), 'confidential');
+  assert.equal(input.type, 'confidential');
+});
+
+test('each issue lands on its field, and the values come back as typed for the form to show again', () => {
+  const typed = form([
+    ['name', ''],
+    ['type', 'public'],
+    ['redirectUris', 'https://ok.example/cb\nhttp://evil.example/cb\nhttps://frag.example/cb#x'],
+    ['scopes', 'admin'],
+    ['tokenEndpointAuthMethod', 'client_secret_basic'],
+    ['logoUri', 'http://logo.example/x.png'],
+  ]);
+  const { values, input } = readClientForm(typed);
+  const result = newClientSchema.safeParse(input);
+  assert.ok(!result.success);
+  const errors = fieldErrors(result.error);
+  // Cross-field rules (public client + secret method) run once every field is valid on its own.
+  assert.deepEqual(Object.keys(errors).sort(), ['grantTypes', 'logoUri', 'name', 'redirectUris', 'scopes']);
+  assert.equal(errors.redirectUris?.length, 2, 'one message per bad URI');
+  assert.match(errors.redirectUris!.join(' '), /http:\/\/evil\.example\/cb must use https/);
+  assert.match(errors.grantTypes!.join(' '), /at least one grant type/);
+  assert.deepEqual(errors.logoUri, ['the logo URI must be an https URL']);
+  assert.equal(values.redirectUris, 'https://ok.example/cb\nhttp://evil.example/cb\nhttps://frag.example/cb#x');
+  assert.equal(values.type, 'public');
+});
+
+test('a cross-field rule lands on the field it is about', () => {
+  const { input } = readClientForm(
+    form([
+      ['name', 'SPA'],
+      ['type', 'public'],
+      ['redirectUris', 'http://localhost:5173/cb'],
+      ['grantTypes', 'authorization_code'],
+      ['scopes', 'openid'],
+      ['tokenEndpointAuthMethod', 'client_secret_basic'],
+    ]),
+  );
+  const result = newClientSchema.safeParse(input);
+  assert.ok(!result.success);
+  assert.deepEqual(fieldErrors(result.error), { tokenEndpointAuthMethod: ['a public client authenticates with none'] });
+});
+
+test('a new client starts as a confidential code-flow client; an existing one shows what it has', () => {
+  const fresh = clientFormValues();
+  assert.equal(fresh.type, 'confidential');
+  assert.deepEqual(fresh.grantTypes, ['authorization_code', 'refresh_token']);
+  const values = clientFormValues({
+    id: 'c1',
+    name: 'API',
+    confidential: true,
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    grantTypes: ['client_credentials'],
+    scope: 'introspect',
+    tokenEndpointAuthMethod: 'client_secret_post',
+    applicationType: 'web',
+    logoUri: null,
+    firstParty: false,
+    resourceServer: true,
+    enabled: true,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+  assert.deepEqual(values.scopes, ['introspect']);
+  assert.equal(values.tokenEndpointAuthMethod, 'client_secret_post');
+  assert.equal(values.logoUri, '');
+  assert.equal(values.resourceServer, true);
+});

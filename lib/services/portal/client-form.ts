@@ -1,0 +1,110 @@
+/**
+ * The client form of the admin portal, as plain data: FormData in, the input
+ * of `newClientSchema` (lib/services/clients.ts, the one schema for the CLI and
+ * the portal) out, and that schema's issues back as messages per field.
+ * Nothing here is secret: a client secret is never typed into a form.
+ */
+import type { z } from 'zod';
+import type { ClientRecord } from '../../db/clients.ts';
+import type { NewClientInput } from '../clients.ts';
+
+/** What the form shows: the same names as the schema, lists as the text the person typed. */
+export interface ClientFormValues {
+  name: string;
+  type: 'confidential' | 'public';
+  redirectUris: string;
+  postLogoutRedirectUris: string;
+  grantTypes: string[];
+  scopes: string[];
+  tokenEndpointAuthMethod: string;
+  logoUri: string;
+  firstParty: boolean;
+  resourceServer: boolean;
+}
+
+/** Messages by field; `form` holds any that belong to no one field. */
+export type FieldErrors = Partial<Record<keyof ClientFormValues | 'form', string[]>>;
+
+const fields = new Set<string>(['name', 'type', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scopes', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer']);
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+const lines = (value: string) =>
+  value
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** `type` fixes the client type on edit (it cannot change); on create it comes from the form. */
+export function readClientForm(form: FormData, type?: 'confidential' | 'public'): { values: ClientFormValues; input: NewClientInput } {
+  const values: ClientFormValues = {
+    name: text(form, 'name').slice(0, 200),
+    type: type ?? (text(form, 'type') === 'public' ? 'public' : 'confidential'),
+    redirectUris: text(form, 'redirectUris').slice(0, 10_000),
+    postLogoutRedirectUris: text(form, 'postLogoutRedirectUris').slice(0, 10_000),
+    grantTypes: form.getAll('grantTypes').filter((v) => typeof v === 'string'),
+    scopes: form.getAll('scopes').filter((v) => typeof v === 'string'),
+    tokenEndpointAuthMethod: text(form, 'tokenEndpointAuthMethod'),
+    logoUri: text(form, 'logoUri').trim().slice(0, 2_000),
+    firstParty: form.get('firstParty') === 'on',
+    resourceServer: form.get('resourceServer') === 'on',
+  };
+  const input: NewClientInput = {
+    name: values.name,
+    type: values.type,
+    redirectUris: lines(values.redirectUris),
+    postLogoutRedirectUris: lines(values.postLogoutRedirectUris),
+    // The schema checks each value against its closed list.
+    grantTypes: values.grantTypes as NewClientInput['grantTypes'],
+    scopes: values.scopes as NewClientInput['scopes'],
+    tokenEndpointAuthMethod: (values.tokenEndpointAuthMethod || undefined) as NewClientInput['tokenEndpointAuthMethod'],
+    logoUri: values.logoUri || null,
+    firstParty: values.firstParty,
+    resourceServer: values.resourceServer,
+  };
+  return { values, input };
+}
+
+/** The schema's issues by form field (a bad redirect URI at index 2 belongs to the redirectUris box). */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const first = String(issue.path[0] ?? '');
+    const field = (fields.has(first) ? first : 'form') as keyof FieldErrors;
+    const messages = (errors[field] ??= []);
+    if (!messages.includes(issue.message)) messages.push(issue.message);
+  }
+  return errors;
+}
+
+/** The form's starting values: a new client, or the client being edited. */
+export function clientFormValues(client?: ClientRecord): ClientFormValues {
+  if (!client) {
+    return {
+      name: '',
+      type: 'confidential',
+      redirectUris: '',
+      postLogoutRedirectUris: '',
+      grantTypes: ['authorization_code', 'refresh_token'],
+      scopes: ['openid', 'profile', 'email', 'offline_access'],
+      tokenEndpointAuthMethod: '',
+      logoUri: '',
+      firstParty: false,
+      resourceServer: false,
+    };
+  }
+  return {
+    name: client.name,
+    type: client.confidential ? 'confidential' : 'public',
+    redirectUris: client.redirectUris.join('\n'),
+    postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
+    grantTypes: client.grantTypes,
+    scopes: client.scope.split(' ').filter(Boolean),
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+    logoUri: client.logoUri ?? '',
+    firstParty: client.firstParty,
+    resourceServer: client.resourceServer,
+  };
+}

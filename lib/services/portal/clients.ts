@@ -1,0 +1,151 @@
+/**
+ * The admin portal's client pages as use cases: list, show, create, edit,
+ * rotate the secret, disable/enable, delete. Each takes the admin that
+ * `requireAdmin()` returned (who acts; the audit log will record it) and talks
+ * to storage only through lib/services/clients.ts. Expected failures come back
+ * as values for the form to show; anything else throws.
+ */
+import 'server-only';
+import { z } from 'zod';
+import { database } from '../../db/database.ts';
+import type { ClientRecord } from '../../db/clients.ts';
+import {
+  ClientError,
+  disableClient,
+  enableClient,
+  findClient,
+  registerClient,
+  removeClient,
+  rotateClientSecret,
+  searchClients,
+  updateClient,
+} from '../clients.ts';
+import type { AdminUser } from './access.ts';
+import { clientFormValues, fieldErrors, readClientForm, type ClientFormValues, type FieldErrors } from './client-form.ts';
+import { PORTAL_CLIENT_ID } from './registration.ts';
+
+export const CLIENTS_PER_PAGE = 20;
+
+/** The portal's own client is kept as the portal needs it (lib/services/bootstrap.ts): look, don't touch. */
+export function isManagedClient(id: string): boolean {
+  return id === PORTAL_CLIENT_ID;
+}
+
+const MANAGED = 'Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed here.';
+
+const listParams = z.object({
+  q: z.string().trim().max(100).catch(''),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+export interface ClientSummary {
+  id: string;
+  name: string;
+  confidential: boolean;
+  enabled: boolean;
+  firstParty: boolean;
+  managed: boolean;
+  createdAt: Date;
+}
+
+export interface ClientsPage {
+  clients: ClientSummary[];
+  query: string;
+  page: number;
+  pageCount: number;
+  total: number;
+  first: number;
+  last: number;
+}
+
+export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<ClientsPage> {
+  const { q, page } = listParams.parse({ q: params.q ?? '', page: params.page ?? 1 });
+  const { clients, total } = await searchClients(database(), { query: q || undefined, skip: (page - 1) * CLIENTS_PER_PAGE, take: CLIENTS_PER_PAGE });
+  const pageCount = Math.max(1, Math.ceil(total / CLIENTS_PER_PAGE));
+  const first = total === 0 ? 0 : (page - 1) * CLIENTS_PER_PAGE + 1;
+  return {
+    clients: clients.map((c) => ({ id: c.id, name: c.name, confidential: c.confidential, enabled: c.enabled, firstParty: c.firstParty, managed: isManagedClient(c.id), createdAt: c.createdAt })),
+    query: q,
+    page,
+    pageCount,
+    total,
+    first,
+    last: first === 0 ? 0 : first + clients.length - 1,
+  };
+}
+
+export async function clientDetails(_admin: AdminUser, id: string): Promise<(ClientRecord & { managed: boolean }) | undefined> {
+  const client = await findClient(database(), id);
+  return client ? { ...client, managed: isManagedClient(client.id) } : undefined;
+}
+
+/** The edit form's starting values, or undefined for an unknown or managed client. */
+export async function clientFormFor(admin: AdminUser, id: string): Promise<{ client: ClientRecord; values: ClientFormValues } | undefined> {
+  const client = await clientDetails(admin, id);
+  if (!client || client.managed) return undefined;
+  return { client, values: clientFormValues(client) };
+}
+
+export type ClientFormState =
+  | { status: 'editing'; values: ClientFormValues; errors: FieldErrors }
+  /** The secret is in this one answer and nowhere else: it is never stored in clear nor shown again. */
+  | { status: 'created'; client: { id: string; name: string }; clientSecret?: string };
+
+export async function createClientFromForm(_admin: AdminUser, form: FormData): Promise<ClientFormState> {
+  const { values, input } = readClientForm(form);
+  try {
+    const { client, clientSecret } = await registerClient(database(), input);
+    return { status: 'created', client: { id: client.id, name: client.name }, clientSecret };
+  } catch (error) {
+    if (error instanceof z.ZodError) return { status: 'editing', values, errors: fieldErrors(error) };
+    throw error;
+  }
+}
+
+export type ClientUpdate = ClientFormState | { status: 'saved' } | { status: 'not_found' };
+
+export async function updateClientFromForm(_admin: AdminUser, id: string, form: FormData): Promise<ClientUpdate> {
+  const existing = await findClient(database(), id);
+  if (!existing) return { status: 'not_found' };
+  const { values, input } = readClientForm(form, existing.confidential ? 'confidential' : 'public');
+  if (isManagedClient(id)) return { status: 'editing', values, errors: { form: [MANAGED] } };
+  try {
+    await updateClient(database(), id, input);
+    return { status: 'saved' };
+  } catch (error) {
+    if (error instanceof z.ZodError) return { status: 'editing', values, errors: fieldErrors(error) };
+    if (error instanceof ClientError && error.code === 'not_found') return { status: 'not_found' };
+    if (error instanceof ClientError) return { status: 'editing', values, errors: { form: [error.message] } };
+    throw error;
+  }
+}
+
+export type SecretRotation = { status: 'idle' } | { status: 'refused'; message: string } | { status: 'rotated'; clientSecret: string };
+
+/** A destructive step, so the form asks for a tick first: the old secret stops working at once. */
+export async function rotateSecretFromForm(_admin: AdminUser, id: string, form: FormData): Promise<SecretRotation> {
+  if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
+  if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm: apps using the current secret stop working at once.' };
+  try {
+    return { status: 'rotated', clientSecret: await rotateClientSecret(database(), id) };
+  } catch (error) {
+    if (error instanceof ClientError) return { status: 'refused', message: error.code === 'not_found' ? 'This client no longer exists.' : 'A public client has no secret.' };
+    throw error;
+  }
+}
+
+export type ClientChange = { status: 'done' } | { status: 'refused'; message: string } | { status: 'not_found' };
+
+/** Disabling revokes the client's tokens and grants; to the provider it no longer exists until enabled again. */
+export async function setClientEnabledFor(_admin: AdminUser, id: string, enabled: boolean): Promise<ClientChange> {
+  if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
+  const done = enabled ? await enableClient(database(), id) : await disableClient(database(), id);
+  return done ? { status: 'done' } : { status: 'not_found' };
+}
+
+/** Deleting revokes every token and grant the client holds (removeClient). Asks for a tick first. */
+export async function deleteClientFromForm(_admin: AdminUser, id: string, form: FormData): Promise<ClientChange> {
+  if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
+  if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm the deletion.' };
+  return (await removeClient(database(), id)) ? { status: 'done' } : { status: 'not_found' };
+}
