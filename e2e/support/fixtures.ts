@@ -16,7 +16,7 @@ export const redirectUri = 'http://127.0.0.1:9/callback';
 
 const unique = () => randomBytes(6).toString('hex');
 
-export async function makeUser(overrides: { email?: string; name?: string } = {}) {
+export async function makeUser(overrides: { email?: string; name?: string; role?: 'user' | 'admin' } = {}) {
   const username = `user-${unique()}`;
   const password = `pw-${randomBytes(12).toString('base64url')}`;
   const user = await createUser(database(databaseUrl), {
@@ -24,6 +24,7 @@ export async function makeUser(overrides: { email?: string; name?: string } = {}
     password,
     email: overrides.email ?? `${username}@example.test`,
     name: overrides.name ?? 'Test Person',
+    role: overrides.role ?? 'user',
   });
   return { ...user, password };
 }
