@@ -1,0 +1,24 @@
+// The 403 page (forbidden() from requireAdmin): signed in, but not an administrator.
+import Link from 'next/link';
+import { AuthCard } from '@/components/card';
+import { Button } from '@/components/form';
+import { signOutAction } from '@/app/admin/actions';
+
+export default function Forbidden() {
+  return (
+    <AuthCard title="You don't have access to this page">
+      <p className="text-sm text-slate-600">
+        <span className="font-semibold text-slate-900">403 Forbidden.</span> The admin area is for Gatehouse administrators, and
+        your account does not have the admin role. Ask an administrator to grant it, or sign out and sign in with another account.
+      </p>
+      <form action={signOutAction} className="mt-6">
+        <Button type="submit">Sign out</Button>
+      </form>
+      <p className="mt-4 text-center text-sm">
+        <Link href="/" className="text-slate-600 underline hover:text-slate-900">
+          Go to the Gatehouse home page
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

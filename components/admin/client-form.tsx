@@ -1,0 +1,251 @@
+'use client';
+/**
+ * The client registration form, for create and edit. Its action is a server
+ * action validated by the shared registration schema; expected errors come
+ * back as values and show next to their fields. Works without JavaScript
+ * (React renders the action's answer into the page), and holds no secret.
+ */
+import Link from 'next/link';
+import { useActionState, useEffect, useRef, type ReactNode } from 'react';
+import type { ClientFormValues, FieldErrors } from '@/lib/services/portal/client-form';
+import type { ClientFormState } from '@/lib/services/portal/clients';
+import { SecretReveal } from './secret-reveal';
+import { Button, ButtonLink, focusRing } from './ui';
+
+const grantTypeOptions = [
+  { value: 'authorization_code', label: 'Authorization code', hint: 'People sign in through the browser (with PKCE).' },
+  { value: 'refresh_token', label: 'Refresh token', hint: 'Stay signed in; needs the authorization code grant.' },
+  { value: 'client_credentials', label: 'Client credentials', hint: 'The app calls APIs as itself; confidential clients only.' },
+];
+
+const scopeOptions = [
+  { value: 'openid', hint: 'Sign people in (ID token).' },
+  { value: 'profile', hint: 'Name and username.' },
+  { value: 'email', hint: 'Email address.' },
+  { value: 'offline_access', hint: 'Refresh tokens while the person is away.' },
+  { value: 'introspect', hint: 'Check tokens at /oauth/introspect; resource servers only.' },
+];
+
+const fieldNames: Record<keyof FieldErrors, string> = {
+  form: 'Form',
+  name: 'Name',
+  type: 'Client type',
+  redirectUris: 'Redirect URIs',
+  postLogoutRedirectUris: 'Post-logout redirect URIs',
+  grantTypes: 'Grant types',
+  scopes: 'Scopes',
+  tokenEndpointAuthMethod: 'Token endpoint authentication',
+  logoUri: 'Logo URI',
+  firstParty: 'First party',
+  resourceServer: 'Resource server',
+};
+
+const inputLook = `block w-full rounded-lg border px-3 py-2 text-sm shadow-xs focus:border-indigo-500 ${focusRing}`;
+const border = (invalid: boolean) => (invalid ? 'border-red-400' : 'border-slate-300');
+
+function Errors({ id, messages }: { id: string; messages?: string[] }) {
+  if (!messages?.length) return null;
+  return (
+    <ul id={id} className="mt-1 space-y-0.5 text-sm text-red-700">
+      {messages.map((m) => (
+        <li key={m}>{m}</li>
+      ))}
+    </ul>
+  );
+}
+
+function Field({ id, label, hint, errors, children }: { id: string; label: string; hint?: ReactNode; errors?: string[]; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-0.5 text-sm text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      <div className="mt-1.5">{children}</div>
+      <Errors id={`${id}-error`} messages={errors} />
+    </div>
+  );
+}
+
+const describedBy = (id: string, hint: boolean, errors?: string[]) =>
+  [hint ? `${id}-hint` : '', errors?.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+
+function Choices({ legend, name, options, checked, errors, hint }: { legend: string; name: string; options: Array<{ value: string; label?: string; hint: string }>; checked: string[]; errors?: string[]; hint?: string }) {
+  return (
+    <fieldset aria-describedby={errors?.length ? `${name}-error` : undefined}>
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      {hint ? <p className="mt-0.5 text-sm text-slate-500">{hint}</p> : null}
+      <div className="mt-2 grid gap-2 sm:grid-cols-2">
+        {options.map((o) => (
+          <label key={o.value} className="flex gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50">
+            <input type="checkbox" name={name} value={o.value} defaultChecked={checked.includes(o.value)} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
+            <span>
+              <span className="font-medium text-slate-900">{o.label ?? <code>{o.value}</code>}</span>
+              <span className="block text-slate-500">{o.hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      <Errors id={`${name}-error`} messages={errors} />
+    </fieldset>
+  );
+}
+
+function Toggle({ name, label, hint, checked }: { name: string; label: string; hint: string; checked: boolean }) {
+  return (
+    <label className="flex gap-3 text-sm">
+      <input type="checkbox" name={name} defaultChecked={checked} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
+      <span>
+        <span className="font-medium text-slate-900">{label}</span>
+        <span className="block text-slate-500">{hint}</span>
+      </span>
+    </label>
+  );
+}
+
+export function ClientForm({
+  action,
+  initial,
+  mode,
+  cancelHref,
+}: {
+  action: (state: ClientFormState, form: FormData) => Promise<ClientFormState>;
+  initial: ClientFormValues;
+  mode: 'create' | 'edit';
+  cancelHref: string;
+}) {
+  const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, errors: {} });
+  const summary = useRef<HTMLDivElement>(null);
+  const errors = state.status === 'editing' ? state.errors : {};
+  const problems = Object.entries(errors) as Array<[keyof FieldErrors, string[]]>;
+  useEffect(() => {
+    if (problems.length) summary.current?.focus();
+  }, [state]); // focus the summary after each answer, not on every render
+
+  if (state.status === 'created') {
+    return (
+      <div className="space-y-6">
+        {state.clientSecret ? (
+          <SecretReveal heading={`${state.client.name} is registered`} clientId={state.client.id} clientSecret={state.clientSecret} />
+        ) : (
+          <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
+            <p className="font-semibold">{state.client.name} is registered</p>
+            <p className="mt-1">
+              Public client: no secret. Client ID <code className="font-mono">{state.client.id}</code>
+            </p>
+          </div>
+        )}
+        <ButtonLink href={`/admin/clients/${encodeURIComponent(state.client.id)}`}>I have copied it — show the client</ButtonLink>
+      </div>
+    );
+  }
+
+  const v = state.values;
+  return (
+    <form action={formAction} noValidate className="space-y-8">
+      {problems.length ? (
+        <div ref={summary} tabIndex={-1} role="alert" aria-labelledby="form-problems" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 outline-none">
+          <p id="form-problems" className="font-semibold">
+            {problems.length === 1 ? 'One field needs attention' : `${problems.length} fields need attention`}
+          </p>
+          <ul className="mt-1 list-inside list-disc">
+            {problems.map(([field, messages]) => (
+              <li key={field}>
+                {field === 'form' ? messages.join(' ') : (
+                  <a href={`#${field}`} className="underline">
+                    {fieldNames[field]}: {messages[0]}
+                  </a>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
+      <section className="space-y-5">
+        <Field id="name" label="Name" hint="Shown to people on the sign-in and consent screens." errors={errors.name}>
+          <input id="name" name="name" required maxLength={128} defaultValue={v.name} aria-invalid={!!errors.name} aria-describedby={describedBy('name', true, errors.name)} className={`${inputLook} ${border(!!errors.name)}`} />
+        </Field>
+
+        {mode === 'create' ? (
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-800">Client type</legend>
+            <div className="mt-2 grid gap-2 sm:grid-cols-2">
+              {[
+                { value: 'confidential', label: 'Confidential', hint: 'A server-side app that can keep a secret.' },
+                { value: 'public', label: 'Public', hint: 'A browser or native app: no secret, PKCE only.' },
+              ].map((o) => (
+                <label key={o.value} className="flex gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50">
+                  <input type="radio" name="type" value={o.value} defaultChecked={v.type === o.value} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
+                  <span>
+                    <span className="font-medium text-slate-900">{o.label}</span>
+                    <span className="block text-slate-500">{o.hint}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : (
+          <p className="text-sm text-slate-600">
+            Client type: <strong className="text-slate-900">{v.type === 'public' ? 'Public' : 'Confidential'}</strong> (fixed after registration)
+          </p>
+        )}
+      </section>
+
+      <section className="space-y-5">
+        <Field
+          id="redirectUris"
+          label="Redirect URIs"
+          hint="One per line, matched exactly. https, or http only on localhost, 127.0.0.1 and [::1]; no fragments."
+          errors={errors.redirectUris}
+        >
+          <textarea id="redirectUris" name="redirectUris" rows={3} spellCheck={false} defaultValue={v.redirectUris} aria-invalid={!!errors.redirectUris} aria-describedby={describedBy('redirectUris', true, errors.redirectUris)} className={`${inputLook} font-mono ${border(!!errors.redirectUris)}`} />
+        </Field>
+        <Field id="postLogoutRedirectUris" label="Post-logout redirect URIs" hint="Where sign-out may send people back to. One per line." errors={errors.postLogoutRedirectUris}>
+          <textarea id="postLogoutRedirectUris" name="postLogoutRedirectUris" rows={2} spellCheck={false} defaultValue={v.postLogoutRedirectUris} aria-invalid={!!errors.postLogoutRedirectUris} aria-describedby={describedBy('postLogoutRedirectUris', true, errors.postLogoutRedirectUris)} className={`${inputLook} font-mono ${border(!!errors.postLogoutRedirectUris)}`} />
+        </Field>
+      </section>
+
+      <section className="space-y-6">
+        <div id="grantTypes">
+          <Choices legend="Grant types" name="grantTypes" options={grantTypeOptions} checked={v.grantTypes} errors={errors.grantTypes} />
+        </div>
+        <div id="scopes">
+          <Choices legend="Allowed scopes" name="scopes" options={scopeOptions} checked={v.scopes} errors={errors.scopes} />
+        </div>
+        <Field id="tokenEndpointAuthMethod" label="Token endpoint authentication" hint="How the client proves who it is at /oauth/token." errors={errors.tokenEndpointAuthMethod}>
+          <select id="tokenEndpointAuthMethod" name="tokenEndpointAuthMethod" defaultValue={v.tokenEndpointAuthMethod} aria-invalid={!!errors.tokenEndpointAuthMethod} aria-describedby={describedBy('tokenEndpointAuthMethod', true, errors.tokenEndpointAuthMethod)} className={`${inputLook} bg-white ${border(!!errors.tokenEndpointAuthMethod)}`}>
+            <option value="">Default (client_secret_basic, or none for public clients)</option>
+            <option value="client_secret_basic">client_secret_basic (HTTP Basic)</option>
+            <option value="client_secret_post">client_secret_post (in the form body)</option>
+            <option value="none">none (public clients)</option>
+          </select>
+        </Field>
+      </section>
+
+      <section className="space-y-5">
+        <Field id="logoUri" label="Logo URI (optional)" hint="An https URL of a logo for the consent screen." errors={errors.logoUri}>
+          <input id="logoUri" name="logoUri" type="url" inputMode="url" defaultValue={v.logoUri} aria-invalid={!!errors.logoUri} aria-describedby={describedBy('logoUri', true, errors.logoUri)} className={`${inputLook} ${border(!!errors.logoUri)}`} />
+        </Field>
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-medium text-slate-800">Trust</legend>
+          <Toggle name="firstParty" label="First party" hint="Your organisation's own app: people are never asked for consent." checked={v.firstParty} />
+          <Toggle name="resourceServer" label="Resource server" hint="An API that may introspect any token (with the introspect scope)." checked={v.resourceServer} />
+        </fieldset>
+      </section>
+
+      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6">
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving…' : mode === 'create' ? 'Register client' : 'Save changes'}
+        </Button>
+        <Link href={cancelHref} className={`rounded-sm px-2 text-sm font-medium text-slate-600 hover:text-slate-900 ${focusRing}`}>
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,35 @@
+'use client';
+// The admin navigation; marks the current section with aria-current (rendered on the server too, so it works without JavaScript).
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { focusRing } from './ui';
+
+const sections = [
+  { href: '/admin/clients', label: 'Clients' },
+  { href: '/admin/users', label: 'Users' },
+  { href: '/admin/audit', label: 'Audit log' },
+];
+
+export function NavLinks() {
+  const pathname = usePathname();
+  return (
+    <ul className="flex flex-wrap gap-1">
+      {sections.map(({ href, label }) => {
+        const current = pathname === href || pathname.startsWith(`${href}/`);
+        return (
+          <li key={href}>
+            <Link
+              href={href}
+              aria-current={current ? 'page' : undefined}
+              className={`block rounded-md px-3 py-2 text-sm font-medium ${focusRing} ${
+                current ? 'bg-indigo-50 text-indigo-800' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
+              }`}
+            >
+              {label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

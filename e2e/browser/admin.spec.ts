@@ -1,0 +1,303 @@
+/**
+ * The admin portal in a real browser. Admins sign in through Gatehouse itself
+ * (next-auth as an OIDC client of this issuer), register a client, read its
+ * secret once, and the client then works with openid-client; rotating the
+ * secret stops the old one; non-admins get the 403 page; signing out ends the
+ * portal and the Gatehouse sessions. Every test makes its own users and clients.
+ * Screenshots of each page land in e2e/screenshots/admin-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import * as oidc from 'openid-client';
+import { basic, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+
+type User = Awaited<ReturnType<typeof makeUser>>;
+
+const screenshots = resolve('e2e/screenshots');
+mkdirSync(screenshots, { recursive: true });
+const shoot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `admin-${name}.png`), fullPage: true });
+
+/** Next.js's route announcer is a role=alert too: match alerts by text. */
+const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+
+/** Gatehouse's own login form, as any relying party's users see it. */
+async function gatehouseLogin(page: Page, user: { username: string; password: string }) {
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** From a signed-out browser: /admin/clients → portal sign-in page → Gatehouse login → back, with no consent screen. */
+async function portalSignIn(page: Page, user: User, { screenshot = false } = {}) {
+  await page.goto('/admin/clients');
+  await expect(page).toHaveURL(/\/admin\/sign-in\?/);
+  await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
+  if (screenshot) await shoot(page, 'sign-in');
+  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
+  await expect(page.getByText('Gatehouse admin portal')).toBeVisible();
+  await gatehouseLogin(page, user);
+}
+
+async function adminSignIn(page: Page, options: { screenshot?: boolean } = {}) {
+  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
+  await portalSignIn(page, admin, options);
+  await expect(page).toHaveURL(/\/admin\/clients$/);
+  await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
+  await expect(page.getByText('Signed in as Ada Admin')).toBeVisible();
+  return admin;
+}
+
+/** Fills the registration form (defaults: confidential, code + refresh token, openid profile email offline_access). */
+async function fillClientForm(page: Page, fields: { name: string; redirectUris?: string; grantTypes?: string[] }) {
+  await page.getByLabel('Name', { exact: true }).fill(fields.name);
+  if (fields.redirectUris !== undefined) await page.getByLabel('Redirect URIs', { exact: true }).fill(fields.redirectUris);
+  for (const grant of fields.grantTypes ?? []) await page.getByRole('checkbox', { name: grant }).check();
+}
+
+/** The secret panel after create or rotate: the values, read as a person would copy them. */
+async function revealedSecret(page: Page) {
+  await expect(page.getByText('Gatehouse stores only a hash of it and will never show it again.')).toBeVisible();
+  return page.getByRole('textbox', { name: 'Client secret' }).inputValue();
+}
+
+/** A new person signs in to `client` in a browser of their own and consents; openid-client redeems the code. */
+async function appSignsIn(browser: Browser, client: { id: string; clientSecret: string; name: string }) {
+  const config = await discover({ id: client.id, clientSecret: client.clientSecret, tokenEndpointAuthMethod: 'client_secret_basic' });
+  const person = await makeUser({ name: 'Grace Hopper' });
+  const { verifier, challenge } = await pkce();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile email', code_challenge: challenge, code_challenge_method: 'S256', state });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url.href);
+    await expect(page.getByText(client.name)).toBeVisible();
+    await gatehouseLogin(page, person);
+    await expect(page.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
+    const callback = page.waitForRequest(/^http:\/\/127\.0\.0\.1:9\/callback\?/);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const tokens = await oidc.authorizationCodeGrant(config, new URL((await callback).url()), { pkceCodeVerifier: verifier, expectedState: state });
+    expect(tokens.claims()?.sub).toBe(person.id);
+    return tokens;
+  } finally {
+    await context.close();
+  }
+}
+
+const clientCredentials = (id: string, secret: string) => post('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(id, secret) });
+
+test('an admin signs in through Gatehouse, registers a client, reads its secret once, and the app signs a person in', async ({ page, browser }) => {
+  await adminSignIn(page, { screenshot: true });
+  await shoot(page, 'clients');
+
+  await page.getByRole('link', { name: 'Register a client' }).click();
+  await expect(page.getByRole('heading', { name: 'Register a client' })).toBeVisible();
+  await shoot(page, 'client-new');
+  const name = `Notes ${Date.now()}`;
+  await fillClientForm(page, { name, redirectUris: redirectUri });
+  await page.getByRole('button', { name: 'Register client' }).click();
+
+  const clientSecret = await revealedSecret(page);
+  const clientId = await page.getByRole('textbox', { name: 'Client ID' }).inputValue();
+  expect(Buffer.from(clientSecret, 'base64url')).toHaveLength(32);
+  await shoot(page, 'client-created');
+
+  await page.getByRole('link', { name: /show the client/ }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  expect(await page.content(), 'the secret is never shown again').not.toContain(clientSecret);
+  await shoot(page, 'client');
+
+  const tokens = await appSignsIn(browser, { id: clientId, clientSecret, name });
+  expect(tokens.access_token).toBeTruthy();
+  expect(tokens.refresh_token, 'the default grants include refresh_token').toBeTruthy();
+});
+
+test('rotating the secret: the old one gets 401 at the token endpoint, the new one works', async ({ page }) => {
+  const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
+  expect((await clientCredentials(client.id, client.clientSecret!)).status).toBe(200);
+  await adminSignIn(page);
+  await page.goto(`/admin/clients/${client.id}`);
+  await expect(page.getByRole('heading', { name: client.name, level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  await expect(alert(page, 'Tick the box to confirm')).toBeVisible();
+  expect((await clientCredentials(client.id, client.clientSecret!)).status, 'nothing rotated without the tick').toBe(200);
+
+  await page.getByLabel(/apps using the current secret stop working/).check();
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  const rotated = await revealedSecret(page);
+  expect(rotated).not.toBe(client.clientSecret);
+  await shoot(page, 'secret-rotated');
+
+  const old = await clientCredentials(client.id, client.clientSecret!);
+  expect(old.status).toBe(401);
+  expect((await old.json()).error).toBe('invalid_client');
+  const fresh = await clientCredentials(client.id, rotated);
+  expect(fresh.status).toBe(200);
+  expect((await fresh.json()).access_token).toBeTruthy();
+
+  await page.reload();
+  expect(await page.content(), 'the rotated secret is not shown again').not.toContain(rotated);
+});
+
+test('a person without the admin role gets the 403 page, and can sign out from it', async ({ page }) => {
+  const person = await makeUser();
+  await portalSignIn(page, person);
+  await expect(page.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+  const response = await page.goto('/admin/clients/new');
+  expect(response?.status()).toBe(403);
+  await expect(page.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
+  await shoot(page, 'forbidden');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign out of Gatehouse?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+});
+
+test('signing out ends the portal session and the Gatehouse session', async ({ page }) => {
+  await adminSignIn(page);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/oauth\/logout\?.*id_token_hint=/);
+  await expect(page.getByRole('heading', { name: 'Sign out of Gatehouse?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await expect(page).toHaveURL(/\/admin\/signed-out$/);
+  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+  await shoot(page, 'signed-out');
+
+  // The portal forgot the admin, and so did Gatehouse: signing in asks for the password again.
+  await page.getByRole('link', { name: 'Sign in again' }).click();
+  await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
+  await expect(page.getByLabel('Password')).toBeVisible();
+});
+
+test('the form shows what is wrong next to each field, keeps what was typed, and registers nothing', async ({ page }) => {
+  await adminSignIn(page);
+  await page.goto('/admin/clients/new');
+  const name = `Bad ${Date.now()}`;
+  await fillClientForm(page, { name, redirectUris: 'https://ok.example/cb\nhttp://evil.example/cb' });
+  await page.getByRole('checkbox', { name: 'offline_access' }).uncheck();
+  await page.getByLabel('Logo URI (optional)').fill('http://logo.example/x.png');
+  await page.getByRole('button', { name: 'Register client' }).click();
+
+  await expect(alert(page, '2 fields need attention')).toBeVisible();
+  await expect(page.getByText('http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1])', { exact: true })).toBeVisible();
+  await expect(page.getByText('the logo URI must be an https URL', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Redirect URIs', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name);
+  await expect(page.getByLabel('Redirect URIs', { exact: true })).toHaveValue('https://ok.example/cb\nhttp://evil.example/cb');
+  await expect(page.getByRole('checkbox', { name: 'offline_access' })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'openid' })).toBeChecked();
+  await shoot(page, 'client-new-errors');
+
+  await page.goto(`/admin/clients?q=${encodeURIComponent(name)}`);
+  await expect(page.getByText(`No client matches “${name}”.`)).toBeVisible();
+});
+
+test('edit, disable, enable and delete a client', async ({ page }) => {
+  const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
+  await adminSignIn(page);
+  await page.goto(`/admin/clients/${client.id}`);
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByRole('heading', { name: `Edit ${client.name}` })).toBeVisible();
+  await expect(page.getByText('Client type: Confidential')).toBeVisible();
+  await shoot(page, 'client-edit');
+  const renamed = `${client.name} (renamed)`;
+  await page.getByLabel('Name', { exact: true }).fill(renamed);
+  await page.getByLabel('Post-logout redirect URIs').fill('https://app.example/bye');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/clients/${client.id}\\?notice=saved$`));
+  await expect(page.getByRole('status').filter({ hasText: 'Changes saved.' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: renamed, level: 1 })).toBeVisible();
+  await expect(page.getByText('https://app.example/bye')).toBeVisible();
+  expect((await clientCredentials(client.id, client.clientSecret!)).status, 'an edit keeps the secret').toBe(200);
+
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await expect(page.getByText('The client is disabled')).toBeVisible();
+  expect((await clientCredentials(client.id, client.clientSecret!)).status, 'a disabled client is unknown to the provider').toBe(401);
+  await page.getByRole('button', { name: 'Enable' }).click();
+  await expect(page.getByText('The client is enabled')).toBeVisible();
+  expect((await clientCredentials(client.id, client.clientSecret!)).status).toBe(200);
+
+  await page.getByRole('button', { name: 'Delete client' }).click();
+  await expect(alert(page, 'Tick the box to confirm the deletion.')).toBeVisible();
+  await page.getByLabel(/This cannot be undone/).check();
+  await page.getByRole('button', { name: 'Delete client' }).click();
+  await expect(page).toHaveURL(/\/admin\/clients\?notice=deleted$/);
+  await expect(page.getByText('The client is deleted')).toBeVisible();
+  expect((await clientCredentials(client.id, client.clientSecret!)).status).toBe(401);
+  expect((await page.goto(`/admin/clients/${client.id}`))?.status()).toBe(404);
+});
+
+test('the client list searches by name and pages through the results', async ({ page }) => {
+  const tag = `paging-${Date.now().toString(36)}`;
+  for (let i = 0; i < 23; i++) await makeClient({ name: `App ${tag} ${String(i).padStart(2, '0')}` });
+  await adminSignIn(page);
+  await page.getByRole('searchbox', { name: 'Search clients by name or client ID' }).fill(tag.toUpperCase());
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${tag.toUpperCase()}`));
+  await expect(page.getByText('Showing 1–20 of 23')).toBeVisible();
+  await expect(page.getByRole('link', { name: `App ${tag} 22` })).toBeVisible(); // newest first
+  await expect(page.getByRole('link', { name: 'Previous' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Next' }).click();
+  await expect(page.getByText('Showing 21–23 of 23')).toBeVisible();
+  await expect(page.getByRole('link', { name: `App ${tag} 00` })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Next' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Previous' }).click();
+  await expect(page.getByText('Showing 1–20 of 23')).toBeVisible();
+});
+
+test('the placeholder sections are admin-only pages too', async ({ page }) => {
+  await adminSignIn(page);
+  await page.getByRole('link', { name: 'Users' }).click();
+  await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Users' })).toHaveAttribute('aria-current', 'page');
+  await shoot(page, 'users');
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
+  await shoot(page, 'audit');
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('signs in, shows form errors, registers a client and shows its secret once', async ({ page }) => {
+    await adminSignIn(page);
+    await page.getByRole('link', { name: 'Register a client' }).click();
+    await fillClientForm(page, { name: 'No-JS App', redirectUris: 'http://evil.example/cb' });
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await expect(page.getByText('http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1])', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('No-JS App');
+
+    await page.getByLabel('Redirect URIs', { exact: true }).fill(redirectUri);
+    await page.getByRole('button', { name: 'Register client' }).click();
+    const clientSecret = await revealedSecret(page);
+    const clientId = await page.getByRole('textbox', { name: 'Client ID' }).inputValue();
+    await expect(page.getByRole('button', { name: /^Copy/ }), 'no copy button that cannot work').toHaveCount(0);
+    expect((await clientCredentials(clientId, clientSecret)).status, 'the secret authenticates (the grant is not allowed)').toBe(400);
+    expect((await clientCredentials(clientId, `${clientSecret}x`)).status).toBe(401);
+  });
+
+  test('rotates a secret and deletes a client with plain form posts', async ({ page }) => {
+    const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
+    await adminSignIn(page);
+    await page.goto(`/admin/clients/${client.id}`);
+    await page.getByLabel(/apps using the current secret stop working/).check();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = await revealedSecret(page);
+    expect((await clientCredentials(client.id, client.clientSecret!)).status).toBe(401);
+    expect((await clientCredentials(client.id, rotated)).status).toBe(200);
+
+    await page.goto(`/admin/clients/${client.id}`);
+    await page.getByLabel(/This cannot be undone/).check();
+    await page.getByRole('button', { name: 'Delete client' }).click();
+    await expect(page.getByText('The client is deleted')).toBeVisible();
+  });
+});
