@@ -300,4 +300,25 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Delete client' }).click();
     await expect(page.getByText('The client is deleted')).toBeVisible();
   });
+
+  test('the same form posted from another site is refused (server actions check Origin)', async ({ page }) => {
+    const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
+    await adminSignIn(page);
+    await page.goto(`/admin/clients/${client.id}`);
+    // The Disable form as the page renders it for a browser without JavaScript: the action's id in hidden fields.
+    const hidden = page.locator('form').filter({ has: page.getByRole('button', { name: 'Disable' }) }).locator('input[type=hidden]');
+    const fields: Record<string, string> = {};
+    for (let i = 0; i < (await hidden.count()); i++) {
+      fields[(await hidden.nth(i).getAttribute('name'))!] = (await hidden.nth(i).getAttribute('value')) ?? '';
+    }
+    const submit = (origin: string) => page.request.post(page.url(), { multipart: fields, headers: { origin }, maxRedirects: 0 });
+
+    const forged = await submit('http://evil.example');
+    expect(forged.status()).toBeGreaterThanOrEqual(400);
+    expect((await clientCredentials(client.id, client.clientSecret!)).status, 'still enabled').toBe(200);
+
+    const genuine = await submit(new URL(page.url()).origin);
+    expect(genuine.status(), 'the same post from our own origin goes through').toBe(303);
+    expect((await clientCredentials(client.id, client.clientSecret!)).status, 'now disabled').toBe(401);
+  });
 });
