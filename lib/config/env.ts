@@ -33,6 +33,19 @@ const envSchema = z.object({
   /** Signed-in session lifetime in seconds. */
   SESSION_TTL: z.coerce.number().int().min(300).max(31_536_000).default(14 * 86_400),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /**
+   * How many reverse proxies in front of Gatehouse append the client's address to
+   * X-Forwarded-For (`true` = 1). Off by default: without a proxy that header is
+   * whatever the client wrote, so the audit log records the TCP peer instead.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default('false')
+    .refine((v) => /^(true|false|on|off|yes|no|\d{1,2})?$/.test(v), 'TRUST_PROXY must be true, false or the number of proxies (0-10)')
+    .transform((v) => (['true', 'on', 'yes'].includes(v) ? 1 : /^\d+$/.test(v) ? Number(v) : 0))
+    .refine((n) => n <= 10, 'TRUST_PROXY must be true, false or the number of proxies (0-10)'),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,83 @@
+/**
+ * What the audit log can say: the closed list of actions, and for each one the
+ * exact shape of its `details` (strict zod objects: an unknown key is refused,
+ * not stored). Nothing here can carry a secret, password, code or token: the
+ * fields are names, ids, scopes, counts and flags. lib/services/audit.ts also
+ * strips secret-sounding keys as a second lock.
+ */
+import { z } from 'zod';
+
+const id = z.string().min(1).max(200);
+const label = z.string().max(200);
+const scopes = z.array(z.string().max(100)).max(50);
+const fields = z.array(z.string().max(64)).max(30);
+const role = z.enum(['user', 'admin']);
+
+/** Why a sign-in failed, for the admins reading the log (the person only ever sees "wrong username or password"). */
+export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled'] as const;
+
+export const auditDetailsSchemas = {
+  'sign_in.succeeded': z.strictObject({ clientId: id.optional(), clientName: label.optional() }),
+  /** `username` is what was typed into the username field; the password never reaches the log. */
+  'sign_in.failed': z.strictObject({ username: label, reason: z.enum(signInFailureReasons), clientId: id.optional(), clientName: label.optional() }),
+  'consent.granted': z.strictObject({ clientId: id, clientName: label.optional(), scopes, claims: z.array(z.string().max(100)).max(50).optional() }),
+  'consent.denied': z.strictObject({ clientId: id, clientName: label.optional() }),
+  'consent.revoked': z.strictObject({ grantId: id.optional(), clientId: id, clientName: label.optional(), accountId: id.optional() }),
+  'session.ended': z.strictObject({ count: z.number().int().min(0), scope: z.enum(['all', 'one']).optional() }),
+  'token.revoked': z.strictObject({ clientId: id.optional(), kind: z.enum(['access_token', 'refresh_token', 'grant']).optional(), count: z.number().int().min(0).optional() }),
+  'client.created': z.strictObject({
+    name: label,
+    confidential: z.boolean(),
+    grantTypes: z.array(z.string().max(64)).max(10),
+    scopes,
+    redirectUris: z.array(z.string().max(2000)).max(50),
+    firstParty: z.boolean(),
+    resourceServer: z.boolean(),
+  }),
+  'client.updated': z.strictObject({ changed: fields }),
+  'client.enabled': z.strictObject({}),
+  'client.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  /** That a secret was rotated, never the secret. */
+  'client.secret_rotated': z.strictObject({}),
+  'user.created': z.strictObject({ role, email: z.string().max(254).nullable().optional(), generated: z.boolean().optional() }),
+  'user.updated': z.strictObject({ changed: fields }),
+  'user.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  'user.enabled': z.strictObject({}),
+  /** `generated`: Gatehouse generated the new password (shown once to the admin); `self`: the user changed their own. */
+  'user.password_changed': z.strictObject({ generated: z.boolean().optional(), self: z.boolean().optional() }),
+  'user.role_changed': z.strictObject({ from: role, to: role }),
+} satisfies Record<string, z.ZodType>;
+
+export type AuditAction = keyof typeof auditDetailsSchemas;
+export const auditActions = Object.keys(auditDetailsSchemas) as AuditAction[];
+export type AuditDetails<A extends AuditAction> = z.input<(typeof auditDetailsSchemas)[A]>;
+
+export function isAuditAction(value: unknown): value is AuditAction {
+  return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
+}
+
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session';
+
+/** How each action reads in the portal. */
+export const auditActionLabels: Record<AuditAction, string> = {
+  'sign_in.succeeded': 'Signed in',
+  'sign_in.failed': 'Sign-in failed',
+  'consent.granted': 'Consent granted',
+  'consent.denied': 'Consent denied',
+  'consent.revoked': 'Consent revoked',
+  'session.ended': 'Sessions ended',
+  'token.revoked': 'Tokens revoked',
+  'client.created': 'Client created',
+  'client.updated': 'Client updated',
+  'client.enabled': 'Client enabled',
+  'client.disabled': 'Client disabled',
+  'client.deleted': 'Client deleted',
+  'client.secret_rotated': 'Client secret rotated',
+  'user.created': 'User created',
+  'user.updated': 'User updated',
+  'user.disabled': 'User disabled',
+  'user.enabled': 'User enabled',
+  'user.password_changed': 'Password changed',
+  'user.role_changed': 'Role changed',
+};
