@@ -126,3 +126,39 @@ export async function findUserById(db: Database, id: string): Promise<UserRecord
   const row = await db.prisma.user.findUnique({ where: { id }, select: publicFields });
   return row ? { ...row, role: toRole(row.role) } : undefined;
 }
+
+/**
+ * One page of users, newest first, whose username, email or name contains
+ * `query` (case-insensitive on both databases), and how many match in all.
+ */
+export async function searchUsers(
+  db: Database,
+  { query, skip, take }: { query?: string; skip: number; take: number },
+): Promise<{ users: UserRecord[]; total: number }> {
+  const contains = (value: string) =>
+    (db.sql.kind === 'postgresql' ? { contains: value, mode: 'insensitive' } : { contains: value }) as { contains: string };
+  const where = query ? { OR: [{ username: contains(query) }, { email: contains(query) }, { name: contains(query) }] } : {};
+  const [rows, total] = await Promise.all([
+    db.prisma.user.findMany({ where, select: publicFields, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip, take }),
+    db.prisma.user.count({ where }),
+  ]);
+  return { users: rows.map((row) => ({ ...row, role: toRole(row.role) })), total };
+}
+
+/** Replaces a user's name and email; a changed email is no longer verified. */
+export async function updateUserProfile(
+  db: Database,
+  id: string,
+  profile: { name: string | null; email: string | null },
+): Promise<UserRecord | undefined> {
+  const current = await findUserById(db, id);
+  if (!current) return undefined;
+  const emailVerified = current.email === profile.email ? current.emailVerified : false;
+  const { count } = await db.prisma.user.updateMany({ where: { id }, data: { ...profile, emailVerified } });
+  return count === 1 ? findUserById(db, id) : undefined;
+}
+
+export async function setUserRole(db: Database, id: string, role: Role): Promise<UserRecord | undefined> {
+  const { count } = await db.prisma.user.updateMany({ where: { id }, data: { role } });
+  return count === 1 ? findUserById(db, id) : undefined;
+}
