@@ -30,8 +30,29 @@ export interface AuditEvent<A extends AuditAction = AuditAction> {
   details?: AuditDetails<A>;
 }
 
+/**
+ * Who makes a change and from where, handed to the use cases that change
+ * users and clients so they record it themselves. Omitted (tests, fixtures,
+ * the benchmark's setup), nothing is recorded.
+ */
+export interface AuditBy {
+  actor: AuditActor;
+  context?: Partial<RequestContext>;
+}
+
 /** The user agent recorded for changes made with `npm run gatehouse`. */
 export const CLI_CONTEXT: RequestContext = { ip: null, userAgent: 'gatehouse-cli' };
+
+/** Changes made with `npm run gatehouse`: the system acts. */
+export const BY_CLI: AuditBy = { actor: null, context: CLI_CONTEXT };
+
+/** Changes Gatehouse makes on its own (the first start). */
+export const BY_SYSTEM: AuditBy = { actor: null };
+
+/** Records `event` as done `by`, when there is a `by`. */
+export async function recordAuditBy<A extends AuditAction>(db: Database, by: AuditBy | undefined, event: Omit<AuditEvent<A>, 'actor' | 'context'>): Promise<void> {
+  if (by) await recordAudit(db, { ...event, actor: by.actor ? { id: by.actor.id, username: by.actor.username } : null, context: by.context } as AuditEvent<A>);
+}
 
 const SECRET_WORDS = new Set([
   'password', 'passwd', 'pwd', 'passphrase', 'secret', 'token', 'code', 'verifier', 'hash', 'credential', 'credentials',

@@ -1,0 +1,101 @@
+// User management use cases on SQLite and PostgreSQL: the rules, and what each change leaves in the audit log.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { findArtifact, upsertArtifact } from '../db/artifacts.ts';
+import { findCredentials, findUserById } from '../db/users.ts';
+import { testDatabases } from '../db/testing.ts';
+import { auditEventsFor, type AuditBy } from './audit.ts';
+import { verifyPassword } from './passwords.ts';
+import { changePassword, createUser, disableUser, enableUser, searchUsers, setRole, updateProfile, UserError } from './users.ts';
+
+const tag = () => randomBytes(4).toString('hex');
+
+for (const storage of testDatabases('users')) {
+  describe(`users on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    const admin = async () => {
+      const db = await storage.open();
+      const user = await createUser(db, { username: `admin-${tag()}`, password: 'a long password', role: 'admin' });
+      const by: AuditBy = { actor: { id: user.id, username: user.username }, context: { ip: '198.51.100.1', userAgent: 'test-agent' } };
+      return { db, user, by };
+    };
+
+    test('creating a user is recorded with who, where and whether the password was generated; without `by`, nothing is', async () => {
+      const { db, by } = await admin();
+      const quiet = await createUser(db, { username: `quiet-${tag()}`, password: 'a long password' });
+      assert.deepEqual(await auditEventsFor(db, { involvingUserId: quiet.id }), []);
+      const user = await createUser(db, { username: `new-${tag()}`, email: `n-${tag()}@example.com`, password: 'a long password' }, by, { generated: true });
+      const [event] = await auditEventsFor(db, { involvingUserId: user.id });
+      assert.equal(event.action, 'user.created');
+      assert.deepEqual(event.actor, { id: by.actor!.id, username: by.actor!.username });
+      assert.deepEqual(event.target, { type: 'user', id: user.id, label: user.username });
+      assert.equal(event.ip, '198.51.100.1');
+      assert.deepEqual(event.details, { role: 'user', email: user.email, generated: true });
+    });
+
+    test('profile: name and email change, an email taken by someone else is refused, a new email is unverified', async () => {
+      const { db, by } = await admin();
+      const email = `taken-${tag()}@example.com`;
+      await createUser(db, { username: `other-${tag()}`, email, password: 'a long password' });
+      const user = await createUser(db, { username: `p-${tag()}`, password: 'a long password' });
+      const updated = await updateProfile(db, user.id, { name: '  Pat Doe ', email: `pat-${tag()}@example.com` }, by);
+      assert.equal(updated.name, 'Pat Doe');
+      assert.equal(updated.emailVerified, false);
+      await assert.rejects(updateProfile(db, user.id, { name: 'Pat', email }, by), (e: unknown) => e instanceof UserError && e.code === 'email_taken');
+      await assert.rejects(updateProfile(db, user.id, { name: 'Pat', email: 'not-an-email' }, by), (e: unknown) => e instanceof Error && e.name === 'ZodError');
+      const cleared = await updateProfile(db, user.id, { name: '', email: '' }, by);
+      assert.deepEqual([cleared.name, cleared.email], [null, null], 'empty fields clear the value');
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['user.updated'] });
+      assert.deepEqual(events.map((e) => e.details.changed), [['name', 'email'], ['name', 'email']]);
+    });
+
+    test('the admin role: granted and removed with the change recorded; never removed by its holder', async () => {
+      const { db, user: self, by } = await admin();
+      const user = await createUser(db, { username: `r-${tag()}`, password: 'a long password' });
+      assert.equal((await setRole(db, user.id, 'admin', by)).role, 'admin');
+      assert.equal((await setRole(db, user.id, 'user', by)).role, 'user');
+      await assert.rejects(setRole(db, self.id, 'user', by), (e: unknown) => e instanceof UserError && e.code === 'self_change');
+      assert.equal((await findUserById(db, self.id))?.role, 'admin');
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['user.role_changed'] });
+      assert.deepEqual(events.map((e) => e.details), [{ from: 'admin', to: 'user' }, { from: 'user', to: 'admin' }]);
+    });
+
+    test('disabling ends sessions and revokes tokens (counted in the log), not for oneself; enabling is recorded', async () => {
+      const { db, user: self, by } = await admin();
+      const user = await createUser(db, { username: `d-${tag()}`, password: 'a long password' });
+      await upsertArtifact(db.sql, 'Session', `s-${tag()}`, { accountId: user.id }, Date.now() + 60_000);
+      const tokenId = `at-${tag()}`;
+      await upsertArtifact(db.sql, 'AccessToken', tokenId, { accountId: user.id, clientId: 'c' }, Date.now() + 60_000);
+      await disableUser(db, user.username, by);
+      assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId), undefined);
+      await enableUser(db, user.username, by);
+      await assert.rejects(disableUser(db, self.username, by), (e: unknown) => e instanceof UserError && e.code === 'self_change');
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
+      assert.deepEqual(events.map((e) => [e.action, e.details]), [['user.enabled', {}], ['user.disabled', { revokedArtifacts: 2 }]]);
+    });
+
+    test('a password change is recorded without the password; `self` when users change their own', async () => {
+      const { db, by } = await admin();
+      const user = await createUser(db, { username: `pw-${tag()}`, password: 'a long password' });
+      await changePassword(db, user.username, 'another long password', by, { generated: true });
+      await changePassword(db, user.username, 'a third long password', { actor: { id: user.id, username: user.username } });
+      assert.ok(await verifyPassword((await findCredentials(db, user.username))!.passwordHash, 'a third long password'));
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
+      assert.deepEqual(events.map((e) => e.details), [{ self: true }, { generated: true }]);
+      assert.doesNotMatch(JSON.stringify(events), /long password/);
+    });
+
+    test('search matches username, email or name, ignoring case, with paging', async () => {
+      const db = await storage.open();
+      const t = tag();
+      await createUser(db, { username: `zed-${t}`, password: 'a long password' });
+      await createUser(db, { username: `amy-${t}`, email: `AMY-${t}@example.com`, password: 'a long password' });
+      await createUser(db, { username: `kim-${t}`, name: `Kim ${t.toUpperCase()}`, password: 'a long password' });
+      const { users, total } = await searchUsers(db, { query: t.toUpperCase(), skip: 0, take: 2 });
+      assert.equal(total, 3);
+      assert.deepEqual(users.map((u) => u.username), [`kim-${t}`, `amy-${t}`], 'newest first');
+      assert.equal((await searchUsers(db, { query: `amy-${t}@EXAMPLE`, skip: 0, take: 10 })).total, 1);
+      assert.ok(!('passwordHash' in users[0]));
+    });
+  });
+}
