@@ -19,7 +19,7 @@ for (const storage of testDatabases('bootstrap')) {
       const client = await findClient(db, PORTAL_CLIENT_ID);
       assert.ok(client);
       assert.deepEqual(client.redirectUris, ['http://localhost:3000/api/auth/callback/gatehouse']);
-      assert.deepEqual(client.postLogoutRedirectUris, ['http://localhost:3000/admin/signed-out']);
+      assert.deepEqual(client.postLogoutRedirectUris, ['http://localhost:3000/admin/signed-out', 'http://localhost:3000/account/signed-out']);
       assert.deepEqual(client.grantTypes, ['authorization_code']);
       assert.equal(client.scope, 'openid profile email');
       assert.equal(client.firstParty, true);
@@ -44,7 +44,7 @@ for (const storage of testDatabases('bootstrap')) {
       await ensurePortalClient(db, { issuer: 'https://id.example.com', ...quiet });
       const client = await findClient(db, PORTAL_CLIENT_ID);
       assert.deepEqual(client?.redirectUris, ['https://id.example.com/api/auth/callback/gatehouse']);
-      assert.deepEqual(client?.postLogoutRedirectUris, ['https://id.example.com/admin/signed-out']);
+      assert.deepEqual(client?.postLogoutRedirectUris, ['https://id.example.com/admin/signed-out', 'https://id.example.com/account/signed-out']);
       assert.equal(client?.firstParty, true);
       assert.equal(client?.enabled, true);
       const secret = await serverSecret(db, 'portal_client_secret', () => assert.fail('the secret exists already'));

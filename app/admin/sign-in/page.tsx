@@ -1,9 +1,11 @@
-// The admin portal's sign-in page: one button that starts next-auth's authorization code flow against Gatehouse.
+// The portal's sign-in page, for the admin area and /account alike (one client, one session): one button that
+// starts next-auth's authorization code flow against Gatehouse.
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { AuthCard } from '@/components/card';
 import { Alert, Button } from '@/components/form';
-import { currentAdmin, signInView } from '@/lib/services/portal/session';
+import { isAccountPath } from '@/lib/services/portal/return-to';
+import { currentAdmin, currentUser, signInView } from '@/lib/services/portal/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Admin sign-in' };
@@ -22,11 +24,19 @@ export default async function AdminSignInPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const view = await signInView({ callbackUrl: params.callbackUrl, via: params.via });
   if (view.kind === 'restart') redirect(view.location);
-  if (view.kind === 'form' && (await currentAdmin())) redirect(view.callbackUrl);
+  const account = isAccountPath(view.callbackUrl);
+  if (view.kind === 'form' && (account ? await currentUser() : await currentAdmin())) redirect(view.callbackUrl);
   const error = typeof params.error === 'string' ? (messages[params.error] ?? 'The sign-in did not complete. Try again.') : undefined;
 
   return (
-    <AuthCard title="Gatehouse admin" subtitle="Sign in with your Gatehouse account to manage applications and users.">
+    <AuthCard
+      title={account ? 'Your Gatehouse account' : 'Gatehouse admin'}
+      subtitle={
+        account
+          ? 'Sign in to see and change your profile, password, connected apps and sessions.'
+          : 'Sign in with your Gatehouse account to manage applications and users.'
+      }
+    >
       {error ? <Alert>{error}</Alert> : null}
       {view.kind === 'cookies_blocked' ? (
         <Alert>Your browser did not keep the sign-in cookie. Allow cookies for this site, then reload the page.</Alert>

@@ -2,10 +2,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { upsertArtifact } from '../../db/artifacts.ts';
 import { setUserDisabled } from '../../db/users.ts';
 import { testDatabases } from '../../db/testing.ts';
 import { createUser } from '../users.ts';
-import { adminAccess } from './access.ts';
+import { adminAccess, gatehouseSessionAlive, userAccess } from './access.ts';
 import { safeReturnTo } from './return-to.ts';
 
 const storage = testDatabases('portal-access')[0];
@@ -35,10 +36,40 @@ describe('adminAccess', () => {
   });
 });
 
+describe('userAccess (/account)', () => {
+  test('any enabled user gets in, whatever the role; no session, a disabled user and an unknown sub are signed out', async () => {
+    const db = await storage.open();
+    assert.deepEqual(await userAccess(db, undefined), { kind: 'signed_out' });
+    for (const role of ['user', 'admin'] as const) {
+      const person = await createUser(db, { username: `${role}-${randomBytes(4).toString('hex')}`, password: 'a long password', role, email: null });
+      assert.deepEqual(await userAccess(db, person.id), {
+        kind: 'user',
+        user: { id: person.id, username: person.username, name: null, email: null, role },
+      });
+      await setUserDisabled(db, person.username, true);
+      assert.deepEqual(await userAccess(db, person.id), { kind: 'signed_out' });
+    }
+    assert.deepEqual(await userAccess(db, 'no-such-user'), { kind: 'signed_out' });
+  });
+
+  test('a portal session lives as long as the Gatehouse session it came from, for the same account', async () => {
+    const db = await storage.open();
+    const uid = randomBytes(8).toString('hex');
+    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid), false, 'no such session');
+    await upsertArtifact(db.sql, 'Session', `jti-${uid}`, { uid, accountId: 'sub-1' }, Date.now() + 60_000);
+    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid), true);
+    assert.equal(await gatehouseSessionAlive(db, 'sub-2', uid), false, 'another account');
+    await upsertArtifact(db.sql, 'Session', `jti-${uid}`, { uid, accountId: 'sub-1' }, Date.now() - 1);
+    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid), false, 'expired');
+  });
+});
+
 test('after sign-in the browser only goes to an admin page on our own origin', () => {
   const issuer = 'https://id.example.com';
   assert.equal(safeReturnTo('/admin/clients?q=x&page=2', issuer), '/admin/clients?q=x&page=2');
   assert.equal(safeReturnTo('https://id.example.com/admin/clients', issuer), '/admin/clients');
+  assert.equal(safeReturnTo('/account', issuer), '/account', 'the account pages share the portal session');
+  assert.equal(safeReturnTo('/account/sessions?x=1', issuer), '/account/sessions?x=1');
   for (const elsewhere of [
     undefined,
     '',
@@ -49,6 +80,9 @@ test('after sign-in the browser only goes to an admin page on our own origin', (
     '/administrator',
     '/admin/sign-in',
     '/admin/signed-out',
+    '/account/signed-out',
+    '/accounts',
+    '//evil.example/account',
     'javascript:alert(1)',
   ]) {
     assert.equal(safeReturnTo(elsewhere, issuer), '/admin', String(elsewhere));

@@ -12,6 +12,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import { env } from '../../config/env.ts';
+import { findArtifact } from '../../db/artifacts.ts';
 import { database } from '../../db/database.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { PORTAL_CLIENT_ID, PORTAL_PROVIDER_ID, portalClientSecret } from './registration.ts';
@@ -87,8 +88,12 @@ async function buildOptions(): Promise<AuthOptions> {
     pages: { signIn: '/admin/sign-in?via=auth', error: '/admin/sign-in' },
     callbacks: {
       // The ID token stays in the encrypted session cookie for RP-initiated logout's id_token_hint.
-      jwt({ token, account }) {
+      async jwt({ token, account }) {
         if (account?.id_token) token.idToken = account.id_token;
+        if (account?.access_token) {
+          const sessionUid = await gatehouseSessionUid(account.access_token);
+          if (sessionUid) token.sessionUid = sessionUid;
+        }
         return token;
       },
       // What getServerSession returns: only the subject, never the ID token.
@@ -97,4 +102,17 @@ async function buildOptions(): Promise<AuthOptions> {
       },
     },
   };
+}
+
+/**
+ * Which Gatehouse session a portal sign-in came from, read once at sign-in
+ * from the access token just issued (the provider records the session's uid
+ * on it). The ID token cannot say: oidc-provider puts `sid` in it only for
+ * clients registered for back-channel logout. With it the portal session
+ * follows the Gatehouse session (lib/services/portal/access.ts), and the
+ * account page knows which session is "this browser".
+ */
+async function gatehouseSessionUid(accessToken: string): Promise<string | undefined> {
+  const payload = await findArtifact(database().sql, 'AccessToken', accessToken);
+  return typeof payload?.sessionUid === 'string' ? payload.sessionUid : undefined;
 }

@@ -12,8 +12,10 @@ import type { NewClientInput } from '../clients.ts';
 export const PORTAL_CLIENT_ID = 'gatehouse-portal';
 /** next-auth's provider id: it names the callback route /api/auth/callback/gatehouse. */
 export const PORTAL_PROVIDER_ID = 'gatehouse';
-/** Where RP-initiated logout sends the browser back to (OIDC RP-Initiated Logout §2). */
+/** Where RP-initiated logout sends the browser back to (OIDC RP-Initiated Logout §2), from the admin area. */
 export const SIGNED_OUT_PATH = '/admin/signed-out';
+/** The same, from /account: the account pages share the portal's client and session. */
+export const ACCOUNT_SIGNED_OUT_PATH = '/account/signed-out';
 
 export function portalRedirectUri(issuer: string): string {
   return `${issuer}/api/auth/callback/${PORTAL_PROVIDER_ID}`;
@@ -24,7 +26,7 @@ export function portalRegistration(issuer: string): NewClientInput {
     name: 'Gatehouse admin portal',
     type: 'confidential',
     redirectUris: [portalRedirectUri(issuer)],
-    postLogoutRedirectUris: [`${issuer}${SIGNED_OUT_PATH}`],
+    postLogoutRedirectUris: [`${issuer}${SIGNED_OUT_PATH}`, `${issuer}${ACCOUNT_SIGNED_OUT_PATH}`],
     // No refresh tokens: the portal re-checks the admin on every request and
     // sends people back through Gatehouse when its own session ends.
     grantTypes: ['authorization_code'],

@@ -1,28 +1,55 @@
 /**
- * The portal session in pages and server actions. `requireAdmin()` is the
- * authorization check: every admin page and every server action calls it
- * itself (a layout does not run for a server action, and may be skipped on
- * client navigation). It reads the next-auth session, then the user from the
- * database, every time.
+ * The portal session in pages and server actions. `requireAdmin()` (the admin
+ * area) and `requireUser()` (/account, any role) are the authorization checks:
+ * every page and every server action calls one itself (a layout does not run
+ * for a server action, and may be skipped on client navigation). They read the
+ * next-auth session, then the user from the database, every time. The two
+ * areas share one portal client and one session: an admin's /account is their
+ * own, and anyone else's /admin is a 403.
  */
 import 'server-only';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { getServerSession } from 'next-auth';
-import { getToken } from 'next-auth/jwt';
+import { getToken, type JWT } from 'next-auth/jwt';
 import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { env } from '../../config/env.ts';
 import { database } from '../../db/database.ts';
-import { adminAccess, type AdminUser } from './access.ts';
-import { pinNextAuthUrl, portalAuthOptions, portalCookieNames, portalSessionSecret } from './auth.ts';
+import { adminAccess, gatehouseSessionAlive, userAccess, type AdminUser, type PortalUser } from './access.ts';
+import { pinNextAuthUrl, portalCookieNames, portalSessionSecret } from './auth.ts';
 import { PORTAL_CLIENT_ID, SIGNED_OUT_PATH } from './registration.ts';
 import { safeReturnTo } from './return-to.ts';
 
-export type { AdminUser };
+export type { AdminUser, PortalUser };
 
-async function sessionSubject(): Promise<string | undefined> {
-  const session = (await getServerSession(await portalAuthOptions())) as { sub?: unknown } | null;
-  return typeof session?.sub === 'string' ? session.sub : undefined;
+/** Anyone signed in, and the Gatehouse session behind this portal sign-in when it is known. */
+export interface SignedInUser extends PortalUser {
+  sessionUid?: string;
+}
+
+/** next-auth's session cookie (an encrypted JWT), decoded; null without a valid one. */
+async function portalToken(): Promise<JWT | null> {
+  pinNextAuthUrl();
+  const jar = await cookies();
+  return getToken({
+    req: { cookies: Object.fromEntries(jar.getAll().map((c) => [c.name, c.value])), headers: {} } as never,
+    secret: await portalSessionSecret(),
+    secureCookie: portalCookieNames().secure,
+  }).catch(() => null);
+}
+
+/**
+ * The portal session's subject, or undefined without a session. A portal
+ * session whose Gatehouse session has ended (signed out elsewhere, "sign out
+ * everywhere else", user disabled) is no session at all.
+ */
+async function sessionSubject(): Promise<{ sub: string; sessionUid?: string } | undefined> {
+  const token = await portalToken();
+  const sub = typeof token?.sub === 'string' ? token.sub : undefined;
+  if (!sub) return undefined;
+  // Sessions from before the portal recorded it have no uid: they run to their own end.
+  const sessionUid = typeof token?.sessionUid === 'string' ? token.sessionUid : undefined;
+  if (sessionUid && !(await gatehouseSessionAlive(database(), sub, sessionUid))) return undefined;
+  return { sub, sessionUid };
 }
 
 /**
@@ -30,7 +57,7 @@ async function sessionSubject(): Promise<string | undefined> {
  * to `returnTo` afterwards); anyone else gets the 403 page.
  */
 export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
-  const access = await adminAccess(database(), await sessionSubject());
+  const access = await adminAccess(database(), (await sessionSubject())?.sub);
   if (access.kind === 'signed_out') redirect(signInPath(returnTo));
   if (access.kind === 'forbidden') forbidden();
   return access.admin;
@@ -38,8 +65,22 @@ export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
 
 /** For display only (the layout's header): the admin if there is one. Never an authorization check. */
 export async function currentAdmin(): Promise<AdminUser | undefined> {
-  const access = await adminAccess(database(), await sessionSubject());
+  const access = await adminAccess(database(), (await sessionSubject())?.sub);
   return access.kind === 'admin' ? access.admin : undefined;
+}
+
+/** The signed-in user, any role; signed-out visitors (and disabled users) are sent to sign in, and back to `returnTo`. */
+export async function requireUser(returnTo = '/account'): Promise<SignedInUser> {
+  const subject = await sessionSubject();
+  const access = await userAccess(database(), subject?.sub);
+  if (access.kind === 'signed_out') redirect(signInPath(returnTo));
+  return { ...access.user, sessionUid: subject?.sessionUid };
+}
+
+/** For display only: the signed-in user if there is one. Never an authorization check. */
+export async function currentUser(): Promise<PortalUser | undefined> {
+  const access = await userAccess(database(), (await sessionSubject())?.sub);
+  return access.kind === 'user' ? access.user : undefined;
 }
 
 /** Whether anyone at all is signed in to the portal (the 403 page offers to sign out). */
@@ -60,7 +101,7 @@ export type SignInView =
   /** No CSRF cookie yet: go through next-auth once to get one. */
   | { kind: 'restart'; location: string }
   /** next-auth set the cookie and the browser did not send it back. */
-  | { kind: 'cookies_blocked' };
+  | { kind: 'cookies_blocked'; callbackUrl: string };
 
 /**
  * What the sign-in page needs: next-auth's double-submit CSRF token, read from
@@ -78,24 +119,21 @@ export async function signInView(params: { callbackUrl?: unknown; via?: unknown 
   if (token && presented.length === expected.length && timingSafeEqual(presented, expected)) {
     return { kind: 'form', csrfToken: token, callbackUrl };
   }
-  return params.via === 'auth' ? { kind: 'cookies_blocked' } : { kind: 'restart', location: signInPath(callbackUrl) };
+  return params.via === 'auth' ? { kind: 'cookies_blocked', callbackUrl } : { kind: 'restart', location: signInPath(callbackUrl) };
 }
 
 /**
  * Ends the portal session (its cookie, in every chunk next-auth split it into)
  * and returns where the browser goes next: Gatehouse's end_session endpoint
  * (OIDC RP-Initiated Logout §2) with the ID token as id_token_hint, which ends
- * the Gatehouse session too and comes back to the signed-out page.
+ * the Gatehouse session too and comes back to `signedOutPath` (one of the
+ * portal client's registered post_logout_redirect_uris).
  */
-export async function endPortalSession(): Promise<string> {
+export async function endPortalSession(signedOutPath: string = SIGNED_OUT_PATH): Promise<string> {
   const issuer = pinNextAuthUrl();
   const jar = await cookies();
   const names = portalCookieNames(issuer);
-  const token = await getToken({
-    req: { cookies: Object.fromEntries(jar.getAll().map((c) => [c.name, c.value])), headers: {} } as never,
-    secret: await portalSessionSecret(),
-    secureCookie: names.secure,
-  }).catch(() => null);
+  const token = await portalToken();
   for (const cookie of jar.getAll()) {
     if (cookie.name === names.sessionToken || cookie.name.startsWith(`${names.sessionToken}.`)) {
       jar.set(cookie.name, '', { path: '/', maxAge: 0, httpOnly: true, sameSite: 'lax', secure: names.secure });
@@ -104,6 +142,6 @@ export async function endPortalSession(): Promise<string> {
   const logout = new URL('/oauth/logout', issuer);
   if (typeof token?.idToken === 'string') logout.searchParams.set('id_token_hint', token.idToken);
   logout.searchParams.set('client_id', PORTAL_CLIENT_ID);
-  logout.searchParams.set('post_logout_redirect_uri', `${issuer}${SIGNED_OUT_PATH}`);
+  logout.searchParams.set('post_logout_redirect_uri', `${issuer}${signedOutPath}`);
   return logout.toString();
 }
