@@ -23,7 +23,8 @@ export const auditDetailsSchemas = {
   'consent.granted': z.strictObject({ clientId: id, clientName: label.optional(), scopes, claims: z.array(z.string().max(100)).max(50).optional() }),
   'consent.denied': z.strictObject({ clientId: id, clientName: label.optional() }),
   'consent.revoked': z.strictObject({ grantId: id.optional(), clientId: id, clientName: label.optional(), accountId: id.optional() }),
-  'session.ended': z.strictObject({ count: z.number().int().min(0), scope: z.enum(['all', 'one']).optional() }),
+  /** `others`: every session but the one the person acts from (/account's "sign out everywhere else", a password change). */
+  'session.ended': z.strictObject({ count: z.number().int().min(0), scope: z.enum(['all', 'one', 'others']).optional() }),
   'token.revoked': z.strictObject({ clientId: id.optional(), kind: z.enum(['access_token', 'refresh_token', 'grant']).optional(), count: z.number().int().min(0).optional() }),
   'client.created': z.strictObject({
     name: label,
