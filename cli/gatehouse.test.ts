@@ -175,5 +175,20 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.match(ok(await gatehouse(['user', 'list'])).stdout, /alice\s+Alice\s+alice@example\.com\s+user\s+disabled/);
       assert.equal(JSON.parse(ok(await gatehouse(['user', 'enable', 'alice', '--json'])).stdout).disabled, false);
     });
+
+    test('every change is in the audit log as done by the system through the CLI, without a password', async () => {
+      const db = new Sqlite(dbFile, { readonly: true });
+      try {
+        const rows = db
+          .prepare("SELECT action, actor_id, actor_username, user_agent, details FROM audit_events WHERE target_label = 'alice' ORDER BY at, id")
+          .all() as Array<{ action: string; actor_id: null; actor_username: null; user_agent: string; details: string }>;
+        assert.deepEqual(rows.map((r) => r.action), ['user.created', 'user.password_changed', 'user.disabled', 'user.enabled']);
+        assert.ok(rows.every((r) => r.actor_id === null && r.actor_username === null && r.user_agent === 'gatehouse-cli'));
+        assert.deepEqual(JSON.parse(rows[1].details), { generated: true });
+        assert.doesNotMatch(JSON.stringify(rows), /correct horse/);
+      } finally {
+        db.close();
+      }
+    });
   });
 });

@@ -4,6 +4,7 @@
  * loads: it pulls in oidc-provider, which --help and usage errors do not need.
  */
 import type { ClientRecord } from '../../lib/db/clients.ts';
+import { BY_CLI } from '../../lib/services/audit.ts';
 import type { NewClientInput } from '../../lib/services/clients.ts';
 import { CommandFailed, UsageError, parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
@@ -94,7 +95,7 @@ and stored only as a hash: it cannot be shown again.
     };
     const { newClientSchema, registerClient } = await services();
     newClientSchema.parse(input); // bad input fails here, before a database is opened or created
-    const { client, clientSecret } = await registerClient(await ctx.db(), input);
+    const { client, clientSecret } = await registerClient(await ctx.db(), input, { by: BY_CLI });
     const lines = [
       `Created ${client.confidential ? 'confidential' : 'public'} client "${client.name}"`,
       `client_id:     ${client.id}`,
@@ -141,7 +142,7 @@ Deletes a client and revokes its tokens, codes and grants. Exits 1 if there is n
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('client delete', argv, {});
     const [id] = positionals('client delete', rest, ['client_id']);
-    if (!(await (await services()).removeClient(await ctx.db(), id))) throw new CommandFailed(`no client with id ${id}`);
+    if (!(await (await services()).removeClient(await ctx.db(), id, BY_CLI))) throw new CommandFailed(`no client with id ${id}`);
     return { json: { client_id: id, deleted: true }, text: `Deleted client ${id}; its tokens and grants are revoked.` };
   },
 };
@@ -156,7 +157,7 @@ grants are revoked. The registration is kept. Exits 1 if there is no such client
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('client disable', argv, {});
     const [id] = positionals('client disable', rest, ['client_id']);
-    if (!(await (await services()).disableClient(await ctx.db(), id))) throw new CommandFailed(`no client with id ${id}`);
+    if (!(await (await services()).disableClient(await ctx.db(), id, BY_CLI))) throw new CommandFailed(`no client with id ${id}`);
     return { json: { client_id: id, enabled: false }, text: `Disabled client ${id}; its tokens and grants are revoked.` };
   },
 };

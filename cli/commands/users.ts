@@ -3,6 +3,7 @@
  * Passwords come from stdin or are generated, never from arguments.
  */
 import type { UserRecord } from '../../lib/db/users.ts';
+import { BY_CLI } from '../../lib/services/audit.ts';
 import { changePassword, createUser, disableUser, enableUser, listUsers, newUserSchema, passwordSchema } from '../../lib/services/users.ts';
 import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command } from '../args.ts';
 import { table } from '../output.ts';
@@ -61,7 +62,7 @@ ${passwordNote}
     const { password, generated } = await readPassword('user create', values);
     const input = { username, email: values.email ?? null, name: values.name ?? null, password, role: values.admin ? 'admin' : 'user' } as const;
     newUserSchema.parse(input); // bad input fails here, before a database is opened or created
-    const user = await createUser(await ctx.db(), input);
+    const user = await createUser(await ctx.db(), input, BY_CLI, { generated });
     const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
     return {
       json: { ...userJson(user), ...(generated ? { password } : {}) },
@@ -102,7 +103,7 @@ ${passwordNote} Exits 1 if there is no such user.
     const [username] = positionals('user set-password', rest, ['username']);
     const { password, generated } = await readPassword('user set-password', values);
     passwordSchema.parse(password);
-    await changePassword(await ctx.db(), username, password);
+    await changePassword(await ctx.db(), username, password, BY_CLI, { generated });
     return {
       json: { username, ...(generated ? { password } : {}) },
       text: generated ? `New password for ${username}: ${password}` : `Password changed for ${username}`,
@@ -121,7 +122,7 @@ they hold is revoked. Exits 1 if there is no such user.
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user disable', argv, {});
     const [username] = positionals('user disable', rest, ['username']);
-    const user = await disableUser(await ctx.db(), username);
+    const user = await disableUser(await ctx.db(), username, BY_CLI);
     return { json: userJson(user), text: `Disabled ${user.username}; their sessions ended and their tokens are revoked.` };
   },
 };
@@ -135,7 +136,7 @@ Exits 1 if there is no such user.
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user enable', argv, {});
     const [username] = positionals('user enable', rest, ['username']);
-    const user = await enableUser(await ctx.db(), username);
+    const user = await enableUser(await ctx.db(), username, BY_CLI);
     return { json: userJson(user), text: `Enabled ${user.username}.` };
   },
 };

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from '../db/audit.ts';
-import { database, type Database } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { auditActions, auditDetailsSchemas, isAuditAction, type AuditAction, type AuditDetails, type AuditTargetType } from './audit-events.ts';
 import type { RequestContext } from './request-context.ts';
 
@@ -116,7 +116,8 @@ export async function recordAudit<A extends AuditAction>(a: Database | AuditEven
   const action = event?.action;
   try {
     if (!isAuditAction(action)) throw new Error('unknown action');
-    const db = b ? (a as Database) : database();
+    // Loaded on demand: the CLI imports this module and should not open Prisma for --help.
+    const db = b ? (a as Database) : (await import('../db/database.ts')).database();
     await insertAuditEvent(db, {
       action,
       actorId: event.actor?.id ?? null,

@@ -7,6 +7,7 @@ import { upsertArtifact } from '../db/artifacts.ts';
 import { findClientMetadata } from '../db/clients.ts';
 import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
+import { auditEventsFor } from './audit.ts';
 import {
   ClientError,
   disableClient,
@@ -15,6 +16,7 @@ import {
   newClientSchema,
   redirectUriSchema,
   registerClient,
+  removeClient,
   rotateClientSecret,
   searchClients,
   updateClient,
@@ -130,6 +132,29 @@ for (const storage of testDatabases('clients')) {
       assert.equal(Number((await db.sql.one<{ n: unknown }>('SELECT COUNT(*) AS n FROM oidc_model_instances WHERE client_id = ?', [client.id]))?.n), 0);
       assert.ok(await enableClient(db, client.id));
       assert.ok(await findClientMetadata(db, client.id));
+    });
+
+    test('each change made `by` someone is in the audit log, never with the secret', async () => {
+      const db = await storage.open();
+      const by = { actor: { id: 'admin-id', username: 'root' }, context: { ip: '192.0.2.1', userAgent: 'ua' } };
+      const { client, clientSecret } = await registerClient(db, web, { by });
+      await updateClient(db, client.id, { ...web, name: 'Web renamed', firstParty: true }, by);
+      await updateClient(db, client.id, { ...web, name: 'Web renamed', firstParty: true }, by); // no change: no entry
+      const rotated = await rotateClientSecret(db, client.id, by);
+      await disableClient(db, client.id, by);
+      await enableClient(db, client.id, by);
+      await removeClient(db, client.id, by);
+      const events = await auditEventsFor(db, { targetType: 'client', targetId: client.id });
+      assert.deepEqual(events.map((e) => e.action).reverse(), ['client.created', 'client.updated', 'client.secret_rotated', 'client.disabled', 'client.enabled', 'client.deleted']);
+      assert.deepEqual(events.at(-1)?.details, { name: 'Web', confidential: true, grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], redirectUris: ['https://app.example.com/cb'], firstParty: false, resourceServer: false });
+      assert.deepEqual(events.at(-2)?.details, { changed: ['name', 'firstParty'] });
+      assert.deepEqual(events[0].target, { type: 'client', id: client.id, label: 'Web renamed' }, 'a deleted client keeps its name in the log');
+      assert.ok(events.every((e) => e.actor?.username === 'root' && e.ip === '192.0.2.1'));
+      const text = JSON.stringify(events);
+      assert.ok(!text.includes(clientSecret!) && !text.includes(rotated));
+      const quiet = await registerClient(db, web);
+      await rotateClientSecret(db, quiet.client.id);
+      assert.deepEqual(await auditEventsFor(db, { targetId: quiet.client.id }), [], 'no `by`, no entry');
     });
   });
 }

@@ -21,6 +21,7 @@ import {
 import type { Database } from '../db/database.ts';
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
 import { INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
+import { recordAuditBy, type AuditBy } from './audit.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -92,12 +93,13 @@ function clientFields(c: z.output<typeof newClientSchema>) {
 /**
  * A new client and, for confidential clients, its secret: shown once, stored
  * only as a hash. `options` fix the id and secret of a client the server
- * manages itself (the portal); everyone else gets random ones.
+ * manages itself (the portal); everyone else gets random ones. `by`, when
+ * given, is who registers it, for the audit log (lib/services/audit.ts).
  */
 export async function registerClient(
   db: Database,
   input: NewClientInput,
-  options: { id?: string; clientSecret?: string } = {},
+  options: { id?: string; clientSecret?: string; by?: AuditBy } = {},
 ): Promise<{ client: ClientRecord; clientSecret?: string }> {
   const c = newClientSchema.parse(input);
   const clientSecret = c.type === 'confidential' ? (options.clientSecret ?? generateClientSecret()) : undefined;
@@ -106,7 +108,28 @@ export async function registerClient(
     secretHash: clientSecret ? hashClientSecret(clientSecret) : null,
     ...clientFields(c),
   });
+  await recordAuditBy(db, options.by, {
+    action: 'client.created',
+    target: target(client),
+    details: {
+      name: client.name,
+      confidential: client.confidential,
+      grantTypes: client.grantTypes,
+      scopes: client.scope.split(' ').filter(Boolean),
+      redirectUris: client.redirectUris,
+      firstParty: client.firstParty,
+      resourceServer: client.resourceServer,
+    },
+  });
   return { client, clientSecret };
+}
+
+const target = (client: { id: string; name: string }) => ({ type: 'client' as const, id: client.id, label: client.name });
+
+/** The registration fields whose values differ, in the names the portal's form uses. */
+function changedFields(before: ClientRecord, after: ClientRecord): string[] {
+  const fields = ['name', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scope', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer'] as const;
+  return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 
 /**
@@ -114,7 +137,7 @@ export async function registerClient(
  * confidential: turning one into the other would need a secret created or
  * thrown away, which is a new client, not an edit.
  */
-export async function updateClient(db: Database, id: string, input: NewClientInput): Promise<ClientRecord> {
+export async function updateClient(db: Database, id: string, input: NewClientInput, by?: AuditBy): Promise<ClientRecord> {
   const c = newClientSchema.parse(input);
   const existing = await findClient(db, id);
   if (!existing) throw new ClientError('not_found', `no client ${id}`);
@@ -123,6 +146,8 @@ export async function updateClient(db: Database, id: string, input: NewClientInp
   }
   const updated = await updateClientRow(db, id, clientFields(c));
   if (!updated) throw new ClientError('not_found', `no client ${id}`);
+  const changed = changedFields(existing, updated);
+  if (changed.length) await recordAuditBy(db, by, { action: 'client.updated', target: target(updated), details: { changed } });
   return updated;
 }
 
@@ -131,30 +156,42 @@ export async function updateClient(db: Database, id: string, input: NewClientInp
  * working at once (only its hash was stored, and that is replaced). Tokens
  * already issued stay valid until they expire or are revoked.
  */
-export async function rotateClientSecret(db: Database, id: string): Promise<string> {
+export async function rotateClientSecret(db: Database, id: string, by?: AuditBy): Promise<string> {
   const existing = await findClient(db, id);
   if (!existing) throw new ClientError('not_found', `no client ${id}`);
   if (!existing.confidential) throw new ClientError('public_client', 'a public client has no secret to rotate');
   const clientSecret = generateClientSecret();
   if (!(await setClientSecretHash(db, id, hashClientSecret(clientSecret)))) throw new ClientError('not_found', `no client ${id}`);
+  await recordAuditBy(db, by, { action: 'client.secret_rotated', target: target(existing), details: {} });
   return clientSecret;
 }
 
 export { findClient, listClients, searchClients };
 
 /** Deleting a client revokes everything issued to it. */
-export async function removeClient(db: Database, id: string): Promise<boolean> {
+export async function removeClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
+  const existing = by ? await findClient(db, id) : undefined;
   const deleted = await deleteClient(db, id);
-  if (deleted) await destroyArtifactsOfClient(db.sql, id);
-  return deleted;
+  if (!deleted) return false;
+  const revokedArtifacts = await destroyArtifactsOfClient(db.sql, id);
+  await recordAuditBy(db, by, { action: 'client.deleted', target: target(existing ?? { id, name: id }), details: { revokedArtifacts } });
+  return true;
 }
 
-export async function disableClient(db: Database, id: string): Promise<boolean> {
+export async function disableClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
   const done = await setClientEnabled(db, id, false);
-  if (done) await destroyArtifactsOfClient(db.sql, id);
+  if (!done) return false;
+  const revokedArtifacts = await destroyArtifactsOfClient(db.sql, id);
+  if (by) await recordAuditBy(db, by, { action: 'client.disabled', target: await labelled(db, id), details: { revokedArtifacts } });
+  return true;
+}
+
+export async function enableClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
+  const done = await setClientEnabled(db, id, true);
+  if (done && by) await recordAuditBy(db, by, { action: 'client.enabled', target: await labelled(db, id), details: {} });
   return done;
 }
 
-export async function enableClient(db: Database, id: string): Promise<boolean> {
-  return setClientEnabled(db, id, true);
+async function labelled(db: Database, id: string) {
+  return target((await findClient(db, id)) ?? { id, name: id });
 }

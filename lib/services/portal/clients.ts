@@ -1,7 +1,7 @@
 /**
  * The admin portal's client pages as use cases: list, show, create, edit,
  * rotate the secret, disable/enable, delete. Each takes the admin that
- * `requireAdmin()` returned (who acts; the audit log will record it) and talks
+ * `requireAdmin()` returned (who acts; the use case records it in the audit log) and talks
  * to storage only through lib/services/clients.ts. Expected failures come back
  * as values for the form to show; anything else throws.
  */
@@ -21,6 +21,7 @@ import {
   updateClient,
 } from '../clients.ts';
 import type { AdminUser } from './access.ts';
+import { byAdmin } from './audit-context.ts';
 import { clientFormValues, fieldErrors, readClientForm, type ClientFormValues, type FieldErrors } from './client-form.ts';
 import { PORTAL_CLIENT_ID } from './registration.ts';
 
@@ -91,10 +92,10 @@ export type ClientFormState =
   /** The secret is in this one answer and nowhere else: it is never stored in clear nor shown again. */
   | { status: 'created'; client: { id: string; name: string }; clientSecret?: string };
 
-export async function createClientFromForm(_admin: AdminUser, form: FormData): Promise<ClientFormState> {
+export async function createClientFromForm(admin: AdminUser, form: FormData): Promise<ClientFormState> {
   const { values, input } = readClientForm(form);
   try {
-    const { client, clientSecret } = await registerClient(database(), input);
+    const { client, clientSecret } = await registerClient(database(), input, { by: await byAdmin(admin) });
     return { status: 'created', client: { id: client.id, name: client.name }, clientSecret };
   } catch (error) {
     if (error instanceof z.ZodError) return { status: 'editing', values, errors: fieldErrors(error) };
@@ -104,13 +105,13 @@ export async function createClientFromForm(_admin: AdminUser, form: FormData): P
 
 export type ClientUpdate = ClientFormState | { status: 'saved' } | { status: 'not_found' };
 
-export async function updateClientFromForm(_admin: AdminUser, id: string, form: FormData): Promise<ClientUpdate> {
+export async function updateClientFromForm(admin: AdminUser, id: string, form: FormData): Promise<ClientUpdate> {
   const existing = await findClient(database(), id);
   if (!existing) return { status: 'not_found' };
   const { values, input } = readClientForm(form, existing.confidential ? 'confidential' : 'public');
   if (isManagedClient(id)) return { status: 'editing', values, errors: { form: [MANAGED] } };
   try {
-    await updateClient(database(), id, input);
+    await updateClient(database(), id, input, await byAdmin(admin));
     return { status: 'saved' };
   } catch (error) {
     if (error instanceof z.ZodError) return { status: 'editing', values, errors: fieldErrors(error) };
@@ -123,11 +124,11 @@ export async function updateClientFromForm(_admin: AdminUser, id: string, form: 
 export type SecretRotation = { status: 'idle' } | { status: 'refused'; message: string } | { status: 'rotated'; clientSecret: string };
 
 /** A destructive step, so the form asks for a tick first: the old secret stops working at once. */
-export async function rotateSecretFromForm(_admin: AdminUser, id: string, form: FormData): Promise<SecretRotation> {
+export async function rotateSecretFromForm(admin: AdminUser, id: string, form: FormData): Promise<SecretRotation> {
   if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
   if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm: apps using the current secret stop working at once.' };
   try {
-    return { status: 'rotated', clientSecret: await rotateClientSecret(database(), id) };
+    return { status: 'rotated', clientSecret: await rotateClientSecret(database(), id, await byAdmin(admin)) };
   } catch (error) {
     if (error instanceof ClientError) return { status: 'refused', message: error.code === 'not_found' ? 'This client no longer exists.' : 'A public client has no secret.' };
     throw error;
@@ -137,15 +138,16 @@ export async function rotateSecretFromForm(_admin: AdminUser, id: string, form: 
 export type ClientChange = { status: 'done' } | { status: 'refused'; message: string } | { status: 'not_found' };
 
 /** Disabling revokes the client's tokens and grants; to the provider it no longer exists until enabled again. */
-export async function setClientEnabledFor(_admin: AdminUser, id: string, enabled: boolean): Promise<ClientChange> {
+export async function setClientEnabledFor(admin: AdminUser, id: string, enabled: boolean): Promise<ClientChange> {
   if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
-  const done = enabled ? await enableClient(database(), id) : await disableClient(database(), id);
+  const by = await byAdmin(admin);
+  const done = enabled ? await enableClient(database(), id, by) : await disableClient(database(), id, by);
   return done ? { status: 'done' } : { status: 'not_found' };
 }
 
 /** Deleting revokes every token and grant the client holds (removeClient). Asks for a tick first. */
-export async function deleteClientFromForm(_admin: AdminUser, id: string, form: FormData): Promise<ClientChange> {
+export async function deleteClientFromForm(admin: AdminUser, id: string, form: FormData): Promise<ClientChange> {
   if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
   if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm the deletion.' };
-  return (await removeClient(database(), id)) ? { status: 'done' } : { status: 'not_found' };
+  return (await removeClient(database(), id, await byAdmin(admin))) ? { status: 'done' } : { status: 'not_found' };
 }
