@@ -1,13 +1,15 @@
 /**
  * The sign-in and consent use cases behind /interaction/:uid. Each returns where
  * the browser goes next: back to the authorization request (resume URL), or
- * back to the page with an error code.
+ * back to the page with an error code. Each outcome is recorded in the audit log
+ * with the request's IP and user agent (`context`); never the password.
  */
 import 'server-only';
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
 import { database } from '../db/database.ts';
 import { findAccount } from '../db/users.ts';
+import { recordAudit, type RequestContext } from './audit.ts';
 import { authenticate } from './authentication.ts';
 
 export const loginForm = z.object({
@@ -59,18 +61,46 @@ async function current(uid: string, cookie: string | null, step: 'login' | 'cons
   return interaction;
 }
 
-export async function signIn(uid: string, cookie: string | null, form: FormData): Promise<Next> {
+/** The client an interaction is for, as the audit log names it. */
+async function clientOf(interaction: Interaction): Promise<{ clientId: string; clientName?: string }> {
+  const clientId = String(interaction.params.client_id);
+  const client = await clientForDisplay(clientId);
+  return { clientId, clientName: client?.name };
+}
+
+export async function signIn(uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
   const interaction = await current(uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
   if (!parsed.success) return { error: 'invalid_form' };
-  const accountId = await authenticate(parsed.data.username, parsed.data.password);
-  if (!accountId) return { error: 'invalid_credentials' };
-  const redirect = await finishInteraction(uid, cookie, { login: { accountId } }, { mergeWithLastSubmission: false });
+  const { username, password } = parsed.data;
+  const result = await authenticate(username, password);
+  const client = await clientOf(interaction);
+  if (!result.ok) {
+    await recordAudit({
+      action: 'sign_in.failed',
+      actor: null,
+      target: { type: 'user', id: result.accountId ?? null, label: username },
+      context,
+      details: { username, reason: result.reason, ...client },
+    });
+    return { error: 'invalid_credentials' };
+  }
+  const person = { id: result.accountId, username };
+  await recordAudit({ action: 'sign_in.succeeded', actor: person, target: { type: 'user', id: person.id, label: username }, context, details: client });
+  const redirect = await finishInteraction(uid, cookie, { login: { accountId: result.accountId } }, { mergeWithLastSubmission: false });
   return { redirect };
 }
 
-export async function confirmConsent(uid: string, cookie: string | null): Promise<Next> {
+/** Who is consenting (or refusing): the session's account, by its current username. */
+async function consentingPerson(interaction: Interaction): Promise<{ id: string; username: string } | null> {
+  const accountId = interaction.session?.accountId;
+  if (typeof accountId !== 'string') return null;
+  const account = await findAccount(database(), accountId);
+  return { id: accountId, username: account?.username ?? accountId };
+}
+
+export async function confirmConsent(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
   const interaction = await current(uid, cookie, 'consent');
   if ('error' in interaction) return interaction;
   const details = interaction.prompt.details as {
@@ -85,14 +115,33 @@ export async function confirmConsent(uid: string, cookie: string | null): Promis
     grant.addResourceScope(indicator, scopes.join(' '));
   }
   const grantId = await grant.save();
+  const client = await clientOf(interaction);
+  await recordAudit({
+    action: 'consent.granted',
+    actor: await consentingPerson(interaction),
+    target: { type: 'client', id: client.clientId, label: client.clientName ?? client.clientId },
+    context,
+    details: { ...client, scopes: details.missingOIDCScope ?? [], ...(details.missingOIDCClaims?.length ? { claims: details.missingOIDCClaims } : {}) },
+  });
   const redirect = await finishInteraction(uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
   return { redirect };
 }
 
 /** The person declined: the client gets access_denied (RFC 6749 §4.1.2.1). */
-export async function deny(uid: string, cookie: string | null): Promise<Next> {
+export async function deny(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
   const interaction = await findInteraction(uid, cookie);
   if (!interaction) return { error: 'expired' };
+  // Cancel on the sign-in step is no one yet; Deny on the consent step is a person refusing an app.
+  if (interaction.prompt.name === 'consent') {
+    const client = await clientOf(interaction);
+    await recordAudit({
+      action: 'consent.denied',
+      actor: await consentingPerson(interaction),
+      target: { type: 'client', id: client.clientId, label: client.clientName ?? client.clientId },
+      context,
+      details: client,
+    });
+  }
   const redirect = await finishInteraction(
     uid,
     cookie,
