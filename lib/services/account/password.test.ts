@@ -1,0 +1,78 @@
+// A person changes their own password, on SQLite and PostgreSQL.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { findArtifactByUid } from '../../db/artifacts.ts';
+import { findCredentials } from '../../db/users.ts';
+import { testDatabases } from '../../db/testing.ts';
+import { auditEventsFor } from '../audit.ts';
+import { verifyPassword } from '../passwords.ts';
+import { changeOwnPassword } from './password.ts';
+import { person, session } from './testing.ts';
+
+const form = (currentPassword: string, newPassword: string, confirmPassword = newPassword) => {
+  const data = new FormData();
+  data.append('currentPassword', currentPassword);
+  data.append('newPassword', newPassword);
+  data.append('confirmPassword', confirmPassword);
+  return data;
+};
+
+for (const storage of testDatabases('account-password')) {
+  describe(`password change on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    const passwordIs = async (db: Awaited<ReturnType<typeof storage.open>>, username: string, password: string) =>
+      verifyPassword((await findCredentials(db, username))!.passwordHash, password);
+
+    test('the current password must be right; nothing typed comes back; nothing changes', async () => {
+      const db = await storage.open();
+      const { holder, by, password } = await person(db);
+      const wrong = await changeOwnPassword(db, holder, form('not my password', 'a brand new password'), by);
+      assert.deepEqual(wrong, { status: 'invalid', errors: { currentPassword: ['this is not your current password'] } });
+      assert.ok(!JSON.stringify(wrong).includes('brand new'), 'no password in the answer');
+      assert.ok(await passwordIs(db, holder.username, password));
+      assert.deepEqual(await auditEventsFor(db, { involvingUserId: holder.id }), []);
+    });
+
+    test('policy, confirmation and sameness are checked with the current password, each on its field', async () => {
+      const db = await storage.open();
+      const { holder, password } = await person(db);
+      const short = await changeOwnPassword(db, holder, form('', 'short', 'other'));
+      assert.deepEqual(short, {
+        status: 'invalid',
+        errors: {
+          currentPassword: ['enter your current password'],
+          newPassword: ['password must be at least 8 characters'],
+          confirmPassword: ['the two new passwords do not match'],
+        },
+      });
+      const mismatch = await changeOwnPassword(db, holder, form(password, 'a brand new password', 'a brand new passw0rd'));
+      assert.deepEqual(mismatch, { status: 'invalid', errors: { confirmPassword: ['the two new passwords do not match'] } });
+      const same = await changeOwnPassword(db, holder, form(password, password));
+      assert.deepEqual(same, { status: 'invalid', errors: { newPassword: ['the new password is the one you have now'] } });
+      const huge = await changeOwnPassword(db, holder, form(password, 'x'.repeat(100_000)));
+      assert.deepEqual(huge, { status: 'invalid', errors: { newPassword: ['password is at most 256 characters'] } }, 'cut before argon2 sees it');
+      assert.ok(await passwordIs(db, holder.username, password));
+    });
+
+    test('a change takes effect, ends every other session but the current one, and is recorded as self-made', async () => {
+      const db = await storage.open();
+      const { holder, by, password } = await person(db);
+      const current = await session(db, holder.id);
+      const elsewhere = await session(db, holder.id);
+      const state = await changeOwnPassword(db, { ...holder, sessionUid: current }, form(password, 'a brand new password'), by);
+      assert.deepEqual(state, { status: 'changed', endedSessions: 1 });
+      assert.ok(await passwordIs(db, holder.username, 'a brand new password'));
+      assert.ok(!(await passwordIs(db, holder.username, password)), 'the old password no longer works');
+      assert.ok(await findArtifactByUid(db.sql, 'Session', current));
+      assert.equal(await findArtifactByUid(db.sql, 'Session', elsewhere), undefined);
+      const events = await auditEventsFor(db, { involvingUserId: holder.id });
+      assert.deepEqual(
+        events.map((e) => [e.action, e.details]),
+        [
+          ['session.ended', { count: 1, scope: 'others' }],
+          ['user.password_changed', { self: true }],
+        ],
+      );
+      assert.ok(!JSON.stringify(events).includes('brand new'), 'no password in the log');
+    });
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * A person's Gatehouse sign-in sessions (the provider's Session artifacts)
+ * and ending them. The session behind the current portal sign-in is marked
+ * `current` and never ended from here: "sign out everywhere else" keeps it, and
+ * ending it alone would be signing out, which is its own button. Ending a
+ * session also ends the tokens bound to it (those issued without
+ * offline_access: the provider checks their session on every use).
+ */
+import { env } from '../../config/env.ts';
+import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../../db/account.ts';
+import { findClient } from '../../db/clients.ts';
+import type { Database } from '../../db/database.ts';
+import { recordAuditBy, type AuditBy } from '../audit.ts';
+
+/** The person, and the uid of the Gatehouse session their portal sign-in came from (when known). */
+export interface AccountHolder {
+  id: string;
+  username: string;
+  sessionUid?: string;
+}
+
+export interface ActiveSession {
+  uid: string;
+  signedInAt: Date | null;
+  /** The last time the session was used to sign in to an app (the provider saves it then, pushing its end back). */
+  lastActiveAt: Date | null;
+  expiresAt: Date | null;
+  current: boolean;
+  /** The apps signed in through this session, by name. */
+  apps: string[];
+}
+
+const date = (epochSeconds: number | null) => (epochSeconds === null ? null : new Date(epochSeconds * 1000));
+
+export async function activeSessions(db: Database, holder: AccountHolder, now = Date.now()): Promise<ActiveSession[]> {
+  const sessions = await listSessionsOfAccount(db.sql, holder.id, now);
+  const names = await clientNames(db, sessions.flatMap((s) => s.clientIds));
+  const ttl = env().SESSION_TTL;
+  return sessions
+    .map((s) => {
+      const start = s.loginTs ?? s.iat;
+      // exp = last save + ttl.Session; clamped, in case SESSION_TTL changed since.
+      const saved = s.exp === null ? start : Math.min(Math.floor(now / 1000), Math.max(start ?? 0, s.exp - ttl));
+      return {
+        uid: s.uid,
+        signedInAt: date(start),
+        lastActiveAt: date(saved),
+        expiresAt: date(s.exp),
+        current: s.uid === holder.sessionUid,
+        apps: s.clientIds.map((id) => names.get(id) ?? id),
+      };
+    })
+    .sort((a, b) => Number(b.current) - Number(a.current));
+}
+
+async function clientNames(db: Database, ids: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  const clients = await Promise.all(unique.map((id) => findClient(db, id)));
+  return new Map(clients.flatMap((c) => (c ? [[c.id, c.name] as const] : [])));
+}
+
+const target = (holder: AccountHolder) => ({ type: 'user' as const, id: holder.id, label: holder.username });
+
+/** "Sign out everywhere else": every session but the current one; returns how many ended. */
+export async function endOtherSessions(db: Database, holder: AccountHolder, by?: AuditBy): Promise<number> {
+  const count = await destroySessionsOfAccountExcept(db.sql, holder.id, holder.sessionUid);
+  if (count > 0) await recordAuditBy(db, by, { action: 'session.ended', target: target(holder), details: { count, scope: 'others' } });
+  return count;
+}
+
+export type SessionEnding = { status: 'ended' } | { status: 'current' } | { status: 'not_found' };
+
+/** Ends one session of the person's (by uid), not the current one. */
+export async function endOneSession(db: Database, holder: AccountHolder, uid: string, by?: AuditBy): Promise<SessionEnding> {
+  if (!uid || uid.length > 100) return { status: 'not_found' };
+  if (uid === holder.sessionUid) return { status: 'current' };
+  const count = await destroySessionOfAccount(db.sql, holder.id, uid);
+  if (count === 0) return { status: 'not_found' };
+  await recordAuditBy(db, by, { action: 'session.ended', target: target(holder), details: { count, scope: 'one' } });
+  return { status: 'ended' };
+}
