@@ -1,0 +1,98 @@
+/**
+ * The admin portal's user forms as plain data: FormData in, the input of the
+ * user schemas (lib/services/users.ts, shared with the CLI) out, and their
+ * issues back as messages per field. A password is read from the form and
+ * never put back into `values`: forms are never re-rendered with it.
+ */
+import type { z } from 'zod';
+import type { UserRecord } from '../../db/users.ts';
+import { generatePassword, passwordPolicy } from '../passwords.ts';
+import type { NewUserInput, ProfileInput } from '../users.ts';
+
+export type PasswordChoice = 'generate' | 'type';
+
+/** What the create form shows again after a failed submission: everything but the password. */
+export interface NewUserFormValues {
+  username: string;
+  name: string;
+  email: string;
+  role: 'user' | 'admin';
+  passwordChoice: PasswordChoice;
+}
+
+export interface ProfileFormValues {
+  name: string;
+  email: string;
+}
+
+type FieldName = 'username' | 'name' | 'email' | 'role' | 'password' | 'confirmPassword';
+
+/** Messages by field; `form` holds any that belong to no one field. */
+export type UserFieldErrors = Partial<Record<FieldName | 'form', string[]>>;
+
+const fieldNames = new Set<string>(['username', 'name', 'email', 'role', 'password', 'confirmPassword']);
+
+/** A text field as typed ('' when missing or a file), cut at `max` so nothing unbounded reaches zod or argon2. */
+export function formText(form: FormData, name: string, max: number): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value.slice(0, max) : '';
+}
+
+/** One past the policy's maximum: long enough for the schema to refuse, short enough for argon2. */
+const PASSWORD_MAX = passwordPolicy.maxLength + 1;
+
+export function userFieldErrors(error: z.ZodError): UserFieldErrors {
+  const errors: UserFieldErrors = {};
+  for (const issue of error.issues) {
+    const head = String(issue.path[0] ?? '');
+    const field = (fieldNames.has(head) ? head : 'form') as keyof UserFieldErrors;
+    const messages = (errors[field] ??= []);
+    if (!messages.includes(issue.message)) messages.push(issue.message);
+  }
+  return errors;
+}
+
+/**
+ * The new password a form asks for: generated (returned, to be shown once),
+ * or typed twice. `errors` when the two typed ones differ.
+ */
+export function readPasswordChoice(form: FormData): { choice: PasswordChoice; password: string; generated: boolean; errors: UserFieldErrors } {
+  const choice: PasswordChoice = form.get('passwordChoice') === 'type' ? 'type' : 'generate';
+  if (choice === 'generate') return { choice, password: generatePassword(), generated: true, errors: {} };
+  const password = formText(form, 'password', PASSWORD_MAX);
+  const confirm = formText(form, 'confirmPassword', PASSWORD_MAX);
+  const errors: UserFieldErrors = password && confirm !== password ? { confirmPassword: ['the two passwords do not match'] } : {};
+  return { choice, password, generated: false, errors };
+}
+
+export function readNewUserForm(form: FormData): { values: NewUserFormValues; input: NewUserInput; generated: boolean; errors: UserFieldErrors } {
+  const { choice, password, generated, errors } = readPasswordChoice(form);
+  const values: NewUserFormValues = {
+    username: formText(form, 'username', 200).trim(),
+    name: formText(form, 'name', 500).trim(),
+    email: formText(form, 'email', 500).trim(),
+    role: form.get('role') === 'admin' ? 'admin' : 'user',
+    passwordChoice: choice,
+  };
+  const input: NewUserInput = {
+    username: values.username,
+    name: values.name || null,
+    email: values.email || null,
+    password,
+    role: values.role,
+  };
+  return { values, input, generated, errors };
+}
+
+export function readProfileForm(form: FormData): { values: ProfileFormValues; input: ProfileInput } {
+  const values = { name: formText(form, 'name', 500), email: formText(form, 'email', 500) };
+  return { values, input: values };
+}
+
+export function newUserFormValues(): NewUserFormValues {
+  return { username: '', name: '', email: '', role: 'user', passwordChoice: 'generate' };
+}
+
+export function profileFormValues(user: Pick<UserRecord, 'name' | 'email'>): ProfileFormValues {
+  return { name: user.name ?? '', email: user.email ?? '' };
+}

@@ -1,0 +1,168 @@
+/**
+ * The admin portal's user pages as use cases: list, show, create, edit the
+ * profile, set or generate a password, disable/enable, grant or remove the
+ * admin role. Each takes the admin that `requireAdmin()` returned; the user
+ * use cases (lib/services/users.ts) record every change in the audit log as
+ * done by them, from their request's IP and user agent. Expected failures
+ * come back as values for the page to show; anything else throws.
+ * A password is returned only when Gatehouse generated it, to be shown once.
+ */
+import 'server-only';
+import { z } from 'zod';
+import { database } from '../../db/database.ts';
+import type { UserRecord } from '../../db/users.ts';
+import { auditEventsFor, type AuditEventRecord } from '../audit.ts';
+import { changePassword, createUser, disableUser, enableUser, getUserById, searchUsers, setRole, updateProfile, UserError } from '../users.ts';
+import type { AdminUser } from './access.ts';
+import { byAdmin } from './audit-context.ts';
+import {
+  readNewUserForm,
+  readPasswordChoice,
+  readProfileForm,
+  userFieldErrors,
+  type NewUserFormValues,
+  type ProfileFormValues,
+  type UserFieldErrors,
+} from './user-form.ts';
+
+export const USERS_PER_PAGE = 20;
+
+const listParams = z.object({
+  q: z.string().trim().max(100).catch(''),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+export interface UserSummary {
+  id: string;
+  username: string;
+  name: string | null;
+  email: string | null;
+  role: 'user' | 'admin';
+  disabled: boolean;
+  createdAt: Date;
+}
+
+export interface UsersPage {
+  users: UserSummary[];
+  query: string;
+  page: number;
+  pageCount: number;
+  total: number;
+  first: number;
+  last: number;
+}
+
+const summary = (u: UserRecord): UserSummary => ({ id: u.id, username: u.username, name: u.name, email: u.email, role: u.role, disabled: u.disabled, createdAt: u.createdAt });
+
+export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<UsersPage> {
+  const { q, page } = listParams.parse({ q: params.q ?? '', page: params.page ?? 1 });
+  const { users, total } = await searchUsers(database(), { query: q || undefined, skip: (page - 1) * USERS_PER_PAGE, take: USERS_PER_PAGE });
+  const pageCount = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
+  const first = users.length === 0 ? 0 : (page - 1) * USERS_PER_PAGE + 1;
+  return { users: users.map(summary), query: q, page, pageCount, total, first, last: first === 0 ? 0 : first + users.length - 1 };
+}
+
+/** A user id from a URL: bounded, or nothing. */
+const userId = z.string().min(1).max(100);
+
+export interface UserDetails {
+  user: UserSummary & { emailVerified: boolean; updatedAt: Date };
+  /** The admin looking is this user: they cannot disable themselves or remove their own admin role. */
+  self: boolean;
+  /** The latest audit entries where this user acted or was acted on. */
+  activity: AuditEventRecord[];
+}
+
+export async function userDetails(admin: AdminUser, id: string): Promise<UserDetails | undefined> {
+  if (!userId.safeParse(id).success) return undefined;
+  const db = database();
+  const user = await getUserById(db, id);
+  if (!user) return undefined;
+  const activity = await auditEventsFor(db, { involvingUserId: user.id }, 10);
+  return { user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt }, self: user.id === admin.id, activity };
+}
+
+export type NewUserState =
+  | { status: 'editing'; values: NewUserFormValues; errors: UserFieldErrors }
+  /** `password` only when generated: in this one answer and nowhere else. */
+  | { status: 'created'; user: { id: string; username: string }; password?: string };
+
+export async function createUserFromForm(admin: AdminUser, form: FormData): Promise<NewUserState> {
+  const { values, input, generated, errors } = readNewUserForm(form);
+  try {
+    if (Object.keys(errors).length) return { status: 'editing', values, errors };
+    const user = await createUser(database(), input, await byAdmin(admin), { generated });
+    return { status: 'created', user: { id: user.id, username: user.username }, ...(generated ? { password: input.password } : {}) };
+  } catch (error) {
+    if (error instanceof z.ZodError) return { status: 'editing', values, errors: { ...userFieldErrors(error), ...errors } };
+    if (error instanceof UserError && error.code === 'username_taken') return { status: 'editing', values, errors: { username: ['this username is taken'] } };
+    if (error instanceof UserError && error.code === 'email_taken') return { status: 'editing', values, errors: { email: ['another user already has this email address'] } };
+    throw error;
+  }
+}
+
+export type ProfileFormState = { status: 'editing'; values: ProfileFormValues; errors: UserFieldErrors } | { status: 'saved' } | { status: 'not_found' };
+
+export async function updateProfileFromForm(admin: AdminUser, id: string, form: FormData): Promise<ProfileFormState> {
+  const { values, input } = readProfileForm(form);
+  try {
+    await updateProfile(database(), id, input, await byAdmin(admin));
+    return { status: 'saved' };
+  } catch (error) {
+    if (error instanceof z.ZodError) return { status: 'editing', values, errors: userFieldErrors(error) };
+    if (error instanceof UserError && error.code === 'email_taken') return { status: 'editing', values, errors: { email: ['another user already has this email address'] } };
+    if (error instanceof UserError && error.code === 'not_found') return { status: 'not_found' };
+    throw error;
+  }
+}
+
+export type PasswordState =
+  | { status: 'idle' }
+  | { status: 'invalid'; errors: UserFieldErrors }
+  /** `password` only when generated, to be shown once. */
+  | { status: 'set'; password?: string }
+  | { status: 'not_found' };
+
+/** Sets a typed (twice) or generated password. The old one stops working at once; sessions and tokens are left as they are. */
+export async function setPasswordFromForm(admin: AdminUser, id: string, form: FormData): Promise<PasswordState> {
+  const db = database();
+  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  if (!user) return { status: 'not_found' };
+  const { password, generated, errors } = readPasswordChoice(form);
+  try {
+    if (Object.keys(errors).length) return { status: 'invalid', errors };
+    await changePassword(db, user.username, password, await byAdmin(admin), { generated });
+    return generated ? { status: 'set', password } : { status: 'set' };
+  } catch (error) {
+    if (error instanceof z.ZodError) return { status: 'invalid', errors: { password: error.issues.map((i) => i.message) } };
+    if (error instanceof UserError && error.code === 'not_found') return { status: 'not_found' };
+    throw error;
+  }
+}
+
+export type UserChange = { status: 'done' } | { status: 'refused'; message: string } | { status: 'not_found' };
+
+async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): Promise<UserChange> {
+  const user = userId.safeParse(id).success ? await getUserById(database(), id) : undefined;
+  if (!user) return { status: 'not_found' };
+  try {
+    await fn(user);
+    return { status: 'done' };
+  } catch (error) {
+    if (error instanceof UserError && error.code === 'self_change') return { status: 'refused', message: error.message };
+    if (error instanceof UserError && error.code === 'not_found') return { status: 'not_found' };
+    throw error;
+  }
+}
+
+/** Disabling ends the user's sessions and revokes their tokens and grants (disableUser). Not oneself. */
+export async function setUserEnabledFor(admin: AdminUser, id: string, enabled: boolean): Promise<UserChange> {
+  const by = await byAdmin(admin);
+  return change(id, (user) => (enabled ? enableUser(database(), user.username, by) : disableUser(database(), user.username, by)));
+}
+
+/** Grants or removes the admin role; not one's own. Takes effect at the user's next portal request. */
+export async function setRoleFor(admin: AdminUser, id: string, role: 'user' | 'admin'): Promise<UserChange> {
+  const by = await byAdmin(admin);
+  return change(id, (user) => setRole(database(), user.id, role, by));
+}
