@@ -1,21 +1,29 @@
 'use client';
-// The admin navigation; marks the current section with aria-current (rendered on the server too, so it works without JavaScript).
+// The portal's navigation (the admin area's by default, /account's too); marks the current section with aria-current
+// (rendered on the server too, so it works without JavaScript).
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { focusRing } from './ui';
 
-const sections = [
+/** `exact`: current only on that very path (an area's front page), not on the pages under it. */
+export interface NavSection {
+  href: string;
+  label: string;
+  exact?: boolean;
+}
+
+const adminSections: NavSection[] = [
   { href: '/admin/clients', label: 'Clients' },
   { href: '/admin/users', label: 'Users' },
   { href: '/admin/audit', label: 'Audit log' },
 ];
 
-export function NavLinks() {
+export function NavLinks({ sections = adminSections }: { sections?: NavSection[] }) {
   const pathname = usePathname();
   return (
     <ul className="flex flex-wrap gap-1">
-      {sections.map(({ href, label }) => {
-        const current = pathname === href || pathname.startsWith(`${href}/`);
+      {sections.map(({ href, label, exact }) => {
+        const current = pathname === href || (!exact && pathname.startsWith(`${href}/`));
         return (
           <li key={href}>
             <Link
