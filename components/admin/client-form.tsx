@@ -6,10 +6,11 @@
  * (React renders the action's answer into the page), and holds no secret.
  */
 import Link from 'next/link';
-import { useActionState, useEffect, useRef, type ReactNode } from 'react';
+import { useActionState, useEffect, useRef } from 'react';
 import type { ClientFormValues, FieldErrors } from '@/lib/services/portal/client-form';
 import type { ClientFormState } from '@/lib/services/portal/clients';
 import { SecretReveal } from './secret-reveal';
+import { Errors, Field, border, describedBy, inputLook } from './field';
 import { Button, ButtonLink, focusRing } from './ui';
 
 const grantTypeOptions = [
@@ -39,40 +40,6 @@ const fieldNames: Record<keyof FieldErrors, string> = {
   firstParty: 'First party',
   resourceServer: 'Resource server',
 };
-
-const inputLook = `block w-full rounded-lg border px-3 py-2 text-sm shadow-xs focus:border-indigo-500 ${focusRing}`;
-const border = (invalid: boolean) => (invalid ? 'border-red-400' : 'border-slate-300');
-
-function Errors({ id, messages }: { id: string; messages?: string[] }) {
-  if (!messages?.length) return null;
-  return (
-    <ul id={id} className="mt-1 space-y-0.5 text-sm text-red-700">
-      {messages.map((m) => (
-        <li key={m}>{m}</li>
-      ))}
-    </ul>
-  );
-}
-
-function Field({ id, label, hint, errors, children }: { id: string; label: string; hint?: ReactNode; errors?: string[]; children: ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-0.5 text-sm text-slate-500">
-          {hint}
-        </p>
-      ) : null}
-      <div className="mt-1.5">{children}</div>
-      <Errors id={`${id}-error`} messages={errors} />
-    </div>
-  );
-}
-
-const describedBy = (id: string, hint: boolean, errors?: string[]) =>
-  [hint ? `${id}-hint` : '', errors?.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 
 function Choices({ legend, name, options, checked, errors, hint }: { legend: string; name: string; options: Array<{ value: string; label?: string; hint: string }>; checked: string[]; errors?: string[]; hint?: string }) {
   return (

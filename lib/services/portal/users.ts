@@ -9,9 +9,12 @@
  */
 import 'server-only';
 import { z } from 'zod';
+import { destroySessionsOfAccountExcept } from '../../db/account.ts';
 import { database } from '../../db/database.ts';
 import type { UserRecord } from '../../db/users.ts';
-import { auditEventsFor, type AuditEventRecord } from '../audit.ts';
+import { connectedApps, revokeConnectedApp, type ConnectedApp } from '../account/apps.ts';
+import { activeSessions, type ActiveSession } from '../account/sessions.ts';
+import { auditEventsFor, recordAuditBy, type AuditEventRecord } from '../audit.ts';
 import { changePassword, createUser, disableUser, enableUser, getUserById, searchUsers, setRole, updateProfile, UserError } from '../users.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
@@ -69,6 +72,10 @@ export interface UserDetails {
   user: UserSummary & { emailVerified: boolean; updatedAt: Date };
   /** The admin looking is this user: they cannot disable themselves or remove their own admin role. */
   self: boolean;
+  /** Their Gatehouse sign-in sessions (named by uid: a session's id is its cookie value and never leaves lib/db). */
+  sessions: ActiveSession[];
+  /** The apps they granted access to, with scopes, when granted and when last used. */
+  apps: ConnectedApp[];
   /** The latest audit entries where this user acted or was acted on. */
   activity: AuditEventRecord[];
 }
@@ -78,8 +85,9 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
   const db = database();
   const user = await getUserById(db, id);
   if (!user) return undefined;
-  const activity = await auditEventsFor(db, { involvingUserId: user.id }, 10);
-  return { user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt }, self: user.id === admin.id, activity };
+  const holder = { id: user.id, username: user.username };
+  const [sessions, apps, activity] = await Promise.all([activeSessions(db, holder), connectedApps(db, holder), auditEventsFor(db, { involvingUserId: user.id }, 10)]);
+  return { user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt }, self: user.id === admin.id, sessions, apps, activity };
 }
 
 export type NewUserState =
@@ -165,4 +173,32 @@ export async function setUserEnabledFor(admin: AdminUser, id: string, enabled: b
 export async function setRoleFor(admin: AdminUser, id: string, role: 'user' | 'admin'): Promise<UserChange> {
   const by = await byAdmin(admin);
   return change(id, (user) => setRole(database(), user.id, role, by));
+}
+
+export type SessionsEnding = { status: 'ended'; count: number } | { status: 'not_found' };
+
+/**
+ * Ends every Gatehouse session of the user: they sign in again at their next
+ * authorization request. Their grants and refresh tokens stay (revoke an app
+ * for that, or disable the user); tokens bound to a session end with it.
+ */
+export async function endSessionsFor(admin: AdminUser, id: string): Promise<SessionsEnding> {
+  const db = database();
+  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  if (!user) return { status: 'not_found' };
+  const count = await destroySessionsOfAccountExcept(db.sql, user.id);
+  if (count > 0) {
+    await recordAuditBy(db, await byAdmin(admin), { action: 'session.ended', target: { type: 'user', id: user.id, label: user.username }, details: { count, scope: 'all' } });
+  }
+  return { status: 'ended', count };
+}
+
+/** Revokes what one app holds for the user: its grants, codes and tokens (their tokens introspect as inactive at once). */
+export async function revokeAppFor(admin: AdminUser, id: string, clientId: string): Promise<UserChange> {
+  const db = database();
+  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  if (!user || !clientId || clientId.length > 200) return { status: 'not_found' };
+  const result = await revokeConnectedApp(db, { id: user.id, username: user.username }, clientId, await byAdmin(admin));
+  if (result.status === 'refused') return { status: 'refused', message: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' };
+  return result.status === 'revoked' ? { status: 'done' } : { status: 'not_found' };
 }

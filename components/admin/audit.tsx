@@ -1,0 +1,78 @@
+/** How audit log entries read in the portal: the action, who, on whom, the details. UI only. */
+import Link from 'next/link';
+import type { AuditEventRecord } from '@/lib/services/audit';
+import { auditActionLabels, isAuditAction } from '@/lib/services/audit-events';
+import { Badge, focusRing } from './ui';
+
+type Tone = 'green' | 'red' | 'amber' | 'indigo' | 'slate';
+
+function toneOf(action: string): Tone {
+  if (/failed|denied/.test(action)) return 'red';
+  if (/disabled|deleted|revoked|ended|secret_rotated|password_changed|role_changed/.test(action)) return 'amber';
+  if (/succeeded|granted|created|enabled/.test(action)) return 'green';
+  return 'slate';
+}
+
+export function ActionBadge({ action }: { action: string }) {
+  return (
+    <span className="inline-flex flex-col gap-0.5">
+      <Badge tone={toneOf(action)}>{isAuditAction(action) ? auditActionLabels[action] : action}</Badge>
+      <code className="font-mono text-[11px] text-slate-500">{action}</code>
+    </span>
+  );
+}
+
+export function Actor({ actor }: { actor: AuditEventRecord['actor'] }) {
+  if (!actor) return <span className="text-slate-500 italic">System</span>;
+  const name = actor.username ?? actor.id ?? 'unknown';
+  return actor.id ? (
+    <Link href={`/admin/users/${encodeURIComponent(actor.id)}`} className={`rounded-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
+      {name}
+    </Link>
+  ) : (
+    <span>{name}</span>
+  );
+}
+
+const targetPaths: Record<string, string> = { user: '/admin/users/', client: '/admin/clients/' };
+
+export function Target({ target }: { target: AuditEventRecord['target'] }) {
+  if (!target) return <span className="text-slate-400">—</span>;
+  const label = target.label ?? target.id ?? '—';
+  const base = targetPaths[target.type];
+  return (
+    <span>
+      <span className="block text-xs text-slate-500">{target.type}</span>
+      {base && target.id ? (
+        <Link href={`${base}${encodeURIComponent(target.id)}`} className={`rounded-sm font-medium break-all text-indigo-700 hover:underline ${focusRing}`}>
+          {label}
+        </Link>
+      ) : (
+        <span className="break-all">{label}</span>
+      )}
+    </span>
+  );
+}
+
+function show(value: unknown): string {
+  if (Array.isArray(value)) return value.length ? value.map(show).join(', ') : 'none';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function Details({ details }: { details: Record<string, unknown> }) {
+  const entries = Object.entries(details);
+  if (!entries.length) return <span className="text-slate-400">—</span>;
+  return (
+    <dl className="space-y-0.5 text-xs">
+      {entries.map(([key, value]) => (
+        <div key={key} className="flex gap-1">
+          <dt className="shrink-0 text-slate-500">{key}:</dt>
+          <dd className="min-w-0 break-all text-slate-800">{show(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * Choosing a user's new password: generated (the default, shown once after
+ * saving) or typed twice. The typed fields show only when "Type a password" is
+ * picked, with CSS alone, so the choice works without JavaScript. A password is
+ * never rendered back into these fields.
+ */
+import { Field, border, describedBy, inputLook } from './field';
+import { focusRing } from './ui';
+import type { PasswordChoice, UserFieldErrors } from '@/lib/services/portal/user-form';
+
+export function PasswordFields({ idPrefix, choice, errors }: { idPrefix: string; choice: PasswordChoice; errors: UserFieldErrors }) {
+  const typeId = `${idPrefix}-type`;
+  return (
+    <fieldset className="group space-y-3">
+      <legend className="text-sm font-medium text-slate-800">Password</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {[
+          { value: 'generate', id: `${idPrefix}-generate`, label: 'Generate a strong password', hint: 'Shown once, after saving, for you to pass on.' },
+          { value: 'type', id: typeId, label: 'Type a password', hint: 'At least 8 characters; typed twice.' },
+        ].map((o) => (
+          <label key={o.value} htmlFor={o.id} className="flex gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50">
+            <input id={o.id} type="radio" name="passwordChoice" value={o.value} defaultChecked={choice === o.value} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
+            <span>
+              <span className="font-medium text-slate-900">{o.label}</span>
+              <span className="block text-slate-500">{o.hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      <div className="hidden space-y-4 group-has-[input[value=type]:checked]:block">
+        <Field id={`${idPrefix}-password`} label="New password" errors={errors.password}>
+          <input id={`${idPrefix}-password`} name="password" type="password" autoComplete="new-password" maxLength={257} aria-invalid={!!errors.password} aria-describedby={describedBy(`${idPrefix}-password`, false, errors.password)} className={`${inputLook} ${border(!!errors.password)}`} />
+        </Field>
+        <Field id={`${idPrefix}-confirm`} label="New password, again" errors={errors.confirmPassword}>
+          <input id={`${idPrefix}-confirm`} name="confirmPassword" type="password" autoComplete="new-password" maxLength={257} aria-invalid={!!errors.confirmPassword} aria-describedby={describedBy(`${idPrefix}-confirm`, false, errors.confirmPassword)} className={`${inputLook} ${border(!!errors.confirmPassword)}`} />
+        </Field>
+      </div>
+    </fieldset>
+  );
+}
