@@ -15,15 +15,16 @@ function toneOf(action: string): Tone {
 
 export function ActionBadge({ action }: { action: string }) {
   return (
-    <span className="inline-flex flex-col gap-0.5">
+    <span className="inline-flex flex-col items-start gap-0.5">
       <Badge tone={toneOf(action)}>{isAuditAction(action) ? auditActionLabels[action] : action}</Badge>
       <code className="font-mono text-[11px] text-slate-500">{action}</code>
     </span>
   );
 }
 
-export function Actor({ actor }: { actor: AuditEventRecord['actor'] }) {
-  if (!actor) return <span className="text-slate-500 italic">System</span>;
+/** No actor: Gatehouse itself (the CLI, the first start), or, for a request from somewhere, someone not signed in. */
+export function Actor({ actor, ip }: { actor: AuditEventRecord['actor']; ip?: string | null }) {
+  if (!actor) return <span className="text-slate-500 italic">{ip ? 'Not signed in' : 'System'}</span>;
   const name = actor.username ?? actor.id ?? 'unknown';
   return actor.id ? (
     <Link href={`/admin/users/${encodeURIComponent(actor.id)}`} className={`rounded-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
@@ -44,11 +45,11 @@ export function Target({ target }: { target: AuditEventRecord['target'] }) {
     <span>
       <span className="block text-xs text-slate-500">{target.type}</span>
       {base && target.id ? (
-        <Link href={`${base}${encodeURIComponent(target.id)}`} className={`rounded-sm font-medium break-all text-indigo-700 hover:underline ${focusRing}`}>
+        <Link href={`${base}${encodeURIComponent(target.id)}`} className={`rounded-sm font-medium wrap-anywhere text-indigo-700 hover:underline ${focusRing}`}>
           {label}
         </Link>
       ) : (
-        <span className="break-all">{label}</span>
+        <span className="wrap-anywhere">{label}</span>
       )}
     </span>
   );
@@ -70,7 +71,7 @@ export function Details({ details }: { details: Record<string, unknown> }) {
       {entries.map(([key, value]) => (
         <div key={key} className="flex gap-1">
           <dt className="shrink-0 text-slate-500">{key}:</dt>
-          <dd className="min-w-0 break-all text-slate-800">{show(value)}</dd>
+          <dd className="min-w-0 wrap-anywhere text-slate-800">{show(value)}</dd>
         </div>
       ))}
     </dl>

@@ -8,11 +8,12 @@ import { Field, border, describedBy, inputLook } from './field';
 import { focusRing } from './ui';
 import type { PasswordChoice, UserFieldErrors } from '@/lib/services/portal/user-form';
 
-export function PasswordFields({ idPrefix, choice, errors }: { idPrefix: string; choice: PasswordChoice; errors: UserFieldErrors }) {
+/** `hideLegend`: inside a card already titled "Password", the legend is for screen readers only. */
+export function PasswordFields({ idPrefix, choice, errors, hideLegend = false }: { idPrefix: string; choice: PasswordChoice; errors: UserFieldErrors; hideLegend?: boolean }) {
   const typeId = `${idPrefix}-type`;
   return (
     <fieldset className="group space-y-3">
-      <legend className="text-sm font-medium text-slate-800">Password</legend>
+      <legend className={hideLegend ? 'sr-only' : 'text-sm font-medium text-slate-800'}>Password</legend>
       <div className="grid gap-2 sm:grid-cols-2">
         {[
           { value: 'generate', id: `${idPrefix}-generate`, label: 'Generate a strong password', hint: 'Shown once, after saving, for you to pass on.' },

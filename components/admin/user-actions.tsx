@@ -21,7 +21,7 @@ export function SetPasswordForm({ action, username }: { action: (state: Password
   const errors = state.status === 'invalid' ? state.errors : {};
   return (
     <form action={formAction} noValidate className="space-y-4">
-      <PasswordFields idPrefix="set-password" choice={state.status === 'invalid' ? 'type' : 'generate'} errors={errors} />
+      <PasswordFields idPrefix="set-password" choice={state.status === 'invalid' ? 'type' : 'generate'} errors={errors} hideLegend />
       <Button type="submit" look="secondary" disabled={pending}>
         {pending ? 'Saving…' : 'Set password'}
       </Button>

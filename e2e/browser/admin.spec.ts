@@ -254,7 +254,7 @@ test('the client list searches by name and pages through the results', async ({ 
   await expect(page.getByText('Showing 1–20 of 23')).toBeVisible();
 });
 
-test('the placeholder sections are admin-only pages too', async ({ page }) => {
+test('the navigation reaches the Users and Audit log sections, marking the current one', async ({ page }) => {
   await adminSignIn(page);
   await page.getByRole('link', { name: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();

@@ -78,7 +78,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
       </form>
 
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-        <table className="w-full text-left text-sm">
+        <table className="w-full min-w-[60rem] text-left text-sm">
           <caption className="sr-only">Audit log entries{filtered ? ', filtered' : ''}, newest first</caption>
           <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
             <tr>
@@ -97,10 +97,10 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
                 <td className="px-4 py-3">
                   <ActionBadge action={event.action} />
                 </td>
-                <td className="px-4 py-3">
-                  <Actor actor={event.actor} />
+                <td className="max-w-44 px-4 py-3 wrap-anywhere">
+                  <Actor actor={event.actor} ip={event.ip} />
                 </td>
-                <td className="px-4 py-3">
+                <td className="max-w-48 px-4 py-3">
                   <Target target={event.target} />
                 </td>
                 <td className="max-w-56 px-4 py-3 text-xs text-slate-600">
@@ -111,7 +111,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
                     </span>
                   ) : null}
                 </td>
-                <td className="max-w-72 px-4 py-3">
+                <td className="min-w-64 px-4 py-3">
                   <Details details={event.details} />
                 </td>
               </tr>

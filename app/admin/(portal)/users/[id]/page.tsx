@@ -148,7 +148,7 @@ export default async function UserPage({ params, searchParams }: { params: Promi
                     <ActionBadge action={event.action} />
                     <div className="text-slate-700">
                       <span className="block text-xs text-slate-500">by</span>
-                      <Actor actor={event.actor} />
+                      <Actor actor={event.actor} ip={event.ip} />
                     </div>
                     <div className="text-slate-700">
                       <Target target={event.target} />

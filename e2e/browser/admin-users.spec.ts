@@ -1,0 +1,299 @@
+/**
+ * The admin portal's Users pages and audit log in a real browser. Disabling a
+ * user makes their access token introspect as inactive; a new password stops
+ * the old one at the Gatehouse login; the admin role is granted and removed
+ * (never by its holder); the audit log shows a failed sign-in and a client
+ * registration with where they came from, and no secret. Every test makes its
+ * own users and clients. Screenshots land in e2e/screenshots/admin-user*.png
+ * and admin-audit-log*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import * as oidc from 'openid-client';
+import { basic, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
+
+type User = Awaited<ReturnType<typeof makeUser>>;
+type Client = Awaited<ReturnType<typeof makeClient>>;
+
+// Each test signs several people in through full browser flows: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
+const screenshots = resolve('e2e/screenshots');
+mkdirSync(screenshots, { recursive: true });
+const shoot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `admin-${name}.png`), fullPage: true });
+
+/** Next.js's route announcer is a role=alert too: match alerts and statuses by text. */
+const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
+const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+
+/** Gatehouse's own login form, as any relying party's users see it. */
+async function gatehouseLogin(page: Page, user: { username: string; password: string }) {
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** From a signed-out browser: an admin page → portal sign-in → Gatehouse login → back. */
+async function portalSignIn(page: Page, user: { username: string; password: string }, path = '/admin/users') {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/admin\/sign-in\?/);
+  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await gatehouseLogin(page, user);
+}
+
+async function adminSignIn(page: Page) {
+  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
+  await portalSignIn(page, admin);
+  await expect(page).toHaveURL(/\/admin\/users$/);
+  await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+  return admin;
+}
+
+/** The user's page, found the way an admin would: search, then the link. */
+async function openUser(page: Page, user: { username: string }) {
+  await page.goto('/admin/users');
+  await page.getByRole('searchbox', { name: 'Search users by username, email or name' }).fill(user.username);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+  await page.getByRole('link', { name: user.username, exact: true }).click();
+  await expect(page.getByRole('heading', { name: user.username, level: 1 })).toBeVisible();
+}
+
+const introspect = async (client: Client, token: string) =>
+  (await post('/oauth/introspect', { token }, { authorization: basic(client.id, client.clientSecret!) })).json() as Promise<Record<string, unknown>>;
+
+/**
+ * Tries a password at the Gatehouse login for an authorization request of
+ * `client`, in a fresh browser: 'signed-in' when it gets past the login (to
+ * consent), 'refused' when the login page says the credentials are wrong.
+ */
+async function tryPassword(browser: Browser, client: Client, username: string, password: string): Promise<'signed-in' | 'refused'> {
+  const config = await discover(client);
+  const { challenge } = await pkce();
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url.href);
+    await gatehouseLogin(page, { username, password });
+    const consent = page.getByRole('heading', { name: `Allow ${client.name}?` });
+    const refused = page.getByText('The username or password is not right.');
+    await expect(consent.or(refused)).toBeVisible();
+    return (await consent.isVisible()) ? 'signed-in' : 'refused';
+  } finally {
+    await context.close();
+  }
+}
+
+test('disabling a user ends their access: their access token introspects as {"active":false}; enabling lets them back', async ({ page }) => {
+  const client = await makeClient();
+  const { user, tokens } = await signIn(client, 'openid profile');
+  expect((await introspect(client, tokens.access_token)).active).toBe(true);
+
+  const admin = await adminSignIn(page);
+  await expect(page.getByRole('row').filter({ hasText: admin.username }).getByText('You')).toBeVisible();
+  await shoot(page, 'users-list');
+  await openUser(page, user);
+  await expect(page.getByRole('heading', { name: 'Connected apps' })).toBeVisible();
+  await expect(page.getByText(client.name).first()).toBeVisible();
+  await expect(page.getByText('No active sessions.'), 'the sign-in left a session').toHaveCount(0);
+  await shoot(page, 'user');
+
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await expect(status(page, 'The user is disabled')).toBeVisible();
+  await expect(page.getByText('No connected apps.')).toBeVisible();
+  await expect(page.getByText('No active sessions.')).toBeVisible();
+  expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
+  expect(await tryPassword(page.context().browser()!, client, user.username, user.password), 'a disabled user cannot sign in').toBe('refused');
+
+  await page.getByRole('button', { name: 'Enable' }).click();
+  await expect(status(page, 'The user is enabled')).toBeVisible();
+  expect(await tryPassword(page.context().browser()!, client, user.username, user.password)).toBe('signed-in');
+  expect(await introspect(client, tokens.access_token), 'enabling does not bring revoked tokens back').toEqual({ active: false });
+});
+
+test('setting a new password: the old one stops working at the Gatehouse login; a generated one is shown once and works', async ({ page, browser }) => {
+  const client = await makeClient();
+  const user = await makeUser();
+  await adminSignIn(page);
+  await openUser(page, user);
+
+  await page.getByLabel('Type a password').check();
+  await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+  await page.getByLabel('New password, again').fill('a brand new passw0rd');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page.getByText('the two passwords do not match')).toBeVisible();
+  await expect(page.getByLabel('New password', { exact: true }), 'a password is never rendered back').toHaveValue('');
+  await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+  await page.getByLabel('New password, again').fill('a brand new password');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(status(page, 'The password is changed')).toBeVisible();
+  expect(await page.content()).not.toContain('a brand new password');
+
+  expect(await tryPassword(browser, client, user.username, user.password), 'the old password').toBe('refused');
+  expect(await tryPassword(browser, client, user.username, 'a brand new password')).toBe('signed-in');
+
+  await page.reload();
+  await page.getByRole('button', { name: 'Set password' }).click(); // "Generate" is the default
+  await expect(page.getByText('Gatehouse stores only a hash of it and will never show it again.')).toBeVisible();
+  const generated = await page.getByRole('textbox', { name: 'Generated password' }).inputValue();
+  expect(generated).toMatch(/^[A-Za-z0-9_-]{24}$/);
+  await shoot(page, 'user-password-generated');
+  expect(await tryPassword(browser, client, user.username, 'a brand new password')).toBe('refused');
+  expect(await tryPassword(browser, client, user.username, generated)).toBe('signed-in');
+  await page.reload();
+  expect(await page.content(), 'shown once').not.toContain(generated);
+});
+
+test('the admin role: granted, then removed, taking effect at the next request; an admin cannot remove their own', async ({ page, browser }) => {
+  const user = await makeUser({ name: 'Rosa Role' });
+  const admin = await adminSignIn(page);
+  await openUser(page, user);
+  await page.getByRole('button', { name: 'Make admin' }).click();
+  await expect(status(page, 'The user is now an administrator.')).toBeVisible();
+
+  const theirs = await browser.newContext();
+  try {
+    const their = await theirs.newPage();
+    await portalSignIn(their, user);
+    await expect(their.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+    await expect(their.getByText('Signed in as Rosa Role')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Remove admin role' }).click();
+    await expect(status(page, 'The user is no longer an administrator.')).toBeVisible();
+    const response = await their.reload();
+    expect(response?.status()).toBe(403);
+    await expect(their.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
+  } finally {
+    await theirs.close();
+  }
+
+  await openUser(page, admin);
+  await expect(page.getByText('This is your own account')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove admin role' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Disable' })).toHaveCount(0);
+  await shoot(page, 'user-self');
+});
+
+test('creating a user: errors next to their fields, then a generated password shown once that signs in', async ({ page, browser }) => {
+  const client = await makeClient();
+  const taken = await makeUser();
+  await adminSignIn(page);
+  await page.getByRole('link', { name: 'Create a user' }).click();
+  await expect(page.getByRole('heading', { name: 'Create a user' })).toBeVisible();
+  await shoot(page, 'user-new');
+
+  const username = `new-${Date.now().toString(36)}`;
+  await page.getByLabel('Username').fill(taken.username);
+  await page.getByLabel('Email (optional)').fill('not an email');
+  await page.getByRole('button', { name: 'Create user' }).click();
+  await expect(alert(page, 'One field needs attention')).toBeVisible();
+  await expect(page.getByText('email is not a valid address', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Email (optional)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Email (optional)'), 'what was typed comes back').toHaveValue('not an email');
+  await shoot(page, 'user-new-errors');
+  await page.getByLabel('Email (optional)').fill('');
+  await page.getByRole('button', { name: 'Create user' }).click();
+  await expect(page.getByText('this username is taken', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Username')).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email (optional)').fill(`${username}@example.test`);
+  await page.getByLabel('Name (optional)').fill('Nova New');
+  await page.getByRole('button', { name: 'Create user' }).click();
+  await expect(page.getByText(`${username} is created`)).toBeVisible();
+  const password = await page.getByRole('textbox', { name: 'Generated password' }).inputValue();
+  await shoot(page, 'user-created');
+  expect(await tryPassword(browser, client, username, password)).toBe('signed-in');
+
+  await page.getByRole('link', { name: /show the user/ }).click();
+  await expect(page.getByRole('heading', { name: username, level: 1 })).toBeVisible();
+  expect(await page.content()).not.toContain(password);
+  await page.getByRole('link', { name: 'Edit profile' }).click();
+  await page.getByLabel('Name (optional)').fill('Nova Renamed');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(status(page, 'Changes saved.')).toBeVisible();
+  await expect(page.getByText('Nova Renamed')).toBeVisible();
+});
+
+test('the audit log shows a failed sign-in and a client registration, with IP and user agent, and no secret or password', async ({ page, browser }) => {
+  const client = await makeClient();
+  const victim = await makeUser();
+  const wrong = `wrong-${Date.now()}-password`;
+  expect(await tryPassword(browser, client, victim.username, wrong)).toBe('refused');
+
+  await adminSignIn(page);
+  await page.goto('/admin/clients/new');
+  const name = `Audited ${Date.now()}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Redirect URIs', { exact: true }).fill(redirectUri);
+  await page.getByRole('button', { name: 'Register client' }).click();
+  const clientSecret = await page.getByRole('textbox', { name: 'Client secret' }).inputValue();
+
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
+  await shoot(page, 'audit-log');
+
+  await page.getByLabel('Action').selectOption('sign_in.failed');
+  await page.getByLabel('Target (name or id)').fill(victim.username);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(/action=sign_in\.failed/);
+  const failure = page.getByRole('row').filter({ hasText: 'Sign-in failed' });
+  await expect(failure).toHaveCount(1);
+  await expect(failure).toContainText(victim.username);
+  await expect(failure).toContainText('wrong_password');
+  await expect(failure).toContainText(/127\.0\.0\.1|::1/);
+  await expect(failure).toContainText('Chrome');
+  await expect(failure).toContainText(client.name);
+  await shoot(page, 'audit-log-filtered');
+
+  await page.getByLabel('Action').selectOption('client.created');
+  await page.getByLabel('Target (name or id)').fill(name);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  const created = page.getByRole('row').filter({ hasText: 'Client created' });
+  await expect(created).toHaveCount(1);
+  await expect(created).toContainText(name);
+  await expect(created).toContainText(/127\.0\.0\.1|::1/);
+  await expect(created).toContainText('Chrome');
+  await expect(created.getByRole('link', { name: /^user-/ })).toBeVisible(); // the admin who acted
+
+  await page.goto('/admin/audit');
+  const html = await page.content();
+  expect(html).not.toContain(clientSecret);
+  expect(html).not.toContain(wrong);
+  expect(html).not.toContain(victim.password);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('creates a user with a typed password, disables them, and filters the audit log with plain form posts', async ({ page, browser }) => {
+    const client = await makeClient();
+    await adminSignIn(page);
+    await page.goto('/admin/users/new');
+    const username = `nojs-${Date.now().toString(36)}`;
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Type a password').check();
+    await expect(page.getByLabel('New password', { exact: true }), 'the typed fields show with CSS alone').toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill('typed without js');
+    await page.getByLabel('New password, again').fill('typed without js');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await expect(page.getByText(`${username} is created`)).toBeVisible();
+    expect(await page.content()).not.toContain('typed without js');
+    expect(await tryPassword(browser, client, username, 'typed without js')).toBe('signed-in');
+
+    await page.getByRole('link', { name: 'Show the user' }).click();
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await expect(page.getByText('The user is disabled')).toBeVisible();
+    expect(await tryPassword(browser, client, username, 'typed without js')).toBe('refused');
+
+    await page.goto('/admin/audit');
+    await page.getByLabel('Target (name or id)').fill(username);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    for (const action of ['User created', 'User disabled', 'Signed in', 'Sign-in failed']) {
+      await expect(page.getByRole('row').filter({ hasText: action }).first()).toBeVisible();
+    }
+  });
+});
