@@ -9,5 +9,6 @@ export async function register() {
   const db = await prepareDatabase();
   await ensureAdmin(db);
   await ensurePortalClient(db);
-  await getProvider();
+  const { auditTokenRevocations } = await import('./lib/services/token-audit');
+  auditTokenRevocations(await getProvider());
 }
