@@ -1,0 +1,92 @@
+// /account/sessions: where the person is signed in to Gatehouse, with "sign out everywhere else".
+import type { Metadata } from 'next';
+import { Time } from '@/components/account/time';
+import { Badge, Button, Card, Notice, PageHeader, formatDate } from '@/components/admin/ui';
+import { sessionsOf, type ActiveSession } from '@/lib/services/account/pages';
+import { requireUser } from '@/lib/services/portal/session';
+import { endOtherSessionsAction, endSessionAction } from '../../actions';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Sessions' };
+
+function noticeFor(key: unknown, count: unknown): { tone: 'success' | 'error'; text: string } | undefined {
+  if (key === 'others_ended') {
+    const n = Number(count);
+    if (!Number.isInteger(n) || n <= 0) return { tone: 'success', text: 'You had no other sessions: nothing to sign out.' };
+    return { tone: 'success', text: `Signed out of ${n === 1 ? 'one other session' : `${n} other sessions`}. You stay signed in here.` };
+  }
+  if (key === 'ended') return { tone: 'success', text: 'That session is signed out.' };
+  if (key === 'current') return { tone: 'error', text: 'That is the session you are using. To end it, sign out.' };
+  if (key === 'not_found') return { tone: 'error', text: 'That session had already ended.' };
+  return undefined;
+}
+
+function SessionItem({ session }: { session: ActiveSession }) {
+  const started = session.signedInAt ? formatDate(session.signedInAt) : 'an unknown time';
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-4 py-4">
+      <div className="min-w-0 space-y-1 text-sm">
+        <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+          <span>Signed in {session.signedInAt ? <Time date={session.signedInAt} /> : 'at an unknown time'}</span>
+          {session.current ? <Badge tone="green">This browser</Badge> : null}
+        </p>
+        <p className="text-slate-600">
+          {session.lastActiveAt ? (
+            <>
+              Last used to sign in to an app <Time date={session.lastActiveAt} />
+            </>
+          ) : null}
+          {session.expiresAt ? (
+            <>
+              {session.lastActiveAt ? ' · ' : ''}Ends <Time date={session.expiresAt} /> unless used
+            </>
+          ) : null}
+        </p>
+        <p className="text-slate-600">{session.apps.length ? `Apps: ${session.apps.join(', ')}` : 'No app signed in through it yet'}</p>
+      </div>
+      {session.current ? null : (
+        <form action={endSessionAction.bind(null, session.uid)}>
+          <Button type="submit" look="secondary">
+            Sign out<span className="sr-only"> the session signed in at {started}</span>
+          </Button>
+        </form>
+      )}
+    </li>
+  );
+}
+
+export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireUser('/account/sessions');
+  const sessions = await sessionsOf(user);
+  const params = await searchParams;
+  const notice = noticeFor(params.notice, params.count);
+  const others = sessions.filter((s) => !s.current).length;
+  return (
+    <>
+      <PageHeader title="Sessions" description="The browsers and devices where you are signed in to Gatehouse." />
+      {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <Card title={`Active sessions (${sessions.length})`}>
+            {sessions.length ? (
+              <ul className="-my-4 divide-y divide-slate-100">
+                {sessions.map((session) => (
+                  <SessionItem key={session.uid} session={session} />
+                ))}
+              </ul>
+            ) : (
+              <p className="text-sm text-slate-600">No active Gatehouse session: you are signed in to this page only, until it asks you to sign in again.</p>
+            )}
+          </Card>
+        </div>
+        <Card title="Sign out everywhere else" description="Ends every Gatehouse session of yours except this browser’s. Apps signed in through them without offline access lose it too; apps with offline access keep it until you revoke them under Connected apps.">
+          <form action={endOtherSessionsAction}>
+            <Button type="submit" look={others ? 'danger' : 'secondary'}>
+              Sign out everywhere else
+            </Button>
+          </form>
+        </Card>
+      </div>
+    </>
+  );
+}

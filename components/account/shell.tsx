@@ -1,0 +1,62 @@
+/** /account's frame: skip link, header with the account sections and the signed-in person, main content. */
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { NavLinks, type NavSection } from '../admin/nav-links';
+import { Button, focusRing } from '../admin/ui';
+
+const sections: NavSection[] = [
+  { href: '/account', label: 'Profile', exact: true },
+  { href: '/account/password', label: 'Password' },
+  { href: '/account/apps', label: 'Connected apps' },
+  { href: '/account/sessions', label: 'Sessions' },
+];
+
+export function AccountShell({
+  user,
+  signOut,
+  children,
+}: {
+  user?: { username: string; name: string | null; role: 'user' | 'admin' };
+  signOut: () => Promise<void>;
+  children: ReactNode;
+}) {
+  return (
+    <div className="min-h-screen">
+      <a href="#main" className={`sr-only rounded-md bg-white px-3 py-2 text-sm font-semibold focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-10 focus:shadow-md ${focusRing}`}>
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
+          <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+            <Link href="/account" className={`rounded-sm text-sm font-bold tracking-widest text-indigo-600 uppercase ${focusRing}`}>
+              Gatehouse <span className="font-medium tracking-normal text-slate-500 normal-case">account</span>
+            </Link>
+            <nav aria-label="Account">
+              <NavLinks sections={sections} />
+            </nav>
+          </div>
+          {user ? (
+            <div className="flex flex-wrap items-center gap-3 text-sm">
+              {user.role === 'admin' ? (
+                <Link href="/admin" className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}>
+                  Admin portal
+                </Link>
+              ) : null}
+              <span className="text-slate-600">
+                Signed in as <strong className="font-semibold text-slate-900">{user.name ?? user.username}</strong>
+              </span>
+              <form action={signOut}>
+                <Button type="submit" look="secondary">
+                  Sign out
+                </Button>
+              </form>
+            </div>
+          ) : null}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-5xl px-4 py-8 outline-none sm:px-6">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,286 @@
+/**
+ * /account in a real browser, for a person without any role: they sign in
+ * through Gatehouse (the portal's next-auth client and session), edit their
+ * profile, change their password (the old one then fails at the Gatehouse
+ * login), see an app they connected and revoke it (its access token then
+ * introspects as inactive), and sign out everywhere else (another browser's
+ * session ends, this one stays). Every test makes its own people and apps.
+ * Screenshots of each page land in e2e/screenshots/account-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import * as oidc from 'openid-client';
+import { basic, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+
+type User = Awaited<ReturnType<typeof makeUser>>;
+type Client = Awaited<ReturnType<typeof makeClient>>;
+
+const screenshots = resolve('e2e/screenshots');
+mkdirSync(screenshots, { recursive: true });
+const shoot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `account-${name}.png`), fullPage: true });
+
+/** Next.js's route announcer is a role=alert too: match alerts and statuses by text. */
+const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
+
+async function gatehouseLogin(page: Page, user: { username: string; password: string }) {
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** From a signed-out browser: `path` → the portal's sign-in page, worded for /account → Gatehouse login → back. */
+async function accountSignIn(page: Page, user: { username: string; password: string }, { path = '/account', screenshot = false } = {}) {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/admin\/sign-in\?/);
+  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' })).toBeVisible();
+  if (screenshot) await shoot(page, 'sign-in');
+  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await gatehouseLogin(page, user);
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`));
+}
+
+/** `user` signs in (already signed in to Gatehouse in this page's browser) to `client` and consents; openid-client redeems the code. */
+async function connectApp(page: Page, client: Client) {
+  const config = await discover(client);
+  const { verifier, challenge } = await pkce();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile offline_access', prompt: 'consent', code_challenge: challenge, code_challenge_method: 'S256', state });
+  await page.goto(url.href);
+  await expect(page.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
+  const callback = page.waitForRequest(/^http:\/\/127\.0\.0\.1:9\/callback\?/);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  const tokens = await oidc.authorizationCodeGrant(config, new URL((await callback).url()), { pkceCodeVerifier: verifier, expectedState: state });
+  return { config, tokens };
+}
+
+const introspect = async (client: Client, token: string) =>
+  (await post('/oauth/introspect', { token }, { authorization: basic(client.id, client.clientSecret!) })).json() as Promise<Record<string, unknown>>;
+
+async function newSignedInPage(browser: Browser, user: User, path = '/account') {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await accountSignIn(page, user, { path });
+  return { context, page };
+}
+
+test('a person signs in to /account and edits their profile; an email someone else has is refused next to the field', async ({ page }) => {
+  const user = await makeUser({ name: 'Grace Hopper' });
+  const other = await makeUser();
+  await accountSignIn(page, user, { screenshot: true });
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+  await expect(page.getByText('Signed in as Grace Hopper')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('link', { name: 'Admin portal' }), 'not an admin').toHaveCount(0);
+  await expect(page.getByLabel('Email')).toHaveValue(user.email!);
+  await shoot(page, 'profile');
+
+  await page.getByLabel('Email').fill(other.email!);
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Another account already uses this email address')).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await expect(page.getByLabel('Email')).toHaveValue(other.email!);
+  await shoot(page, 'profile-error');
+
+  const email = `grace-${Date.now()}@example.test`;
+  await page.getByLabel('Name').fill('Grace B. Hopper');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(status(page, 'Your profile is saved.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Name')).toHaveValue('Grace B. Hopper');
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await expect(page.getByText('Signed in as Grace B. Hopper')).toBeVisible();
+});
+
+test('changing the password: the current one is required; then the old one fails at the Gatehouse login and the other session ends', async ({ page, browser }) => {
+  test.slow(); // two browsers, each signing in through Gatehouse
+  const user = await makeUser();
+  await accountSignIn(page, user, { path: '/account/password' });
+  const elsewhere = await newSignedInPage(browser, user);
+  await expect(page.getByRole('heading', { name: 'Password', level: 1 })).toBeVisible();
+  await shoot(page, 'password');
+
+  await page.getByLabel('Current password').fill('not my password');
+  await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+  await page.getByLabel('New password, again').fill('a brand new passw0rd');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('This is not your current password')).toBeVisible();
+  await expect(page.getByText('The two new passwords do not match')).toBeVisible();
+  await expect(page.getByLabel('Current password')).toBeFocused();
+  for (const label of ['Current password', 'New password, again']) await expect(page.getByLabel(label, { exact: true })).toHaveValue('');
+  expect(await page.content(), 'nothing typed comes back').not.toContain('brand new');
+  await shoot(page, 'password-errors');
+
+  const newPassword = `new-${Date.now()}-password`;
+  await page.getByLabel('Current password').fill(user.password);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('New password, again').fill(newPassword);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(status(page, 'Your password is changed.')).toBeVisible();
+  await expect(status(page, 'Your one other session was signed out; you stay signed in here.')).toBeVisible();
+  expect(await page.content()).not.toContain(newPassword);
+  await shoot(page, 'password-changed');
+
+  // This browser stays signed in; the other one's Gatehouse session, and with it its portal session, is gone.
+  await page.goto('/account/sessions');
+  await expect(page.getByRole('heading', { name: 'Active sessions (1)' })).toBeVisible();
+  await elsewhere.page.goto('/account');
+  await expect(elsewhere.page).toHaveURL(/\/admin\/sign-in\?/);
+  await elsewhere.page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await gatehouseLogin(elsewhere.page, user);
+  await expect(alert(elsewhere.page, 'The username or password is not right.'), 'the old password fails').toBeVisible();
+  await elsewhere.page.getByLabel('Password').fill(newPassword);
+  await elsewhere.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(elsewhere.page).toHaveURL(/\/account$/);
+  await elsewhere.context.close();
+});
+
+test('an app the person connected is listed with what it may do, and revoking it makes its access token inactive', async ({ page }) => {
+  const user = await makeUser();
+  const client = await makeClient({ name: `Notes ${Date.now()}` });
+  await accountSignIn(page, user);
+  const { config, tokens } = await connectApp(page, client);
+  expect(await introspect(client, tokens.access_token)).toMatchObject({ active: true, sub: user.id });
+
+  await page.goto('/account/apps');
+  const app = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: client.name }) });
+  await expect(app.getByText('See your name and username')).toBeVisible();
+  await expect(app.getByText('Stay connected when you are not using it')).toBeVisible();
+  await expect(app.getByText('No token in use'), 'it has a token: its last use is known').toHaveCount(0);
+  const portal = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Gatehouse admin portal' }) });
+  await expect(portal.getByText('This portal')).toBeVisible();
+  await expect(portal.getByRole('button'), 'the portal is listed, not revocable').toHaveCount(0);
+  await shoot(page, 'apps');
+
+  await page.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
+  await expect(status(page, 'Access revoked.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: client.name })).toHaveCount(0);
+  expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
+  await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!), 'the refresh token is revoked too').rejects.toThrow();
+  await shoot(page, 'apps-revoked');
+});
+
+test('"sign out everywhere else" ends the other browser’s session and keeps this one', async ({ page, browser }) => {
+  test.slow(); // two browsers, each signing in through Gatehouse
+  const user = await makeUser();
+  const elsewhere = await newSignedInPage(browser, user, '/account/sessions');
+  await accountSignIn(page, user, { path: '/account/sessions' });
+  await expect(page.getByRole('heading', { name: 'Active sessions (2)' })).toBeVisible();
+  await expect(page.getByText('This browser', { exact: true })).toHaveCount(1);
+  await expect(page.getByRole('button', { name: /^Sign out the session signed in at / })).toHaveCount(1);
+  await shoot(page, 'sessions');
+
+  await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+  await expect(status(page, 'Signed out of one other session. You stay signed in here.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Active sessions (1)' })).toBeVisible();
+  await shoot(page, 'sessions-signed-out-others');
+
+  await elsewhere.page.reload();
+  await expect(elsewhere.page, 'its portal session ended with its Gatehouse session').toHaveURL(/\/admin\/sign-in\?/);
+  await elsewhere.page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await expect(elsewhere.page.getByLabel('Password'), 'Gatehouse asks for the password again').toBeVisible();
+  await elsewhere.context.close();
+
+  await page.goto('/account');
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+});
+
+test('signing out of /account ends the portal and Gatehouse sessions and comes back to /account/signed-out', async ({ page }) => {
+  const user = await makeUser();
+  await accountSignIn(page, user);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign out of Gatehouse?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await expect(page).toHaveURL(/\/account\/signed-out$/);
+  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+  await shoot(page, 'signed-out');
+  await page.getByRole('link', { name: 'Sign in again' }).click();
+  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' })).toBeVisible();
+});
+
+test('one portal session: an admin’s /account is their own; a person signed in at /account still gets 403 at /admin', async ({ page, browser }) => {
+  test.slow(); // two browsers, each signing in through Gatehouse
+  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
+  await accountSignIn(page, admin);
+  await expect(page.getByText('Signed in as Ada Admin')).toBeVisible();
+  await expect(page.getByText('Administrator', { exact: true })).toBeVisible();
+  await page.getByRole('link', { name: 'Admin portal' }).click();
+  await expect(page.getByRole('heading', { name: 'Clients', level: 1 }), 'no second sign-in').toBeVisible();
+
+  const person = await makeUser();
+  const { context, page: other } = await newSignedInPage(browser, person);
+  const response = await other.goto('/admin/clients');
+  expect(response?.status()).toBe(403);
+  await expect(other.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
+  await context.close();
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('profile, password, revoke and sign out everywhere else work as plain form posts', async ({ page, browser }) => {
+    test.slow(); // two browsers, each signing in through Gatehouse
+    const user = await makeUser();
+    const client = await makeClient({ name: `No-JS App ${Date.now()}` });
+    await accountSignIn(page, user);
+
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect(page.getByText('Email is not a valid address')).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveValue('not-an-email');
+    await page.getByLabel('Email').fill(`nojs-${Date.now()}@example.test`);
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect(page.getByText('Your profile is saved.')).toBeVisible();
+
+    await page.goto('/account/password');
+    await page.getByLabel('Current password').fill(user.password);
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('New password, again').fill('short');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+    await page.getByLabel('Current password').fill(user.password);
+    await page.getByLabel('New password', { exact: true }).fill('a long enough password');
+    await page.getByLabel('New password, again').fill('a long enough password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByText('Your password is changed.')).toBeVisible();
+
+    const { tokens } = await connectApp(page, client);
+    await page.goto('/account/apps');
+    await page.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
+    await expect(page.getByText('Access revoked.')).toBeVisible();
+    expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
+
+    const elsewhere = await newSignedInPage(browser, { ...user, password: 'a long enough password' });
+    await page.goto('/account/sessions');
+    await expect(page.getByRole('heading', { name: 'Active sessions (2)' })).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect(page.getByText('Signed out of one other session.')).toBeVisible();
+    await elsewhere.page.reload();
+    await expect(elsewhere.page).toHaveURL(/\/admin\/sign-in\?/);
+    await elsewhere.context.close();
+  });
+
+  test('"sign out everywhere else" posted from another site is refused (server actions check Origin)', async ({ page, browser }) => {
+    test.slow(); // two browsers, each signing in through Gatehouse
+    const user = await makeUser();
+    const elsewhere = await newSignedInPage(browser, user);
+    await accountSignIn(page, user, { path: '/account/sessions' });
+    const hidden = page.locator('form').filter({ has: page.getByRole('button', { name: 'Sign out everywhere else' }) }).locator('input[type=hidden]');
+    const fields: Record<string, string> = {};
+    for (let i = 0; i < (await hidden.count()); i++) fields[(await hidden.nth(i).getAttribute('name'))!] = (await hidden.nth(i).getAttribute('value')) ?? '';
+    const submit = (origin: string) => page.request.post(page.url(), { multipart: fields, headers: { origin }, maxRedirects: 0 });
+
+    expect((await submit('http://evil.example')).status()).toBeGreaterThanOrEqual(400);
+    await elsewhere.page.reload();
+    await expect(elsewhere.page.getByRole('heading', { name: 'Profile', level: 1 }), 'still signed in elsewhere').toBeVisible();
+
+    expect((await submit(new URL(page.url()).origin)).status(), 'the same post from our own origin goes through').toBe(303);
+    await elsewhere.page.reload();
+    await expect(elsewhere.page).toHaveURL(/\/admin\/sign-in\?/);
+    await elsewhere.context.close();
+  });
+});

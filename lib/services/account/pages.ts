@@ -1,0 +1,52 @@
+/**
+ * What the /account pages and their server actions call: the account use
+ * cases on the process's database, each change recorded in the audit log as
+ * made by the person themselves, from the request's IP and user agent. Every
+ * function takes the user `requireUser()` returned: the caller has checked who
+ * is signed in, this module only ever acts on that person's own account.
+ */
+import 'server-only';
+import { database } from '../../db/database.ts';
+import { byAdmin } from '../portal/audit-context.ts';
+import type { SignedInUser } from '../portal/session.ts';
+import { connectedApps, revokeConnectedApp, type AppRevocation, type ConnectedApp } from './apps.ts';
+import { changeOwnPassword, type PasswordChangeState } from './password.ts';
+import { profileValues, updateOwnProfile, type ProfileState, type ProfileValues } from './profile.ts';
+import { activeSessions, endOneSession, endOtherSessions, type ActiveSession, type SessionEnding } from './sessions.ts';
+
+export type { ActiveSession, AppRevocation, ConnectedApp, PasswordChangeState, ProfileState, ProfileValues, SessionEnding };
+
+/** Who acts and from where. `byAdmin` builds it for anyone the portal signed in: here the person acts on their own account. */
+const bySelf = (user: SignedInUser) => byAdmin(user);
+
+export function profileFormValues(user: SignedInUser): ProfileValues {
+  return profileValues(user);
+}
+
+export async function saveProfile(user: SignedInUser, form: FormData): Promise<ProfileState> {
+  return updateOwnProfile(database(), user, form, await bySelf(user));
+}
+
+export async function savePassword(user: SignedInUser, form: FormData): Promise<PasswordChangeState> {
+  return changeOwnPassword(database(), user, form, await bySelf(user));
+}
+
+export function appsOf(user: SignedInUser): Promise<ConnectedApp[]> {
+  return connectedApps(database(), user);
+}
+
+export async function revokeApp(user: SignedInUser, clientId: string): Promise<AppRevocation> {
+  return revokeConnectedApp(database(), user, clientId.slice(0, 200), await bySelf(user));
+}
+
+export function sessionsOf(user: SignedInUser): Promise<ActiveSession[]> {
+  return activeSessions(database(), user);
+}
+
+export async function signOutOtherSessions(user: SignedInUser): Promise<number> {
+  return endOtherSessions(database(), user, await bySelf(user));
+}
+
+export async function signOutSession(user: SignedInUser, uid: string): Promise<SessionEnding> {
+  return endOneSession(database(), user, uid, await bySelf(user));
+}
