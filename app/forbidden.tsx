@@ -1,4 +1,4 @@
-// The 403 page (forbidden() from requireAdmin): signed in, but not an administrator.
+// The 403 page (forbidden() from requireAdmin): signed in, but not an administrator; their own /account is open to them.
 import Link from 'next/link';
 import { AuthCard } from '@/components/card';
 import { Button } from '@/components/form';
@@ -15,8 +15,8 @@ export default function Forbidden() {
         <Button type="submit">Sign out</Button>
       </form>
       <p className="mt-4 text-center text-sm">
-        <Link href="/" className="text-slate-600 underline hover:text-slate-900">
-          Go to the Gatehouse home page
+        <Link href="/account" className="text-slate-600 underline hover:text-slate-900">
+          Go to your account
         </Link>
       </p>
     </AuthCard>

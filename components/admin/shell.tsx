@@ -25,6 +25,9 @@ export function AdminShell({ admin, signOut, children }: { admin?: { username: s
               <span className="text-slate-600">
                 Signed in as <strong className="font-semibold text-slate-900">{admin.name ?? admin.username}</strong>
               </span>
+              <Link href="/account" className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}>
+                Your account
+              </Link>
               <form action={signOut}>
                 <Button type="submit" look="secondary">
                   Sign out
