@@ -177,6 +177,9 @@ test('"sign out everywhere else" ends the other browser’s session and keeps th
   await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
   await expect(status(page, 'Signed out of one other session. You stay signed in here.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Active sessions (1)' })).toBeVisible();
+  const activity = page.getByRole('region', { name: 'Recent activity' });
+  await expect(activity.getByRole('listitem').first(), 'the newest entry').toContainText('Sessions ended');
+  await expect(activity.getByRole('listitem').filter({ hasText: 'Signed in' }).first()).toContainText(/Chrome on \w+/);
   await shoot(page, 'sessions-signed-out-others');
 
   await elsewhere.page.reload();
@@ -210,12 +213,16 @@ test('one portal session: an admin’s /account is their own; a person signed in
   await expect(page.getByText('Administrator', { exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Admin portal' }).click();
   await expect(page.getByRole('heading', { name: 'Clients', level: 1 }), 'no second sign-in').toBeVisible();
+  await page.getByRole('link', { name: 'Your account' }).click();
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
 
   const person = await makeUser();
   const { context, page: other } = await newSignedInPage(browser, person);
   const response = await other.goto('/admin/clients');
   expect(response?.status()).toBe(403);
   await expect(other.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
+  await other.getByRole('link', { name: 'Go to your account' }).click();
+  await expect(other.getByRole('heading', { name: 'Profile', level: 1 }), 'still signed in').toBeVisible();
   await context.close();
 });
 

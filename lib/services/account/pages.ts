@@ -9,12 +9,13 @@ import 'server-only';
 import { database } from '../../db/database.ts';
 import { byAdmin } from '../portal/audit-context.ts';
 import type { SignedInUser } from '../portal/session.ts';
+import { recentActivity, type ActivityEntry } from './activity.ts';
 import { connectedApps, revokeConnectedApp, type AppRevocation, type ConnectedApp } from './apps.ts';
 import { changeOwnPassword, type PasswordChangeState } from './password.ts';
 import { profileValues, updateOwnProfile, type ProfileState, type ProfileValues } from './profile.ts';
 import { activeSessions, endOneSession, endOtherSessions, type ActiveSession, type SessionEnding } from './sessions.ts';
 
-export type { ActiveSession, AppRevocation, ConnectedApp, PasswordChangeState, ProfileState, ProfileValues, SessionEnding };
+export type { ActiveSession, ActivityEntry, AppRevocation, ConnectedApp, PasswordChangeState, ProfileState, ProfileValues, SessionEnding };
 
 /** Who acts and from where. `byAdmin` builds it for anyone the portal signed in: here the person acts on their own account. */
 const bySelf = (user: SignedInUser) => byAdmin(user);
@@ -49,4 +50,8 @@ export async function signOutOtherSessions(user: SignedInUser): Promise<number> 
 
 export async function signOutSession(user: SignedInUser, uid: string): Promise<SessionEnding> {
   return endOneSession(database(), user, uid, await bySelf(user));
+}
+
+export function activityOf(user: SignedInUser): Promise<ActivityEntry[]> {
+  return recentActivity(database(), user, 10);
 }

@@ -2,7 +2,7 @@
 import type { Metadata } from 'next';
 import { Time } from '@/components/account/time';
 import { Badge, Button, Card, Notice, PageHeader, formatDate } from '@/components/admin/ui';
-import { sessionsOf, type ActiveSession } from '@/lib/services/account/pages';
+import { activityOf, sessionsOf, type ActiveSession, type ActivityEntry } from '@/lib/services/account/pages';
 import { requireUser } from '@/lib/services/portal/session';
 import { endOtherSessionsAction, endSessionAction } from '../../actions';
 
@@ -55,9 +55,40 @@ function SessionItem({ session }: { session: ActiveSession }) {
   );
 }
 
+const actors: Record<ActivityEntry['by'], string> = {
+  you: 'You',
+  administrator: 'An administrator',
+  someone: 'Someone not signed in',
+  gatehouse: 'Gatehouse',
+};
+
+function Activity({ entries }: { entries: ActivityEntry[] }) {
+  if (!entries.length) return <p className="text-sm text-slate-600">Nothing recorded yet.</p>;
+  return (
+    <ul className="-my-3 divide-y divide-slate-100">
+      {entries.map((entry) => (
+        <li key={entry.id} className="grid gap-1 py-3 text-sm sm:grid-cols-3 sm:gap-4">
+          <p className="font-medium text-slate-900">
+            {entry.what}
+            {entry.app ? <span className="font-normal text-slate-600"> · {entry.app}</span> : null}
+          </p>
+          <p className="text-slate-600">
+            {actors[entry.by]}
+            {entry.browser ? <span className="block text-xs text-slate-500">{entry.browser}</span> : null}
+          </p>
+          <p className="text-slate-600">
+            <Time date={entry.at} />
+            {entry.ip ? <span className="block font-mono text-xs text-slate-500">{entry.ip}</span> : null}
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/account/sessions');
-  const sessions = await sessionsOf(user);
+  const [sessions, activity] = await Promise.all([sessionsOf(user), activityOf(user)]);
   const params = await searchParams;
   const notice = noticeFor(params.notice, params.count);
   const others = sessions.filter((s) => !s.current).length;
@@ -85,6 +116,11 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
               Sign out everywhere else
             </Button>
           </form>
+        </Card>
+      </div>
+      <div className="mt-6">
+        <Card title="Recent activity" description="Sign-ins and changes to your account, newest first. Something you do not recognise? Change your password, then sign out everywhere else.">
+          <Activity entries={activity} />
         </Card>
       </div>
     </>
