@@ -114,6 +114,32 @@ test('disabling a user ends their access: their access token introspects as {"ac
   expect(await introspect(client, tokens.access_token), 'enabling does not bring revoked tokens back').toEqual({ active: false });
 });
 
+test("a user's page: revoking an app makes its token inactive; ending all sessions makes them sign in again", async ({ page, browser }) => {
+  const client = await makeClient();
+  const { user, tokens } = await signIn(client, 'openid profile');
+  const other = await makeClient();
+  const second = await signIn(other);
+  await adminSignIn(page);
+  await openUser(page, user);
+  const apps = page.getByRole('region', { name: 'Connected apps' });
+  await expect(apps).toContainText(client.name);
+  await expect(apps).toContainText('openid profile');
+  await apps.getByRole('button', { name: `Revoke ${client.name}` }).click();
+  await expect(status(page, 'Access revoked')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Connected apps' })).toContainText('No connected apps.');
+  expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
+  expect((await introspect(other, second.tokens.access_token)).active, "another user's app is untouched").toBe(true);
+
+  const sessions = page.getByRole('region', { name: 'Sessions' });
+  await expect(sessions).not.toContainText('No active sessions.');
+  await sessions.getByRole('button', { name: 'End all sessions' }).click();
+  await expect(status(page, 'One session ended')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Sessions' })).toContainText('No active sessions.');
+  const activity = page.getByRole('region', { name: 'Recent activity' });
+  await expect(activity.getByRole('listitem').first()).toContainText('Sessions ended');
+  await expect(activity).toContainText('Consent revoked');
+});
+
 test('setting a new password: the old one stops working at the Gatehouse login; a generated one is shown once and works', async ({ page, browser }) => {
   const client = await makeClient();
   const user = await makeUser();

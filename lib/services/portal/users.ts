@@ -198,7 +198,14 @@ export async function revokeAppFor(admin: AdminUser, id: string, clientId: strin
   const db = database();
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user || !clientId || clientId.length > 200) return { status: 'not_found' };
-  const result = await revokeConnectedApp(db, { id: user.id, username: user.username }, clientId, await byAdmin(admin));
+  // Recorded here rather than by revokeConnectedApp: done by an admin, the entry is about the user (on whom), not the app.
+  const result = await revokeConnectedApp(db, { id: user.id, username: user.username }, clientId);
   if (result.status === 'refused') return { status: 'refused', message: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' };
-  return result.status === 'revoked' ? { status: 'done' } : { status: 'not_found' };
+  if (result.status !== 'revoked') return { status: 'not_found' };
+  await recordAuditBy(db, await byAdmin(admin), {
+    action: 'consent.revoked',
+    target: { type: 'user', id: user.id, label: user.username },
+    details: { clientId, clientName: result.name, accountId: user.id },
+  });
+  return { status: 'done' };
 }
