@@ -10,7 +10,7 @@ import { findAccount } from '../db/users.ts';
 import { adapterFor } from './adapter.ts';
 import { escapeHtml, page } from './html.ts';
 import { loadExistingGrant } from './grants.ts';
-import { INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
+import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 
 export interface ProviderSettings {
   issuer: string;
@@ -88,13 +88,23 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       email: ['email', 'email_verified'],
     },
     extraClientMetadata: {
-      properties: ['first_party', 'resource_server'],
+      properties: ['first_party', 'resource_server', 'admin_api'],
       validator(_ctx, key, value, metadata) {
-        if ((key === 'first_party' || key === 'resource_server') && typeof value !== 'boolean') {
+        if ((key === 'first_party' || key === 'resource_server' || (key === 'admin_api' && value !== undefined)) && typeof value !== 'boolean') {
           throw new errors.InvalidClientMetadata(`${key} must be a boolean`);
         }
-        if (key === 'resource_server' && !value && String(metadata.scope ?? '').split(' ').includes(INTROSPECT_SCOPE)) {
+        const scopes = String(metadata.scope ?? '').split(' ');
+        if (key === 'resource_server' && !value && scopes.includes(INTROSPECT_SCOPE)) {
           throw new errors.InvalidClientMetadata(`only resource servers may be allowed the ${INTROSPECT_SCOPE} scope`);
+        }
+        // The admin scope is never in a person's token: only admin-API clients
+        // hold it, and only with client_credentials (no code or refresh grant
+        // that could carry it to a user's access token).
+        if (key === 'admin_api' && scopes.includes(ADMIN_SCOPE)) {
+          if (value !== true) throw new errors.InvalidClientMetadata(`only admin-API clients may be allowed the ${ADMIN_SCOPE} scope`);
+          if ((metadata.grant_types ?? []).some((grant) => grant !== 'client_credentials')) {
+            throw new errors.InvalidClientMetadata(`the ${ADMIN_SCOPE} scope is for the client_credentials grant only`);
+          }
         }
       },
     },

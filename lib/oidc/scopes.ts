@@ -7,5 +7,11 @@
 /** Lets a resource server's access token call the introspection endpoint (only resource servers may hold it). */
 export const INTROSPECT_SCOPE = 'introspect';
 
+/**
+ * Lets a client call the admin JSON API (/api/admin) as itself: only clients
+ * flagged `admin_api`, only through client_credentials (never in a person's token).
+ */
+export const ADMIN_SCOPE = 'admin';
+
 /** Every scope the provider knows; discovery's scopes_supported. */
-export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', INTROSPECT_SCOPE] as const;
+export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', INTROSPECT_SCOPE, ADMIN_SCOPE] as const;
