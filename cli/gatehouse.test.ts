@@ -144,6 +144,18 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.equal(run.code, 1);
       assert.match(failure(run), /no client with id/);
     });
+
+    test('client create --admin-api: the admin scope with client_credentials; without the flag it exits 2', async () => {
+      const args = ['client', 'create', '--name', 'Automation', '--grant-type', 'client_credentials', '--scope', 'admin'];
+      const refused = await gatehouse(args);
+      assert.equal(refused.code, 2);
+      assert.match(failure(refused), /--scope: only admin-API clients may have the admin scope/);
+      const created = JSON.parse(ok(await gatehouse([...args, '--admin-api', '--json'])).stdout);
+      assert.equal(created.admin_api, true);
+      assert.equal(created.scope, 'admin');
+      assert.deepEqual(created.grant_types, ['client_credentials']);
+      ok(await gatehouse(['client', 'delete', created.client_id]));
+    });
   });
 
   describe('users', { concurrency: 1 }, () => {

@@ -26,6 +26,7 @@ export function clientJson(c: ClientRecord) {
     logo_uri: c.logoUri,
     first_party: c.firstParty,
     resource_server: c.resourceServer,
+    admin_api: c.adminApi,
     enabled: c.enabled,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
@@ -46,12 +47,14 @@ and stored only as a hash: it cannot be shown again.
   --public                        public client (browser or native app): no secret, PKCE only
   --grant-type G                  authorization_code | refresh_token | client_credentials, repeatable
                                   (default: authorization_code refresh_token)
-  --scope S                       openid | profile | email | offline_access | introspect, repeatable
+  --scope S                       openid | profile | email | offline_access | introspect | admin, repeatable
   --scopes "S S ..."              the same, space-separated (default: openid profile email offline_access)
   --auth-method M                 client_secret_basic | client_secret_post | none
                                   (default: client_secret_basic; none for --public)
   --first-party                   your own application: never shows a consent screen
   --resource-server               an API that may introspect any token (with the introspect scope)
+  --admin-api                     automation that may call /api/admin (with the admin scope and
+                                  the client_credentials grant only)
   --logo-uri URI                  https URL of a logo for the consent screen
   --json                          print JSON: client_id, client_secret (confidential only), metadata
 `,
@@ -76,6 +79,7 @@ and stored only as a hash: it cannot be shown again.
       'auth-method': { type: 'string' },
       'first-party': { type: 'boolean' },
       'resource-server': { type: 'boolean' },
+      'admin-api': { type: 'boolean' },
       'logo-uri': { type: 'string' },
     });
     positionals('client create', rest, []);
@@ -92,6 +96,7 @@ and stored only as a hash: it cannot be shown again.
       logoUri: values['logo-uri'],
       firstParty: values['first-party'] ?? false,
       resourceServer: values['resource-server'] ?? false,
+      adminApi: values['admin-api'] ?? false,
     };
     const { newClientSchema, registerClient } = await services();
     newClientSchema.parse(input); // bad input fails here, before a database is opened or created

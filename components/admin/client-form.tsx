@@ -25,6 +25,7 @@ const scopeOptions = [
   { value: 'email', hint: 'Email address.' },
   { value: 'offline_access', hint: 'Refresh tokens while the person is away.' },
   { value: 'introspect', hint: 'Check tokens at /oauth/introspect; resource servers only.' },
+  { value: 'admin', hint: 'Call the admin API (/api/admin); admin-API clients with client credentials only.' },
 ];
 
 const fieldNames: Record<keyof FieldErrors, string> = {
@@ -39,6 +40,7 @@ const fieldNames: Record<keyof FieldErrors, string> = {
   logoUri: 'Logo URI',
   firstParty: 'First party',
   resourceServer: 'Resource server',
+  adminApi: 'Admin API',
 };
 
 function Choices({ legend, name, options, checked, errors, hint }: { legend: string; name: string; options: Array<{ value: string; label?: string; hint: string }>; checked: string[]; errors?: string[]; hint?: string }) {
@@ -202,6 +204,7 @@ export function ClientForm({
           <legend className="text-sm font-medium text-slate-800">Trust</legend>
           <Toggle name="firstParty" label="First party" hint="Your organisation's own app: people are never asked for consent." checked={v.firstParty} />
           <Toggle name="resourceServer" label="Resource server" hint="An API that may introspect any token (with the introspect scope)." checked={v.resourceServer} />
+          <Toggle name="adminApi" label="Admin API" hint="Automation that may manage Gatehouse through /api/admin (with the admin scope, client credentials only)." checked={v.adminApi} />
         </fieldset>
       </section>
 

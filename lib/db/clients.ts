@@ -22,6 +22,8 @@ export interface ClientMetadata {
   logo_uri?: string;
   first_party: boolean;
   resource_server: boolean;
+  /** May obtain the `admin` scope with client_credentials and call /api/admin. */
+  admin_api: boolean;
 }
 
 /** A client as the CLI and portal see it: no secret material. */
@@ -38,6 +40,7 @@ export interface ClientRecord {
   logoUri: string | null;
   firstParty: boolean;
   resourceServer: boolean;
+  adminApi: boolean;
   enabled: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -56,6 +59,7 @@ export interface NewClient {
   logoUri: string | null;
   firstParty: boolean;
   resourceServer: boolean;
+  adminApi: boolean;
 }
 
 interface ClientRow {
@@ -72,13 +76,14 @@ interface ClientRow {
   logo_uri: string | null;
   first_party: number | boolean;
   resource_server: number | boolean;
+  admin_api: number | boolean;
 }
 
 /** The metadata of an enabled client, or undefined: a disabled client is, to the provider, unknown. */
 export async function findClientMetadata(db: Database, clientId: string): Promise<ClientMetadata | undefined> {
   const row = await db.sql.one<ClientRow>(
     `SELECT id, name, secret_hash, redirect_uris, post_logout_redirect_uris, grant_types, scope,
-            token_endpoint_auth_method, application_type, logo_uri, first_party, resource_server
+            token_endpoint_auth_method, application_type, logo_uri, first_party, resource_server, admin_api
      FROM clients WHERE id = ? AND enabled = ?`,
     [clientId, true],
   );
@@ -99,6 +104,7 @@ export async function findClientMetadata(db: Database, clientId: string): Promis
     ...(row.logo_uri ? { logo_uri: row.logo_uri } : {}),
     first_party: Boolean(row.first_party),
     resource_server: Boolean(row.resource_server),
+    admin_api: Boolean(row.admin_api),
   };
 }
 
@@ -118,6 +124,7 @@ function toRecord(row: PrismaClientRow): ClientRecord {
     logoUri: row.logoUri,
     firstParty: row.firstParty,
     resourceServer: row.resourceServer,
+    adminApi: row.adminApi,
     enabled: row.enabled,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

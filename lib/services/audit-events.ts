@@ -35,6 +35,7 @@ export const auditDetailsSchemas = {
     redirectUris: z.array(z.string().max(2000)).max(50),
     firstParty: z.boolean(),
     resourceServer: z.boolean(),
+    adminApi: z.boolean().optional(),
   }),
   'client.updated': z.strictObject({ changed: fields }),
   'client.enabled': z.strictObject({}),

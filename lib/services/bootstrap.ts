@@ -74,7 +74,8 @@ export async function ensurePortalClient(
     sameList(existing.scope.split(' '), wanted.scopes) &&
     existing.tokenEndpointAuthMethod === wanted.tokenEndpointAuthMethod &&
     existing.firstParty &&
-    !existing.resourceServer;
+    !existing.resourceServer &&
+    !existing.adminApi;
   if (!current) await updateClient(db, PORTAL_CLIENT_ID, registration);
   if (!existing.enabled) await setClientEnabled(db, PORTAL_CLIENT_ID, true);
   const hash = hashClientSecret(secret);

@@ -56,9 +56,23 @@ test('only resource servers may have the introspect scope', () => {
   assert.ok(newClientSchema.safeParse({ ...api, resourceServer: true }).success);
 });
 
+test('only admin-API clients may have the admin scope, and only with client_credentials', () => {
+  const automation = { name: 'Automation', grantTypes: ['client_credentials' as const], scopes: ['admin' as const] };
+  const refused = newClientSchema.safeParse(automation);
+  assert.ok(!refused.success);
+  assert.deepEqual(refused.error.issues.map((i) => i.message), ['only admin-API clients may have the admin scope']);
+  assert.ok(newClientSchema.safeParse({ ...automation, adminApi: true }).success);
+  // A code or refresh grant beside it could carry the scope into a person's token.
+  const withCode = newClientSchema.safeParse({ ...automation, adminApi: true, grantTypes: ['authorization_code', 'client_credentials'], redirectUris: ['https://a.example/cb'] });
+  assert.ok(!withCode.success);
+  assert.deepEqual(withCode.error.issues.map((i) => [i.path.join('.'), i.message]), [['grantTypes', 'a client with the admin scope uses the client_credentials grant only']]);
+  // The flag alone changes nothing the provider would hand out.
+  assert.equal(newClientSchema.parse({ name: 'x', redirectUris: ['https://a.example/cb'], adminApi: true }).adminApi, true);
+});
+
 test('unknown scopes and grant types are refused', () => {
   const base = { name: 'x', redirectUris: ['https://a.example/cb'] };
-  assert.ok(!newClientSchema.safeParse({ ...base, scopes: ['admin'] }).success);
+  assert.ok(!newClientSchema.safeParse({ ...base, scopes: ['superuser'] }).success);
   assert.ok(!newClientSchema.safeParse({ ...base, grantTypes: ['password'] }).success);
   assert.ok(!newClientSchema.safeParse({ ...base, logoUri: 'http://a.example/logo.png' }).success, 'logo over https only');
 });
@@ -146,7 +160,7 @@ for (const storage of testDatabases('clients')) {
       await removeClient(db, client.id, by);
       const events = await auditEventsFor(db, { targetType: 'client', targetId: client.id });
       assert.deepEqual(events.map((e) => e.action).reverse(), ['client.created', 'client.updated', 'client.secret_rotated', 'client.disabled', 'client.enabled', 'client.deleted']);
-      assert.deepEqual(events.at(-1)?.details, { name: 'Web', confidential: true, grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], redirectUris: ['https://app.example.com/cb'], firstParty: false, resourceServer: false });
+      assert.deepEqual(events.at(-1)?.details, { name: 'Web', confidential: true, grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], redirectUris: ['https://app.example.com/cb'], firstParty: false, resourceServer: false, adminApi: false });
       assert.deepEqual(events.at(-2)?.details, { changed: ['name', 'firstParty'] });
       assert.deepEqual(events[0].target, { type: 'client', id: client.id, label: 'Web renamed' }, 'a deleted client keeps its name in the log');
       assert.ok(events.every((e) => e.actor?.username === 'root' && e.ip === '192.0.2.1'));

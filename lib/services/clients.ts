@@ -20,7 +20,7 @@ import {
 } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
-import { INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
+import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { recordAuditBy, type AuditBy } from './audit.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -52,6 +52,8 @@ export const newClientSchema = z
     logoUri: z.url({ protocol: /^https$/, error: 'the logo URI must be an https URL' }).nullable().default(null),
     firstParty: z.boolean().default(false),
     resourceServer: z.boolean().default(false),
+    /** May call the admin JSON API (/api/admin) with a client_credentials token carrying the admin scope. */
+    adminApi: z.boolean().default(false),
   })
   .superRefine((c, ctx) => {
     const method = c.tokenEndpointAuthMethod ?? (c.type === 'public' ? 'none' : 'client_secret_basic');
@@ -61,6 +63,12 @@ export const newClientSchema = z
     if (c.grantTypes.includes('refresh_token') && !c.grantTypes.includes('authorization_code')) ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'refresh_token only makes sense with authorization_code' });
     if (c.type === 'public' && c.grantTypes.includes('client_credentials')) ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'client_credentials needs a confidential client' });
     if (c.scopes.includes(INTROSPECT_SCOPE) && !c.resourceServer) ctx.addIssue({ code: 'custom', path: ['scopes'], message: `only resource servers may have the ${INTROSPECT_SCOPE} scope` });
+    // The admin scope must never reach a person's token: no code or refresh grant beside it
+    // (the provider's client metadata validator, lib/oidc/configuration.ts, says the same).
+    if (c.scopes.includes(ADMIN_SCOPE) && !c.adminApi) ctx.addIssue({ code: 'custom', path: ['scopes'], message: `only admin-API clients may have the ${ADMIN_SCOPE} scope` });
+    if (c.scopes.includes(ADMIN_SCOPE) && c.grantTypes.some((grant) => grant !== 'client_credentials')) {
+      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: `a client with the ${ADMIN_SCOPE} scope uses the client_credentials grant only` });
+    }
   });
 
 export type NewClientInput = z.input<typeof newClientSchema>;
@@ -87,6 +95,7 @@ function clientFields(c: z.output<typeof newClientSchema>) {
     logoUri: c.logoUri,
     firstParty: c.firstParty,
     resourceServer: c.resourceServer,
+    adminApi: c.adminApi,
   };
 }
 
@@ -119,6 +128,7 @@ export async function registerClient(
       redirectUris: client.redirectUris,
       firstParty: client.firstParty,
       resourceServer: client.resourceServer,
+      adminApi: client.adminApi,
     },
   });
   return { client, clientSecret };
@@ -128,7 +138,7 @@ const target = (client: { id: string; name: string }) => ({ type: 'client' as co
 
 /** The registration fields whose values differ, in the names the portal's form uses. */
 function changedFields(before: ClientRecord, after: ClientRecord): string[] {
-  const fields = ['name', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scope', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer'] as const;
+  const fields = ['name', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scope', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer', 'adminApi'] as const;
   return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 

@@ -48,7 +48,7 @@ test('each issue lands on its field, and the values come back as typed for the f
     ['name', ''],
     ['type', 'public'],
     ['redirectUris', 'https://ok.example/cb\nhttp://evil.example/cb\nhttps://frag.example/cb#x'],
-    ['scopes', 'admin'],
+    ['scopes', 'superuser'],
     ['tokenEndpointAuthMethod', 'client_secret_basic'],
     ['logoUri', 'http://logo.example/x.png'],
   ]);
@@ -99,6 +99,7 @@ test('a new client starts as a confidential code-flow client; an existing one sh
     logoUri: null,
     firstParty: false,
     resourceServer: true,
+    adminApi: false,
     enabled: true,
     createdAt: new Date(),
     updatedAt: new Date(),

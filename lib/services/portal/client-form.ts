@@ -20,12 +20,13 @@ export interface ClientFormValues {
   logoUri: string;
   firstParty: boolean;
   resourceServer: boolean;
+  adminApi: boolean;
 }
 
 /** Messages by field; `form` holds any that belong to no one field. */
 export type FieldErrors = Partial<Record<keyof ClientFormValues | 'form', string[]>>;
 
-const fields = new Set<string>(['name', 'type', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scopes', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer']);
+const fields = new Set<string>(['name', 'type', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scopes', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer', 'adminApi']);
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -50,6 +51,7 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     logoUri: text(form, 'logoUri').trim().slice(0, 2_000),
     firstParty: form.get('firstParty') === 'on',
     resourceServer: form.get('resourceServer') === 'on',
+    adminApi: form.get('adminApi') === 'on',
   };
   const input: NewClientInput = {
     name: values.name,
@@ -63,6 +65,7 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     logoUri: values.logoUri || null,
     firstParty: values.firstParty,
     resourceServer: values.resourceServer,
+    adminApi: values.adminApi,
   };
   return { values, input };
 }
@@ -93,6 +96,7 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       logoUri: '',
       firstParty: false,
       resourceServer: false,
+      adminApi: false,
     };
   }
   return {
@@ -106,5 +110,6 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
     logoUri: client.logoUri ?? '',
     firstParty: client.firstParty,
     resourceServer: client.resourceServer,
+    adminApi: client.adminApi,
   };
 }

@@ -61,6 +61,7 @@ export default async function ClientPage({ params, searchParams }: { params: Pro
             {client.enabled ? <Badge tone="green">Enabled</Badge> : <Badge tone="red">Disabled</Badge>}
             {client.firstParty ? <Badge tone="indigo">First party</Badge> : null}
             {client.resourceServer ? <Badge tone="indigo">Resource server</Badge> : null}
+            {client.adminApi ? <Badge tone="amber">Admin API</Badge> : null}
             {client.managed ? <Badge tone="amber">Managed by Gatehouse</Badge> : null}
           </span>
         }

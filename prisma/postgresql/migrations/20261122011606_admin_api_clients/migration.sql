@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "clients" ADD COLUMN     "admin_api" BOOLEAN NOT NULL DEFAULT false;
