@@ -1,7 +1,7 @@
 /** How audit log entries read in the portal: the action, who, on whom, the details. UI only. */
 import Link from 'next/link';
 import type { AuditEventRecord } from '@/lib/services/audit';
-import { auditActionLabels, isAuditAction } from '@/lib/services/audit-events';
+import { auditActionLabels, CLIENT_ACTOR_PREFIX, isAuditAction } from '@/lib/services/audit-events';
 import { Badge, focusRing } from './ui';
 
 type Tone = 'green' | 'red' | 'amber' | 'indigo' | 'slate';
@@ -26,6 +26,14 @@ export function ActionBadge({ action }: { action: string }) {
 export function Actor({ actor, ip }: { actor: AuditEventRecord['actor']; ip?: string | null }) {
   if (!actor) return <span className="text-slate-500 italic">{ip ? 'Not signed in' : 'System'}</span>;
   const name = actor.username ?? actor.id ?? 'unknown';
+  // A client that called the admin API as itself.
+  if (!actor.id && name.startsWith(CLIENT_ACTOR_PREFIX)) {
+    return (
+      <Link href={`/admin/clients/${encodeURIComponent(name.slice(CLIENT_ACTOR_PREFIX.length))}`} className={`rounded-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
+        {name}
+      </Link>
+    );
+  }
   return actor.id ? (
     <Link href={`/admin/users/${encodeURIComponent(actor.id)}`} className={`rounded-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
       {name}

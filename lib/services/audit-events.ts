@@ -62,6 +62,12 @@ export function isAuditAction(value: unknown): value is AuditAction {
 
 export type AuditTargetType = 'user' | 'client' | 'grant' | 'session';
 
+/**
+ * How a client acting as itself (the admin API, with a client_credentials
+ * token) is named as an actor: `client:<client_id>`, with no user id.
+ */
+export const CLIENT_ACTOR_PREFIX = 'client:';
+
 /** How each action reads in the portal. */
 export const auditActionLabels: Record<AuditAction, string> = {
   'sign_in.succeeded': 'Signed in',

@@ -5,7 +5,7 @@ import { describe, test, type TestContext } from 'node:test';
 import { auditEventId, insertAuditEvent, listAuditEvents } from '../db/audit.ts';
 import type { Database } from '../db/database.ts';
 import { testDatabases } from '../db/testing.ts';
-import { auditEventsFor, auditLogPage, isSecretKey, recordAudit, sanitizeDetails } from './audit.ts';
+import { auditEventsFor, auditLogPage, clientActor, isSecretKey, recordAudit, sanitizeDetails } from './audit.ts';
 
 /** Captures console.error while `fn` runs. */
 async function stderrOf(t: TestContext, fn: () => Promise<void>): Promise<string> {
@@ -73,6 +73,16 @@ for (const storage of testDatabases('audit')) {
       assert.equal(event.actor, null);
       assert.equal(event.ip, null);
       assert.equal(event.userAgent, 'gatehouse-cli');
+    });
+
+    test('a client acting through the admin API is named client:<id>, with no user id, and found by that name', async () => {
+      const db = await open();
+      const t = tag();
+      await recordAudit(db, { action: 'user.disabled', actor: clientActor(`bot-${t}`), target: { type: 'user', id: `u-${t}`, label: `u-${t}` }, context: { ip: '192.0.2.1', userAgent: 'curl/8' }, details: {} });
+      const [event] = await auditEventsFor(db, { involvingUserId: `u-${t}` });
+      assert.deepEqual(event.actor, { id: null, username: `client:bot-${t}` });
+      const page = await auditLogPage(db, { actor: `client:bot-${t}` });
+      assert.deepEqual(page.events.map((e) => e.id), [event.id]);
     });
 
     test('details that do not match the action are dropped, not stored; the note names fields, never values', async (t) => {

@@ -11,15 +11,23 @@
 import { z } from 'zod';
 import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from '../db/audit.ts';
 import type { Database } from '../db/database.ts';
-import { auditActions, auditDetailsSchemas, isAuditAction, type AuditAction, type AuditDetails, type AuditTargetType } from './audit-events.ts';
+import { auditActions, auditDetailsSchemas, CLIENT_ACTOR_PREFIX, isAuditAction, type AuditAction, type AuditDetails, type AuditTargetType } from './audit-events.ts';
 import type { RequestContext } from './request-context.ts';
 
 export { requestContext, type RequestContext } from './request-context.ts';
 export { auditActions, auditActionLabels, isAuditAction, type AuditAction } from './audit-events.ts';
 export type { AuditEventRecord };
 
-/** Who acted: a user (their username as it is now, kept with the entry), or null for the system itself. */
-export type AuditActor = { id: string; username: string } | null;
+/**
+ * Who acted: a user (their username as it is now, kept with the entry), a
+ * client calling the admin API as itself (no user id; named `client:<client_id>`,
+ * see `clientActor`), or null for the system itself.
+ */
+export type AuditActor = { id: string | null; username: string } | null;
+
+export function clientActor(clientId: string): NonNullable<AuditActor> {
+  return { id: null, username: `${CLIENT_ACTOR_PREFIX}${clientId}` };
+}
 
 export interface AuditEvent<A extends AuditAction = AuditAction> {
   action: A;
