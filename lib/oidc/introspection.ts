@@ -11,7 +11,7 @@ import { INTROSPECT_SCOPE } from './scopes.ts';
 import { oauthError } from './errors.ts';
 import { readFormBody } from './form-body.ts';
 
-type AnyToken = Awaited<ReturnType<Provider['AccessToken']['find']>> & {
+export type AnyToken = Awaited<ReturnType<Provider['AccessToken']['find']>> & {
   kind: string;
   clientId: string;
   accountId?: string;
@@ -38,8 +38,8 @@ async function findToken(provider: Provider, value: string, hint: string | null)
   return (await access()) ?? refresh();
 }
 
-/** The token if it is valid and its grant still stands (as the provider checks). */
-async function activeToken(provider: Provider, value: string, hint: string | null): Promise<AnyToken | undefined> {
+/** The token if it is valid and its grant still stands (as the provider checks). Also the admin API's Bearer check. */
+export async function activeToken(provider: Provider, value: string, hint: string | null): Promise<AnyToken | undefined> {
   const token = await findToken(provider, value, hint);
   if (!token?.isValid) return undefined;
   if (token.grantId) {
