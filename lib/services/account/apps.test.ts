@@ -6,7 +6,8 @@ import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
 import { ensurePortalClient } from '../bootstrap.ts';
 import { PORTAL_CLIENT_ID } from '../portal/registration.ts';
-import { connectedApps, revokeConnectedApp } from './apps.ts';
+import { connectedApps, revokeAppOfUser, revokeConnectedApp } from './apps.ts';
+import { clientActor } from '../audit.ts';
 import { app, grant, person, session, token } from './testing.ts';
 
 for (const storage of testDatabases('account-apps')) {
@@ -67,6 +68,23 @@ for (const storage of testDatabases('account-apps')) {
 
       assert.deepEqual(await revokeConnectedApp(db, holder, notes.id, by), { status: 'not_found' }, 'nothing left to revoke');
       assert.deepEqual(await revokeConnectedApp(db, holder, '', by), { status: 'not_found' });
+    });
+
+    test('revoked by an administrator, it is recorded about the person, as done by the administrator', async () => {
+      const db = await storage.open();
+      const { holder } = await person(db);
+      const notes = await app(db, 'Notes');
+      const notesGrant = await grant(db, holder.id, notes.id, 'openid');
+      const by = { actor: clientActor('automation'), context: { ip: '192.0.2.9', userAgent: 'admin-api-test' } };
+      assert.deepEqual(await revokeAppOfUser(db, holder, notes.id, by), { status: 'revoked', name: 'Notes' });
+      assert.equal(await findArtifact(db.sql, 'Grant', notesGrant), undefined);
+      const events = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['consent.revoked'] });
+      assert.equal(events.length, 1, 'once, about the person');
+      assert.deepEqual(events[0].target, { type: 'user', id: holder.id, label: holder.username });
+      assert.deepEqual(events[0].actor, { id: null, username: 'client:automation' });
+      assert.deepEqual(events[0].details, { clientId: notes.id, clientName: 'Notes', accountId: holder.id });
+      assert.equal((await revokeAppOfUser(db, holder, PORTAL_CLIENT_ID, by)).status, 'refused');
+      assert.deepEqual(await revokeAppOfUser(db, holder, notes.id, by), { status: 'not_found' });
     });
 
     test('the portal is listed but not revocable from itself', async () => {

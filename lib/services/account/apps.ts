@@ -79,3 +79,20 @@ export async function revokeConnectedApp(db: Database, holder: AccountHolder, cl
   });
   return { status: 'revoked', name };
 }
+
+/**
+ * The same, done by an administrator (the portal's user page, the admin API):
+ * recorded about the person (on whom), not the app. The portal's own grant is
+ * refused here too: end the person's sessions, or disable them, instead.
+ */
+export async function revokeAppOfUser(db: Database, holder: AccountHolder, clientId: string, by?: AuditBy): Promise<AppRevocation> {
+  const result = await revokeConnectedApp(db, holder, clientId);
+  if (result.status === 'revoked') {
+    await recordAuditBy(db, by, {
+      action: 'consent.revoked',
+      target: { type: 'user', id: holder.id, label: holder.username },
+      details: { clientId, clientName: result.name, accountId: holder.id },
+    });
+  }
+  return result;
+}

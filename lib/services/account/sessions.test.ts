@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { findArtifactByUid } from '../../db/artifacts.ts';
 import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
-import { activeSessions, endOneSession, endOtherSessions } from './sessions.ts';
+import { activeSessions, endAllSessions, endOneSession, endOtherSessions } from './sessions.ts';
 import { app, person, session } from './testing.ts';
 
 for (const storage of testDatabases('account-sessions')) {
@@ -56,6 +56,24 @@ for (const storage of testDatabases('account-sessions')) {
       await session(db, holder.id);
       assert.equal(await endOtherSessions(db, holder), 2);
       assert.deepEqual(await activeSessions(db, holder), []);
+    });
+
+    test('an administrator ends every session of a person, the current one too, and it is recorded about them', async () => {
+      const db = await storage.open();
+      const { holder } = await person(db);
+      const admin = await person(db);
+      const other = await person(db);
+      const uid = await session(db, holder.id);
+      await session(db, holder.id);
+      const theirs = await session(db, other.holder.id);
+      assert.equal(await endAllSessions(db, { ...holder, sessionUid: uid }, admin.by), 2);
+      assert.deepEqual(await activeSessions(db, holder), []);
+      assert.ok(await findArtifactByUid(db.sql, 'Session', theirs));
+      const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['session.ended'] });
+      assert.deepEqual(event.details, { count: 2, scope: 'all' });
+      assert.equal(event.actor?.id, admin.user.id);
+      assert.equal(await endAllSessions(db, holder, admin.by), 0);
+      assert.equal((await auditEventsFor(db, { involvingUserId: holder.id, actions: ['session.ended'] })).length, 1, 'nothing ended, nothing recorded');
     });
 
     test('one session ends by uid; not the current one, and not anyone else’s', async () => {

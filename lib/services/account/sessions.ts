@@ -68,6 +68,17 @@ export async function endOtherSessions(db: Database, holder: AccountHolder, by?:
   return count;
 }
 
+/**
+ * Every session of the person, done by an administrator (the portal's user
+ * page, the admin API): they sign in again at their next authorization
+ * request. Grants and refresh tokens stay; tokens bound to a session end with it.
+ */
+export async function endAllSessions(db: Database, holder: AccountHolder, by?: AuditBy): Promise<number> {
+  const count = await destroySessionsOfAccountExcept(db.sql, holder.id);
+  if (count > 0) await recordAuditBy(db, by, { action: 'session.ended', target: target(holder), details: { count, scope: 'all' } });
+  return count;
+}
+
 export type SessionEnding = { status: 'ended' } | { status: 'current' } | { status: 'not_found' };
 
 /** Ends one session of the person's (by uid), not the current one. */

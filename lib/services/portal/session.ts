@@ -14,7 +14,7 @@ import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { env } from '../../config/env.ts';
 import { database } from '../../db/database.ts';
-import { adminAccess, gatehouseSessionAlive, userAccess, type AdminUser, type PortalUser } from './access.ts';
+import { adminAccess, gatehouseSessionAlive, userAccess, type AdminAccess, type AdminUser, type PortalUser } from './access.ts';
 import { pinNextAuthUrl, portalCookieNames, portalSessionSecret } from './auth.ts';
 import { PORTAL_CLIENT_ID, SIGNED_OUT_PATH } from './registration.ts';
 import { safeReturnTo } from './return-to.ts';
@@ -57,10 +57,18 @@ async function sessionSubject(): Promise<{ sub: string; sessionUid?: string } | 
  * to `returnTo` afterwards); anyone else gets the 403 page.
  */
 export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
-  const access = await adminAccess(database(), (await sessionSubject())?.sub);
+  const access = await adminSessionAccess();
   if (access.kind === 'signed_out') redirect(signInPath(returnTo));
   if (access.kind === 'forbidden') forbidden();
   return access.admin;
+}
+
+/**
+ * requireAdmin's check without its answers: the admin JSON API (lib/services/admin-api)
+ * answers a signed-out or forbidden caller with its own 401 or 403.
+ */
+export async function adminSessionAccess(): Promise<AdminAccess> {
+  return adminAccess(database(), (await sessionSubject())?.sub);
 }
 
 /** For display only (the layout's header): the admin if there is one. Never an authorization check. */

@@ -9,12 +9,11 @@
  */
 import 'server-only';
 import { z } from 'zod';
-import { destroySessionsOfAccountExcept } from '../../db/account.ts';
 import { database } from '../../db/database.ts';
 import type { UserRecord } from '../../db/users.ts';
-import { connectedApps, revokeConnectedApp, type ConnectedApp } from '../account/apps.ts';
-import { activeSessions, type ActiveSession } from '../account/sessions.ts';
-import { auditEventsFor, recordAuditBy, type AuditEventRecord } from '../audit.ts';
+import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../account/apps.ts';
+import { activeSessions, endAllSessions, type ActiveSession } from '../account/sessions.ts';
+import { auditEventsFor, type AuditEventRecord } from '../audit.ts';
 import { changePassword, createUser, disableUser, enableUser, getUserById, searchUsers, setRole, updateProfile, UserError } from '../users.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
@@ -186,11 +185,7 @@ export async function endSessionsFor(admin: AdminUser, id: string): Promise<Sess
   const db = database();
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user) return { status: 'not_found' };
-  const count = await destroySessionsOfAccountExcept(db.sql, user.id);
-  if (count > 0) {
-    await recordAuditBy(db, await byAdmin(admin), { action: 'session.ended', target: { type: 'user', id: user.id, label: user.username }, details: { count, scope: 'all' } });
-  }
-  return { status: 'ended', count };
+  return { status: 'ended', count: await endAllSessions(db, { id: user.id, username: user.username }, await byAdmin(admin)) };
 }
 
 /** Revokes what one app holds for the user: its grants, codes and tokens (their tokens introspect as inactive at once). */
@@ -198,14 +193,7 @@ export async function revokeAppFor(admin: AdminUser, id: string, clientId: strin
   const db = database();
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user || !clientId || clientId.length > 200) return { status: 'not_found' };
-  // Recorded here rather than by revokeConnectedApp: done by an admin, the entry is about the user (on whom), not the app.
-  const result = await revokeConnectedApp(db, { id: user.id, username: user.username }, clientId);
+  const result = await revokeAppOfUser(db, { id: user.id, username: user.username }, clientId, await byAdmin(admin));
   if (result.status === 'refused') return { status: 'refused', message: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' };
-  if (result.status !== 'revoked') return { status: 'not_found' };
-  await recordAuditBy(db, await byAdmin(admin), {
-    action: 'consent.revoked',
-    target: { type: 'user', id: user.id, label: user.username },
-    details: { clientId, clientName: result.name, accountId: user.id },
-  });
-  return { status: 'done' };
+  return result.status === 'revoked' ? { status: 'done' } : { status: 'not_found' };
 }
