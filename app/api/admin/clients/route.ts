@@ -1,0 +1,8 @@
+// The admin JSON API (lib/services/admin-api): each export authorizes and validates itself.
+import { adminRoute } from '@/lib/services/admin-api/route';
+import { createClient, listClients } from '@/lib/services/admin-api/clients';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = adminRoute(listClients);
+export const POST = adminRoute(createClient);

@@ -1,0 +1,8 @@
+// The admin JSON API (lib/services/admin-api): each export authorizes and validates itself.
+import { adminRoute } from '@/lib/services/admin-api/route';
+import { getUser, updateUser } from '@/lib/services/admin-api/users';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = adminRoute(getUser);
+export const PATCH = adminRoute(updateUser);

@@ -1,0 +1,8 @@
+// The admin JSON API (lib/services/admin-api): each export authorizes and validates itself.
+import { adminRoute } from '@/lib/services/admin-api/route';
+import { endUserSessions, listUserSessions } from '@/lib/services/admin-api/users';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = adminRoute(listUserSessions);
+export const DELETE = adminRoute(endUserSessions);

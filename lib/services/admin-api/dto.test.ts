@@ -1,0 +1,103 @@
+// The admin API's wire shapes: snake_case names over the use cases' own schemas, and nothing secret going out.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ClientRecord } from '../../db/clients.ts';
+import { newClientSchema } from '../clients.ts';
+import { auditEventDto, auditEventSchema, auditQuerySchema, snakeKeys } from './dto/audit.ts';
+import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSchema, newClientBodySchema, registrationOf } from './dto/clients.ts';
+import { searchQuery } from './dto/common.ts';
+import { createdUserSchema, newUserBodySchema, passwordBodySchema, profilePatchSchema, userDto, userSchema } from './dto/users.ts';
+
+const api: ClientRecord = {
+  id: 'c1',
+  name: 'Orders API',
+  confidential: true,
+  redirectUris: [],
+  postLogoutRedirectUris: [],
+  grantTypes: ['client_credentials'],
+  scope: 'introspect',
+  tokenEndpointAuthMethod: 'client_secret_post',
+  applicationType: 'web',
+  logoUri: null,
+  firstParty: false,
+  resourceServer: true,
+  adminApi: false,
+  enabled: true,
+  createdAt: new Date('2026-01-02T03:04:05.000Z'),
+  updatedAt: new Date('2026-01-02T03:04:05.000Z'),
+};
+
+test('a client goes out in RFC 7591 names, and its schema has no room for a secret', () => {
+  const dto = clientSchema.parse(clientDto(api, false));
+  assert.equal(dto.client_id, 'c1');
+  assert.equal(dto.token_endpoint_auth_method, 'client_secret_post');
+  assert.equal(dto.created_at, '2026-01-02T03:04:05.000Z');
+  assert.ok(!clientSchema.safeParse({ ...dto, client_secret: 'x' }).success, 'strict: a secret would fail the response check');
+  assert.ok(!clientSchema.safeParse({ ...dto, secret_hash: 'x' }).success);
+});
+
+test('a registration body: unknown fields refused, the service schema\'s own field rules applied', () => {
+  assert.ok(newClientBodySchema.safeParse({ client_name: 'Web' }).success);
+  assert.ok(!newClientBodySchema.safeParse({}).success, 'client_name is required');
+  assert.ok(!newClientBodySchema.safeParse({ client_name: 'Web', redirect_uri: 'https://a.example/cb' }).success, 'a typo is not ignored');
+  assert.ok(!newClientBodySchema.safeParse({ client_name: 'Web', redirect_uris: ['http://a.example/cb'] }).success, 'https only');
+  assert.ok(!newClientBodySchema.safeParse({ client_name: 'Web', grant_types: ['password'] }).success);
+});
+
+test('the body becomes the registration input; the scope string becomes the list; defaults stay the schema\'s', () => {
+  const input = clientInput(newClientBodySchema.parse({ client_name: 'Bot', grant_types: ['client_credentials'], scope: 'admin  ', admin_api: true }));
+  const parsed = newClientSchema.parse(input);
+  assert.deepEqual(parsed.scopes, ['admin']);
+  assert.equal(parsed.type, 'confidential');
+  assert.equal(parsed.adminApi, true);
+  assert.deepEqual(newClientSchema.parse(clientInput(newClientBodySchema.parse({ client_name: 'Web', redirect_uris: ['https://a.example/cb'] }))).grantTypes, ['authorization_code', 'refresh_token']);
+});
+
+test('a PATCH changes the given fields and keeps the others as stored', () => {
+  const patch = clientPatchSchema.parse({ client_name: 'Orders', logo_uri: 'https://a.example/logo.png' });
+  const input = newClientSchema.parse(clientInput(patch, registrationOf(api)));
+  assert.equal(input.name, 'Orders');
+  assert.equal(input.logoUri, 'https://a.example/logo.png');
+  assert.deepEqual(input.scopes, ['introspect']);
+  assert.equal(input.tokenEndpointAuthMethod, 'client_secret_post');
+  assert.equal(input.resourceServer, true);
+  assert.deepEqual(clientPatchSchema.parse({}), {}, 'no defaults creep into a PATCH');
+});
+
+test('every field of the registration schema has a wire name for its issues', () => {
+  assert.deepEqual(Object.keys(newClientSchema.shape).sort(), Object.keys(clientFieldNames).sort());
+  const wire = new Set(Object.keys(newClientBodySchema.shape));
+  for (const name of Object.values(clientFieldNames)) assert.ok(wire.has(name), name);
+});
+
+test('users: a password goes in, and out only as a generated one; never a hash', () => {
+  const user = { id: 'u1', username: 'ada', email: null, emailVerified: false, name: 'Ada', role: 'admin' as const, disabled: false, createdAt: new Date(0), updatedAt: new Date(0) };
+  const dto = userSchema.parse(userDto(user));
+  assert.equal(dto.email_verified, false);
+  assert.ok(!userSchema.safeParse({ ...dto, password_hash: 'x' }).success);
+  assert.ok(!userSchema.safeParse({ ...dto, password: 'x' }).success, 'only the create answer may carry a (generated) password');
+  assert.ok(createdUserSchema.safeParse({ ...dto, password: 'generated' }).success);
+  assert.ok(!newUserBodySchema.safeParse({ username: 'ada', password: 'short' }).success, 'the password policy');
+  assert.ok(!newUserBodySchema.safeParse({ username: 'ada lovelace' }).success, 'the username rule');
+  assert.deepEqual(newUserBodySchema.parse({ username: ' ada ' }), { username: 'ada' });
+  assert.deepEqual(passwordBodySchema.parse({}), {});
+  assert.deepEqual(profilePatchSchema.parse({ name: '', email: ' ' }), { name: null, email: null }, 'empty clears, as on the portal form');
+  assert.deepEqual(profilePatchSchema.parse({}), {});
+});
+
+test('queries: paging within bounds, audit filters checked strictly', () => {
+  assert.deepEqual(searchQuery.parse({}), { page: 1, per_page: 20 });
+  assert.deepEqual(searchQuery.parse({ q: ' ada ', page: '2', per_page: '100' }), { q: 'ada', page: 2, per_page: 100 });
+  for (const bad of [{ page: '0' }, { per_page: '101' }, { page: 'x' }, { sort: 'name' }]) assert.ok(!searchQuery.safeParse(bad).success, JSON.stringify(bad));
+  assert.ok(auditQuerySchema.safeParse({ action: 'user.disabled', from: '2026-01-01', to: '2026-01-02T10:00:00+02:00' }).success);
+  for (const bad of [{ action: 'user.deleted' }, { from: '2026-02-30' }, { to: 'yesterday' }]) assert.ok(!auditQuerySchema.safeParse(bad).success, JSON.stringify(bad));
+});
+
+test('audit details go out in snake_case at any depth', () => {
+  assert.deepEqual(snakeKeys({ clientId: 'c', revokedArtifacts: 2, nested: [{ grantId: 'g' }] }), { client_id: 'c', revoked_artifacts: 2, nested: [{ grant_id: 'g' }] });
+  const dto = auditEventSchema.parse(
+    auditEventDto({ id: 'e1', at: new Date(0), actor: { id: null, username: 'client:bot' }, action: 'user.disabled', target: { type: 'user', id: 'u1', label: 'ada' }, ip: null, userAgent: 'curl', details: { revokedArtifacts: 3 } }),
+  );
+  assert.deepEqual(dto.details, { revoked_artifacts: 3 });
+  assert.equal(dto.user_agent, 'curl');
+});

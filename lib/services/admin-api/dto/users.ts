@@ -1,0 +1,122 @@
+/**
+ * Users, their sessions and their grants on the wire. Request fields are the
+ * user schemas' own (lib/services/users.ts, shared with the CLI and the
+ * portal). A password goes in, never out, except one Gatehouse generated:
+ * that is in the one answer that created it.
+ */
+import { z } from 'zod';
+import type { UserRecord } from '../../../db/users.ts';
+import type { ConnectedApp } from '../../account/apps.ts';
+import type { ActiveSession } from '../../account/sessions.ts';
+import { newUserSchema, passwordSchema, profileSchema } from '../../users.ts';
+import { iso, isoOrNull, pageOf, timestamp } from './common.ts';
+
+const role = z.enum(['user', 'admin']);
+
+export const userSchema = z
+  .strictObject({
+    id: z.string(),
+    username: z.string(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    email_verified: z.boolean(),
+    role,
+    disabled: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'User', description: 'A person who can sign in. Never their password or its hash.' });
+
+export const userListSchema = pageOf(userSchema).meta({ id: 'UserList' });
+
+const generatedPassword = z.string().meta({ description: 'Only when Gatehouse generated the password: shown in this answer and never again.' });
+
+export const createdUserSchema = userSchema.extend({ password: generatedPassword.optional() }).meta({ id: 'CreatedUser' });
+
+export const newUserBodySchema = z
+  .strictObject({
+    username: newUserSchema.shape.username,
+    name: newUserSchema.shape.name.unwrap().optional(),
+    email: newUserSchema.shape.email.unwrap().optional(),
+    role: newUserSchema.shape.role.unwrap().optional(),
+    password: passwordSchema.optional().meta({ description: 'Leave out to have Gatehouse generate one (returned once).' }),
+  })
+  .meta({ id: 'NewUser' });
+
+export const profilePatchSchema = z
+  .strictObject({
+    name: profileSchema.shape.name.unwrap().optional(),
+    email: profileSchema.shape.email.unwrap().optional().meta({ description: 'A changed email is no longer verified. null or "" removes it.' }),
+  })
+  .meta({ id: 'ProfilePatch', description: 'The fields to change; the others stay.' });
+
+export const passwordBodySchema = z
+  .strictObject({ password: passwordSchema.optional().meta({ description: 'Leave out to have Gatehouse generate one (returned once).' }) })
+  .meta({ id: 'NewPassword', description: 'The old password stops working at once; sessions and tokens stay.' });
+
+export const passwordSetSchema = z.strictObject({ generated: z.boolean(), password: generatedPassword.optional() }).meta({ id: 'PasswordSet' });
+
+export const roleBodySchema = z.strictObject({ role }).meta({ id: 'RoleChange' });
+
+export const sessionSchema = z
+  .strictObject({
+    uid: z.string(),
+    signed_in_at: timestamp.nullable(),
+    last_active_at: timestamp.nullable().meta({ description: 'When the session last signed the person in to an app.' }),
+    expires_at: timestamp.nullable(),
+    apps: z.array(z.string()).meta({ description: 'The apps signed in through this session, by name.' }),
+  })
+  .meta({ id: 'Session', description: 'A Gatehouse sign-in session, named by its uid (never its cookie value).' });
+
+export const sessionListSchema = z.strictObject({ data: z.array(sessionSchema) }).meta({ id: 'SessionList' });
+export const sessionsEndedSchema = z.strictObject({ ended: z.number().int().min(0) }).meta({ id: 'SessionsEnded' });
+
+export const grantSchema = z
+  .strictObject({
+    client_id: z.string(),
+    client_name: z.string(),
+    scope: z.string().meta({ description: 'The scopes granted, space-separated.' }),
+    granted_at: timestamp.nullable(),
+    last_used_at: timestamp.nullable(),
+    first_party: z.boolean(),
+    portal: z.boolean().meta({ description: "Gatehouse's own portal: not revocable (end the user's sessions instead)." }),
+  })
+  .meta({ id: 'Grant', description: 'An app the person granted access to.' });
+
+export const grantListSchema = z.strictObject({ data: z.array(grantSchema) }).meta({ id: 'GrantList' });
+
+export function userDto(user: UserRecord): z.input<typeof userSchema> {
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    email: user.email,
+    email_verified: user.emailVerified,
+    role: user.role,
+    disabled: user.disabled,
+    created_at: iso(user.createdAt),
+    updated_at: iso(user.updatedAt),
+  };
+}
+
+export function sessionDto(session: ActiveSession): z.input<typeof sessionSchema> {
+  return {
+    uid: session.uid,
+    signed_in_at: isoOrNull(session.signedInAt),
+    last_active_at: isoOrNull(session.lastActiveAt),
+    expires_at: isoOrNull(session.expiresAt),
+    apps: session.apps,
+  };
+}
+
+export function grantDto(app: ConnectedApp): z.input<typeof grantSchema> {
+  return {
+    client_id: app.clientId,
+    client_name: app.name,
+    scope: app.scopes.join(' '),
+    granted_at: isoOrNull(app.grantedAt),
+    last_used_at: isoOrNull(app.lastUsedAt),
+    first_party: app.firstParty,
+    portal: app.portal,
+  };
+}
