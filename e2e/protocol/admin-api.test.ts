@@ -180,7 +180,7 @@ test('malformed JSON and the wrong content type: 400; unknown ids: 404; a taken 
   assert.match(invalid.body.error_description, /redirect_uris\.0: .*must use https/);
   assert.equal((await api('POST', '/api/admin/users', { token, json: { username: 'x', pasword: 'typo in a field name' } })).status, 400);
 
-  for (const path of ['/api/admin/clients/no-such-client', '/api/admin/users/no-such-user', '/api/admin/users/no-such-user/sessions', '/api/admin/no-such-thing']) {
+  for (const path of ['/api/admin', '/api/admin/clients/no-such-client', '/api/admin/users/no-such-user', '/api/admin/users/no-such-user/sessions', '/api/admin/no-such-thing']) {
     const response = await api('GET', path, { token });
     assert.equal(response.status, 404, path);
     assert.equal(response.body.error, 'not_found');

@@ -29,8 +29,8 @@ export function adminRouteExports(dir = apiDir): RouteExport[] {
       if (entry.isDirectory()) visit(path);
       else if (entry.name === 'route.ts') {
         const segments = relative(apiDir, folder).split(sep).filter(Boolean);
-        // A catch-all ([...path]) is the JSON 404 for paths that are not operations.
-        if (segments.some((s) => s.startsWith('[...'))) continue;
+        // The catch-all ([[...path]]) is the JSON 404 for paths that are not operations.
+        if (segments.some((s) => s.includes('[...'))) continue;
         const urlPath = ['/api/admin', ...segments.map((s) => s.replace(/^\[(.+)\]$/, '{$1}'))].join('/');
         const source = readFileSync(path, 'utf8');
         for (const match of source.matchAll(/^export const (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) = (.+);$/gm)) {
