@@ -200,6 +200,35 @@ test('the form shows what is wrong next to each field, keeps what was typed, and
   await expect(page.getByText(`No client matches “${name}”.`)).toBeVisible();
 });
 
+test('an admin-API client registered in the portal gets the admin scope and calls the admin API; without the flag the form refuses the scope', async ({ page }) => {
+  await adminSignIn(page);
+  await page.goto('/admin/clients/new');
+  const name = `Automation ${Date.now()}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('checkbox', { name: /^Authorization code/ }).uncheck();
+  await page.getByRole('checkbox', { name: /^Refresh token/ }).uncheck();
+  await page.getByRole('checkbox', { name: /^Client credentials/ }).check();
+  for (const scope of ['openid', 'profile', 'email', 'offline_access']) await page.getByRole('checkbox', { name: scope }).uncheck();
+  await page.getByRole('checkbox', { name: /^admin Call the admin API/ }).check();
+  await page.getByRole('button', { name: 'Register client' }).click();
+  await expect(page.getByText('only admin-API clients may have the admin scope', { exact: true })).toBeVisible();
+
+  await page.getByRole('checkbox', { name: /^Admin API/ }).check();
+  await page.getByRole('button', { name: 'Register client' }).click();
+  const clientSecret = await revealedSecret(page);
+  const clientId = await page.getByRole('textbox', { name: 'Client ID' }).inputValue();
+  const token = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'admin' }, { authorization: basic(clientId, clientSecret) });
+  expect(token.status).toBe(200);
+  const { access_token } = (await token.json()) as { access_token: string };
+  const users = await page.request.get('/api/admin/users', { headers: { authorization: `Bearer ${access_token}` } });
+  expect(users.status()).toBe(200);
+
+  await page.getByRole('link', { name: /show the client/ }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  await expect(page.getByText('Admin API', { exact: true })).toBeVisible();
+  await shoot(page, 'client-admin-api');
+});
+
 test('edit, disable, enable and delete a client', async ({ page }) => {
   const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
   await adminSignIn(page);
