@@ -3,6 +3,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { ActionBadge, Actor, Details, Target } from '@/components/admin/audit';
 import { Button, ButtonLink, PageHeader, focusRing, formatDate } from '@/components/admin/ui';
+import { Pagination } from '@/components/admin/pagination';
 import { auditActionOptions, auditPage, type AuditPage } from '@/lib/services/portal/audit';
 import { requireAdmin } from '@/lib/services/portal/session';
 
@@ -127,21 +128,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         </table>
       </div>
 
-      <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
-        <p>{log.total === 0 ? 'No entries' : log.events.length === 0 ? `Past the last page (${log.total} entries)` : `Showing ${log.first}–${log.last} of ${log.total}`}</p>
-        <div className="flex gap-2">
-          {log.page > 1 ? (
-            <ButtonLink look="secondary" href={pageHref(f, Math.min(log.page - 1, log.pageCount))} rel="prev">
-              Previous
-            </ButtonLink>
-          ) : null}
-          {log.page < log.pageCount ? (
-            <ButtonLink look="secondary" href={pageHref(f, log.page + 1)} rel="next">
-              Next
-            </ButtonLink>
-          ) : null}
-        </div>
-      </nav>
+      <Pagination summary={log.total === 0 ? 'No entries' : log.events.length === 0 ? `Past the last page (${log.total} entries)` : `Showing ${log.first}–${log.last} of ${log.total}`} page={log.page} pageCount={log.pageCount} href={(page) => pageHref(f, page)} />
     </>
   );
 }

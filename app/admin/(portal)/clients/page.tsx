@@ -2,6 +2,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Badge, ButtonLink, Button, Notice, PageHeader, focusRing, formatDate } from '@/components/admin/ui';
+import { Pagination } from '@/components/admin/pagination';
 import { clientsPage } from '@/lib/services/portal/clients';
 import { requireAdmin } from '@/lib/services/portal/session';
 
@@ -95,21 +96,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
         </table>
       </div>
 
-      <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
-        <p>{list.total === 0 ? 'No clients' : `Showing ${list.first}–${list.last} of ${list.total}`}</p>
-        <div className="flex gap-2">
-          {list.page > 1 ? (
-            <ButtonLink look="secondary" href={pageHref(list.query, list.page - 1)} rel="prev">
-              Previous
-            </ButtonLink>
-          ) : null}
-          {list.page < list.pageCount ? (
-            <ButtonLink look="secondary" href={pageHref(list.query, list.page + 1)} rel="next">
-              Next
-            </ButtonLink>
-          ) : null}
-        </div>
-      </nav>
+      <Pagination summary={list.total === 0 ? 'No clients' : `Showing ${list.first}–${list.last} of ${list.total}`} page={list.page} pageCount={list.pageCount} href={(page) => pageHref(list.query, page)} />
     </>
   );
 }
