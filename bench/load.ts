@@ -1,0 +1,219 @@
+/**
+ * The load rows. Each row is one kind of request, sent by autocannon at a fixed
+ * number of connections; rows that spend a credential (code redemption) get a
+ * pool prepared beforehand and exactly as many requests as the pool holds. The
+ * full sign-in is a multi-request browser flow, so it runs as `connections`
+ * concurrent flows instead of through autocannon.
+ */
+import autocannon, { type AutocannonRequest } from 'autocannon';
+import { loadavg } from 'node:os';
+import { basicAuth, codeRedemptionBody, fullSignIn, type Target } from './flows.ts';
+
+export const ROWS = ['discovery', 'jwks', 'token', 'refresh_token', 'client_credentials', 'introspection', 'userinfo', 'sign-in'] as const;
+export type RowName = (typeof ROWS)[number];
+
+export const ROW_LABELS: Record<RowName, string> = {
+  discovery: 'discovery',
+  jwks: 'JWKS',
+  token: 'token (code + PKCE)',
+  refresh_token: 'refresh_token',
+  client_credentials: 'client_credentials',
+  introspection: 'introspection',
+  userinfo: 'userinfo',
+  'sign-in': 'full sign-in',
+};
+
+export interface Sample {
+  row: RowName;
+  server: string;
+  connections: number;
+  round: number;
+  /** 2xx responses (or completed sign-ins) per second. */
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  failed: number;
+  seconds: number;
+  statuses: Record<string, number>;
+  /** 1-minute load average when the sample ended (other work on the machine shows here). */
+  load1: number;
+}
+
+/** Credentials the rows spend or reuse, per server. */
+export interface Pools {
+  codes: { code: string; verifier: string }[];
+  refreshTokens: string[];
+  accessTokens: string[];
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function summarize(row: RowName, target: Target, connections: number, round: number, latencies: number[], statuses: Record<string, number>, failed: number, seconds: number): Sample {
+  latencies.sort((a, b) => a - b);
+  return {
+    row,
+    server: target.name,
+    connections,
+    round,
+    rps: Math.round((latencies.length / seconds) * 10) / 10,
+    p50: round2(percentile(latencies, 50)),
+    p99: round2(percentile(latencies, 99)),
+    ok: latencies.length,
+    failed,
+    seconds: round2(seconds),
+    statuses,
+    load1: round2(loadavg()[0]),
+  };
+}
+
+/** Cycles through a list (tokens that stay valid when used: access tokens, non-rotating refresh tokens). */
+function cycle<T>(items: T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length];
+}
+
+const form = 'application/x-www-form-urlencoded';
+
+/**
+ * Codes a token run needs beyond the requests it sends: autocannon builds each
+ * connection's first request up front and one more after the last response.
+ */
+export const spareCodes = (connections: number) => connections + 8;
+
+/** autocannon's request list for a row; `amount` is set when each request spends a pooled item. */
+function requestsFor(row: Exclude<RowName, 'sign-in'>, target: Target, pools: Pools, connections: number): { requests: AutocannonRequest[]; amount?: number } {
+  const basic = basicAuth(target);
+  switch (row) {
+    case 'discovery':
+      return { requests: [{ method: 'GET', path: '/.well-known/openid-configuration' }] };
+    case 'jwks':
+      return { requests: [{ method: 'GET', path: '/oauth/jwks' }] };
+    case 'client_credentials':
+      return {
+        requests: [
+          { method: 'POST', path: '/oauth/token', headers: { 'content-type': form, authorization: basic }, body: 'grant_type=client_credentials' },
+        ],
+      };
+    case 'token': {
+      const codes = pools.codes.splice(0);
+      let i = 0;
+      return {
+        amount: Math.max(connections, codes.length - spareCodes(connections)),
+        requests: [
+          {
+            method: 'POST',
+            path: '/oauth/token',
+            headers: { 'content-type': form, authorization: basic },
+            setupRequest: (request) => ({ ...request, body: codeRedemptionBody(target, codes[i++ % codes.length]) }),
+          },
+        ],
+      };
+    }
+    case 'refresh_token': {
+      const next = cycle(pools.refreshTokens);
+      return {
+        requests: [
+          {
+            method: 'POST',
+            path: '/oauth/token',
+            headers: { 'content-type': form, authorization: basic },
+            setupRequest: (request) => ({ ...request, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: next() }).toString() }),
+          },
+        ],
+      };
+    }
+    case 'introspection': {
+      const next = cycle(pools.accessTokens);
+      return {
+        requests: [
+          {
+            method: 'POST',
+            path: '/oauth/introspect',
+            headers: { 'content-type': form, authorization: basic },
+            setupRequest: (request) => ({ ...request, body: new URLSearchParams({ token: next(), token_type_hint: 'access_token' }).toString() }),
+          },
+        ],
+      };
+    }
+    case 'userinfo': {
+      const next = cycle(pools.accessTokens);
+      return {
+        requests: [{ method: 'GET', path: '/oauth/userinfo', setupRequest: (request) => ({ ...request, headers: { authorization: `Bearer ${next()}` } }) }],
+      };
+    }
+  }
+}
+
+export async function runRow(options: {
+  row: RowName;
+  target: Target;
+  pools: Pools;
+  connections: number;
+  seconds: number;
+  round: number;
+}): Promise<Sample> {
+  const { row, target, connections, seconds, round } = options;
+  if (row === 'sign-in') return signInRow(target, connections, seconds, round);
+
+  const { requests, amount } = requestsFor(row, target, options.pools, connections);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let failed = 0;
+  let firstError: string | undefined;
+  for (const request of requests) {
+    request.onResponse = (status, body) => {
+      if (status >= 300) firstError ??= `${status} ${body.slice(0, 300)}`;
+    };
+  }
+  const instance = autocannon({ url: target.base, connections, duration: seconds, amount, timeout: 30, requests });
+  // autocannon notices that `amount` is reached only on its 1 s tick: time ends at the last response instead.
+  let last = performance.now();
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    last = performance.now();
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status >= 200 && status < 300) latencies.push(ms);
+    else failed++;
+  });
+  instance.on('reqError', () => {
+    statuses.error = (statuses.error ?? 0) + 1;
+    failed++;
+  });
+  const started = performance.now();
+  await instance;
+  if (firstError) console.warn(`  ${target.name} ${row}: ${failed} failed, first: ${firstError}`);
+  return summarize(row, target, connections, round, latencies, statuses, failed, (last - started) / 1000);
+}
+
+/** `connections` browsers, each signing in again and again with a fresh cookie jar until time is up. */
+async function signInRow(target: Target, connections: number, seconds: number, round: number): Promise<Sample> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let failed = 0;
+  let firstError: string | undefined;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        try {
+          await fullSignIn(target);
+          latencies.push(performance.now() - t0);
+          statuses['200'] = (statuses['200'] ?? 0) + 1;
+        } catch (error) {
+          failed++;
+          firstError ??= error instanceof Error ? error.message : String(error);
+          statuses.error = (statuses.error ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  if (firstError) console.warn(`  ${target.name} sign-in failures (${failed}), first: ${firstError.slice(0, 300)}`);
+  return summarize('sign-in', target, connections, round, latencies, statuses, failed, (performance.now() - started) / 1000);
+}

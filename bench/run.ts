@@ -1,0 +1,234 @@
+/**
+ * `npm run bench`: Gatehouse (`next start`, production build) against a bare
+ * oidc-provider with the same configuration (bench/baseline-server.ts), loaded
+ * alternately with autocannon, plus this machine's argon2id and JWT limits.
+ * Prints one table and writes bench/results/<timestamp>.json and latest.md.
+ *
+ *   npm run bench [-- options]
+ *     --skip-build         use the existing .next build
+ *     --quick              smoke run: 1 round of 1 s per row
+ *     --rows=a,b           only these rows (discovery, jwks, token, refresh_token,
+ *                          client_credentials, introspection, userinfo, sign-in)
+ *     --seconds=N          seconds per measurement (default 3)
+ *     --rounds=N           rounds per row and connection count (default 2)
+ *     --connections=1,32   connection counts
+ *     --profile            run the servers with --cpu-prof and summarise Gatehouse's
+ *                          profile over the load windows (bench/results/profile-*.md)
+ *     --direct             also Gatehouse's provider on node:http without Next
+ *                          (bench/direct-server.ts, on the SQLite Gatehouse's database)
+ *   BENCH_DATABASE_URL=postgresql://...  also Gatehouse on PostgreSQL (a fresh schema, dropped afterwards)
+ *
+ * Traffic goes to 127.0.0.1 only, on ports the kernel picks (never 3000-3300).
+ */
+import { execSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { mintCodes, type Browser, type Target } from './flows.ts';
+import { measureLimits, type Limits } from './limits.ts';
+import { ROWS, runRow, spareCodes, type Pools, type RowName, type Sample } from './load.ts';
+import { profileMarkdown, summarizeProfile, type Window } from './profile.ts';
+import { nextBin, peakRssMb, samplePeaks, type Server } from './servers.ts';
+import { checkTokens, postgresSchema, preparePools, startBaselineLike, startDirectOn, startGatehouseOn, type Context } from './setup.ts';
+import { aggregate, report, type RunResult, type ServerSummary } from './table.ts';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(`--${name}`);
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const quick = flag('quick');
+const profiling = flag('profile');
+const seconds = Number(option('seconds') ?? (quick ? 1 : 3));
+const rounds = Number(option('rounds') ?? (quick ? 1 : 2));
+const connectionCounts = (option('connections') ?? '1,32').split(',').map(Number);
+const rows = (option('rows')?.split(',') ?? [...ROWS]) as RowName[];
+for (const row of rows) if (!ROWS.includes(row)) throw new Error(`unknown row ${row}; rows: ${ROWS.join(', ')}`);
+
+const resultsDir = join('bench', 'results');
+const work = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+const profileDir = join(work, 'profiles');
+const nodeArgs = profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : undefined;
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const uptime = () => execSync('uptime').toString().trim();
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+const servers: Server[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+/** --profile: when each row loaded each server (profile timestamps share process.hrtime's clock). */
+const windowsByRow: { row: RowName; server: string; windows: Window[] }[] = [];
+const ctx: Context = { work, nodeArgs, servers, cleanups, log };
+
+async function cleanup() {
+  for (const server of servers) await server.stop().catch(() => undefined);
+  for (const fn of cleanups.splice(0).reverse()) await fn().catch((e: Error) => console.error(`cleanup: ${e.message}`));
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+}
+
+function machine() {
+  const gitCommit = spawnSync('git', ['rev-parse', 'HEAD']).stdout?.toString().trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib', 'app', 'package.json', 'next.config.js']).stdout?.toString().trim();
+  return {
+    cpu: cpus()[0]?.model,
+    cores: cpus().length,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${execSync('uname -r').toString().trim()}`,
+    commit: gitCommit,
+    uncommittedChangesInLibOrApp: Boolean(dirty),
+  };
+}
+
+async function main() {
+  const startedAt = new Date();
+  const uptimeBefore = uptime();
+  log(`load before: ${uptimeBefore}`);
+  if (!flag('skip-build')) {
+    log('next build ...');
+    const build = spawnSync(process.execPath, [nextBin, 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    if (build.status !== 0) throw new Error('next build failed');
+  } else if (!existsSync(join('.next', 'BUILD_ID'))) {
+    throw new Error('--skip-build needs an existing build (.next/BUILD_ID)');
+  }
+
+  const gatehouses = [await startGatehouseOn(ctx, 'gatehouse-sqlite', `file:${join(work, 'gatehouse.db')}`)];
+  if (process.env.BENCH_DATABASE_URL) {
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql', await postgresSchema(ctx, process.env.BENCH_DATABASE_URL)));
+  } else {
+    log('BENCH_DATABASE_URL is not set: Gatehouse runs on SQLite only');
+  }
+  const base = await startBaselineLike(ctx, gatehouses[0]);
+  const direct = flag('direct') ? await startDirectOn(ctx, gatehouses[0]) : undefined;
+  const allTargets = [...gatehouses.map((g) => g.target), ...(direct ? [direct.target] : []), base.target];
+  const sampler = setInterval(() => servers.forEach(samplePeaks), 1000);
+  cleanups.push(async () => clearInterval(sampler));
+
+  log('signing in on every server and preparing tokens ...');
+  const prepared = new Map<string, { browsers: Browser[]; pools: Pools }>();
+  for (const t of allTargets) {
+    if (t.name === 'gatehouse-direct') continue;
+    prepared.set(t.name, await preparePools(t));
+  }
+  if (direct) {
+    // Same database: codes minted through Gatehouse's pages redeem at the direct server, the same tokens are valid there.
+    const { browsers, pools } = prepared.get(gatehouses[0].target.name)!;
+    prepared.set('gatehouse-direct', { browsers, pools: { codes: [], refreshTokens: [...pools.refreshTokens], accessTokens: [...pools.accessTokens] } });
+    await checkTokens(direct.target, pools.accessTokens[0]);
+  }
+
+  log('measuring this machine\'s limits (argon2id, JWT signing) ...');
+  const limits: Limits = await measureLimits({
+    passwordHash: base.passwordHash,
+    password: base.target.user.password,
+    jwks: base.jwks,
+    ms: quick ? 1000 : 2500,
+  });
+  log(`argon2id ${limits.argon2id.verificationsPerSecond}/s; ${Object.entries(limits.jwt).map(([a, r]) => `${a} ${r.signaturesPerSecond}/s`).join(', ')}`);
+
+  const samples: Sample[] = [];
+  const windows = new Map<string, Window[]>();
+  /** Last measured token rate per server and connection count: how many codes the next run needs. */
+  const tokenRate = new Map<string, number>();
+  const codesFor = async (t: Target, connections: number, secs: number) => {
+    const { browsers, pools } = prepared.get(t.name)!;
+    const rate = tokenRate.get(`${t.name}/${connections}`) ?? tokenRate.get(`${t.name}/warm`) ?? 200;
+    const count = Math.min(20_000, Math.max(30, 2 * connections, Math.ceil(rate * secs * 1.1))) + spareCodes(connections);
+    pools.codes = await mintCodes(browsers, count);
+  };
+  const measure = async (row: RowName, t: Target, connections: number, secs: number, round: number) => {
+    if (row === 'token') await codesFor(t, connections, secs);
+    const startUs = nowUs();
+    const sample = await runRow({ row, target: t, pools: prepared.get(t.name)!.pools, connections, seconds: secs, round });
+    windows.set(t.name, [...(windows.get(t.name) ?? []), { startUs, endUs: nowUs() }]);
+    servers.forEach(samplePeaks);
+    return sample;
+  };
+
+  for (const row of rows) {
+    // The direct server has no login or consent pages.
+    const targets = allTargets.filter((t) => row !== 'sign-in' || t.name !== 'gatehouse-direct');
+    // Warm-up, not recorded: JIT, connection pools, caches.
+    for (const t of targets) {
+      const warm = await measure(row, t, row === 'sign-in' ? 4 : 8, quick ? 0.5 : 1, 0);
+      if (row === 'token') tokenRate.set(`${t.name}/warm`, warm.rps);
+    }
+    windows.clear();
+    for (const connections of connectionCounts) {
+      for (let round = 1; round <= rounds; round++) {
+        for (const t of targets) {
+          const s = await measure(row, t, connections, seconds, round);
+          if (row === 'token') tokenRate.set(`${t.name}/${connections}`, s.rps);
+          samples.push(s);
+          const failures = s.failed ? `, ${s.failed} failed ${JSON.stringify(s.statuses)}` : '';
+          log(`${row.padEnd(18)} c=${String(connections).padEnd(2)} r${round} ${t.name.padEnd(20)} ${String(s.rps).padStart(7)}/s p50 ${s.p50} ms p99 ${s.p99} ms${failures} (load ${s.load1})`);
+        }
+      }
+    }
+    if (profiling) for (const [name, w] of windows) windowsByRow.push({ row, server: name, windows: w });
+  }
+
+  servers.forEach(samplePeaks);
+  const summaries: ServerSummary[] = [
+    ...gatehouses.map((g) => ({ name: g.target.name, peakRssMb: peakRssMb(g.server), startMs: g.server.startMs, restartMs: g.restartMs })),
+    ...(direct ? [{ name: 'gatehouse-direct', peakRssMb: peakRssMb(direct.server), startMs: direct.server.startMs }] : []),
+    { name: 'baseline', peakRssMb: peakRssMb(base.server), startMs: base.server.startMs },
+  ];
+  const pids = new Map(servers.map((s) => [s.child.pid, s.name]));
+  await cleanup();
+
+  const uptimeAfter = uptime();
+  const finishedAt = new Date();
+  // Smoke runs, row subsets and profiling runs go to results/partial/ (git-ignored): latest.md stays the last full run.
+  const partial = quick || profiling || rows.length < ROWS.length || ['seconds', 'rounds', 'connections'].some((o) => option(o) !== undefined);
+  const outDir = partial ? join(resultsDir, 'partial') : resultsDir;
+  mkdirSync(outDir, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const result: RunResult = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000),
+    machine: machine(),
+    load: { before: uptimeBefore, after: uptimeAfter },
+    options: { quick, seconds, rounds, connections: connectionCounts, rows, profiling, direct: Boolean(direct), postgres: Boolean(process.env.BENCH_DATABASE_URL) },
+    servers: summaries,
+    limits,
+    table: aggregate(samples),
+    samples,
+  };
+  writeFileSync(join(outDir, `${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  const text = report(result);
+  console.log(`\n${text}\n`);
+  writeFileSync(join(outDir, 'latest.md'), `# Latest benchmark\n\n${text}\n\nRaw numbers: [${stamp}.json](${stamp}.json)\n`);
+  log(`wrote ${join(outDir, `${stamp}.json`)} and latest.md`);
+
+  if (profiling) writeProfiles(pids, stamp);
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** One markdown summary per profiled server process, over its load windows. */
+function writeProfiles(pids: Map<number | undefined, string>, stamp: string) {
+  if (!existsSync(profileDir)) return log('no profiles were written');
+  const parts: string[] = [`# CPU profiles, ${stamp}`, '', `rows: ${rows.join(', ')}; connections ${connectionCounts.join(', ')}`, ''];
+  for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+    const pid = Number(file.split('.')[3]); // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile
+    const name = pids.get(pid);
+    if (!name) continue;
+    const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
+    const summaries = windowsByRow.filter((w) => w.server === name).map(({ row, windows }) => ({ row, summary: summarizeProfile(profile, windows) }));
+    // Threads that only idled (tsx's module-loader thread in the baseline) say nothing.
+    if (summaries.every(({ summary }) => summary.idlePct >= 99)) continue;
+    for (const { row, summary } of summaries) parts.push(profileMarkdown(`${row} on ${name} (pid ${pid})`, summary), '');
+    // The raw profile stays beside the results for Chrome DevTools (results/partial/ is git-ignored).
+    copyFileSync(join(profileDir, file), join(resultsDir, 'partial', `${stamp}-${name}.cpuprofile`));
+  }
+  const out = join(resultsDir, `profile-${stamp}.md`);
+  writeFileSync(out, parts.join('\n'));
+  log(`wrote ${out}`);
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  await cleanup();
+  console.error(`work files kept in ${work}`);
+  process.exit(1);
+});

@@ -1,0 +1,173 @@
+/**
+ * Setting up a run: Gatehouse on a fresh database (its client and user created
+ * through lib/services, as the CLI does), the baseline and the direct server
+ * configured from it, a throwaway PostgreSQL schema, and the browsers and
+ * tokens the rows start from.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { env } from '../lib/config/env.ts';
+import { findClientMetadata } from '../lib/db/clients.ts';
+import { closeDatabase, database } from '../lib/db/database.ts';
+import { listActiveSigningKeys } from '../lib/db/secrets.ts';
+import { findAccount, findCredentials } from '../lib/db/users.ts';
+import { registerClient } from '../lib/services/clients.ts';
+import { createUser } from '../lib/services/users.ts';
+import type { BaselineConfig } from './baseline-server.ts';
+import { authorize, basicAuth, Browser, mintCodes, pool, redeem, type Target } from './flows.ts';
+import type { Pools } from './load.ts';
+import { freePort, startBaseline, startDirect, startGatehouse, type Server } from './servers.ts';
+
+/** What the run owns: its temp folder, the servers it started, what to undo at the end. */
+export interface Context {
+  work: string;
+  nodeArgs?: string[];
+  servers: Server[];
+  cleanups: (() => Promise<void>)[];
+  log: (line: string) => void;
+}
+
+const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+const SCOPE = 'openid profile email';
+
+export interface Gatehouse {
+  server: Server;
+  target: Target;
+  restartMs: number;
+  databaseUrl: string;
+}
+
+/** Gatehouse on a fresh database: first start (migrations, keys, admin), the benchmark's client and user, then a restart. */
+export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: string): Promise<Gatehouse> {
+  const adminPassword = randomBytes(18).toString('base64url');
+  const port = await freePort();
+  const start = () => startGatehouse({ name, port, databaseUrl, adminPassword, logFile: join(ctx.work, `${name}.log`), nodeArgs: ctx.nodeArgs });
+  let server = await start();
+  ctx.servers.push(server);
+  const firstStartMs = server.startMs;
+
+  const db = database(databaseUrl);
+  ctx.cleanups.push(() => closeDatabase(databaseUrl));
+  const { client, clientSecret } = await registerClient(db, {
+    name: 'Benchmark App',
+    redirectUris: [REDIRECT_URI],
+    grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
+    scopes: ['openid', 'profile', 'email', 'offline_access'],
+  });
+  const password = randomBytes(18).toString('base64url');
+  await createUser(db, { username: 'bench-user', password, email: 'bench-user@example.test', name: 'Bench Person' });
+
+  // Restart: `next start` on a built app and an existing database, the everyday start.
+  await server.stop();
+  ctx.servers.splice(ctx.servers.indexOf(server), 1);
+  server = await start();
+  ctx.servers.push(server);
+  const restartMs = server.startMs;
+  server.startMs = firstStartMs;
+  ctx.log(`${name} on port ${port}: first start ${firstStartMs} ms, restart ${restartMs} ms`);
+  return {
+    server,
+    restartMs,
+    databaseUrl,
+    target: {
+      name,
+      base: server.base,
+      client: { id: client.id, secret: clientSecret!, redirectUri: REDIRECT_URI, scope: SCOPE },
+      user: { username: 'bench-user', password },
+    },
+  };
+}
+
+/** The baseline with the first Gatehouse's client (plaintext secret), keys, account and TTLs. */
+export async function startBaselineLike(ctx: Context, from: Gatehouse): Promise<{ server: Server; target: Target; passwordHash: string; jwks: Record<string, unknown>[] }> {
+  const db = database(from.databaseUrl);
+  const metadata = await findClientMetadata(db, from.target.client.id);
+  const credentials = await findCredentials(db, from.target.user.username);
+  if (!metadata || !credentials) throw new Error('the benchmark client or user is missing');
+  const account = await findAccount(db, credentials.id);
+  const jwks = (await listActiveSigningKeys(db)).map((k) => k.privateJwk);
+  const settings = env();
+  const port = await freePort();
+  const config: BaselineConfig = {
+    port,
+    issuer: `http://127.0.0.1:${port}`,
+    jwks: jwks as BaselineConfig['jwks'],
+    cookieKeys: [randomBytes(32).toString('base64url')],
+    client: { ...metadata, client_secret: from.target.client.secret } as BaselineConfig['client'],
+    account: { ...account!, passwordHash: credentials.passwordHash },
+    accessTokenTtl: settings.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: settings.REFRESH_TOKEN_TTL,
+    sessionTtl: settings.SESSION_TTL,
+  };
+  const configFile = join(ctx.work, 'baseline.json');
+  writeFileSync(configFile, JSON.stringify(config));
+  const server = await startBaseline({ port, configFile, logFile: join(ctx.work, 'baseline.log'), nodeArgs: ctx.nodeArgs });
+  ctx.servers.push(server);
+  ctx.log(`baseline on port ${port}: start ${server.startMs} ms`);
+  return {
+    server,
+    passwordHash: credentials.passwordHash,
+    jwks,
+    target: { ...from.target, name: 'baseline', base: server.base },
+  };
+}
+
+/** bench/direct-server.ts on the Gatehouse's database, with its issuer: its browsers and tokens work there too. */
+export async function startDirectOn(ctx: Context, from: Gatehouse): Promise<{ server: Server; target: Target }> {
+  const port = await freePort();
+  const server = await startDirect({ port, databaseUrl: from.databaseUrl, issuer: from.server.issuer, logFile: join(ctx.work, 'direct.log'), nodeArgs: ctx.nodeArgs });
+  ctx.servers.push(server);
+  ctx.log(`gatehouse-direct (provider on node:http, no Next) on port ${port}: start ${server.startMs} ms`);
+  return { server, target: { ...from.target, name: 'gatehouse-direct', base: server.base } };
+}
+
+export async function postgresSchema(ctx: Context, base: string): Promise<string> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const url = new URL(base);
+  url.searchParams.set('schema', schema);
+  ctx.cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+    ctx.log(`dropped PostgreSQL schema ${schema}`);
+  });
+  return url.toString();
+}
+
+/**
+ * Signed-in browsers (to mint codes from) and reusable tokens: access tokens,
+ * and refresh tokens (they do not rotate for confidential clients).
+ */
+export async function preparePools(target: Target): Promise<{ browsers: Browser[]; pools: Pools }> {
+  const browsers = Array.from({ length: 32 }, () => new Browser(target));
+  // Each browser logs in and consents once: 32 sessions, 32 grants.
+  const first = await pool(browsers.length, 8, async (i) => redeem(target, await authorize(browsers[i])));
+  if (!first[0].refresh_token || !first[0].id_token) throw new Error(`${target.name}: expected refresh and ID tokens`);
+  const sets = [...first, ...(await mintCodes(browsers, 32).then((codes) => pool(codes.length, 8, (i) => redeem(target, codes[i]))))];
+  await checkTokens(target, sets[sets.length - 1].access_token);
+  return {
+    browsers,
+    pools: { codes: [], refreshTokens: sets.map((s) => s.refresh_token!), accessTokens: sets.map((s) => s.access_token) },
+  };
+}
+
+/** The tokens the introspection and userinfo rows reuse really are active, so the rows measure the real work. */
+export async function checkTokens(target: Target, accessToken: string) {
+  const userinfo = await fetch(new URL('/oauth/userinfo', target.base), { headers: { authorization: `Bearer ${accessToken}` } });
+  const claims = (await userinfo.json()) as Record<string, unknown>;
+  if (!userinfo.ok || claims.preferred_username !== target.user.username) {
+    throw new Error(`${target.name}: userinfo ${userinfo.status} ${JSON.stringify(claims)} (www-authenticate: ${userinfo.headers.get('www-authenticate')})`);
+  }
+  const introspection = await fetch(new URL('/oauth/introspect', target.base), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(target) },
+    body: new URLSearchParams({ token: accessToken }).toString(),
+  });
+  const info = (await introspection.json()) as Record<string, unknown>;
+  if (!introspection.ok || info.active !== true || info.username !== target.user.username) {
+    throw new Error(`${target.name}: introspection ${introspection.status} ${JSON.stringify(info)}`);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The one table: per row and connection count, each Gatehouse store and the
+ * baseline (best of the rounds), the ratio, and the issue's targets beside it.
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { ROW_LABELS, ROWS, type RowName, type Sample } from './load.ts';
+import type { Limits } from './limits.ts';
+
+/** What a run writes to results/<timestamp>.json. */
+export interface RunResult {
+  startedAt: string;
+  finishedAt: string;
+  seconds: number;
+  machine: { cpu?: string; cores: number; memoryGb: number; node: string; platform: string; commit?: string; uncommittedChangesInLibOrApp: boolean };
+  load: { before: string; after: string };
+  options: { quick: boolean; seconds: number; rounds: number; connections: number[]; rows: RowName[]; profiling: boolean; direct: boolean; postgres: boolean };
+  servers: ServerSummary[];
+  limits?: Limits;
+  table: TableRow[];
+  samples: Sample[];
+}
+
+/** One server's numbers in one row: its best round, and the mean over all rounds. */
+export interface Cell {
+  rps: number;
+  meanRps: number;
+  p50: number;
+  p99: number;
+  failed: number;
+  rounds: number;
+}
+
+export interface TableRow {
+  row: RowName;
+  connections: number;
+  cells: Record<string, Cell>;
+}
+
+export interface ServerSummary {
+  name: string;
+  peakRssMb: number;
+  startMs: number;
+  restartMs?: number;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export function aggregate(samples: Sample[]): TableRow[] {
+  const rows: TableRow[] = [];
+  for (const row of ROWS) {
+    for (const connections of [...new Set(samples.map((s) => s.connections))].sort((a, b) => a - b)) {
+      const mine = samples.filter((s) => s.row === row && s.connections === connections);
+      if (mine.length === 0) continue;
+      const cells: Record<string, Cell> = {};
+      for (const server of new Set(mine.map((s) => s.server))) {
+        const of = mine.filter((s) => s.server === server);
+        // The best round: other work on the machine only ever slows a round down.
+        const best = of.reduce((a, b) => (b.rps > a.rps ? b : a));
+        cells[server] = {
+          rps: Math.round(best.rps),
+          p50: Math.round(best.p50 * 10) / 10,
+          p99: Math.round(best.p99 * 10) / 10,
+          meanRps: Math.round(mean(of.map((s) => s.rps))),
+          failed: of.reduce((a, s) => a + s.failed, 0),
+          rounds: of.length,
+        };
+      }
+      rows.push({ row, connections, cells });
+    }
+  }
+  return rows;
+}
+
+/** The issue's throughput target for a row, as a fraction of the baseline. */
+function ratioTarget(row: RowName): number | undefined {
+  if (row === 'discovery' || row === 'jwks') return 0.8;
+  if (row === 'token' || row === 'refresh_token' || row === 'client_credentials' || row === 'introspection') return 0.7;
+  return undefined;
+}
+
+const fmt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '–' : n >= 100 ? String(Math.round(n)) : String(n));
+const labels: Record<string, string> = {
+  'gatehouse-sqlite': 'Gatehouse SQLite',
+  'gatehouse-postgresql': 'Gatehouse PostgreSQL',
+  'gatehouse-direct': 'Gatehouse SQLite without Next',
+  baseline: 'baseline',
+};
+const label = (name: string) => labels[name] ?? name;
+/** The direct server is an experiment: the targets are checked on the real servers only. */
+const checked = (name: string) => name !== 'gatehouse-direct';
+
+export function markdownTable(rows: TableRow[], gatehouses: string[], limits?: Limits): string {
+  const head = ['row', 'conns'];
+  for (const g of [...gatehouses, 'baseline']) head.push(`${label(g)} req/s`, 'p50 ms', 'p99 ms');
+  for (const g of gatehouses) head.push(gatehouses.length > 1 ? `${label(g).replace('Gatehouse ', '')} / baseline` : 'Gatehouse/baseline');
+  head.push('target');
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
+  for (const { row, connections, cells } of rows) {
+    const base = cells.baseline;
+    const cols = [ROW_LABELS[row], String(connections)];
+    for (const g of [...gatehouses, 'baseline']) {
+      const c = cells[g];
+      cols.push(c ? `${fmt(c.rps)}${c.failed ? ` (${c.failed} failed)` : ''}` : '–', fmt(c?.p50), fmt(c?.p99));
+    }
+    const ratios = gatehouses.map((g) => (cells[g] && base?.rps ? cells[g].rps / base.rps : NaN));
+    cols.push(...ratios.map((r) => (Number.isNaN(r) ? '–' : `${r.toFixed(2)}×`)));
+    const real = gatehouses.map((g, i) => ({ g, i })).filter(({ g }) => checked(g));
+    cols.push(targetNote(row, connections, real.map(({ g }) => cells[g]), real.map(({ i }) => ratios[i]), limits));
+    lines.push(`| ${cols.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+function targetNote(row: RowName, connections: number, cells: (Cell | undefined)[], ratios: number[], limits?: Limits): string {
+  const notes: string[] = [];
+  const ratio = ratioTarget(row);
+  if (ratio !== undefined) notes.push(`≥${ratio}× ${ratios.every((r) => r >= ratio) ? '✓' : '✗'}`);
+  if (row === 'sign-in' && limits && connections > 1) {
+    const need = 0.8 * limits.argon2id.verificationsPerSecond;
+    notes.push(`≥${Math.round(need)}/s ${cells.every((c) => c && c.rps >= need) ? '✓' : '✗'}`);
+  }
+  if (row !== 'sign-in' && connections >= 32) notes.push(`p99<50 ${cells.every((c) => c && c.p99 < 50) ? '✓' : '✗'}`);
+  return notes.join(', ');
+}
+
+export function footer(servers: ServerSummary[], limits: Limits | undefined): string {
+  const lines: string[] = [];
+  for (const s of servers) {
+    if (!s.name.startsWith('gatehouse-') || !checked(s.name)) {
+      lines.push(`- ${label(s.name)}: peak RSS ${s.peakRssMb} MB; start ${s.startMs} ms (spawn → first discovery 200)`);
+      continue;
+    }
+    const ok = (pass: boolean) => (pass ? '✓' : '✗');
+    const restart = s.restartMs ?? s.startMs;
+    lines.push(
+      `- ${label(s.name)}: peak RSS ${s.peakRssMb} MB (target < 300 ${ok(s.peakRssMb < 300)}); ` +
+        `cold start (spawn \`next start\` → first discovery 200) ${restart} ms on an existing database (target < 2000 ${ok(restart < 2000)}), ` +
+        `${s.startMs} ms on an empty one (migrations, signing keys, admin's argon2id hash)`,
+    );
+  }
+  if (limits) {
+    lines.push(
+      `- Limits on this machine (${limits.cores} cores): argon2id (${limits.argon2id.params}) ${limits.argon2id.verificationsPerSecond} verifications/s, ${limits.argon2id.msPerVerification} ms each; ` +
+        Object.entries(limits.jwt)
+          .map(([alg, r]) => `${alg} ${r.signaturesPerSecond} signatures/s (${r.perCore}/s on one core)`)
+          .join(', '),
+    );
+  }
+  return lines.join('\n');
+}
+
+const loadOf = (uptime: string) => uptime.replace(/^.*load average: /, '');
+
+/** The header line, the table and the notes of a run (recomputed from its samples). */
+export function report(result: RunResult): string {
+  const { machine: m, options: o } = result;
+  const gatehouses = result.servers.map((s) => s.name).filter((n) => n !== 'baseline');
+  const header =
+    `Gatehouse vs bare oidc-provider, ${result.startedAt.slice(0, 16).replace('T', ' ')} UTC, ${m.cores} × ${m.cpu}, ${m.memoryGb} GiB, Node ${m.node}` +
+    `, commit ${m.commit?.slice(0, 7)}${m.uncommittedChangesInLibOrApp ? ' (+ uncommitted changes)' : ''}; best of ${o.rounds} round(s) × ${o.seconds} s per cell, servers alternating` +
+    `; load average ${loadOf(result.load.before)} before, ${loadOf(result.load.after)} after (2 cores: above ~1, other work shared the machine)`;
+  return `${header}\n\n${markdownTable(aggregate(result.samples), gatehouses, result.limits)}\n\n${footer(result.servers, result.limits)}`;
+}
+
+// `tsx bench/table.ts results/<timestamp>.json`: the table of an earlier run.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (!process.argv[2]) throw new Error('usage: tsx bench/table.ts bench/results/<timestamp>.json');
+  console.log(report(JSON.parse(readFileSync(process.argv[2], 'utf8')) as RunResult));
+}
