@@ -1,7 +1,8 @@
 // /admin/clients: every registered client, searchable by name or client_id, a page at a time.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Badge, ButtonLink, Button, Notice, PageHeader, focusRing, formatDate } from '@/components/admin/ui';
+import { Badge, ButtonLink, Notice, PageHeader, focusRing, formatDate } from '@/components/admin/ui';
+import { SearchForm } from '@/components/admin/search-form';
 import { Pagination } from '@/components/admin/pagination';
 import { clientsPage } from '@/lib/services/portal/clients';
 import { requireAdmin } from '@/lib/services/portal/session';
@@ -36,23 +37,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
       />
       {notice ? <Notice>{notice}</Notice> : null}
 
-      <form role="search" method="get" action="/admin/clients" className="mb-4 flex max-w-lg gap-2">
-        <label htmlFor="client-search" className="sr-only">
-          Search clients by name or client ID
-        </label>
-        <input
-          id="client-search"
-          type="search"
-          name="q"
-          defaultValue={list.query}
-          maxLength={100}
-          placeholder="Search by name or client ID"
-          className={`block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-xs focus:border-indigo-500 ${focusRing}`}
-        />
-        <Button type="submit" look="secondary">
-          Search
-        </Button>
-      </form>
+      <SearchForm action="/admin/clients" id="client-search" label="Search clients by name or client ID" placeholder="Search by name or client ID" query={list.query} />
 
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
         <table className="w-full text-left text-sm">

@@ -1,7 +1,8 @@
 // /admin/users: every user, searchable by username, email or name, a page at a time.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Badge, Button, ButtonLink, PageHeader, focusRing, formatDate } from '@/components/admin/ui';
+import { Badge, ButtonLink, PageHeader, focusRing, formatDate } from '@/components/admin/ui';
+import { SearchForm } from '@/components/admin/search-form';
 import { Pagination } from '@/components/admin/pagination';
 import { requireAdmin } from '@/lib/services/portal/session';
 import { usersPage } from '@/lib/services/portal/users';
@@ -32,23 +33,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         actions={<ButtonLink href="/admin/users/new">Create a user</ButtonLink>}
       />
 
-      <form role="search" method="get" action="/admin/users" className="mb-4 flex max-w-lg gap-2">
-        <label htmlFor="user-search" className="sr-only">
-          Search users by username, email or name
-        </label>
-        <input
-          id="user-search"
-          type="search"
-          name="q"
-          defaultValue={list.query}
-          maxLength={100}
-          placeholder="Search by username, email or name"
-          className={`block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-xs focus:border-indigo-500 ${focusRing}`}
-        />
-        <Button type="submit" look="secondary">
-          Search
-        </Button>
-      </form>
+      <SearchForm action="/admin/users" id="user-search" label="Search users by username, email or name" placeholder="Search by username, email or name" query={list.query} />
 
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
         <table className="w-full text-left text-sm">
