@@ -1,14 +1,24 @@
-// Runs once per server process before it serves: migrations, first admin, the portal's client, provider warm-up.
+// Runs once per server process before it serves: migrations, first admin, the portal's client, the provider.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // First, before any await: stamps each request with its TCP peer address for the audit log.
-  const { installPeerAddressStamp } = await import('./lib/services/request-context');
-  installPeerAddressStamp();
-  const { prepareDatabase, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
-  const { getProvider } = await import('./lib/oidc/provider');
-  const db = await prepareDatabase();
-  await ensureAdmin(db);
-  await ensurePortalClient(db);
-  const { auditTokenRevocations } = await import('./lib/services/token-audit');
-  auditTokenRevocations(await getProvider());
+  // Under `npm start`, the custom server (scripts/server.mjs) waits for the provider's mount or the failure.
+  const { registerProviderMount, reportStartupFailure } = await import('./lib/oidc/node-handler');
+  try {
+    // First: stamps each request with its TCP peer address for the audit log.
+    const { installPeerAddressStamp } = await import('./lib/services/request-context');
+    installPeerAddressStamp();
+    const { prepareDatabase, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
+    const { getProvider } = await import('./lib/oidc/provider');
+    const db = await prepareDatabase();
+    await ensureAdmin(db);
+    await ensurePortalClient(db);
+    const provider = await getProvider();
+    const { auditTokenRevocations } = await import('./lib/services/token-audit');
+    auditTokenRevocations(provider);
+    const { env } = await import('./lib/config/env');
+    registerProviderMount(provider, env().ISSUER);
+  } catch (error) {
+    reportStartupFailure(error);
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: Gatehouse (`next start`, production build) against a bare
+ * `npm run bench`: Gatehouse (`npm start`'s server, scripts/server.mjs, production build) against a bare
  * oidc-provider with the same configuration (bench/baseline-server.ts), loaded
  * alternately with autocannon, plus this machine's argon2id and JWT limits.
  * Prints one table and writes bench/results/<timestamp>.json and latest.md.

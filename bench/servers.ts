@@ -1,5 +1,5 @@
 /**
- * The processes under test: Gatehouse (`next start` on the built app) and the
+ * The processes under test: Gatehouse (`npm start`'s server on the built app) and the
  * baseline, each on 127.0.0.1 and a free port outside 3000-3300 (also their
  * issuer, so that every URL they hand out stays on 127.0.0.1), with their
  * start-up time (spawn → first discovery 200) and peak memory (VmHWM of the
@@ -142,7 +142,8 @@ export function startGatehouse(options: { name: string; port: number; databaseUr
     name: options.name,
     port: options.port,
     logFile: options.logFile,
-    command: [process.execPath, ...(options.nodeArgs ?? []), nextBin, 'start', '-p', String(options.port), '-H', '127.0.0.1'],
+    // What `npm start` runs on a built app: the provider ahead of Next (scripts/server.mjs).
+    command: [process.execPath, ...(options.nodeArgs ?? []), join('scripts', 'server.mjs'), '-p', String(options.port), '-H', '127.0.0.1'],
     env: {
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',

@@ -59,7 +59,7 @@ export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: 
   const password = randomBytes(18).toString('base64url');
   await createUser(db, { username: 'bench-user', password, email: 'bench-user@example.test', name: 'Bench Person' });
 
-  // Restart: `next start` on a built app and an existing database, the everyday start.
+  // Restart: scripts/server.mjs (what `npm start` runs) on a built app and an existing database, the everyday start.
   await server.stop();
   ctx.servers.splice(ctx.servers.indexOf(server), 1);
   server = await start();

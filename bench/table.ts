@@ -135,7 +135,7 @@ export function footer(servers: ServerSummary[], limits: Limits | undefined): st
     const restart = s.restartMs ?? s.startMs;
     lines.push(
       `- ${label(s.name)}: peak RSS ${s.peakRssMb} MB (target < 300 ${ok(s.peakRssMb < 300)}); ` +
-        `cold start (spawn \`next start\` → first discovery 200) ${restart} ms on an existing database (target < 2000 ${ok(restart < 2000)}), ` +
+        `cold start (spawn \`node scripts/server.mjs\` → first discovery 200) ${restart} ms on an existing database (target < 2000 ${ok(restart < 2000)}), ` +
         `${s.startMs} ms on an empty one (migrations, signing keys, admin's argon2id hash)`,
     );
   }

@@ -1,7 +1,8 @@
 // `npm start`: builds the app when the sources changed since the last build,
-// then serves it with `next start`. Migrations, the first admin and the signing
-// keys are created by instrumentation.ts when the server starts.
-import { spawnSync, spawn } from 'node:child_process';
+// then serves it with scripts/server.mjs (the provider ahead of Next, in this
+// process). Migrations, the first admin and the signing keys are created by
+// instrumentation.ts when the server starts.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +37,4 @@ if (built !== current) {
   writeFileSync(stampFile, current);
 }
 
-const port = process.env.PORT ?? '3000';
-const server = spawn(process.execPath, [next, 'start', '-p', port], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+await import('./server.mjs');

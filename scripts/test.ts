@@ -2,9 +2,11 @@
  * `npm test`: everything, in order, with one summary line at the end.
  *   1. `next build` (the integration and browser suites run against the production build)
  *   2. unit and storage-contract tests (node:test), PostgreSQL ones when TEST_DATABASE_URL is set
- *   3. protocol tests over HTTP against `next start` on a fresh SQLite database,
- *      and again on a fresh PostgreSQL schema when TEST_DATABASE_URL is set
- *   4. Playwright in Chromium against the SQLite server
+ *   3. protocol tests over HTTP against `npm start`'s server (scripts/server.mjs,
+ *      the provider ahead of Next) on a fresh SQLite database, again against plain
+ *      `next start` (the provider behind Next's route handlers), and again against
+ *      scripts/server.mjs on a fresh PostgreSQL schema when TEST_DATABASE_URL is set
+ *   4. Playwright in Chromium against scripts/server.mjs on SQLite
  * Options: --skip-build, --only=unit|protocol|browser (repeatable).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -89,10 +91,17 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startServer(databaseUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
+/** How the provider is mounted: `server` = scripts/server.mjs (`npm start`), `next` = Next's route handlers. */
+type Mount = 'server' | 'next';
+
+function serverCommand(mount: Mount, port: number): string[] {
+  return mount === 'server' ? [join('scripts', 'server.mjs'), '-p', String(port)] : [nextBin, 'start', '-p', String(port)];
+}
+
+async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [nextBin, 'start', '-p', String(port)], {
+  const child: ChildProcess = spawn(process.execPath, serverCommand(mount, port), {
     env: { ...env, DATABASE_URL: databaseUrl, ISSUER: url, ADMIN_PASSWORD: randomBytes(18).toString('base64url') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -137,9 +146,10 @@ async function withPostgresSchema<T>(base: string, fn: (url: string) => Promise<
   }
 }
 
-async function protocolAndBrowser(label: string, databaseUrl: string, browser: boolean) {
-  const server = await startServer(databaseUrl);
-  const serverEnv = { GATEHOUSE_TEST_URL: server.url, GATEHOUSE_TEST_DATABASE_URL: databaseUrl };
+async function protocolAndBrowser(database: string, databaseUrl: string, mount: Mount, browser: boolean) {
+  const server = await startServer(databaseUrl, mount);
+  const serverEnv = { GATEHOUSE_TEST_URL: server.url, GATEHOUSE_TEST_DATABASE_URL: databaseUrl, GATEHOUSE_TEST_MOUNT: mount };
+  const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
     if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']), serverEnv);
     if (browser && wants('browser')) {
@@ -169,12 +179,13 @@ async function main() {
   if (wants('protocol') || wants('browser')) {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
     try {
-      await protocolAndBrowser('SQLite', `file:${join(dir, 'gatehouse.db')}`, true);
+      await protocolAndBrowser('SQLite', `file:${join(dir, 'gatehouse.db')}`, 'server', true);
+      if (wants('protocol')) await protocolAndBrowser('SQLite', `file:${join(dir, 'next-start.db')}`, 'next', false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     if (postgres && wants('protocol')) {
-      await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, false));
+      await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, 'server', false));
     } else if (!postgres) {
       console.log('\nTEST_DATABASE_URL is not set: the protocol tests did not run on PostgreSQL.');
     }

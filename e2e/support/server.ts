@@ -1,4 +1,8 @@
-/** Starts another Gatehouse instance (`next start` on the built app) for tests that need one. */
+/**
+ * Starts another Gatehouse instance on the built app for tests that need one,
+ * mounted as the suite's own server is (GATEHOUSE_TEST_MOUNT, set by scripts/test.ts):
+ * `server` = scripts/server.mjs (`npm start`), `next` = plain `next start`.
+ */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -16,7 +20,9 @@ export async function freePort(): Promise<number> {
 export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string }, port?: number) {
   const listen = port ?? (await freePort());
   const url = `http://localhost:${listen}`;
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(listen)], {
+  const command =
+    process.env.GATEHOUSE_TEST_MOUNT === 'next' ? ['node_modules/next/dist/bin/next', 'start', '-p', String(listen)] : ['scripts/server.mjs', '-p', String(listen)];
+  const child = spawn(process.execPath, command, {
     env: { ...process.env, ISSUER: url, ...env, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: 'ignore',
   });

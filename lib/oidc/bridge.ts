@@ -1,20 +1,17 @@
 /**
  * The bridge between a Web `Request` (what Next.js route handlers receive) and
- * oidc-provider's Node handler. It builds an IncomingMessage whose socket tells
- * Koa whether the connection is encrypted, streams the body in without reading
- * it first, and streams the response back, keeping every Set-Cookie separate.
- *
- * Host and scheme come from the configured issuer, never from the request:
- * `next start` passes client-sent Host and X-Forwarded-* through, and a spoofed
- * value must not change a URL in discovery or a redirect.
+ * oidc-provider's Node handler: the provider's mount under `next dev` and plain
+ * `next start` (`npm start` serves the provider ahead of Next instead, through
+ * lib/oidc/node-handler.ts). It builds an IncomingMessage with host and scheme
+ * pinned to the issuer (lib/oidc/issuer-headers.ts), streams the body in without
+ * reading it first, and streams the response back, keeping every Set-Cookie separate.
  */
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders } from 'node:http';
+import { IncomingMessage, ServerResponse, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { Socket } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import type Provider from 'oidc-provider';
-
-const droppedRequestHeaders = new Set(['host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'x-request-id']);
+import { pinToIssuer } from './issuer-headers.ts';
 
 type NodeHandler = ReturnType<Provider['callback']>;
 /** Koa composes its middleware on every callback() call: do it once per provider. */
@@ -66,13 +63,7 @@ export async function callProvider(provider: Provider, request: Request, options
   await headersReady;
 
   const headers = toHeaders(res.getHeaders());
-  headers.set('x-request-id', requestId);
   const status = res.statusCode;
-  // RFC 9110 §15.5.2: every 401 names a scheme. The provider adds one only when
-  // the client used the Authorization header; credentials in the body get Basic too.
-  if (status === 401 && !headers.has('www-authenticate')) {
-    headers.set('www-authenticate', `Basic realm="${options.issuer.origin}"`);
-  }
   const nullBody = status === 204 || status === 304 || request.method === 'HEAD';
   if (nullBody) body.resume();
   return new Response(nullBody ? null : (Readable.toWeb(body) as ReadableStream<Uint8Array>), { status, headers });
@@ -89,18 +80,13 @@ function incomingMessage(request: Request, url: URL, issuer: URL, requestId: str
   req.httpVersionMajor = 1;
   req.httpVersionMinor = 1;
 
-  const headers: Record<string, string | string[]> = {};
-  const rawHeaders: string[] = [];
+  const headers: IncomingHttpHeaders = {};
   request.headers.forEach((value, name) => {
-    if (droppedRequestHeaders.has(name)) return;
     headers[name] = value;
-    rawHeaders.push(name, value);
   });
-  headers.host = issuer.host;
-  headers['x-request-id'] = requestId;
-  rawHeaders.push('host', issuer.host, 'x-request-id', requestId);
+  pinToIssuer(headers, issuer, requestId);
   req.headers = headers;
-  req.rawHeaders = rawHeaders;
+  req.rawHeaders = Object.entries(headers).flatMap(([name, value]) => [name, String(value)]);
 
   if (request.body) {
     pump(request.body, req);

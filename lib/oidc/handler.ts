@@ -23,7 +23,7 @@ export async function handleProviderRequest(request: Request): Promise<Response>
     if (request.method === 'POST' && pathname === routes.authorization && issuer.protocol === 'http:') {
       return await authorizationPostOverHttp(request, issuer);
     }
-    const bearer = request.method === 'POST' && pathname === routes.introspection ? bearerToken(request) : undefined;
+    const bearer = request.method === 'POST' && pathname === routes.introspection ? bearerToken(request.headers.get('authorization')) : undefined;
     if (bearer) {
       const response = await introspectWithBearer(provider, request, bearer);
       response.headers.set('x-request-id', requestId);

@@ -24,8 +24,9 @@ export type AnyToken = Awaited<ReturnType<Provider['AccessToken']['find']>> & {
   isValid: boolean;
 };
 
-export function bearerToken(request: Request): string | undefined {
-  const header = request.headers.get('authorization');
+/** The token of an `Authorization: Bearer` header (RFC 6750 §2.1 syntax), if that is what the request carries. */
+export function bearerToken(authorization: string | null | undefined): string | undefined {
+  const header = authorization;
   const match = header ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header) : null;
   return match?.[1];
 }

@@ -1,6 +1,7 @@
 /**
- * Koa middleware mounted in front of oidc-provider's routes, for the two places
- * where its answers fall short of "every error is JSON in the RFC's words".
+ * Koa middleware mounted in front of oidc-provider's routes, for the places
+ * where its answers fall short of "every error is JSON in the RFC's words", and
+ * the X-Request-Id every answer carries (both mounts set the request's).
  */
 import type Provider from 'oidc-provider';
 
@@ -24,6 +25,11 @@ const rfcCodes: Record<string, { status: number; error: string; description: str
 export function useErrorConventions(provider: Provider): void {
   provider.use(async (ctx, next) => {
     await next();
+    const requestId = ctx.get('x-request-id');
+    if (requestId) ctx.set('X-Request-Id', requestId);
+    // RFC 9110 §15.5.2: every 401 names a scheme. The provider adds one only when
+    // the client used the Authorization header; credentials in the body get Basic too.
+    if (ctx.status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', `Basic realm="${provider.issuer}"`);
     // Koa answers unmatched routes with a plain-text "Not Found".
     if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null)) {
       ctx.body = { error: 'invalid_request', error_description: 'unrecognized route or not allowed method' };
@@ -35,7 +41,6 @@ export function useErrorConventions(provider: Provider): void {
     if (remap) {
       ctx.body = { error: remap.error, error_description: remap.description };
       ctx.status = remap.status;
-      // RFC 9110 §15.5.2: a 401 names the scheme to authenticate with.
       if (remap.challenge) ctx.set('WWW-Authenticate', `Basic realm="${provider.issuer}"`);
     }
   });

@@ -42,8 +42,9 @@ export async function createProvider(db: Database = database()): Promise<Provide
       sessionTtl: config.SESSION_TTL,
     }),
   );
-  // Never trust X-Forwarded-*: the bridge pins host and scheme to the issuer.
-  provider.proxy = false;
+  // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
+  // overwrite with the issuer's (lib/oidc/issuer-headers.ts): never the client's.
+  provider.proxy = true;
   useHashedClientSecrets(provider);
   useErrorConventions(provider);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
