@@ -41,9 +41,27 @@ export const routes = {
 } as const;
 
 
+/**
+ * The provider asks for the account twice on a code redemption or a refresh
+ * (findAccount for the claims, extraTokenClaims for the token): one read per
+ * request, remembered on the request's context and gone with it.
+ */
+function accountReader(db: Database) {
+  const perRequest = new WeakMap<object, Map<string, ReturnType<typeof findAccount>>>();
+  return (ctx: object | undefined, id: string) => {
+    if (!ctx) return findAccount(db, id);
+    let accounts = perRequest.get(ctx);
+    if (!accounts) perRequest.set(ctx, (accounts = new Map()));
+    let account = accounts.get(id);
+    if (!account) accounts.set(id, (account = findAccount(db, id)));
+    return account;
+  };
+}
+
 export function providerConfiguration(settings: ProviderSettings): Configuration {
   const { db } = settings;
   const https = settings.issuer.startsWith('https:');
+  const readAccount = accountReader(db);
 
   return {
     adapter: adapterFor(db),
@@ -108,8 +126,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         }
       },
     },
-    async findAccount(_ctx, sub) {
-      const account = await findAccount(db, sub);
+    async findAccount(ctx, sub) {
+      const account = await readAccount(ctx, sub);
       // A disabled user's existing tokens stop working at the next use.
       if (!account || account.disabled) return undefined;
       return {
@@ -127,9 +145,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       };
     },
     // RFC 7662 §2.2 lists `username`; the provider copies token extras into the introspection response.
-    async extraTokenClaims(_ctx, token) {
+    async extraTokenClaims(ctx, token) {
       if (!('accountId' in token) || !token.accountId) return undefined;
-      const account = await findAccount(db, token.accountId as string);
+      const account = await readAccount(ctx, token.accountId as string);
       return account ? { username: account.username } : undefined;
     },
     // Refresh tokens for every client registered for the refresh_token grant,

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { openSql, type Sql } from './sql.ts';
+
+// SQLite group commit: writes issued together share one transaction, and each caller still learns its own outcome.
+let dir: string;
+let sql: Sql;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'gatehouse-sql-'));
+  sql = openSql(`file:${join(dir, 'test.db')}`);
+  await sql.run('CREATE TABLE t (id TEXT PRIMARY KEY, used INTEGER)');
+});
+
+after(async () => {
+  await sql.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('concurrent writes each resolve with their own change count, in order', async () => {
+  const results = await Promise.all([
+    sql.run('INSERT INTO t (id, used) VALUES (?, 0)', ['a']),
+    sql.run('INSERT INTO t (id, used) VALUES (?, 0)', ['b']),
+    sql.run('UPDATE t SET used = 1 WHERE id = ? AND used = 0', ['a']),
+    // The same conditional update again: it runs after the first, so it changes nothing.
+    sql.run('UPDATE t SET used = 1 WHERE id = ? AND used = 0', ['a']),
+    sql.run('DELETE FROM t WHERE id = ?', ['missing']),
+  ]);
+  assert.deepEqual(results, [1, 1, 1, 0, 0]);
+  assert.deepEqual(await sql.all('SELECT id, used FROM t ORDER BY id'), [
+    { id: 'a', used: 1 },
+    { id: 'b', used: 0 },
+  ]);
+});
+
+test('a failing statement rejects only its caller; the others in its batch are committed', async () => {
+  const [ok, duplicate, later] = await Promise.allSettled([
+    sql.run('INSERT INTO t (id, used) VALUES (?, 0)', ['c']),
+    sql.run('INSERT INTO t (id, used) VALUES (?, 0)', ['a']),
+    sql.run('INSERT INTO t (id, used) VALUES (?, 0)', ['d']),
+  ]);
+  assert.deepEqual(ok, { status: 'fulfilled', value: 1 });
+  assert.equal(duplicate.status, 'rejected');
+  assert.match(String((duplicate as PromiseRejectedResult).reason), /UNIQUE/);
+  assert.deepEqual(later, { status: 'fulfilled', value: 1 });
+  const ids = (await sql.all<{ id: string }>('SELECT id FROM t ORDER BY id')).map((row) => row.id);
+  assert.deepEqual(ids, ['a', 'b', 'c', 'd']);
+});
+
+test('a write is visible to reads once its promise resolves', async () => {
+  await sql.run('INSERT INTO t (id, used) VALUES (?, 0)', ['e']);
+  assert.deepEqual(await sql.one('SELECT used FROM t WHERE id = ?', ['e']), { used: 0 });
+});
