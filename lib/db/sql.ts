@@ -8,7 +8,8 @@
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 
 export type SqlValue = string | number | bigint | boolean | null;
@@ -37,6 +38,7 @@ function openSqlite(path: string): Sql {
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
+  const checkpointer = path === ':memory:' ? undefined : backgroundCheckpointer(db, path);
   const statements = new Map<string, BetterSqlite3.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
@@ -57,11 +59,75 @@ function openSqlite(path: string): Sql {
       return prepare(sql).all(...bind(params)) as T[];
     },
     run(sql: string, params: SqlValue[] = []) {
+      checkpointer?.start();
       return commit(prepare(sql), bind(params));
     },
     async close() {
       commit.flush();
+      await checkpointer?.stop();
       db.close();
+    },
+  };
+}
+
+/** The checkpointer thread: its own connection to the same file, copying the WAL back into the database. */
+const CHECKPOINTER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require('better-sqlite3');
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    parentPort.postMessage(String(error && error.message));
+  }
+}, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * SQLite's automatic checkpoint runs inside whichever commit crosses 1,000 WAL
+ * pages, on the main thread, with an fsync: half of a write's cost here and the
+ * cause of latency spikes. A worker thread checkpoints (PASSIVE: it never
+ * blocks readers or the writer) every 250 ms instead; the main connection's
+ * automatic checkpoint comes back if the thread cannot run. Started on the
+ * first write, so read-only uses (and `next build`) never start it.
+ */
+function backgroundCheckpointer(db: BetterSqlite3.Database, path: string) {
+  let worker: Worker | undefined;
+  let started = false;
+  const fallBack = () => {
+    worker = undefined;
+    if (db.open) db.pragma('wal_autocheckpoint = 1000');
+  };
+  return {
+    start() {
+      if (worker || started) return;
+      started = true;
+      try {
+        worker = new Worker(CHECKPOINTER_SOURCE, { eval: true, workerData: { path: resolve(path), intervalMs: 250 } });
+      } catch {
+        return fallBack();
+      }
+      worker.unref();
+      worker.on('message', (message: string) => console.error(`[gatehouse] SQLite checkpoint failed: ${message}`));
+      worker.on('error', fallBack);
+      worker.on('exit', fallBack);
+      db.pragma('wal_autocheckpoint = 0');
+    },
+    async stop() {
+      const running = worker;
+      if (!running) return;
+      worker = undefined;
+      running.removeAllListeners('exit');
+      const exited = new Promise((done) => running.once('exit', done));
+      running.postMessage('stop');
+      await exited;
     },
   };
 }
