@@ -70,3 +70,18 @@ test('the landing page names the issuer and links discovery', async () => {
   assert.match(html, /OpenID Connect/);
   assert.ok(html.includes(`${baseUrl}/.well-known/openid-configuration`));
 });
+
+test("the provider's answers carry the same security headers as the pages, on every mount", async () => {
+  const answers = await Promise.all([
+    fetch(discoveryUrl),
+    fetch(new URL('/oauth/logout', baseUrl)),
+    fetch(new URL('/oauth/token', baseUrl), { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials' }) }),
+  ]);
+  for (const response of answers) {
+    await response.arrayBuffer();
+    assert.equal(response.headers.get('x-frame-options'), 'DENY', response.url);
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff', response.url);
+    assert.equal(response.headers.get('referrer-policy'), 'same-origin', response.url);
+    assert.match(response.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, response.url);
+  }
+});

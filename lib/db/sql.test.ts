@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -73,4 +74,16 @@ test('a background thread checkpoints the WAL into the database file', async () 
   } finally {
     await own.close();
   }
+});
+
+test('the checkpoint thread never keeps a process alive (a CLI command exits when done)', () => {
+  const script = `import { openSql } from ${JSON.stringify(join(process.cwd(), 'lib/db/sql.ts'))};
+const sql = openSql(${JSON.stringify(`file:${join(dir, 'exit.db')}`)});
+await sql.run('CREATE TABLE t (id INTEGER)');`;
+  // A file, not --eval: an --eval script's process exits even with a live handle.
+  const file = join(dir, 'exit-check.mts');
+  writeFileSync(file, script);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', file], { timeout: 15_000 });
+  assert.equal(result.signal, null, 'the process had to be killed');
+  assert.equal(result.status, 0, String(result.stderr));
 });

@@ -114,10 +114,11 @@ function backgroundCheckpointer(db: BetterSqlite3.Database, path: string) {
       } catch {
         return fallBack();
       }
-      worker.unref();
       worker.on('message', (message: string) => console.error(`[gatehouse] SQLite checkpoint failed: ${message}`));
       worker.on('error', fallBack);
       worker.on('exit', fallBack);
+      // After the listeners: adding a 'message' listener refs the worker again.
+      worker.unref();
       db.pragma('wal_autocheckpoint = 0');
     },
     async stop() {
@@ -126,6 +127,7 @@ function backgroundCheckpointer(db: BetterSqlite3.Database, path: string) {
       worker = undefined;
       running.removeAllListeners('exit');
       const exited = new Promise((done) => running.once('exit', done));
+      running.ref(); // so that the process waits for the thread's last checkpoint and close
       running.postMessage('stop');
       await exited;
     },

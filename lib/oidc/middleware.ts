@@ -22,9 +22,22 @@ const rfcCodes: Record<string, { status: number; error: string; description: str
   'requested grant type is not allowed for this client': { status: 400, error: 'unauthorized_client', description: 'the client is not registered for this grant type' },
 };
 
+/**
+ * What next.config.js gives every page, for the provider's answers too (its
+ * logout confirmation and error pages are HTML, and `npm start` serves them
+ * without passing through Next): no framing (clickjacking of the logout form),
+ * no MIME sniffing, no Referer beyond our origin.
+ */
+const securityHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+} as const;
+
 export function useErrorConventions(provider: Provider): void {
   provider.use(async (ctx, next) => {
     await next();
+    for (const [name, value] of Object.entries(securityHeaders)) if (!ctx.response.get(name)) ctx.set(name, value);
     const requestId = ctx.get('x-request-id');
     if (requestId) ctx.set('X-Request-Id', requestId);
     // RFC 9110 §15.5.2: every 401 names a scheme. The provider adds one only when
