@@ -4,18 +4,46 @@
  */
 import { hash, verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 // algorithm 2 is Algorithm.Argon2id (an ambient const enum that isolated modules cannot read).
 const params = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * Runs at most `slots` tasks at once, the rest in arrival order. A freed slot
+ * passes straight to the next waiter, so a new caller can never jump the queue.
+ */
+export function concurrencyLimit(slots: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async function limited<T>(task: () => Promise<T>): Promise<T> {
+    if (running < slots) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
+/**
+ * Each argon2id hash holds 19 MiB and a core for ~20 ms, on libuv's four
+ * threads. More hashes at once than cores only adds memory (a burst of sign-ins
+ * took 76 MiB) and slows every other request, so they queue here instead.
+ */
+const argon2 = concurrencyLimit(availableParallelism());
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, params);
+  return argon2(() => hash(password, params));
 }
 
 /** Never throws: a malformed stored hash is a failed verification. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await argon2(() => verify(passwordHash, password));
   } catch {
     return false;
   }
