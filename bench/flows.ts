@@ -9,9 +9,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { authorize as signInAt, TestBrowser } from '../e2e/support/browser.ts';
 
 export interface Target {
-  /** Row label: gatehouse-sqlite, gatehouse-postgresql, gatehouse-direct, baseline. */
+  /** Row label: gatehouse-sqlite, gatehouse-postgresql, gatehouse-next-start, baseline. */
   name: string;
-  /** Where traffic goes: http://127.0.0.1:<port>, the issuer (the direct server shares Gatehouse's). */
+  /** Where traffic goes: http://127.0.0.1:<port>, the issuer (next start shares Gatehouse's). */
   base: string;
   client: { id: string; secret: string; redirectUri: string; scope: string };
   user: { username: string; password: string };

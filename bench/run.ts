@@ -14,8 +14,8 @@
  *     --connections=1,32   connection counts
  *     --profile            run the servers with --cpu-prof and summarise Gatehouse's
  *                          profile over the load windows (bench/results/profile-*.md)
- *     --direct             also Gatehouse's provider on node:http without Next
- *                          (bench/direct-server.ts, on the SQLite Gatehouse's database)
+ *     --next-start         also the same build under plain `next start` (the provider behind
+ *                          Next's route handlers), on the SQLite Gatehouse's database
  *   BENCH_DATABASE_URL=postgresql://...  also Gatehouse on PostgreSQL (a fresh schema, dropped afterwards)
  *
  * Traffic goes to 127.0.0.1 only, on ports the kernel picks (never 3000-3300).
@@ -29,7 +29,7 @@ import { measureLimits, type Limits } from './limits.ts';
 import { ROWS, runRow, spareCodes, type Pools, type RowName, type Sample } from './load.ts';
 import { profileMarkdown, summarizeProfile, type Window } from './profile.ts';
 import { nextBin, peakRssMb, samplePeaks, type Server } from './servers.ts';
-import { checkTokens, postgresSchema, preparePools, startBaselineLike, startDirectOn, startGatehouseOn, type Context } from './setup.ts';
+import { checkTokens, postgresSchema, preparePools, startBaselineLike, startGatehouseOn, startNextStartOn, type Context } from './setup.ts';
 import { aggregate, report, type RunResult, type ServerSummary } from './table.ts';
 
 const args = process.argv.slice(2);
@@ -98,22 +98,22 @@ async function main() {
     log('BENCH_DATABASE_URL is not set: Gatehouse runs on SQLite only');
   }
   const base = await startBaselineLike(ctx, gatehouses[0]);
-  const direct = flag('direct') ? await startDirectOn(ctx, gatehouses[0]) : undefined;
-  const allTargets = [...gatehouses.map((g) => g.target), ...(direct ? [direct.target] : []), base.target];
+  const nextStart = flag('next-start') ? await startNextStartOn(ctx, gatehouses[0]) : undefined;
+  const allTargets = [...gatehouses.map((g) => g.target), ...(nextStart ? [nextStart.target] : []), base.target];
   const sampler = setInterval(() => servers.forEach(samplePeaks), 1000);
   cleanups.push(async () => clearInterval(sampler));
 
   log('signing in on every server and preparing tokens ...');
   const prepared = new Map<string, { browsers: Browser[]; pools: Pools }>();
   for (const t of allTargets) {
-    if (t.name === 'gatehouse-direct') continue;
+    if (t.name === 'gatehouse-next-start') continue;
     prepared.set(t.name, await preparePools(t));
   }
-  if (direct) {
-    // Same database: codes minted through Gatehouse's pages redeem at the direct server, the same tokens are valid there.
+  if (nextStart) {
+    // Same database: codes minted through Gatehouse's pages redeem under next start, the same tokens are valid there.
     const { browsers, pools } = prepared.get(gatehouses[0].target.name)!;
-    prepared.set('gatehouse-direct', { browsers, pools: { codes: [], refreshTokens: [...pools.refreshTokens], accessTokens: [...pools.accessTokens] } });
-    await checkTokens(direct.target, pools.accessTokens[0]);
+    prepared.set('gatehouse-next-start', { browsers, pools: { codes: [], refreshTokens: [...pools.refreshTokens], accessTokens: [...pools.accessTokens] } });
+    await checkTokens(nextStart.target, pools.accessTokens[0]);
   }
 
   log('measuring this machine\'s limits (argon2id, JWT signing) ...');
@@ -145,8 +145,8 @@ async function main() {
   };
 
   for (const row of rows) {
-    // The direct server has no login or consent pages.
-    const targets = allTargets.filter((t) => row !== 'sign-in' || t.name !== 'gatehouse-direct');
+    // Its pages send the browser to the issuer, i.e. the other server: no sign-in row there.
+    const targets = allTargets.filter((t) => row !== 'sign-in' || t.name !== 'gatehouse-next-start');
     // Warm-up, not recorded: JIT, connection pools, caches.
     for (const t of targets) {
       const warm = await measure(row, t, row === 'sign-in' ? 4 : 8, quick ? 0.5 : 1, 0);
@@ -170,7 +170,7 @@ async function main() {
   servers.forEach(samplePeaks);
   const summaries: ServerSummary[] = [
     ...gatehouses.map((g) => ({ name: g.target.name, peakRssMb: peakRssMb(g.server), startMs: g.server.startMs, restartMs: g.restartMs })),
-    ...(direct ? [{ name: 'gatehouse-direct', peakRssMb: peakRssMb(direct.server), startMs: direct.server.startMs }] : []),
+    ...(nextStart ? [{ name: 'gatehouse-next-start', peakRssMb: peakRssMb(nextStart.server), startMs: nextStart.server.startMs }] : []),
     { name: 'baseline', peakRssMb: peakRssMb(base.server), startMs: base.server.startMs },
   ];
   const pids = new Map(servers.map((s) => [s.child.pid, s.name]));
@@ -189,7 +189,7 @@ async function main() {
     seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000),
     machine: machine(),
     load: { before: uptimeBefore, after: uptimeAfter },
-    options: { quick, seconds, rounds, connections: connectionCounts, rows, profiling, direct: Boolean(direct), postgres: Boolean(process.env.BENCH_DATABASE_URL) },
+    options: { quick, seconds, rounds, connections: connectionCounts, rows, profiling, nextStart: Boolean(nextStart), postgres: Boolean(process.env.BENCH_DATABASE_URL) },
     servers: summaries,
     limits,
     table: aggregate(samples),

@@ -165,13 +165,17 @@ export function startBaseline(options: { port: number; configFile: string; logFi
   });
 }
 
-/** bench/direct-server.ts: Gatehouse's provider on node:http without Next, on a Gatehouse's database and issuer. */
-export function startDirect(options: { port: number; databaseUrl: string; issuer: string; logFile: string; nodeArgs?: string[] }) {
+/**
+ * The same build under plain `next start`: the provider behind Next's route
+ * handlers (app/oauth, app/.well-known), on a Gatehouse's database and issuer,
+ * to show what serving it ahead of Next is worth.
+ */
+export function startNextStart(options: { port: number; databaseUrl: string; issuer: string; logFile: string; nodeArgs?: string[] }) {
   return startServer({
-    name: 'gatehouse-direct',
+    name: 'gatehouse-next-start',
     port: options.port,
     logFile: options.logFile,
-    command: [process.execPath, ...(options.nodeArgs ?? []), '--import', 'tsx', join('bench', 'direct-server.ts'), String(options.port)],
-    env: { NODE_ENV: 'production', DATABASE_URL: options.databaseUrl, ISSUER: options.issuer },
+    command: [process.execPath, ...(options.nodeArgs ?? []), nextBin, 'start', '-p', String(options.port), '-H', '127.0.0.1'],
+    env: { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATABASE_URL: options.databaseUrl, ISSUER: options.issuer },
   });
 }

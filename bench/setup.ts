@@ -1,6 +1,6 @@
 /**
  * Setting up a run: Gatehouse on a fresh database (its client and user created
- * through lib/services, as the CLI does), the baseline and the direct server
+ * through lib/services, as the CLI does), the baseline and `next start`
  * configured from it, a throwaway PostgreSQL schema, and the browsers and
  * tokens the rows start from.
  */
@@ -18,7 +18,7 @@ import { createUser } from '../lib/services/users.ts';
 import type { BaselineConfig } from './baseline-server.ts';
 import { authorize, basicAuth, Browser, mintCodes, pool, redeem, type Target } from './flows.ts';
 import type { Pools } from './load.ts';
-import { freePort, startBaseline, startDirect, startGatehouse, type Server } from './servers.ts';
+import { freePort, startBaseline, startGatehouse, startNextStart, type Server } from './servers.ts';
 
 /** What the run owns: its temp folder, the servers it started, what to undo at the end. */
 export interface Context {
@@ -114,13 +114,13 @@ export async function startBaselineLike(ctx: Context, from: Gatehouse): Promise<
   };
 }
 
-/** bench/direct-server.ts on the Gatehouse's database, with its issuer: its browsers and tokens work there too. */
-export async function startDirectOn(ctx: Context, from: Gatehouse): Promise<{ server: Server; target: Target }> {
+/** `next start` on the Gatehouse's database, with its issuer: its browsers and tokens work there too. */
+export async function startNextStartOn(ctx: Context, from: Gatehouse): Promise<{ server: Server; target: Target }> {
   const port = await freePort();
-  const server = await startDirect({ port, databaseUrl: from.databaseUrl, issuer: from.server.issuer, logFile: join(ctx.work, 'direct.log'), nodeArgs: ctx.nodeArgs });
+  const server = await startNextStart({ port, databaseUrl: from.databaseUrl, issuer: from.server.issuer, logFile: join(ctx.work, 'next-start.log'), nodeArgs: ctx.nodeArgs });
   ctx.servers.push(server);
-  ctx.log(`gatehouse-direct (provider on node:http, no Next) on port ${port}: start ${server.startMs} ms`);
-  return { server, target: { ...from.target, name: 'gatehouse-direct', base: server.base } };
+  ctx.log(`gatehouse-next-start (provider behind Next's route handlers) on port ${port}: start ${server.startMs} ms`);
+  return { server, target: { ...from.target, name: 'gatehouse-next-start', base: server.base } };
 }
 
 export async function postgresSchema(ctx: Context, base: string): Promise<string> {

@@ -14,7 +14,7 @@ export interface RunResult {
   seconds: number;
   machine: { cpu?: string; cores: number; memoryGb: number; node: string; platform: string; commit?: string; uncommittedChangesInLibOrApp: boolean };
   load: { before: string; after: string };
-  options: { quick: boolean; seconds: number; rounds: number; connections: number[]; rows: RowName[]; profiling: boolean; direct: boolean; postgres: boolean };
+  options: { quick: boolean; seconds: number; rounds: number; connections: number[]; rows: RowName[]; profiling: boolean; nextStart: boolean; postgres: boolean };
   servers: ServerSummary[];
   limits?: Limits;
   table: TableRow[];
@@ -83,12 +83,12 @@ const fmt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? 'â€
 const labels: Record<string, string> = {
   'gatehouse-sqlite': 'Gatehouse SQLite',
   'gatehouse-postgresql': 'Gatehouse PostgreSQL',
-  'gatehouse-direct': 'Gatehouse SQLite without Next',
+  'gatehouse-next-start': 'Gatehouse SQLite under next start',
   baseline: 'baseline',
 };
 const label = (name: string) => labels[name] ?? name;
-/** The direct server is an experiment: the targets are checked on the real servers only. */
-const checked = (name: string) => name !== 'gatehouse-direct';
+/** `next start` is the comparison: the targets are checked on what `npm start` runs. */
+const checked = (name: string) => name !== 'gatehouse-next-start';
 
 export function markdownTable(rows: TableRow[], gatehouses: string[], limits?: Limits): string {
   const head = ['row', 'conns'];
