@@ -116,6 +116,7 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.equal(confidential.client_name, 'Web App');
       assert.equal(confidential.token_endpoint_auth_method, 'client_secret_basic');
       assert.deepEqual(confidential.redirect_uris, ['https://app.example/cb']);
+      assert.equal(confidential.id_token_signed_response_alg, 'ES256', 'new clients get ES256 by default');
       assert.match(run.stderr, /cannot show it again/);
     });
 
@@ -127,13 +128,28 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.equal(publicClient.scope, 'openid profile');
     });
 
+    test('client create --id-token-alg RS256 keeps RS256; any other value exits 2 naming the flag, before any database is created', async () => {
+      const untouched = path.join(dir, 'untouched-alg.db');
+      const refused = await gatehouse(['client', 'create', '--name', 'Bad', '--redirect-uri', 'https://app.example/cb', '--id-token-alg', 'HS256'], { databaseUrl: `file:${untouched}` });
+      assert.equal(refused.code, 2);
+      assert.match(failure(refused), /--id-token-alg: the ID token signing algorithm is one of ES256, RS256/);
+      assert.equal(existsSync(untouched), false);
+      const created = JSON.parse(ok(await gatehouse(['client', 'create', '--name', 'Legacy RP', '--redirect-uri', 'https://legacy.example/cb', '--id-token-alg', 'RS256', '--json'])).stdout);
+      assert.equal(created.id_token_signed_response_alg, 'RS256');
+      const text = ok(await gatehouse(['client', 'list'])).stdout;
+      assert.match(text, /ID TOKEN ALG/);
+      assert.match(text, new RegExp(`${created.client_id}\\s+Legacy RP\\s+confidential\\s+enabled\\s+RS256\\s+https://legacy\\.example/cb`));
+      assert.match(text, new RegExp(`${publicClient.client_id}\\s+SPA\\s+public\\s+enabled\\s+ES256`));
+      ok(await gatehouse(['client', 'delete', created.client_id]));
+    });
+
     test('client list shows both clients and never a secret', async () => {
       const json = ok(await gatehouse(['client', 'list', '--json'])).stdout;
       const clients = JSON.parse(json) as Record<string, unknown>[];
       assert.deepEqual(clients.map((c) => c.client_id), [confidential.client_id, publicClient.client_id]);
       assert.ok(clients.every((c) => !('client_secret' in c)));
       const text = ok(await gatehouse(['client', 'list'])).stdout;
-      assert.match(text, new RegExp(`${confidential.client_id}\\s+Web App\\s+confidential\\s+enabled`));
+      assert.match(text, new RegExp(`${confidential.client_id}\\s+Web App\\s+confidential\\s+enabled\\s+ES256`));
       assert.ok(!json.includes(secret) && !text.includes(secret));
     });
 

@@ -27,6 +27,7 @@ export function clientJson(c: ClientRecord) {
     first_party: c.firstParty,
     resource_server: c.resourceServer,
     admin_api: c.adminApi,
+    id_token_signed_response_alg: c.idTokenSignedResponseAlg,
     enabled: c.enabled,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
@@ -56,6 +57,9 @@ and stored only as a hash: it cannot be shown again.
   --admin-api                     automation that may call /api/admin (with the admin scope and
                                   the client_credentials grant only)
   --logo-uri URI                  https URL of a logo for the consent screen
+  --id-token-alg ALG              ES256 | RS256: how its ID tokens are signed (default: ES256;
+                                  RS256 for relying parties that accept only RS256,
+                                  e.g. next-auth v4 without configuration)
   --json                          print JSON: client_id, client_secret (confidential only), metadata
 `,
   fields: {
@@ -66,6 +70,7 @@ and stored only as a hash: it cannot be shown again.
     scopes: '--scope',
     tokenEndpointAuthMethod: '--auth-method',
     logoUri: '--logo-uri',
+    idTokenSignedResponseAlg: '--id-token-alg',
   },
   async run(argv, ctx) {
     const { values, positionals: rest } = parseCommand('client create', argv, {
@@ -81,6 +86,7 @@ and stored only as a hash: it cannot be shown again.
       'resource-server': { type: 'boolean' },
       'admin-api': { type: 'boolean' },
       'logo-uri': { type: 'string' },
+      'id-token-alg': { type: 'string' },
     });
     positionals('client create', rest, []);
     if (values.name === undefined) throw new UsageError('client create: --name is required (see --help)');
@@ -97,6 +103,7 @@ and stored only as a hash: it cannot be shown again.
       firstParty: values['first-party'] ?? false,
       resourceServer: values['resource-server'] ?? false,
       adminApi: values['admin-api'] ?? false,
+      idTokenSignedResponseAlg: values['id-token-alg'] as NewClientInput['idTokenSignedResponseAlg'],
     };
     const { newClientSchema, registerClient } = await services();
     newClientSchema.parse(input); // bad input fails here, before a database is opened or created
@@ -129,11 +136,12 @@ Lists registered clients. Secrets are stored only as hashes and never shown.
       c.name,
       c.confidential ? 'confidential' : 'public',
       c.enabled ? 'enabled' : 'disabled',
+      c.idTokenSignedResponseAlg,
       c.redirectUris.join(' '),
     ]);
     return {
       json: clients.map(clientJson),
-      text: table(['CLIENT ID', 'NAME', 'TYPE', 'STATUS', 'REDIRECT URIS'], rows, 'No clients registered.'),
+      text: table(['CLIENT ID', 'NAME', 'TYPE', 'STATUS', 'ID TOKEN ALG', 'REDIRECT URIS'], rows, 'No clients registered.'),
     };
   },
 };

@@ -41,6 +41,7 @@ const fieldNames: Record<keyof FieldErrors, string> = {
   firstParty: 'First party',
   resourceServer: 'Resource server',
   adminApi: 'Admin API',
+  idTokenSignedResponseAlg: 'ID token signing algorithm',
 };
 
 function Choices({ legend, name, options, checked, errors, hint }: { legend: string; name: string; options: Array<{ value: string; label?: string; hint: string }>; checked: string[]; errors?: string[]; hint?: string }) {
@@ -192,6 +193,17 @@ export function ClientForm({
             <option value="client_secret_basic">client_secret_basic (HTTP Basic)</option>
             <option value="client_secret_post">client_secret_post (in the form body)</option>
             <option value="none">none (public clients)</option>
+          </select>
+        </Field>
+        <Field
+          id="idTokenSignedResponseAlg"
+          label="ID token signing algorithm"
+          hint="RS256 for relying parties that accept only RS256, e.g. next-auth v4 without configuration."
+          errors={errors.idTokenSignedResponseAlg}
+        >
+          <select id="idTokenSignedResponseAlg" name="idTokenSignedResponseAlg" defaultValue={v.idTokenSignedResponseAlg} aria-invalid={!!errors.idTokenSignedResponseAlg} aria-describedby={describedBy('idTokenSignedResponseAlg', true, errors.idTokenSignedResponseAlg)} className={`${inputLook} bg-white ${border(!!errors.idTokenSignedResponseAlg)}`}>
+            <option value="ES256">ES256 (ECDSA P-256, the default)</option>
+            <option value="RS256">RS256 (RSA)</option>
           </select>
         </Field>
       </section>

@@ -9,6 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
 import { basic, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
 
@@ -98,6 +99,7 @@ test('an admin signs in through Gatehouse, registers a client, reads its secret 
   await shoot(page, 'client-new');
   const name = `Notes ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: redirectUri });
+  await expect(page.getByLabel('ID token signing algorithm')).toHaveValue('ES256');
   await page.getByRole('button', { name: 'Register client' }).click();
 
   const clientSecret = await revealedSecret(page);
@@ -108,11 +110,38 @@ test('an admin signs in through Gatehouse, registers a client, reads its secret 
   await page.getByRole('link', { name: /show the client/ }).click();
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
   expect(await page.content(), 'the secret is never shown again').not.toContain(clientSecret);
+  await expect(page.getByText('ES256', { exact: true })).toBeVisible();
   await shoot(page, 'client');
 
   const tokens = await appSignsIn(browser, { id: clientId, clientSecret, name });
   expect(tokens.access_token).toBeTruthy();
   expect(tokens.refresh_token, 'the default grants include refresh_token').toBeTruthy();
+  expect(decodeProtectedHeader(tokens.id_token!).alg, 'a new client\'s ID tokens are ES256').toBe('ES256');
+});
+
+test('the ID token signing algorithm: RS256 on request; a forged value is refused next to the field', async ({ page }) => {
+  await adminSignIn(page);
+  await page.goto('/admin/clients/new');
+  const name = `Legacy RP ${Date.now()}`;
+  await fillClientForm(page, { name, redirectUris: redirectUri });
+  await expect(page.getByText('RS256 for relying parties that accept only RS256, e.g. next-auth v4 without configuration.')).toBeVisible();
+  const select = page.getByLabel('ID token signing algorithm');
+  // Only ES256 and RS256 are offered; a hand-made request could send anything.
+  await select.evaluate((element: HTMLSelectElement) => {
+    element.add(new Option('HS256', 'HS256'));
+    element.value = 'HS256';
+  });
+  await page.getByRole('button', { name: 'Register client' }).click();
+  await expect(alert(page, 'One field needs attention')).toBeVisible();
+  await expect(page.getByText('the ID token signing algorithm is one of ES256, RS256', { exact: true })).toBeVisible();
+  await expect(select).toHaveAttribute('aria-invalid', 'true');
+
+  await select.selectOption('RS256');
+  await page.getByRole('button', { name: 'Register client' }).click();
+  await revealedSecret(page);
+  await page.getByRole('link', { name: /show the client/ }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  await expect(page.getByText('RS256', { exact: true })).toBeVisible();
 });
 
 test('rotating the secret: the old one gets 401 at the token endpoint, the new one works', async ({ page }) => {
@@ -240,12 +269,15 @@ test('edit, disable, enable and delete a client', async ({ page }) => {
   await shoot(page, 'client-edit');
   const renamed = `${client.name} (renamed)`;
   await page.getByLabel('Name', { exact: true }).fill(renamed);
+  await expect(page.getByLabel('ID token signing algorithm')).toHaveValue('ES256');
+  await page.getByLabel('ID token signing algorithm').selectOption('RS256');
   await page.getByLabel('Post-logout redirect URIs').fill('https://app.example/bye');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/clients/${client.id}\\?notice=saved$`));
   await expect(page.getByRole('status').filter({ hasText: 'Changes saved.' })).toBeVisible();
   await expect(page.getByRole('heading', { name: renamed, level: 1 })).toBeVisible();
   await expect(page.getByText('https://app.example/bye')).toBeVisible();
+  await expect(page.getByText('RS256', { exact: true })).toBeVisible();
   expect((await clientCredentials(client.id, client.clientSecret!)).status, 'an edit keeps the secret').toBe(200);
 
   await page.getByRole('button', { name: 'Disable' }).click();

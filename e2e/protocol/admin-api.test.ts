@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
+import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
 import { insertClient } from '../../lib/db/clients.ts';
 import { database } from '../../lib/db/database.ts';
@@ -49,6 +50,7 @@ test("a person's token never carries the admin scope: refused at authorization, 
   await insertClient(database(databaseUrl), {
     id, name: 'Sneaky', secretHash: hashClientSecret(secret), redirectUris: [redirectUri], postLogoutRedirectUris: [], grantTypes: ['authorization_code', 'client_credentials'],
     scope: 'openid admin', tokenEndpointAuthMethod: 'client_secret_basic', applicationType: 'web', logoUri: null, firstParty: true, resourceServer: false, adminApi: true,
+    idTokenSignedResponseAlg: 'ES256',
   });
   const sneaky = new URL('/oauth/authorize', baseUrl);
   sneaky.search = new URLSearchParams({ client_id: id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid admin', code_challenge: challenge, code_challenge_method: 'S256' }).toString();
@@ -99,6 +101,42 @@ test('over the API: a client is created and its secret, shown once, works at /oa
   const deleted = await api('DELETE', `/api/admin/clients/${id}`, { token });
   assert.equal(deleted.status, 204);
   assert.equal((await api('GET', `/api/admin/clients/${id}`, { token })).status, 404);
+});
+
+test('over the API: id_token_signed_response_alg is ES256 for a new client unless RS256 is asked for; a PATCH switches it and the next ID token follows; anything else is 400', async () => {
+  const token = await adminToken(await makeAdminApiClient());
+  const body = { client_name: 'Signed', redirect_uris: [redirectUri] };
+  const fresh = await api('POST', '/api/admin/clients', { token, json: body });
+  assert.equal(fresh.status, 201);
+  assert.equal(fresh.body.id_token_signed_response_alg, 'ES256');
+  const legacy = await api('POST', '/api/admin/clients', { token, json: { ...body, id_token_signed_response_alg: 'RS256' } });
+  assert.equal(legacy.body.id_token_signed_response_alg, 'RS256');
+  const renamed = await api('PATCH', `/api/admin/clients/${legacy.body.client_id}`, { token, json: { client_name: 'Signed, renamed' } });
+  assert.equal(renamed.body.id_token_signed_response_alg, 'RS256', 'a PATCH without it keeps it');
+
+  const client = { id: legacy.body.client_id as string, clientSecret: legacy.body.client_secret as string, tokenEndpointAuthMethod: 'client_secret_basic' };
+  const algOf = async () => decodeProtectedHeader((await signIn(client as Parameters<typeof signIn>[0])).tokens.id_token!).alg;
+  assert.equal(await algOf(), 'RS256');
+  const switched = await api('PATCH', `/api/admin/clients/${client.id}`, { token, json: { id_token_signed_response_alg: 'ES256' } });
+  assert.equal(switched.status, 200);
+  assert.equal(switched.body.id_token_signed_response_alg, 'ES256');
+  assert.equal(await algOf(), 'ES256');
+
+  for (const bad of ['HS256', 'none', 'es256', 256]) {
+    const refused = await api('POST', '/api/admin/clients', { token, json: { ...body, id_token_signed_response_alg: bad } });
+    assert.equal(refused.status, 400, String(bad));
+    assert.equal(refused.body.error, 'invalid_request');
+    assert.match(refused.body.error_description, /id_token_signed_response_alg/);
+    assert.equal((await api('PATCH', `/api/admin/clients/${client.id}`, { token, json: { id_token_signed_response_alg: bad } })).status, 400);
+  }
+  assert.equal((await api('GET', `/api/admin/clients/${client.id}`, { token })).body.id_token_signed_response_alg, 'ES256', 'a refused PATCH changes nothing');
+
+  const openapi = await api('GET', '/api/admin/openapi.json', { token });
+  const schemas = openapi.body.components.schemas;
+  for (const name of ['Client', 'NewClient', 'ClientPatch']) {
+    assert.deepEqual(new Set(schemas[name].properties.id_token_signed_response_alg.enum), new Set(['ES256', 'RS256']), name);
+  }
+  for (const id of [fresh.body.client_id, client.id]) assert.equal((await api('DELETE', `/api/admin/clients/${id}`, { token })).status, 204);
 });
 
 test("over the API: a user is created with a generated password that signs them in; their sessions and grants are listed; disabled, they end; it's all in the audit log", async () => {

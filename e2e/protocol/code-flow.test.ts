@@ -48,7 +48,7 @@ test('authorize → token → userinfo → refresh → introspect → revoke →
   const jwks = createRemoteJWKSet(new URL('/oauth/jwks', baseUrl));
   const { payload, protectedHeader } = await jwtVerify(tokens.id_token!, jwks, { issuer: baseUrl, audience: client.id });
   assert.equal(payload.sub, user.id);
-  assert.equal(protectedHeader.alg, 'RS256');
+  assert.equal(protectedHeader.alg, 'ES256', 'a new client\'s ID tokens are ES256 (e2e/protocol/id-token-signing.test.ts has both)');
 
   const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
   assert.equal(userinfo.preferred_username, user.username);

@@ -4,6 +4,7 @@
  * them through Prisma. Nothing here returns the secret hash except the one
  * function the provider's client authentication uses.
  */
+import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
 import type { Database } from './database.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
@@ -24,6 +25,8 @@ export interface ClientMetadata {
   resource_server: boolean;
   /** May obtain the `admin` scope with client_credentials and call /api/admin. */
   admin_api: boolean;
+  /** JWS alg of its ID tokens (OIDC Dynamic Client Registration §2). */
+  id_token_signed_response_alg: IdTokenSigningAlg;
 }
 
 /** A client as the CLI and portal see it: no secret material. */
@@ -41,6 +44,7 @@ export interface ClientRecord {
   firstParty: boolean;
   resourceServer: boolean;
   adminApi: boolean;
+  idTokenSignedResponseAlg: IdTokenSigningAlg;
   enabled: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -60,9 +64,11 @@ export interface NewClient {
   firstParty: boolean;
   resourceServer: boolean;
   adminApi: boolean;
+  idTokenSignedResponseAlg: IdTokenSigningAlg;
 }
 
-interface ClientRow {
+/** A `clients` row as the provider's prepared statement reads it (booleans are 0/1 on SQLite). */
+export interface ClientRow {
   [key: string]: unknown;
   id: string;
   name: string;
@@ -77,17 +83,23 @@ interface ClientRow {
   first_party: number | boolean;
   resource_server: number | boolean;
   admin_api: number | boolean;
+  id_token_signed_response_alg: string;
 }
 
 /** The metadata of an enabled client, or undefined: a disabled client is, to the provider, unknown. */
 export async function findClientMetadata(db: Database, clientId: string): Promise<ClientMetadata | undefined> {
   const row = await db.sql.one<ClientRow>(
     `SELECT id, name, secret_hash, redirect_uris, post_logout_redirect_uris, grant_types, scope,
-            token_endpoint_auth_method, application_type, logo_uri, first_party, resource_server, admin_api
+            token_endpoint_auth_method, application_type, logo_uri, first_party, resource_server, admin_api,
+            id_token_signed_response_alg
      FROM clients WHERE id = ? AND enabled = ?`,
     [clientId, true],
   );
-  if (!row) return undefined;
+  return row ? toClientMetadata(row) : undefined;
+}
+
+/** A row as oidc-provider's client metadata (RFC 7591 / OIDC Dynamic Client Registration §2 names). */
+export function toClientMetadata(row: ClientRow): ClientMetadata {
   const grantTypes = JSON.parse(row.grant_types) as string[];
   return {
     client_id: row.id,
@@ -105,6 +117,7 @@ export async function findClientMetadata(db: Database, clientId: string): Promis
     first_party: Boolean(row.first_party),
     resource_server: Boolean(row.resource_server),
     admin_api: Boolean(row.admin_api),
+    id_token_signed_response_alg: row.id_token_signed_response_alg as IdTokenSigningAlg,
   };
 }
 
@@ -125,6 +138,7 @@ function toRecord(row: PrismaClientRow): ClientRecord {
     firstParty: row.firstParty,
     resourceServer: row.resourceServer,
     adminApi: row.adminApi,
+    idTokenSignedResponseAlg: row.idTokenSignedResponseAlg as IdTokenSigningAlg,
     enabled: row.enabled,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -6,6 +6,7 @@
  * strips secret-sounding keys as a second lock.
  */
 import { z } from 'zod';
+import { ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
 
 const id = z.string().min(1).max(200);
 const label = z.string().max(200);
@@ -36,6 +37,8 @@ export const auditDetailsSchemas = {
     firstParty: z.boolean(),
     resourceServer: z.boolean(),
     adminApi: z.boolean().optional(),
+    /** The ID token's JWS alg (a key without "token" in it: lib/services/audit.ts drops those). */
+    signingAlg: z.enum(ID_TOKEN_SIGNING_ALGS).optional(),
   }),
   'client.updated': z.strictObject({ changed: fields }),
   'client.enabled': z.strictObject({}),

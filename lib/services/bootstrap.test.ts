@@ -24,6 +24,7 @@ for (const storage of testDatabases('bootstrap')) {
       assert.equal(client.scope, 'openid profile email');
       assert.equal(client.firstParty, true);
       assert.equal(client.confidential, true);
+      assert.equal(client.idTokenSignedResponseAlg, 'RS256', 'next-auth 4 verifies RS256 unless configured otherwise');
       const secret = await serverSecret(db, 'portal_client_secret', () => assert.fail('the secret exists already'));
       const stored = (await findClientMetadata(db, PORTAL_CLIENT_ID))?.client_secret;
       assert.notEqual(stored, secret, 'never the secret itself');
@@ -37,7 +38,7 @@ for (const storage of testDatabases('bootstrap')) {
     test('follows a new ISSUER, and undoes an edit, a disable and a rotated secret', async () => {
       const db = await storage.open();
       await ensurePortalClient(db, { issuer: 'http://localhost:3000', ...quiet });
-      await updateClient(db, PORTAL_CLIENT_ID, { ...portalRegistration('http://localhost:3000'), redirectUris: ['https://evil.example/cb'], firstParty: false });
+      await updateClient(db, PORTAL_CLIENT_ID, { ...portalRegistration('http://localhost:3000'), redirectUris: ['https://evil.example/cb'], firstParty: false, idTokenSignedResponseAlg: 'ES256' });
       await rotateClientSecret(db, PORTAL_CLIENT_ID);
       await disableClient(db, PORTAL_CLIENT_ID);
 
@@ -46,6 +47,7 @@ for (const storage of testDatabases('bootstrap')) {
       assert.deepEqual(client?.redirectUris, ['https://id.example.com/api/auth/callback/gatehouse']);
       assert.deepEqual(client?.postLogoutRedirectUris, ['https://id.example.com/admin/signed-out', 'https://id.example.com/account/signed-out']);
       assert.equal(client?.firstParty, true);
+      assert.equal(client?.idTokenSignedResponseAlg, 'RS256');
       assert.equal(client?.enabled, true);
       const secret = await serverSecret(db, 'portal_client_secret', () => assert.fail('the secret exists already'));
       assert.ok(clientSecretMatches((await findClientMetadata(db, PORTAL_CLIENT_ID))?.client_secret, secret));

@@ -73,6 +73,7 @@ export async function ensurePortalClient(
     sameList(existing.grantTypes, wanted.grantTypes) &&
     sameList(existing.scope.split(' '), wanted.scopes) &&
     existing.tokenEndpointAuthMethod === wanted.tokenEndpointAuthMethod &&
+    existing.idTokenSignedResponseAlg === wanted.idTokenSignedResponseAlg &&
     existing.firstParty &&
     !existing.resourceServer &&
     !existing.adminApi;

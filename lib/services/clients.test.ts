@@ -77,6 +77,17 @@ test('unknown scopes and grant types are refused', () => {
   assert.ok(!newClientSchema.safeParse({ ...base, logoUri: 'http://a.example/logo.png' }).success, 'logo over https only');
 });
 
+test('the ID token signing algorithm: ES256 unless RS256 is asked for; nothing else', () => {
+  const base = { name: 'x', redirectUris: ['https://a.example/cb'] };
+  assert.equal(newClientSchema.parse(base).idTokenSignedResponseAlg, 'ES256');
+  assert.equal(newClientSchema.parse({ ...base, idTokenSignedResponseAlg: 'RS256' }).idTokenSignedResponseAlg, 'RS256');
+  for (const bad of ['HS256', 'none', 'rs256', 'PS256', '']) {
+    const result = newClientSchema.safeParse({ ...base, idTokenSignedResponseAlg: bad });
+    assert.ok(!result.success, bad);
+    assert.deepEqual(result.error.issues.map((i) => [i.path.join('.'), i.message]), [['idTokenSignedResponseAlg', 'the ID token signing algorithm is one of ES256, RS256']]);
+  }
+});
+
 // The use cases against real storage: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
 for (const storage of testDatabases('clients')) {
   describe(`client use cases on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
@@ -121,6 +132,20 @@ for (const storage of testDatabases('clients')) {
       await assert.rejects(updateClient(db, 'nope', web), (e: unknown) => e instanceof ClientError && e.code === 'not_found');
     });
 
+    test('new clients get ES256, or RS256 when asked; an edit without an algorithm keeps the client\'s own', async () => {
+      const db = await storage.open();
+      const { client } = await registerClient(db, web);
+      assert.equal(client.idTokenSignedResponseAlg, 'ES256');
+      assert.equal((await findClientMetadata(db, client.id))?.id_token_signed_response_alg, 'ES256');
+      const { client: legacy } = await registerClient(db, { ...web, idTokenSignedResponseAlg: 'RS256' });
+      assert.equal((await findClientMetadata(db, legacy.id))?.id_token_signed_response_alg, 'RS256');
+      // A relying party that verifies RS256 would break if an unrelated edit switched it.
+      assert.equal((await updateClient(db, legacy.id, { ...web, name: 'Legacy renamed' })).idTokenSignedResponseAlg, 'RS256');
+      assert.equal((await updateClient(db, legacy.id, { ...web, idTokenSignedResponseAlg: 'ES256' })).idTokenSignedResponseAlg, 'ES256');
+      assert.equal((await findClientMetadata(db, legacy.id))?.id_token_signed_response_alg, 'ES256');
+      await assert.rejects(updateClient(db, legacy.id, { ...web, idTokenSignedResponseAlg: 'HS256' as 'RS256' }), z.ZodError);
+    });
+
     test('search matches name or client_id, case-insensitively, one page at a time', async () => {
       const db = await storage.open();
       const tag = randomBytes(4).toString('hex');
@@ -154,14 +179,16 @@ for (const storage of testDatabases('clients')) {
       const { client, clientSecret } = await registerClient(db, web, { by });
       await updateClient(db, client.id, { ...web, name: 'Web renamed', firstParty: true }, by);
       await updateClient(db, client.id, { ...web, name: 'Web renamed', firstParty: true }, by); // no change: no entry
+      await updateClient(db, client.id, { ...web, name: 'Web renamed', firstParty: true, idTokenSignedResponseAlg: 'RS256' }, by);
       const rotated = await rotateClientSecret(db, client.id, by);
       await disableClient(db, client.id, by);
       await enableClient(db, client.id, by);
       await removeClient(db, client.id, by);
       const events = await auditEventsFor(db, { targetType: 'client', targetId: client.id });
-      assert.deepEqual(events.map((e) => e.action).reverse(), ['client.created', 'client.updated', 'client.secret_rotated', 'client.disabled', 'client.enabled', 'client.deleted']);
-      assert.deepEqual(events.at(-1)?.details, { name: 'Web', confidential: true, grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], redirectUris: ['https://app.example.com/cb'], firstParty: false, resourceServer: false, adminApi: false });
+      assert.deepEqual(events.map((e) => e.action).reverse(), ['client.created', 'client.updated', 'client.updated', 'client.secret_rotated', 'client.disabled', 'client.enabled', 'client.deleted']);
+      assert.deepEqual(events.at(-1)?.details, { name: 'Web', confidential: true, grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], redirectUris: ['https://app.example.com/cb'], firstParty: false, resourceServer: false, adminApi: false, signingAlg: 'ES256' });
       assert.deepEqual(events.at(-2)?.details, { changed: ['name', 'firstParty'] });
+      assert.deepEqual(events.at(-3)?.details, { changed: ['idTokenSignedResponseAlg'] });
       assert.deepEqual(events[0].target, { type: 'client', id: client.id, label: 'Web renamed' }, 'a deleted client keeps its name in the log');
       assert.ok(events.every((e) => e.actor?.username === 'root' && e.ip === '192.0.2.1'));
       const text = JSON.stringify(events);

@@ -22,6 +22,7 @@ const api: ClientRecord = {
   firstParty: false,
   resourceServer: true,
   adminApi: false,
+  idTokenSignedResponseAlg: 'RS256',
   enabled: true,
   createdAt: new Date('2026-01-02T03:04:05.000Z'),
   updatedAt: new Date('2026-01-02T03:04:05.000Z'),
@@ -32,6 +33,7 @@ test('a client goes out in RFC 7591 names, and its schema has no room for a secr
   assert.equal(dto.client_id, 'c1');
   assert.equal(dto.token_endpoint_auth_method, 'client_secret_post');
   assert.equal(dto.created_at, '2026-01-02T03:04:05.000Z');
+  assert.equal(dto.id_token_signed_response_alg, 'RS256');
   assert.ok(!clientSchema.safeParse({ ...dto, client_secret: 'x' }).success, 'strict: a secret would fail the response check');
   assert.ok(!clientSchema.safeParse({ ...dto, secret_hash: 'x' }).success);
 });
@@ -62,6 +64,20 @@ test('a PATCH changes the given fields and keeps the others as stored', () => {
   assert.equal(input.tokenEndpointAuthMethod, 'client_secret_post');
   assert.equal(input.resourceServer, true);
   assert.deepEqual(clientPatchSchema.parse({}), {}, 'no defaults creep into a PATCH');
+  assert.equal(input.idTokenSignedResponseAlg, 'RS256', 'a PATCH without it keeps the client\'s algorithm');
+});
+
+test('id_token_signed_response_alg: ES256 by default for a new client, RS256 on request, nothing else', () => {
+  const fresh = newClientSchema.parse(clientInput(newClientBodySchema.parse({ client_name: 'Web', redirect_uris: ['https://a.example/cb'] })));
+  assert.equal(fresh.idTokenSignedResponseAlg, 'ES256');
+  const legacy = newClientSchema.parse(clientInput(newClientBodySchema.parse({ client_name: 'Web', redirect_uris: ['https://a.example/cb'], id_token_signed_response_alg: 'RS256' })));
+  assert.equal(legacy.idTokenSignedResponseAlg, 'RS256');
+  for (const bad of ['HS256', 'none', 'es256', 'PS256', 256]) {
+    assert.ok(!newClientBodySchema.safeParse({ client_name: 'Web', id_token_signed_response_alg: bad }).success, String(bad));
+    assert.ok(!clientPatchSchema.safeParse({ id_token_signed_response_alg: bad }).success, String(bad));
+  }
+  const switched = newClientSchema.parse(clientInput(clientPatchSchema.parse({ id_token_signed_response_alg: 'ES256' }), registrationOf(api)));
+  assert.equal(switched.idTokenSignedResponseAlg, 'ES256');
 });
 
 test('every field of the registration schema has a wire name for its issues', () => {

@@ -57,3 +57,11 @@ test('request bodies are documented as inputs, responses as outputs, never with 
   const create = (document.paths['/api/admin/clients'] as Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>).post;
   assert.deepEqual(create.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/NewClient' });
 });
+
+test('id_token_signed_response_alg is documented as the closed list ES256 | RS256 wherever a client goes in or out', () => {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, { properties: Record<string, { enum?: string[] }>; required?: string[] }>;
+  for (const name of ['Client', 'NewClient', 'ClientPatch']) {
+    assert.deepEqual(schemas[name].properties.id_token_signed_response_alg.enum, ['ES256', 'RS256'], name);
+  }
+  assert.ok(!schemas.NewClient.required?.includes('id_token_signed_response_alg'), 'optional: ES256 by default');
+});

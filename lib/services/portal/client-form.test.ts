@@ -36,6 +36,18 @@ test('lists are one per line; unchecked boxes are false; empty optional fields b
   assert.equal(parsed.logoUri, null);
   assert.equal(parsed.firstParty, true);
   assert.equal(parsed.resourceServer, false);
+  assert.equal(parsed.idTokenSignedResponseAlg, 'ES256', 'no algorithm in the form: a new client gets ES256');
+});
+
+test('the ID token signing algorithm: RS256 or ES256 as chosen, anything else an error next to its field', () => {
+  const base: Array<[string, string]> = [['name', 'Legacy'], ['redirectUris', 'https://legacy.example/cb'], ['grantTypes', 'authorization_code'], ['scopes', 'openid']];
+  assert.equal(newClientSchema.parse(readClientForm(form([...base, ['idTokenSignedResponseAlg', 'RS256']])).input).idTokenSignedResponseAlg, 'RS256');
+  assert.equal(newClientSchema.parse(readClientForm(form([...base, ['idTokenSignedResponseAlg', 'ES256']])).input).idTokenSignedResponseAlg, 'ES256');
+  const { values, input } = readClientForm(form([...base, ['idTokenSignedResponseAlg', 'HS256']]));
+  const result = newClientSchema.safeParse(input);
+  assert.ok(!result.success);
+  assert.deepEqual(fieldErrors(result.error), { idTokenSignedResponseAlg: ['the ID token signing algorithm is one of ES256, RS256'] });
+  assert.equal(values.idTokenSignedResponseAlg, 'HS256', 'shown again as submitted');
 });
 
 test('on edit the type comes from the client, not from the form', () => {
@@ -86,6 +98,7 @@ test('a new client starts as a confidential code-flow client; an existing one sh
   const fresh = clientFormValues();
   assert.equal(fresh.type, 'confidential');
   assert.deepEqual(fresh.grantTypes, ['authorization_code', 'refresh_token']);
+  assert.equal(fresh.idTokenSignedResponseAlg, 'ES256');
   const values = clientFormValues({
     id: 'c1',
     name: 'API',
@@ -100,6 +113,7 @@ test('a new client starts as a confidential code-flow client; an existing one sh
     firstParty: false,
     resourceServer: true,
     adminApi: false,
+    idTokenSignedResponseAlg: 'RS256',
     enabled: true,
     createdAt: new Date(),
     updatedAt: new Date(),
@@ -108,4 +122,5 @@ test('a new client starts as a confidential code-flow client; an existing one sh
   assert.equal(values.tokenEndpointAuthMethod, 'client_secret_post');
   assert.equal(values.logoUri, '');
   assert.equal(values.resourceServer, true);
+  assert.equal(values.idTokenSignedResponseAlg, 'RS256', 'an existing RS256 client is edited as RS256');
 });

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { ClientRecord } from '../../db/clients.ts';
+import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
 import type { NewClientInput } from '../clients.ts';
 
 /** What the form shows: the same names as the schema, lists as the text the person typed. */
@@ -21,12 +22,13 @@ export interface ClientFormValues {
   firstParty: boolean;
   resourceServer: boolean;
   adminApi: boolean;
+  idTokenSignedResponseAlg: string;
 }
 
 /** Messages by field; `form` holds any that belong to no one field. */
 export type FieldErrors = Partial<Record<keyof ClientFormValues | 'form', string[]>>;
 
-const fields = new Set<string>(['name', 'type', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scopes', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer', 'adminApi']);
+const fields = new Set<string>(['name', 'type', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scopes', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer', 'adminApi', 'idTokenSignedResponseAlg']);
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -52,6 +54,7 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     firstParty: form.get('firstParty') === 'on',
     resourceServer: form.get('resourceServer') === 'on',
     adminApi: form.get('adminApi') === 'on',
+    idTokenSignedResponseAlg: text(form, 'idTokenSignedResponseAlg').slice(0, 20),
   };
   const input: NewClientInput = {
     name: values.name,
@@ -66,6 +69,8 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     firstParty: values.firstParty,
     resourceServer: values.resourceServer,
     adminApi: values.adminApi,
+    // Left out: the default on create, the client's own on edit (updateClient).
+    idTokenSignedResponseAlg: (values.idTokenSignedResponseAlg || undefined) as NewClientInput['idTokenSignedResponseAlg'],
   };
   return { values, input };
 }
@@ -97,6 +102,7 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       firstParty: false,
       resourceServer: false,
       adminApi: false,
+      idTokenSignedResponseAlg: DEFAULT_ID_TOKEN_SIGNING_ALG,
     };
   }
   return {
@@ -111,5 +117,6 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
     firstParty: client.firstParty,
     resourceServer: client.resourceServer,
     adminApi: client.adminApi,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }

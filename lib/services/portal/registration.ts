@@ -34,6 +34,9 @@ export function portalRegistration(issuer: string): NewClientInput {
     tokenEndpointAuthMethod: 'client_secret_basic',
     // Gatehouse's own application: never a consent screen (lib/oidc/grants.ts).
     firstParty: true,
+    // next-auth 4's openid-client 5 verifies RS256 unless told otherwise, and
+    // the portal signs in rarely enough that ES256's faster signing is moot.
+    idTokenSignedResponseAlg: 'RS256',
   };
 }
 

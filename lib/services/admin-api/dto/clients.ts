@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ClientRecord } from '../../../db/clients.ts';
-import { grantTypes, newClientSchema, supportedScopes, type NewClientInput } from '../../clients.ts';
+import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../clients.ts';
 import { iso, pageOf, timestamp } from './common.ts';
 
 const field = newClientSchema.shape;
@@ -28,6 +28,7 @@ export const clientSchema = z
     first_party: z.boolean(),
     resource_server: z.boolean(),
     admin_api: z.boolean(),
+    id_token_signed_response_alg: z.enum(idTokenSigningAlgs).meta({ description: 'The JWS alg of its ID tokens (OIDC Dynamic Client Registration §2).' }),
     enabled: z.boolean(),
     managed: z.boolean().meta({ description: 'Gatehouse manages this client itself (the admin portal signs in with it): read only.' }),
     created_at: timestamp,
@@ -68,6 +69,9 @@ const clientFields = {
   first_party: field.firstParty.unwrap(),
   resource_server: field.resourceServer.unwrap(),
   admin_api: field.adminApi.unwrap(),
+  id_token_signed_response_alg: field.idTokenSignedResponseAlg.unwrap().meta({
+    description: 'ES256 (the default for new clients) or RS256, for relying parties that accept only RS256 (e.g. next-auth v4 without configuration).',
+  }),
 };
 
 export const newClientBodySchema = z
@@ -77,7 +81,8 @@ export const newClientBodySchema = z
   .meta({
     id: 'NewClient',
     description:
-      'Defaults: confidential, authorization_code + refresh_token, scope "openid profile email offline_access". ' +
+      'Defaults: confidential, authorization_code + refresh_token, scope "openid profile email offline_access", ' +
+      'id_token_signed_response_alg ES256. ' +
       'Only resource servers may have the introspect scope; only admin-API clients the admin scope, with client_credentials alone.',
   });
 
@@ -102,6 +107,7 @@ export const clientFieldNames: Record<string, string> = {
   firstParty: 'first_party',
   resourceServer: 'resource_server',
   adminApi: 'admin_api',
+  idTokenSignedResponseAlg: 'id_token_signed_response_alg',
 };
 
 const splitScope = (scope: string) => scope.split(/\s+/).filter(Boolean) as NewClientInput['scopes'];
@@ -122,6 +128,7 @@ export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {
     firstParty: given(body.first_party, base.firstParty),
     resourceServer: given(body.resource_server, base.resourceServer),
     adminApi: given(body.admin_api, base.adminApi),
+    idTokenSignedResponseAlg: given(body.id_token_signed_response_alg, base.idTokenSignedResponseAlg),
   };
 }
 
@@ -139,6 +146,7 @@ export function registrationOf(client: ClientRecord): NewClientInput {
     firstParty: client.firstParty,
     resourceServer: client.resourceServer,
     adminApi: client.adminApi,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }
 
@@ -157,6 +165,7 @@ export function clientDto(client: ClientRecord, managed: boolean): z.input<typeo
     first_party: client.firstParty,
     resource_server: client.resourceServer,
     admin_api: client.adminApi,
+    id_token_signed_response_alg: client.idTokenSignedResponseAlg,
     enabled: client.enabled,
     managed,
     created_at: iso(client.createdAt),

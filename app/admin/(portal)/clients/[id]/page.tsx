@@ -104,6 +104,9 @@ export default async function ClientPage({ params, searchParams }: { params: Pro
               <Row label="Token endpoint authentication">
                 <code className="font-mono text-xs">{client.tokenEndpointAuthMethod}</code>
               </Row>
+              <Row label="ID token signing algorithm">
+                <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>
+              </Row>
               <Row label="Application type">{client.applicationType}</Row>
               <Row label="Logo URI">{client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">None</span>}</Row>
               <Row label="Registered">{formatDate(client.createdAt)}</Row>

@@ -1,0 +1,81 @@
+// What the provider reads of a client: the row mapped to RFC 7591 / OIDC Dynamic Client Registration §2 metadata.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { findClient, findClientMetadata, insertClient, toClientMetadata, updateClient, type ClientRow, type NewClient } from './clients.ts';
+import { testDatabases } from './testing.ts';
+
+const row: ClientRow = {
+  id: 'c1',
+  name: 'Web',
+  secret_hash: null,
+  redirect_uris: '["https://app.example/cb"]',
+  post_logout_redirect_uris: '[]',
+  grant_types: '["authorization_code","refresh_token"]',
+  scope: 'openid profile',
+  token_endpoint_auth_method: 'none',
+  application_type: 'web',
+  logo_uri: null,
+  first_party: 0,
+  resource_server: 1,
+  admin_api: false,
+  id_token_signed_response_alg: 'ES256',
+};
+
+test('a row becomes the metadata oidc-provider reads, the ID token signing algorithm included', () => {
+  const metadata = toClientMetadata(row);
+  assert.equal(metadata.id_token_signed_response_alg, 'ES256');
+  assert.equal(toClientMetadata({ ...row, id_token_signed_response_alg: 'RS256' }).id_token_signed_response_alg, 'RS256');
+  assert.deepEqual(metadata.response_types, ['code']);
+  assert.equal(metadata.first_party, false);
+  assert.equal(metadata.resource_server, true);
+  assert.equal('client_secret' in metadata, false, 'a public client has no secret');
+});
+
+const unique = () => randomBytes(6).toString('hex');
+
+const newClient = (overrides: Partial<NewClient> = {}): NewClient => ({
+  id: `c-${unique()}`,
+  name: 'Web',
+  secretHash: null,
+  redirectUris: ['https://app.example/cb'],
+  postLogoutRedirectUris: [],
+  grantTypes: ['authorization_code'],
+  scope: 'openid',
+  tokenEndpointAuthMethod: 'none',
+  applicationType: 'web',
+  logoUri: null,
+  firstParty: false,
+  resourceServer: false,
+  adminApi: false,
+  idTokenSignedResponseAlg: 'ES256',
+  ...overrides,
+});
+
+for (const storage of testDatabases('db-clients')) {
+  describe(`client storage on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    test('the algorithm is stored, read back by the provider and the portal, and replaced by an update', async () => {
+      const db = await storage.open();
+      const es = await insertClient(db, newClient());
+      const rs = await insertClient(db, newClient({ idTokenSignedResponseAlg: 'RS256' }));
+      assert.equal(es.idTokenSignedResponseAlg, 'ES256');
+      assert.equal((await findClientMetadata(db, es.id))?.id_token_signed_response_alg, 'ES256');
+      assert.equal((await findClientMetadata(db, rs.id))?.id_token_signed_response_alg, 'RS256');
+      const { id: _id, secretHash: _secretHash, ...fields } = newClient({ idTokenSignedResponseAlg: 'RS256' });
+      assert.equal((await updateClient(db, es.id, fields))?.idTokenSignedResponseAlg, 'RS256');
+      assert.equal((await findClientMetadata(db, es.id))?.id_token_signed_response_alg, 'RS256');
+    });
+
+    test('a row written without the column (a client registered before it existed) is RS256', async () => {
+      const db = await storage.open();
+      const id = `old-${unique()}`;
+      await db.sql.run(
+        `INSERT INTO clients (id, name, redirect_uris, grant_types, scope, token_endpoint_auth_method, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)`,
+        [id, 'Deployed RP', '["https://old.example/cb"]', '["authorization_code"]', 'openid', 'client_secret_basic'],
+      );
+      assert.equal((await findClientMetadata(db, id))?.id_token_signed_response_alg, 'RS256');
+      assert.equal((await findClient(db, id))?.idTokenSignedResponseAlg, 'RS256');
+    });
+  });
+}
