@@ -2,7 +2,20 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { findClient, findClientMetadata, insertClient, toClientMetadata, updateClient, type ClientRow, type NewClient } from './clients.ts';
+import {
+  cachedClientMetadata,
+  CLIENT_CACHE_TTL_MS,
+  deleteClient,
+  findClient,
+  findClientMetadata,
+  insertClient,
+  setClientEnabled,
+  setClientSecretHash,
+  toClientMetadata,
+  updateClient,
+  type ClientRow,
+  type NewClient,
+} from './clients.ts';
 import { testDatabases } from './testing.ts';
 
 const row: ClientRow = {
@@ -64,6 +77,34 @@ for (const storage of testDatabases('db-clients')) {
       const { id: _id, secretHash: _secretHash, ...fields } = newClient({ idTokenSignedResponseAlg: 'RS256' });
       assert.equal((await updateClient(db, es.id, fields))?.idTokenSignedResponseAlg, 'RS256');
       assert.equal((await findClientMetadata(db, es.id))?.id_token_signed_response_alg, 'RS256');
+    });
+
+    test("the provider's cached read follows every change made here at once, and others' within the TTL", async () => {
+      const db = await storage.open();
+      const client = await insertClient(db, newClient({ secretHash: 'a'.repeat(64), tokenEndpointAuthMethod: 'client_secret_basic' }));
+      assert.equal((await cachedClientMetadata(db, client.id))?.client_secret, 'a'.repeat(64));
+
+      await setClientSecretHash(db, client.id, 'b'.repeat(64));
+      assert.equal((await cachedClientMetadata(db, client.id))?.client_secret, 'b'.repeat(64), 'a rotated secret applies at once');
+      const { id: _id, secretHash: _secretHash, ...fields } = newClient({ name: 'Renamed' });
+      await updateClient(db, client.id, fields);
+      assert.equal((await cachedClientMetadata(db, client.id))?.client_name, 'Renamed');
+      await setClientEnabled(db, client.id, false);
+      assert.equal(await cachedClientMetadata(db, client.id), undefined, 'a disabled client is unknown at once');
+      await setClientEnabled(db, client.id, true);
+      assert.ok(await cachedClientMetadata(db, client.id));
+
+      // A change this process did not make (another instance, the CLI): seen once the entry expires.
+      const now = Date.now();
+      await cachedClientMetadata(db, client.id, now);
+      await db.sql.run('UPDATE clients SET enabled = ? WHERE id = ?', [false, client.id]);
+      assert.ok(await cachedClientMetadata(db, client.id, now + 1), 'still the cached copy inside the TTL');
+      assert.equal(await cachedClientMetadata(db, client.id, now + CLIENT_CACHE_TTL_MS + 1), undefined);
+
+      await db.sql.run('UPDATE clients SET enabled = ? WHERE id = ?', [true, client.id]);
+      assert.ok(await cachedClientMetadata(db, client.id, now + CLIENT_CACHE_TTL_MS + 2), 'an unknown answer is never kept');
+      await deleteClient(db, client.id);
+      assert.equal(await cachedClientMetadata(db, client.id, now + CLIENT_CACHE_TTL_MS + 3), undefined, 'a deleted client is unknown at once');
     });
 
     test('a row written without the column (a client registered before it existed) is RS256', async () => {

@@ -98,6 +98,46 @@ export async function findClientMetadata(db: Database, clientId: string): Promis
   return row ? toClientMetadata(row) : undefined;
 }
 
+/**
+ * The provider reads a client's metadata on every token, introspection and
+ * userinfo request: a SELECT, JSON parsing, and on PostgreSQL a round trip.
+ * The process keeps what it read for CLIENT_CACHE_TTL_MS. Every change made
+ * through this module (the portal, the admin API, the CLI in its own process)
+ * forgets the client here at once; another process (a second instance, the
+ * CLI while the server runs) sees the change within the TTL. Unknown ids are
+ * never kept, so random client_ids cannot fill the map.
+ */
+export const CLIENT_CACHE_TTL_MS = 2_000;
+const CLIENT_CACHE_MAX = 10_000;
+type CachedMetadata = { metadata: Promise<ClientMetadata | undefined>; expiresAt: number };
+const globalForClients = globalThis as typeof globalThis & { __gatehouseClientCache?: Map<string, CachedMetadata> };
+
+const cacheKey = (db: Database, clientId: string) => `${db.url}\0${clientId}`;
+const clientCache = () => (globalForClients.__gatehouseClientCache ??= new Map());
+
+/** findClientMetadata through the process's short-lived cache: what the provider's adapter uses. */
+export function cachedClientMetadata(db: Database, clientId: string, now = Date.now()): Promise<ClientMetadata | undefined> {
+  const cache = clientCache();
+  const key = cacheKey(db, clientId);
+  const hit = cache.get(key);
+  if (hit && hit.expiresAt > now) return hit.metadata;
+  if (cache.size >= CLIENT_CACHE_MAX) cache.clear();
+  // Stored before the read completes: concurrent misses share one read, and a
+  // change made meanwhile (forgetClientMetadata) removes this very entry.
+  const entry: CachedMetadata = { metadata: findClientMetadata(db, clientId), expiresAt: now + CLIENT_CACHE_TTL_MS };
+  cache.set(key, entry);
+  const drop = () => {
+    if (cache.get(key) === entry) cache.delete(key);
+  };
+  entry.metadata.then((metadata) => metadata ?? drop(), drop);
+  return entry.metadata;
+}
+
+/** Called by every change to a client, before it returns. */
+export function forgetClientMetadata(db: Database, clientId: string): void {
+  clientCache().delete(cacheKey(db, clientId));
+}
+
 /** A row as oidc-provider's client metadata (RFC 7591 / OIDC Dynamic Client Registration §2 names). */
 export function toClientMetadata(row: ClientRow): ClientMetadata {
   const grantTypes = JSON.parse(row.grant_types) as string[];
@@ -146,6 +186,7 @@ function toRecord(row: PrismaClientRow): ClientRecord {
 }
 
 export async function insertClient(db: Database, client: NewClient): Promise<ClientRecord> {
+  forgetClientMetadata(db, client.id);
   const row = await db.prisma.client.create({
     data: {
       ...client,
@@ -170,16 +211,19 @@ export async function findClient(db: Database, id: string): Promise<ClientRecord
 /** Returns whether a client was deleted. */
 export async function deleteClient(db: Database, id: string): Promise<boolean> {
   const { count } = await db.prisma.client.deleteMany({ where: { id } });
+  forgetClientMetadata(db, id);
   return count === 1;
 }
 
 export async function setClientEnabled(db: Database, id: string, enabled: boolean): Promise<boolean> {
   const { count } = await db.prisma.client.updateMany({ where: { id }, data: { enabled } });
+  forgetClientMetadata(db, id);
   return count === 1;
 }
 
 export async function setClientSecretHash(db: Database, id: string, secretHash: string): Promise<boolean> {
   const { count } = await db.prisma.client.updateMany({ where: { id, secretHash: { not: null } }, data: { secretHash } });
+  forgetClientMetadata(db, id);
   return count === 1;
 }
 
@@ -214,5 +258,6 @@ export async function updateClient(db: Database, id: string, client: Omit<NewCli
       grantTypes: JSON.stringify(client.grantTypes),
     },
   });
+  forgetClientMetadata(db, id);
   return count === 1 ? findClient(db, id) : undefined;
 }

@@ -16,7 +16,7 @@ import {
   grantIdOfArtifact,
   upsertArtifact,
 } from '../db/artifacts.ts';
-import { findClientMetadata } from '../db/clients.ts';
+import { cachedClientMetadata } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 
 /** Builds the adapter class the provider instantiates once per model name. */
@@ -31,7 +31,7 @@ export function adapterFor(db: Database) {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return findClientMetadata(db, id) as Promise<AdapterPayload | undefined>;
+      if (this.model === 'Client') return cachedClientMetadata(db, id) as Promise<AdapterPayload | undefined>;
       return findArtifact(db.sql, this.model, id) as Promise<AdapterPayload | undefined>;
     }
 
