@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import serverNodeFlags from '../scripts/server-node-flags.json' with { type: 'json' };
 
 export const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -143,7 +144,7 @@ export function startGatehouse(options: { name: string; port: number; databaseUr
     port: options.port,
     logFile: options.logFile,
     // What `npm start` runs on a built app: the provider ahead of Next (scripts/server.mjs).
-    command: [process.execPath, ...(options.nodeArgs ?? []), join('scripts', 'server.mjs'), '-p', String(options.port), '-H', '127.0.0.1'],
+    command: [process.execPath, ...serverNodeFlags, ...(options.nodeArgs ?? []), join('scripts', 'server.mjs'), '-p', String(options.port), '-H', '127.0.0.1'],
     env: {
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',

@@ -5,7 +5,11 @@
 // (lib/oidc/node-handler.ts); Next's own route handlers for those paths remain
 // the mount under `next dev` and plain `next start`.
 //
-// Usage: node scripts/server.mjs [-p PORT] [-H HOSTNAME]   (PORT from the environment, else 3000; all interfaces unless -H)
+// Usage: node --max-old-space-size=256 scripts/server.mjs [-p PORT] [-H HOSTNAME]
+//   (PORT from the environment, else 3000; all interfaces unless -H). The Node flags
+//   are scripts/server-node-flags.json's, which `npm start`, the tests and the
+//   benchmark all use: with V8's default limit (4 GB on a 24 GB machine) the heap grew to
+//   305-373 MB under load instead of ~250 MB, for no more requests per second.
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 

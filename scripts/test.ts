@@ -16,6 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import serverNodeFlags from './server-node-flags.json' with { type: 'json' };
 
 const args = process.argv.slice(2);
 const only = args.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length));
@@ -95,7 +96,7 @@ function freePort(): Promise<number> {
 type Mount = 'server' | 'next';
 
 function serverCommand(mount: Mount, port: number): string[] {
-  return mount === 'server' ? [join('scripts', 'server.mjs'), '-p', String(port)] : [nextBin, 'start', '-p', String(port)];
+  return mount === 'server' ? [...serverNodeFlags, join('scripts', 'server.mjs'), '-p', String(port)] : [nextBin, 'start', '-p', String(port)];
 }
 
 async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; stop: () => Promise<void> }> {

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import serverNodeFlags from '../../scripts/server-node-flags.json' with { type: 'json' };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -21,7 +22,7 @@ export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string
   const listen = port ?? (await freePort());
   const url = `http://localhost:${listen}`;
   const command =
-    process.env.GATEHOUSE_TEST_MOUNT === 'next' ? ['node_modules/next/dist/bin/next', 'start', '-p', String(listen)] : ['scripts/server.mjs', '-p', String(listen)];
+    process.env.GATEHOUSE_TEST_MOUNT === 'next' ? ['node_modules/next/dist/bin/next', 'start', '-p', String(listen)] : [...serverNodeFlags, 'scripts/server.mjs', '-p', String(listen)];
   const child = spawn(process.execPath, command, {
     env: { ...process.env, ISSUER: url, ...env, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: 'ignore',
