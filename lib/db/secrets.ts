@@ -1,4 +1,10 @@
-/** Server secrets: token signing keys (private JWKs) and named secrets such as cookie keys, shared by every instance through the database. */
+/**
+ * Server secrets: token signing keys (private JWKs) and named secrets such as
+ * cookie keys, shared by every instance through the database. The reads every
+ * start makes go through the raw driver: Prisma Client's first query costs
+ * ~300 ms (its query compiler loads), which a start that finds everything in
+ * place need not pay. Writes (first start only) go through Prisma.
+ */
 import type { Database } from './database.ts';
 
 export interface SigningKeyRecord {
@@ -9,8 +15,10 @@ export interface SigningKeyRecord {
 
 /** Active keys, oldest first (the provider signs with the first key that fits an algorithm). */
 export async function listActiveSigningKeys(db: Database): Promise<SigningKeyRecord[]> {
-  const rows = await db.prisma.signingKey.findMany({ where: { retiredAt: null }, orderBy: { createdAt: 'asc' } });
-  return rows.map((row) => ({ kid: row.kid, alg: row.alg, privateJwk: JSON.parse(row.privateJwk) as Record<string, unknown> }));
+  const rows = await db.sql.all<{ kid: string; alg: string; private_jwk: string }>(
+    'SELECT kid, alg, private_jwk FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at ASC, kid ASC',
+  );
+  return rows.map((row) => ({ kid: row.kid, alg: row.alg, privateJwk: JSON.parse(row.private_jwk) as Record<string, unknown> }));
 }
 
 /**
@@ -24,7 +32,7 @@ export async function insertSigningKey(db: Database, key: SigningKeyRecord): Pro
 
 /** A named server secret (e.g. cookie keys), created with `generate` the first time it is asked for. */
 export async function serverSecret(db: Database, name: string, generate: () => string): Promise<string> {
-  const existing = await db.prisma.serverSecret.findUnique({ where: { name } });
+  const existing = await db.sql.one<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [name]);
   if (existing) return existing.value;
   // Two instances racing on an empty database: the second insert loses, and both read the winner.
   await db.prisma.serverSecret.createMany({ data: [{ name, value: generate() }] }).catch(() => undefined);

@@ -54,6 +54,11 @@ export async function insertUser(
   return { ...row, role: toRole(row.role) };
 }
 
+/** Whether any user exists: the check every start makes, on the raw driver (no Prisma start-up cost). */
+export async function hasUsers(db: Database): Promise<boolean> {
+  return (await db.sql.one('SELECT id FROM users LIMIT 1')) !== undefined;
+}
+
 export async function countUsers(db: Database): Promise<number> {
   return db.prisma.user.count();
 }

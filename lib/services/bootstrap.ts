@@ -10,7 +10,8 @@ import { migrate } from '../db/migrate.ts';
 import { findClientMetadata, setClientEnabled, setClientSecretHash } from '../db/clients.ts';
 import { hashClientSecret } from '../oidc/client-secret.ts';
 import { findClient, newClientSchema, registerClient, updateClient } from './clients.ts';
-import { countUsers, createUser, UserError } from './users.ts';
+import { hasUsers } from '../db/users.ts';
+import { createUser, UserError } from './users.ts';
 import { generatePassword } from './passwords.ts';
 import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal/registration.ts';
 
@@ -22,7 +23,7 @@ export async function prepareDatabase(): Promise<Database> {
 
 /** Creates the first admin when there are no users; prints a generated password once. */
 export async function ensureAdmin(db: Database, log: (line: string) => void = console.log): Promise<void> {
-  if ((await countUsers(db)) > 0) return;
+  if (await hasUsers(db)) return;
   const config = env();
   const password = config.ADMIN_PASSWORD ?? generatePassword();
   try {
@@ -56,6 +57,9 @@ export async function ensurePortalClient(
     return;
   }
   const secret = await portalClientSecret(db);
+  const wanted = newClientSchema.parse(registration);
+  // The usual start: already registered as wanted (read on the raw driver, as the provider reads it).
+  if (registeredAsWanted(await findClientMetadata(db, PORTAL_CLIENT_ID), wanted, hashClientSecret(secret))) return;
   const existing = await findClient(db, PORTAL_CLIENT_ID);
   if (!existing) {
     try {
@@ -65,7 +69,6 @@ export async function ensurePortalClient(
     }
     return;
   }
-  const wanted = newClientSchema.parse(registration);
   const current =
     existing.name === wanted.name &&
     sameList(existing.redirectUris, wanted.redirectUris) &&
@@ -81,6 +84,24 @@ export async function ensurePortalClient(
   if (!existing.enabled) await setClientEnabled(db, PORTAL_CLIENT_ID, true);
   const hash = hashClientSecret(secret);
   if ((await findClientMetadata(db, PORTAL_CLIENT_ID))?.client_secret !== hash) await setClientSecretHash(db, PORTAL_CLIENT_ID, hash);
+}
+
+/** The enabled client's metadata (undefined when missing or disabled) says exactly what the portal needs. */
+function registeredAsWanted(metadata: Awaited<ReturnType<typeof findClientMetadata>>, wanted: ReturnType<typeof newClientSchema.parse>, secretHash: string): boolean {
+  return (
+    metadata !== undefined &&
+    metadata.client_name === wanted.name &&
+    sameList(metadata.redirect_uris, wanted.redirectUris) &&
+    sameList(metadata.post_logout_redirect_uris, wanted.postLogoutRedirectUris) &&
+    sameList(metadata.grant_types, wanted.grantTypes) &&
+    sameList(metadata.scope.split(' '), wanted.scopes) &&
+    metadata.token_endpoint_auth_method === wanted.tokenEndpointAuthMethod &&
+    metadata.id_token_signed_response_alg === wanted.idTokenSignedResponseAlg &&
+    metadata.first_party === true &&
+    metadata.resource_server === false &&
+    metadata.admin_api === false &&
+    metadata.client_secret === secretHash
+  );
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
