@@ -33,6 +33,7 @@ function toPayload(row: ArtifactRow | undefined, now: number): ArtifactPayload |
   return payload;
 }
 
+/** Saving fails safe if lost in a database crash (the artifact does not exist): see Sql.run's `durable`. */
 export async function upsertArtifact(sql: Sql, model: string, id: string, payload: ArtifactPayload, expiresAt: number | null) {
   await sql.run(
     `INSERT INTO oidc_model_instances (model, id, payload, grant_id, client_id, account_id, uid, user_code, expires_at, consumed_at)
@@ -51,6 +52,7 @@ export async function upsertArtifact(sql: Sql, model: string, id: string, payloa
       payload.userCode ?? null,
       expiresAt,
     ],
+    { durable: false },
   );
 }
 

@@ -20,8 +20,15 @@ export interface Sql {
   /** First row or undefined. */
   one<T extends Row>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
   all<T extends Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
-  /** Number of rows changed. */
-  run(sql: string, params?: SqlValue[]): Promise<number>;
+  /**
+   * Number of rows changed. `durable: false` marks a write whose loss in a
+   * database-server crash fails safe: a new artifact (code, token, session)
+   * that then simply does not exist. PostgreSQL commits those without waiting
+   * for the WAL flush (synchronous_commit = off; a later durable commit flushes
+   * them too). Consuming, revoking and deleting stay durable, so a crash can
+   * never bring back a used code or a revoked token.
+   */
+  run(sql: string, params?: SqlValue[], options?: { durable?: boolean }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -193,31 +200,37 @@ function groupCommit(db: BetterSqlite3.Database) {
 function openPostgres(url: string, shared?: pg.Pool): Sql {
   const { connectionString, schema } = splitSchema(url);
   // The schema (Prisma's ?schema=) becomes the session's search_path at connect time.
-  const pool = shared ?? new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true, options: schema ? `-c search_path=${schema}` : undefined });
-  const texts = new Map<string, string>();
-  const translate = (sql: string) => {
-    let text = texts.get(sql);
-    if (text === undefined) {
+  const searchPath = schema ? ` -c search_path=${schema}` : '';
+  const pool = shared ?? new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true, options: searchPath.trim() || undefined });
+  let relaxed: pg.Pool | undefined;
+  const relaxedPool = () =>
+    (relaxed ??= new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true, options: `-c synchronous_commit=off${searchPath}` }));
+  // Named statements: each connection parses and plans a statement once, not on every query.
+  const statements = new Map<string, { name: string; text: string }>();
+  const statement = (sql: string, values: SqlValue[]) => {
+    let known = statements.get(sql);
+    if (!known) {
       let n = 0;
-      text = sql.replace(/\?/g, () => `$${++n}`);
-      texts.set(sql, text);
+      known = { name: `gatehouse_${statements.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      statements.set(sql, known);
     }
-    return text;
+    return { ...known, values };
   };
   return {
     kind: 'postgresql',
     async one<T extends Row>(sql: string, params: SqlValue[] = []) {
-      const result = await pool.query(translate(sql), params);
+      const result = await pool.query(statement(sql, params));
       return result.rows[0] as T | undefined;
     },
     async all<T extends Row>(sql: string, params: SqlValue[] = []) {
-      return (await pool.query(translate(sql), params)).rows as T[];
+      return (await pool.query(statement(sql, params))).rows as T[];
     },
-    async run(sql: string, params: SqlValue[] = []) {
-      return (await pool.query(translate(sql), params)).rowCount ?? 0;
+    async run(sql: string, params: SqlValue[] = [], options: { durable?: boolean } = {}) {
+      const target = options.durable === false ? relaxedPool() : pool;
+      return (await target.query(statement(sql, params))).rowCount ?? 0;
     },
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), relaxed?.end()]);
     },
   };
 }
