@@ -85,3 +85,21 @@ test("the provider's answers carry the same security headers as the pages, on ev
     assert.match(response.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, response.url);
   }
 });
+
+test('discovery and the JWKS answer the same document and headers every time, each with its own request id', async () => {
+  for (const url of [discoveryUrl, new URL('/oauth/jwks', baseUrl)]) {
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(url);
+      const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'date' && name !== 'x-request-id'));
+      answers.push({ status: response.status, headers, body: await response.text(), id: response.headers.get('x-request-id') });
+    }
+    assert.equal(answers[0].status, 200);
+    assert.equal(new Set(answers.map((a) => a.id)).size, 3, 'a request id per answer');
+    for (const answer of answers.slice(1)) {
+      assert.equal(answer.body, answers[0].body, url.pathname);
+      assert.deepEqual(answer.headers, answers[0].headers, url.pathname);
+    }
+    assert.match(answers[0].headers['content-type'], /application\/(json|jwk-set\+json)/);
+  }
+});

@@ -62,6 +62,29 @@ for (const { name, url } of databases) {
       assert.equal(await (await adapter('RefreshToken')).find(key), undefined);
     });
 
+    test('a token looked up as all three kinds at once costs one query, and each kind gets its own answer', async () => {
+      const key = id();
+      const [access, credentials, refresh] = await Promise.all(['AccessToken', 'ClientCredentials', 'RefreshToken'].map(adapter));
+      await refresh.upsert(key, { jti: key, kind: 'RefreshToken', clientId: 'c1' }, 60);
+      const sql = database(url!).sql;
+      const all = sql.all.bind(sql);
+      let queries = 0;
+      sql.all = ((...args: Parameters<typeof all>) => {
+        queries++;
+        return all(...args);
+      }) as typeof sql.all;
+      try {
+        const found = await Promise.all([access.find(key), credentials.find(key), refresh.find(key)]);
+        assert.deepEqual(found, [undefined, undefined, { jti: key, kind: 'RefreshToken', clientId: 'c1' }]);
+        assert.equal(queries, 1);
+      } finally {
+        sql.all = all;
+      }
+      // The shared read ends with its turn of the event loop: a later lookup sees later changes.
+      await refresh.destroy(key);
+      assert.equal(await refresh.find(key), undefined);
+    });
+
     test('findByUid finds a session by its uid', async () => {
       const sessions = await adapter('Session');
       const key = id();

@@ -13,11 +13,15 @@ import {
   findArtifact,
   findArtifactByUid,
   findArtifactByUserCode,
+  findTokenArtifact,
+  TOKEN_MODELS,
   grantIdOfArtifact,
   upsertArtifact,
 } from '../db/artifacts.ts';
 import { cachedClientMetadata } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
+
+const isTokenModel = (model: string): model is (typeof TOKEN_MODELS)[number] => (TOKEN_MODELS as readonly string[]).includes(model);
 
 /** Builds the adapter class the provider instantiates once per model name. */
 export function adapterFor(db: Database) {
@@ -32,6 +36,7 @@ export function adapterFor(db: Database) {
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return cachedClientMetadata(db, id) as Promise<AdapterPayload | undefined>;
+      if (isTokenModel(this.model)) return findTokenArtifact(db.sql, this.model, id) as Promise<AdapterPayload | undefined>;
       return findArtifact(db.sql, this.model, id) as Promise<AdapterPayload | undefined>;
     }
 

@@ -13,7 +13,7 @@
  * from the request, and every answer carries an X-Request-Id.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type Provider from 'oidc-provider';
 import { routes } from './configuration.ts';
@@ -43,10 +43,54 @@ export function isProviderPath(pathname: string): boolean {
   return pathname.startsWith('/oauth/') || pathname.startsWith('/.well-known/');
 }
 
+/**
+ * Discovery and the JWKS are the same for every request while the process
+ * runs (configuration and keys are loaded at start), and every relying party
+ * and resource server fetches them. The provider's first 200 answer to a plain
+ * GET is kept and replayed with a fresh X-Request-Id; a request with a query,
+ * an Origin (CORS) or another method still goes to the provider.
+ */
+const staticDocuments = new Set(['/.well-known/openid-configuration', routes.jwks]);
+const perRequestHeaders = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+interface Document {
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+function replay(res: ServerResponse, document: Document, requestId: string): void {
+  res.statusCode = 200;
+  for (const [name, value] of Object.entries(document.headers)) if (value !== undefined) res.setHeader(name, value);
+  res.setHeader('x-request-id', requestId);
+  res.end(document.body);
+}
+
+/** Lets the provider answer, keeping a copy of a 200 answer. */
+function keep(res: ServerResponse, store: (document: Document) => void): void {
+  const chunks: Buffer[] = [];
+  const { write, end } = res;
+  const collect = (chunk: unknown, encoding: unknown) => {
+    if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+  };
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    collect(chunk, rest[0]);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof res.write;
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    if (typeof chunk !== 'function') collect(chunk, rest[0]);
+    if (res.statusCode === 200) {
+      const headers = Object.fromEntries(Object.entries(res.getHeaders()).filter(([name]) => !perRequestHeaders.has(name)));
+      store({ headers, body: Buffer.concat(chunks) });
+    }
+    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  } as typeof res.end;
+}
+
 export function createProviderMount(provider: Provider, issuerOrigin: string): ProviderMount {
   const issuer = new URL(issuerOrigin);
   const callback = provider.callback();
   const plainHttp = issuer.protocol === 'http:';
+  const documents = new Map<string, Document>();
 
   return (req, res) => {
     const url = req.url ?? '/';
@@ -58,6 +102,14 @@ export function createProviderMount(provider: Provider, issuerOrigin: string): P
     if (plainHttp && req.method === 'POST' && pathname === routes.authorization) return false;
 
     const requestId = randomUUID();
+    if (req.method === 'GET' && query === -1 && staticDocuments.has(pathname) && req.headers.origin === undefined) {
+      const document = documents.get(pathname);
+      if (document) {
+        replay(res, document, requestId);
+        return true;
+      }
+      keep(res, (kept) => documents.set(pathname, kept));
+    }
     pinToIssuer(req.headers, issuer, requestId);
     if (req.method === 'POST' && pathname === routes.introspection) {
       const bearer = bearerToken(req.headers.authorization);
