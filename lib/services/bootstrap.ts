@@ -57,9 +57,9 @@ export async function ensurePortalClient(
     return;
   }
   const secret = await portalClientSecret(db);
-  const wanted = newClientSchema.parse(registration);
+  const hash = hashClientSecret(secret);
   // The usual start: already registered as wanted (read on the raw driver, as the provider reads it).
-  if (registeredAsWanted(await findClientMetadata(db, PORTAL_CLIENT_ID), wanted, hashClientSecret(secret))) return;
+  if (registeredAsWanted(await findClientMetadata(db, PORTAL_CLIENT_ID), newClientSchema.parse(registration), hash)) return;
   const existing = await findClient(db, PORTAL_CLIENT_ID);
   if (!existing) {
     try {
@@ -69,21 +69,10 @@ export async function ensurePortalClient(
     }
     return;
   }
-  const current =
-    existing.name === wanted.name &&
-    sameList(existing.redirectUris, wanted.redirectUris) &&
-    sameList(existing.postLogoutRedirectUris, wanted.postLogoutRedirectUris) &&
-    sameList(existing.grantTypes, wanted.grantTypes) &&
-    sameList(existing.scope.split(' '), wanted.scopes) &&
-    existing.tokenEndpointAuthMethod === wanted.tokenEndpointAuthMethod &&
-    existing.idTokenSignedResponseAlg === wanted.idTokenSignedResponseAlg &&
-    existing.firstParty &&
-    !existing.resourceServer &&
-    !existing.adminApi;
-  if (!current) await updateClient(db, PORTAL_CLIENT_ID, registration);
+  // Something differs: put all of it back (updateClient audits only the fields it changed).
+  await updateClient(db, PORTAL_CLIENT_ID, registration);
   if (!existing.enabled) await setClientEnabled(db, PORTAL_CLIENT_ID, true);
-  const hash = hashClientSecret(secret);
-  if ((await findClientMetadata(db, PORTAL_CLIENT_ID))?.client_secret !== hash) await setClientSecretHash(db, PORTAL_CLIENT_ID, hash);
+  await setClientSecretHash(db, PORTAL_CLIENT_ID, hash);
 }
 
 /** The enabled client's metadata (undefined when missing or disabled) says exactly what the portal needs. */
