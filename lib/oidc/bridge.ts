@@ -70,10 +70,7 @@ export async function callProvider(provider: Provider, request: Request, options
 }
 
 function incomingMessage(request: Request, url: URL, issuer: URL, requestId: string): IncomingMessage {
-  const socket = new Socket();
-  // Koa decides ctx.secure (and so cookie flags and URL scheme) from this.
-  Object.defineProperty(socket, 'encrypted', { value: issuer.protocol === 'https:' });
-  const req = new IncomingMessage(socket);
+  const req = new IncomingMessage(new Socket());
   req.method = request.method;
   req.url = url.pathname + url.search;
   req.httpVersion = '1.1';

@@ -7,11 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { env } from '../config/env.ts';
 import { callProvider } from './bridge.ts';
 import { routes } from './configuration.ts';
-import { oauthError } from './errors.ts';
 import { readFormBody } from './form-body.ts';
 import { bearerToken, introspectWithBearer } from './introspection.ts';
 import { getProvider } from './provider.ts';
-import { logServerError } from './server-errors.ts';
+import { serverErrorResponse } from './server-errors.ts';
 
 export async function handleProviderRequest(request: Request): Promise<Response> {
   const requestId = randomUUID();
@@ -31,10 +30,7 @@ export async function handleProviderRequest(request: Request): Promise<Response>
     }
     return await callProvider(provider, request, { issuer, requestId });
   } catch (error) {
-    logServerError(requestId, error);
-    const response = oauthError(500, 'server_error', `an unexpected error occurred (request id ${requestId})`);
-    response.headers.set('x-request-id', requestId);
-    return response;
+    return serverErrorResponse(requestId, error);
   }
 }
 

@@ -6,23 +6,24 @@
  * route's cookie header, with host and scheme pinned to the issuer.
  */
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { env } from '../config/env.ts';
+import { pinToIssuer } from './issuer-headers.ts';
 import { getProvider } from './provider.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 function nodeRequest(uid: string, cookie: string | null): { req: IncomingMessage; res: ServerResponse } {
   const issuer = new URL(env().ISSUER);
-  const socket = new Socket();
-  Object.defineProperty(socket, 'encrypted', { value: issuer.protocol === 'https:' });
-  const req = new IncomingMessage(socket);
+  const req = new IncomingMessage(new Socket());
   req.method = 'GET';
   req.url = `/interaction/${encodeURIComponent(uid)}`;
-  req.headers = { host: issuer.host, ...(cookie ? { cookie } : {}) };
+  req.headers = cookie ? { cookie } : {};
+  pinToIssuer(req.headers, issuer, randomUUID());
   return { req, res: new ServerResponse(req) };
 }
 

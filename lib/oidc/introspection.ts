@@ -26,8 +26,7 @@ export type AnyToken = Awaited<ReturnType<Provider['AccessToken']['find']>> & {
 
 /** The token of an `Authorization: Bearer` header (RFC 6750 §2.1 syntax), if that is what the request carries. */
 export function bearerToken(authorization: string | null | undefined): string | undefined {
-  const header = authorization;
-  const match = header ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header) : null;
+  const match = authorization ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization) : null;
   return match?.[1];
 }
 

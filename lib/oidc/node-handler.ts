@@ -17,10 +17,9 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { Readable } from 'node:stream';
 import type Provider from 'oidc-provider';
 import { routes } from './configuration.ts';
-import { oauthError } from './errors.ts';
 import { bearerToken, introspectWithBearer } from './introspection.ts';
 import { pinToIssuer } from './issuer-headers.ts';
-import { logServerError } from './server-errors.ts';
+import { logServerError, serverErrorResponse } from './server-errors.ts';
 
 /** Answers a request, or returns false when it is not the provider's to answer (Next serves it). */
 export type ProviderMount = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -136,10 +135,7 @@ function introspectBearer(provider: Provider, req: IncomingMessage, res: ServerR
     duplex: 'half',
   } as RequestInit);
   introspectWithBearer(provider, request, bearer)
-    .catch((error: unknown) => {
-      logServerError(requestId, error);
-      return oauthError(500, 'server_error', `an unexpected error occurred (request id ${requestId})`);
-    })
+    .catch((error: unknown) => serverErrorResponse(requestId, error))
     .then(async (response) => {
       const body = Buffer.from(await response.arrayBuffer());
       response.headers.forEach((value, name) => res.setHeader(name, value));
