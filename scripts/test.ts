@@ -12,11 +12,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import serverNodeFlags from './server-node-flags.json' with { type: 'json' };
+import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
 
 const args = process.argv.slice(2);
 const only = args.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length));
@@ -79,24 +78,6 @@ async function nodeTests(label: string, files: string[], extraEnv: Record<string
   );
   tally(output, 'node');
   if (code !== 0 && !/^ℹ fail [1-9]/m.test(output)) totals.failed += 1; // a crash that reported no test
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** How the provider is mounted: `server` = scripts/server.mjs (`npm start`), `next` = Next's route handlers. */
-type Mount = 'server' | 'next';
-
-function serverCommand(mount: Mount, port: number): string[] {
-  return mount === 'server' ? [...serverNodeFlags, join('scripts', 'server.mjs'), '-p', String(port)] : [nextBin, 'start', '-p', String(port)];
 }
 
 async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; stop: () => Promise<void> }> {

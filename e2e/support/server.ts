@@ -7,6 +7,16 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import serverNodeFlags from '../../scripts/server-node-flags.json' with { type: 'json' };
 
+/** How the provider is mounted: `server` = scripts/server.mjs (`npm start`), `next` = Next's route handlers. */
+export type Mount = 'server' | 'next';
+
+/** Node's arguments to start the built app on `port`, mounted as asked. */
+export function serverCommand(mount: Mount, port: number): string[] {
+  return mount === 'server'
+    ? [...serverNodeFlags, 'scripts/server.mjs', '-p', String(port)]
+    : ['node_modules/next/dist/bin/next', 'start', '-p', String(port)];
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -21,9 +31,7 @@ export async function freePort(): Promise<number> {
 export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string }, port?: number) {
   const listen = port ?? (await freePort());
   const url = `http://localhost:${listen}`;
-  const command =
-    process.env.GATEHOUSE_TEST_MOUNT === 'next' ? ['node_modules/next/dist/bin/next', 'start', '-p', String(listen)] : [...serverNodeFlags, 'scripts/server.mjs', '-p', String(listen)];
-  const child = spawn(process.execPath, command, {
+  const child = spawn(process.execPath, serverCommand(process.env.GATEHOUSE_TEST_MOUNT === 'next' ? 'next' : 'server', listen), {
     env: { ...process.env, ISSUER: url, ...env, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: 'ignore',
   });
