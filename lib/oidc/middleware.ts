@@ -28,16 +28,16 @@ const rfcCodes: Record<string, { status: number; error: string; description: str
  * without passing through Next): no framing (clickjacking of the logout form),
  * no MIME sniffing, no Referer beyond our origin.
  */
-const securityHeaders = {
+const securityHeaders = Object.entries({
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
-} as const;
+});
 
 export function useErrorConventions(provider: Provider): void {
   provider.use(async (ctx, next) => {
     await next();
-    for (const [name, value] of Object.entries(securityHeaders)) if (!ctx.response.get(name)) ctx.set(name, value);
+    for (const [name, value] of securityHeaders) if (!ctx.response.get(name)) ctx.set(name, value);
     const requestId = ctx.get('x-request-id');
     if (requestId) ctx.set('X-Request-Id', requestId);
     // RFC 9110 §15.5.2: every 401 names a scheme. The provider adds one only when
