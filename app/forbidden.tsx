@@ -1,7 +1,7 @@
 // The 403 page (forbidden() from requireAdmin): signed in, but not an administrator; their own /account is open to them.
 import Link from 'next/link';
-import { AuthCard } from '@/components/card';
-import { Button } from '@/components/form';
+import { Button } from '@/components/ui/button';
+import { AuthCard } from '@/components/ui/card';
 import { signOutAction } from '@/app/admin/actions';
 
 export default function Forbidden() {
@@ -12,7 +12,9 @@ export default function Forbidden() {
         your account does not have the admin role. Ask an administrator to grant it, or sign out and sign in with another account.
       </p>
       <form action={signOutAction} className="mt-6">
-        <Button type="submit">Sign out</Button>
+        <Button type="submit" block>
+          Sign out
+        </Button>
       </form>
       <p className="mt-4 text-center text-sm">
         <Link href="/account" className="text-slate-600 underline hover:text-slate-900">

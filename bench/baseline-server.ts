@@ -74,7 +74,7 @@ provider.proxy = false;
 provider.on('server_error', (_ctx, error) => console.error('server_error', error));
 const callback = provider.callback();
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function html(res: ServerResponse, body: string): void {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -97,7 +97,7 @@ async function interaction(req: IncomingMessage, res: ServerResponse, uid: strin
   const base = `/interaction/${encodeURIComponent(uid)}`;
   if (req.method === 'GET' && !action) {
     const client = await provider.Client.find(String(details.params.client_id));
-    const name = escape(client?.clientName ?? String(details.params.client_id));
+    const name = escapeHtml(client?.clientName ?? String(details.params.client_id));
     if (details.prompt.name === 'login') {
       return html(
         res,

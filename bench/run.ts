@@ -21,6 +21,7 @@
  * Traffic goes to 127.0.0.1 only, on ports the kernel picks (never 3000-3300).
  */
 import { execSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,10 @@ import { profileMarkdown, summarizeProfile, type Window } from './profile.ts';
 import { nextBin, peakRssMb, samplePeaks, type Server } from './servers.ts';
 import { checkTokens, postgresSchema, preparePools, startBaselineLike, startGatehouseOn, startNextStartOn, type Context } from './setup.ts';
 import { aggregate, report, type RunResult, type ServerSummary } from './table.ts';
+
+// PostgreSQL has no key file (lib/db/keyring.ts): the servers this run starts and
+// its own reads of their databases share one secrets key.
+if (process.env.BENCH_DATABASE_URL) process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -67,7 +72,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 function machine() {
   const gitCommit = spawnSync('git', ['rev-parse', 'HEAD']).stdout?.toString().trim();
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib', 'app', 'package.json', 'next.config.js']).stdout?.toString().trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib', 'app', 'package.json', 'next.config.ts', 'proxy.ts']).stdout?.toString().trim();
   return {
     cpu: cpus()[0]?.model,
     cores: cpus().length,

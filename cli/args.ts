@@ -5,13 +5,8 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Database } from '../lib/db/database.ts';
+import { InvalidRequest } from '../lib/services/errors.ts';
 import { generatePassword } from '../lib/services/passwords.ts';
-
-/** Bad arguments or usage: the process exits with 2. */
-export class UsageError extends Error {}
-
-/** An expected runtime failure (not found, already taken): the process exits with 1. */
-export class CommandFailed extends Error {}
 
 /** What a command produced: `json` for --json, `text` for people, `notice` for stderr in both. */
 export interface Result {
@@ -35,21 +30,21 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** parseArgs with --json added, positionals allowed, and its TypeErrors turned into UsageErrors. */
+/** parseArgs with --json added, positionals allowed, and its TypeErrors turned into InvalidRequest (exit 2). */
 export function parseCommand<const O extends Options>(command: string, argv: string[], options: O) {
   try {
     return parseArgs({ args: argv, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   } catch (error) {
     // Node's messages run on with advice about `--`; the first sentence is the useful part.
     const message = (error as Error).message.split(/\.\s/)[0];
-    throw new UsageError(`${command}: ${message} (see --help)`);
+    throw new InvalidRequest(`${command}: ${message} (see --help)`);
   }
 }
 
 /** Exactly the named positionals, in order. */
 export function positionals(command: string, values: string[], names: string[]): string[] {
-  if (values.length < names.length) throw new UsageError(`${command}: missing <${names[values.length]}> (see --help)`);
-  if (values.length > names.length) throw new UsageError(`${command}: unexpected argument '${values[names.length]}' (see --help)`);
+  if (values.length < names.length) throw new InvalidRequest(`${command}: missing <${names[values.length]}> (see --help)`);
+  if (values.length > names.length) throw new InvalidRequest(`${command}: unexpected argument '${values[names.length]}' (see --help)`);
   return values;
 }
 
@@ -62,7 +57,7 @@ export function refusePasswordArgument(command: string, argv: string[]): void {
   const end = argv.indexOf('--');
   const flags = end === -1 ? argv : argv.slice(0, end);
   if (flags.some((a) => a === '--password' || a.startsWith('--password=') || a === '-p')) {
-    throw new UsageError(`${command}: passwords are not accepted as arguments (shell history, process list); use --password-stdin or --generate-password`);
+    throw new InvalidRequest(`${command}: passwords are not accepted as arguments (shell history, process list); use --password-stdin or --generate-password`);
   }
 }
 
@@ -77,15 +72,15 @@ export async function readPassword(
   stdin: NodeJS.ReadStream = process.stdin,
 ): Promise<{ password: string; generated: boolean }> {
   if (flags['password-stdin'] && flags['generate-password']) {
-    throw new UsageError(`${command}: choose one of --password-stdin and --generate-password`);
+    throw new InvalidRequest(`${command}: choose one of --password-stdin and --generate-password`);
   }
   if (flags['generate-password']) return { password: generatePassword(), generated: true };
   if (!flags['password-stdin'] && stdin.isTTY) {
-    throw new UsageError(`${command}: no password given; pipe one on stdin (--password-stdin) or use --generate-password`);
+    throw new InvalidRequest(`${command}: no password given; pipe one on stdin (--password-stdin) or use --generate-password`);
   }
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
   const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  if (!password) throw new UsageError(`${command}: no password on stdin`);
+  if (!password) throw new InvalidRequest(`${command}: no password on stdin`);
   return { password, generated: false };
 }

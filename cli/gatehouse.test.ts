@@ -172,6 +172,18 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.deepEqual(created.grant_types, ['client_credentials']);
       ok(await gatehouse(['client', 'delete', created.client_id]));
     });
+
+    test('client create refuses a public resource server and the introspect scope beside a person-facing grant (exit 2)', async () => {
+      const publicRs = await gatehouse(['client', 'create', '--name', 'Orders', '--public', '--resource-server', '--scope', 'introspect', '--redirect-uri', 'http://localhost:5173/cb']);
+      assert.equal(publicRs.code, 2);
+      assert.match(failure(publicRs), /--resource-server: only confidential clients can be resource servers.*--grant-type: a client with the introspect scope uses the client_credentials grant only/);
+      const withCode = await gatehouse(['client', 'create', '--name', 'Orders', '--resource-server', '--scopes', 'openid introspect', '--redirect-uri', 'https://orders.example/cb']);
+      assert.equal(withCode.code, 2);
+      assert.match(failure(withCode), /--grant-type: a client with the introspect scope uses the client_credentials grant only/);
+      const api = JSON.parse(ok(await gatehouse(['client', 'create', '--name', 'Orders API', '--grant-type', 'client_credentials', '--scope', 'introspect', '--resource-server', '--json'])).stdout);
+      assert.deepEqual([api.client_type, api.resource_server, api.scope], ['confidential', true, 'introspect']);
+      ok(await gatehouse(['client', 'delete', api.client_id]));
+    });
   });
 
   describe('users', { concurrency: 1 }, () => {
@@ -184,18 +196,45 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.ok(users.every((u) => !('password_hash' in u) && !('password' in u)));
     });
 
-    test('a duplicate username exits 1', async () => {
-      const run = await gatehouse(['user', 'create', 'alice', '--password-stdin'], { input: 'another password' });
-      assert.equal(run.code, 1);
-      assert.match(failure(run), /alice already exists/);
+    test('a duplicate username exits 1, in any case', async () => {
+      for (const username of ['alice', 'ALICE']) {
+        const run = await gatehouse(['user', 'create', username, '--password-stdin'], { input: 'another password' });
+        assert.equal(run.code, 1, username);
+        assert.match(failure(run), new RegExp(`${username} already exists`));
+      }
     });
 
-    test('user set-password --generate-password prints the new password once', async () => {
-      const { username, password } = JSON.parse(ok(await gatehouse(['user', 'set-password', 'alice', '--generate-password', '--json'])).stdout);
+    test('user set-password --generate-password prints the new password once, and the sessions it ended', async () => {
+      const db = new Sqlite(dbFile);
+      try {
+        const { id } = db.prepare("SELECT id FROM users WHERE username = 'alice'").get() as { id: string };
+        const insert = db.prepare("INSERT INTO oidc_model_instances (model, id, payload, account_id, uid, expires_at) VALUES ('Session', ?, '{}', ?, ?, ?)");
+        for (const n of [1, 2]) insert.run(`cli-session-${n}`, id, `cli-uid-${n}`, Date.now() + 60_000);
+      } finally {
+        db.close();
+      }
+      const { username, password, ended_sessions } = JSON.parse(ok(await gatehouse(['user', 'set-password', 'alice', '--generate-password', '--json'])).stdout);
       assert.equal(username, 'alice');
       assert.match(password, /^[A-Za-z0-9_-]{24}$/);
+      assert.equal(ended_sessions, 2);
       assert.ok(await verifyPassword(passwordHash('alice'), password));
+      const typed = ok(await gatehouse(['user', 'set-password', 'ALICE'], { input: 'correct horse battery\n' }));
+      assert.equal(typed.stdout.trim(), 'Password changed for ALICE; they had no session to end');
       assert.equal((await gatehouse(['user', 'set-password', 'nobody'], { input: 'long enough' })).code, 1);
+    });
+
+    test('user rename: the id stays; a name taken in any case exits 1', async () => {
+      const bob = JSON.parse(ok(await gatehouse(['user', 'create', 'bob', '--generate-password', '--json'])).stdout);
+      const taken = await gatehouse(['user', 'rename', 'bob', 'ALICE']);
+      assert.equal(taken.code, 1);
+      assert.match(failure(taken), /ALICE already exists/);
+      assert.equal(ok(await gatehouse(['user', 'rename', 'BOB', 'Robert'])).stdout.trim(), 'Renamed BOB to Robert.');
+      const db = new Sqlite(dbFile, { readonly: true });
+      try {
+        assert.deepEqual(db.prepare('SELECT username, username_key FROM users WHERE id = ?').get(bob.id), { username: 'Robert', username_key: 'robert' });
+      } finally {
+        db.close();
+      }
     });
 
     test('user disable, then enable', async () => {
@@ -210,9 +249,10 @@ describe('gatehouse CLI', { concurrency: true }, () => {
         const rows = db
           .prepare("SELECT action, actor_id, actor_username, user_agent, details FROM audit_events WHERE target_label = 'alice' ORDER BY at, id")
           .all() as Array<{ action: string; actor_id: null; actor_username: null; user_agent: string; details: string }>;
-        assert.deepEqual(rows.map((r) => r.action), ['user.created', 'user.password_changed', 'user.disabled', 'user.enabled']);
+        assert.deepEqual(rows.map((r) => r.action), ['user.created', 'user.password_changed', 'session.ended', 'user.password_changed', 'user.disabled', 'user.enabled']);
         assert.ok(rows.every((r) => r.actor_id === null && r.actor_username === null && r.user_agent === 'gatehouse-cli'));
         assert.deepEqual(JSON.parse(rows[1].details), { generated: true });
+        assert.deepEqual(JSON.parse(rows[2].details), { count: 2, scope: 'all' });
         assert.doesNotMatch(JSON.stringify(rows), /correct horse/);
       } finally {
         db.close();

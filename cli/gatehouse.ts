@@ -7,10 +7,9 @@
  * opened (and migrated) only once a command's input is valid, and closed at
  * the end so the process exits as soon as the work is done.
  */
-import { z } from 'zod';
 import type { Database } from '../lib/db/database.ts';
-import { UserError } from '../lib/services/users.ts';
-import { CommandFailed, UsageError, type Command, type Context } from './args.ts';
+import { InvalidRequest, ServiceError } from '../lib/services/errors.ts';
+import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
 import { userCommands } from './commands/users.ts';
 import { describeIssues, table } from './output.ts';
@@ -46,12 +45,12 @@ const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 async function main(argv: string[]): Promise<number> {
   const [group, name, ...rest] = argv;
   if (isHelp(group)) return print(usage(), 0);
-  if (group === undefined) return fail(new UsageError('missing command (see --help)'));
-  if (!Object.hasOwn(groups, group)) return fail(new UsageError(`unknown command '${group}' (see --help)`));
+  if (group === undefined) return fail(new InvalidRequest('missing command (see --help)'));
+  if (!Object.hasOwn(groups, group)) return fail(new InvalidRequest(`unknown command '${group}' (see --help)`));
   if (isHelp(name)) return print(groupUsage(group), 0);
-  if (name === undefined) return fail(new UsageError(`missing ${group} command (see gatehouse ${group} --help)`));
+  if (name === undefined) return fail(new InvalidRequest(`missing ${group} command (see gatehouse ${group} --help)`));
   const command = Object.hasOwn(groups[group].commands, name) ? groups[group].commands[name] : undefined;
-  if (!command) return fail(new UsageError(`unknown command '${group} ${name}' (see gatehouse ${group} --help)`));
+  if (!command) return fail(new InvalidRequest(`unknown command '${group} ${name}' (see gatehouse ${group} --help)`));
   if (flagsOf(rest).some(isHelp)) return print(command.help.trimEnd(), 0);
 
   let db: Database | undefined;
@@ -79,23 +78,21 @@ function print(text: string, code: number): number {
   return code;
 }
 
-/** One line on stderr, and the exit status the error stands for. */
+/**
+ * One line on stderr, and the exit status the error stands for: 2 for bad
+ * usage or input (invalid_request), 1 for any other failure.
+ */
 function fail(error: unknown, command?: Command): number {
-  let code = 1;
   let message: string;
-  if (error instanceof UsageError) {
-    code = 2;
-    message = error.message;
-  } else if (error instanceof z.ZodError) {
-    code = 2;
-    message = `invalid input: ${describeIssues(error, command?.fields)}`;
-  } else if (error instanceof CommandFailed || error instanceof UserError) {
+  if (error instanceof InvalidRequest && error.validation) {
+    message = `invalid input: ${describeIssues(error.validation, command?.fields)}`;
+  } else if (error instanceof ServiceError && error.shown) {
     message = error.message;
   } else {
     message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
   }
   process.stderr.write(`gatehouse: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
-  return code;
+  return error instanceof InvalidRequest ? 2 : 1;
 }
 
 const code = await main(process.argv.slice(2));

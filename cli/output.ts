@@ -3,6 +3,7 @@
  * zod issues that name the command-line flag rather than the schema field.
  */
 import type { z } from 'zod';
+import { issueMessages } from '../lib/services/errors.ts';
 
 /** Columns padded to their widest cell; an empty list says so instead of printing a bare header. */
 export function table(headers: string[], rows: string[][], empty: string): string {
@@ -14,14 +15,15 @@ export function table(headers: string[], rows: string[][], empty: string): strin
 
 /**
  * "--redirect-uri: http://x must use https; --name: name is required". `flags`
- * maps a schema field to what the user typed; other paths print as dotted paths.
+ * maps a schema field to what the user typed (a flag stands for the whole
+ * field, so `redirectUris.2` is `--redirect-uri`); other paths print as dotted paths.
  */
 export function describeIssues(error: z.ZodError, flags: Record<string, string> = {}): string {
-  return error.issues
-    .map((issue) => {
-      const [field, ...rest] = issue.path.map(String);
-      const where = field === undefined ? '' : (flags[field] ?? [field, ...rest].join('.'));
-      return where ? `${where}: ${issue.message}` : issue.message;
+  return issueMessages(error)
+    .map(([path, message]) => {
+      const head = path.split('.')[0];
+      const where = Object.hasOwn(flags, head) ? flags[head] : path;
+      return where ? `${where}: ${message}` : message;
     })
     .join('; ');
 }

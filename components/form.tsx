@@ -1,34 +1,25 @@
+/**
+ * The sign-in card's form parts as app/interaction/[uid]/page.tsx (owned by another change) imports them:
+ * the kit's Button full width, its compact Field with a text input, its compact error Notice.
+ * New pages use components/ui directly.
+ */
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react';
+import { Button as KitButton, type ButtonVariant } from './ui/button';
+import { TextField } from './ui/field';
+import { Notice } from './ui/notice';
 
-const focus = 'focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-300';
-
-export function Field({ id, label, ...input }: { id: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        className={`block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-xs focus:border-indigo-500 ${focus}`}
-        {...input}
-      />
-    </div>
-  );
+export function Field(props: { id: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return <TextField compact {...props} />;
 }
 
-export function Button({ variant = 'primary', ...props }: { variant?: 'primary' | 'secondary' } & ButtonHTMLAttributes<HTMLButtonElement>) {
-  const look =
-    variant === 'primary'
-      ? 'bg-indigo-600 text-white hover:bg-indigo-500 border-indigo-600'
-      : 'bg-white text-slate-700 hover:bg-slate-50 border-slate-300';
-  return <button className={`w-full rounded-lg border px-4 py-2 text-sm font-semibold ${look} ${focus}`} {...props} />;
+export function Button(props: { variant?: ButtonVariant } & ButtonHTMLAttributes<HTMLButtonElement>) {
+  return <KitButton block {...props} />;
 }
 
 export function Alert({ children }: { children: ReactNode }) {
   return (
-    <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+    <Notice variant="error" compact>
       {children}
-    </p>
+    </Notice>
   );
 }

@@ -2,7 +2,7 @@
 // oidc-provider answers /oauth/* and /.well-known/* directly and Next.js
 // answers everything else (Next's custom-server pattern). The provider is the
 // one instance that Next's instrumentation.ts created and registered
-// (lib/oidc/node-handler.ts); Next's own route handlers for those paths remain
+// (lib/oidc/mounts/node.ts); Next's own route handlers for those paths remain
 // the mount under `next dev` and plain `next start`.
 //
 // Usage: node --max-old-space-size=256 scripts/server.mjs [-p PORT] [-H HOSTNAME]
@@ -30,7 +30,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 }
 
 // instrumentation.ts (migrations, the first admin, the provider) hands over the
-// provider's mount here when it is done (lib/oidc/node-handler.ts).
+// provider's mount here when it is done (lib/oidc/mounts/node.ts).
 const mountReady = new Promise((resolve, reject) => {
   globalThis[Symbol.for('gatehouse.providerMount')] = { resolve, reject };
   setTimeout(() => reject(new Error('instrumentation.ts did not register the provider within 120 s; is the build current?')), 120_000).unref();

@@ -1,7 +1,8 @@
 /**
  * `npm test`: everything, in order, with one summary line at the end.
  *   1. `next build` (the integration and browser suites run against the production build)
- *   2. unit and storage-contract tests (node:test), PostgreSQL ones when TEST_DATABASE_URL is set
+ *   2. unit and storage-contract tests (node:test), PostgreSQL ones when TEST_DATABASE_URL is set,
+ *      then their line coverage of lib/ and cli/ (printed, not a gate; per line in coverage/lcov.info)
  *   3. protocol tests over HTTP against `npm start`'s server (scripts/server.mjs,
  *      the provider ahead of Next) on a fresh SQLite database, again against plain
  *      `next start` (the provider behind Next's route handlers), and again against
@@ -11,9 +12,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve as resolvePath } from 'node:path';
 import pg from 'pg';
 import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
 
@@ -25,7 +26,7 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
 
-/** Test files under the given folders (Node 20 has no fs.globSync). */
+/** Test files (or, with another suffix, sources) under the given folders (Node 20 has no fs.globSync). */
 function testFiles(dirs: string[], suffix = '.test.ts'): string[] {
   const found: string[] = [];
   const visit = (dir: string) => {
@@ -53,38 +54,112 @@ function tally(output: string, runner: 'node' | 'playwright') {
   }
 }
 
-/** Runs a command, echoing its output, and returns the output and exit code. */
-function run(command: string, commandArgs: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+/**
+ * Runs a command, echoing its output, and returns the output and exit code.
+ * `hideCoverageTable` leaves the spec reporter's coverage table out of the echo (not of the
+ * output): Node 20 cannot restrict it to our sources (no --test-coverage-include before Node 22),
+ * so it lists every test file too; coverageSummary prints the part that matters instead.
+ */
+function run(
+  command: string,
+  commandArgs: string[],
+  extraEnv: Record<string, string> = {},
+  { hideCoverageTable = false } = {},
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, commandArgs, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let pending = '';
+    let inTable = false;
+    const show = (text: string) => {
+      if (!hideCoverageTable) return void process.stdout.write(text);
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (/^ℹ start of coverage report/.test(line)) inTable = true;
+        if (!inTable) process.stdout.write(`${line}\n`);
+        if (/^ℹ end of coverage report/.test(line)) inTable = false;
+      }
+    };
     const echo = (chunk: Buffer) => {
       output += chunk.toString();
-      process.stdout.write(chunk);
+      show(chunk.toString());
     };
     child.stdout.on('data', echo);
     child.stderr.on('data', echo);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('close', (code) => {
+      if (pending && !inTable) process.stdout.write(pending);
+      resolve({ code: code ?? 1, output });
+    });
   });
 }
 
-async function nodeTests(label: string, files: string[], extraEnv: Record<string, string> = {}) {
+const lcovFile = join('coverage', 'lcov.info');
+
+async function nodeTests(label: string, files: string[], extraEnv: Record<string, string> = {}, { coverage = false } = {}) {
   if (files.length === 0) return;
   console.log(`\n=== ${label} (${files.length} files) ===`);
+  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+  if (coverage) {
+    mkdirSync('coverage', { recursive: true });
+    rmSync(lcovFile, { force: true });
+    reporters.push('--experimental-test-coverage', '--test-reporter=lcov', `--test-reporter-destination=${lcovFile}`);
+  }
   const { code, output } = await run(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-timeout=120000', '--test-concurrency=1', ...files],
+    ['--import', 'tsx', '--test', ...reporters, '--test-timeout=120000', '--test-concurrency=1', ...files],
     extraEnv,
+    { hideCoverageTable: coverage },
   );
   tally(output, 'node');
   if (code !== 0 && !/^ℹ fail [1-9]/m.test(output)) totals.failed += 1; // a crash that reported no test
+  if (coverage) coverageSummary(['lib', 'cli']);
 }
+
+/**
+ * Line coverage of the sources under `dirs` (test files and lib/generated left out), read from
+ * the lcov report. A source no unit test loads counts as 0 % of its lines: the protocol and
+ * browser suites run it in a server, where this report does not look.
+ */
+function coverageSummary(dirs: string[]) {
+  if (!existsSync(lcovFile)) return console.log('\nno coverage report was written');
+  const covered = new Map<string, { found: number; hit: number }>();
+  let file = '';
+  for (const line of readFileSync(lcovFile, 'utf8').split('\n')) {
+    if (line.startsWith('SF:')) file = relative(process.cwd(), resolvePath(line.slice(3)));
+    const entry = covered.get(file) ?? { found: 0, hit: 0 };
+    if (line.startsWith('LF:')) covered.set(file, { ...entry, found: Number(line.slice(3)) });
+    if (line.startsWith('LH:')) covered.set(file, { ...entry, hit: Number(line.slice(3)) });
+  }
+  const sources = testFiles(dirs, '.ts').filter((path) => !path.endsWith('.test.ts'));
+  const rows = sources.map((path) => {
+    const lines = covered.get(path);
+    return lines ? { path, ...lines, loaded: true } : { path, found: readFileSync(path, 'utf8').split('\n').length - 1, hit: 0, loaded: false };
+  });
+  const percent = (hit: number, found: number) => (found === 0 ? 100 : (100 * hit) / found).toFixed(1).padStart(5);
+  console.log(`\n=== line coverage of ${dirs.join('/ and ')}/ by these tests (per line: ${lcovFile}) ===`);
+  for (const row of rows) {
+    console.log(`${percent(row.hit, row.found)} %  ${`${row.hit}/${row.found}`.padStart(9)}  ${row.path}${row.loaded ? '' : '  (not loaded)'}`);
+  }
+  const hit = rows.reduce((sum, row) => sum + row.hit, 0);
+  const found = rows.reduce((sum, row) => sum + row.found, 0);
+  const unloaded = rows.filter((row) => !row.loaded).length;
+  console.log(`${percent(hit, found)} %  ${`${hit}/${found}`.padStart(9)}  all ${rows.length} files (${unloaded} not loaded by any of these tests)`);
+}
+
+/**
+ * The secrets key of the PostgreSQL runs (it has no key file; lib/db/keyring.ts),
+ * one per test run. The SQLite runs use the key file, as `npm start` does.
+ */
+const postgresSecretsKey = process.env.SECRETS_KEY ?? randomBytes(32).toString('base64');
+const secretsEnv = (databaseUrl: string): Record<string, string> => (databaseUrl.startsWith('file:') ? {} : { SECRETS_KEY: postgresSecretsKey });
 
 async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, serverCommand(mount, port), {
-    env: { ...env, DATABASE_URL: databaseUrl, ISSUER: url, ADMIN_PASSWORD: randomBytes(18).toString('base64url') },
+    env: { ...env, ...secretsEnv(databaseUrl), DATABASE_URL: databaseUrl, ISSUER: url, ADMIN_PASSWORD: randomBytes(18).toString('base64url') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -130,7 +205,7 @@ async function withPostgresSchema<T>(base: string, fn: (url: string) => Promise<
 
 async function protocolAndBrowser(database: string, databaseUrl: string, mount: Mount, browser: boolean) {
   const server = await startServer(databaseUrl, mount);
-  const serverEnv = { GATEHOUSE_TEST_URL: server.url, GATEHOUSE_TEST_DATABASE_URL: databaseUrl, GATEHOUSE_TEST_MOUNT: mount };
+  const serverEnv = { ...secretsEnv(databaseUrl), GATEHOUSE_TEST_URL: server.url, GATEHOUSE_TEST_DATABASE_URL: databaseUrl, GATEHOUSE_TEST_MOUNT: mount };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
     if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']), serverEnv);
@@ -155,7 +230,7 @@ async function main() {
 
   if (wants('unit')) {
     if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
-    await nodeTests('unit and storage contract tests', testFiles(['lib', 'cli', 'scripts']));
+    await nodeTests('unit and storage contract tests', testFiles(['lib', 'cli', 'scripts']), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
   }
 
   if (wants('protocol') || wants('browser')) {

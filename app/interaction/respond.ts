@@ -1,5 +1,7 @@
 // Turns an interaction use case's outcome into the 303 the browser follows.
 import { env } from '@/lib/config/env';
+import { BODY_LIMITS } from '@/lib/http/body-limits';
+import { readFormBody } from '@/lib/oidc/form-body';
 import type { Next } from '@/lib/services/interactions';
 
 /**
@@ -24,17 +26,17 @@ export function forbidden(): Response {
   return Response.json({ error: 'access_denied', error_description: 'cross-origin form posts are not accepted' }, { status: 403 });
 }
 
-/** The form body, or undefined when it is not a form (a clear 400 instead of a crash). */
-export async function formOf(request: Request): Promise<FormData | undefined> {
-  try {
-    return await request.formData();
-  } catch {
-    return undefined;
-  }
-}
-
-export function badForm(): Response {
-  return Response.json({ error: 'invalid_request', error_description: 'expected an application/x-www-form-urlencoded body' }, { status: 400 });
+/**
+ * The form, read before anything else looks at the interaction: at most what the
+ * sign-in form needs (413 beyond), urlencoded as our pages send it (400 otherwise).
+ * Consent and Deny send no fields, but their bodies are bounded the same way.
+ */
+export async function formOf(request: Request): Promise<FormData | Response> {
+  const params = await readFormBody(request, BODY_LIMITS.interactionForm);
+  if (params instanceof Response) return params;
+  const form = new FormData();
+  for (const [name, value] of params) form.append(name, value);
+  return form;
 }
 
 /** Cookie carrying the username back to the login form after a failed attempt (never the password). */

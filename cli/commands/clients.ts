@@ -6,7 +6,8 @@
 import type { ClientRecord } from '../../lib/db/clients.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import type { NewClientInput } from '../../lib/services/clients.ts';
-import { CommandFailed, UsageError, parseCommand, positionals, type Command } from '../args.ts';
+import { InvalidRequest, NotFound, parseInput } from '../../lib/services/errors.ts';
+import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
 const services = () => import('../../lib/services/clients.ts');
@@ -53,7 +54,8 @@ and stored only as a hash: it cannot be shown again.
   --auth-method M                 client_secret_basic | client_secret_post | none
                                   (default: client_secret_basic; none for --public)
   --first-party                   your own application: never shows a consent screen
-  --resource-server               an API that may introspect any token (with the introspect scope)
+  --resource-server               an API that may introspect any token: confidential clients only;
+                                  with --scope introspect, the client_credentials grant only
   --admin-api                     automation that may call /api/admin (with the admin scope and
                                   the client_credentials grant only)
   --logo-uri URI                  https URL of a logo for the consent screen
@@ -71,6 +73,8 @@ and stored only as a hash: it cannot be shown again.
     tokenEndpointAuthMethod: '--auth-method',
     logoUri: '--logo-uri',
     idTokenSignedResponseAlg: '--id-token-alg',
+    resourceServer: '--resource-server',
+    adminApi: '--admin-api',
   },
   async run(argv, ctx) {
     const { values, positionals: rest } = parseCommand('client create', argv, {
@@ -89,7 +93,7 @@ and stored only as a hash: it cannot be shown again.
       'id-token-alg': { type: 'string' },
     });
     positionals('client create', rest, []);
-    if (values.name === undefined) throw new UsageError('client create: --name is required (see --help)');
+    if (values.name === undefined) throw new InvalidRequest('client create: --name is required (see --help)');
     const scopes = [...(values.scope ?? []), ...(values.scopes?.split(/\s+/).filter(Boolean) ?? [])];
     const input: NewClientInput = {
       name: values.name,
@@ -106,7 +110,7 @@ and stored only as a hash: it cannot be shown again.
       idTokenSignedResponseAlg: values['id-token-alg'] as NewClientInput['idTokenSignedResponseAlg'],
     };
     const { newClientSchema, registerClient } = await services();
-    newClientSchema.parse(input); // bad input fails here, before a database is opened or created
+    parseInput(newClientSchema, input); // bad input fails here, before a database is opened or created
     const { client, clientSecret } = await registerClient(await ctx.db(), input, { by: BY_CLI });
     const lines = [
       `Created ${client.confidential ? 'confidential' : 'public'} client "${client.name}"`,
@@ -155,7 +159,7 @@ Deletes a client and revokes its tokens, codes and grants. Exits 1 if there is n
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('client delete', argv, {});
     const [id] = positionals('client delete', rest, ['client_id']);
-    if (!(await (await services()).removeClient(await ctx.db(), id, BY_CLI))) throw new CommandFailed(`no client with id ${id}`);
+    if (!(await (await services()).removeClient(await ctx.db(), id, BY_CLI))) throw new NotFound(`no client with id ${id}`);
     return { json: { client_id: id, deleted: true }, text: `Deleted client ${id}; its tokens and grants are revoked.` };
   },
 };
@@ -170,7 +174,7 @@ grants are revoked. The registration is kept. Exits 1 if there is no such client
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('client disable', argv, {});
     const [id] = positionals('client disable', rest, ['client_id']);
-    if (!(await (await services()).disableClient(await ctx.db(), id, BY_CLI))) throw new CommandFailed(`no client with id ${id}`);
+    if (!(await (await services()).disableClient(await ctx.db(), id, BY_CLI))) throw new NotFound(`no client with id ${id}`);
     return { json: { client_id: id, enabled: false }, text: `Disabled client ${id}; its tokens and grants are revoked.` };
   },
 };

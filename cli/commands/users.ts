@@ -1,10 +1,11 @@
 /**
- * `gatehouse user ...`: create, list, set passwords, disable and enable users.
+ * `gatehouse user ...`: create, list, set passwords, rename, disable and enable users.
  * Passwords come from stdin or are generated, never from arguments.
  */
 import type { UserRecord } from '../../lib/db/users.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
-import { changePassword, createUser, disableUser, enableUser, listUsers, newUserSchema, passwordSchema } from '../../lib/services/users.ts';
+import { parseInput } from '../../lib/services/errors.ts';
+import { changePassword, createUser, disableUser, enableUser, listUsers, newUserSchema, passwordSchema, renameUser, usernameSchema } from '../../lib/services/users.ts';
 import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
@@ -61,7 +62,7 @@ ${passwordNote}
     const [username] = positionals('user create', rest, ['username']);
     const { password, generated } = await readPassword('user create', values);
     const input = { username, email: values.email ?? null, name: values.name ?? null, password, role: values.admin ? 'admin' : 'user' } as const;
-    newUserSchema.parse(input); // bad input fails here, before a database is opened or created
+    parseInput(newUserSchema, input); // bad input fails here, before a database is opened or created
     const user = await createUser(await ctx.db(), input, BY_CLI, { generated });
     const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
     return {
@@ -93,20 +94,22 @@ const setPassword: Command = {
   help: `Usage: gatehouse user set-password <username> [--password-stdin | --generate-password]
 
 ${passwordFlags}
-  --json                print {"username", "password" (only when generated)}
+  --json                print {"username", "ended_sessions", "password" (only when generated)}
 
-${passwordNote} Exits 1 if there is no such user.
+Every Gatehouse session of the user ends: browsers signed in with the old
+password sign in again. ${passwordNote} Exits 1 if there is no such user.
 `,
   async run(argv, ctx) {
     refusePasswordArgument('user set-password', argv);
     const { values, positionals: rest } = parseCommand('user set-password', argv, passwordOptions);
     const [username] = positionals('user set-password', rest, ['username']);
     const { password, generated } = await readPassword('user set-password', values);
-    passwordSchema.parse(password);
-    await changePassword(await ctx.db(), username, password, BY_CLI, { generated });
+    parseInput(passwordSchema, password);
+    const { endedSessions } = await changePassword(await ctx.db(), username, password, BY_CLI, { generated });
+    const ended = endedSessions === 0 ? 'they had no session to end' : endedSessions === 1 ? 'their one session ended' : `their ${endedSessions} sessions ended`;
     return {
-      json: { username, ...(generated ? { password } : {}) },
-      text: generated ? `New password for ${username}: ${password}` : `Password changed for ${username}`,
+      json: { username, ended_sessions: endedSessions, ...(generated ? { password } : {}) },
+      text: generated ? `New password for ${username}: ${password}\n${ended}` : `Password changed for ${username}; ${ended}`,
       notice: generated ? generatedNotice : undefined,
     };
   },
@@ -141,4 +144,22 @@ Exits 1 if there is no such user.
   },
 };
 
-export const userCommands: Record<string, Command> = { create, list, 'set-password': setPassword, disable, enable };
+const rename: Command = {
+  summary: 'give a user another username',
+  help: `Usage: gatehouse user rename <username> <new-username> [--json]
+
+The user keeps their id (the sub apps know them by), password and sessions.
+Usernames are unique regardless of case: a name another account has, in any
+case, is refused. Exits 1 if there is no such user or the name is taken.
+`,
+  fields: { username: '<new-username>' },
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user rename', argv, {});
+    const [username, newUsername] = positionals('user rename', rest, ['username', 'new-username']);
+    parseInput(usernameSchema, newUsername); // bad input fails here, before a database is opened
+    const user = await renameUser(await ctx.db(), username, newUsername, BY_CLI);
+    return { json: userJson(user), text: `Renamed ${username} to ${user.username}.` };
+  },
+};
+
+export const userCommands: Record<string, Command> = { create, list, 'set-password': setPassword, rename, disable, enable };

@@ -8,7 +8,8 @@
  */
 import { useActionState, useEffect, useRef } from 'react';
 import type { PasswordChangeState } from '@/lib/services/account/pages';
-import { Button, Notice, TextLink } from '../admin/ui';
+import { Button, TextLink } from '../ui/button';
+import { FormError, Notice } from '../ui/notice';
 import { TextField } from './fields';
 
 export function PasswordForm({
@@ -53,11 +54,7 @@ export function PasswordForm({
         errors={errors.newPassword}
       />
       <TextField id="confirmPassword" label="New password, again" type="password" autoComplete="new-password" required errors={errors.confirmPassword} />
-      {errors.form ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errors.form.join(' ')}
-        </p>
-      ) : null}
+      <FormError messages={errors.form} />
       <Button type="submit" disabled={pending}>
         {pending ? 'Changing…' : 'Change password'}
       </Button>

@@ -7,7 +7,8 @@
  */
 import { useActionState, useEffect, useRef } from 'react';
 import type { ProfileState, ProfileValues } from '@/lib/services/account/pages';
-import { Button, Notice } from '../admin/ui';
+import { Button } from '../ui/button';
+import { FormError, Notice } from '../ui/notice';
 import { TextField } from './fields';
 
 export function ProfileForm({ action, initial }: { action: (state: ProfileState, form: FormData) => Promise<ProfileState>; initial: ProfileValues }) {
@@ -34,11 +35,7 @@ export function ProfileForm({ action, initial }: { action: (state: ProfileState,
         defaultValue={values.email}
         errors={errors.email}
       />
-      {errors.form ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errors.form.join(' ')}
-        </p>
-      ) : null}
+      <FormError messages={errors.form} />
       <Button type="submit" disabled={pending}>
         {pending ? 'Saving…' : 'Save profile'}
       </Button>

@@ -2,11 +2,10 @@
 import Link from 'next/link';
 import type { AuditEventRecord } from '@/lib/services/audit';
 import { auditActionLabels, CLIENT_ACTOR_PREFIX, isAuditAction } from '@/lib/services/audit-events';
-import { Badge, focusRing } from './ui';
+import { focusRing } from '../ui/button';
+import { Badge, type BadgeVariant } from '../ui/notice';
 
-type Tone = 'green' | 'red' | 'amber' | 'indigo' | 'slate';
-
-function toneOf(action: string): Tone {
+function variantOf(action: string): BadgeVariant {
   if (/failed|denied/.test(action)) return 'red';
   if (/disabled|deleted|revoked|ended|secret_rotated|password_changed|role_changed/.test(action)) return 'amber';
   if (/succeeded|granted|created|enabled/.test(action)) return 'green';
@@ -16,7 +15,7 @@ function toneOf(action: string): Tone {
 export function ActionBadge({ action }: { action: string }) {
   return (
     <span className="inline-flex flex-col items-start gap-0.5">
-      <Badge tone={toneOf(action)}>{isAuditAction(action) ? auditActionLabels[action] : action}</Badge>
+      <Badge variant={variantOf(action)}>{isAuditAction(action) ? auditActionLabels[action] : action}</Badge>
       <code className="font-mono text-[11px] text-slate-500">{action}</code>
     </span>
   );

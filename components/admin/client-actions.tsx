@@ -7,7 +7,8 @@
 import { useActionState, useId, type ReactNode } from 'react';
 import type { ClientChange, SecretRotation } from '@/lib/services/portal/clients';
 import { SecretReveal } from './secret-reveal';
-import { Button, focusRing } from './ui';
+import { Button, focusRing } from '../ui/button';
+import { FormError } from '../ui/notice';
 
 function Confirm({ id, children, invalid }: { id: string; children: ReactNode; invalid: boolean }) {
   return (
@@ -16,14 +17,6 @@ function Confirm({ id, children, invalid }: { id: string; children: ReactNode; i
       <span>{children}</span>
     </label>
   );
-}
-
-function Refusal({ message }: { message?: string }) {
-  return message ? (
-    <p role="alert" className="text-sm text-red-700">
-      {message}
-    </p>
-  ) : null;
 }
 
 export function RotateSecretForm({ action }: { action: (state: SecretRotation, form: FormData) => Promise<SecretRotation> }) {
@@ -37,8 +30,8 @@ export function RotateSecretForm({ action }: { action: (state: SecretRotation, f
       <Confirm id={id} invalid={state.status === 'refused'}>
         I understand that apps using the current secret stop working at once.
       </Confirm>
-      <Refusal message={state.status === 'refused' ? state.message : undefined} />
-      <Button type="submit" look="secondary" disabled={pending}>
+      <FormError messages={state.status === 'refused' ? [state.message] : undefined} />
+      <Button type="submit" variant="secondary" disabled={pending}>
         {pending ? 'Rotating…' : 'Rotate secret'}
       </Button>
     </form>
@@ -53,8 +46,8 @@ export function DeleteClientForm({ action, name }: { action: (state: ClientChang
       <Confirm id={id} invalid={state?.status === 'refused'}>
         Delete <strong>{name}</strong>, and revoke every token and grant it holds. This cannot be undone.
       </Confirm>
-      <Refusal message={state?.status === 'refused' ? state.message : undefined} />
-      <Button type="submit" look="danger" disabled={pending}>
+      <FormError messages={state?.status === 'refused' ? [state.message] : undefined} />
+      <Button type="submit" variant="danger" disabled={pending}>
         {pending ? 'Deleting…' : 'Delete client'}
       </Button>
     </form>

@@ -5,13 +5,14 @@
  * back as values and show next to their fields. Works without JavaScript
  * (React renders the action's answer into the page), and holds no secret.
  */
-import Link from 'next/link';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import type { ClientFormValues, FieldErrors } from '@/lib/services/portal/client-form';
 import type { ClientFormState } from '@/lib/services/portal/clients';
+import { Created } from './created';
 import { SecretReveal } from './secret-reveal';
-import { Errors, Field, border, describedBy, inputLook } from './field';
-import { Button, ButtonLink, focusRing } from './ui';
+import { border, ChoiceCard, describedBy, Errors, Field, inputLook } from '../ui/field';
+import { ProblemSummary } from '../ui/problem-summary';
+import { FormActions, focusRing } from '../ui/button';
 
 const grantTypeOptions = [
   { value: 'authorization_code', label: 'Authorization code', hint: 'People sign in through the browser (with PKCE).' },
@@ -24,7 +25,7 @@ const scopeOptions = [
   { value: 'profile', hint: 'Name and username.' },
   { value: 'email', hint: 'Email address.' },
   { value: 'offline_access', hint: 'Refresh tokens while the person is away.' },
-  { value: 'introspect', hint: 'Check tokens at /oauth/introspect; resource servers only.' },
+  { value: 'introspect', hint: 'A resource server checks tokens at /oauth/introspect with it; client credentials only, never in a person\'s token.' },
   { value: 'admin', hint: 'Call the admin API (/api/admin); admin-API clients with client credentials only.' },
 ];
 
@@ -51,13 +52,7 @@ function Choices({ legend, name, options, checked, errors, hint }: { legend: str
       {hint ? <p className="mt-0.5 text-sm text-slate-500">{hint}</p> : null}
       <div className="mt-2 grid gap-2 sm:grid-cols-2">
         {options.map((o) => (
-          <label key={o.value} className="flex gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50">
-            <input type="checkbox" name={name} value={o.value} defaultChecked={checked.includes(o.value)} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
-            <span>
-              <span className="font-medium text-slate-900">{o.label ?? <code>{o.value}</code>}</span>
-              <span className="block text-slate-500">{o.hint}</span>
-            </span>
-          </label>
+          <ChoiceCard key={o.value} type="checkbox" name={name} value={o.value} defaultChecked={checked.includes(o.value)} label={o.label ?? <code>{o.value}</code>} hint={o.hint} />
         ))}
       </div>
       <Errors id={`${name}-error`} messages={errors} />
@@ -65,15 +60,18 @@ function Choices({ legend, name, options, checked, errors, hint }: { legend: str
   );
 }
 
-function Toggle({ name, label, hint, checked }: { name: string; label: string; hint: string; checked: boolean }) {
+function Toggle({ name, label, hint, checked, errors }: { name: string; label: string; hint: string; checked: boolean; errors?: string[] }) {
   return (
-    <label className="flex gap-3 text-sm">
-      <input type="checkbox" name={name} defaultChecked={checked} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
-      <span>
-        <span className="font-medium text-slate-900">{label}</span>
-        <span className="block text-slate-500">{hint}</span>
-      </span>
-    </label>
+    <div>
+      <label className="flex gap-3 text-sm">
+        <input id={name} type="checkbox" name={name} defaultChecked={checked} aria-invalid={!!errors?.length} aria-describedby={errors?.length ? `${name}-error` : undefined} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
+        <span>
+          <span className="font-medium text-slate-900">{label}</span>
+          <span className="block text-slate-500">{hint}</span>
+        </span>
+      </label>
+      <Errors id={`${name}-error`} messages={errors} />
+    </div>
   );
 }
 
@@ -89,52 +87,23 @@ export function ClientForm({
   cancelHref: string;
 }) {
   const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, errors: {} });
-  const summary = useRef<HTMLDivElement>(null);
   const errors = state.status === 'editing' ? state.errors : {};
-  const problems = Object.entries(errors) as Array<[keyof FieldErrors, string[]]>;
-  useEffect(() => {
-    if (problems.length) summary.current?.focus();
-  }, [state]); // focus the summary after each answer, not on every render
 
   if (state.status === 'created') {
+    const { client, clientSecret } = state;
+    const heading = `${client.name} is registered`;
+    const reveal = clientSecret ? <SecretReveal heading={heading} clientId={client.id} clientSecret={clientSecret} /> : undefined;
     return (
-      <div className="space-y-6">
-        {state.clientSecret ? (
-          <SecretReveal heading={`${state.client.name} is registered`} clientId={state.client.id} clientSecret={state.clientSecret} />
-        ) : (
-          <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
-            <p className="font-semibold">{state.client.name} is registered</p>
-            <p className="mt-1">
-              Public client: no secret. Client ID <code className="font-mono">{state.client.id}</code>
-            </p>
-          </div>
-        )}
-        <ButtonLink href={`/admin/clients/${encodeURIComponent(state.client.id)}`}>I have copied it — show the client</ButtonLink>
-      </div>
+      <Created heading={heading} reveal={reveal} href={`/admin/clients/${encodeURIComponent(client.id)}`} next="I have copied it — show the client">
+        Public client: no secret. Client ID <code className="font-mono">{client.id}</code>
+      </Created>
     );
   }
 
   const v = state.values;
   return (
     <form action={formAction} noValidate className="space-y-8">
-      {problems.length ? (
-        <div ref={summary} tabIndex={-1} role="alert" aria-labelledby="form-problems" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 outline-none">
-          <p id="form-problems" className="font-semibold">
-            {problems.length === 1 ? 'One field needs attention' : `${problems.length} fields need attention`}
-          </p>
-          <ul className="mt-1 list-inside list-disc">
-            {problems.map(([field, messages]) => (
-              <li key={field}>
-                {field === 'form' ? messages.join(' ') : (
-                  <a href={`#${field}`} className="underline">
-                    {fieldNames[field]}: {messages[0]}
-                  </a>
-                )}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <ProblemSummary errors={errors} names={fieldNames} />
 
       <section className="space-y-5">
         <Field id="name" label="Name" hint="Shown to people on the sign-in and consent screens." errors={errors.name}>
@@ -149,13 +118,7 @@ export function ClientForm({
                 { value: 'confidential', label: 'Confidential', hint: 'A server-side app that can keep a secret.' },
                 { value: 'public', label: 'Public', hint: 'A browser or native app: no secret, PKCE only.' },
               ].map((o) => (
-                <label key={o.value} className="flex gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50">
-                  <input type="radio" name="type" value={o.value} defaultChecked={v.type === o.value} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
-                  <span>
-                    <span className="font-medium text-slate-900">{o.label}</span>
-                    <span className="block text-slate-500">{o.hint}</span>
-                  </span>
-                </label>
+                <ChoiceCard key={o.value} type="radio" name="type" value={o.value} defaultChecked={v.type === o.value} label={o.label} hint={o.hint} />
               ))}
             </div>
           </fieldset>
@@ -214,20 +177,13 @@ export function ClientForm({
         </Field>
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium text-slate-800">Trust</legend>
-          <Toggle name="firstParty" label="First party" hint="Your organisation's own app: people are never asked for consent." checked={v.firstParty} />
-          <Toggle name="resourceServer" label="Resource server" hint="An API that may introspect any token (with the introspect scope)." checked={v.resourceServer} />
-          <Toggle name="adminApi" label="Admin API" hint="Automation that may manage Gatehouse through /api/admin (with the admin scope, client credentials only)." checked={v.adminApi} />
+          <Toggle name="firstParty" label="First party" hint="Your organisation's own app: people are never asked for consent." checked={v.firstParty} errors={errors.firstParty} />
+          <Toggle name="resourceServer" label="Resource server" hint="An API that may introspect any token; confidential clients only (its secret, or its client-credentials token with the introspect scope)." checked={v.resourceServer} errors={errors.resourceServer} />
+          <Toggle name="adminApi" label="Admin API" hint="Automation that may manage Gatehouse through /api/admin (with the admin scope, client credentials only)." checked={v.adminApi} errors={errors.adminApi} />
         </fieldset>
       </section>
 
-      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6">
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : mode === 'create' ? 'Register client' : 'Save changes'}
-        </Button>
-        <Link href={cancelHref} className={`rounded-sm px-2 text-sm font-medium text-slate-600 hover:text-slate-900 ${focusRing}`}>
-          Cancel
-        </Link>
-      </div>
+      <FormActions submit={mode === 'create' ? 'Register client' : 'Save changes'} pending={pending} pendingLabel="Saving…" cancelHref={cancelHref} />
     </form>
   );
 }

@@ -4,8 +4,7 @@
  * picked, with CSS alone, so the choice works without JavaScript. A password is
  * never rendered back into these fields.
  */
-import { Field, border, describedBy, inputLook } from './field';
-import { focusRing } from './ui';
+import { border, ChoiceCard, describedBy, Field, inputLook } from '../ui/field';
 import type { PasswordChoice, UserFieldErrors } from '@/lib/services/portal/user-form';
 
 /** `hideLegend`: inside a card already titled "Password", the legend is for screen readers only. */
@@ -19,13 +18,7 @@ export function PasswordFields({ idPrefix, choice, errors, hideLegend = false }:
           { value: 'generate', id: `${idPrefix}-generate`, label: 'Generate a strong password', hint: 'Shown once, after saving, for you to pass on.' },
           { value: 'type', id: typeId, label: 'Type a password', hint: 'At least 8 characters; typed twice.' },
         ].map((o) => (
-          <label key={o.value} htmlFor={o.id} className="flex gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50">
-            <input id={o.id} type="radio" name="passwordChoice" value={o.value} defaultChecked={choice === o.value} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
-            <span>
-              <span className="font-medium text-slate-900">{o.label}</span>
-              <span className="block text-slate-500">{o.hint}</span>
-            </span>
-          </label>
+          <ChoiceCard key={o.value} id={o.id} type="radio" name="passwordChoice" value={o.value} defaultChecked={choice === o.value} label={o.label} hint={o.hint} />
         ))}
       </div>
       <div className="hidden space-y-4 group-has-[input[value=type]:checked]:block">

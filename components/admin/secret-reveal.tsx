@@ -1,12 +1,12 @@
 'use client';
 // Shown once, right after a client is created or its secret rotated: the secret is in this answer and nowhere else.
-import { CopyField } from './copy-button';
-import { Notice } from './ui';
+import { CopyField } from '../ui/copy-field';
+import { Notice } from '../ui/notice';
 
 export function SecretReveal({ clientId, clientSecret, heading }: { clientId?: string; clientSecret: string; heading: string }) {
   return (
     <div>
-      <Notice tone="warning">
+      <Notice variant="warning">
         <p className="font-semibold">{heading}</p>
         <p className="mt-1">Copy the client secret now. Gatehouse stores only a hash of it and will never show it again.</p>
       </Notice>

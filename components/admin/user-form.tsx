@@ -6,14 +6,15 @@
  * password is shown once, in the answer to the create form; a typed one is
  * never shown again.
  */
-import Link from 'next/link';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import type { NewUserFormValues, ProfileFormValues, UserFieldErrors } from '@/lib/services/portal/user-form';
 import type { NewUserState, ProfileFormState } from '@/lib/services/portal/users';
-import { Field, border, describedBy, inputLook } from './field';
+import { border, describedBy, Field, inputLook } from '../ui/field';
+import { Created } from './created';
 import { PasswordFields } from './password-fields';
 import { PasswordReveal } from './password-reveal';
-import { Button, ButtonLink, focusRing } from './ui';
+import { FormActions, focusRing } from '../ui/button';
+import { ProblemSummary } from '../ui/problem-summary';
 
 const fieldNames: Record<keyof UserFieldErrors, string> = {
   form: 'Form',
@@ -27,35 +28,6 @@ const fieldNames: Record<keyof UserFieldErrors, string> = {
 
 /** Anchors of the fields, for the summary's links. */
 const anchors: Partial<Record<keyof UserFieldErrors, string>> = { password: 'new-user-password', confirmPassword: 'new-user-confirm' };
-
-function Problems({ errors }: { errors: UserFieldErrors }) {
-  const summary = useRef<HTMLDivElement>(null);
-  const problems = Object.entries(errors) as Array<[keyof UserFieldErrors, string[]]>;
-  useEffect(() => {
-    if (problems.length) summary.current?.focus();
-  }, [errors]); // focus the summary after each answer, not on every render
-  if (!problems.length) return null;
-  return (
-    <div ref={summary} tabIndex={-1} role="alert" aria-labelledby="form-problems" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 outline-none">
-      <p id="form-problems" className="font-semibold">
-        {problems.length === 1 ? 'One field needs attention' : `${problems.length} fields need attention`}
-      </p>
-      <ul className="mt-1 list-inside list-disc">
-        {problems.map(([field, messages]) => (
-          <li key={field}>
-            {field === 'form' ? (
-              messages.join(' ')
-            ) : (
-              <a href={`#${anchors[field] ?? field}`} className="underline">
-                {fieldNames[field]}: {messages[0]}
-              </a>
-            )}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
 
 function ProfileFields({ values, errors }: { values: { name: string; email: string }; errors: UserFieldErrors }) {
   return (
@@ -74,26 +46,23 @@ export function NewUserForm({ action, initial }: { action: (state: NewUserState,
   const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, errors: {} });
 
   if (state.status === 'created') {
-    const href = `/admin/users/${encodeURIComponent(state.user.id)}`;
+    const { user, password } = state;
     return (
-      <div className="space-y-6">
-        {state.password ? (
-          <PasswordReveal heading={`${state.user.username} is created`} username={state.user.username} password={state.password} />
-        ) : (
-          <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
-            <p className="font-semibold">{state.user.username} is created</p>
-            <p className="mt-1">They can sign in with the password you typed.</p>
-          </div>
-        )}
-        <ButtonLink href={href}>{state.password ? 'I have copied it — show the user' : 'Show the user'}</ButtonLink>
-      </div>
+      <Created
+        heading={`${user.username} is created`}
+        reveal={password ? <PasswordReveal heading={`${user.username} is created`} username={user.username} password={password} /> : undefined}
+        href={`/admin/users/${encodeURIComponent(user.id)}`}
+        next={password ? 'I have copied it — show the user' : 'Show the user'}
+      >
+        They can sign in with the password you typed.
+      </Created>
     );
   }
 
   const { values: v, errors } = state;
   return (
     <form action={formAction} noValidate className="space-y-6">
-      <Problems errors={errors} />
+      <ProblemSummary errors={errors} names={fieldNames} anchors={anchors} />
       <Field id="username" label="Username" hint="Letters, digits and . _ @ - only. It cannot be changed later." errors={errors.username}>
         <input id="username" name="username" required maxLength={64} autoComplete="off" spellCheck={false} defaultValue={v.username} aria-invalid={!!errors.username} aria-describedby={describedBy('username', true, errors.username)} className={`${inputLook} ${border(!!errors.username)}`} />
       </Field>
@@ -106,14 +75,7 @@ export function NewUserForm({ action, initial }: { action: (state: NewUserState,
           <span className="block text-slate-500">May use this portal: manage clients, users and read the audit log.</span>
         </span>
       </label>
-      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6">
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Creating…' : 'Create user'}
-        </Button>
-        <Link href="/admin/users" className={`rounded-sm px-2 text-sm font-medium text-slate-600 hover:text-slate-900 ${focusRing}`}>
-          Cancel
-        </Link>
-      </div>
+      <FormActions submit="Create user" pending={pending} pendingLabel="Creating…" cancelHref="/admin/users" />
     </form>
   );
 }
@@ -123,16 +85,9 @@ export function ProfileForm({ action, initial, cancelHref }: { action: (state: P
   const { values, errors } = state.status === 'editing' ? state : { values: initial, errors: {} };
   return (
     <form action={formAction} noValidate className="space-y-6">
-      <Problems errors={errors} />
+      <ProblemSummary errors={errors} names={fieldNames} anchors={anchors} />
       <ProfileFields values={values} errors={errors} />
-      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6">
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : 'Save changes'}
-        </Button>
-        <Link href={cancelHref} className={`rounded-sm px-2 text-sm font-medium text-slate-600 hover:text-slate-900 ${focusRing}`}>
-          Cancel
-        </Link>
-      </div>
+      <FormActions submit="Save changes" pending={pending} pendingLabel="Saving…" cancelHref={cancelHref} />
     </form>
   );
 }

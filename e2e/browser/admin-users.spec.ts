@@ -38,7 +38,7 @@ async function gatehouseLogin(page: Page, user: { username: string; password: st
 /** From a signed-out browser: an admin page → portal sign-in → Gatehouse login → back. */
 async function portalSignIn(page: Page, user: { username: string; password: string }, path = '/admin/users') {
   await page.goto(path);
-  await expect(page).toHaveURL(/\/admin\/sign-in\?/);
+  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
   await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await gatehouseLogin(page, user);
 }
@@ -140,9 +140,10 @@ test("a user's page: revoking an app makes its token inactive; ending all sessio
   await expect(activity).toContainText('Consent revoked');
 });
 
-test('setting a new password: the old one stops working at the Gatehouse login; a generated one is shown once and works', async ({ page, browser }) => {
+test("setting a new password: the old one stops working at the Gatehouse login, the user's sessions end; a generated one is shown once and works", async ({ page, browser }) => {
   const client = await makeClient();
   const user = await makeUser();
+  expect(await tryPassword(browser, client, user.username, user.password), 'a session with the old password').toBe('signed-in');
   await adminSignIn(page);
   await openUser(page, user);
 
@@ -156,6 +157,7 @@ test('setting a new password: the old one stops working at the Gatehouse login; 
   await page.getByLabel('New password, again').fill('a brand new password');
   await page.getByRole('button', { name: 'Set password' }).click();
   await expect(status(page, 'The password is changed')).toBeVisible();
+  await expect(status(page, 'Their one session ended: they sign in again with the new password.')).toBeVisible();
   expect(await page.content()).not.toContain('a brand new password');
 
   expect(await tryPassword(browser, client, user.username, user.password), 'the old password').toBe('refused');
@@ -166,6 +168,7 @@ test('setting a new password: the old one stops working at the Gatehouse login; 
   await expect(page.getByText('Gatehouse stores only a hash of it and will never show it again.')).toBeVisible();
   const generated = await page.getByRole('textbox', { name: 'Generated password' }).inputValue();
   expect(generated).toMatch(/^[A-Za-z0-9_-]{24}$/);
+  await expect(status(page, 'Their one session ended'), 'the sign-in with the typed password').toBeVisible();
   await shoot(page, 'user-password-generated');
   expect(await tryPassword(browser, client, user.username, 'a brand new password')).toBe('refused');
   expect(await tryPassword(browser, client, user.username, generated)).toBe('signed-in');

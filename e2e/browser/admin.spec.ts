@@ -33,7 +33,7 @@ async function gatehouseLogin(page: Page, user: { username: string; password: st
 /** From a signed-out browser: /admin/clients → portal sign-in page → Gatehouse login → back, with no consent screen. */
 async function portalSignIn(page: Page, user: User, { screenshot = false } = {}) {
   await page.goto('/admin/clients');
-  await expect(page).toHaveURL(/\/admin\/sign-in\?/);
+  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
   await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
   if (screenshot) await shoot(page, 'sign-in');
   await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
@@ -382,4 +382,11 @@ test.describe('without JavaScript', () => {
     expect(genuine.status(), 'the same post from our own origin goes through').toBe(303);
     expect((await clientCredentials(client.id, client.clientSecret!)).status, 'now disabled').toBe(401);
   });
+});
+
+test('the sign-in page’s old address, /admin/sign-in, still leads to it with its query (bookmarks)', async ({ page }) => {
+  await page.goto('/admin/sign-in?callbackUrl=%2Faccount%2Fsessions');
+  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
+  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' }), 'the callbackUrl came along').toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in with Gatehouse' })).toBeVisible();
 });

@@ -139,6 +139,32 @@ test('over the API: id_token_signed_response_alg is ES256 for a new client unles
   for (const id of [fresh.body.client_id, client.id]) assert.equal((await api('DELETE', `/api/admin/clients/${id}`, { token })).status, 204);
 });
 
+test('over the API: a public resource server and the introspect scope beside a person-facing grant are 400, by POST and by PATCH', async () => {
+  const token = await adminToken(await makeAdminApiClient());
+  const publicRs = await api('POST', '/api/admin/clients', {
+    token,
+    json: { client_name: 'Orders', client_type: 'public', redirect_uris: [redirectUri], scope: 'openid introspect', resource_server: true },
+  });
+  assert.equal(publicRs.status, 400);
+  assert.equal(publicRs.body.error, 'invalid_request');
+  assert.match(publicRs.body.error_description, /body\.resource_server: only confidential clients can be resource servers/);
+  assert.match(publicRs.body.error_description, /body\.grant_types: a client with the introspect scope uses the client_credentials grant only/);
+
+  const spa = await api('POST', '/api/admin/clients', { token, json: { client_name: 'SPA', client_type: 'public', redirect_uris: [redirectUri], scope: 'openid' } });
+  assert.equal(spa.status, 201);
+  const flagged = await api('PATCH', `/api/admin/clients/${spa.body.client_id}`, { token, json: { resource_server: true } });
+  assert.equal(flagged.status, 400);
+  assert.match(flagged.body.error_description, /resource_server: only confidential clients/);
+
+  const web = await api('POST', '/api/admin/clients', { token, json: { client_name: 'Web', redirect_uris: [redirectUri], resource_server: true } });
+  assert.equal(web.status, 201, 'a confidential resource server that also signs people in');
+  const widened = await api('PATCH', `/api/admin/clients/${web.body.client_id}`, { token, json: { scope: 'openid introspect' } });
+  assert.equal(widened.status, 400);
+  assert.match(widened.body.error_description, /grant_types: a client with the introspect scope uses the client_credentials grant only/);
+  assert.equal((await api('GET', `/api/admin/clients/${web.body.client_id}`, { token })).body.scope, 'openid profile email offline_access', 'a refused PATCH changes nothing');
+  for (const id of [spa.body.client_id, web.body.client_id]) assert.equal((await api('DELETE', `/api/admin/clients/${id}`, { token })).status, 204);
+});
+
 test("over the API: a user is created with a generated password that signs them in; their sessions and grants are listed; disabled, they end; it's all in the audit log", async () => {
   const automation = await makeAdminApiClient();
   const token = await adminToken(automation);
@@ -162,7 +188,8 @@ test("over the API: a user is created with a generated password that signs them 
   assert.equal(profile.body.name, 'Renamed Person');
   assert.equal(profile.body.email, `${username}@example.test`, 'the email stays');
   const password = await api('PUT', `/api/admin/users/${id}/password`, { token, json: { password: 'a typed password' } });
-  assert.deepEqual(password.body, { generated: false });
+  assert.deepEqual(password.body, { generated: false, ended_sessions: 1 }, 'the session signed in with the old password ends');
+  assert.deepEqual((await api('GET', `/api/admin/users/${id}/sessions`, { token })).body.data, []);
 
   const disabled = await api('POST', `/api/admin/users/${id}/disable`, { token });
   assert.equal(disabled.status, 200);
@@ -172,7 +199,7 @@ test("over the API: a user is created with a generated password that signs them 
 
   const log = await api('GET', `/api/admin/audit-events?actor=${encodeURIComponent(`client:${automation.id}`)}&per_page=10`, { token });
   assert.equal(log.status, 200);
-  assert.deepEqual(log.body.data.map((e: { action: string }) => e.action).sort(), ['user.created', 'user.disabled', 'user.password_changed', 'user.updated']);
+  assert.deepEqual(log.body.data.map((e: { action: string }) => e.action).sort(), ['session.ended', 'user.created', 'user.disabled', 'user.password_changed', 'user.updated']);
   for (const event of log.body.data) {
     assert.deepEqual(event.actor, { id: null, username: `client:${automation.id}` });
     assert.deepEqual(event.target, { type: 'user', id, label: username });

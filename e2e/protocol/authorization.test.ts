@@ -173,7 +173,7 @@ test('an oversized form POST to the authorization endpoint is refused, not turne
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: `client_id=x&state=${'a'.repeat(100_000)}`,
   });
-  assert.equal(response.status, 400);
+  assert.equal(response.status, 413); // RFC 9110 §15.5.14, as every oversized body (request-limits.test.ts)
   assert.equal(response.headers.get('location'), null);
   assert.equal((await response.json()).error, 'invalid_request');
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { basic, discover, makeClient, post, signIn } from '../support/fixtures.ts';
+import { basic, codeFlow, discover, makeClient, post, signIn, storedClient } from '../support/fixtures.ts';
 
 async function userTokens() {
   const client = await makeClient();
@@ -40,7 +40,7 @@ test("a user's access token (no introspect scope) may not introspect", async () 
 
 test('a resource server Bearer token introspects any access and refresh token', async () => {
   const { user, client, tokens } = await userTokens();
-  const { token } = await resourceServerToken();
+  const { rs, token } = await resourceServerToken();
   const access = await (await post('/oauth/introspect', { token: tokens.access_token }, { authorization: `Bearer ${token}` })).json();
   assert.equal(access.active, true);
   assert.equal(access.client_id, client.id);
@@ -53,6 +53,36 @@ test('a resource server Bearer token introspects any access and refresh token', 
   assert.equal(refresh.active, true);
   assert.equal(refresh.token_type, undefined);
   assert.equal(refresh.sub, user.id);
+  // The same resource server authenticated with its secret (client authentication, RFC 7662 §2.1).
+  const bySecret = await (await post('/oauth/introspect', { token: tokens.access_token }, { authorization: basic(rs.id, rs.clientSecret!) })).json();
+  assert.equal(bySecret.active, true);
+  assert.equal(bySecret.client_id, client.id);
+});
+
+// RFC 7662 §2.1 and §4: the endpoint must authorise its caller. A public client
+// sends only a client_id (token_endpoint_auth_method none), which anyone can send:
+// whatever its stored row says, it is no resource server, and another client's
+// token is, to it, one it "is not allowed to introspect" (§2.2): {"active":false}.
+test("a public client flagged as a resource server (a row from before the rule) learns nothing of another client's tokens", async () => {
+  const { tokens } = await userTokens();
+  const rs = await storedClient({ confidential: false, resourceServer: true, grantTypes: ['authorization_code'], scope: 'openid introspect' });
+  for (const [token, hint] of [[tokens.access_token, 'access_token'], [tokens.refresh_token!, 'refresh_token']]) {
+    const response = await post('/oauth/introspect', { token, token_type_hint: hint, client_id: rs.id });
+    assert.equal(response.status, 200, hint);
+    assert.deepEqual(await response.json(), { active: false }, hint);
+  }
+});
+
+test("a person's token never carries the introspect scope, even from a stored registration that offers it", async () => {
+  const rs = await storedClient({ confidential: true, resourceServer: true, grantTypes: ['authorization_code', 'client_credentials'], scope: 'openid introspect' });
+  const { callback } = await codeFlow(rs, 'openid introspect');
+  // RFC 6749 §4.1.2.1: the scope is not one this client may request.
+  assert.equal(callback.searchParams.get('error'), 'invalid_scope', `expected invalid_scope, got ${callback}`);
+  assert.equal(callback.searchParams.get('code'), null);
+  // Nor does the client get it for itself while it also signs people in (the grant is its alone only with client_credentials alone).
+  const response = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'introspect' }, { authorization: basic(rs.id, rs.clientSecret!) });
+  assert.equal(response.status, 400);
+  assert.equal((await response.json()).error, 'invalid_scope');
 });
 
 test('unknown, revoked and malformed tokens answer exactly {"active":false}', async () => {

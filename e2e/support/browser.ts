@@ -38,6 +38,11 @@ export class TestBrowser {
     }
   }
 
+  /** A cookie's value as this browser holds it (for tests that reason about cookies themselves). */
+  cookie(name: string): string | undefined {
+    return this.cookies.find((c) => c.name === name)?.value;
+  }
+
   /** One request, no redirect following. */
   async request(input: string | URL, init: RequestInit = {}): Promise<Response> {
     const url = new URL(input, this.origin);

@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { authorize, TestBrowser } from './browser.ts';
+import { insertClient } from '../../lib/db/clients.ts';
 import { database } from '../../lib/db/database.ts';
+import { generateClientSecret, hashClientSecret } from '../../lib/oidc/client-secret.ts';
 import { registerClient, type NewClientInput } from '../../lib/services/clients.ts';
 import { createUser } from '../../lib/services/users.ts';
 
@@ -35,6 +37,32 @@ export async function makeClient(input: Partial<NewClientInput> = {}) {
     redirectUris: [redirectUri],
     postLogoutRedirectUris: ['http://127.0.0.1:9/signed-out'],
     ...input,
+  });
+  return { ...client, clientSecret };
+}
+
+/**
+ * A client row written straight into the database, past the registration
+ * schema: a registration made before a rule existed, which the server must
+ * not honour beyond what the rule allows.
+ */
+export async function storedClient(row: { confidential: boolean; grantTypes: string[]; scope: string; resourceServer: boolean; redirectUris?: string[] }) {
+  const clientSecret = row.confidential ? generateClientSecret() : undefined;
+  const client = await insertClient(database(databaseUrl), {
+    id: `stored-${unique()}`,
+    name: `Stored ${unique()}`,
+    secretHash: clientSecret ? hashClientSecret(clientSecret) : null,
+    redirectUris: row.redirectUris ?? (row.grantTypes.includes('authorization_code') ? [redirectUri] : []),
+    postLogoutRedirectUris: [],
+    grantTypes: row.grantTypes,
+    scope: row.scope,
+    tokenEndpointAuthMethod: row.confidential ? 'client_secret_basic' : 'none',
+    applicationType: 'web',
+    logoUri: null,
+    firstParty: false,
+    resourceServer: row.resourceServer,
+    adminApi: false,
+    idTokenSignedResponseAlg: 'ES256',
   });
   return { ...client, clientSecret };
 }

@@ -26,6 +26,23 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v.split(',').map((k) => k.trim()).filter(Boolean) : undefined)),
+  /**
+   * Keys that encrypt every server secret and private key stored in the
+   * database (lib/db/keyring.ts): comma-separated, 32 random bytes each in
+   * base64 or hex; the first encrypts, all decrypt (rotation). Required with
+   * PostgreSQL; on SQLite a key file beside the database is created when unset.
+   */
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const keys = (v ?? '').split(',').map((k) => k.trim()).filter(Boolean).map(decodeSecretsKey);
+      if (keys.some((k) => k === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'each key must be 32 random bytes in base64 or hex (e.g. `openssl rand -base64 32`)' });
+        return z.NEVER;
+      }
+      return keys as Buffer[];
+    }),
   /** Access token lifetime in seconds. */
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
   /** Refresh token lifetime in seconds. */
@@ -46,7 +63,18 @@ const envSchema = z.object({
     .refine((v) => /^(true|false|on|off|yes|no|\d{1,2})?$/.test(v), 'TRUST_PROXY must be true, false or the number of proxies (0-10)')
     .transform((v) => (['true', 'on', 'yes'].includes(v) ? 1 : /^\d+$/.test(v) ? Number(v) : 0))
     .refine((n) => n <= 10, 'TRUST_PROXY must be true, false or the number of proxies (0-10)'),
+  /**
+   * How many days audit entries are kept: older ones are deleted at start and
+   * every hour (lib/services/audit-retention.ts). 0, the default, keeps them all.
+   */
+  AUDIT_RETENTION_DAYS: z.coerce.number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days (0 keeps entries forever)' }).int().min(0).max(36_500).default(0),
 });
+
+/** A 256-bit key written as 64 hex digits or as base64 / base64url; undefined for anything else. */
+export function decodeSecretsKey(text: string): Buffer | undefined {
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : undefined;
+  return key?.length === 32 ? key : undefined;
+}
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -3,7 +3,16 @@
  * grants...) in the one `oidc_model_instances` table. Raw prepared statements
  * (lib/db/sql.ts): the provider makes several of these calls per token request.
  * Times are epoch milliseconds.
+ *
+ * A row must not be worth anything to whoever reads it. Where an artifact's id
+ * is itself the credential (a bearer token, a code, the session cookie's
+ * value), the row is keyed by a SHA-256 of it and the payload keeps no copy
+ * (its `jti`, an interaction's `session.cookie`): lookups hash the presented
+ * value, so they stay one indexed query, and a copy of the table replays
+ * nothing. As Hydra stores token signatures rather than tokens. Plain SHA-256
+ * suffices: the ids are at least 126 random bits, nothing to guess.
  */
+import { createHash } from 'node:crypto';
 import type { Sql } from './sql.ts';
 
 export interface ArtifactPayload {
@@ -24,14 +33,59 @@ interface ArtifactRow {
 
 const columns = 'payload, expires_at, consumed_at';
 
-/** A stored artifact, or undefined when missing or expired. `consumed` is set in epoch seconds, as the provider expects. */
-function toPayload(row: ArtifactRow | undefined, now: number): ArtifactPayload | undefined {
+/**
+ * The models whose id is a credential. Not hashed: grants (their id is only
+ * ever a reference, `grantId`), interactions (their id is in the page's URL;
+ * the signed interaction cookie is what resumes one), replay detection, and
+ * device codes, which the device flow finds by their user code and saves again
+ * under their id, so the row must know it (the flow is off: oidc-provider's
+ * default, which lib/oidc/configuration.ts keeps).
+ */
+const CREDENTIAL_MODELS: ReadonlySet<string> = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'ClientCredentials',
+  'Session',
+  'BackchannelAuthenticationRequest',
+  'PushedAuthorizationRequest',
+]);
+
+/** Hex, 64 characters: never the shape of a provider-generated id (base64url, 21 or 43 characters). */
+export const hashArtifactId = (id: string) => createHash('sha256').update(id).digest('hex');
+
+/** The key a row is stored under. */
+export const storedId = (model: string, id: string) => (CREDENTIAL_MODELS.has(model) ? hashArtifactId(id) : id);
+
+/** The payload as stored: without the copies of a credential the provider keeps in it. */
+function storedPayload(model: string, payload: ArtifactPayload): ArtifactPayload {
+  if (CREDENTIAL_MODELS.has(model)) {
+    const { jti: _jti, ...rest } = payload;
+    return rest;
+  }
+  const session = payload.session as { cookie?: string } | undefined;
+  if (model === 'Interaction' && session?.cookie) {
+    const { cookie: _cookie, ...rest } = session;
+    return { ...payload, session: rest };
+  }
+  return payload;
+}
+
+/**
+ * A stored artifact, or undefined when missing or expired. `consumed` is set in
+ * epoch seconds, as the provider expects. Found by its value, a credential gets
+ * its `jti` back (the provider's models read their id from it).
+ */
+function toPayload(row: ArtifactRow | undefined, now: number, jti?: string): ArtifactPayload | undefined {
   if (!row) return undefined;
   if (row.expires_at !== null && Number(row.expires_at) <= now) return undefined;
   const payload = JSON.parse(row.payload) as ArtifactPayload;
+  if (jti !== undefined) payload.jti = jti;
   if (row.consumed_at !== null) payload.consumed = Math.floor(Number(row.consumed_at) / 1000);
   return payload;
 }
+
+const jtiOf = (model: string, id: string) => (CREDENTIAL_MODELS.has(model) ? id : undefined);
 
 /** Saving fails safe if lost in a database crash (the artifact does not exist): see Sql.run's `durable`. */
 export async function upsertArtifact(sql: Sql, model: string, id: string, payload: ArtifactPayload, expiresAt: number | null) {
@@ -43,8 +97,8 @@ export async function upsertArtifact(sql: Sql, model: string, id: string, payloa
        user_code = excluded.user_code, expires_at = excluded.expires_at`,
     [
       model,
-      id,
-      JSON.stringify(payload),
+      storedId(model, id),
+      JSON.stringify(storedPayload(model, payload)),
       payload.grantId ?? null,
       payload.clientId ?? null,
       payload.accountId ?? null,
@@ -57,8 +111,8 @@ export async function upsertArtifact(sql: Sql, model: string, id: string, payloa
 }
 
 export async function findArtifact(sql: Sql, model: string, id: string, now = Date.now()) {
-  const row = await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ?`, [model, id]);
-  return toPayload(row, now);
+  const row = await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ?`, [model, storedId(model, id)]);
+  return toPayload(row, now, jtiOf(model, id));
 }
 
 /** The models an opaque token value can belong to. */
@@ -81,11 +135,11 @@ export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[n
     if (reads.size === 0) setImmediate(() => reads.clear());
     rows = sql.all<ArtifactRow & { model: string }>(
       `SELECT model, ${columns} FROM oidc_model_instances WHERE model IN (${tokenModelList}) AND id = ?`,
-      [id],
+      [hashArtifactId(id)],
     );
     reads.set(id, rows);
   }
-  return toPayload((await rows).find((row) => row.model === model), now);
+  return toPayload((await rows).find((row) => row.model === model), now, id);
 }
 
 export async function findArtifactByUid(sql: Sql, model: string, uid: string, now = Date.now()) {
@@ -109,7 +163,7 @@ export async function findArtifactByUserCode(sql: Sql, model: string, userCode: 
 export async function consumeArtifact(sql: Sql, model: string, id: string, now = Date.now()): Promise<boolean> {
   const changed = await sql.run(
     'UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL',
-    [now, model, id],
+    [now, model, storedId(model, id)],
   );
   return changed === 1;
 }
@@ -117,13 +171,13 @@ export async function consumeArtifact(sql: Sql, model: string, id: string, now =
 export async function grantIdOfArtifact(sql: Sql, model: string, id: string): Promise<string | undefined> {
   const row = await sql.one<{ grant_id: string | null }>('SELECT grant_id FROM oidc_model_instances WHERE model = ? AND id = ?', [
     model,
-    id,
+    storedId(model, id),
   ]);
   return row?.grant_id ?? undefined;
 }
 
 export async function destroyArtifact(sql: Sql, model: string, id: string) {
-  await sql.run('DELETE FROM oidc_model_instances WHERE model = ? AND id = ?', [model, id]);
+  await sql.run('DELETE FROM oidc_model_instances WHERE model = ? AND id = ?', [model, storedId(model, id)]);
 }
 
 export async function destroyArtifactsByGrantId(sql: Sql, model: string, grantId: string) {
@@ -148,4 +202,35 @@ export async function destroyArtifactsOfAccount(sql: Sql, accountId: string): Pr
 /** Removes expired rows; returns how many. */
 export async function deleteExpiredArtifacts(sql: Sql, now = Date.now()): Promise<number> {
   return sql.run('DELETE FROM oidc_model_instances WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]);
+}
+
+/**
+ * Rows written before credentials were hashed (see the top of this file): each
+ * one is rekeyed by its hash and loses its copy of the credential, so sessions,
+ * codes and tokens issued before the upgrade keep working and a copy of the
+ * database replays none of them. Pages through each model by id; a row already
+ * rekeyed (64 hex characters) is passed over, so an interrupted run resumes.
+ * A data migration (lib/db/data-migrations.ts): runs once per database.
+ */
+export async function hashStoredCredentials(sql: Sql, batch = 500): Promise<number> {
+  let changed = 0;
+  for (const model of [...CREDENTIAL_MODELS, 'Interaction']) {
+    let after = '';
+    for (;;) {
+      const rows = await sql.all<{ id: string; payload: string }>(
+        'SELECT id, payload FROM oidc_model_instances WHERE model = ? AND id > ? ORDER BY id LIMIT ?',
+        [model, after, batch],
+      );
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].id;
+      for (const row of rows) {
+        const payload = JSON.parse(row.payload) as ArtifactPayload;
+        const id = CREDENTIAL_MODELS.has(model) && !/^[0-9a-f]{64}$/.test(row.id) ? hashArtifactId(row.id) : row.id;
+        const stored = JSON.stringify(storedPayload(model, payload));
+        if (id === row.id && stored === row.payload) continue;
+        changed += await sql.run('UPDATE oidc_model_instances SET id = ?, payload = ? WHERE model = ? AND id = ?', [id, stored, model, row.id]);
+      }
+    }
+  }
+  return changed;
 }

@@ -1,10 +1,12 @@
 /**
- * The audit log's storage: insert and list, nothing else (entries are never
- * edited). What may go into an entry, and in what shape, is decided by
+ * The audit log's storage: insert, list, and delete what is older than the
+ * retention period (lib/services/audit-retention.ts); entries are never edited.
+ * What may go into an entry, and in what shape, is decided by
  * lib/services/audit.ts; this module stores `details` as the JSON text it is given.
  */
 import { randomBytes } from 'node:crypto';
 import type { Database } from './database.ts';
+import { containsText } from './text-search.ts';
 
 export interface AuditEventRow {
   action: string;
@@ -105,10 +107,7 @@ function toRecord(row: Row): AuditEventRecord {
 }
 
 function whereOf(db: Database, filter: AuditFilter) {
-  // SQLite's LIKE is case-insensitive for ASCII already; PostgreSQL needs mode: 'insensitive',
-  // which the SQLite client's types (standing for both here) do not know.
-  const contains = (value: string) =>
-    (db.sql.kind === 'postgresql' ? { contains: value, mode: 'insensitive' } : { contains: value }) as { contains: string };
+  const contains = (value: string) => containsText(db.sql.kind, value);
   const and: object[] = [];
   if (filter.actions?.length) and.push({ action: { in: filter.actions } });
   if (filter.actorId) and.push({ actorId: filter.actorId });
@@ -135,4 +134,18 @@ export async function listAuditEvents(
     db.prisma.auditEvent.count({ where }),
   ]);
   return { events: rows.map(toRecord), total };
+}
+
+/**
+ * Deletes entries older than `before`, `batch` at a time so a first purge of a
+ * large log never holds one long write lock; returns how many went.
+ */
+export async function deleteAuditEventsBefore(db: Database, before: Date, batch = 5_000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const rows = await db.prisma.auditEvent.findMany({ where: { at: { lt: before } }, select: { id: true }, take: batch });
+    if (rows.length === 0) return deleted;
+    deleted += (await db.prisma.auditEvent.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } })).count;
+    if (rows.length < batch) return deleted;
+  }
 }

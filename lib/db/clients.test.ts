@@ -16,6 +16,7 @@ import {
   type ClientRow,
   type NewClient,
 } from './clients.ts';
+import { reportClientPolicyViolations } from '../services/client-policy-report.ts';
 import { testDatabases } from './testing.ts';
 
 const row: ClientRow = {
@@ -41,8 +42,21 @@ test('a row becomes the metadata oidc-provider reads, the ID token signing algor
   assert.equal(toClientMetadata({ ...row, id_token_signed_response_alg: 'RS256' }).id_token_signed_response_alg, 'RS256');
   assert.deepEqual(metadata.response_types, ['code']);
   assert.equal(metadata.first_party, false);
-  assert.equal(metadata.resource_server, true);
   assert.equal('client_secret' in metadata, false, 'a public client has no secret');
+  const confidential = { ...row, secret_hash: 'a'.repeat(64), token_endpoint_auth_method: 'client_secret_basic' };
+  assert.equal(toClientMetadata(confidential).resource_server, true);
+});
+
+// The trust rule (lib/oidc/client-policy.ts) applied to what the provider reads, whatever the row says.
+test('a public client is never a resource server; the introspect scope stays only with client_credentials alone', () => {
+  assert.equal(toClientMetadata(row).resource_server, false, 'public (no secret, auth method none)');
+  assert.equal(toClientMetadata({ ...row, secret_hash: 'a'.repeat(64) }).resource_server, false, 'a secret with auth method none is still public');
+  const confidential = { ...row, secret_hash: 'a'.repeat(64), token_endpoint_auth_method: 'client_secret_basic' };
+  const api = { ...confidential, grant_types: '["client_credentials"]', scope: 'introspect admin' };
+  assert.equal(toClientMetadata(api).scope, 'introspect admin');
+  assert.equal(toClientMetadata({ ...api, grant_types: '["authorization_code","client_credentials"]', scope: 'openid introspect' }).scope, 'openid');
+  assert.equal(toClientMetadata({ ...api, resource_server: 0 }).scope, 'admin', 'not a resource server: no introspect');
+  assert.equal(toClientMetadata({ ...api, secret_hash: null, token_endpoint_auth_method: 'none' }).scope, 'admin', 'public: no introspect');
 });
 
 const unique = () => randomBytes(6).toString('hex');
@@ -105,6 +119,41 @@ for (const storage of testDatabases('db-clients')) {
       assert.ok(await cachedClientMetadata(db, client.id, now + CLIENT_CACHE_TTL_MS + 2), 'an unknown answer is never kept');
       await deleteClient(db, client.id);
       assert.equal(await cachedClientMetadata(db, client.id, now + CLIENT_CACHE_TTL_MS + 3), undefined, 'a deleted client is unknown at once');
+    });
+
+    test('a row written past the schema that breaks the trust rule is reported at start and not honoured', async () => {
+      const db = await storage.open();
+      const publicRs = await insertClient(db, newClient({ name: 'Public RS', resourceServer: true, scope: 'openid introspect' }));
+      const personIntrospect = await insertClient(
+        db,
+        newClient({ name: 'Code RS', secretHash: 'a'.repeat(64), tokenEndpointAuthMethod: 'client_secret_basic', resourceServer: true, grantTypes: ['authorization_code', 'client_credentials'], scope: 'openid introspect' }),
+      );
+      const fine = await insertClient(
+        db,
+        newClient({ name: 'Orders API', secretHash: 'b'.repeat(64), tokenEndpointAuthMethod: 'client_secret_basic', resourceServer: true, grantTypes: ['client_credentials'], redirectUris: [], scope: 'introspect' }),
+      );
+
+      const publicMetadata = await findClientMetadata(db, publicRs.id);
+      assert.equal(publicMetadata?.resource_server, false);
+      assert.equal(publicMetadata?.scope, 'openid');
+      assert.equal((await findClientMetadata(db, personIntrospect.id))?.scope, 'openid');
+      assert.equal((await findClientMetadata(db, personIntrospect.id))?.resource_server, true, 'still a resource server by client authentication');
+      assert.equal((await findClientMetadata(db, fine.id))?.scope, 'introspect');
+
+      const lines: string[] = [];
+      const found = await reportClientPolicyViolations(db, (line) => lines.push(line));
+      const mine = new Set([publicRs.id, personIntrospect.id, fine.id]);
+      assert.deepEqual(
+        found.filter((f) => mine.has(f.client.id)).map((f) => [f.client.id, f.violations]),
+        [
+          [publicRs.id, ['public_resource_server', 'introspect_with_user_grant']],
+          [personIntrospect.id, ['introspect_with_user_grant']],
+        ],
+      );
+      const line = (id: string) => lines.find((l) => l.includes(`client_id ${id}`)) ?? '';
+      assert.match(line(publicRs.id), /"Public RS".*public client marked as a resource server, so it is no longer treated as one.*introspect scope beside the authorization_code grant.*\/admin\/clients\/.*\/edit/);
+      assert.match(line(personIntrospect.id), /"Code RS".*no longer granted.*keep client_credentials as its only grant/);
+      assert.equal(line(fine.id), '', 'a registration within the rule is not reported');
     });
 
     test('a row written without the column (a client registered before it existed) is RS256', async () => {

@@ -5,7 +5,9 @@
  * function the provider's client authentication uses.
  */
 import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
+import { honouredTrust } from '../oidc/client-policy.ts';
 import type { Database } from './database.ts';
+import { containsText } from './text-search.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
 export interface ClientMetadata {
@@ -141,6 +143,14 @@ export function forgetClientMetadata(db: Database, clientId: string): void {
 /** A row as oidc-provider's client metadata (RFC 7591 / OIDC Dynamic Client Registration §2 names). */
 export function toClientMetadata(row: ClientRow): ClientMetadata {
   const grantTypes = JSON.parse(row.grant_types) as string[];
+  // A row written before the rule, or past the schema, is honoured only as far as
+  // the rule allows (lib/oidc/client-policy.ts); reportClientPolicyViolations names it at start.
+  const trust = honouredTrust({
+    confidential: row.secret_hash !== null && row.token_endpoint_auth_method !== 'none',
+    grantTypes,
+    scopes: row.scope.split(' ').filter(Boolean),
+    resourceServer: Boolean(row.resource_server),
+  });
   return {
     client_id: row.id,
     client_name: row.name,
@@ -150,12 +160,12 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
     grant_types: grantTypes,
     // Only the code flow exists here (discovery advertises response_types ["code"]).
     response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
-    scope: row.scope,
+    scope: trust.scopes.join(' '),
     token_endpoint_auth_method: row.token_endpoint_auth_method,
     application_type: row.application_type,
     ...(row.logo_uri ? { logo_uri: row.logo_uri } : {}),
     first_party: Boolean(row.first_party),
-    resource_server: Boolean(row.resource_server),
+    resource_server: trust.resourceServer,
     admin_api: Boolean(row.admin_api),
     id_token_signed_response_alg: row.id_token_signed_response_alg as IdTokenSigningAlg,
   };
@@ -229,16 +239,13 @@ export async function setClientSecretHash(db: Database, id: string, secretHash: 
 
 /**
  * One page of clients, newest first, whose name or client_id contains `query`
- * (case-insensitive on both databases), and how many match in all.
+ * (literally, ignoring case: lib/db/text-search.ts), and how many match in all.
  */
 export async function searchClients(
   db: Database,
   { query, skip, take }: { query?: string; skip: number; take: number },
 ): Promise<{ clients: ClientRecord[]; total: number }> {
-  // SQLite's LIKE is case-insensitive for ASCII already; PostgreSQL needs mode: 'insensitive',
-  // which the SQLite client's types (standing for both here) do not know.
-  const contains = (value: string) =>
-    (db.sql.kind === 'postgresql' ? { contains: value, mode: 'insensitive' } : { contains: value }) as { contains: string };
+  const contains = (value: string) => containsText(db.sql.kind, value);
   const where = query ? { OR: [{ name: contains(query) }, { id: contains(query) }] } : {};
   const [rows, total] = await Promise.all([
     db.prisma.client.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip, take }),

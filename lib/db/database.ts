@@ -10,7 +10,9 @@ import pg from 'pg';
 import { env } from '../config/env.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.ts';
 import { PrismaClient } from '../generated/sqlite/client.ts';
+import { keyringFor, type Keyring } from './keyring.ts';
 import { openSql, splitSchema, type Sql } from './sql.ts';
+import { withLiteralLike } from './text-search.ts';
 
 export type { PrismaClient };
 
@@ -19,6 +21,11 @@ export interface Database {
   /** The two generated clients have identical models; the SQLite one's type stands for both. */
   readonly prisma: PrismaClient;
   readonly sql: Sql;
+  /**
+   * What seals the secrets stored in this database (lib/db/keyring.ts). Read on
+   * first use, so commands that touch no secret need no key.
+   */
+  readonly keyring: Keyring;
 }
 
 const globalForDb = globalThis as typeof globalThis & { __gatehouseDb?: Map<string, Database> };
@@ -35,15 +42,24 @@ export function database(url: string = env().DATABASE_URL): Database {
 }
 
 function openDatabase(url: string): Database {
+  let keyring: Keyring | undefined;
+  const handle = (prisma: PrismaClient, sql: Sql): Database => ({
+    url,
+    prisma,
+    sql,
+    get keyring() {
+      return (keyring ??= keyringFor(url, env().SECRETS_KEY));
+    },
+  });
   if (url.startsWith('file:')) {
-    const sql = openSql(url);
-    const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: url.slice('file:'.length) }) });
-    return { url, prisma, sql };
+    // withLiteralLike: searches match % and _ literally (lib/db/text-search.ts).
+    const adapter = withLiteralLike(new PrismaBetterSqlite3({ url: url.slice('file:'.length) }));
+    return handle(new PrismaClient({ adapter }), openSql(url));
   }
   const { connectionString, schema } = splitSchema(url);
   const pool = new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true /* idle connections do not keep a CLI or test process alive */, options: schema ? `-c search_path=${schema}` : undefined });
   const prisma = new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
-  return { url, prisma, sql: openSql(url, pool) };
+  return handle(prisma, openSql(url, pool));
 }
 
 /** Closes and forgets the handle for a URL (tests, CLI exit). */

@@ -1,9 +1,12 @@
 /**
  * Users. Functions return plain `UserRecord`s without the password hash; the
- * only function that reads the hash is `findCredentials`, used by sign-in.
+ * only functions that read the hash are `findCredentials` and
+ * `findCredentialsById`, used where a password is verified
+ * (lib/services/authentication.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from './database.ts';
+import { containsText, escapeLike } from './text-search.ts';
 
 export type Role = 'user' | 'admin';
 
@@ -46,11 +49,22 @@ function toRole(role: string): Role {
   return role === 'admin' ? 'admin' : 'user';
 }
 
+/**
+ * A username as uniqueness and sign-in compare it: ASCII letters lowercased,
+ * nothing else. Usernames are ASCII (lib/services/users.ts usernameSchema),
+ * and the migration that filled `username_key` folded ASCII only, on both
+ * databases: full Unicode folding here would disagree with the stored keys.
+ */
+export function usernameKey(username: string): string {
+  return username.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** Throws Prisma's P2002 when the username, in any case, or the email is taken. */
 export async function insertUser(
   db: Database,
   user: { username: string; email: string | null; name: string | null; passwordHash: string; role: Role },
 ): Promise<UserRecord> {
-  const row = await db.prisma.user.create({ data: { id: randomUUID(), ...user }, select: publicFields });
+  const row = await db.prisma.user.create({ data: { id: randomUUID(), ...user, usernameKey: usernameKey(user.username) }, select: publicFields });
   return { ...row, role: toRole(row.role) };
 }
 
@@ -68,21 +82,69 @@ export async function listUsers(db: Database): Promise<UserRecord[]> {
   return rows.map((row) => ({ ...row, role: toRole(row.role) }));
 }
 
+/**
+ * The user a typed username names, ignoring case. An account whose exact
+ * spelling it is comes first: accounts that clashed before usernames were
+ * compared without case (see `username_key` in prisma/schema/models.prisma)
+ * are each still found by their own spelling.
+ */
 export async function findUserByUsername(db: Database, username: string): Promise<UserRecord | undefined> {
-  const row = await db.prisma.user.findUnique({ where: { username }, select: publicFields });
+  const rows = await db.prisma.user.findMany({ where: { OR: [{ username }, { usernameKey: usernameKey(username) }] }, select: publicFields, take: 2 });
+  const row = rows.find((r) => r.username === username) ?? rows[0];
   return row ? { ...row, role: toRole(row.role) } : undefined;
 }
 
-/** For sign-in only: the id, hash and state of a username. */
-export async function findCredentials(
-  db: Database,
-  username: string,
-): Promise<{ id: string; passwordHash: string; disabled: boolean } | undefined> {
-  const row = await db.sql.one<{ id: string; password_hash: string; disabled: number | boolean }>(
-    'SELECT id, password_hash, disabled FROM users WHERE username = ?',
-    [username],
+export interface Credentials {
+  id: string;
+  /** The account's own spelling, whatever case was typed. */
+  username: string;
+  passwordHash: string;
+  disabled: boolean;
+}
+
+interface CredentialsRow {
+  [column: string]: unknown;
+  id: string;
+  username: string;
+  password_hash: string;
+  disabled: number | boolean;
+}
+
+const toCredentials = (row: CredentialsRow | undefined): Credentials | undefined =>
+  row ? { id: row.id, username: row.username, passwordHash: row.password_hash, disabled: Boolean(row.disabled) } : undefined;
+
+/** For password checks only: the id, hash and state of the account a typed username names (as findUserByUsername). */
+export async function findCredentials(db: Database, username: string): Promise<Credentials | undefined> {
+  return toCredentials(
+    await db.sql.one<CredentialsRow>(
+      `SELECT id, username, password_hash, disabled FROM users WHERE username = ? OR username_key = ?
+       ORDER BY CASE WHEN username = ? THEN 0 ELSE 1 END LIMIT 1`,
+      [username, usernameKey(username), username],
+    ),
   );
-  return row ? { id: row.id, passwordHash: row.password_hash, disabled: Boolean(row.disabled) } : undefined;
+}
+
+/** For password checks only: the same, by the account's id. */
+export async function findCredentialsById(db: Database, id: string): Promise<Credentials | undefined> {
+  return toCredentials(await db.sql.one<CredentialsRow>('SELECT id, username, password_hash, disabled FROM users WHERE id = ?', [id]));
+}
+
+/**
+ * Groups of accounts whose usernames differ only in case, the one holding the
+ * plain key (the oldest) first. They can exist only from before `username_key`:
+ * the migration gave the younger ones a `<key>#<id>` key.
+ */
+export async function findUsernameClashes(db: Database): Promise<string[][]> {
+  // '#' is no LIKE wildcard; a username cannot contain it, so only the migration wrote it.
+  const marked = await db.sql.all<{ id: string; username: string; username_key: string }>(
+    "SELECT id, username, username_key FROM users WHERE username_key LIKE '%#%'",
+  );
+  if (marked.length === 0) return [];
+  const keyOf = (row: { username_key: string }) => row.username_key.slice(0, row.username_key.indexOf('#'));
+  const holders = await db.prisma.user.findMany({ where: { usernameKey: { in: [...new Set(marked.map(keyOf))] } }, select: { username: true, usernameKey: true } });
+  const groups = new Map(holders.map((h) => [h.usernameKey, [h.username]]));
+  for (const row of marked.sort((a, b) => a.id.localeCompare(b.id))) groups.get(keyOf(row))?.push(row.username);
+  return [...groups.values()].filter((group) => group.length > 1);
 }
 
 /** The account behind a `sub`, for claims and token issuance (hot path: raw driver). */
@@ -116,6 +178,29 @@ function toEpochSeconds(value: unknown): number {
   return Number.isNaN(parsed) ? 0 : Math.floor(parsed / 1000);
 }
 
+/**
+ * Renames a user (Prisma's P2002 when the new name, in any case, is taken).
+ * When the old name's plain key is freed, the oldest account that clashed with
+ * it before keys existed (`<key>#<id>`, see prisma/schema/models.prisma) takes
+ * it over, so any spelling of that name reaches an account again.
+ */
+export async function setUsername(db: Database, id: string, username: string): Promise<UserRecord | undefined> {
+  const before = await db.prisma.user.findUnique({ where: { id }, select: { usernameKey: true } });
+  if (!before) return undefined;
+  await db.prisma.user.update({ where: { id }, data: { username, usernameKey: usernameKey(username) } });
+  const freed = before.usernameKey;
+  if (!freed.includes('#') && freed !== usernameKey(username)) {
+    const heir = await db.prisma.user.findFirst({
+      where: { usernameKey: { startsWith: `${escapeLike(freed)}#` } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { id: true, usernameKey: true },
+    });
+    // startsWith ignores case on SQLite; keys are lowercase, so this only confirms the prefix.
+    if (heir?.usernameKey.startsWith(`${freed}#`)) await db.prisma.user.update({ where: { id: heir.id }, data: { usernameKey: freed } });
+  }
+  return findUserById(db, id);
+}
+
 export async function setPasswordHash(db: Database, username: string, passwordHash: string): Promise<boolean> {
   const { count } = await db.prisma.user.updateMany({ where: { username }, data: { passwordHash } });
   return count === 1;
@@ -134,14 +219,13 @@ export async function findUserById(db: Database, id: string): Promise<UserRecord
 
 /**
  * One page of users, newest first, whose username, email or name contains
- * `query` (case-insensitive on both databases), and how many match in all.
+ * `query` (literally, ignoring case: lib/db/text-search.ts), and how many match in all.
  */
 export async function searchUsers(
   db: Database,
   { query, skip, take }: { query?: string; skip: number; take: number },
 ): Promise<{ users: UserRecord[]; total: number }> {
-  const contains = (value: string) =>
-    (db.sql.kind === 'postgresql' ? { contains: value, mode: 'insensitive' } : { contains: value }) as { contains: string };
+  const contains = (value: string) => containsText(db.sql.kind, value);
   const where = query ? { OR: [{ username: contains(query) }, { email: contains(query) }, { name: contains(query) }] } : {};
   const [rows, total] = await Promise.all([
     db.prisma.user.findMany({ where, select: publicFields, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip, take }),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { deleteExpiredArtifacts, destroyArtifactsOfAccount, destroyArtifactsOfClient } from '../db/artifacts.ts';
+import { deleteExpiredArtifacts, destroyArtifactsOfAccount, destroyArtifactsOfClient, hashArtifactId, hashStoredCredentials } from '../db/artifacts.ts';
 import { closeDatabase, database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { adapterFor } from './adapter.ts';
@@ -85,13 +85,58 @@ for (const { name, url } of databases) {
       assert.equal(await refresh.find(key), undefined);
     });
 
-    test('findByUid finds a session by its uid', async () => {
+    test('findByUid finds a session by its uid, without its id (the cookie value is not stored)', async () => {
       const sessions = await adapter('Session');
       const key = id();
       const uid = id();
       await sessions.upsert(key, { jti: key, uid, accountId: 'a2' }, 60);
-      assert.equal((await sessions.findByUid(uid))?.jti, key);
+      assert.deepEqual(await sessions.findByUid(uid), { uid, accountId: 'a2' });
+      assert.equal((await sessions.find(key))?.jti, key, 'found by its value, the session gets its id back');
       assert.equal(await sessions.findByUid(id()), undefined);
+    });
+
+    test('a credential is stored under its SHA-256 and nowhere in the row; a reference is stored as it is', async () => {
+      const sql = database(url!).sql;
+      const rowsHolding = async (value: string) =>
+        (await sql.all<{ model: string }>('SELECT model FROM oidc_model_instances WHERE id = ? OR payload LIKE ?', [value, `%${value}%`])).map((r) => r.model);
+      const grantId = id();
+      for (const model of ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'Session']) {
+        const key = id();
+        await (await adapter(model)).upsert(key, { jti: key, kind: model, grantId, uid: id() }, 60);
+        assert.deepEqual(await rowsHolding(key), [], `${model}: the value appears in no row`);
+        assert.ok(await sql.one('SELECT 1 AS x FROM oidc_model_instances WHERE model = ? AND id = ?', [model, hashArtifactId(key)]), model);
+        assert.equal((await (await adapter(model)).find(key))?.jti, key);
+        assert.equal(await (await adapter(model)).find(hashArtifactId(key)), undefined, `${model}: the stored key is not the credential`);
+      }
+      await (await adapter('Grant')).upsert(grantId, { jti: grantId, kind: 'Grant' }, 60);
+      assert.ok((await rowsHolding(grantId)).includes('Grant'), "a grant's id is a reference, kept as it is");
+    });
+
+    test("an interaction keeps its session's uid but not the session's cookie value", async () => {
+      const interactions = await adapter('Interaction');
+      const [uid, cookie, sessionUid] = [id(), id(), id()];
+      await interactions.upsert(uid, { jti: uid, kind: 'Interaction', session: { accountId: 'a3', uid: sessionUid, cookie } }, 60);
+      assert.deepEqual((await interactions.find(uid))?.session, { accountId: 'a3', uid: sessionUid });
+      const row = await database(url!).sql.one<{ payload: string }>("SELECT payload FROM oidc_model_instances WHERE model = 'Interaction' AND id = ?", [uid]);
+      assert.ok(!row!.payload.includes(cookie));
+    });
+
+    test('rows written before credentials were hashed are rekeyed in place and keep working', async () => {
+      const sql = database(url!).sql;
+      const [token, session, interaction, cookie] = [id(), id(), id(), id()];
+      const insert = (model: string, key: string, payload: object) =>
+        sql.run('INSERT INTO oidc_model_instances (model, id, payload, grant_id, expires_at) VALUES (?, ?, ?, ?, ?)', [model, key, JSON.stringify(payload), 'g-legacy', Date.now() + 60_000]);
+      await insert('RefreshToken', token, { jti: token, kind: 'RefreshToken', clientId: 'c1' });
+      await insert('Session', session, { jti: session, uid: 'u-legacy', accountId: 'a4' });
+      await insert('Interaction', interaction, { jti: interaction, session: { uid: 'u-legacy', cookie } });
+      assert.ok((await hashStoredCredentials(sql, 2)) >= 3);
+      assert.equal(await hashStoredCredentials(sql, 2), 0, 'a second run finds nothing to do');
+      const everything = (await sql.all<{ id: string; payload: string }>('SELECT id, payload FROM oidc_model_instances')).map((r) => r.id + r.payload).join('\n');
+      for (const value of [token, session, cookie]) assert.ok(!everything.includes(value));
+      assert.deepEqual(await (await adapter('RefreshToken')).find(token), { jti: token, kind: 'RefreshToken', clientId: 'c1' });
+      assert.equal((await (await adapter('Session')).find(session))?.accountId, 'a4');
+      await (await adapter('RefreshToken')).consume(token);
+      assert.ok((await (await adapter('RefreshToken')).find(token))?.consumed, 'consumed through the hashed key');
     });
 
     test('findByUserCode finds a device code by its user code', async () => {

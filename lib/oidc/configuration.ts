@@ -10,7 +10,14 @@ import { findAccount } from '../db/users.ts';
 import { adapterFor } from './adapter.ts';
 import { escapeHtml, page } from './html.ts';
 import { loadExistingGrant } from './grants.ts';
+import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
+
+const trustMessages: Record<TrustViolation, string> = {
+  public_resource_server: 'only confidential clients can be resource servers',
+  introspect_without_resource_server: `only resource servers may be allowed the ${INTROSPECT_SCOPE} scope`,
+  introspect_with_user_grant: `the ${INTROSPECT_SCOPE} scope is for the client_credentials grant only`,
+};
 
 export interface ProviderSettings {
   issuer: string;
@@ -112,8 +119,13 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
           throw new errors.InvalidClientMetadata(`${key} must be a boolean`);
         }
         const scopes = String(metadata.scope ?? '').split(' ');
-        if (key === 'resource_server' && !value && scopes.includes(INTROSPECT_SCOPE)) {
-          throw new errors.InvalidClientMetadata(`only resource servers may be allowed the ${INTROSPECT_SCOPE} scope`);
+        // The trust rule of lib/oidc/client-policy.ts, in the provider's words: stored rows
+        // arrive here already cut down to it (lib/db/clients.ts), so this refuses only what
+        // bypasses both (RFC 7591 §3.2.2 invalid_client_metadata).
+        if (key === 'resource_server') {
+          const confidential = (metadata.token_endpoint_auth_method ?? 'client_secret_basic') !== 'none';
+          const [violation] = trustViolations({ confidential, grantTypes: metadata.grant_types ?? [], scopes, resourceServer: value === true });
+          if (violation) throw new errors.InvalidClientMetadata(trustMessages[violation]);
         }
         // The admin scope is never in a person's token: only admin-API clients
         // hold it, and only with client_credentials (no code or refresh grant
@@ -183,9 +195,12 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       userinfo: { enabled: true },
       introspection: {
         enabled: true,
-        // A client may introspect its own tokens; resource servers may introspect any.
+        // A client may introspect its own tokens; a confidential resource server may
+        // introspect any. Anyone else learns only {"active":false} (RFC 7662 §2.2: the
+        // caller "is not allowed to introspect this particular token"); a public client
+        // proves nothing but its client_id, so it is never a resource server (§2.1, §4).
         allowedPolicy: async (_ctx, client, token) =>
-          token.clientId === client.clientId || client.metadata().resource_server === true,
+          token.clientId === client.clientId || isConfidentialResourceServer(client),
       },
       rpInitiatedLogout: {
         enabled: true,
@@ -218,10 +233,24 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       );
     },
     clientBasedCORS(_ctx, origin, client) {
-      // Browser-based clients may call token, userinfo, introspection and revocation from their own origins.
-      return (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin);
+      // Browser-based clients may call token, userinfo, introspection and revocation
+      // from their own origins: the http(s) origins of their redirect URIs. A
+      // private-scheme URI (com.example.app:/cb) has an opaque origin, serialised as
+      // "null" (RFC 6454 §4, §6.2), the Origin sandboxed frames and file: pages send
+      // too (§7.1): never allowed.
+      return corsOrigins(client.redirectUris ?? []).has(origin);
     },
   };
 }
 
 export type OidcContext = KoaContextWithOIDC;
+
+/** The http(s) origins of a client's redirect URIs (RFC 6454 §4), without the opaque "null". */
+export function corsOrigins(redirectUris: readonly string[]): Set<string> {
+  const origins = new Set<string>();
+  for (const uri of redirectUris) {
+    const url = URL.parse(uri);
+    if (url && (url.protocol === 'https:' || url.protocol === 'http:')) origins.add(url.origin);
+  }
+  return origins;
+}

@@ -3,6 +3,8 @@
  * logout confirmation, the post-logout page). Plain HTML with inline styles that
  * match the Tailwind pages, so they need no asset and no JavaScript.
  */
+import { createHash } from 'node:crypto';
+
 export function escapeHtml(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -16,6 +18,9 @@ button{width:100%;margin-top:.75rem;padding:.6rem 1rem;border-radius:.5rem;borde
 font:inherit;font-weight:600;cursor:pointer}button.primary{background:#4f46e5;border-color:#4f46e5;color:#fff}
 button:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}.brand{font-size:.8rem;letter-spacing:.08em;
 text-transform:uppercase;color:#4f46e5;font-weight:700;margin-bottom:1rem}`;
+
+/** The one inline style every page has, as its Content-Security-Policy names it (CSP3 §2.3.1 hash-source). */
+export const STYLE_SOURCE = `'sha256-${createHash('sha256').update(style).digest('base64')}'`;
 
 /** A complete page; `body` must already be escaped. */
 export function page(title: string, body: string): string {

@@ -2,14 +2,19 @@
  * Introspection authorised by a Bearer access token (RFC 7662 §2.1 allows any
  * means of authorising the caller; RFC 6750 for the Bearer scheme).
  * oidc-provider only knows client authentication, so this path answers the
- * request itself, with the same response the provider gives a client-authenticated
+ * request itself (inside the provider's chain: lib/oidc/extensions/bearer-introspection.ts),
+ * with the same response the provider gives a client-authenticated
  * resource server (the integration tests compare the two). The caller's token
- * must be active, carry the `introspect` scope, and belong to a resource server.
+ * must be active, a client_credentials token (RFC 6749 §4.4: issued to the client
+ * itself, never to a person) carrying the `introspect` scope, of a confidential
+ * resource server (lib/oidc/client-policy.ts). A person's token never authorises
+ * introspection, whatever its scope: the scope is refused to them at registration
+ * and at issuance (lib/db/clients.ts), and refused here again.
  */
 import type Provider from 'oidc-provider';
+import { isConfidentialResourceServer } from './client-policy.ts';
 import { INTROSPECT_SCOPE } from './scopes.ts';
 import { oauthError } from './errors.ts';
-import { readFormBody } from './form-body.ts';
 
 export type AnyToken = Awaited<ReturnType<Provider['AccessToken']['find']>> & {
   kind: string;
@@ -23,12 +28,6 @@ export type AnyToken = Awaited<ReturnType<Provider['AccessToken']['find']>> & {
   tokenType?: string;
   isValid: boolean;
 };
-
-/** The token of an `Authorization: Bearer` header (RFC 6750 §2.1 syntax), if that is what the request carries. */
-export function bearerToken(authorization: string | null | undefined): string | undefined {
-  const match = authorization ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization) : null;
-  return match?.[1];
-}
 
 async function findToken(provider: Provider, value: string, hint: string | null): Promise<AnyToken | undefined> {
   const access = () =>
@@ -52,7 +51,11 @@ export async function activeToken(provider: Provider, value: string, hint: strin
 const challenge = (issuer: string, error: string, description: string) =>
   `Bearer realm="${issuer}", error="${error}", error_description="${description}"`;
 
-export async function introspectWithBearer(provider: Provider, request: Request, bearer: string): Promise<Response> {
+/**
+ * The answer to an introspection request authorised by `bearer`. The form is read
+ * (`readForm`, lib/oidc/form-body.ts) only once the caller is known to be allowed.
+ */
+export async function introspectWithBearer(provider: Provider, bearer: string, readForm: () => Promise<URLSearchParams | Response>): Promise<Response> {
   const caller = await activeToken(provider, bearer, 'access_token');
   if (!caller || caller.kind === 'RefreshToken') {
     const description = 'the access token is invalid, expired or revoked';
@@ -60,14 +63,16 @@ export async function introspectWithBearer(provider: Provider, request: Request,
   }
   const callerClient = await provider.Client.find(caller.clientId);
   const scopes = new Set((caller.scope ?? '').split(' '));
-  if (!callerClient || callerClient.metadata().resource_server !== true || !scopes.has(INTROSPECT_SCOPE)) {
-    const description = `the access token lacks the ${INTROSPECT_SCOPE} scope of a resource server`;
+  const clientToken = caller.kind === 'ClientCredentials' && !caller.accountId;
+  if (!callerClient || !clientToken || !isConfidentialResourceServer(callerClient) || !scopes.has(INTROSPECT_SCOPE)) {
+    // RFC 6750 §3.1: a valid token that does not cover the request is insufficient_scope.
+    const description = `only a confidential resource server's client_credentials token with the ${INTROSPECT_SCOPE} scope may introspect`;
     return oauthError(403, 'insufficient_scope', description, {
       'www-authenticate': challenge(provider.issuer, 'insufficient_scope', description),
     });
   }
 
-  const params = await readFormBody(request);
+  const params = await readForm();
   if (params instanceof Response) return params;
   for (const name of ['token', 'token_type_hint']) {
     if (params.getAll(name).length > 1) return oauthError(400, 'invalid_request', `'${name}' parameter must not be provided twice`);

@@ -10,8 +10,8 @@ import { deleteExpiredArtifacts } from '../db/artifacts.ts';
 import { database, type Database } from '../db/database.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { providerConfiguration } from './configuration.ts';
+import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
-import { useErrorConventions } from './middleware.ts';
 import { logServerError } from './server-errors.ts';
 
 const globalForProvider = globalThis as typeof globalThis & { __gatehouseProvider?: Promise<Provider> };
@@ -46,7 +46,7 @@ export async function createProvider(db: Database = database()): Promise<Provide
   // overwrite with the issuer's (lib/oidc/issuer-headers.ts): never the client's.
   provider.proxy = true;
   useHashedClientSecrets(provider);
-  useErrorConventions(provider);
+  useExtensions(provider);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(ctx.get('x-request-id'), error));
 

@@ -4,7 +4,10 @@
  * oidc-provider.
  */
 
-/** Lets a resource server's access token call the introspection endpoint (only resource servers may hold it). */
+/**
+ * Lets a confidential resource server's client_credentials token call the
+ * introspection endpoint; never in a person's token (lib/oidc/client-policy.ts).
+ */
 export const INTROSPECT_SCOPE = 'introspect';
 
 /**

@@ -19,8 +19,20 @@ export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled
 
 export const auditDetailsSchemas = {
   'sign_in.succeeded': z.strictObject({ clientId: id.optional(), clientName: label.optional() }),
-  /** `username` is what was typed into the username field; the password never reaches the log. */
-  'sign_in.failed': z.strictObject({ username: label, reason: z.enum(signInFailureReasons), clientId: id.optional(), clientName: label.optional() }),
+  /**
+   * `username` is the account's, only when what was typed names one: a password typed into the username
+   * field must not reach the log. Failures for unknown usernames are aggregated per source address
+   * (lib/services/sign-in-failures.ts): `count` is how many one entry stands for.
+   */
+  'sign_in.failed': z.strictObject({
+    username: label.optional(),
+    reason: z.enum(signInFailureReasons),
+    count: z.number().int().min(1).optional(),
+    clientId: id.optional(),
+    clientName: label.optional(),
+  }),
+  /** A signed-in person typed a wrong current password (/account's password change); never what was typed. */
+  'password.check_failed': z.strictObject({}),
   'consent.granted': z.strictObject({ clientId: id, clientName: label.optional(), scopes, claims: z.array(z.string().max(100)).max(50).optional() }),
   'consent.denied': z.strictObject({ clientId: id, clientName: label.optional() }),
   'consent.revoked': z.strictObject({ grantId: id.optional(), clientId: id, clientName: label.optional(), accountId: id.optional() }),
@@ -75,6 +87,7 @@ export const CLIENT_ACTOR_PREFIX = 'client:';
 export const auditActionLabels: Record<AuditAction, string> = {
   'sign_in.succeeded': 'Signed in',
   'sign_in.failed': 'Sign-in failed',
+  'password.check_failed': 'Current password wrong',
   'consent.granted': 'Consent granted',
   'consent.denied': 'Consent denied',
   'consent.revoked': 'Consent revoked',

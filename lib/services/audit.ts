@@ -9,6 +9,7 @@
  * anything that sounds like a credential at any depth.
  */
 import { z } from 'zod';
+import { pageRange, pageWindow } from './paging.ts';
 import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from '../db/audit.ts';
 import type { Database } from '../db/database.ts';
 import { auditActions, auditDetailsSchemas, CLIENT_ACTOR_PREFIX, isAuditAction, type AuditAction, type AuditDetails, type AuditTargetType } from './audit-events.ts';
@@ -183,10 +184,9 @@ export async function auditLogPage(db: Database, query: Record<string, unknown>,
   const { events, total } = await listAuditEvents(
     db,
     { actions: f.action ? [f.action] : undefined, actor: f.actor || undefined, target: f.target || undefined, from, to },
-    { skip: (f.page - 1) * perPage, take: perPage },
+    pageRange(f.page, perPage),
   );
-  const pageCount = Math.max(1, Math.ceil(total / perPage));
-  const first = total === 0 || events.length === 0 ? 0 : (f.page - 1) * perPage + 1;
+  const { pageCount, first, last } = pageWindow(f.page, perPage, total, events.length);
   return {
     events,
     filters: { action: f.action, actor: f.actor ?? '', target: f.target ?? '', from: from ? f.from! : '', to: to ? f.to! : '' },
@@ -194,7 +194,7 @@ export async function auditLogPage(db: Database, query: Record<string, unknown>,
     pageCount,
     total,
     first,
-    last: first === 0 ? 0 : first + events.length - 1,
+    last,
   };
 }
 

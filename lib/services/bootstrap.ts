@@ -7,18 +7,35 @@
 import { env } from '../config/env.ts';
 import { database, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { runDataMigrations } from '../db/data-migrations.ts';
+import { resealSecrets } from '../db/secrets.ts';
 import { findClientMetadata, setClientEnabled, setClientSecretHash } from '../db/clients.ts';
 import { hashClientSecret } from '../oidc/client-secret.ts';
 import { findClient, newClientSchema, registerClient, updateClient } from './clients.ts';
 import { hasUsers } from '../db/users.ts';
-import { createUser, UserError } from './users.ts';
+import { Conflict } from './errors.ts';
+import { createUser } from './users.ts';
 import { generatePassword } from './passwords.ts';
 import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal/registration.ts';
 
+/** Schema migrations, then data migrations (lib/db/data-migrations.ts). */
 export async function prepareDatabase(): Promise<Database> {
   const config = env();
   await migrate(config.DATABASE_URL);
-  return database(config.DATABASE_URL);
+  const db = database(config.DATABASE_URL);
+  await runDataMigrations(db);
+  return db;
+}
+
+/**
+ * Before anything reads a secret: every stored secret and private key is
+ * brought under the current key (encrypted in place on the first start of a
+ * database that held them in clear; re-encrypted after a new first key in
+ * SECRETS_KEY). The server's start only: the CLI touches no secret.
+ */
+export async function prepareSecrets(db: Database, log: (line: string) => void = console.log): Promise<void> {
+  const sealed = await resealSecrets(db);
+  if (sealed > 0) log(`[gatehouse] encrypted ${sealed} stored secret${sealed === 1 ? '' : 's'} under the current secrets key`);
 }
 
 /** Creates the first admin when there are no users; prints a generated password once. */
@@ -29,7 +46,7 @@ export async function ensureAdmin(db: Database, log: (line: string) => void = co
   try {
     await createUser(db, { username: config.ADMIN_USERNAME, password, role: 'admin' });
   } catch (error) {
-    if (error instanceof UserError && error.code === 'username_taken') return; // another instance won the race
+    if (error instanceof Conflict && error.field === 'username') return; // another instance won the race
     throw error;
   }
   if (config.ADMIN_PASSWORD) {

@@ -2,14 +2,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { z } from 'zod';
 import { upsertArtifact } from '../db/artifacts.ts';
 import { findClientMetadata } from '../db/clients.ts';
 import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
 import { auditEventsFor } from './audit.ts';
 import {
-  ClientError,
+  newClientId,
   disableClient,
   enableClient,
   findClient,
@@ -21,6 +20,14 @@ import {
   searchClients,
   updateClient,
 } from './clients.ts';
+import { Conflict, InvalidRequest, NotFound } from './errors.ts';
+
+test('client ids are 128 random bits and never look like a command-line option', () => {
+  // One random id in 32 used to start with '-': `gatehouse client disable -abc…` then read it as flags.
+  const ids = Array.from({ length: 2000 }, newClientId);
+  assert.ok(ids.every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/.test(id)));
+  assert.equal(new Set(ids).size, ids.length);
+});
 
 test('redirect URIs: https anywhere, http only on loopback, private-use schemes for native apps', () => {
   for (const ok of ['https://app.example.com/cb', 'http://localhost:8080/cb', 'http://127.0.0.1/cb', 'http://[::1]:3000/cb', 'com.example.app:/oauth2redirect']) {
@@ -54,6 +61,32 @@ test('only resource servers may have the introspect scope', () => {
   const api = { name: 'API', grantTypes: ['client_credentials' as const], scopes: ['introspect' as const] };
   assert.ok(!newClientSchema.safeParse(api).success);
   assert.ok(newClientSchema.safeParse({ ...api, resourceServer: true }).success);
+});
+
+// RFC 7662 §2.1, §4: introspecting others' tokens needs a caller that can authenticate; the
+// introspect scope, like admin, must never reach a person's token (lib/oidc/client-policy.ts).
+test('only confidential clients can be resource servers', () => {
+  const spa = { name: 'SPA', type: 'public' as const, redirectUris: ['http://localhost:5173/cb'], scopes: ['openid' as const], resourceServer: true };
+  const refused = newClientSchema.safeParse(spa);
+  assert.ok(!refused.success);
+  assert.deepEqual(refused.error.issues.map((i) => [i.path.join('.'), i.message]), [
+    ['resourceServer', 'only confidential clients can be resource servers (a public client has no secret to authenticate with)'],
+  ]);
+  assert.ok(newClientSchema.safeParse({ ...spa, type: 'confidential' }).success, 'a confidential API that also signs people in');
+});
+
+test('the introspect scope goes with the client_credentials grant alone, never with one that issues a person\'s token', () => {
+  const api = { name: 'API', grantTypes: ['client_credentials' as const], scopes: ['introspect' as const], resourceServer: true };
+  assert.ok(newClientSchema.safeParse(api).success);
+  for (const grantTypes of [['authorization_code', 'client_credentials'], ['authorization_code', 'refresh_token']] as const) {
+    const refused = newClientSchema.safeParse({ ...api, grantTypes, scopes: ['openid', 'introspect'], redirectUris: ['https://a.example/cb'] });
+    assert.ok(!refused.success, grantTypes.join());
+    assert.deepEqual(refused.error.issues.map((i) => [i.path.join('.'), i.message]), [['grantTypes', 'a client with the introspect scope uses the client_credentials grant only']]);
+  }
+  // The issue's registration: --public --resource-server --scope introspect.
+  const publicRs = newClientSchema.safeParse({ name: 'x', type: 'public', redirectUris: ['http://localhost:5173/cb'], scopes: ['openid', 'introspect'], resourceServer: true });
+  assert.ok(!publicRs.success);
+  assert.deepEqual(publicRs.error.issues.map((i) => i.path.join('.')), ['resourceServer', 'grantTypes']);
 });
 
 test('only admin-API clients may have the admin scope, and only with client_credentials', () => {
@@ -108,8 +141,8 @@ for (const storage of testDatabases('clients')) {
     test('a public client has no secret to rotate; an unknown client is not_found', async () => {
       const db = await storage.open();
       const { client } = await registerClient(db, { ...web, type: 'public' });
-      await assert.rejects(rotateClientSecret(db, client.id), (e: unknown) => e instanceof ClientError && e.code === 'public_client');
-      await assert.rejects(rotateClientSecret(db, 'nope'), (e: unknown) => e instanceof ClientError && e.code === 'not_found');
+      await assert.rejects(rotateClientSecret(db, client.id), (e: unknown) => e instanceof Conflict && e.message === 'a public client has no secret to rotate');
+      await assert.rejects(rotateClientSecret(db, 'nope'), (e: unknown) => e instanceof NotFound);
     });
 
     test('an edit replaces the registration, keeps the secret, and cannot change the client type', async () => {
@@ -127,9 +160,9 @@ for (const storage of testDatabases('clients')) {
       assert.equal(updated.scope, 'openid');
       assert.equal(updated.firstParty, true);
       assert.ok(clientSecretMatches((await findClientMetadata(db, client.id))?.client_secret, clientSecret));
-      await assert.rejects(updateClient(db, client.id, { ...web, type: 'public' }), (e: unknown) => e instanceof ClientError && e.code === 'type_change');
-      await assert.rejects(updateClient(db, client.id, { ...web, redirectUris: ['http://evil.example/cb'] }), z.ZodError);
-      await assert.rejects(updateClient(db, 'nope', web), (e: unknown) => e instanceof ClientError && e.code === 'not_found');
+      await assert.rejects(updateClient(db, client.id, { ...web, type: 'public' }), (e: unknown) => e instanceof Conflict && e.message === 'a confidential client stays confidential');
+      await assert.rejects(updateClient(db, client.id, { ...web, redirectUris: ['http://evil.example/cb'] }), InvalidRequest);
+      await assert.rejects(updateClient(db, 'nope', web), (e: unknown) => e instanceof NotFound);
     });
 
     test('new clients get ES256, or RS256 when asked; an edit without an algorithm keeps the client\'s own', async () => {
@@ -143,7 +176,7 @@ for (const storage of testDatabases('clients')) {
       assert.equal((await updateClient(db, legacy.id, { ...web, name: 'Legacy renamed' })).idTokenSignedResponseAlg, 'RS256');
       assert.equal((await updateClient(db, legacy.id, { ...web, idTokenSignedResponseAlg: 'ES256' })).idTokenSignedResponseAlg, 'ES256');
       assert.equal((await findClientMetadata(db, legacy.id))?.id_token_signed_response_alg, 'ES256');
-      await assert.rejects(updateClient(db, legacy.id, { ...web, idTokenSignedResponseAlg: 'HS256' as 'RS256' }), z.ZodError);
+      await assert.rejects(updateClient(db, legacy.id, { ...web, idTokenSignedResponseAlg: 'HS256' as 'RS256' }), InvalidRequest);
     });
 
     test('search matches name or client_id, case-insensitively, one page at a time', async () => {

@@ -21,8 +21,10 @@ import {
 import type { Database } from '../db/database.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG, ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
+import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { recordAuditBy, type AuditBy } from './audit.ts';
+import { Conflict, NotFound, parseInput } from './errors.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -41,6 +43,16 @@ export const redirectUriSchema = z.string().superRefine((value, ctx) => {
 export const grantTypes = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
 export const supportedScopes = SUPPORTED_SCOPES;
 export const idTokenSigningAlgs = ID_TOKEN_SIGNING_ALGS;
+
+/** The registration field each broken trust rule is about, and what to tell the person. */
+const trustIssues: Record<TrustViolation, { path: [string]; message: string }> = {
+  public_resource_server: {
+    path: ['resourceServer'],
+    message: 'only confidential clients can be resource servers (a public client has no secret to authenticate with)',
+  },
+  introspect_without_resource_server: { path: ['scopes'], message: `only resource servers may have the ${INTROSPECT_SCOPE} scope` },
+  introspect_with_user_grant: { path: ['grantTypes'], message: `a client with the ${INTROSPECT_SCOPE} scope uses the client_credentials grant only` },
+};
 
 export const newClientSchema = z
   .object({
@@ -73,7 +85,10 @@ export const newClientSchema = z
     if (c.grantTypes.includes('authorization_code') && c.redirectUris.length === 0) ctx.addIssue({ code: 'custom', path: ['redirectUris'], message: 'the authorization_code grant needs at least one redirect URI' });
     if (c.grantTypes.includes('refresh_token') && !c.grantTypes.includes('authorization_code')) ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'refresh_token only makes sense with authorization_code' });
     if (c.type === 'public' && c.grantTypes.includes('client_credentials')) ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'client_credentials needs a confidential client' });
-    if (c.scopes.includes(INTROSPECT_SCOPE) && !c.resourceServer) ctx.addIssue({ code: 'custom', path: ['scopes'], message: `only resource servers may have the ${INTROSPECT_SCOPE} scope` });
+    // Who may introspect others' tokens, and that the introspect scope never reaches a person's token (lib/oidc/client-policy.ts).
+    for (const violation of trustViolations({ confidential: c.type === 'confidential', grantTypes: c.grantTypes, scopes: c.scopes, resourceServer: c.resourceServer })) {
+      ctx.addIssue({ code: 'custom', ...trustIssues[violation] });
+    }
     // The admin scope must never reach a person's token: no code or refresh grant beside it
     // (the provider's client metadata validator, lib/oidc/configuration.ts, says the same).
     if (c.scopes.includes(ADMIN_SCOPE) && !c.adminApi) ctx.addIssue({ code: 'custom', path: ['scopes'], message: `only admin-API clients may have the ${ADMIN_SCOPE} scope` });
@@ -83,15 +98,6 @@ export const newClientSchema = z
   });
 
 export type NewClientInput = z.input<typeof newClientSchema>;
-
-export class ClientError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'type_change' | 'public_client',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** What the provider stores for a validated registration, minus id and secret. */
 function clientFields(c: z.output<typeof newClientSchema>) {
@@ -112,6 +118,17 @@ function clientFields(c: z.output<typeof newClientSchema>) {
 }
 
 /**
+ * 128 random bits, base64url, never starting with '-': an id that looks like a
+ * command-line option is one every CLI (ours, curl, shell scripts) misreads.
+ */
+export function newClientId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
+/**
  * A new client and, for confidential clients, its secret: shown once, stored
  * only as a hash. `options` fix the id and secret of a client the server
  * manages itself (the portal); everyone else gets random ones. `by`, when
@@ -122,10 +139,10 @@ export async function registerClient(
   input: NewClientInput,
   options: { id?: string; clientSecret?: string; by?: AuditBy } = {},
 ): Promise<{ client: ClientRecord; clientSecret?: string }> {
-  const c = newClientSchema.parse(input);
+  const c = parseInput(newClientSchema, input);
   const clientSecret = c.type === 'confidential' ? (options.clientSecret ?? generateClientSecret()) : undefined;
   const client = await insertClient(db, {
-    id: options.id ?? randomBytes(16).toString('base64url'),
+    id: options.id ?? newClientId(),
     secretHash: clientSecret ? hashClientSecret(clientSecret) : null,
     ...clientFields(c),
   });
@@ -163,15 +180,15 @@ function changedFields(before: ClientRecord, after: ClientRecord): string[] {
  * a relying party that verifies RS256 would break if it changed under it.
  */
 export async function updateClient(db: Database, id: string, input: NewClientInput, by?: AuditBy): Promise<ClientRecord> {
-  const c = newClientSchema.parse(input);
+  const c = parseInput(newClientSchema, input);
   const existing = await findClient(db, id);
-  if (!existing) throw new ClientError('not_found', `no client ${id}`);
+  if (!existing) throw new NotFound(`no client ${id}`);
   if (existing.confidential !== (c.type === 'confidential')) {
-    throw new ClientError('type_change', `a ${existing.confidential ? 'confidential' : 'public'} client stays ${existing.confidential ? 'confidential' : 'public'}`);
+    throw new Conflict(`a ${existing.confidential ? 'confidential' : 'public'} client stays ${existing.confidential ? 'confidential' : 'public'}`);
   }
   const alg = input.idTokenSignedResponseAlg ?? existing.idTokenSignedResponseAlg;
   const updated = await updateClientRow(db, id, { ...clientFields(c), idTokenSignedResponseAlg: alg });
-  if (!updated) throw new ClientError('not_found', `no client ${id}`);
+  if (!updated) throw new NotFound(`no client ${id}`);
   const changed = changedFields(existing, updated);
   if (changed.length) await recordAuditBy(db, by, { action: 'client.updated', target: target(updated), details: { changed } });
   return updated;
@@ -184,10 +201,10 @@ export async function updateClient(db: Database, id: string, input: NewClientInp
  */
 export async function rotateClientSecret(db: Database, id: string, by?: AuditBy): Promise<string> {
   const existing = await findClient(db, id);
-  if (!existing) throw new ClientError('not_found', `no client ${id}`);
-  if (!existing.confidential) throw new ClientError('public_client', 'a public client has no secret to rotate');
+  if (!existing) throw new NotFound(`no client ${id}`);
+  if (!existing.confidential) throw new Conflict('a public client has no secret to rotate');
   const clientSecret = generateClientSecret();
-  if (!(await setClientSecretHash(db, id, hashClientSecret(clientSecret)))) throw new ClientError('not_found', `no client ${id}`);
+  if (!(await setClientSecretHash(db, id, hashClientSecret(clientSecret)))) throw new NotFound(`no client ${id}`);
   await recordAuditBy(db, by, { action: 'client.secret_rotated', target: target(existing), details: {} });
   return clientSecret;
 }

@@ -11,6 +11,7 @@ import { database } from '../db/database.ts';
 import { findAccount } from '../db/users.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { authenticate } from './authentication.ts';
+import { recordSignInFailure } from './sign-in-failures.ts';
 
 export const loginForm = z.object({
   username: z.string().trim().min(1, 'Enter your username').max(64),
@@ -74,20 +75,15 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
   if (!parsed.success) return { error: 'invalid_form' };
   const { username, password } = parsed.data;
-  const result = await authenticate(username, password);
+  const result = await authenticate(database(), username, password);
   const client = await clientOf(interaction);
   if (!result.ok) {
-    await recordAudit({
-      action: 'sign_in.failed',
-      actor: null,
-      target: { type: 'user', id: result.accountId ?? null, label: username },
-      context,
-      details: { username, reason: result.reason, ...client },
-    });
+    await recordSignInFailure(database(), result, client, context);
     return { error: 'invalid_credentials' };
   }
-  const person = { id: result.accountId, username };
-  await recordAudit({ action: 'sign_in.succeeded', actor: person, target: { type: 'user', id: person.id, label: username }, context, details: client });
+  // The account's own spelling: usernames match whatever the case typed.
+  const person = { id: result.accountId, username: result.username };
+  await recordAudit({ action: 'sign_in.succeeded', actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details: client });
   const redirect = await finishInteraction(uid, cookie, { login: { accountId: result.accountId } }, { mergeWithLastSubmission: false });
   return { redirect };
 }

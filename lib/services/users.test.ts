@@ -3,11 +3,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { findArtifact, upsertArtifact } from '../db/artifacts.ts';
-import { findCredentials, findUserById } from '../db/users.ts';
+import { listSessionsOfAccount } from '../db/account.ts';
+import { findCredentials, findUserById, findUserByUsername } from '../db/users.ts';
 import { testDatabases } from '../db/testing.ts';
-import { auditEventsFor, type AuditBy } from './audit.ts';
+import { auditEventsFor, BY_CLI, type AuditBy } from './audit.ts';
 import { verifyPassword } from './passwords.ts';
-import { changePassword, createUser, disableUser, enableUser, searchUsers, setRole, updateProfile, UserError } from './users.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound } from './errors.ts';
+import { changePassword, createUser, disableUser, enableUser, searchUsers, setRole, updateProfile } from './users.ts';
 
 const tag = () => randomBytes(4).toString('hex');
 
@@ -41,8 +43,8 @@ for (const storage of testDatabases('users')) {
       const updated = await updateProfile(db, user.id, { name: '  Pat Doe ', email: `pat-${tag()}@example.com` }, by);
       assert.equal(updated.name, 'Pat Doe');
       assert.equal(updated.emailVerified, false);
-      await assert.rejects(updateProfile(db, user.id, { name: 'Pat', email }, by), (e: unknown) => e instanceof UserError && e.code === 'email_taken');
-      await assert.rejects(updateProfile(db, user.id, { name: 'Pat', email: 'not-an-email' }, by), (e: unknown) => e instanceof Error && e.name === 'ZodError');
+      await assert.rejects(updateProfile(db, user.id, { name: 'Pat', email }, by), (e: unknown) => e instanceof Conflict && e.field === 'email');
+      await assert.rejects(updateProfile(db, user.id, { name: 'Pat', email: 'not-an-email' }, by), (e: unknown) => e instanceof InvalidRequest && e.validation !== undefined);
       const cleared = await updateProfile(db, user.id, { name: '', email: '' }, by);
       assert.deepEqual([cleared.name, cleared.email], [null, null], 'empty fields clear the value');
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['user.updated'] });
@@ -54,7 +56,7 @@ for (const storage of testDatabases('users')) {
       const user = await createUser(db, { username: `r-${tag()}`, password: 'a long password' });
       assert.equal((await setRole(db, user.id, 'admin', by)).role, 'admin');
       assert.equal((await setRole(db, user.id, 'user', by)).role, 'user');
-      await assert.rejects(setRole(db, self.id, 'user', by), (e: unknown) => e instanceof UserError && e.code === 'self_change');
+      await assert.rejects(setRole(db, self.id, 'user', by), (e: unknown) => e instanceof Forbidden);
       assert.equal((await findUserById(db, self.id))?.role, 'admin');
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['user.role_changed'] });
       assert.deepEqual(events.map((e) => e.details), [{ from: 'admin', to: 'user' }, { from: 'user', to: 'admin' }]);
@@ -69,7 +71,7 @@ for (const storage of testDatabases('users')) {
       await disableUser(db, user.username, by);
       assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId), undefined);
       await enableUser(db, user.username, by);
-      await assert.rejects(disableUser(db, self.username, by), (e: unknown) => e instanceof UserError && e.code === 'self_change');
+      await assert.rejects(disableUser(db, self.username, by), (e: unknown) => e instanceof Forbidden);
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
       assert.deepEqual(events.map((e) => [e.action, e.details]), [['user.enabled', {}], ['user.disabled', { revokedArtifacts: 2 }]]);
     });
@@ -83,6 +85,58 @@ for (const storage of testDatabases('users')) {
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
       assert.deepEqual(events.map((e) => e.details), [{ self: true }, { generated: true }]);
       assert.doesNotMatch(JSON.stringify(events), /long password/);
+    });
+
+    test('a password set by anyone ends every session of the person, recorded and counted; the self-service change keeps its own', async () => {
+      const { db, by } = await admin();
+      const user = await createUser(db, { username: `s-${tag()}`, password: 'a long password' });
+      const session = async () => {
+        const uid = `uid-${tag()}`;
+        await upsertArtifact(db.sql, 'Session', `sess-${tag()}`, { uid, accountId: user.id }, Date.now() + 60_000);
+        return uid;
+      };
+      await Promise.all([session(), session()]);
+      const other = await createUser(db, { username: `o-${tag()}`, password: 'a long password' });
+      await upsertArtifact(db.sql, 'Session', `sess-${tag()}`, { uid: `uid-${tag()}`, accountId: other.id }, Date.now() + 60_000);
+
+      assert.deepEqual(await changePassword(db, user.username, 'an admin-set password', by, { generated: true }), { endedSessions: 2 });
+      assert.deepEqual(await listSessionsOfAccount(db.sql, user.id), []);
+      assert.equal((await listSessionsOfAccount(db.sql, other.id)).length, 1, "someone else's sessions stay");
+      assert.deepEqual(await changePassword(db, user.username, 'a CLI-set password', BY_CLI), { endedSessions: 0 });
+
+      const here = await session();
+      await session();
+      const self = { actor: { id: user.id, username: user.username } };
+      assert.deepEqual(await changePassword(db, user.username, 'my own new password', self, { keepSessionUid: here }), { endedSessions: 1 });
+      assert.deepEqual((await listSessionsOfAccount(db.sql, user.id)).map((s) => s.uid), [here]);
+
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['session.ended', 'user.password_changed'] });
+      assert.deepEqual(
+        events.map((e) => [e.action, e.actor?.username ?? null, e.details]),
+        [
+          ['session.ended', user.username, { count: 1, scope: 'others' }],
+          ['user.password_changed', user.username, { self: true }],
+          ['user.password_changed', null, {}],
+          ['session.ended', by.actor!.username, { count: 2, scope: 'all' }],
+          ['user.password_changed', by.actor!.username, { generated: true }],
+        ],
+      );
+    });
+
+    test('usernames are unique regardless of case; lookups ignore case and return the account as spelled', async () => {
+      const db = await storage.open();
+      const t = tag();
+      const alice = await createUser(db, { username: `Alice-${t}`, password: 'a long password' });
+      for (const username of [`alice-${t}`, `ALICE-${t}`, ` aLiCe-${t} `]) {
+        await assert.rejects(createUser(db, { username, password: 'a long password' }), (e: unknown) => e instanceof Conflict && e.field === 'username', username);
+      }
+      assert.equal((await findUserByUsername(db, `ALICE-${t}`))?.id, alice.id);
+      assert.equal((await findCredentials(db, `alice-${t}`))?.username, `Alice-${t}`);
+      await changePassword(db, `aLICE-${t}`, 'changed in any case');
+      assert.ok(await verifyPassword((await findCredentials(db, alice.username))!.passwordHash, 'changed in any case'));
+      assert.equal((await disableUser(db, `alice-${t}`)).id, alice.id);
+      assert.equal((await enableUser(db, `ALICE-${t}`)).disabled, false);
+      await assert.rejects(changePassword(db, `nobody-${t}`, 'a long password'), (e: unknown) => e instanceof NotFound);
     });
 
     test('search matches username, email or name, ignoring case, with paging', async () => {

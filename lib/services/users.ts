@@ -1,7 +1,9 @@
 /**
  * User management use cases (CLI, admin portal). Inputs are validated here with
- * zod. Every change takes an optional `by` (lib/services/audit.ts): who makes
- * it and from where, recorded in the audit log; omitted, nothing is recorded.
+ * zod; refusals are ServiceErrors (errors.ts: NotFound, Conflict on the taken
+ * field, Forbidden for oneself). Every change takes an optional `by`
+ * (lib/services/audit.ts): who makes it and from where, recorded in the audit
+ * log; omitted, nothing is recorded.
  */
 import { z } from 'zod';
 import { destroyArtifactsOfAccount } from '../db/artifacts.ts';
@@ -16,11 +18,14 @@ import {
   setPasswordHash,
   setUserDisabled,
   setUserRole,
+  setUsername,
   updateUserProfile,
   type Role,
   type UserRecord,
 } from '../db/users.ts';
+import { endAllSessions, endOtherSessions } from './account/sessions.ts';
 import { recordAuditBy, type AuditBy } from './audit.ts';
+import { Conflict, Forbidden, NotFound, parseInput } from './errors.ts';
 import { hashPassword, passwordPolicy } from './passwords.ts';
 
 export const usernameSchema = z
@@ -58,16 +63,6 @@ export const profileSchema = z.object({
 
 export type ProfileInput = z.input<typeof profileSchema>;
 
-export class UserError extends Error {
-  constructor(
-    /** `self_change`: an admin may not take their own admin role away nor disable themselves. */
-    readonly code: 'username_taken' | 'email_taken' | 'not_found' | 'self_change',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function isUniqueViolation(error: unknown, field: string): boolean {
   const e = error as { code?: string; meta?: { target?: unknown; driverAdapterError?: unknown } };
   return e?.code === 'P2002' && JSON.stringify(e.meta ?? {}).includes(field);
@@ -77,15 +72,15 @@ const target = (user: UserRecord) => ({ type: 'user' as const, id: user.id, labe
 
 /** `generated`: Gatehouse generated the password (recorded, so the log says who has seen it). */
 export async function createUser(db: Database, input: NewUserInput, by?: AuditBy, options: { generated?: boolean } = {}): Promise<UserRecord> {
-  const data = newUserSchema.parse(input);
+  const data = parseInput(newUserSchema, input);
   const passwordHash = await hashPassword(data.password);
   let user: UserRecord;
   try {
     user = await insertUser(db, { username: data.username, email: data.email, name: data.name, passwordHash, role: data.role as Role });
   } catch (error) {
-    if (isUniqueViolation(error, 'email')) throw new UserError('email_taken', `a user with email ${data.email} already exists`);
+    if (isUniqueViolation(error, 'email')) throw new Conflict(`a user with email ${data.email} already exists`, { field: 'email' });
     if (isUniqueViolation(error, 'username') || (error as { code?: string })?.code === 'P2002') {
-      throw new UserError('username_taken', `a user named ${data.username} already exists`);
+      throw new Conflict(`a user named ${data.username} already exists`, { field: 'username' });
     }
     throw error;
   }
@@ -99,33 +94,53 @@ export async function createUser(db: Database, input: NewUserInput, by?: AuditBy
 
 export { countUsers, listUsers, searchUsers };
 
-export async function changePassword(db: Database, username: string, password: string, by?: AuditBy, options: { generated?: boolean } = {}): Promise<void> {
-  const hash = await hashPassword(passwordSchema.parse(password));
-  if (!(await setPasswordHash(db, username, hash))) throw new UserError('not_found', `no user named ${username}`);
-  const user = by ? await findUserByUsername(db, username) : undefined;
-  if (user) {
-    await recordAuditBy(db, by, {
-      action: 'user.password_changed',
-      target: target(user),
-      details: { ...(options.generated === undefined ? {} : { generated: options.generated }), ...(by?.actor?.id === user.id ? { self: true } : {}) },
-    });
-  }
+export interface PasswordChange {
+  /** How many of the person's Gatehouse sessions ended with the old password. */
+  endedSessions: number;
+}
+
+/**
+ * Sets a user's password, by anyone: the person (/account), an admin (portal,
+ * API) or the CLI. Every Gatehouse session of the person ends with it, so a
+ * browser signed in with the old password cannot get another code without the
+ * new one; only `keepSessionUid` stays, the session the person changed it from.
+ * Grants and refresh tokens stay; tokens bound to an ended session end with it.
+ */
+export async function changePassword(
+  db: Database,
+  username: string,
+  password: string,
+  by?: AuditBy,
+  options: { generated?: boolean; keepSessionUid?: string } = {},
+): Promise<PasswordChange> {
+  const hash = await hashPassword(parseInput(passwordSchema, password, 'password'));
+  const user = await findUserByUsername(db, username);
+  if (!user || !(await setPasswordHash(db, user.username, hash))) throw new NotFound(`no user named ${username}`);
+  await recordAuditBy(db, by, {
+    action: 'user.password_changed',
+    target: target(user),
+    details: { ...(options.generated === undefined ? {} : { generated: options.generated }), ...(by?.actor?.id === user.id ? { self: true } : {}) },
+  });
+  const holder = { id: user.id, username: user.username, sessionUid: options.keepSessionUid };
+  const endedSessions = options.keepSessionUid ? await endOtherSessions(db, holder, by) : await endAllSessions(db, holder, by);
+  return { endedSessions };
 }
 
 /** Disabling also ends the user's sessions and revokes every token and grant they hold. */
 export async function disableUser(db: Database, username: string, by?: AuditBy): Promise<UserRecord> {
   const existing = await findUserByUsername(db, username);
-  if (existing && by?.actor?.id === existing.id) throw new UserError('self_change', 'you cannot disable your own account');
-  const user = await setUserDisabled(db, username, true);
-  if (!user) throw new UserError('not_found', `no user named ${username}`);
+  if (existing && by?.actor?.id === existing.id) throw new Forbidden('you cannot disable your own account');
+  const user = existing && (await setUserDisabled(db, existing.username, true));
+  if (!user) throw new NotFound(`no user named ${username}`);
   const revokedArtifacts = await destroyArtifactsOfAccount(db.sql, user.id);
   await recordAuditBy(db, by, { action: 'user.disabled', target: target(user), details: { revokedArtifacts } });
   return user;
 }
 
 export async function enableUser(db: Database, username: string, by?: AuditBy): Promise<UserRecord> {
-  const user = await setUserDisabled(db, username, false);
-  if (!user) throw new UserError('not_found', `no user named ${username}`);
+  const existing = await findUserByUsername(db, username);
+  const user = existing && (await setUserDisabled(db, existing.username, false));
+  if (!user) throw new NotFound(`no user named ${username}`);
   await recordAuditBy(db, by, { action: 'user.enabled', target: target(user), details: {} });
   return user;
 }
@@ -140,33 +155,54 @@ export async function getUserById(db: Database, id: string): Promise<UserRecord 
 
 /** Replaces a user's name and email (a changed email is no longer verified). */
 export async function updateProfile(db: Database, id: string, input: ProfileInput, by?: AuditBy): Promise<UserRecord> {
-  const profile = profileSchema.parse(input);
+  const profile = parseInput(profileSchema, input);
   const before = await findUserById(db, id);
-  if (!before) throw new UserError('not_found', `no user ${id}`);
+  if (!before) throw new NotFound(`no user ${id}`);
   let user: UserRecord | undefined;
   try {
     user = await updateUserProfile(db, id, profile);
   } catch (error) {
     if (isUniqueViolation(error, 'email') || (error as { code?: string })?.code === 'P2002') {
-      throw new UserError('email_taken', `a user with email ${profile.email} already exists`);
+      throw new Conflict(`a user with email ${profile.email} already exists`, { field: 'email' });
     }
     throw error;
   }
-  if (!user) throw new UserError('not_found', `no user ${id}`);
+  if (!user) throw new NotFound(`no user ${id}`);
   const changed = (['name', 'email'] as const).filter((field) => before[field] !== user[field]);
   if (changed.length) await recordAuditBy(db, by, { action: 'user.updated', target: target(user), details: { changed } });
   return user;
 }
 
+/**
+ * Gives a user another username (their id, the `sub` apps know them by, stays).
+ * Refused when the new name, in any case, is another account's.
+ */
+export async function renameUser(db: Database, username: string, newUsername: string, by?: AuditBy): Promise<UserRecord> {
+  const name = parseInput(usernameSchema, newUsername, 'username');
+  const before = await findUserByUsername(db, username);
+  if (!before) throw new NotFound(`no user named ${username}`);
+  if (before.username === name) return before;
+  let user: UserRecord | undefined;
+  try {
+    user = await setUsername(db, before.id, name);
+  } catch (error) {
+    if ((error as { code?: string })?.code === 'P2002') throw new Conflict(`a user named ${name} already exists`, { field: 'username' });
+    throw error;
+  }
+  if (!user) throw new NotFound(`no user named ${username}`);
+  await recordAuditBy(db, by, { action: 'user.updated', target: target(user), details: { changed: ['username'] } });
+  return user;
+}
+
 /** Grants or removes the admin role. An admin cannot take it from themselves (someone else must). */
 export async function setRole(db: Database, id: string, role: Role, by?: AuditBy): Promise<UserRecord> {
-  const parsed = z.enum(['user', 'admin']).parse(role);
+  const parsed = parseInput(z.enum(['user', 'admin']), role, 'role');
   const before = await findUserById(db, id);
-  if (!before) throw new UserError('not_found', `no user ${id}`);
-  if (by?.actor?.id === id && parsed !== 'admin') throw new UserError('self_change', 'you cannot remove your own admin role');
+  if (!before) throw new NotFound(`no user ${id}`);
+  if (by?.actor?.id === id && parsed !== 'admin') throw new Forbidden('you cannot remove your own admin role');
   if (before.role === parsed) return before;
   const user = await setUserRole(db, id, parsed);
-  if (!user) throw new UserError('not_found', `no user ${id}`);
+  if (!user) throw new NotFound(`no user ${id}`);
   await recordAuditBy(db, by, { action: 'user.role_changed', target: target(user), details: { from: before.role, to: user.role } });
   return user;
 }

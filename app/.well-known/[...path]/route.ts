@@ -1,5 +1,5 @@
 // Discovery (/.well-known/openid-configuration) is served by oidc-provider.
-import { handleProviderRequest } from '@/lib/oidc/handler';
+import { handleProviderRequest } from '@/lib/oidc/mounts/next-route';
 
 export const dynamic = 'force-dynamic';
 

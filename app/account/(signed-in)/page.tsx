@@ -2,7 +2,8 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { ProfileForm } from '@/components/account/profile-form';
-import { Badge, Card, PageHeader } from '@/components/admin/ui';
+import { Card, PageHeader } from '@/components/ui/card';
+import { Badge } from '@/components/ui/notice';
 import { profileFormValues } from '@/lib/services/account/pages';
 import { requireUser } from '@/lib/services/portal/session';
 import { updateProfileAction } from '../actions';
@@ -36,7 +37,7 @@ export default async function ProfilePage() {
               <span className="font-mono">{user.username}</span>
               <span className="mt-1 block text-slate-500">You sign in with it; only an administrator can change it.</span>
             </Row>
-            <Row label="Role">{user.role === 'admin' ? <Badge tone="indigo">Administrator</Badge> : <Badge>User</Badge>}</Row>
+            <Row label="Role">{user.role === 'admin' ? <Badge variant="indigo">Administrator</Badge> : <Badge>User</Badge>}</Row>
           </dl>
         </Card>
       </div>

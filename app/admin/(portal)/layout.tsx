@@ -1,17 +1,12 @@
 // The admin area's frame. Not an authorization check: every page and server action calls requireAdmin() itself.
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
-import { AdminShell } from '@/components/admin/shell';
 import { signOutAction } from '@/app/admin/actions';
+import { PortalShell } from '@/components/portal/shell';
 import { currentAdmin } from '@/lib/services/portal/session';
 
 export const metadata: Metadata = { title: { default: 'Admin', template: '%s · Gatehouse admin' } };
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
-  const admin = await currentAdmin();
-  return (
-    <AdminShell admin={admin} signOut={signOutAction}>
-      {children}
-    </AdminShell>
-  );
+  return <PortalShell area="admin" person={await currentAdmin()} signOut={signOutAction}>{children}</PortalShell>;
 }

@@ -1,19 +1,9 @@
 // Where RP-initiated logout returns to (the portal client's post_logout_redirect_uri).
 import type { Metadata } from 'next';
-import Link from 'next/link';
-import { AuthCard } from '@/components/card';
+import { SignedOut } from '@/components/portal/signed-out';
 
 export const metadata: Metadata = { title: 'Signed out' };
 
 export default function SignedOutPage() {
-  return (
-    <AuthCard title="You are signed out" subtitle="You have left the admin portal and ended your Gatehouse session.">
-      <Link
-        href="/admin"
-        className="block w-full rounded-lg border border-indigo-600 bg-indigo-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-indigo-500 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-300"
-      >
-        Sign in again
-      </Link>
-    </AuthCard>
-  );
+  return <SignedOut home="/admin" subtitle="You have left the admin portal and ended your Gatehouse session." />;
 }

@@ -1,5 +1,5 @@
 // Every /oauth/* endpoint (authorize, token, userinfo, jwks, introspect, revoke, logout) is oidc-provider's.
-import { handleProviderRequest } from '@/lib/oidc/handler';
+import { handleProviderRequest } from '@/lib/oidc/mounts/next-route';
 
 // The provider sets cookies and reads each request: never cache or prerender.
 export const dynamic = 'force-dynamic';

@@ -22,14 +22,20 @@ for (const storage of testDatabases('account-password')) {
     const passwordIs = async (db: Awaited<ReturnType<typeof storage.open>>, username: string, password: string) =>
       verifyPassword((await findCredentials(db, username))!.passwordHash, password);
 
-    test('the current password must be right; nothing typed comes back; nothing changes', async () => {
+    test('the current password must be right; nothing typed comes back; nothing changes; every wrong guess is in the log', async () => {
       const db = await storage.open();
       const { holder, by, password } = await person(db);
       const wrong = await changeOwnPassword(db, holder, form('not my password', 'a brand new password'), by);
       assert.deepEqual(wrong, { status: 'invalid', errors: { currentPassword: ['this is not your current password'] } });
       assert.ok(!JSON.stringify(wrong).includes('brand new'), 'no password in the answer');
+      await changeOwnPassword(db, holder, form('another guess', 'short'), by);
       assert.ok(await passwordIs(db, holder.username, password));
-      assert.deepEqual(await auditEventsFor(db, { involvingUserId: holder.id }), []);
+      const events = await auditEventsFor(db, { involvingUserId: holder.id });
+      assert.deepEqual(
+        events.map((e) => [e.action, e.actor, e.target, e.ip, e.userAgent, e.details]),
+        Array(2).fill(['password.check_failed', { id: holder.id, username: holder.username }, { type: 'user', id: holder.id, label: holder.username }, '203.0.113.7', 'account-test', {}]),
+      );
+      assert.doesNotMatch(JSON.stringify(events), /not my password|another guess|brand new/, 'nothing typed in the log');
     });
 
     test('policy, confirmation and sameness are checked with the current password, each on its field', async () => {

@@ -1,18 +1,19 @@
 /**
  * A person changes their own password: the current one first (argon2id
- * verification, lib/services/passwords.ts), the new one twice, the policy of
+ * verification; a wrong one is recorded in the audit log, see
+ * lib/services/authentication.ts), the new one twice, the policy of
  * `passwordSchema`. Afterwards every other Gatehouse session of theirs ends;
  * the one this browser signed in to the portal with stays, so the person
  * stays signed in here. Nothing typed is ever sent back to the form.
  */
 import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
-import { findCredentials } from '../../db/users.ts';
 import type { AuditBy } from '../audit.ts';
-import { passwordPolicy, verifyPassword } from '../passwords.ts';
+import { verifyCurrentPassword } from '../authentication.ts';
+import { addError, fieldErrors, formText, type FieldErrors } from '../forms.ts';
+import { passwordPolicy } from '../passwords.ts';
 import { changePassword, passwordSchema } from '../users.ts';
-import { addError, fieldErrorsOf, formText, type FieldErrors } from './form.ts';
-import { endOtherSessions, type AccountHolder } from './sessions.ts';
+import type { AccountHolder } from './sessions.ts';
 
 const fields = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
 type Field = (typeof fields)[number];
@@ -41,17 +42,13 @@ export async function changeOwnPassword(db: Database, holder: AccountHolder, for
     confirmPassword: formText(form, 'confirmPassword', max),
   };
   const parsed = passwordChangeSchema.safeParse(input);
-  let errors: FieldErrors<Field> = parsed.success ? {} : fieldErrorsOf(parsed.error, fields);
-  if (input.currentPassword && !errors.currentPassword && !(await currentPasswordMatches(db, holder.username, input.currentPassword))) {
+  let errors: FieldErrors<Field> = parsed.success ? {} : fieldErrors(parsed.error, fields);
+  if (input.currentPassword && !errors.currentPassword && !(await verifyCurrentPassword(db, holder, input.currentPassword, by?.context))) {
     errors = addError(errors, 'currentPassword', 'this is not your current password');
   }
   if (!parsed.success || Object.keys(errors).length) return { status: 'invalid', errors };
 
-  await changePassword(db, holder.username, parsed.data.newPassword, by);
-  return { status: 'changed', endedSessions: await endOtherSessions(db, holder, by) };
-}
-
-async function currentPasswordMatches(db: Database, username: string, password: string): Promise<boolean> {
-  const credentials = await findCredentials(db, username);
-  return credentials !== undefined && !credentials.disabled && (await verifyPassword(credentials.passwordHash, password));
+  // Without a known current session (it always is known through the portal), every session ends.
+  const { endedSessions } = await changePassword(db, holder.username, parsed.data.newPassword, by, { keepSessionUid: holder.sessionUid });
+  return { status: 'changed', endedSessions };
 }

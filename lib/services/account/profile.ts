@@ -4,11 +4,10 @@
  * lib/services/users.ts, which records user.updated); a taken email comes back
  * as a message on the email field.
  */
-import { z } from 'zod';
 import type { Database } from '../../db/database.ts';
 import type { AuditBy } from '../audit.ts';
-import { updateProfile, UserError } from '../users.ts';
-import { fieldErrorsOf, formText, type FieldErrors } from './form.ts';
+import { formErrors, formText, type FieldErrors } from '../forms.ts';
+import { updateProfile } from '../users.ts';
 
 export interface ProfileValues {
   name: string;
@@ -33,10 +32,6 @@ export async function updateOwnProfile(db: Database, user: { id: string }, form:
     const saved = await updateProfile(db, user.id, values, by);
     return { status: 'saved', values: profileValues(saved), errors: {} };
   } catch (error) {
-    if (error instanceof z.ZodError) return { status: 'editing', values, errors: fieldErrorsOf(error, fields) };
-    if (error instanceof UserError && error.code === 'email_taken') {
-      return { status: 'editing', values, errors: { email: ['another account already uses this email address'] } };
-    }
-    throw error;
+    return { status: 'editing', values, errors: formErrors(error, fields, { email: 'another account already uses this email address' }) };
   }
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { AdminTokenCheck } from '../../oidc/admin-token.ts';
 import type { AdminAccess } from '../portal/access.ts';
 import { authorizeAdminRequest, bearerChallenge, presentedBearer, type AuthSources } from './auth.ts';
-import { ApiError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 
 const issuer = 'https://id.example.com';
 const admin = { id: 'u1', username: 'ada', name: 'Ada', email: null };
@@ -27,12 +27,12 @@ function sources(session: AdminAccess['kind'], tokens: Record<string, AdminToken
 
 const request = (method: string, headers: Record<string, string> = {}) => new Request(`${issuer}/api/admin/users`, { method, headers });
 
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
+async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
   const error = await promise.then(
     () => assert.fail('expected a refusal'),
     (e: unknown) => e,
   );
-  assert.ok(error instanceof ApiError);
+  assert.ok(error instanceof ServiceError);
   return error;
 }
 

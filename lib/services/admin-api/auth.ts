@@ -12,10 +12,11 @@
  * a token was presented), 403 with `insufficient_scope` for a token that may
  * not do this.
  */
+import { bearerToken } from '../../http/bearer.ts';
 import type { AdminTokenCheck } from '../../oidc/admin-token.ts';
 import { ADMIN_SCOPE } from '../../oidc/scopes.ts';
 import type { AdminAccess, AdminUser } from '../portal/access.ts';
-import { ApiError } from './errors.ts';
+import { Forbidden, Unauthorized } from '../errors.ts';
 
 export type AdminCaller = { kind: 'session'; admin: AdminUser } | { kind: 'client'; clientId: string };
 
@@ -43,7 +44,7 @@ export function bearerChallenge(issuer: string, error?: { code: 'invalid_token' 
 export function presentedBearer(request: Request): string | undefined {
   const header = request.headers.get('authorization');
   if (header === null) return undefined;
-  return /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)?.[1] ?? '';
+  return bearerToken(header) ?? '';
 }
 
 export async function authorizeAdminRequest(request: Request, sources: AuthSources): Promise<AdminCaller> {
@@ -52,13 +53,13 @@ export async function authorizeAdminRequest(request: Request, sources: AuthSourc
 
   const access = await sources.session();
   if (access.kind === 'signed_out') {
-    throw new ApiError('unauthorized', 'sign in to the admin portal, or send an access token with the admin scope', {
-      'www-authenticate': bearerChallenge(sources.issuer),
+    throw new Unauthorized('sign in to the admin portal, or send an access token with the admin scope', {
+      headers: { 'www-authenticate': bearerChallenge(sources.issuer) },
     });
   }
-  if (access.kind === 'forbidden') throw new ApiError('forbidden', 'only administrators may use the admin API');
+  if (access.kind === 'forbidden') throw new Forbidden('only administrators may use the admin API');
   if (!SAFE_METHODS.has(request.method) && request.headers.get('origin') !== sources.issuer) {
-    throw new ApiError('forbidden', 'a change made with the portal session must come from the portal itself (Origin header)');
+    throw new Forbidden('a change made with the portal session must come from the portal itself (Origin header)');
   }
   return { kind: 'session', admin: access.admin };
 }
@@ -66,16 +67,16 @@ export async function authorizeAdminRequest(request: Request, sources: AuthSourc
 async function authorizeBearer(token: string, sources: AuthSources): Promise<AdminCaller> {
   if (!token) {
     const description = 'the Authorization header must be "Bearer <access token>"';
-    throw new ApiError('unauthorized', description, { 'www-authenticate': bearerChallenge(sources.issuer, { code: 'invalid_request', description }) });
+    throw new Unauthorized(description, { headers: { 'www-authenticate': bearerChallenge(sources.issuer, { code: 'invalid_request', description }) } });
   }
   const check = await sources.bearer(token);
   if (check.kind === 'invalid') {
     const description = 'the access token is invalid, expired or revoked';
-    throw new ApiError('unauthorized', description, { 'www-authenticate': bearerChallenge(sources.issuer, { code: 'invalid_token', description }) });
+    throw new Unauthorized(description, { headers: { 'www-authenticate': bearerChallenge(sources.issuer, { code: 'invalid_token', description }) } });
   }
   if (check.kind === 'insufficient_scope') {
     const description = `the access token lacks the ${ADMIN_SCOPE} scope of an admin-API client`;
-    throw new ApiError('forbidden', description, { 'www-authenticate': bearerChallenge(sources.issuer, { code: 'insufficient_scope', description }) });
+    throw new Forbidden(description, { headers: { 'www-authenticate': bearerChallenge(sources.issuer, { code: 'insufficient_scope', description }) } });
   }
   return { kind: 'client', clientId: check.clientId };
 }

@@ -8,7 +8,6 @@ import 'server-only';
 import type { ClientRecord } from '../../db/clients.ts';
 import type { Database } from '../../db/database.ts';
 import {
-  ClientError,
   disableClient as disableClientUseCase,
   enableClient as enableClientUseCase,
   findClient,
@@ -20,13 +19,14 @@ import {
   updateClient as updateClientUseCase,
   type NewClientInput,
 } from '../clients.ts';
+import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { isManagedClient } from '../portal/clients.ts';
 import { clientDto, clientFieldNames, clientInput, registrationOf } from './dto/clients.ts';
-import { ApiError, invalidRequest } from './errors.ts';
+import { invalidRequest } from './errors.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';
 
-const notFound = (id: string) => new ApiError('not_found', `no client ${id}`);
+const notFound = (id: string) => new NotFound(`no client ${id}`);
 
 /** The registration with the schema's cross-field rules checked, its issues named as on the wire. */
 function validRegistration(input: NewClientInput): NewClientInput {
@@ -43,7 +43,7 @@ async function existing(db: Database, id: string): Promise<ClientRecord> {
 
 /** Gatehouse's own portal client is kept as the portal needs it (lib/services/bootstrap.ts). */
 function changeable(id: string): void {
-  if (isManagedClient(id)) throw new ApiError('forbidden', 'Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed');
+  if (isManagedClient(id)) throw new Forbidden('Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed');
 }
 
 const dto = (client: ClientRecord) => clientDto(client, isManagedClient(client.id));
@@ -65,15 +65,9 @@ export const updateClient = endpoint(operations.updateClient, async ({ db, param
   changeable(current.id);
   // Turning one into the other would need a secret made or thrown away: a new client, not an edit.
   if (body.client_type && body.client_type !== (current.confidential ? 'confidential' : 'public')) {
-    throw new ApiError('conflict', `a ${current.confidential ? 'confidential' : 'public'} client stays ${current.confidential ? 'confidential' : 'public'}`);
+    throw new Conflict(`a ${current.confidential ? 'confidential' : 'public'} client stays ${current.confidential ? 'confidential' : 'public'}`);
   }
-  try {
-    return dto(await updateClientUseCase(db, current.id, validRegistration(clientInput(body, registrationOf(current))), by));
-  } catch (error) {
-    if (error instanceof ClientError && error.code === 'not_found') throw notFound(params.id);
-    if (error instanceof ClientError) throw new ApiError('conflict', error.message);
-    throw error;
-  }
+  return dto(await updateClientUseCase(db, current.id, validRegistration(clientInput(body, registrationOf(current))), by));
 });
 
 export const deleteClient = endpoint(operations.deleteClient, async ({ db, params, by }) => {
@@ -94,12 +88,6 @@ export const disableClient = endpoint(operations.disableClient, setEnabled(false
 
 export const rotateClientSecret = endpoint(operations.rotateClientSecret, async ({ db, params, by }) => {
   changeable(params.id);
-  try {
-    return { client_id: params.id, client_secret: await rotateClientSecretUseCase(db, params.id, by) };
-  } catch (error) {
-    if (error instanceof ClientError && error.code === 'not_found') throw notFound(params.id);
-    if (error instanceof ClientError) throw new ApiError('conflict', 'a public client has no secret to rotate');
-    throw error;
-  }
+  return { client_id: params.id, client_secret: await rotateClientSecretUseCase(db, params.id, by) };
 });
 

@@ -6,6 +6,7 @@ import { newClientSchema } from '../clients.ts';
 import { auditEventDto, auditEventSchema, auditQuerySchema, snakeKeys } from './dto/audit.ts';
 import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSchema, newClientBodySchema, registrationOf } from './dto/clients.ts';
 import { searchQuery } from './dto/common.ts';
+import { invalidRequest } from './errors.ts';
 import { createdUserSchema, newUserBodySchema, passwordBodySchema, profilePatchSchema, userDto, userSchema } from './dto/users.ts';
 
 const api: ClientRecord = {
@@ -78,6 +79,21 @@ test('id_token_signed_response_alg: ES256 by default for a new client, RS256 on 
   }
   const switched = newClientSchema.parse(clientInput(clientPatchSchema.parse({ id_token_signed_response_alg: 'ES256' }), registrationOf(api)));
   assert.equal(switched.idTokenSignedResponseAlg, 'ES256');
+});
+
+test('a public resource server, or the introspect scope beside a person-facing grant, is refused in wire names', () => {
+  const body = newClientBodySchema.parse({ client_name: 'Orders', client_type: 'public', redirect_uris: ['http://localhost:5173/cb'], scope: 'openid introspect', resource_server: true });
+  const result = newClientSchema.safeParse(clientInput(body));
+  assert.ok(!result.success);
+  assert.equal(
+    invalidRequest(result.error, clientFieldNames, 'body').message,
+    'body.resource_server: only confidential clients can be resource servers (a public client has no secret to authenticate with); ' +
+      'body.grant_types: a client with the introspect scope uses the client_credentials grant only',
+  );
+  // A PATCH that adds the code grant to a resource server holding introspect.
+  const patched = newClientSchema.safeParse(clientInput(clientPatchSchema.parse({ grant_types: ['authorization_code', 'client_credentials'], redirect_uris: ['https://a.example/cb'] }), registrationOf(api)));
+  assert.ok(!patched.success);
+  assert.deepEqual(patched.error.issues.map((i) => clientFieldNames[String(i.path[0])]), ['grant_types']);
 });
 
 test('every field of the registration schema has a wire name for its issues', () => {

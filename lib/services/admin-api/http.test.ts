@@ -1,7 +1,7 @@
 // The admin API's request bodies: JSON objects only, UTF-8, bounded.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from './errors.ts';
+import { InvalidRequest } from '../errors.ts';
 import { isJsonContentType, JSON_BODY_LIMIT, readJsonBody } from './http.ts';
 
 const post = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
@@ -12,9 +12,9 @@ async function refusal(request: Request): Promise<string> {
     () => assert.fail('expected a refusal'),
     (e: unknown) => e,
   );
-  assert.ok(error instanceof ApiError);
+  assert.ok(error instanceof InvalidRequest);
   assert.equal(error.code, 'invalid_request');
-  return error.description;
+  return error.message;
 }
 
 test('application/json, with a UTF-8 charset or none', () => {

@@ -3,7 +3,7 @@
  * JSON_BODY_LIMIT bytes, an object at the top. Everything else is an
  * invalid_request before any use case sees it.
  */
-import { ApiError } from './errors.ts';
+import { InvalidRequest } from '../errors.ts';
 
 export const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -15,7 +15,7 @@ export function isJsonContentType(value: string | null): boolean {
   return params.every((param) => !param.startsWith('charset=') || /^charset="?utf-8"?$/.test(param));
 }
 
-const tooLarge = () => new ApiError('invalid_request', `the request body is larger than ${JSON_BODY_LIMIT / 1024} kB`);
+const tooLarge = () => new InvalidRequest(`the request body is larger than ${JSON_BODY_LIMIT / 1024} kB`);
 
 /** The body's bytes, stopping as soon as they pass the limit (a Content-Length may be missing or wrong). */
 async function readLimited(request: Request): Promise<Uint8Array> {
@@ -36,22 +36,22 @@ async function readLimited(request: Request): Promise<Uint8Array> {
 /** The request's JSON object; throws invalid_request for anything else. */
 export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
-    throw new ApiError('invalid_request', 'the request body must be application/json');
+    throw new InvalidRequest('the request body must be application/json');
   }
   const bytes = await readLimited(request);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new ApiError('invalid_request', 'the request body is not valid UTF-8');
+    throw new InvalidRequest('the request body is not valid UTF-8');
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     // Never the parser's message: it quotes the body, which may hold a password.
-    throw new ApiError('invalid_request', 'the request body is not valid JSON');
+    throw new InvalidRequest('the request body is not valid JSON');
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError('invalid_request', 'the request body must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InvalidRequest('the request body must be a JSON object');
   return value as Record<string, unknown>;
 }

@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { ADMIN_SCOPE } from '../../oidc/scopes.ts';
-import { API_ERRORS, errorBodySchema, type ApiErrorCode } from './errors.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
+import { errorBodySchema } from './errors.ts';
 import { JSON_BODY_LIMIT } from './http.ts';
 import { operations, type Operation } from './operations.ts';
 
@@ -40,7 +41,7 @@ class Components {
   }
 }
 
-const errorDescriptions: Record<ApiErrorCode, string> = {
+const errorDescriptions: Record<ErrorCode, string> = {
   invalid_request: 'The path, query or body is not valid (the description says which field and why), or the body is not a JSON object of at most ' + `${JSON_BODY_LIMIT / 1024} kB sent as application/json.`,
   unauthorized: 'No valid credentials: sign in to the portal, or send a valid access token. Carries a WWW-Authenticate Bearer challenge.',
   forbidden: 'Not allowed: not an administrator, a token without the admin scope of an admin-API client, a cookie-authenticated change from another origin, or a change the rules refuse.',
@@ -58,10 +59,10 @@ function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query', co
   });
 }
 
-function errorCodes(operation: Operation): ApiErrorCode[] {
+function errorCodes(operation: Operation): ErrorCode[] {
   const input = operation.params || operation.query || operation.body;
-  const codes = new Set<ApiErrorCode>([...(input ? ['invalid_request' as const] : []), 'unauthorized', 'forbidden', ...(operation.errors ?? []), 'server_error']);
-  return (Object.keys(API_ERRORS) as ApiErrorCode[]).filter((code) => codes.has(code));
+  const codes = new Set<ErrorCode>([...(input ? ['invalid_request' as const] : []), 'unauthorized', 'forbidden', ...(operation.errors ?? []), 'server_error']);
+  return (Object.keys(ERRORS) as ErrorCode[]).filter((code) => codes.has(code));
 }
 
 function describe(operation: Operation, components: Components, errorRef: JsonSchema) {
@@ -72,7 +73,7 @@ function describe(operation: Operation, components: Components, errorRef: JsonSc
       : { description: 'No Content' },
   };
   for (const code of errorCodes(operation)) {
-    responses[API_ERRORS[code].status] = {
+    responses[ERRORS[code].status] = {
       description: `${code}: ${errorDescriptions[code]}`,
       ...(code === 'unauthorized' ? { headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'RFC 6750 §3 Bearer challenge.' } } } : {}),
       content: json(errorRef),

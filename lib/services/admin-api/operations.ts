@@ -6,7 +6,7 @@
  * drift apart. Each route file exports `adminRoute(<operation id>)`.
  */
 import { z } from 'zod';
-import type { ApiErrorCode } from './errors.ts';
+import type { ErrorCode } from '../errors.ts';
 import { auditEventListSchema, auditQuerySchema } from './dto/audit.ts';
 import { clientListSchema, clientPatchSchema, clientSchema, clientSecretSchema, createdClientSchema, newClientBodySchema } from './dto/clients.ts';
 import { pathId, searchQuery } from './dto/common.ts';
@@ -40,7 +40,7 @@ export interface Operation {
   /** What a success answers; absent for 204 No Content. */
   response?: z.ZodType;
   /** Beyond what every operation may answer (401, 403, 500, and 400 when it takes input). */
-  errors?: readonly ApiErrorCode[];
+  errors?: readonly ErrorCode[];
 }
 
 const clientId = z.strictObject({ id: pathId().meta({ description: 'The client_id.' }) });

@@ -8,7 +8,7 @@
  */
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { env } from '../../config/env.ts';
 import { database, type Database } from '../../db/database.ts';
 import { checkAdminToken } from '../../oidc/admin-token.ts';
@@ -16,7 +16,8 @@ import { getProvider } from '../../oidc/provider.ts';
 import { clientActor, requestContext, type AuditBy } from '../audit.ts';
 import { adminSessionAccess } from '../portal/session.ts';
 import { authorizeAdminRequest, type AdminCaller, type AuthSources } from './auth.ts';
-import { ApiError, apiHeaders, errorResponse, invalidRequest } from './errors.ts';
+import { NotFound } from '../errors.ts';
+import { apiHeaders, errorResponse, invalidRequest } from './errors.ts';
 import { readJsonBody } from './http.ts';
 import type { Operation } from './operations.ts';
 
@@ -88,7 +89,7 @@ export async function unknownAdminPath(request: Request): Promise<Response> {
   const requestId = randomUUID();
   try {
     await authorizeAdminRequest(request, liveSources());
-    throw new ApiError('not_found', 'no such admin API path; see /api/admin/openapi.json');
+    throw new NotFound('no such admin API path; see /api/admin/openapi.json');
   } catch (error) {
     return errorResponse(error, requestId);
   }

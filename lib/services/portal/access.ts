@@ -13,6 +13,8 @@ export interface AdminUser {
   username: string;
   name: string | null;
   email: string | null;
+  /** The Gatehouse session this portal sign-in came from (its browser's), when known. */
+  sessionUid?: string;
 }
 
 export type AdminAccess =

@@ -85,14 +85,17 @@ async function buildOptions(): Promise<AuthOptions> {
     session: { strategy: 'jwt', maxAge: PORTAL_SESSION_TTL },
     jwt: { maxAge: PORTAL_SESSION_TTL },
     // `?via=auth` tells the page it was reached through next-auth, which has set its CSRF cookie by then.
-    pages: { signIn: '/admin/sign-in?via=auth', error: '/admin/sign-in' },
+    pages: { signIn: '/sign-in?via=auth', error: '/sign-in' },
     callbacks: {
       // The ID token stays in the encrypted session cookie for RP-initiated logout's id_token_hint.
       async jwt({ token, account }) {
         if (account?.id_token) token.idToken = account.id_token;
-        if (account?.access_token) {
-          const sessionUid = await gatehouseSessionUid(account.access_token);
-          if (sessionUid) token.sessionUid = sessionUid;
+        if (account) {
+          // A portal session lives only as long as the Gatehouse session it came
+          // from (lib/services/portal/session.ts): none is opened without one.
+          const sessionUid = account.access_token ? await gatehouseSessionUid(account.access_token) : undefined;
+          if (!sessionUid) throw new Error('the sign-in is not bound to a Gatehouse session');
+          token.sessionUid = sessionUid;
         }
         return token;
       },

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newClientSchema } from '../clients.ts';
-import { clientFormValues, fieldErrors, readClientForm } from './client-form.ts';
+import { fieldErrors } from '../forms.ts';
+import { clientFields, clientFormValues, readClientForm } from './client-form.ts';
 
 function form(entries: Array<[string, string]>): FormData {
   const data = new FormData();
@@ -46,7 +47,7 @@ test('the ID token signing algorithm: RS256 or ES256 as chosen, anything else an
   const { values, input } = readClientForm(form([...base, ['idTokenSignedResponseAlg', 'HS256']]));
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
-  assert.deepEqual(fieldErrors(result.error), { idTokenSignedResponseAlg: ['the ID token signing algorithm is one of ES256, RS256'] });
+  assert.deepEqual(fieldErrors(result.error, clientFields), { idTokenSignedResponseAlg: ['the ID token signing algorithm is one of ES256, RS256'] });
   assert.equal(values.idTokenSignedResponseAlg, 'HS256', 'shown again as submitted');
 });
 
@@ -67,7 +68,7 @@ test('each issue lands on its field, and the values come back as typed for the f
   const { values, input } = readClientForm(typed);
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
-  const errors = fieldErrors(result.error);
+  const errors = fieldErrors(result.error, clientFields);
   // Cross-field rules (public client + secret method) run once every field is valid on its own.
   assert.deepEqual(Object.keys(errors).sort(), ['grantTypes', 'logoUri', 'name', 'redirectUris', 'scopes']);
   assert.equal(errors.redirectUris?.length, 2, 'one message per bad URI');
@@ -91,7 +92,7 @@ test('a cross-field rule lands on the field it is about', () => {
   );
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
-  assert.deepEqual(fieldErrors(result.error), { tokenEndpointAuthMethod: ['a public client authenticates with none'] });
+  assert.deepEqual(fieldErrors(result.error, clientFields), { tokenEndpointAuthMethod: ['a public client authenticates with none'] });
 });
 
 test('a new client starts as a confidential code-flow client; an existing one shows what it has', () => {
@@ -123,4 +124,24 @@ test('a new client starts as a confidential code-flow client; an existing one sh
   assert.equal(values.logoUri, '');
   assert.equal(values.resourceServer, true);
   assert.equal(values.idTokenSignedResponseAlg, 'RS256', 'an existing RS256 client is edited as RS256');
+});
+
+test('a public resource server, or the introspect scope beside the code grant, is refused next to the field it is about', () => {
+  const { input } = readClientForm(
+    form([
+      ['name', 'Orders'],
+      ['type', 'public'],
+      ['redirectUris', 'http://localhost:5173/cb'],
+      ['grantTypes', 'authorization_code'],
+      ['scopes', 'openid'],
+      ['scopes', 'introspect'],
+      ['resourceServer', 'on'],
+    ]),
+  );
+  const result = newClientSchema.safeParse(input);
+  assert.ok(!result.success);
+  assert.deepEqual(fieldErrors(result.error, clientFields), {
+    resourceServer: ['only confidential clients can be resource servers (a public client has no secret to authenticate with)'],
+    grantTypes: ['a client with the introspect scope uses the client_credentials grant only'],
+  });
 });

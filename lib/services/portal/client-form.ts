@@ -1,13 +1,14 @@
 /**
  * The client form of the admin portal, as plain data: FormData in, the input
  * of `newClientSchema` (lib/services/clients.ts, the one schema for the CLI and
- * the portal) out, and that schema's issues back as messages per field.
- * Nothing here is secret: a client secret is never typed into a form.
+ * the portal) out; its fields, for `formErrors` (lib/services/forms.ts) to put
+ * that schema's issues under. Nothing here is secret: a client secret is never
+ * typed into a form.
  */
-import type { z } from 'zod';
 import type { ClientRecord } from '../../db/clients.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
 import type { NewClientInput } from '../clients.ts';
+import type { FieldErrors as ErrorsOf } from '../forms.ts';
 
 /** What the form shows: the same names as the schema, lists as the text the person typed. */
 export interface ClientFormValues {
@@ -25,10 +26,23 @@ export interface ClientFormValues {
   idTokenSignedResponseAlg: string;
 }
 
-/** Messages by field; `form` holds any that belong to no one field. */
-export type FieldErrors = Partial<Record<keyof ClientFormValues | 'form', string[]>>;
+export const clientFields: ReadonlyArray<keyof ClientFormValues> = [
+  'name',
+  'type',
+  'redirectUris',
+  'postLogoutRedirectUris',
+  'grantTypes',
+  'scopes',
+  'tokenEndpointAuthMethod',
+  'logoUri',
+  'firstParty',
+  'resourceServer',
+  'adminApi',
+  'idTokenSignedResponseAlg',
+];
 
-const fields = new Set<string>(['name', 'type', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scopes', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer', 'adminApi', 'idTokenSignedResponseAlg']);
+/** Messages by field; `form` holds any that belong to no one field. */
+export type FieldErrors = ErrorsOf<keyof ClientFormValues>;
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -73,18 +87,6 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     idTokenSignedResponseAlg: (values.idTokenSignedResponseAlg || undefined) as NewClientInput['idTokenSignedResponseAlg'],
   };
   return { values, input };
-}
-
-/** The schema's issues by form field (a bad redirect URI at index 2 belongs to the redirectUris box). */
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const first = String(issue.path[0] ?? '');
-    const field = (fields.has(first) ? first : 'form') as keyof FieldErrors;
-    const messages = (errors[field] ??= []);
-    if (!messages.includes(issue.message)) messages.push(issue.message);
-  }
-  return errors;
 }
 
 /** The form's starting values: a new client, or the client being edited. */

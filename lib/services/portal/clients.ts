@@ -7,10 +7,10 @@
  */
 import 'server-only';
 import { z } from 'zod';
+import { pageRange, pageWindow } from '../paging.ts';
 import { database } from '../../db/database.ts';
 import type { ClientRecord } from '../../db/clients.ts';
 import {
-  ClientError,
   disableClient,
   enableClient,
   findClient,
@@ -20,9 +20,12 @@ import {
   searchClients,
   updateClient,
 } from '../clients.ts';
+import { policyProblemsOf } from '../client-policy-report.ts';
+import { Conflict, NotFound } from '../errors.ts';
+import { formErrors } from '../forms.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
-import { clientFormValues, fieldErrors, readClientForm, type ClientFormValues, type FieldErrors } from './client-form.ts';
+import { clientFields, clientFormValues, readClientForm, type ClientFormValues, type FieldErrors } from './client-form.ts';
 import { PORTAL_CLIENT_ID } from './registration.ts';
 
 export const CLIENTS_PER_PAGE = 20;
@@ -61,9 +64,8 @@ export interface ClientsPage {
 
 export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<ClientsPage> {
   const { q, page } = listParams.parse({ q: params.q ?? '', page: params.page ?? 1 });
-  const { clients, total } = await searchClients(database(), { query: q || undefined, skip: (page - 1) * CLIENTS_PER_PAGE, take: CLIENTS_PER_PAGE });
-  const pageCount = Math.max(1, Math.ceil(total / CLIENTS_PER_PAGE));
-  const first = total === 0 ? 0 : (page - 1) * CLIENTS_PER_PAGE + 1;
+  const { clients, total } = await searchClients(database(), { query: q || undefined, ...pageRange(page, CLIENTS_PER_PAGE) });
+  const { pageCount, first, last } = pageWindow(page, CLIENTS_PER_PAGE, total, clients.length);
   return {
     clients: clients.map((c) => ({ id: c.id, name: c.name, confidential: c.confidential, enabled: c.enabled, firstParty: c.firstParty, managed: isManagedClient(c.id), createdAt: c.createdAt })),
     query: q,
@@ -71,13 +73,14 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
     pageCount,
     total,
     first,
-    last: first === 0 ? 0 : first + clients.length - 1,
+    last,
   };
 }
 
-export async function clientDetails(_admin: AdminUser, id: string): Promise<(ClientRecord & { managed: boolean }) | undefined> {
+/** A client for its page; `policyProblems` says what of a registration from before the trust rule is not honoured. */
+export async function clientDetails(_admin: AdminUser, id: string): Promise<(ClientRecord & { managed: boolean; policyProblems: string[] }) | undefined> {
   const client = await findClient(database(), id);
-  return client ? { ...client, managed: isManagedClient(client.id) } : undefined;
+  return client ? { ...client, managed: isManagedClient(client.id), policyProblems: policyProblemsOf(client) } : undefined;
 }
 
 /** The edit form's starting values, or undefined for an unknown or managed client. */
@@ -98,8 +101,7 @@ export async function createClientFromForm(admin: AdminUser, form: FormData): Pr
     const { client, clientSecret } = await registerClient(database(), input, { by: await byAdmin(admin) });
     return { status: 'created', client: { id: client.id, name: client.name }, clientSecret };
   } catch (error) {
-    if (error instanceof z.ZodError) return { status: 'editing', values, errors: fieldErrors(error) };
-    throw error;
+    return { status: 'editing', values, errors: formErrors(error, clientFields) };
   }
 }
 
@@ -114,10 +116,8 @@ export async function updateClientFromForm(admin: AdminUser, id: string, form: F
     await updateClient(database(), id, input, await byAdmin(admin));
     return { status: 'saved' };
   } catch (error) {
-    if (error instanceof z.ZodError) return { status: 'editing', values, errors: fieldErrors(error) };
-    if (error instanceof ClientError && error.code === 'not_found') return { status: 'not_found' };
-    if (error instanceof ClientError) return { status: 'editing', values, errors: { form: [error.message] } };
-    throw error;
+    if (error instanceof NotFound) return { status: 'not_found' };
+    return { status: 'editing', values, errors: formErrors(error, clientFields) };
   }
 }
 
@@ -130,7 +130,8 @@ export async function rotateSecretFromForm(admin: AdminUser, id: string, form: F
   try {
     return { status: 'rotated', clientSecret: await rotateClientSecret(database(), id, await byAdmin(admin)) };
   } catch (error) {
-    if (error instanceof ClientError) return { status: 'refused', message: error.code === 'not_found' ? 'This client no longer exists.' : 'A public client has no secret.' };
+    if (error instanceof NotFound) return { status: 'refused', message: 'This client no longer exists.' };
+    if (error instanceof Conflict) return { status: 'refused', message: 'A public client has no secret.' };
     throw error;
   }
 }

@@ -39,16 +39,17 @@ async function portalToken(): Promise<JWT | null> {
 
 /**
  * The portal session's subject, or undefined without a session. A portal
- * session whose Gatehouse session has ended (signed out elsewhere, "sign out
- * everywhere else", user disabled) is no session at all.
+ * session is only as good as the live Gatehouse session it came from: one
+ * whose Gatehouse session has ended (signed out elsewhere, "sign out
+ * everywhere else", user disabled, password reset) or that names none at all
+ * is no session. Whoever could mint a portal cookie would still need a live
+ * session of the person they claim to be.
  */
-async function sessionSubject(): Promise<{ sub: string; sessionUid?: string } | undefined> {
+async function sessionSubject(): Promise<{ sub: string; sessionUid: string } | undefined> {
   const token = await portalToken();
   const sub = typeof token?.sub === 'string' ? token.sub : undefined;
-  if (!sub) return undefined;
-  // Sessions from before the portal recorded it have no uid: they run to their own end.
   const sessionUid = typeof token?.sessionUid === 'string' ? token.sessionUid : undefined;
-  if (sessionUid && !(await gatehouseSessionAlive(database(), sub, sessionUid))) return undefined;
+  if (!sub || !sessionUid || !(await gatehouseSessionAlive(database(), sub, sessionUid))) return undefined;
   return { sub, sessionUid };
 }
 
@@ -57,10 +58,11 @@ async function sessionSubject(): Promise<{ sub: string; sessionUid?: string } | 
  * to `returnTo` afterwards); anyone else gets the 403 page.
  */
 export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
-  const access = await adminSessionAccess();
+  const subject = await sessionSubject();
+  const access = await adminAccess(database(), subject?.sub);
   if (access.kind === 'signed_out') redirect(signInPath(returnTo));
   if (access.kind === 'forbidden') forbidden();
-  return access.admin;
+  return { ...access.admin, sessionUid: subject?.sessionUid };
 }
 
 /**

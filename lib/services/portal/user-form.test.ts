@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newUserSchema, profileSchema } from '../users.ts';
-import { readNewUserForm, readPasswordChoice, readProfileForm, userFieldErrors } from './user-form.ts';
+import { fieldErrors } from '../forms.ts';
+import { readNewUserForm, readPasswordChoice, readProfileForm, userFields } from './user-form.ts';
 
 function form(entries: Record<string, string>): FormData {
   const data = new FormData();
@@ -29,7 +30,7 @@ test('a typed password must be typed twice the same; its policy errors land on t
   assert.equal(typed.generated, false);
   const result = newUserSchema.safeParse(typed.input);
   assert.ok(!result.success);
-  assert.deepEqual(Object.keys(userFieldErrors(result.error)), ['password']);
+  assert.deepEqual(Object.keys(fieldErrors(result.error, userFields)), ['password']);
   assert.ok(!JSON.stringify(typed.values).includes('short'));
 });
 
@@ -37,7 +38,7 @@ test('a bad username and email come back on their fields', () => {
   const { input } = readNewUserForm(form({ username: 'not ok!', email: 'nope', passwordChoice: 'generate' }));
   const result = newUserSchema.safeParse(input);
   assert.ok(!result.success);
-  assert.deepEqual(Object.keys(userFieldErrors(result.error)).sort(), ['email', 'username']);
+  assert.deepEqual(Object.keys(fieldErrors(result.error, userFields)).sort(), ['email', 'username']);
 });
 
 test('the profile form: empty fields clear, values come back as typed', () => {

@@ -1,11 +1,12 @@
 /**
  * The admin portal's user forms as plain data: FormData in, the input of the
- * user schemas (lib/services/users.ts, shared with the CLI) out, and their
- * issues back as messages per field. A password is read from the form and
- * never put back into `values`: forms are never re-rendered with it.
+ * user schemas (lib/services/users.ts, shared with the CLI) out; their fields,
+ * for `formErrors` (lib/services/forms.ts) to put the issues under. A password
+ * is read from the form and never put back into `values`: forms are never
+ * re-rendered with it.
  */
-import type { z } from 'zod';
 import type { UserRecord } from '../../db/users.ts';
+import { formText, type FieldErrors } from '../forms.ts';
 import { generatePassword, passwordPolicy } from '../passwords.ts';
 import type { NewUserInput, ProfileInput } from '../users.ts';
 
@@ -25,32 +26,13 @@ export interface ProfileFormValues {
   email: string;
 }
 
-type FieldName = 'username' | 'name' | 'email' | 'role' | 'password' | 'confirmPassword';
+export const userFields = ['username', 'name', 'email', 'role', 'password', 'confirmPassword'] as const;
 
 /** Messages by field; `form` holds any that belong to no one field. */
-export type UserFieldErrors = Partial<Record<FieldName | 'form', string[]>>;
-
-const fieldNames = new Set<string>(['username', 'name', 'email', 'role', 'password', 'confirmPassword']);
-
-/** A text field as typed ('' when missing or a file), cut at `max` so nothing unbounded reaches zod or argon2. */
-export function formText(form: FormData, name: string, max: number): string {
-  const value = form.get(name);
-  return typeof value === 'string' ? value.slice(0, max) : '';
-}
+export type UserFieldErrors = FieldErrors<(typeof userFields)[number]>;
 
 /** One past the policy's maximum: long enough for the schema to refuse, short enough for argon2. */
 const PASSWORD_MAX = passwordPolicy.maxLength + 1;
-
-export function userFieldErrors(error: z.ZodError): UserFieldErrors {
-  const errors: UserFieldErrors = {};
-  for (const issue of error.issues) {
-    const head = String(issue.path[0] ?? '');
-    const field = (fieldNames.has(head) ? head : 'form') as keyof UserFieldErrors;
-    const messages = (errors[field] ??= []);
-    if (!messages.includes(issue.message)) messages.push(issue.message);
-  }
-  return errors;
-}
 
 /**
  * The new password a form asks for: generated (returned, to be shown once),

@@ -9,25 +9,30 @@
  */
 import 'server-only';
 import { z } from 'zod';
+import { pageRange, pageWindow } from '../paging.ts';
 import { database } from '../../db/database.ts';
 import type { UserRecord } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../account/apps.ts';
 import { activeSessions, endAllSessions, type ActiveSession } from '../account/sessions.ts';
 import { auditEventsFor, type AuditEventRecord } from '../audit.ts';
-import { changePassword, createUser, disableUser, enableUser, getUserById, searchUsers, setRole, updateProfile, UserError } from '../users.ts';
+import { Forbidden, NotFound } from '../errors.ts';
+import { formErrors } from '../forms.ts';
+import { changePassword, createUser, disableUser, enableUser, getUserById, searchUsers, setRole, updateProfile } from '../users.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import {
   readNewUserForm,
   readPasswordChoice,
   readProfileForm,
-  userFieldErrors,
+  userFields,
   type NewUserFormValues,
   type ProfileFormValues,
   type UserFieldErrors,
 } from './user-form.ts';
 
 export const USERS_PER_PAGE = 20;
+
+const EMAIL_TAKEN = 'another user already has this email address';
 
 const listParams = z.object({
   q: z.string().trim().max(100).catch(''),
@@ -58,10 +63,9 @@ const summary = (u: UserRecord): UserSummary => ({ id: u.id, username: u.usernam
 
 export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<UsersPage> {
   const { q, page } = listParams.parse({ q: params.q ?? '', page: params.page ?? 1 });
-  const { users, total } = await searchUsers(database(), { query: q || undefined, skip: (page - 1) * USERS_PER_PAGE, take: USERS_PER_PAGE });
-  const pageCount = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
-  const first = users.length === 0 ? 0 : (page - 1) * USERS_PER_PAGE + 1;
-  return { users: users.map(summary), query: q, page, pageCount, total, first, last: first === 0 ? 0 : first + users.length - 1 };
+  const { users, total } = await searchUsers(database(), { query: q || undefined, ...pageRange(page, USERS_PER_PAGE) });
+  const { pageCount, first, last } = pageWindow(page, USERS_PER_PAGE, total, users.length);
+  return { users: users.map(summary), query: q, page, pageCount, total, first, last };
 }
 
 /** A user id from a URL: bounded, or nothing. */
@@ -101,10 +105,7 @@ export async function createUserFromForm(admin: AdminUser, form: FormData): Prom
     const user = await createUser(database(), input, await byAdmin(admin), { generated });
     return { status: 'created', user: { id: user.id, username: user.username }, ...(generated ? { password: input.password } : {}) };
   } catch (error) {
-    if (error instanceof z.ZodError) return { status: 'editing', values, errors: { ...userFieldErrors(error), ...errors } };
-    if (error instanceof UserError && error.code === 'username_taken') return { status: 'editing', values, errors: { username: ['this username is taken'] } };
-    if (error instanceof UserError && error.code === 'email_taken') return { status: 'editing', values, errors: { email: ['another user already has this email address'] } };
-    throw error;
+    return { status: 'editing', values, errors: { ...formErrors(error, userFields, { username: 'this username is taken', email: EMAIL_TAKEN }), ...errors } };
   }
 }
 
@@ -116,21 +117,19 @@ export async function updateProfileFromForm(admin: AdminUser, id: string, form: 
     await updateProfile(database(), id, input, await byAdmin(admin));
     return { status: 'saved' };
   } catch (error) {
-    if (error instanceof z.ZodError) return { status: 'editing', values, errors: userFieldErrors(error) };
-    if (error instanceof UserError && error.code === 'email_taken') return { status: 'editing', values, errors: { email: ['another user already has this email address'] } };
-    if (error instanceof UserError && error.code === 'not_found') return { status: 'not_found' };
-    throw error;
+    if (error instanceof NotFound) return { status: 'not_found' };
+    return { status: 'editing', values, errors: formErrors(error, userFields, { email: EMAIL_TAKEN }) };
   }
 }
 
 export type PasswordState =
   | { status: 'idle' }
   | { status: 'invalid'; errors: UserFieldErrors }
-  /** `password` only when generated, to be shown once. */
-  | { status: 'set'; password?: string }
+  /** `password` only when generated, to be shown once; `endedSessions`: the user's sessions that ended with it. */
+  | { status: 'set'; endedSessions: number; password?: string }
   | { status: 'not_found' };
 
-/** Sets a typed (twice) or generated password. The old one stops working at once; sessions and tokens are left as they are. */
+/** Sets a typed (twice) or generated password. The old one stops working at once and every session of the user ends (changePassword). */
 export async function setPasswordFromForm(admin: AdminUser, id: string, form: FormData): Promise<PasswordState> {
   const db = database();
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
@@ -138,12 +137,13 @@ export async function setPasswordFromForm(admin: AdminUser, id: string, form: Fo
   const { password, generated, errors } = readPasswordChoice(form);
   try {
     if (Object.keys(errors).length) return { status: 'invalid', errors };
-    await changePassword(db, user.username, password, await byAdmin(admin), { generated });
-    return generated ? { status: 'set', password } : { status: 'set' };
+    // An admin setting their own password stays signed in here, as in /account; every other session ends.
+    const keepSessionUid = admin.id === user.id ? admin.sessionUid : undefined;
+    const { endedSessions } = await changePassword(db, user.username, password, await byAdmin(admin), { generated, keepSessionUid });
+    return generated ? { status: 'set', endedSessions, password } : { status: 'set', endedSessions };
   } catch (error) {
-    if (error instanceof z.ZodError) return { status: 'invalid', errors: { password: error.issues.map((i) => i.message) } };
-    if (error instanceof UserError && error.code === 'not_found') return { status: 'not_found' };
-    throw error;
+    if (error instanceof NotFound) return { status: 'not_found' };
+    return { status: 'invalid', errors: formErrors(error, userFields) };
   }
 }
 
@@ -156,8 +156,8 @@ async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): P
     await fn(user);
     return { status: 'done' };
   } catch (error) {
-    if (error instanceof UserError && error.code === 'self_change') return { status: 'refused', message: error.message };
-    if (error instanceof UserError && error.code === 'not_found') return { status: 'not_found' };
+    if (error instanceof Forbidden) return { status: 'refused', message: error.message };
+    if (error instanceof NotFound) return { status: 'not_found' };
     throw error;
   }
 }

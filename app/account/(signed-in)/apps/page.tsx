@@ -1,8 +1,10 @@
 // /account/apps: the apps the person has connected (their grants), with a revoke button for each.
 import type { Metadata } from 'next';
-import { Time } from '@/components/account/time';
-import { Badge, Button, Card, Notice, PageHeader } from '@/components/admin/ui';
 import { ScopeList } from '@/components/scope-list';
+import { Button } from '@/components/ui/button';
+import { Card, PageHeader } from '@/components/ui/card';
+import { Badge, NoticeFor } from '@/components/ui/notice';
+import { Time } from '@/components/ui/time';
 import { appsOf, type ConnectedApp } from '@/lib/services/account/pages';
 import { requireUser } from '@/lib/services/portal/session';
 import { revokeAppAction } from '../../actions';
@@ -10,10 +12,10 @@ import { revokeAppAction } from '../../actions';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Connected apps' };
 
-const notices: Record<string, { tone: 'success' | 'error'; text: string }> = {
-  revoked: { tone: 'success', text: 'Access revoked. The app’s tokens no longer work; if you use it again, it asks for your permission again.' },
-  refused: { tone: 'error', text: 'This is the Gatehouse portal you are using now. To end its access, sign out.' },
-  not_found: { tone: 'error', text: 'That app had no access left to revoke.' },
+const notices: Record<string, { variant: 'success' | 'error'; text: string }> = {
+  revoked: { variant: 'success', text: 'Access revoked. The app’s tokens no longer work; if you use it again, it asks for your permission again.' },
+  refused: { variant: 'error', text: 'This is the Gatehouse portal you are using now. To end its access, sign out.' },
+  not_found: { variant: 'error', text: 'That app had no access left to revoke.' },
 };
 
 function AppCard({ app }: { app: ConnectedApp }) {
@@ -30,13 +32,13 @@ function AppCard({ app }: { app: ConnectedApp }) {
               {app.name}
             </h2>
             <p className="mt-0.5 flex flex-wrap gap-1">
-              {app.portal ? <Badge tone="indigo">This portal</Badge> : app.firstParty ? <Badge tone="indigo">First party</Badge> : null}
+              {app.portal ? <Badge variant="indigo">This portal</Badge> : app.firstParty ? <Badge variant="indigo">First party</Badge> : null}
             </p>
           </div>
         </div>
         {app.portal ? null : (
           <form action={revokeAppAction.bind(null, app.clientId)}>
-            <Button type="submit" look="secondary">
+            <Button type="submit" variant="secondary">
               Revoke access<span className="sr-only"> for {app.name}</span>
             </Button>
           </form>
@@ -74,15 +76,14 @@ function AppCard({ app }: { app: ConnectedApp }) {
 export default async function AppsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/account/apps');
   const apps = await appsOf(user);
-  const { notice: key } = await searchParams;
-  const notice = typeof key === 'string' ? notices[key] : undefined;
+  const { notice } = await searchParams;
   return (
     <>
       <PageHeader
         title="Connected apps"
         description="Apps you allowed to sign you in and see your details. Revoking one ends its access at once: its tokens stop working."
       />
-      {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
+      <NoticeFor notices={notices} notice={notice} />
       {apps.length ? (
         <ul className="space-y-4">
           {apps.map((app) => (

@@ -1,7 +1,7 @@
 // /account/password: change one's own password; the other sessions end, this one stays.
 import type { Metadata } from 'next';
 import { PasswordForm } from '@/components/account/password-form';
-import { Card, PageHeader } from '@/components/admin/ui';
+import { Card, PageHeader } from '@/components/ui/card';
 import { passwordPolicy } from '@/lib/services/passwords';
 import { requireUser } from '@/lib/services/portal/session';
 import { changePasswordAction } from '../../actions';

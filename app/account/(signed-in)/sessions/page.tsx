@@ -1,7 +1,9 @@
 // /account/sessions: where the person is signed in to Gatehouse, with "sign out everywhere else".
 import type { Metadata } from 'next';
-import { Time } from '@/components/account/time';
-import { Badge, Button, Card, Notice, PageHeader, formatDate } from '@/components/admin/ui';
+import { Button } from '@/components/ui/button';
+import { Card, PageHeader } from '@/components/ui/card';
+import { Badge, Notice } from '@/components/ui/notice';
+import { formatDate, Time } from '@/components/ui/time';
 import { activityOf, sessionsOf, type ActiveSession, type ActivityEntry } from '@/lib/services/account/pages';
 import { requireUser } from '@/lib/services/portal/session';
 import { endOtherSessionsAction, endSessionAction } from '../../actions';
@@ -9,15 +11,15 @@ import { endOtherSessionsAction, endSessionAction } from '../../actions';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sessions' };
 
-function noticeFor(key: unknown, count: unknown): { tone: 'success' | 'error'; text: string } | undefined {
+function noticeFor(key: unknown, count: unknown): { variant: 'success' | 'error'; text: string } | undefined {
   if (key === 'others_ended') {
     const n = Number(count);
-    if (!Number.isInteger(n) || n <= 0) return { tone: 'success', text: 'You had no other sessions: nothing to sign out.' };
-    return { tone: 'success', text: `Signed out of ${n === 1 ? 'one other session' : `${n} other sessions`}. You stay signed in here.` };
+    if (!Number.isInteger(n) || n <= 0) return { variant: 'success', text: 'You had no other sessions: nothing to sign out.' };
+    return { variant: 'success', text: `Signed out of ${n === 1 ? 'one other session' : `${n} other sessions`}. You stay signed in here.` };
   }
-  if (key === 'ended') return { tone: 'success', text: 'That session is signed out.' };
-  if (key === 'current') return { tone: 'error', text: 'That is the session you are using. To end it, sign out.' };
-  if (key === 'not_found') return { tone: 'error', text: 'That session had already ended.' };
+  if (key === 'ended') return { variant: 'success', text: 'That session is signed out.' };
+  if (key === 'current') return { variant: 'error', text: 'That is the session you are using. To end it, sign out.' };
+  if (key === 'not_found') return { variant: 'error', text: 'That session had already ended.' };
   return undefined;
 }
 
@@ -28,7 +30,7 @@ function SessionItem({ session }: { session: ActiveSession }) {
       <div className="min-w-0 space-y-1 text-sm">
         <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
           <span>Signed in {session.signedInAt ? <Time date={session.signedInAt} /> : 'at an unknown time'}</span>
-          {session.current ? <Badge tone="green">This browser</Badge> : null}
+          {session.current ? <Badge variant="green">This browser</Badge> : null}
         </p>
         <p className="text-slate-600">
           {session.lastActiveAt ? (
@@ -46,7 +48,7 @@ function SessionItem({ session }: { session: ActiveSession }) {
       </div>
       {session.current ? null : (
         <form action={endSessionAction.bind(null, session.uid)}>
-          <Button type="submit" look="secondary">
+          <Button type="submit" variant="secondary">
             Sign out<span className="sr-only"> the session signed in at {started}</span>
           </Button>
         </form>
@@ -95,7 +97,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Sessions" description="The browsers and devices where you are signed in to Gatehouse." />
-      {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
+      {notice ? <Notice variant={notice.variant}>{notice.text}</Notice> : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
           <Card title={`Active sessions (${sessions.length})`}>
@@ -112,7 +114,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         </div>
         <Card title="Sign out everywhere else" description="Ends every Gatehouse session of yours except this browser’s. Apps signed in through them without offline access lose it too; apps with offline access keep it until you revoke them under Connected apps.">
           <form action={endOtherSessionsAction}>
-            <Button type="submit" look={others ? 'danger' : 'secondary'}>
+            <Button type="submit" variant={others ? 'danger' : 'secondary'}>
               Sign out everywhere else
             </Button>
           </form>

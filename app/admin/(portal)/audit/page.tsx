@@ -2,23 +2,17 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { ActionBadge, Actor, Details, Target } from '@/components/admin/audit';
-import { Button, ButtonLink, PageHeader, focusRing, formatDate } from '@/components/admin/ui';
-import { Pagination } from '@/components/admin/pagination';
-import { auditActionOptions, auditPage, type AuditPage } from '@/lib/services/portal/audit';
+import { ListPage, listHref } from '@/components/portal/list';
+import { Button, ButtonLink } from '@/components/ui/button';
+import { border, inputLook } from '@/components/ui/field';
+import { formatDate } from '@/components/ui/time';
+import { auditActionOptions, auditPage } from '@/lib/services/portal/audit';
 import { requireAdmin } from '@/lib/services/portal/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Audit log' };
 
-function pageHref(filters: AuditPage['filters'], page: number): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-  if (page > 1) params.set('page', String(page));
-  const search = params.toString();
-  return `/admin/audit${search ? `?${search}` : ''}`;
-}
-
-const inputLook = `block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-xs focus:border-indigo-500 ${focusRing}`;
+const filterLook = `${inputLook} ${border(false)} bg-white`;
 
 function Filter({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (
@@ -40,95 +34,88 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   const filtered = Boolean(f.action || f.actor || f.target || f.from || f.to);
 
   return (
-    <>
-      <PageHeader title="Audit log" description="Sign-ins, consents, revocations, client and user changes: who, what, on whom, from where, when. Times are UTC." />
-
-      <form method="get" action="/admin/audit" aria-label="Filter the audit log" className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-6">
-        <Filter id="audit-action" label="Action">
-          <select id="audit-action" name="action" defaultValue={f.action ?? ''} className={inputLook}>
-            <option value="">Any action</option>
-            {auditActionOptions.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label} ({o.value})
-              </option>
-            ))}
-          </select>
-        </Filter>
-        <Filter id="audit-actor" label="Actor (username or id)">
-          <input id="audit-actor" name="actor" type="search" maxLength={100} defaultValue={f.actor} className={inputLook} />
-        </Filter>
-        <Filter id="audit-target" label="Target (name or id)">
-          <input id="audit-target" name="target" type="search" maxLength={200} defaultValue={f.target} className={inputLook} />
-        </Filter>
-        <Filter id="audit-from" label="From (UTC day)">
-          <input id="audit-from" name="from" type="date" defaultValue={f.from} className={inputLook} />
-        </Filter>
-        <Filter id="audit-to" label="To (UTC day, included)">
-          <input id="audit-to" name="to" type="date" defaultValue={f.to} className={inputLook} />
-        </Filter>
-        <div className="flex items-end gap-2">
-          <Button type="submit" look="secondary">
-            Filter
-          </Button>
-          {filtered ? (
-            <ButtonLink look="secondary" href="/admin/audit">
-              Clear
-            </ButtonLink>
-          ) : null}
-        </div>
-      </form>
-
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-        <table className="w-full min-w-[60rem] text-left text-sm">
-          <caption className="sr-only">Audit log entries{filtered ? ', filtered' : ''}, newest first</caption>
-          <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
-            <tr>
-              <th scope="col" className="px-4 py-3">When</th>
-              <th scope="col" className="px-4 py-3">Action</th>
-              <th scope="col" className="px-4 py-3">Actor</th>
-              <th scope="col" className="px-4 py-3">Target</th>
-              <th scope="col" className="px-4 py-3">From</th>
-              <th scope="col" className="px-4 py-3">Details</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 align-top">
-            {log.events.map((event) => (
-              <tr key={event.id} className="hover:bg-slate-50">
-                <td className="px-4 py-3 whitespace-nowrap text-slate-600">{formatDate(event.at)}</td>
-                <td className="px-4 py-3">
-                  <ActionBadge action={event.action} />
-                </td>
-                <td className="max-w-44 px-4 py-3 wrap-anywhere">
-                  <Actor actor={event.actor} ip={event.ip} />
-                </td>
-                <td className="max-w-48 px-4 py-3">
-                  <Target target={event.target} />
-                </td>
-                <td className="max-w-56 px-4 py-3 text-xs text-slate-600">
-                  <span className="block font-mono">{event.ip ?? 'unknown address'}</span>
-                  {event.userAgent ? (
-                    <span className="block truncate" title={event.userAgent}>
-                      {event.userAgent}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="min-w-64 px-4 py-3">
-                  <Details details={event.details} />
-                </td>
-              </tr>
-            ))}
-            {log.events.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="px-4 py-10 text-center text-slate-600">
-                  {filtered ? 'No entry matches these filters.' : 'Nothing recorded yet.'}
-                </td>
-              </tr>
+    <ListPage
+      title="Audit log"
+      description="Sign-ins, consents, revocations, client and user changes: who, what, on whom, from where, when. Times are UTC."
+      filters={
+        <form
+          method="get"
+          action="/admin/audit"
+          aria-label="Filter the audit log"
+          className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-6"
+        >
+          <Filter id="audit-action" label="Action">
+            <select id="audit-action" name="action" defaultValue={f.action ?? ''} className={filterLook}>
+              <option value="">Any action</option>
+              {auditActionOptions.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label} ({o.value})
+                </option>
+              ))}
+            </select>
+          </Filter>
+          <Filter id="audit-actor" label="Actor (username or id)">
+            <input id="audit-actor" name="actor" type="search" maxLength={100} defaultValue={f.actor} className={filterLook} />
+          </Filter>
+          <Filter id="audit-target" label="Target (name or id)">
+            <input id="audit-target" name="target" type="search" maxLength={200} defaultValue={f.target} className={filterLook} />
+          </Filter>
+          <Filter id="audit-from" label="From (UTC day)">
+            <input id="audit-from" name="from" type="date" defaultValue={f.from} className={filterLook} />
+          </Filter>
+          <Filter id="audit-to" label="To (UTC day, included)">
+            <input id="audit-to" name="to" type="date" defaultValue={f.to} className={filterLook} />
+          </Filter>
+          <div className="flex items-end gap-2">
+            <Button type="submit" variant="secondary">
+              Filter
+            </Button>
+            {filtered ? (
+              <ButtonLink variant="secondary" href="/admin/audit">
+                Clear
+              </ButtonLink>
             ) : null}
-          </tbody>
-        </table>
-      </div>
-
-      <Pagination summary={log.total === 0 ? 'No entries' : log.events.length === 0 ? `Past the last page (${log.total} entries)` : `Showing ${log.first}–${log.last} of ${log.total}`} page={log.page} pageCount={log.pageCount} href={(page) => pageHref(f, page)} />
-    </>
+          </div>
+        </form>
+      }
+      table={{
+        caption: `Audit log entries${filtered ? ', filtered' : ''}, newest first`,
+        className: 'min-w-[60rem]',
+        bodyClassName: 'align-top',
+        columns: ['When', 'Action', 'Actor', 'Target', 'From', 'Details'].map((label) => ({ label })),
+        empty: filtered ? 'No entry matches these filters.' : 'Nothing recorded yet.',
+        rows: log.events.map((event) => (
+          <tr key={event.id} className="hover:bg-slate-50">
+            <td className="px-4 py-3 whitespace-nowrap text-slate-600">{formatDate(event.at)}</td>
+            <td className="px-4 py-3">
+              <ActionBadge action={event.action} />
+            </td>
+            <td className="max-w-44 px-4 py-3 wrap-anywhere">
+              <Actor actor={event.actor} ip={event.ip} />
+            </td>
+            <td className="max-w-48 px-4 py-3">
+              <Target target={event.target} />
+            </td>
+            <td className="max-w-56 px-4 py-3 text-xs text-slate-600">
+              <span className="block font-mono">{event.ip ?? 'unknown address'}</span>
+              {event.userAgent ? (
+                <span className="block truncate" title={event.userAgent}>
+                  {event.userAgent}
+                </span>
+              ) : null}
+            </td>
+            <td className="min-w-64 px-4 py-3">
+              <Details details={event.details} />
+            </td>
+          </tr>
+        )),
+      }}
+      paging={{
+        list: log,
+        none: 'No entries',
+        summary: log.events.length === 0 ? `Past the last page (${log.total} entries)` : undefined,
+        href: (page) => listHref('/admin/audit', f, page),
+      }}
+    />
   );
 }

@@ -83,7 +83,8 @@ export const newClientBodySchema = z
     description:
       'Defaults: confidential, authorization_code + refresh_token, scope "openid profile email offline_access", ' +
       'id_token_signed_response_alg ES256. ' +
-      'Only resource servers may have the introspect scope; only admin-API clients the admin scope, with client_credentials alone.',
+      'Only confidential clients can be resource servers; only resource servers may have the introspect scope, and only admin-API clients the admin scope, ' +
+      'each with client_credentials alone.',
   });
 
 export const clientPatchSchema = z

@@ -52,9 +52,18 @@ export const profilePatchSchema = z
 
 export const passwordBodySchema = z
   .strictObject({ password: passwordSchema.optional().meta({ description: 'Leave out to have Gatehouse generate one (returned once).' }) })
-  .meta({ id: 'NewPassword', description: 'The old password stops working at once; sessions and tokens stay.' });
+  .meta({
+    id: 'NewPassword',
+    description: 'The old password stops working at once and every Gatehouse session of the user ends (tokens bound to a session end with it; grants and refresh tokens stay).',
+  });
 
-export const passwordSetSchema = z.strictObject({ generated: z.boolean(), password: generatedPassword.optional() }).meta({ id: 'PasswordSet' });
+export const passwordSetSchema = z
+  .strictObject({
+    generated: z.boolean(),
+    ended_sessions: z.number().int().min(0).meta({ description: "How many of the user's sessions ended with the old password." }),
+    password: generatedPassword.optional(),
+  })
+  .meta({ id: 'PasswordSet' });
 
 export const roleBodySchema = z.strictObject({ role }).meta({ id: 'RoleChange' });
 

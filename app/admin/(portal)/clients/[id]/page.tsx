@@ -1,10 +1,13 @@
 // /admin/clients/:id: one client's registration, credentials and actions.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import type { ReactNode } from 'react';
 import { DeleteClientForm, RotateSecretForm } from '@/components/admin/client-actions';
-import { CopyField } from '@/components/admin/copy-button';
-import { Badge, Button, ButtonLink, Card, Notice, PageHeader, formatDate } from '@/components/admin/ui';
+import { DetailColumns, DetailHeader, detailRoute, Facts } from '@/components/portal/detail';
+import { Button, ButtonLink } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { CopyField } from '@/components/ui/copy-field';
+import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
+import { formatDate } from '@/components/ui/time';
 import { env } from '@/lib/config/env';
 import { clientDetails } from '@/lib/services/portal/clients';
 import { requireAdmin } from '@/lib/services/portal/session';
@@ -12,22 +15,6 @@ import { deleteClientAction, rotateSecretAction, setClientEnabledAction } from '
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Client' };
-
-const notices: Record<string, { tone: 'success' | 'error'; text: string }> = {
-  saved: { tone: 'success', text: 'Changes saved.' },
-  enabled: { tone: 'success', text: 'The client is enabled: it can sign people in again.' },
-  disabled: { tone: 'success', text: 'The client is disabled, and every token and grant it held is revoked.' },
-  managed: { tone: 'error', text: 'Gatehouse manages this client itself: it cannot be changed here.' },
-};
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid gap-1 py-3 sm:grid-cols-3 sm:gap-4">
-      <dt className="text-sm font-medium text-slate-500">{label}</dt>
-      <dd className="text-sm break-words text-slate-900 sm:col-span-2">{children}</dd>
-    </div>
-  );
-}
 
 function List({ items, empty }: { items: string[]; empty: string }) {
   if (!items.length) return <span className="text-slate-500">{empty}</span>;
@@ -40,39 +27,43 @@ function List({ items, empty }: { items: string[]; empty: string }) {
   );
 }
 
+const notices = {
+  saved: { variant: 'success', text: 'Changes saved.' },
+  enabled: { variant: 'success', text: 'The client is enabled: it can sign people in again.' },
+  disabled: { variant: 'success', text: 'The client is disabled, and every token and grant it held is revoked.' },
+  managed: { variant: 'error', text: 'Gatehouse manages this client itself: it cannot be changed here.' },
+} as const;
+
 export default async function ClientPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { id } = await params;
-  const path = `/admin/clients/${encodeURIComponent(id)}`;
-  const admin = await requireAdmin(path);
-  const client = await clientDetails(admin, id);
+  const { id, path } = await detailRoute('/admin/clients', params);
+  const client = await clientDetails(await requireAdmin(path), id);
   if (!client) notFound();
-  const { notice: noticeKey } = await searchParams;
-  const notice = typeof noticeKey === 'string' ? notices[noticeKey] : undefined;
+  const { notice } = await searchParams;
   const issuer = env().ISSUER;
 
   return (
     <>
-      <PageHeader
+      <DetailHeader
         title={client.name}
         back={{ href: '/admin/clients', label: 'Clients' }}
-        description={
-          <span className="flex flex-wrap gap-1">
+        badges={
+          <>
             <Badge>{client.confidential ? 'Confidential' : 'Public'}</Badge>
-            {client.enabled ? <Badge tone="green">Enabled</Badge> : <Badge tone="red">Disabled</Badge>}
-            {client.firstParty ? <Badge tone="indigo">First party</Badge> : null}
-            {client.resourceServer ? <Badge tone="indigo">Resource server</Badge> : null}
-            {client.adminApi ? <Badge tone="amber">Admin API</Badge> : null}
-            {client.managed ? <Badge tone="amber">Managed by Gatehouse</Badge> : null}
-          </span>
+            {client.enabled ? <Badge variant="green">Enabled</Badge> : <Badge variant="red">Disabled</Badge>}
+            {client.firstParty ? <Badge variant="indigo">First party</Badge> : null}
+            {client.resourceServer ? <Badge variant="indigo">Resource server</Badge> : null}
+            {client.adminApi ? <Badge variant="amber">Admin API</Badge> : null}
+            {client.managed ? <Badge variant="amber">Managed by Gatehouse</Badge> : null}
+          </>
         }
         actions={
           client.managed ? null : (
             <>
-              <ButtonLink look="secondary" href={`${path}/edit`}>
+              <ButtonLink variant="secondary" href={`${path}/edit`}>
                 Edit
               </ButtonLink>
               <form action={setClientEnabledAction.bind(null, client.id, !client.enabled)}>
-                <Button type="submit" look="secondary">
+                <Button type="submit" variant="secondary">
                   {client.enabled ? 'Disable' : 'Enable'}
                 </Button>
               </form>
@@ -80,62 +71,66 @@ export default async function ClientPage({ params, searchParams }: { params: Pro
           )
         }
       />
-      {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
+      <NoticeFor notices={notices} notice={notice} />
+      {client.policyProblems.length ? (
+        <Notice variant="warning">
+          <p className="font-semibold">Part of this registration is not honoured</p>
+          <ul className="mt-1 list-inside list-disc">
+            {client.policyProblems.map((problem) => (
+              <li key={problem}>{problem.charAt(0).toUpperCase() + problem.slice(1)}.</li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
       {client.managed ? (
-        <Notice tone="warning">The admin portal signs in with this client. Gatehouse keeps its registration as the portal needs it, so it cannot be edited, disabled, rotated or deleted here.</Notice>
+        <Notice variant="warning">
+          The admin portal signs in with this client. Gatehouse keeps its registration as the portal needs it, so it cannot be edited, disabled, rotated or
+          deleted here.
+        </Notice>
       ) : null}
 
-      <div className="grid gap-6 lg:grid-cols-5">
-        <div className="space-y-6 lg:col-span-3">
+      <DetailColumns
+        main={
           <Card title="Registration">
-            <dl className="divide-y divide-slate-100">
-              <Row label="Redirect URIs">
-                <List items={client.redirectUris} empty="None" />
-              </Row>
-              <Row label="Post-logout redirect URIs">
-                <List items={client.postLogoutRedirectUris} empty="None" />
-              </Row>
-              <Row label="Grant types">
-                <List items={client.grantTypes} empty="None" />
-              </Row>
-              <Row label="Allowed scopes">
-                <List items={client.scope.split(' ').filter(Boolean)} empty="None" />
-              </Row>
-              <Row label="Token endpoint authentication">
-                <code className="font-mono text-xs">{client.tokenEndpointAuthMethod}</code>
-              </Row>
-              <Row label="ID token signing algorithm">
-                <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>
-              </Row>
-              <Row label="Application type">{client.applicationType}</Row>
-              <Row label="Logo URI">{client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">None</span>}</Row>
-              <Row label="Registered">{formatDate(client.createdAt)}</Row>
-              <Row label="Last changed">{formatDate(client.updatedAt)}</Row>
-            </dl>
+            <Facts
+              rows={{
+                'Redirect URIs': <List items={client.redirectUris} empty="None" />,
+                'Post-logout redirect URIs': <List items={client.postLogoutRedirectUris} empty="None" />,
+                'Grant types': <List items={client.grantTypes} empty="None" />,
+                'Allowed scopes': <List items={client.scope.split(' ').filter(Boolean)} empty="None" />,
+                'Token endpoint authentication': <code className="font-mono text-xs">{client.tokenEndpointAuthMethod}</code>,
+                'ID token signing algorithm': <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>,
+                'Application type': client.applicationType,
+                'Logo URI': client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">None</span>,
+                Registered: formatDate(client.createdAt),
+                'Last changed': formatDate(client.updatedAt),
+              }}
+            />
           </Card>
-        </div>
-
-        <div className="space-y-6 lg:col-span-2">
-          <Card title="Connect your app" description="Configure your OpenID Connect library by discovery.">
-            <div className="space-y-4">
-              <CopyField id="client-id" label="Client ID" value={client.id} />
-              <CopyField id="discovery" label="Discovery URL" value={`${issuer}/.well-known/openid-configuration`} />
-            </div>
-          </Card>
-
-          {client.confidential && !client.managed ? (
-            <Card title="Client secret" description="Stored only as a hash: it cannot be shown again. Rotate it to get a new one, shown once.">
-              <RotateSecretForm action={rotateSecretAction.bind(null, client.id)} />
+        }
+        side={
+          <>
+            <Card title="Connect your app" description="Configure your OpenID Connect library by discovery.">
+              <div className="space-y-4">
+                <CopyField id="client-id" label="Client ID" value={client.id} />
+                <CopyField id="discovery" label="Discovery URL" value={`${issuer}/.well-known/openid-configuration`} />
+              </div>
             </Card>
-          ) : null}
 
-          {client.managed ? null : (
-            <Card title="Delete client" tone="danger">
-              <DeleteClientForm action={deleteClientAction.bind(null, client.id)} name={client.name} />
-            </Card>
-          )}
-        </div>
-      </div>
+            {client.confidential && !client.managed ? (
+              <Card title="Client secret" description="Stored only as a hash: it cannot be shown again. Rotate it to get a new one, shown once.">
+                <RotateSecretForm action={rotateSecretAction.bind(null, client.id)} />
+              </Card>
+            ) : null}
+
+            {client.managed ? null : (
+              <Card title="Delete client" variant="danger">
+                <DeleteClientForm action={deleteClientAction.bind(null, client.id)} name={client.name} />
+              </Card>
+            )}
+          </>
+        }
+      />
     </>
   );
 }

@@ -1,7 +1,7 @@
 // /admin/clients/new: register a client; its secret is shown once, in the answer to the form.
 import type { Metadata } from 'next';
 import { ClientForm } from '@/components/admin/client-form';
-import { Card, PageHeader } from '@/components/admin/ui';
+import { FormPage } from '@/components/portal/detail';
 import { clientFormValues } from '@/lib/services/portal/client-form';
 import { requireAdmin } from '@/lib/services/portal/session';
 import { createClientAction } from '../actions';
@@ -12,13 +12,8 @@ export const metadata: Metadata = { title: 'Register a client' };
 export default async function NewClientPage() {
   await requireAdmin('/admin/clients/new');
   return (
-    <>
-      <PageHeader title="Register a client" back={{ href: '/admin/clients', label: 'Clients' }} description="An application that signs people in with Gatehouse, or an API." />
-      <div className="max-w-3xl">
-        <Card>
-          <ClientForm action={createClientAction} initial={clientFormValues()} mode="create" cancelHref="/admin/clients" />
-        </Card>
-      </div>
-    </>
+    <FormPage title="Register a client" back={{ href: '/admin/clients', label: 'Clients' }} description="An application that signs people in with Gatehouse, or an API." wide>
+      <ClientForm action={createClientAction} initial={clientFormValues()} mode="create" cancelHref="/admin/clients" />
+    </FormPage>
   );
 }

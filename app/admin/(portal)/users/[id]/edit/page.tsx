@@ -1,8 +1,8 @@
 // /admin/users/:id/edit: change a user's name and email (not their username).
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { Card, PageHeader } from '@/components/admin/ui';
 import { ProfileForm } from '@/components/admin/user-form';
+import { detailRoute, FormPage } from '@/components/portal/detail';
 import { requireAdmin } from '@/lib/services/portal/session';
 import { profileFormValues } from '@/lib/services/portal/user-form';
 import { userDetails } from '@/lib/services/portal/users';
@@ -12,19 +12,14 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Edit user' };
 
 export default async function EditUserPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const path = `/admin/users/${encodeURIComponent(id)}`;
+  const { id, path } = await detailRoute('/admin/users', params);
   const admin = await requireAdmin(`${path}/edit`);
   const details = await userDetails(admin, id);
   if (!details) notFound();
+  const { username } = details.user;
   return (
-    <>
-      <PageHeader title={`Edit ${details.user.username}`} back={{ href: path, label: details.user.username }} />
-      <div className="max-w-2xl">
-        <Card>
-          <ProfileForm action={updateProfileAction.bind(null, id)} initial={profileFormValues(details.user)} cancelHref={path} />
-        </Card>
-      </div>
-    </>
+    <FormPage title={`Edit ${username}`} back={{ href: path, label: username }}>
+      <ProfileForm action={updateProfileAction.bind(null, id)} initial={profileFormValues(details.user)} cancelHref={path} />
+    </FormPage>
   );
 }

@@ -1,0 +1,159 @@
+/**
+ * The admin lists' building blocks (clients, users, the audit log): a search box, a table with its
+ * head and its empty row, and the pagination under it. Plain links and GET forms: they work without JavaScript.
+ */
+import type { ReactNode } from 'react';
+import { Button, ButtonLink } from '../ui/button';
+import { PageHeader } from '../ui/card';
+import { border, inputLook } from '../ui/field';
+
+/** A list's URL with its search and filters (the empty ones left out) and page (left out on page 1). */
+export function listHref(path: string, filters: Record<string, string | undefined>, page: number): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  if (page > 1) params.set('page', String(page));
+  const search = params.toString();
+  return `${path}${search ? `?${search}` : ''}`;
+}
+
+/** A searchable list's query string: its search `q` and `page` (a repeated or missing parameter is none), and the URL of this very page. */
+export async function listQuery(path: string, searchParams: Promise<Record<string, string | string[] | undefined>>) {
+  const params = await searchParams;
+  const [q, page] = [params.q, params.page].map((value) => (typeof value === 'string' ? value : undefined));
+  return { params, q, page, href: listHref(path, { q }, Number(page) || 1) };
+}
+
+/** The search box above a list: a plain GET form to the list's own path. */
+export function SearchForm({ action, id, label, placeholder, query }: { action: string; id: string; label: string; placeholder: string; query: string }) {
+  return (
+    <form role="search" method="get" action={action} className="mb-4 flex max-w-lg gap-2">
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="search"
+        name="q"
+        defaultValue={query}
+        maxLength={100}
+        placeholder={placeholder}
+        className={`${inputLook} ${border(false)} bg-white`}
+      />
+      <Button type="submit" variant="secondary">
+        Search
+      </Button>
+    </form>
+  );
+}
+
+/** A column's heading; `className` hides it on narrow screens (the row's cell says the same). */
+export interface Column {
+  label: string;
+  className?: string;
+}
+
+/** A list's table: screen-reader caption, column headings, the rows, and `empty` in one wide row when there are none. */
+export function DataTable({
+  caption,
+  columns,
+  empty,
+  rows,
+  className = '',
+  bodyClassName = '',
+}: {
+  caption: string;
+  columns: Column[];
+  empty: string;
+  rows: ReactNode[];
+  className?: string;
+  bodyClassName?: string;
+}) {
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
+      <table className={`w-full ${className} text-left text-sm`}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+          <tr>
+            {columns.map((column) => (
+              <th key={column.label} scope="col" className={`px-4 py-3 ${column.className ?? ''}`}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className={`divide-y divide-slate-100 ${bodyClassName}`}>
+          {rows}
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length} className="px-4 py-10 text-center text-slate-600">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** What a service's page of a list says about where it is (lib/services/paging.ts). */
+export interface PageWindow {
+  page: number;
+  pageCount: number;
+  total: number;
+  first: number;
+  last: number;
+}
+
+/** "Showing a–b of n" with Previous / Next links; `none` when the list is empty. */
+export function Pagination({ list, none, href, summary }: { list: PageWindow; none: string; href: (page: number) => string; summary?: string }) {
+  const { page, pageCount } = list;
+  return (
+    <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
+      <p>{list.total === 0 ? none : (summary ?? `Showing ${list.first}–${list.last} of ${list.total}`)}</p>
+      <div className="flex gap-2">
+        {page > 1 ? (
+          <ButtonLink variant="secondary" href={href(Math.min(page - 1, pageCount))} rel="prev">
+            Previous
+          </ButtonLink>
+        ) : null}
+        {page < pageCount ? (
+          <ButtonLink variant="secondary" href={href(page + 1)} rel="next">
+            Next
+          </ButtonLink>
+        ) : null}
+      </div>
+    </nav>
+  );
+}
+
+/** A list page: its header, a notice, the search box (or `filters`), the table and the pagination. */
+export function ListPage({
+  title,
+  description,
+  actions,
+  notice,
+  search,
+  filters,
+  table,
+  paging,
+}: {
+  title: string;
+  description: string;
+  actions?: ReactNode;
+  notice?: ReactNode;
+  search?: Parameters<typeof SearchForm>[0];
+  filters?: ReactNode;
+  table: Parameters<typeof DataTable>[0];
+  paging: Parameters<typeof Pagination>[0];
+}) {
+  return (
+    <>
+      <PageHeader title={title} description={description} actions={actions} />
+      {notice}
+      {search ? <SearchForm {...search} /> : filters}
+      <DataTable {...table} />
+      <Pagination {...paging} />
+    </>
+  );
+}

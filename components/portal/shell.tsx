@@ -1,0 +1,101 @@
+/** The frame of the portal's two areas (admin, /account): skip link, header with the area's navigation and the signed-in person, main content. */
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { Button, focusRing } from '../ui/button';
+import { NavLinks, type NavSection } from './nav-links';
+
+interface Area {
+  home: string;
+  /** After "Gatehouse" in the header, and the navigation's name. */
+  name: string;
+  sections: NavSection[];
+  width: string;
+  /** The link to the other area: shown before or after the person's name, and to admins only where `adminOnly`. */
+  other: { href: string; label: string; first: boolean; adminOnly: boolean };
+}
+
+const areas: Record<'admin' | 'account', Area> = {
+  admin: {
+    home: '/admin',
+    name: 'admin',
+    sections: [
+      { href: '/admin/clients', label: 'Clients' },
+      { href: '/admin/users', label: 'Users' },
+      { href: '/admin/audit', label: 'Audit log' },
+    ],
+    width: 'max-w-6xl',
+    other: { href: '/account', label: 'Your account', first: false, adminOnly: false },
+  },
+  account: {
+    home: '/account',
+    name: 'account',
+    sections: [
+      { href: '/account', label: 'Profile', exact: true },
+      { href: '/account/password', label: 'Password' },
+      { href: '/account/apps', label: 'Connected apps' },
+      { href: '/account/sessions', label: 'Sessions' },
+    ],
+    width: 'max-w-5xl',
+    other: { href: '/admin', label: 'Admin portal', first: true, adminOnly: true },
+  },
+};
+
+export function PortalShell({
+  area: which,
+  person,
+  signOut,
+  children,
+}: {
+  area: keyof typeof areas;
+  /** Who is signed in; no one on the pages that answer before sign-in completes (the 403, a missing page). */
+  person?: { username: string; name: string | null; role?: 'user' | 'admin' };
+  signOut: () => Promise<void>;
+  children: ReactNode;
+}) {
+  const area = areas[which];
+  const other =
+    person && (!area.other.adminOnly || person.role === 'admin') ? (
+      <Link href={area.other.href} className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}>
+        {area.other.label}
+      </Link>
+    ) : null;
+  return (
+    <div className="min-h-screen">
+      <a
+        href="#main"
+        className={`sr-only rounded-md bg-white px-3 py-2 text-sm font-semibold focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-10 focus:shadow-md ${focusRing}`}
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className={`mx-auto flex ${area.width} flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 sm:px-6`}>
+          <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+            <Link href={area.home} className={`rounded-sm text-sm font-bold tracking-widest text-indigo-600 uppercase ${focusRing}`}>
+              Gatehouse <span className="font-medium tracking-normal text-slate-500 normal-case">{area.name}</span>
+            </Link>
+            <nav aria-label={area.name.charAt(0).toUpperCase() + area.name.slice(1)}>
+              <NavLinks sections={area.sections} />
+            </nav>
+          </div>
+          {person ? (
+            <div className="flex flex-wrap items-center gap-3 text-sm">
+              {area.other.first ? other : null}
+              <span className="text-slate-600">
+                Signed in as <strong className="font-semibold text-slate-900">{person.name ?? person.username}</strong>
+              </span>
+              {area.other.first ? null : other}
+              <form action={signOut}>
+                <Button type="submit" variant="secondary">
+                  Sign out
+                </Button>
+              </form>
+            </div>
+          ) : null}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className={`mx-auto ${area.width} px-4 py-8 outline-none sm:px-6`}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+'use client';
+// Copies a value to the clipboard. Rendered only once JavaScript runs: without it the value stays selectable in its field.
+import { useEffect, useState } from 'react';
+import { focusRing } from './button';
+import { Field } from './field';
+
+export function CopyButton({ value, label, targetId }: { value: string; label: string; targetId: string }) {
+  const [ready, setReady] = useState(false);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => setReady(true), []);
+  if (!ready) return null;
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      // No clipboard API (a non-secure context): select the field and let the browser copy it.
+      const field = document.getElementById(targetId) as HTMLInputElement | null;
+      field?.select();
+      document.execCommand('copy');
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2500);
+  }
+
+  return (
+    <button
+      type="button"
+      onClick={copy}
+      aria-label={`Copy ${label}`}
+      className={`shrink-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-50 ${focusRing}`}
+    >
+      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+    </button>
+  );
+}
+
+/** A read-only value with its copy button. */
+export function CopyField({ id, label, value, secret = false }: { id: string; label: string; value: string; secret?: boolean }) {
+  return (
+    <Field id={id} label={label} compact>
+      <div className="flex gap-2">
+        <input
+          id={id}
+          readOnly
+          value={value}
+          spellCheck={false}
+          autoComplete="off"
+          data-secret={secret || undefined}
+          onFocus={(e) => e.currentTarget.select()}
+          className={`block w-full min-w-0 rounded-lg border px-3 py-2 font-mono text-sm ${secret ? 'border-amber-300 bg-amber-50' : 'border-slate-300 bg-slate-50'} ${focusRing}`}
+        />
+        <CopyButton value={value} label={label} targetId={id} />
+      </div>
+    </Field>
+  );
+}

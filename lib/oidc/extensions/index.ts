@@ -1,0 +1,19 @@
+/**
+ * Everything Gatehouse adds to oidc-provider, as middleware in its own Koa chain,
+ * so both mounts (lib/oidc/mounts/) only carry bytes between their transport and
+ * the provider. In the order a request meets them, before the provider's routes.
+ */
+import type Provider from 'oidc-provider';
+import { useAuthorizationPostOverHttp } from './authorization-post.ts';
+import { useBearerIntrospection } from './bearer-introspection.ts';
+import { useBodyLimit } from './body-limit.ts';
+import { useErrorConventions } from './error-conventions.ts';
+import { useSecurityHeaders } from './security-headers.ts';
+
+export function useExtensions(provider: Provider): void {
+  useSecurityHeaders(provider); // on every answer below, the refusals included
+  useBodyLimit(provider); // 413 before any body is read, ours included
+  useErrorConventions(provider); // corrects the provider's answers on the way out
+  useAuthorizationPostOverHttp(provider);
+  useBearerIntrospection(provider);
+}

@@ -1,0 +1,64 @@
+/**
+ * The provider's mount under `npm start`: the custom server (scripts/server.mjs)
+ * hands /oauth/* and /.well-known/* to it ahead of Next's router, and everything
+ * else to Next. Next's route handlers (./next-route.ts) stay the mount for
+ * `next dev` and plain `next start`; the protocol tests run against both.
+ *
+ * Why: a request through a Next route handler costs more than the provider's
+ * own answer to a token or introspection request (bench/results/notes-2026-11-22.md).
+ *
+ * A transport only, as ./next-route.ts: host and scheme pinned to the issuer
+ * (lib/oidc/issuer-headers.ts), a request id, then the provider's own chain,
+ * where every extension lives (lib/oidc/extensions/). Discovery and the JWKS are
+ * replayed from the provider's first answer (./node-documents.ts says why here).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import { isProviderPath } from '../../http/paths.ts';
+import { pinToIssuer } from '../issuer-headers.ts';
+import { StaticDocuments } from './node-documents.ts';
+
+/** Answers a request, or returns false when it is not the provider's to answer (Next serves it). */
+export type ProviderMount = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Where scripts/server.mjs waits for the mount: it puts { resolve, reject } here
+ * before Next runs instrumentation.ts, which hands over the mount or the error
+ * that stopped start-up. (Next resolves prepare() before register() finishes
+ * when it is embedded in a custom server.)
+ */
+const MOUNT = Symbol.for('gatehouse.providerMount');
+interface MountWaiter {
+  resolve(mount: ProviderMount): void;
+  reject(error: unknown): void;
+}
+const globalForMount = globalThis as typeof globalThis & { [MOUNT]?: MountWaiter };
+
+export function createProviderMount(provider: Provider, issuerOrigin: string): ProviderMount {
+  const issuer = new URL(issuerOrigin);
+  const callback = provider.callback();
+  const documents = new StaticDocuments();
+
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const pathname = query === -1 ? url : url.slice(0, query);
+    if (!isProviderPath(pathname)) return false;
+    const requestId = randomUUID();
+    if (documents.replay(req, res, pathname, query !== -1, requestId)) return true;
+    pinToIssuer(req.headers, issuer, requestId);
+    callback(req, res);
+    return true;
+  };
+}
+
+/** Called once per process (instrumentation.ts): hands the mount to the custom server, if one is waiting. */
+export function registerProviderMount(provider: Provider, issuer: string): void {
+  globalForMount[MOUNT]?.resolve(createProviderMount(provider, issuer));
+}
+
+/** Tells a waiting custom server that start-up failed, so it exits instead of serving half an app. */
+export function reportStartupFailure(error: unknown): void {
+  globalForMount[MOUNT]?.reject(error);
+}

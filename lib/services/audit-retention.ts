@@ -1,0 +1,45 @@
+/**
+ * AUDIT_RETENTION_DAYS (lib/config/env.ts): audit entries older than that many
+ * days are deleted at start and then every hour; 0 keeps them all. Each
+ * instance runs it; deleting what another already deleted is a no-op.
+ * Call `startAuditRetention(db)` once per process before serving.
+ */
+import { env } from '../config/env.ts';
+import { deleteAuditEventsBefore } from '../db/audit.ts';
+import type { Database } from '../db/database.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Deletes the entries older than `days` days before `now`; returns how many. `days` 0 deletes nothing. */
+export async function purgeAuditEvents(db: Database, days: number, now = Date.now()): Promise<number> {
+  if (!(days > 0)) return 0;
+  return deleteAuditEventsBefore(db, new Date(now - days * DAY_MS));
+}
+
+const globalForRetention = globalThis as typeof globalThis & { __gatehouseAuditRetention?: () => void };
+
+/**
+ * Starts the purge: once now, then every `intervalMs`, never keeping a process
+ * alive. Idempotent per process; returns a function that stops it.
+ */
+export function startAuditRetention(
+  db: Database,
+  { days = env().AUDIT_RETENTION_DAYS, intervalMs = 3_600_000, log = console.log }: { days?: number; intervalMs?: number; log?: (line: string) => void } = {},
+): () => void {
+  if (globalForRetention.__gatehouseAuditRetention) return globalForRetention.__gatehouseAuditRetention;
+  if (!(days > 0)) return () => {};
+  const run = () =>
+    purgeAuditEvents(db, days).then(
+      (count) => count > 0 && log(`[gatehouse] audit log: deleted ${count} entries older than ${days} days (AUDIT_RETENTION_DAYS)`),
+      (error: unknown) => log(`[gatehouse] audit log: the retention purge failed: ${(error as { code?: string })?.code ?? (error as Error)?.name ?? 'error'}`),
+    );
+  void run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  const stop = () => {
+    clearInterval(timer);
+    delete globalForRetention.__gatehouseAuditRetention;
+  };
+  globalForRetention.__gatehouseAuditRetention = stop;
+  return stop;
+}

@@ -1,0 +1,16 @@
+// The lists' paging arithmetic: which rows a page reads, and what it says about where they stand.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pageRange, pageWindow } from './paging.ts';
+
+test('page n of 20 reads rows 20(n-1) onwards, 20 of them', () => {
+  assert.deepEqual(pageRange(1, 20), { skip: 0, take: 20 });
+  assert.deepEqual(pageRange(3, 20), { skip: 40, take: 20 });
+});
+
+test('a page says which rows it shows and how many pages there are; an empty list or a page past the last shows none', () => {
+  assert.deepEqual(pageWindow(2, 20, 45, 20), { pageCount: 3, first: 21, last: 40 });
+  assert.deepEqual(pageWindow(3, 20, 45, 5), { pageCount: 3, first: 41, last: 45 });
+  assert.deepEqual(pageWindow(1, 20, 0, 0), { pageCount: 1, first: 0, last: 0 });
+  assert.deepEqual(pageWindow(4, 20, 45, 0), { pageCount: 3, first: 0, last: 0 });
+});

@@ -1,0 +1,30 @@
+import type { NextConfig } from 'next';
+import { BODY_LIMITS, LARGEST_BODY, bodyLimitRewrites } from './lib/http/body-limits.ts';
+import { STATIC_SECURITY_HEADERS } from './lib/http/security-headers.ts';
+
+const nextConfig: NextConfig = {
+  // Loaded by Node as they are, not bundled: oidc-provider keeps module-level
+  // state and the database drivers are native or Wasm.
+  serverExternalPackages: ['oidc-provider', 'better-sqlite3', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'pg', '@node-rs/argon2', '@prisma/schema-engine-wasm'],
+  poweredByHeader: false,
+  experimental: {
+    // forbidden() and app/forbidden.tsx: the admin portal answers non-admins with a real 403 page.
+    authInterrupts: true,
+    // Next's default is 1 MB; the portal's largest form needs far less (lib/http/body-limits.ts).
+    serverActions: { bodySizeLimit: BODY_LIMITS.portalForm },
+    // proxy.ts sees only requests that declare at most this (its matcher); Next copies their bodies for it.
+    proxyClientMaxBodySize: LARGEST_BODY,
+  },
+  reactStrictMode: true,
+  // Static headers for everything Next serves; proxy.ts adds the page policy and HSTS,
+  // which depend on the request and the configuration (this list is fixed at build time).
+  async headers() {
+    return [{ source: '/:path*', headers: STATIC_SECURITY_HEADERS.map(([key, value]) => ({ key, value })) }];
+  },
+  // Oversized and chunked bodies for Next's own readers, refused before they are read.
+  async rewrites() {
+    return { beforeFiles: bodyLimitRewrites(), afterFiles: [], fallback: [] };
+  },
+};
+
+export default nextConfig;
