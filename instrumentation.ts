@@ -7,17 +7,19 @@ export async function register() {
     // First: stamps each request with its TCP peer address for the audit log.
     const { installPeerAddressStamp } = await import('./lib/services/request-context');
     installPeerAddressStamp();
+    // The process's one context: every page, action and route handler gets this one (lib/context.ts).
+    const { serverContext } = await import('./lib/context');
+    const ctx = serverContext();
+    const { db, config } = ctx;
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
-    const { getProvider } = await import('./lib/oidc/provider');
-    const db = await prepareDatabase();
+    await prepareDatabase(db);
     await prepareSecrets(db);
-    await ensureAdmin(db);
-    await ensurePortalClient(db);
-    const provider = await getProvider();
+    await ensureAdmin(db, config);
+    await ensurePortalClient(db, { issuer: config.ISSUER });
+    const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
-    auditTokenRevocations(provider);
-    const { env } = await import('./lib/config/env');
-    registerProviderMount(provider, env().ISSUER);
+    auditTokenRevocations(provider, db);
+    registerProviderMount(provider, config.ISSUER);
     // After the server can serve: reports for the operator and the audit log's
     // retention. They read through Prisma, whose first query costs a start
     // that finds everything in place a few hundred ms it need not wait for.
@@ -26,7 +28,7 @@ export async function register() {
     const { startAuditRetention } = await import('./lib/services/audit-retention');
     void reportClientPolicyViolations(db).catch((error) => console.error('[gatehouse] the client policy report failed:', error));
     void reportUsernameClashes(db).catch((error) => console.error('[gatehouse] the username clash report failed:', error));
-    startAuditRetention(db);
+    startAuditRetention(db, { days: config.AUDIT_RETENTION_DAYS });
   } catch (error) {
     reportStartupFailure(error);
     throw error;

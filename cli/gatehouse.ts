@@ -7,6 +7,7 @@
  * opened (and migrated) only once a command's input is valid, and closed at
  * the end so the process exits as soon as the work is done.
  */
+import { env } from '../lib/config/env.ts';
 import type { Database } from '../lib/db/database.ts';
 import { InvalidRequest, ServiceError } from '../lib/services/errors.ts';
 import type { Command, Context } from './args.ts';
@@ -56,7 +57,11 @@ async function main(argv: string[]): Promise<number> {
   let db: Database | undefined;
   const ctx: Context = {
     async db() {
-      if (!db) db = await (await import('../lib/services/bootstrap.ts')).prepareDatabase();
+      if (!db) {
+        // Loaded on demand: --help and usage errors open no database.
+        const [{ database }, { prepareDatabase }] = await Promise.all([import('../lib/db/database.ts'), import('../lib/services/bootstrap.ts')]);
+        db = await prepareDatabase(database(env().DATABASE_URL));
+      }
       return db;
     },
   };

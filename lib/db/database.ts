@@ -1,8 +1,7 @@
 /**
- * One database handle per process: Prisma Client for everything, plus the raw
- * driver (lib/db/sql.ts) for the provider's hot path. Cached on globalThis
- * because Next.js loads route handlers and pages as separate module graphs, and
- * each would otherwise open its own connections.
+ * A database handle: Prisma Client for everything, plus the raw driver
+ * (lib/db/sql.ts) for the provider's hot path. The server holds one, in its
+ * context (lib/context.ts); the CLI, the tests and the bench open theirs by URL.
  */
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -28,11 +27,12 @@ export interface Database {
   readonly keyring: Keyring;
 }
 
-const globalForDb = globalThis as typeof globalThis & { __gatehouseDb?: Map<string, Database> };
+/** Open handles by URL, so every caller in this module graph shares one pool per database. */
+const handles = new Map<string, Database>();
 
-/** The process-wide database for DATABASE_URL (or an explicit URL, for tests and the CLI). */
-export function database(url: string = env().DATABASE_URL): Database {
-  const cache = (globalForDb.__gatehouseDb ??= new Map());
+/** The handle for a database URL, opened on first use. */
+export function database(url: string): Database {
+  const cache = handles;
   let db = cache.get(url);
   if (!db) {
     db = openDatabase(url);
@@ -63,10 +63,10 @@ function openDatabase(url: string): Database {
 }
 
 /** Closes and forgets the handle for a URL (tests, CLI exit). */
-export async function closeDatabase(url: string = env().DATABASE_URL): Promise<void> {
-  const db = globalForDb.__gatehouseDb?.get(url);
+export async function closeDatabase(url: string): Promise<void> {
+  const db = handles.get(url);
   if (!db) return;
-  globalForDb.__gatehouseDb!.delete(url);
+  handles.delete(url);
   await db.prisma.$disconnect();
   await db.sql.close();
 }

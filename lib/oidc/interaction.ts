@@ -11,14 +11,13 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
-import { env } from '../config/env.ts';
+import type { AppContext } from '../context.ts';
 import { pinToIssuer } from './issuer-headers.ts';
-import { getProvider } from './provider.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
-function nodeRequest(uid: string, cookie: string | null): { req: IncomingMessage; res: ServerResponse } {
-  const issuer = new URL(env().ISSUER);
+function nodeRequest(ctx: AppContext, uid: string, cookie: string | null): { req: IncomingMessage; res: ServerResponse } {
+  const issuer = new URL(ctx.config.ISSUER);
   const req = new IncomingMessage(new Socket());
   req.method = 'GET';
   req.url = `/interaction/${encodeURIComponent(uid)}`;
@@ -28,9 +27,9 @@ function nodeRequest(uid: string, cookie: string | null): { req: IncomingMessage
 }
 
 /** The interaction `uid` names, if this browser's cookie points at it; undefined when expired or foreign. */
-export async function findInteraction(uid: string, cookie: string | null): Promise<Interaction | undefined> {
-  const provider = await getProvider();
-  const { req, res } = nodeRequest(uid, cookie);
+export async function findInteraction(ctx: AppContext, uid: string, cookie: string | null): Promise<Interaction | undefined> {
+  const provider = await ctx.provider();
+  const { req, res } = nodeRequest(ctx, uid, cookie);
   try {
     const interaction = await provider.interactionDetails(req, res);
     return interaction.uid === uid ? interaction : undefined;
@@ -42,27 +41,28 @@ export async function findInteraction(uid: string, cookie: string | null): Promi
 
 /** Records the outcome of an interaction and returns the URL that resumes the authorization request. */
 export async function finishInteraction(
+  ctx: AppContext,
   uid: string,
   cookie: string | null,
   result: InteractionResults,
   options: { mergeWithLastSubmission?: boolean } = {},
 ): Promise<string> {
-  const provider = await getProvider();
-  const { req, res } = nodeRequest(uid, cookie);
+  const provider = await ctx.provider();
+  const { req, res } = nodeRequest(ctx, uid, cookie);
   return provider.interactionResult(req, res, result, options);
 }
 
 /** Display data of the client behind an interaction: never its secret. */
-export async function clientForDisplay(clientId: string): Promise<{ clientId: string; name: string; logoUri?: string } | undefined> {
-  const provider = await getProvider();
+export async function clientForDisplay(ctx: AppContext, clientId: string): Promise<{ clientId: string; name: string; logoUri?: string } | undefined> {
+  const provider = await ctx.provider();
   const client = await provider.Client.find(clientId);
   if (!client) return undefined;
   return { clientId: client.clientId, name: client.clientName ?? client.clientId, logoUri: client.logoUri };
 }
 
 /** A grant to extend with what the consent prompt asked for. */
-export async function grantFor(interaction: Interaction) {
-  const provider = await getProvider();
+export async function grantFor(ctx: AppContext, interaction: Interaction) {
+  const provider = await ctx.provider();
   const { grantId, session, params } = interaction;
   const existing = grantId ? await provider.Grant.find(grantId) : undefined;
   return (

@@ -1,34 +1,22 @@
 /**
- * The one oidc-provider instance of this process. Next.js loads route handlers
- * and pages as separate module graphs, so the instance lives on globalThis;
- * otherwise each graph would build its own. Created lazily: `next build` loads
- * these modules without a database.
+ * Builds the process's oidc-provider on a database: its keys, its
+ * configuration, Gatehouse's extensions and the sweep of expired artifacts.
+ * The server's context (lib/context.ts) builds it once, on first use.
  */
 import Provider from 'oidc-provider';
-import { env } from '../config/env.ts';
+import type { Env } from '../config/env.ts';
 import { deleteExpiredArtifacts } from '../db/artifacts.ts';
-import { database, type Database } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
 import { logServerError } from './server-errors.ts';
 
-const globalForProvider = globalThis as typeof globalThis & { __gatehouseProvider?: Promise<Provider> };
-
 /** How often expired artifacts are deleted (they are already ignored on read). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
-export function getProvider(): Promise<Provider> {
-  globalForProvider.__gatehouseProvider ??= createProvider().catch((error) => {
-    globalForProvider.__gatehouseProvider = undefined; // let the next request try again
-    throw error;
-  });
-  return globalForProvider.__gatehouseProvider;
-}
-
-export async function createProvider(db: Database = database()): Promise<Provider> {
-  const config = env();
+export async function createProvider(db: Database, config: Env): Promise<Provider> {
   const [jwks, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
   const provider = new Provider(
     config.ISSUER,

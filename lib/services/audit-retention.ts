@@ -2,9 +2,8 @@
  * AUDIT_RETENTION_DAYS (lib/config/env.ts): audit entries older than that many
  * days are deleted at start and then every hour; 0 keeps them all. Each
  * instance runs it; deleting what another already deleted is a no-op.
- * Call `startAuditRetention(db)` once per process before serving.
+ * instrumentation.ts starts it once per server process.
  */
-import { env } from '../config/env.ts';
 import { deleteAuditEventsBefore } from '../db/audit.ts';
 import type { Database } from '../db/database.ts';
 
@@ -16,17 +15,14 @@ export async function purgeAuditEvents(db: Database, days: number, now = Date.no
   return deleteAuditEventsBefore(db, new Date(now - days * DAY_MS));
 }
 
-const globalForRetention = globalThis as typeof globalThis & { __gatehouseAuditRetention?: () => void };
-
 /**
- * Starts the purge: once now, then every `intervalMs`, never keeping a process
- * alive. Idempotent per process; returns a function that stops it.
+ * Starts the purge of entries older than `days`: once now, then every
+ * `intervalMs`, never keeping a process alive. Returns a function that stops it.
  */
 export function startAuditRetention(
   db: Database,
-  { days = env().AUDIT_RETENTION_DAYS, intervalMs = 3_600_000, log = console.log }: { days?: number; intervalMs?: number; log?: (line: string) => void } = {},
+  { days, intervalMs = 3_600_000, log = console.log }: { days: number; intervalMs?: number; log?: (line: string) => void },
 ): () => void {
-  if (globalForRetention.__gatehouseAuditRetention) return globalForRetention.__gatehouseAuditRetention;
   if (!(days > 0)) return () => {};
   const run = () =>
     purgeAuditEvents(db, days).then(
@@ -36,10 +32,5 @@ export function startAuditRetention(
   void run();
   const timer = setInterval(run, intervalMs);
   timer.unref();
-  const stop = () => {
-    clearInterval(timer);
-    delete globalForRetention.__gatehouseAuditRetention;
-  };
-  globalForRetention.__gatehouseAuditRetention = stop;
-  return stop;
+  return () => clearInterval(timer);
 }

@@ -114,19 +114,11 @@ function detailsJson(action: AuditAction, details: unknown): string {
 
 const cap = (value: string | null | undefined, max: number) => (value ? value.slice(0, max) : null);
 
-/**
- * Records one event. Never throws; resolves once the entry is written (or
- * could not be). `db` defaults to the process's database.
- */
-export async function recordAudit<A extends AuditAction>(event: AuditEvent<A>): Promise<void>;
-export async function recordAudit<A extends AuditAction>(db: Database, event: AuditEvent<A>): Promise<void>;
-export async function recordAudit<A extends AuditAction>(a: Database | AuditEvent<A>, b?: AuditEvent<A>): Promise<void> {
-  const event = (b ?? a) as AuditEvent<A>;
+/** Records one event. Never throws; resolves once the entry is written (or could not be). */
+export async function recordAudit<A extends AuditAction>(db: Database, event: AuditEvent<A>): Promise<void> {
   const action = event?.action;
   try {
     if (!isAuditAction(action)) throw new Error('unknown action');
-    // Loaded on demand: the CLI imports this module and should not open Prisma for --help.
-    const db = b ? (a as Database) : (await import('../db/database.ts')).database();
     await insertAuditEvent(db, {
       action,
       actorId: event.actor?.id ?? null,

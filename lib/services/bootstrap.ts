@@ -4,8 +4,8 @@
  * provider (which creates the signing keys on first start). Called from
  * instrumentation.ts and the CLI.
  */
-import { env } from '../config/env.ts';
-import { database, type Database } from '../db/database.ts';
+import type { Env } from '../config/env.ts';
+import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { runDataMigrations } from '../db/data-migrations.ts';
 import { resealSecrets } from '../db/secrets.ts';
@@ -19,10 +19,8 @@ import { generatePassword } from './passwords.ts';
 import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal/registration.ts';
 
 /** Schema migrations, then data migrations (lib/db/data-migrations.ts). */
-export async function prepareDatabase(): Promise<Database> {
-  const config = env();
-  await migrate(config.DATABASE_URL);
-  const db = database(config.DATABASE_URL);
+export async function prepareDatabase(db: Database): Promise<Database> {
+  await migrate(db.url);
   await runDataMigrations(db);
   return db;
 }
@@ -38,10 +36,9 @@ export async function prepareSecrets(db: Database, log: (line: string) => void =
   if (sealed > 0) log(`[gatehouse] encrypted ${sealed} stored secret${sealed === 1 ? '' : 's'} under the current secrets key`);
 }
 
-/** Creates the first admin when there are no users; prints a generated password once. */
-export async function ensureAdmin(db: Database, log: (line: string) => void = console.log): Promise<void> {
+/** Creates the first admin (ADMIN_USERNAME, ADMIN_PASSWORD) when there are no users; prints a generated password once. */
+export async function ensureAdmin(db: Database, config: Pick<Env, 'ADMIN_USERNAME' | 'ADMIN_PASSWORD'>, log: (line: string) => void = console.log): Promise<void> {
   if (await hasUsers(db)) return;
-  const config = env();
   const password = config.ADMIN_PASSWORD ?? generatePassword();
   try {
     await createUser(db, { username: config.ADMIN_USERNAME, password, role: 'admin' });
@@ -65,7 +62,7 @@ export async function ensureAdmin(db: Database, log: (line: string) => void = co
  */
 export async function ensurePortalClient(
   db: Database,
-  { issuer = env().ISSUER, log = console.log }: { issuer?: string; log?: (line: string) => void } = {},
+  { issuer, log = console.log }: { issuer: string; log?: (line: string) => void },
 ): Promise<void> {
   const registration = portalRegistration(issuer);
   if (!newClientSchema.safeParse(registration).success) {

@@ -2,12 +2,13 @@
  * The sign-in and consent use cases behind /interaction/:uid. Each returns where
  * the browser goes next: back to the authorization request (resume URL), or
  * back to the page with an error code. Each outcome is recorded in the audit log
- * with the request's IP and user agent (`context`); never the password.
+ * with the request's IP and user agent (`context`); never the password. The
+ * route handlers and the page call these with the server's context.
  */
 import 'server-only';
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
-import { database } from '../db/database.ts';
+import { serverContext, type AppContext } from '../context.ts';
 import { findAccount } from '../db/users.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { authenticate } from './authentication.ts';
@@ -33,14 +34,15 @@ export type InteractionView =
     };
 
 export async function viewInteraction(uid: string, cookie: string | null): Promise<InteractionView> {
-  const interaction = await findInteraction(uid, cookie);
+  const ctx = serverContext();
+  const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { kind: 'expired' };
-  const client = await clientForDisplay(interaction.params.client_id as string);
+  const client = await clientForDisplay(ctx, interaction.params.client_id as string);
   if (!client) return { kind: 'expired' };
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
-  const account = kind === 'consent' && typeof accountId === 'string' ? await findAccount(database(), accountId) : undefined;
+  const account = kind === 'consent' && typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
   return {
     kind,
     uid,
@@ -55,90 +57,94 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
 type Failure = { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' };
 export type Next = { redirect: string } | Failure;
 
-async function current(uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
-  const interaction = await findInteraction(uid, cookie);
+async function current(ctx: AppContext, uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
+  const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   if (interaction.prompt.name !== step) return { error: 'wrong_step' };
   return interaction;
 }
 
 /** The client an interaction is for, as the audit log names it. */
-async function clientOf(interaction: Interaction): Promise<{ clientId: string; clientName?: string }> {
+async function clientOf(ctx: AppContext, interaction: Interaction): Promise<{ clientId: string; clientName?: string }> {
   const clientId = String(interaction.params.client_id);
-  const client = await clientForDisplay(clientId);
+  const client = await clientForDisplay(ctx, clientId);
   return { clientId, clientName: client?.name };
 }
 
 export async function signIn(uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
-  const interaction = await current(uid, cookie, 'login');
+  const ctx = serverContext();
+  const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
   if (!parsed.success) return { error: 'invalid_form' };
   const { username, password } = parsed.data;
-  const result = await authenticate(database(), username, password);
-  const client = await clientOf(interaction);
+  const result = await authenticate(ctx.db, username, password);
+  const client = await clientOf(ctx, interaction);
   if (!result.ok) {
-    await recordSignInFailure(database(), result, client, context);
+    await recordSignInFailure(ctx, result, client, context);
     return { error: 'invalid_credentials' };
   }
   // The account's own spelling: usernames match whatever the case typed.
   const person = { id: result.accountId, username: result.username };
-  await recordAudit({ action: 'sign_in.succeeded', actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details: client });
-  const redirect = await finishInteraction(uid, cookie, { login: { accountId: result.accountId } }, { mergeWithLastSubmission: false });
+  await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details: client });
+  const redirect = await finishInteraction(ctx, uid, cookie, { login: { accountId: result.accountId } }, { mergeWithLastSubmission: false });
   return { redirect };
 }
 
 /** Who is consenting (or refusing): the session's account, by its current username. */
-async function consentingPerson(interaction: Interaction): Promise<{ id: string; username: string } | null> {
+async function consentingPerson(ctx: AppContext, interaction: Interaction): Promise<{ id: string; username: string } | null> {
   const accountId = interaction.session?.accountId;
   if (typeof accountId !== 'string') return null;
-  const account = await findAccount(database(), accountId);
+  const account = await findAccount(ctx.db, accountId);
   return { id: accountId, username: account?.username ?? accountId };
 }
 
 export async function confirmConsent(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
-  const interaction = await current(uid, cookie, 'consent');
+  const ctx = serverContext();
+  const interaction = await current(ctx, uid, cookie, 'consent');
   if ('error' in interaction) return interaction;
   const details = interaction.prompt.details as {
     missingOIDCScope?: string[];
     missingOIDCClaims?: string[];
     missingResourceScopes?: Record<string, string[]>;
   };
-  const grant = await grantFor(interaction);
+  const grant = await grantFor(ctx, interaction);
   if (details.missingOIDCScope?.length) grant.addOIDCScope(details.missingOIDCScope.join(' '));
   if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
   for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
     grant.addResourceScope(indicator, scopes.join(' '));
   }
   const grantId = await grant.save();
-  const client = await clientOf(interaction);
-  await recordAudit({
+  const client = await clientOf(ctx, interaction);
+  await recordAudit(ctx.db, {
     action: 'consent.granted',
-    actor: await consentingPerson(interaction),
+    actor: await consentingPerson(ctx, interaction),
     target: { type: 'client', id: client.clientId, label: client.clientName ?? client.clientId },
     context,
     details: { ...client, scopes: details.missingOIDCScope ?? [], ...(details.missingOIDCClaims?.length ? { claims: details.missingOIDCClaims } : {}) },
   });
-  const redirect = await finishInteraction(uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  const redirect = await finishInteraction(ctx, uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
   return { redirect };
 }
 
 /** The person declined: the client gets access_denied (RFC 6749 §4.1.2.1). */
 export async function deny(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
-  const interaction = await findInteraction(uid, cookie);
+  const ctx = serverContext();
+  const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   // Cancel on the sign-in step is no one yet; Deny on the consent step is a person refusing an app.
   if (interaction.prompt.name === 'consent') {
-    const client = await clientOf(interaction);
-    await recordAudit({
+    const client = await clientOf(ctx, interaction);
+    await recordAudit(ctx.db, {
       action: 'consent.denied',
-      actor: await consentingPerson(interaction),
+      actor: await consentingPerson(ctx, interaction),
       target: { type: 'client', id: client.clientId, label: client.clientName ?? client.clientId },
       context,
       details: client,
     });
   }
   const redirect = await finishInteraction(
+    ctx,
     uid,
     cookie,
     { error: 'access_denied', error_description: 'The user denied the request' },

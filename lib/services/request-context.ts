@@ -34,6 +34,11 @@ export interface HeaderSource {
 export const PEER_HEADER = 'x-gatehouse-peer';
 const MAX_USER_AGENT = 512;
 
+/**
+ * The stamp's nonce, on globalThis: instrumentation installs the stamp in its
+ * module graph, and the pages and route handlers that read it run in others
+ * (Next.js evaluates them separately); all must see the same nonce.
+ */
 const globalForPeer = globalThis as typeof globalThis & { __gatehousePeerNonce?: string };
 
 /** Stamps every incoming request with its peer address. Idempotent; call once per process before serving. */

@@ -87,12 +87,13 @@ for (const storage of testDatabases('sign-in-failures')) {
 
     test('what was typed for an unknown username is not stored; a failure naming an account is recorded at once under its name', async () => {
       const db = await storage.open();
+      const ctx = { db, signInFailures: unknownUsernameFailures() };
       const ip = freshIp();
       const typed = `my-Secret-Passw0rd-${tag()}`;
-      await recordSignInFailure(db, { ok: false, reason: 'unknown_user' }, client, from(ip));
+      await recordSignInFailure(ctx, { ok: false, reason: 'unknown_user' }, client, from(ip));
       const accountId = `acct-${tag()}`;
-      await recordSignInFailure(db, { ok: false, reason: 'wrong_password', accountId, username: 'Alice' }, client, from(ip));
-      await recordSignInFailure(db, { ok: false, reason: 'wrong_password', accountId, username: 'Alice' }, client, from(ip));
+      await recordSignInFailure(ctx, { ok: false, reason: 'wrong_password', accountId, username: 'Alice' }, client, from(ip));
+      await recordSignInFailure(ctx, { ok: false, reason: 'wrong_password', accountId, username: 'Alice' }, client, from(ip));
       const events = (await auditEventsFor(db, { actions: ['sign_in.failed'] }, 100)).filter((e) => e.ip === ip);
       assert.deepEqual(
         events.map((e) => [e.target, e.details]),

@@ -27,7 +27,14 @@ export interface SignInClient {
 
 type Failure = Extract<Authentication, { ok: false }>;
 
-export async function recordSignInFailure(db: Database, failure: Failure, client: SignInClient, context: RequestContext): Promise<void> {
+/** `ctx.signInFailures` is the process's aggregation (lib/context.ts). */
+export async function recordSignInFailure(
+  ctx: { db: Database; signInFailures: UnknownUsernameFailures },
+  failure: Failure,
+  client: SignInClient,
+  context: RequestContext,
+): Promise<void> {
+  const { db } = ctx;
   if (failure.accountId && failure.username) {
     await recordAudit(db, {
       action: 'sign_in.failed',
@@ -38,9 +45,7 @@ export async function recordSignInFailure(db: Database, failure: Failure, client
     });
     return;
   }
-  const g = globalThis as typeof globalThis & { __gatehouseUnknownUsernames?: UnknownUsernameFailures };
-  g.__gatehouseUnknownUsernames ??= unknownUsernameFailures();
-  await g.__gatehouseUnknownUsernames.failed(db, client, context);
+  await ctx.signInFailures.failed(db, client, context);
 }
 
 /** One entry, standing for `count` failures for unknown usernames from one source. */

@@ -7,7 +7,7 @@
  * request the event belongs to, for the route, client and IP.
  */
 import Provider from 'oidc-provider';
-import { database } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { findAccount } from '../db/users.ts';
 import { recordAudit } from './audit.ts';
 import { requestContext } from './request-context.ts';
@@ -19,7 +19,7 @@ interface DestroyedToken {
 
 const watched = new WeakSet<Provider>();
 
-async function record(kind: 'access_token' | 'refresh_token', token: DestroyedToken, ctx: Provider['app']['context'] | undefined): Promise<void> {
+async function record(db: Database, kind: 'access_token' | 'refresh_token', token: DestroyedToken, ctx: Provider['app']['context'] | undefined): Promise<void> {
   const clientId = token.clientId ?? ctx?.oidc?.client?.clientId;
   if (!clientId) return;
   const clientName = ctx?.oidc?.client?.clientName ?? undefined;
@@ -27,18 +27,18 @@ async function record(kind: 'access_token' | 'refresh_token', token: DestroyedTo
   const context = ctx ? requestContext({ get: (name: string) => ctx.get(name) || null }) : undefined;
   let target: { type: 'user' | 'client'; id: string; label: string } = { type: 'client', id: clientId, label: clientName ?? clientId };
   if (token.accountId) {
-    const account = await findAccount(database(), token.accountId).catch(() => undefined);
+    const account = await findAccount(db, token.accountId).catch(() => undefined);
     target = { type: 'user', id: token.accountId, label: account?.username ?? token.accountId };
   }
-  await recordAudit({ action: 'token.revoked', actor: null, target, context, details: { clientId, ...(clientName ? { clientName } : {}), kind, via } });
+  await recordAudit(db, { action: 'token.revoked', actor: null, target, context, details: { clientId, ...(clientName ? { clientName } : {}), kind, via } });
 }
 
-/** Records every token the provider destroys for cause. Once per provider instance (instrumentation.ts calls it). */
-export function auditTokenRevocations(provider: Provider): void {
+/** Records every token the provider destroys for cause, in `db`'s audit log. Once per provider instance (instrumentation.ts calls it). */
+export function auditTokenRevocations(provider: Provider, db: Database): void {
   if (watched.has(provider)) return;
   watched.add(provider);
   // The events are emitted synchronously inside the request; the entry is written after, never failing it.
-  const on = (kind: 'access_token' | 'refresh_token') => (token: DestroyedToken) => void record(kind, token, Provider.ctx).catch(() => undefined);
+  const on = (kind: 'access_token' | 'refresh_token') => (token: DestroyedToken) => void record(db, kind, token, Provider.ctx).catch(() => undefined);
   provider.on('access_token.destroyed', on('access_token'));
   provider.on('refresh_token.destroyed', on('refresh_token'));
 }

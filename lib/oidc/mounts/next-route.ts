@@ -7,15 +7,15 @@
  */
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { env } from '../../config/env.ts';
-import { getProvider } from '../provider.ts';
+import { serverContext } from '../../context.ts';
 import { serverErrorResponse } from '../server-errors.ts';
 import { callProvider } from './next-bridge.ts';
 
 export async function handleProviderRequest(request: Request): Promise<Response> {
   const requestId = randomUUID();
   try {
-    return await callProvider(await getProvider(), request, { issuer: new URL(env().ISSUER), requestId });
+    const ctx = serverContext();
+    return await callProvider(await ctx.provider(), request, { issuer: new URL(ctx.config.ISSUER), requestId });
   } catch (error) {
     return serverErrorResponse(requestId, error);
   }

@@ -6,7 +6,7 @@
  * is signed in, this module only ever acts on that person's own account.
  */
 import 'server-only';
-import { database } from '../../db/database.ts';
+import { serverContext } from '../../context.ts';
 import { byAdmin } from '../portal/audit-context.ts';
 import type { SignedInUser } from '../portal/session.ts';
 import { recentActivity, type ActivityEntry } from './activity.ts';
@@ -25,33 +25,33 @@ export function profileFormValues(user: SignedInUser): ProfileValues {
 }
 
 export async function saveProfile(user: SignedInUser, form: FormData): Promise<ProfileState> {
-  return updateOwnProfile(database(), user, form, await bySelf(user));
+  return updateOwnProfile(serverContext().db, user, form, await bySelf(user));
 }
 
 export async function savePassword(user: SignedInUser, form: FormData): Promise<PasswordChangeState> {
-  return changeOwnPassword(database(), user, form, await bySelf(user));
+  return changeOwnPassword(serverContext().db, user, form, await bySelf(user));
 }
 
 export function appsOf(user: SignedInUser): Promise<ConnectedApp[]> {
-  return connectedApps(database(), user);
+  return connectedApps(serverContext().db, user);
 }
 
 export async function revokeApp(user: SignedInUser, clientId: string): Promise<AppRevocation> {
-  return revokeConnectedApp(database(), user, clientId.slice(0, 200), await bySelf(user));
+  return revokeConnectedApp(serverContext().db, user, clientId.slice(0, 200), await bySelf(user));
 }
 
 export function sessionsOf(user: SignedInUser): Promise<ActiveSession[]> {
-  return activeSessions(database(), user);
+  return activeSessions(serverContext().db, user);
 }
 
 export async function signOutOtherSessions(user: SignedInUser): Promise<number> {
-  return endOtherSessions(database(), user, await bySelf(user));
+  return endOtherSessions(serverContext().db, user, await bySelf(user));
 }
 
 export async function signOutSession(user: SignedInUser, uid: string): Promise<SessionEnding> {
-  return endOneSession(database(), user, uid, await bySelf(user));
+  return endOneSession(serverContext().db, user, uid, await bySelf(user));
 }
 
 export function activityOf(user: SignedInUser): Promise<ActivityEntry[]> {
-  return recentActivity(database(), user, 10);
+  return recentActivity(serverContext().db, user, 10);
 }

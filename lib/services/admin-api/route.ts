@@ -10,9 +10,9 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { env } from '../../config/env.ts';
-import { database, type Database } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
+import { serverContext } from '../../context.ts';
 import { checkAdminToken } from '../../oidc/admin-token.ts';
-import { getProvider } from '../../oidc/provider.ts';
 import { clientActor, requestContext, type AuditBy } from '../audit.ts';
 import { adminSessionAccess } from '../portal/session.ts';
 import { authorizeAdminRequest, type AdminCaller, type AuthSources } from './auth.ts';
@@ -49,7 +49,7 @@ function liveSources(): AuthSources {
   return {
     issuer: env().ISSUER,
     session: adminSessionAccess,
-    bearer: async (token) => checkAdminToken(await getProvider(), token),
+    bearer: async (token) => checkAdminToken(await serverContext().provider(), token),
   };
 }
 
@@ -74,7 +74,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
       const params = operation.params ? parsed(operation.params, (await route?.params) ?? {}, 'path') : undefined;
       const query = operation.query ? parsed(operation.query, Object.fromEntries(url.searchParams), 'query') : undefined;
       const body = operation.body ? parsed(operation.body, await readJsonBody(request), 'body') : undefined;
-      const result = await handle({ request, caller, by, db: database(), params, query, body } as AdminContext<O>);
+      const result = await handle({ request, caller, by, db: serverContext().db, params, query, body } as AdminContext<O>);
       if (operation.status === 204 || !operation.response) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
       // The answer is checked too (STYLE.md §4): a field that should not be there is a bug, answered as server_error.
       return Response.json(operation.response.parse(result), { status: operation.status, headers: apiHeaders(requestId) });

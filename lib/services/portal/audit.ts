@@ -3,7 +3,7 @@
  * string (malformed ones are dropped, not refused), one page of entries.
  */
 import 'server-only';
-import { database } from '../../db/database.ts';
+import { serverContext } from '../../context.ts';
 import { auditActionLabels, auditActions, auditLogPage, type AuditPage } from '../audit.ts';
 import type { AdminUser } from './access.ts';
 
@@ -14,5 +14,5 @@ export const auditActionOptions = auditActions.map((action) => ({ value: action,
 
 export async function auditPage(_admin: AdminUser, params: Record<string, string | string[] | undefined>): Promise<AuditPage> {
   const one = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
-  return auditLogPage(database(), { action: one('action') || undefined, actor: one('actor'), target: one('target'), from: one('from'), to: one('to'), page: one('page') });
+  return auditLogPage(serverContext().db, { action: one('action') || undefined, actor: one('actor'), target: one('target'), from: one('from'), to: one('to'), page: one('page') });
 }

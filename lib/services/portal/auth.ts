@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import { env } from '../../config/env.ts';
 import { findArtifact } from '../../db/artifacts.ts';
-import { database } from '../../db/database.ts';
+import { serverContext } from '../../context.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { PORTAL_CLIENT_ID, PORTAL_PROVIDER_ID, portalClientSecret } from './registration.ts';
 
@@ -44,7 +44,7 @@ export function portalAuthOptions(): Promise<AuthOptions> {
 
 /** The portal session's secret (next-auth derives the JWE key of its session cookie from it). */
 export function portalSessionSecret(): Promise<string> {
-  return serverSecret(database(), 'portal_session_secret', () => randomBytes(32).toString('base64url'));
+  return serverSecret(serverContext().db, 'portal_session_secret', () => randomBytes(32).toString('base64url'));
 }
 
 /** next-auth's cookie names follow the scheme of its URL (`__Secure-`/`__Host-` prefixes over https). */
@@ -59,7 +59,7 @@ export function portalCookieNames(issuer = env().ISSUER) {
 
 async function buildOptions(): Promise<AuthOptions> {
   const issuer = env().ISSUER;
-  const [clientSecret, secret] = await Promise.all([portalClientSecret(database()), portalSessionSecret()]);
+  const [clientSecret, secret] = await Promise.all([portalClientSecret(serverContext().db), portalSessionSecret()]);
   return {
     secret,
     providers: [
@@ -116,6 +116,6 @@ async function buildOptions(): Promise<AuthOptions> {
  * account page knows which session is "this browser".
  */
 async function gatehouseSessionUid(accessToken: string): Promise<string | undefined> {
-  const payload = await findArtifact(database().sql, 'AccessToken', accessToken);
+  const payload = await findArtifact(serverContext().db.sql, 'AccessToken', accessToken);
   return typeof payload?.sessionUid === 'string' ? payload.sessionUid : undefined;
 }

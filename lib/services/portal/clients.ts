@@ -8,7 +8,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { pageRange, pageWindow } from '../paging.ts';
-import { database } from '../../db/database.ts';
+import { serverContext } from '../../context.ts';
 import type { ClientRecord } from '../../db/clients.ts';
 import {
   disableClient,
@@ -64,7 +64,7 @@ export interface ClientsPage {
 
 export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<ClientsPage> {
   const { q, page } = listParams.parse({ q: params.q ?? '', page: params.page ?? 1 });
-  const { clients, total } = await searchClients(database(), { query: q || undefined, ...pageRange(page, CLIENTS_PER_PAGE) });
+  const { clients, total } = await searchClients(serverContext().db, { query: q || undefined, ...pageRange(page, CLIENTS_PER_PAGE) });
   const { pageCount, first, last } = pageWindow(page, CLIENTS_PER_PAGE, total, clients.length);
   return {
     clients: clients.map((c) => ({ id: c.id, name: c.name, confidential: c.confidential, enabled: c.enabled, firstParty: c.firstParty, managed: isManagedClient(c.id), createdAt: c.createdAt })),
@@ -79,7 +79,7 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
 
 /** A client for its page; `policyProblems` says what of a registration from before the trust rule is not honoured. */
 export async function clientDetails(_admin: AdminUser, id: string): Promise<(ClientRecord & { managed: boolean; policyProblems: string[] }) | undefined> {
-  const client = await findClient(database(), id);
+  const client = await findClient(serverContext().db, id);
   return client ? { ...client, managed: isManagedClient(client.id), policyProblems: policyProblemsOf(client) } : undefined;
 }
 
@@ -98,7 +98,7 @@ export type ClientFormState =
 export async function createClientFromForm(admin: AdminUser, form: FormData): Promise<ClientFormState> {
   const { values, input } = readClientForm(form);
   try {
-    const { client, clientSecret } = await registerClient(database(), input, { by: await byAdmin(admin) });
+    const { client, clientSecret } = await registerClient(serverContext().db, input, { by: await byAdmin(admin) });
     return { status: 'created', client: { id: client.id, name: client.name }, clientSecret };
   } catch (error) {
     return { status: 'editing', values, errors: formErrors(error, clientFields) };
@@ -108,12 +108,12 @@ export async function createClientFromForm(admin: AdminUser, form: FormData): Pr
 export type ClientUpdate = ClientFormState | { status: 'saved' } | { status: 'not_found' };
 
 export async function updateClientFromForm(admin: AdminUser, id: string, form: FormData): Promise<ClientUpdate> {
-  const existing = await findClient(database(), id);
+  const existing = await findClient(serverContext().db, id);
   if (!existing) return { status: 'not_found' };
   const { values, input } = readClientForm(form, existing.confidential ? 'confidential' : 'public');
   if (isManagedClient(id)) return { status: 'editing', values, errors: { form: [MANAGED] } };
   try {
-    await updateClient(database(), id, input, await byAdmin(admin));
+    await updateClient(serverContext().db, id, input, await byAdmin(admin));
     return { status: 'saved' };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'not_found' };
@@ -128,7 +128,7 @@ export async function rotateSecretFromForm(admin: AdminUser, id: string, form: F
   if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
   if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm: apps using the current secret stop working at once.' };
   try {
-    return { status: 'rotated', clientSecret: await rotateClientSecret(database(), id, await byAdmin(admin)) };
+    return { status: 'rotated', clientSecret: await rotateClientSecret(serverContext().db, id, await byAdmin(admin)) };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'refused', message: 'This client no longer exists.' };
     if (error instanceof Conflict) return { status: 'refused', message: 'A public client has no secret.' };
@@ -142,7 +142,7 @@ export type ClientChange = { status: 'done' } | { status: 'refused'; message: st
 export async function setClientEnabledFor(admin: AdminUser, id: string, enabled: boolean): Promise<ClientChange> {
   if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
   const by = await byAdmin(admin);
-  const done = enabled ? await enableClient(database(), id, by) : await disableClient(database(), id, by);
+  const done = enabled ? await enableClient(serverContext().db, id, by) : await disableClient(serverContext().db, id, by);
   return done ? { status: 'done' } : { status: 'not_found' };
 }
 
@@ -150,5 +150,5 @@ export async function setClientEnabledFor(admin: AdminUser, id: string, enabled:
 export async function deleteClientFromForm(admin: AdminUser, id: string, form: FormData): Promise<ClientChange> {
   if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
   if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm the deletion.' };
-  return (await removeClient(database(), id, await byAdmin(admin))) ? { status: 'done' } : { status: 'not_found' };
+  return (await removeClient(serverContext().db, id, await byAdmin(admin))) ? { status: 'done' } : { status: 'not_found' };
 }

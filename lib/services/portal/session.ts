@@ -13,7 +13,7 @@ import { getToken, type JWT } from 'next-auth/jwt';
 import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { env } from '../../config/env.ts';
-import { database } from '../../db/database.ts';
+import { serverContext } from '../../context.ts';
 import { adminAccess, gatehouseSessionAlive, userAccess, type AdminAccess, type AdminUser, type PortalUser } from './access.ts';
 import { pinNextAuthUrl, portalCookieNames, portalSessionSecret } from './auth.ts';
 import { PORTAL_CLIENT_ID, SIGNED_OUT_PATH } from './registration.ts';
@@ -49,7 +49,7 @@ async function sessionSubject(): Promise<{ sub: string; sessionUid: string } | u
   const token = await portalToken();
   const sub = typeof token?.sub === 'string' ? token.sub : undefined;
   const sessionUid = typeof token?.sessionUid === 'string' ? token.sessionUid : undefined;
-  if (!sub || !sessionUid || !(await gatehouseSessionAlive(database(), sub, sessionUid))) return undefined;
+  if (!sub || !sessionUid || !(await gatehouseSessionAlive(serverContext().db, sub, sessionUid))) return undefined;
   return { sub, sessionUid };
 }
 
@@ -59,7 +59,7 @@ async function sessionSubject(): Promise<{ sub: string; sessionUid: string } | u
  */
 export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
   const subject = await sessionSubject();
-  const access = await adminAccess(database(), subject?.sub);
+  const access = await adminAccess(serverContext().db, subject?.sub);
   if (access.kind === 'signed_out') redirect(signInPath(returnTo));
   if (access.kind === 'forbidden') forbidden();
   return { ...access.admin, sessionUid: subject?.sessionUid };
@@ -70,26 +70,26 @@ export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
  * answers a signed-out or forbidden caller with its own 401 or 403.
  */
 export async function adminSessionAccess(): Promise<AdminAccess> {
-  return adminAccess(database(), (await sessionSubject())?.sub);
+  return adminAccess(serverContext().db, (await sessionSubject())?.sub);
 }
 
 /** For display only (the layout's header): the admin if there is one. Never an authorization check. */
 export async function currentAdmin(): Promise<AdminUser | undefined> {
-  const access = await adminAccess(database(), (await sessionSubject())?.sub);
+  const access = await adminAccess(serverContext().db, (await sessionSubject())?.sub);
   return access.kind === 'admin' ? access.admin : undefined;
 }
 
 /** The signed-in user, any role; signed-out visitors (and disabled users) are sent to sign in, and back to `returnTo`. */
 export async function requireUser(returnTo = '/account'): Promise<SignedInUser> {
   const subject = await sessionSubject();
-  const access = await userAccess(database(), subject?.sub);
+  const access = await userAccess(serverContext().db, subject?.sub);
   if (access.kind === 'signed_out') redirect(signInPath(returnTo));
   return { ...access.user, sessionUid: subject?.sessionUid };
 }
 
 /** For display only: the signed-in user if there is one. Never an authorization check. */
 export async function currentUser(): Promise<PortalUser | undefined> {
-  const access = await userAccess(database(), (await sessionSubject())?.sub);
+  const access = await userAccess(serverContext().db, (await sessionSubject())?.sub);
   return access.kind === 'user' ? access.user : undefined;
 }
 

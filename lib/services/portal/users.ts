@@ -10,7 +10,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { pageRange, pageWindow } from '../paging.ts';
-import { database } from '../../db/database.ts';
+import { serverContext } from '../../context.ts';
 import type { UserRecord } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../account/apps.ts';
 import { activeSessions, endAllSessions, type ActiveSession } from '../account/sessions.ts';
@@ -63,7 +63,7 @@ const summary = (u: UserRecord): UserSummary => ({ id: u.id, username: u.usernam
 
 export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<UsersPage> {
   const { q, page } = listParams.parse({ q: params.q ?? '', page: params.page ?? 1 });
-  const { users, total } = await searchUsers(database(), { query: q || undefined, ...pageRange(page, USERS_PER_PAGE) });
+  const { users, total } = await searchUsers(serverContext().db, { query: q || undefined, ...pageRange(page, USERS_PER_PAGE) });
   const { pageCount, first, last } = pageWindow(page, USERS_PER_PAGE, total, users.length);
   return { users: users.map(summary), query: q, page, pageCount, total, first, last };
 }
@@ -85,7 +85,7 @@ export interface UserDetails {
 
 export async function userDetails(admin: AdminUser, id: string): Promise<UserDetails | undefined> {
   if (!userId.safeParse(id).success) return undefined;
-  const db = database();
+  const { db } = serverContext();
   const user = await getUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
@@ -102,7 +102,7 @@ export async function createUserFromForm(admin: AdminUser, form: FormData): Prom
   const { values, input, generated, errors } = readNewUserForm(form);
   try {
     if (Object.keys(errors).length) return { status: 'editing', values, errors };
-    const user = await createUser(database(), input, await byAdmin(admin), { generated });
+    const user = await createUser(serverContext().db, input, await byAdmin(admin), { generated });
     return { status: 'created', user: { id: user.id, username: user.username }, ...(generated ? { password: input.password } : {}) };
   } catch (error) {
     return { status: 'editing', values, errors: { ...formErrors(error, userFields, { username: 'this username is taken', email: EMAIL_TAKEN }), ...errors } };
@@ -114,7 +114,7 @@ export type ProfileFormState = { status: 'editing'; values: ProfileFormValues; e
 export async function updateProfileFromForm(admin: AdminUser, id: string, form: FormData): Promise<ProfileFormState> {
   const { values, input } = readProfileForm(form);
   try {
-    await updateProfile(database(), id, input, await byAdmin(admin));
+    await updateProfile(serverContext().db, id, input, await byAdmin(admin));
     return { status: 'saved' };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'not_found' };
@@ -131,7 +131,7 @@ export type PasswordState =
 
 /** Sets a typed (twice) or generated password. The old one stops working at once and every session of the user ends (changePassword). */
 export async function setPasswordFromForm(admin: AdminUser, id: string, form: FormData): Promise<PasswordState> {
-  const db = database();
+  const { db } = serverContext();
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user) return { status: 'not_found' };
   const { password, generated, errors } = readPasswordChoice(form);
@@ -150,7 +150,7 @@ export async function setPasswordFromForm(admin: AdminUser, id: string, form: Fo
 export type UserChange = { status: 'done' } | { status: 'refused'; message: string } | { status: 'not_found' };
 
 async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): Promise<UserChange> {
-  const user = userId.safeParse(id).success ? await getUserById(database(), id) : undefined;
+  const user = userId.safeParse(id).success ? await getUserById(serverContext().db, id) : undefined;
   if (!user) return { status: 'not_found' };
   try {
     await fn(user);
@@ -165,13 +165,13 @@ async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): P
 /** Disabling ends the user's sessions and revokes their tokens and grants (disableUser). Not oneself. */
 export async function setUserEnabledFor(admin: AdminUser, id: string, enabled: boolean): Promise<UserChange> {
   const by = await byAdmin(admin);
-  return change(id, (user) => (enabled ? enableUser(database(), user.username, by) : disableUser(database(), user.username, by)));
+  return change(id, (user) => (enabled ? enableUser(serverContext().db, user.username, by) : disableUser(serverContext().db, user.username, by)));
 }
 
 /** Grants or removes the admin role; not one's own. Takes effect at the user's next portal request. */
 export async function setRoleFor(admin: AdminUser, id: string, role: 'user' | 'admin'): Promise<UserChange> {
   const by = await byAdmin(admin);
-  return change(id, (user) => setRole(database(), user.id, role, by));
+  return change(id, (user) => setRole(serverContext().db, user.id, role, by));
 }
 
 export type SessionsEnding = { status: 'ended'; count: number } | { status: 'not_found' };
@@ -182,7 +182,7 @@ export type SessionsEnding = { status: 'ended'; count: number } | { status: 'not
  * for that, or disable the user); tokens bound to a session end with it.
  */
 export async function endSessionsFor(admin: AdminUser, id: string): Promise<SessionsEnding> {
-  const db = database();
+  const { db } = serverContext();
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user) return { status: 'not_found' };
   return { status: 'ended', count: await endAllSessions(db, { id: user.id, username: user.username }, await byAdmin(admin)) };
@@ -190,7 +190,7 @@ export async function endSessionsFor(admin: AdminUser, id: string): Promise<Sess
 
 /** Revokes what one app holds for the user: its grants, codes and tokens (their tokens introspect as inactive at once). */
 export async function revokeAppFor(admin: AdminUser, id: string, clientId: string): Promise<UserChange> {
-  const db = database();
+  const { db } = serverContext();
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user || !clientId || clientId.length > 200) return { status: 'not_found' };
   const result = await revokeAppOfUser(db, { id: user.id, username: user.username }, clientId, await byAdmin(admin));

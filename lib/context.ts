@@ -1,0 +1,65 @@
+/**
+ * What the use cases run against: the configuration, the database, the clock,
+ * the provider and the process's counters. Built once per process by whoever
+ * starts it (instrumentation.ts for the server, a test for itself) and handed
+ * to services as parameters; a service takes the narrowest part it needs.
+ *
+ * Only the surfaces Next.js calls into (pages, server actions, route handlers)
+ * fetch the server's context with `serverContext()`: Next gives them no other
+ * way in.
+ */
+import type Provider from 'oidc-provider';
+import { env, type Env } from './config/env.ts';
+import { database, type Database } from './db/database.ts';
+import { unknownUsernameFailures, type UnknownUsernameFailures } from './services/sign-in-failures.ts';
+
+export interface AppContext {
+  readonly config: Env;
+  readonly db: Database;
+  /** Epoch milliseconds: tests pass their own clock. */
+  readonly now: () => number;
+  /** The process's oidc-provider, built on first use: `next build` loads every module with no database to read keys from. */
+  provider(): Promise<Provider>;
+  /** Failed sign-ins for unknown usernames, counted per source before they reach the audit log. */
+  readonly signInFailures: UnknownUsernameFailures;
+}
+
+export interface ContextOptions {
+  config?: Env;
+  /** Defaults to the handle for `config.DATABASE_URL`. */
+  db?: Database;
+  now?: () => number;
+}
+
+export function createContext({ config = env(), db = database(config.DATABASE_URL), now = Date.now }: ContextOptions = {}): AppContext {
+  let provider: Promise<Provider> | undefined;
+  const context: AppContext = {
+    config,
+    db,
+    now,
+    provider() {
+      provider ??= import('./oidc/provider.ts')
+        .then(({ createProvider }) => createProvider(db, config))
+        .catch((error: unknown) => {
+          provider = undefined; // the next request tries again
+          throw error;
+        });
+      return provider;
+    },
+    signInFailures: unknownUsernameFailures({ clock: now }),
+  };
+  return context;
+}
+
+/**
+ * Kept on globalThis because Next.js evaluates instrumentation, route handlers
+ * and pages as separate module graphs: a module-level variable would give each
+ * graph its own context, its own connections and its own provider.
+ */
+const globalForContext = globalThis as typeof globalThis & { __gatehouseContext?: AppContext };
+
+/** The server's context, built on first use: instrumentation.ts asks first, before the server serves. */
+export function serverContext(): AppContext {
+  globalForContext.__gatehouseContext ??= createContext();
+  return globalForContext.__gatehouseContext;
+}
