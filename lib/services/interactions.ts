@@ -99,6 +99,24 @@ async function consentingPerson(ctx: AppContext, interaction: Interaction): Prom
   return { id: accountId, username: account?.username ?? accountId };
 }
 
+/** A consent given or refused, recorded as the person's action on the client. */
+async function recordConsent(
+  ctx: AppContext,
+  interaction: Interaction,
+  context: RequestContext,
+  outcome: { action: 'consent.granted'; scopes: string[]; claims?: string[] } | { action: 'consent.denied' },
+): Promise<void> {
+  const client = await clientOf(ctx, interaction);
+  const actor = await consentingPerson(ctx, interaction);
+  const target = { type: 'client' as const, id: client.clientId, label: client.clientName ?? client.clientId };
+  if (outcome.action === 'consent.denied') {
+    await recordAudit(ctx.db, { action: 'consent.denied', actor, target, context, details: client });
+    return;
+  }
+  const { scopes, claims } = outcome;
+  await recordAudit(ctx.db, { action: 'consent.granted', actor, target, context, details: { ...client, scopes, ...(claims?.length ? { claims } : {}) } });
+}
+
 export async function confirmConsent(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
   const ctx = serverContext();
   const interaction = await current(ctx, uid, cookie, 'consent');
@@ -115,14 +133,7 @@ export async function confirmConsent(uid: string, cookie: string | null, context
     grant.addResourceScope(indicator, scopes.join(' '));
   }
   const grantId = await grant.save();
-  const client = await clientOf(ctx, interaction);
-  await recordAudit(ctx.db, {
-    action: 'consent.granted',
-    actor: await consentingPerson(ctx, interaction),
-    target: { type: 'client', id: client.clientId, label: client.clientName ?? client.clientId },
-    context,
-    details: { ...client, scopes: details.missingOIDCScope ?? [], ...(details.missingOIDCClaims?.length ? { claims: details.missingOIDCClaims } : {}) },
-  });
+  await recordConsent(ctx, interaction, context, { action: 'consent.granted', scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims });
   const redirect = await finishInteraction(ctx, uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
   return { redirect };
 }
@@ -133,16 +144,7 @@ export async function deny(uid: string, cookie: string | null, context: RequestC
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   // Cancel on the sign-in step is no one yet; Deny on the consent step is a person refusing an app.
-  if (interaction.prompt.name === 'consent') {
-    const client = await clientOf(ctx, interaction);
-    await recordAudit(ctx.db, {
-      action: 'consent.denied',
-      actor: await consentingPerson(ctx, interaction),
-      target: { type: 'client', id: client.clientId, label: client.clientName ?? client.clientId },
-      context,
-      details: client,
-    });
-  }
+  if (interaction.prompt.name === 'consent') await recordConsent(ctx, interaction, context, { action: 'consent.denied' });
   const redirect = await finishInteraction(
     ctx,
     uid,
