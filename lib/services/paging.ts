@@ -1,7 +1,18 @@
 /**
- * The paging arithmetic of the lists (portal clients and users, the audit log): pages count from 1.
- * Which rows a page reads, and where the rows it got stand in the whole list.
+ * The paging of the lists (portal clients and users, the audit log): pages count from 1.
+ * What a list page was asked for, which rows a page reads, and where the rows it got stand in the whole list.
  */
+import { z } from 'zod';
+
+/** A list page's search text and page number from its query string; anything malformed falls back rather than fails. */
+const listQuery = z.object({
+  q: z.string().trim().max(100).catch(''),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+export function parseListQuery(params: { q?: unknown; page?: unknown }): { q: string; page: number } {
+  return listQuery.parse({ q: params.q ?? '', page: params.page ?? 1 });
+}
 
 export function pageRange(page: number, perPage: number): { skip: number; take: number } {
   return { skip: (page - 1) * perPage, take: perPage };

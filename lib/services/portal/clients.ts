@@ -6,8 +6,7 @@
  * as values for the form to show; anything else throws.
  */
 import 'server-only';
-import { z } from 'zod';
-import { pageRange, pageWindow } from '../paging.ts';
+import { pageRange, pageWindow, parseListQuery } from '../paging.ts';
 import { serverContext } from '../../context.ts';
 import type { ClientRecord } from '../../db/clients.ts';
 import {
@@ -37,11 +36,6 @@ export function isManagedClient(id: string): boolean {
 
 const MANAGED = 'Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed here.';
 
-const listParams = z.object({
-  q: z.string().trim().max(100).catch(''),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-});
-
 export interface ClientSummary {
   id: string;
   name: string;
@@ -63,7 +57,7 @@ export interface ClientsPage {
 }
 
 export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<ClientsPage> {
-  const { q, page } = listParams.parse({ q: params.q ?? '', page: params.page ?? 1 });
+  const { q, page } = parseListQuery(params);
   const { clients, total } = await searchClients(serverContext().db, { query: q || undefined, ...pageRange(page, CLIENTS_PER_PAGE) });
   const { pageCount, first, last } = pageWindow(page, CLIENTS_PER_PAGE, total, clients.length);
   return {

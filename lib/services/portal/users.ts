@@ -9,7 +9,7 @@
  */
 import 'server-only';
 import { z } from 'zod';
-import { pageRange, pageWindow } from '../paging.ts';
+import { pageRange, pageWindow, parseListQuery } from '../paging.ts';
 import { serverContext } from '../../context.ts';
 import type { UserRecord } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../account/apps.ts';
@@ -34,11 +34,6 @@ export const USERS_PER_PAGE = 20;
 
 const EMAIL_TAKEN = 'another user already has this email address';
 
-const listParams = z.object({
-  q: z.string().trim().max(100).catch(''),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-});
-
 export interface UserSummary {
   id: string;
   username: string;
@@ -62,7 +57,7 @@ export interface UsersPage {
 const summary = (u: UserRecord): UserSummary => ({ id: u.id, username: u.username, name: u.name, email: u.email, role: u.role, disabled: u.disabled, createdAt: u.createdAt });
 
 export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<UsersPage> {
-  const { q, page } = listParams.parse({ q: params.q ?? '', page: params.page ?? 1 });
+  const { q, page } = parseListQuery(params);
   const { users, total } = await searchUsers(serverContext().db, { query: q || undefined, ...pageRange(page, USERS_PER_PAGE) });
   const { pageCount, first, last } = pageWindow(page, USERS_PER_PAGE, total, users.length);
   return { users: users.map(summary), query: q, page, pageCount, total, first, last };
