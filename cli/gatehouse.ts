@@ -102,6 +102,6 @@ function fail(error: unknown, command?: Command): number {
 
 const code = await main(process.argv.slice(2));
 // The database is closed, but the Wasm that Prisma and the schema engine load
-// makes a natural exit take ~200 ms more: exit as soon as the output is flushed.
+// keeps a natural exit waiting: exit as soon as the output is flushed.
 await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done))));
 process.exit(code);

@@ -1,6 +1,6 @@
 /**
  * Password hashing: argon2id at OWASP's recommended minimum (m = 19 MiB, t = 2,
- * p = 1; OWASP Password Storage Cheat Sheet). ~17 ms per hash on these machines.
+ * p = 1; OWASP Password Storage Cheat Sheet): tens of milliseconds of one core per hash.
  */
 import { hash, verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
@@ -30,9 +30,9 @@ export function concurrencyLimit(slots: number) {
 }
 
 /**
- * Each argon2id hash holds 19 MiB and a core for ~20 ms, on libuv's four
- * threads. More hashes at once than cores only adds memory (a burst of sign-ins
- * took 76 MiB) and slows every other request, so they queue here instead.
+ * Each argon2id hash holds 19 MiB and a core, on libuv's four threads. More
+ * hashes at once than cores only adds memory and slows every other request,
+ * so they queue here instead.
  */
 const argon2 = concurrencyLimit(availableParallelism());
 

@@ -76,7 +76,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
       const body = operation.body ? parsed(operation.body, await readJsonBody(request), 'body') : undefined;
       const result = await handle({ request, caller, by, db: serverContext().db, params, query, body } as AdminContext<O>);
       if (operation.status === 204 || !operation.response) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
-      // The answer is checked too (STYLE.md §4): a field that should not be there is a bug, answered as server_error.
+      // The answer is checked too: a field that should not be there (a secret, a hash) is a bug, answered as server_error.
       return Response.json(operation.response.parse(result), { status: operation.status, headers: apiHeaders(requestId) });
     } catch (error) {
       return errorResponse(error, requestId);

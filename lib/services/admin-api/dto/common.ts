@@ -1,6 +1,7 @@
 /**
  * Wire pieces shared by the admin API's resources: timestamps, paging, path
- * ids. Names are snake_case here and only here (STYLE.md §5).
+ * ids. Names are snake_case here and only here: the wire follows OAuth's
+ * convention, the code inside follows TypeScript's.
  */
 import { z } from 'zod';
 
