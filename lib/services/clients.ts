@@ -216,7 +216,7 @@ export async function removeClient(db: Database, id: string, by?: AuditBy): Prom
   const existing = by ? await findClient(db, id) : undefined;
   const deleted = await deleteClient(db, id);
   if (!deleted) return false;
-  const revokedArtifacts = await destroyArtifactsOfClient(db.sql, id);
+  const revokedArtifacts = await destroyArtifactsOfClient(db, id);
   await recordAuditBy(db, by, { action: 'client.deleted', target: target(existing ?? { id, name: id }), details: { revokedArtifacts } });
   return true;
 }
@@ -224,7 +224,7 @@ export async function removeClient(db: Database, id: string, by?: AuditBy): Prom
 export async function disableClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
   const done = await setClientEnabled(db, id, false);
   if (!done) return false;
-  const revokedArtifacts = await destroyArtifactsOfClient(db.sql, id);
+  const revokedArtifacts = await destroyArtifactsOfClient(db, id);
   if (by) await recordAuditBy(db, by, { action: 'client.disabled', target: await labelled(db, id), details: { revokedArtifacts } });
   return true;
 }

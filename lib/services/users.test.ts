@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { findArtifact, upsertArtifact } from '../db/artifacts.ts';
-import { listSessionsOfAccount } from '../db/account.ts';
+import { findArtifact, listSessionsOfAccount, upsertArtifact } from '../db/artifacts.ts';
+
 import { findCredentials, findUserById, findUserByUsername } from '../db/users.ts';
 import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor, BY_CLI, type AuditBy } from './audit.ts';
@@ -100,15 +100,15 @@ for (const storage of testDatabases('users')) {
       await upsertArtifact(db.sql, 'Session', `sess-${tag()}`, { uid: `uid-${tag()}`, accountId: other.id }, Date.now() + 60_000);
 
       assert.deepEqual(await changePassword(db, user.username, 'an admin-set password', by, { generated: true }), { endedSessions: 2 });
-      assert.deepEqual(await listSessionsOfAccount(db.sql, user.id), []);
-      assert.equal((await listSessionsOfAccount(db.sql, other.id)).length, 1, "someone else's sessions stay");
+      assert.deepEqual(await listSessionsOfAccount(db, user.id), []);
+      assert.equal((await listSessionsOfAccount(db, other.id)).length, 1, "someone else's sessions stay");
       assert.deepEqual(await changePassword(db, user.username, 'a CLI-set password', BY_CLI), { endedSessions: 0 });
 
       const here = await session();
       await session();
       const self = { actor: { id: user.id, username: user.username } };
       assert.deepEqual(await changePassword(db, user.username, 'my own new password', self, { keepSessionUid: here }), { endedSessions: 1 });
-      assert.deepEqual((await listSessionsOfAccount(db.sql, user.id)).map((s) => s.uid), [here]);
+      assert.deepEqual((await listSessionsOfAccount(db, user.id)).map((s) => s.uid), [here]);
 
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['session.ended', 'user.password_changed'] });
       assert.deepEqual(

@@ -132,7 +132,7 @@ export async function disableUser(db: Database, username: string, by?: AuditBy):
   if (existing && by?.actor?.id === existing.id) throw new Forbidden('you cannot disable your own account');
   const user = existing && (await setUserDisabled(db, existing.username, true));
   if (!user) throw new NotFound(`no user named ${username}`);
-  const revokedArtifacts = await destroyArtifactsOfAccount(db.sql, user.id);
+  const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
   await recordAuditBy(db, by, { action: 'user.disabled', target: target(user), details: { revokedArtifacts } });
   return user;
 }
