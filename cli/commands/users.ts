@@ -1,11 +1,24 @@
 /**
  * `gatehouse user ...`: create, list, set passwords, rename, disable and enable users.
- * Passwords come from stdin or are generated, never from arguments.
+ * Users are named by username here and by id in the use cases: each command
+ * resolves the name once (userIdByUsername, any case). Passwords come from
+ * stdin or are generated, never from arguments.
  */
 import type { UserRecord } from '../../lib/db/users.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import { parseInput } from '../../lib/services/errors.ts';
-import { changePassword, createUser, disableUser, enableUser, listUsers, newUserSchema, passwordSchema, renameUser, usernameSchema } from '../../lib/services/users.ts';
+import {
+  changePassword,
+  createUser,
+  disableUser,
+  enableUser,
+  listUsers,
+  newUserSchema,
+  passwordSchema,
+  renameUser,
+  userIdByUsername,
+  usernameSchema,
+} from '../../lib/services/users.ts';
 import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
@@ -105,7 +118,8 @@ password sign in again. ${passwordNote} Exits 1 if there is no such user.
     const [username] = positionals('user set-password', rest, ['username']);
     const { password, generated } = await readPassword('user set-password', values);
     parseInput(passwordSchema, password);
-    const { endedSessions } = await changePassword(await ctx.db(), username, password, BY_CLI, { generated });
+    const db = await ctx.db();
+    const { endedSessions } = await changePassword(db, await userIdByUsername(db, username), password, BY_CLI, { generated });
     const ended = endedSessions === 0 ? 'they had no session to end' : endedSessions === 1 ? 'their one session ended' : `their ${endedSessions} sessions ended`;
     return {
       json: { username, ended_sessions: endedSessions, ...(generated ? { password } : {}) },
@@ -125,7 +139,8 @@ they hold is revoked. Exits 1 if there is no such user.
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user disable', argv, {});
     const [username] = positionals('user disable', rest, ['username']);
-    const user = await disableUser(await ctx.db(), username, BY_CLI);
+    const db = await ctx.db();
+    const user = await disableUser(db, await userIdByUsername(db, username), BY_CLI);
     return { json: userJson(user), text: `Disabled ${user.username}; their sessions ended and their tokens are revoked.` };
   },
 };
@@ -139,7 +154,8 @@ Exits 1 if there is no such user.
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user enable', argv, {});
     const [username] = positionals('user enable', rest, ['username']);
-    const user = await enableUser(await ctx.db(), username, BY_CLI);
+    const db = await ctx.db();
+    const user = await enableUser(db, await userIdByUsername(db, username), BY_CLI);
     return { json: userJson(user), text: `Enabled ${user.username}.` };
   },
 };
@@ -157,7 +173,8 @@ case, is refused. Exits 1 if there is no such user or the name is taken.
     const { positionals: rest } = parseCommand('user rename', argv, {});
     const [username, newUsername] = positionals('user rename', rest, ['username', 'new-username']);
     parseInput(usernameSchema, newUsername); // bad input fails here, before a database is opened
-    const user = await renameUser(await ctx.db(), username, newUsername, BY_CLI);
+    const db = await ctx.db();
+    const user = await renameUser(db, await userIdByUsername(db, username), newUsername, BY_CLI);
     return { json: userJson(user), text: `Renamed ${username} to ${user.username}.` };
   },
 };

@@ -179,14 +179,14 @@ export async function setUsername(db: Database, id: string, username: string): P
   return findUserById(db, id);
 }
 
-export async function setPasswordHash(db: Database, username: string, passwordHash: string): Promise<boolean> {
-  const { count } = await db.prisma.user.updateMany({ where: { username }, data: { passwordHash } });
+export async function setPasswordHash(db: Database, id: string, passwordHash: string): Promise<boolean> {
+  const { count } = await db.prisma.user.updateMany({ where: { id }, data: { passwordHash } });
   return count === 1;
 }
 
-export async function setUserDisabled(db: Database, username: string, disabled: boolean): Promise<UserRecord | undefined> {
-  const { count } = await db.prisma.user.updateMany({ where: { username }, data: { disabled } });
-  return count === 1 ? findUserByUsername(db, username) : undefined;
+export async function setUserDisabled(db: Database, id: string, disabled: boolean): Promise<UserRecord | undefined> {
+  const { count } = await db.prisma.user.updateMany({ where: { id }, data: { disabled } });
+  return count === 1 ? findUserById(db, id) : undefined;
 }
 
 /** The user behind a `sub` with their role, for the portal's authorization check on every request. */
