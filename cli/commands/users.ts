@@ -4,7 +4,6 @@
  * resolves the name once (userIdByUsername, any case). Passwords come from
  * stdin or are generated, never from arguments.
  */
-import type { UserRecord } from '../../lib/db/users.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import { parseInput } from '../../lib/services/errors.ts';
 import {
@@ -19,6 +18,7 @@ import {
   userIdByUsername,
   usernameSchema,
 } from '../../lib/services/users.ts';
+import { userToWire } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
@@ -35,21 +35,6 @@ const passwordOptions = {
 } as const;
 
 const generatedNotice = 'This password is shown only once; pass it on to its owner over a safe channel.';
-
-/** A user as --json prints it: no password hash, ever. */
-export function userJson(u: UserRecord) {
-  return {
-    id: u.id,
-    username: u.username,
-    email: u.email,
-    email_verified: u.emailVerified,
-    name: u.name,
-    role: u.role,
-    disabled: u.disabled,
-    created_at: u.createdAt.toISOString(),
-    updated_at: u.updatedAt.toISOString(),
-  };
-}
 
 const create: Command = {
   summary: 'create a user (password from stdin or generated)',
@@ -79,7 +64,7 @@ ${passwordNote}
     const user = await createUser(await ctx.db(), input, BY_CLI, { generated });
     const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
     return {
-      json: { ...userJson(user), ...(generated ? { password } : {}) },
+      json: { ...userToWire(user), ...(generated ? { password } : {}) },
       text: lines.join('\n'),
       notice: generated ? generatedNotice : undefined,
     };
@@ -96,7 +81,7 @@ const list: Command = {
     const users = await listUsers(await ctx.db());
     const rows = users.map((u) => [u.username, u.name ?? '', u.email ?? '', u.role, u.disabled ? 'disabled' : 'active', u.createdAt.toISOString()]);
     return {
-      json: users.map(userJson),
+      json: users.map(userToWire),
       text: table(['USERNAME', 'NAME', 'EMAIL', 'ROLE', 'STATUS', 'CREATED'], rows, 'No users.'),
     };
   },
@@ -141,7 +126,7 @@ they hold is revoked. Exits 1 if there is no such user.
     const [username] = positionals('user disable', rest, ['username']);
     const db = await ctx.db();
     const user = await disableUser(db, await userIdByUsername(db, username), BY_CLI);
-    return { json: userJson(user), text: `Disabled ${user.username}; their sessions ended and their tokens are revoked.` };
+    return { json: userToWire(user), text: `Disabled ${user.username}; their sessions ended and their tokens are revoked.` };
   },
 };
 
@@ -156,7 +141,7 @@ Exits 1 if there is no such user.
     const [username] = positionals('user enable', rest, ['username']);
     const db = await ctx.db();
     const user = await enableUser(db, await userIdByUsername(db, username), BY_CLI);
-    return { json: userJson(user), text: `Enabled ${user.username}.` };
+    return { json: userToWire(user), text: `Enabled ${user.username}.` };
   },
 };
 
@@ -175,7 +160,7 @@ case, is refused. Exits 1 if there is no such user or the name is taken.
     parseInput(usernameSchema, newUsername); // bad input fails here, before a database is opened
     const db = await ctx.db();
     const user = await renameUser(db, await userIdByUsername(db, username), newUsername, BY_CLI);
-    return { json: userJson(user), text: `Renamed ${username} to ${user.username}.` };
+    return { json: userToWire(user), text: `Renamed ${username} to ${user.username}.` };
   },
 };
 

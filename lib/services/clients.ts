@@ -25,6 +25,7 @@ import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { recordAuditBy, type AuditBy } from './audit.ts';
 import { Conflict, NotFound, parseInput } from './errors.ts';
+import { clientType } from './wire.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -184,7 +185,7 @@ export async function updateClient(db: Database, id: string, input: NewClientInp
   const existing = await findClient(db, id);
   if (!existing) throw new NotFound(`no client ${id}`);
   if (existing.confidential !== (c.type === 'confidential')) {
-    throw new Conflict(`a ${existing.confidential ? 'confidential' : 'public'} client stays ${existing.confidential ? 'confidential' : 'public'}`);
+    throw new Conflict(`a ${clientType(existing)} client stays ${clientType(existing)}`);
   }
   const alg = input.idTokenSignedResponseAlg ?? existing.idTokenSignedResponseAlg;
   const updated = await updateClientRow(db, id, { ...clientFields(c), idTokenSignedResponseAlg: alg });
