@@ -3,37 +3,14 @@
  * The services module is imported when a command runs, not when this file
  * loads: it pulls in oidc-provider, which --help and usage errors do not need.
  */
-import type { ClientRecord } from '../../lib/db/clients.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import type { NewClientInput } from '../../lib/services/clients.ts';
 import { InvalidRequest, NotFound, parseInput } from '../../lib/services/errors.ts';
+import { clientToWire, clientType } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
 const services = () => import('../../lib/services/clients.ts');
-
-/** A client as --json prints it: RFC 7591 metadata names, never secret material. */
-export function clientJson(c: ClientRecord) {
-  return {
-    client_id: c.id,
-    client_name: c.name,
-    client_type: c.confidential ? 'confidential' : 'public',
-    redirect_uris: c.redirectUris,
-    post_logout_redirect_uris: c.postLogoutRedirectUris,
-    grant_types: c.grantTypes,
-    scope: c.scope,
-    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
-    application_type: c.applicationType,
-    logo_uri: c.logoUri,
-    first_party: c.firstParty,
-    resource_server: c.resourceServer,
-    admin_api: c.adminApi,
-    id_token_signed_response_alg: c.idTokenSignedResponseAlg,
-    enabled: c.enabled,
-    created_at: c.createdAt.toISOString(),
-    updated_at: c.updatedAt.toISOString(),
-  };
-}
 
 const create: Command = {
   summary: 'register a client (a confidential client\'s secret is printed once)',
@@ -118,7 +95,7 @@ and stored only as a hash: it cannot be shown again.
       ...(clientSecret ? [`client_secret: ${clientSecret}`] : []),
     ];
     return {
-      json: { ...clientJson(client), ...(clientSecret ? { client_secret: clientSecret } : {}) },
+      json: { ...clientToWire(client), ...(clientSecret ? { client_secret: clientSecret } : {}) },
       text: lines.join('\n'),
       notice: clientSecret ? 'Store the client secret now: Gatehouse keeps only a hash of it and cannot show it again.' : undefined,
     };
@@ -138,13 +115,13 @@ Lists registered clients. Secrets are stored only as hashes and never shown.
     const rows = clients.map((c) => [
       c.id,
       c.name,
-      c.confidential ? 'confidential' : 'public',
+      clientType(c),
       c.enabled ? 'enabled' : 'disabled',
       c.idTokenSignedResponseAlg,
       c.redirectUris.join(' '),
     ]);
     return {
-      json: clients.map(clientJson),
+      json: clients.map(clientToWire),
       text: table(['CLIENT ID', 'NAME', 'TYPE', 'STATUS', 'ID TOKEN ALG', 'REDIRECT URIS'], rows, 'No clients registered.'),
     };
   },

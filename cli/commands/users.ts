@@ -1,11 +1,24 @@
 /**
  * `gatehouse user ...`: create, list, set passwords, rename, disable and enable users.
- * Passwords come from stdin or are generated, never from arguments.
+ * Users are named by username here and by id in the use cases: each command
+ * resolves the name once (userIdByUsername, any case). Passwords come from
+ * stdin or are generated, never from arguments.
  */
-import type { UserRecord } from '../../lib/db/users.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import { parseInput } from '../../lib/services/errors.ts';
-import { changePassword, createUser, disableUser, enableUser, listUsers, newUserSchema, passwordSchema, renameUser, usernameSchema } from '../../lib/services/users.ts';
+import {
+  changePassword,
+  createUser,
+  disableUser,
+  enableUser,
+  listUsers,
+  newUserSchema,
+  passwordSchema,
+  renameUser,
+  userIdByUsername,
+  usernameSchema,
+} from '../../lib/services/users.ts';
+import { userToWire } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
@@ -22,21 +35,6 @@ const passwordOptions = {
 } as const;
 
 const generatedNotice = 'This password is shown only once; pass it on to its owner over a safe channel.';
-
-/** A user as --json prints it: no password hash, ever. */
-export function userJson(u: UserRecord) {
-  return {
-    id: u.id,
-    username: u.username,
-    email: u.email,
-    email_verified: u.emailVerified,
-    name: u.name,
-    role: u.role,
-    disabled: u.disabled,
-    created_at: u.createdAt.toISOString(),
-    updated_at: u.updatedAt.toISOString(),
-  };
-}
 
 const create: Command = {
   summary: 'create a user (password from stdin or generated)',
@@ -66,7 +64,7 @@ ${passwordNote}
     const user = await createUser(await ctx.db(), input, BY_CLI, { generated });
     const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
     return {
-      json: { ...userJson(user), ...(generated ? { password } : {}) },
+      json: { ...userToWire(user), ...(generated ? { password } : {}) },
       text: lines.join('\n'),
       notice: generated ? generatedNotice : undefined,
     };
@@ -83,7 +81,7 @@ const list: Command = {
     const users = await listUsers(await ctx.db());
     const rows = users.map((u) => [u.username, u.name ?? '', u.email ?? '', u.role, u.disabled ? 'disabled' : 'active', u.createdAt.toISOString()]);
     return {
-      json: users.map(userJson),
+      json: users.map(userToWire),
       text: table(['USERNAME', 'NAME', 'EMAIL', 'ROLE', 'STATUS', 'CREATED'], rows, 'No users.'),
     };
   },
@@ -105,7 +103,8 @@ password sign in again. ${passwordNote} Exits 1 if there is no such user.
     const [username] = positionals('user set-password', rest, ['username']);
     const { password, generated } = await readPassword('user set-password', values);
     parseInput(passwordSchema, password);
-    const { endedSessions } = await changePassword(await ctx.db(), username, password, BY_CLI, { generated });
+    const db = await ctx.db();
+    const { endedSessions } = await changePassword(db, await userIdByUsername(db, username), password, BY_CLI, { generated });
     const ended = endedSessions === 0 ? 'they had no session to end' : endedSessions === 1 ? 'their one session ended' : `their ${endedSessions} sessions ended`;
     return {
       json: { username, ended_sessions: endedSessions, ...(generated ? { password } : {}) },
@@ -125,8 +124,9 @@ they hold is revoked. Exits 1 if there is no such user.
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user disable', argv, {});
     const [username] = positionals('user disable', rest, ['username']);
-    const user = await disableUser(await ctx.db(), username, BY_CLI);
-    return { json: userJson(user), text: `Disabled ${user.username}; their sessions ended and their tokens are revoked.` };
+    const db = await ctx.db();
+    const user = await disableUser(db, await userIdByUsername(db, username), BY_CLI);
+    return { json: userToWire(user), text: `Disabled ${user.username}; their sessions ended and their tokens are revoked.` };
   },
 };
 
@@ -139,8 +139,9 @@ Exits 1 if there is no such user.
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user enable', argv, {});
     const [username] = positionals('user enable', rest, ['username']);
-    const user = await enableUser(await ctx.db(), username, BY_CLI);
-    return { json: userJson(user), text: `Enabled ${user.username}.` };
+    const db = await ctx.db();
+    const user = await enableUser(db, await userIdByUsername(db, username), BY_CLI);
+    return { json: userToWire(user), text: `Enabled ${user.username}.` };
   },
 };
 
@@ -157,8 +158,9 @@ case, is refused. Exits 1 if there is no such user or the name is taken.
     const { positionals: rest } = parseCommand('user rename', argv, {});
     const [username, newUsername] = positionals('user rename', rest, ['username', 'new-username']);
     parseInput(usernameSchema, newUsername); // bad input fails here, before a database is opened
-    const user = await renameUser(await ctx.db(), username, newUsername, BY_CLI);
-    return { json: userJson(user), text: `Renamed ${username} to ${user.username}.` };
+    const db = await ctx.db();
+    const user = await renameUser(db, await userIdByUsername(db, username), newUsername, BY_CLI);
+    return { json: userToWire(user), text: `Renamed ${username} to ${user.username}.` };
   },
 };
 

@@ -91,7 +91,7 @@ test('a disabled user cannot sign in', async () => {
   const { database } = await import('../../lib/db/database.ts');
   const { databaseUrl } = await import('../support/fixtures.ts');
   const user = await makeUser();
-  await disableUser(database(databaseUrl), user.username);
+  await disableUser(database(databaseUrl), user.id);
   const client = await makeClient();
   const browser = new TestBrowser(baseUrl);
   const login = await browser.navigate(await authorizationUrl(client.id));

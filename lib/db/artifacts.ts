@@ -1,8 +1,13 @@
 /**
- * Storage for oidc-provider's artifacts (sessions, interactions, codes, tokens,
- * grants...) in the one `oidc_model_instances` table. Raw prepared statements
- * (lib/db/sql.ts): the provider makes several of these calls per token request.
- * Times are epoch milliseconds.
+ * The one owner of `oidc_model_instances`, where oidc-provider's artifacts
+ * (sessions, interactions, codes, tokens, grants...) live: nothing else reads
+ * or writes that table or parses the provider's payloads. Two audiences:
+ * the provider's adapter (lib/oidc/adapter.ts), whose calls take the raw
+ * driver (lib/db/sql.ts) because it makes several per token request; and the
+ * use cases, whose calls take the Database and get plain objects (the end of
+ * this file): what one person holds, revoking what a person or a client holds,
+ * which session a portal sign-in came from.
+ * Times in the table are epoch milliseconds.
  *
  * A row must not be worth anything to whoever reads it. Where an artifact's id
  * is itself the credential (a bearer token, a code, the session cookie's
@@ -13,6 +18,9 @@
  * suffices: the ids are at least 126 random bits, nothing to guess.
  */
 import { createHash } from 'node:crypto';
+import type { OidcModelInstance } from '../generated/sqlite/client.ts';
+import type { Database } from './database.ts';
+import { columnList, type RawRow } from './rows.ts';
 import type { Sql } from './sql.ts';
 
 export interface ArtifactPayload {
@@ -24,14 +32,9 @@ export interface ArtifactPayload {
   [key: string]: unknown;
 }
 
-interface ArtifactRow {
-  [key: string]: unknown;
-  payload: string;
-  expires_at: string | number | null;
-  consumed_at: string | number | null;
-}
-
-const columns = 'payload, expires_at, consumed_at';
+const payloadFields = ['payload', 'expiresAt', 'consumedAt'] as const;
+type ArtifactRow = RawRow<OidcModelInstance, (typeof payloadFields)[number]>;
+const columns = columnList<OidcModelInstance>(payloadFields);
 
 /**
  * The models whose id is a credential. Not hashed: grants (their id is only
@@ -189,16 +192,6 @@ export async function destroyGrant(sql: Sql, grantId: string) {
   await sql.run("DELETE FROM oidc_model_instances WHERE grant_id = ? OR (model = 'Grant' AND id = ?)", [grantId, grantId]);
 }
 
-/** Ends everything a client holds: its grants, tokens, codes. */
-export async function destroyArtifactsOfClient(sql: Sql, clientId: string): Promise<number> {
-  return sql.run("DELETE FROM oidc_model_instances WHERE client_id = ? AND model <> 'Session'", [clientId]);
-}
-
-/** Ends everything a user holds: sessions, grants, tokens, codes. */
-export async function destroyArtifactsOfAccount(sql: Sql, accountId: string): Promise<number> {
-  return sql.run('DELETE FROM oidc_model_instances WHERE account_id = ?', [accountId]);
-}
-
 /** Removes expired rows; returns how many. */
 export async function deleteExpiredArtifacts(sql: Sql, now = Date.now()): Promise<number> {
   return sql.run('DELETE FROM oidc_model_instances WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]);
@@ -233,4 +226,146 @@ export async function hashStoredCredentials(sql: Sql, batch = 500): Promise<numb
     }
   }
   return changed;
+}
+
+/*
+ * For the use cases: plain objects, by account or client. A Session's id is
+ * the value of the browser's session cookie, so it never leaves this module;
+ * sessions are named by their uid instead. Times in what these return are
+ * epoch seconds, as in the provider's payloads.
+ */
+
+/** Ends everything a client holds: its grants, tokens, codes. */
+export async function destroyArtifactsOfClient({ sql }: Database, clientId: string): Promise<number> {
+  return sql.run("DELETE FROM oidc_model_instances WHERE client_id = ? AND model <> 'Session'", [clientId]);
+}
+
+/** Ends everything a user holds: sessions, grants, tokens, codes. */
+export async function destroyArtifactsOfAccount({ sql }: Database, accountId: string): Promise<number> {
+  return sql.run('DELETE FROM oidc_model_instances WHERE account_id = ?', [accountId]);
+}
+
+/** The uid of the Gatehouse session an access token was issued in (the provider records it on the token), when it has one. */
+export async function sessionUidOfAccessToken({ sql }: Database, accessToken: string): Promise<string | undefined> {
+  const payload = await findArtifact(sql, 'AccessToken', accessToken);
+  return typeof payload?.sessionUid === 'string' ? payload.sessionUid : undefined;
+}
+
+/** Whether the Gatehouse session with this uid exists, has not expired, and is this account's. */
+export async function isSessionOfAccount({ sql }: Database, accountId: string, uid: string): Promise<boolean> {
+  const session = await findArtifactByUid(sql, 'Session', uid);
+  return session?.accountId === accountId;
+}
+
+export interface AccountSession {
+  uid: string;
+  /** When the person signed in (the provider's loginTs). */
+  loginTs: number | null;
+  /** When the session was first stored. */
+  iat: number | null;
+  /** When it ends; pushed back each time the session is saved, i.e. used at the authorization endpoint. */
+  exp: number | null;
+  /** The clients signed in through this session. */
+  clientIds: string[];
+}
+
+export interface AccountGrant {
+  id: string;
+  clientId: string;
+  /** The OpenID Connect scopes granted, space-separated. */
+  scope: string;
+  iat: number | null;
+  exp: number | null;
+}
+
+type PayloadRow = RawRow<OidcModelInstance, 'payload'>;
+
+const live = '(expires_at IS NULL OR expires_at > ?)';
+const seconds = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** A payload read for display: one that does not parse reads as empty rather than failing a person's whole page. */
+function parse(row: PayloadRow): Record<string, unknown> {
+  try {
+    const value = JSON.parse(row.payload) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The account's signed-in sessions that have not expired, newest sign-in first. */
+export async function listSessionsOfAccount({ sql }: Database, accountId: string, now = Date.now()): Promise<AccountSession[]> {
+  const rows = await sql.all<PayloadRow>(`SELECT payload FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND ${live}`, [accountId, now]);
+  return rows
+    .map(parse)
+    .filter((p) => typeof p.uid === 'string' && p.accountId === accountId)
+    .map((p) => ({
+      uid: p.uid as string,
+      loginTs: seconds(p.loginTs),
+      iat: seconds(p.iat),
+      exp: seconds(p.exp),
+      clientIds: p.authorizations && typeof p.authorizations === 'object' ? Object.keys(p.authorizations) : [],
+    }))
+    .sort((a, b) => (b.loginTs ?? b.iat ?? 0) - (a.loginTs ?? a.iat ?? 0));
+}
+
+/** Ends one of the account's sessions, by uid; returns how many rows went (0 or 1). */
+export async function destroySessionOfAccount({ sql }: Database, accountId: string, uid: string): Promise<number> {
+  return sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND uid = ?", [accountId, uid]);
+}
+
+/** Ends every session of the account but the one with uid `keepUid` (every one, without it); returns how many. */
+export async function destroySessionsOfAccountExcept({ sql }: Database, accountId: string, keepUid?: string): Promise<number> {
+  if (!keepUid) return sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ?", [accountId]);
+  return sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND (uid IS NULL OR uid <> ?)", [accountId, keepUid]);
+}
+
+/** The account's grants that have not expired, oldest first. */
+export async function listGrantsOfAccount({ sql }: Database, accountId: string, now = Date.now()): Promise<AccountGrant[]> {
+  const rows = await sql.all<RawRow<OidcModelInstance, 'id' | 'clientId' | 'payload'>>(
+    `SELECT id, client_id, payload FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND ${live}`,
+    [accountId, now],
+  );
+  return rows
+    .map((row) => ({ row, p: parse(row) }))
+    .filter(({ row, p }) => row.client_id && p.accountId === accountId)
+    .map(({ row, p }) => {
+      const openid = p.openid && typeof p.openid === 'object' ? (p.openid as { scope?: unknown }) : {};
+      return { id: row.id, clientId: row.client_id!, scope: typeof openid.scope === 'string' ? openid.scope : '', iat: seconds(p.iat), exp: seconds(p.exp) };
+    })
+    .sort((a, b) => (a.iat ?? 0) - (b.iat ?? 0));
+}
+
+/**
+ * When each client last got something for this account (an authorization
+ * code, an access or a refresh token), by client_id: what the artifacts still
+ * held can tell. Expired access tokens are swept away, so for an app that
+ * only refreshes now and then this may be older than its real last use.
+ */
+export async function lastIssuedByClient({ sql }: Database, accountId: string, now = Date.now()): Promise<Map<string, number>> {
+  const rows = await sql.all<RawRow<OidcModelInstance, 'clientId' | 'payload'>>(
+    `SELECT client_id, payload FROM oidc_model_instances
+     WHERE account_id = ? AND model IN ('AuthorizationCode', 'AccessToken', 'RefreshToken') AND ${live}`,
+    [accountId, now],
+  );
+  const latest = new Map<string, number>();
+  for (const row of rows) {
+    const iat = seconds(parse(row).iat);
+    if (!row.client_id || iat === null) continue;
+    latest.set(row.client_id, Math.max(iat, latest.get(row.client_id) ?? 0));
+  }
+  return latest;
+}
+
+/**
+ * Revokes what a client holds for this account: its grants and every code and
+ * token issued to it for this person (sessions stay: they are the person's,
+ * not the client's). Returns the grant ids and how many rows went.
+ */
+export async function destroyGrantsOfAccountForClient({ sql }: Database, accountId: string, clientId: string): Promise<{ grantIds: string[]; removed: number }> {
+  const grants = await sql.all<{ id: string }>("SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND client_id = ?", [accountId, clientId]);
+  const removed = await sql.run("DELETE FROM oidc_model_instances WHERE account_id = ? AND client_id = ? AND model <> 'Session'", [accountId, clientId]);
+  // Anything else carrying one of these grants (as the adapter's revokeByGrantId would find it).
+  for (const grant of grants) await destroyGrant(sql, grant.id);
+  return { grantIds: grants.map((g) => g.id), removed };
 }

@@ -5,23 +5,16 @@
  * lib/services/audit.ts; this module stores `details` as the JSON text it is given.
  */
 import { randomBytes } from 'node:crypto';
+import type { AuditEvent } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
 import { containsText } from './text-search.ts';
 
-export interface AuditEventRow {
-  action: string;
-  actorId: string | null;
-  actorUsername: string | null;
-  targetType: string | null;
-  targetId: string | null;
-  targetLabel: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  /** A JSON object, already validated and sanitized. */
-  details: string;
-  /** Defaults to now; tests set it to place entries in time. */
-  at?: Date;
-}
+/**
+ * An entry to insert: the model's columns but its id (made here). `details` is
+ * a JSON object, already validated and sanitized; `at` defaults to now (tests
+ * set it to place entries in time).
+ */
+export type AuditEventRow = Omit<AuditEvent, 'id' | 'at'> & { at?: Date };
 
 /** An entry as pages and APIs see it. */
 export interface AuditEventRecord {
@@ -82,8 +75,6 @@ export async function insertAuditEvent(db: Database, row: AuditEventRow): Promis
   return id;
 }
 
-type Row = Awaited<ReturnType<Database['prisma']['auditEvent']['findFirstOrThrow']>>;
-
 function parseDetails(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
@@ -93,7 +84,7 @@ function parseDetails(text: string): Record<string, unknown> {
   }
 }
 
-function toRecord(row: Row): AuditEventRecord {
+function toRecord(row: AuditEvent): AuditEventRecord {
   return {
     id: row.id,
     at: row.at,

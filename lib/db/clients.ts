@@ -4,9 +4,11 @@
  * them through Prisma. Nothing here returns the secret hash except the one
  * function the provider's client authentication uses.
  */
+import type { Client } from '../generated/sqlite/client.ts';
 import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
 import { honouredTrust } from '../oidc/client-policy.ts';
 import type { Database } from './database.ts';
+import { columnList, type RawRow } from './rows.ts';
 import { containsText } from './text-search.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
@@ -31,72 +33,49 @@ export interface ClientMetadata {
   id_token_signed_response_alg: IdTokenSigningAlg;
 }
 
-/** A client as the CLI and portal see it: no secret material. */
-export interface ClientRecord {
-  id: string;
-  name: string;
-  confidential: boolean;
+/** The columns that hold JSON text, as the lists they hold. */
+interface ClientLists {
   redirectUris: string[];
   postLogoutRedirectUris: string[];
   grantTypes: string[];
-  scope: string;
-  tokenEndpointAuthMethod: string;
-  applicationType: string;
-  logoUri: string | null;
-  firstParty: boolean;
-  resourceServer: boolean;
-  adminApi: boolean;
-  idTokenSignedResponseAlg: IdTokenSigningAlg;
-  enabled: boolean;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
-export interface NewClient {
-  id: string;
-  name: string;
-  secretHash: string | null;
-  redirectUris: string[];
-  postLogoutRedirectUris: string[];
-  grantTypes: string[];
-  scope: string;
-  tokenEndpointAuthMethod: string;
-  applicationType: string;
-  logoUri: string | null;
-  firstParty: boolean;
-  resourceServer: boolean;
-  adminApi: boolean;
-  idTokenSignedResponseAlg: IdTokenSigningAlg;
-}
+/** A client as the CLI, the portal and the API see it (the model's fields, lists parsed): no secret material. */
+export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg'> &
+  ClientLists & {
+    confidential: boolean;
+    idTokenSignedResponseAlg: IdTokenSigningAlg;
+  };
+
+/** What registering a client stores: its record without what the database sets, and the secret's hash. */
+export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt'> & { secretHash: string | null };
+
+/** What the provider reads of an enabled client, on every request that names one (raw driver). */
+const metadataFields = [
+  'id',
+  'name',
+  'secretHash',
+  'redirectUris',
+  'postLogoutRedirectUris',
+  'grantTypes',
+  'scope',
+  'tokenEndpointAuthMethod',
+  'applicationType',
+  'logoUri',
+  'firstParty',
+  'resourceServer',
+  'adminApi',
+  'idTokenSignedResponseAlg',
+] as const;
 
 /** A `clients` row as the provider's prepared statement reads it (booleans are 0/1 on SQLite). */
-export interface ClientRow {
-  [key: string]: unknown;
-  id: string;
-  name: string;
-  secret_hash: string | null;
-  redirect_uris: string;
-  post_logout_redirect_uris: string;
-  grant_types: string;
-  scope: string;
-  token_endpoint_auth_method: string;
-  application_type: string;
-  logo_uri: string | null;
-  first_party: number | boolean;
-  resource_server: number | boolean;
-  admin_api: number | boolean;
-  id_token_signed_response_alg: string;
-}
+export type ClientRow = RawRow<Client, (typeof metadataFields)[number]>;
+
+const metadataQuery = `SELECT ${columnList<Client>(metadataFields)} FROM clients WHERE id = ? AND enabled = ?`;
 
 /** The metadata of an enabled client, or undefined: a disabled client is, to the provider, unknown. */
 export async function findClientMetadata(db: Database, clientId: string): Promise<ClientMetadata | undefined> {
-  const row = await db.sql.one<ClientRow>(
-    `SELECT id, name, secret_hash, redirect_uris, post_logout_redirect_uris, grant_types, scope,
-            token_endpoint_auth_method, application_type, logo_uri, first_party, resource_server, admin_api,
-            id_token_signed_response_alg
-     FROM clients WHERE id = ? AND enabled = ?`,
-    [clientId, true],
-  );
+  const row = await db.sql.one<ClientRow>(metadataQuery, [clientId, true]);
   return row ? toClientMetadata(row) : undefined;
 }
 
@@ -171,9 +150,7 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
   };
 }
 
-type PrismaClientRow = Awaited<ReturnType<Database['prisma']['client']['findFirstOrThrow']>>;
-
-function toRecord(row: PrismaClientRow): ClientRecord {
+function toRecord(row: Client): ClientRecord {
   return {
     id: row.id,
     name: row.name,

@@ -20,7 +20,7 @@ import { openSql } from './sql.ts';
 import { findCredentials, findUserByUsername } from './users.ts';
 import { reportUsernameClashes } from '../services/username-clashes.ts';
 import { Conflict } from '../services/errors.ts';
-import { renameUser } from '../services/users.ts';
+import { renameUser, userIdByUsername } from '../services/users.ts';
 
 const root = process.cwd();
 const MIGRATION = fs.readdirSync(path.join(root, 'prisma', 'sqlite', 'migrations')).find((name) => name.endsWith('_username_key'))!;
@@ -102,9 +102,9 @@ async function clashingUsersSurviveTheMigration(kind: DatabaseKind, url: string)
     assert.doesNotMatch(lines[0], /hash-of/);
 
     // Renamed apart, they stop clashing; when the plain key's holder goes, the next oldest takes it over.
-    await renameUser(db, `Admin${t}`, `second-admin${t}`);
-    await assert.rejects(renameUser(db, `bob${t}`, `ADMIN${t.toUpperCase()}`), (e: unknown) => e instanceof Conflict && e.field === 'username');
-    await renameUser(db, `admin${t}`, `root${t}`);
+    await renameUser(db, await userIdByUsername(db, `Admin${t}`), `second-admin${t}`);
+    await assert.rejects(renameUser(db, await userIdByUsername(db, `bob${t}`), `ADMIN${t.toUpperCase()}`), (e: unknown) => e instanceof Conflict && e.field === 'username');
+    await renameUser(db, await userIdByUsername(db, `admin${t}`), `root${t}`);
     assert.equal((await findCredentials(db, `aDmIn${t}`))?.id, `c-${t}`, 'ADMIN now holds the plain key');
     assert.equal((await findCredentials(db, `Second-Admin${t}`))?.id, `b-${t}`);
     assert.deepEqual(await reportUsernameClashes(db, () => {}), []);

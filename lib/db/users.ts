@@ -5,34 +5,22 @@
  * (lib/services/authentication.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { User } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
+import { columnList, type RawRow } from './rows.ts';
 import { containsText, escapeLike } from './text-search.ts';
 
 export type Role = 'user' | 'admin';
 
-export interface UserRecord {
-  id: string;
-  username: string;
-  email: string | null;
-  emailVerified: boolean;
-  name: string | null;
-  role: Role;
-  disabled: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A user as the CLI, the portal and the API see it: the model without its password hash and comparison key. */
+export type UserRecord = Omit<User, 'passwordHash' | 'usernameKey' | 'role'> & { role: Role };
 
-/** The claims-relevant part of a user, read on the provider's hot path with the raw driver. */
-export interface AccountRecord {
-  id: string;
-  username: string;
-  email: string | null;
-  emailVerified: boolean;
-  name: string | null;
-  updatedAt: number; // epoch seconds
-  disabled: boolean;
-}
+const accountFields = ['id', 'username', 'email', 'emailVerified', 'name', 'updatedAt', 'disabled'] as const;
 
+/** The claims-relevant part of a user, read on the provider's hot path with the raw driver; `updatedAt` in epoch seconds. */
+export type AccountRecord = Omit<Pick<User, (typeof accountFields)[number]>, 'updatedAt'> & { updatedAt: number };
+
+/** Prisma's `select` of a UserRecord: tsc fails here when a field is added to one and not the other. */
 const publicFields = {
   id: true,
   username: true,
@@ -43,7 +31,7 @@ const publicFields = {
   disabled: true,
   createdAt: true,
   updatedAt: true,
-} as const;
+} as const satisfies Record<keyof UserRecord, true>;
 
 function toRole(role: string): Role {
   return role === 'admin' ? 'admin' : 'user';
@@ -102,13 +90,9 @@ export interface Credentials {
   disabled: boolean;
 }
 
-interface CredentialsRow {
-  [column: string]: unknown;
-  id: string;
-  username: string;
-  password_hash: string;
-  disabled: number | boolean;
-}
+const credentialsFields = ['id', 'username', 'passwordHash', 'disabled'] as const;
+const credentialsColumns = columnList<User>(credentialsFields);
+type CredentialsRow = RawRow<User, (typeof credentialsFields)[number]>;
 
 const toCredentials = (row: CredentialsRow | undefined): Credentials | undefined =>
   row ? { id: row.id, username: row.username, passwordHash: row.password_hash, disabled: Boolean(row.disabled) } : undefined;
@@ -117,7 +101,7 @@ const toCredentials = (row: CredentialsRow | undefined): Credentials | undefined
 export async function findCredentials(db: Database, username: string): Promise<Credentials | undefined> {
   return toCredentials(
     await db.sql.one<CredentialsRow>(
-      `SELECT id, username, password_hash, disabled FROM users WHERE username = ? OR username_key = ?
+      `SELECT ${credentialsColumns} FROM users WHERE username = ? OR username_key = ?
        ORDER BY CASE WHEN username = ? THEN 0 ELSE 1 END LIMIT 1`,
       [username, usernameKey(username), username],
     ),
@@ -126,7 +110,7 @@ export async function findCredentials(db: Database, username: string): Promise<C
 
 /** For password checks only: the same, by the account's id. */
 export async function findCredentialsById(db: Database, id: string): Promise<Credentials | undefined> {
-  return toCredentials(await db.sql.one<CredentialsRow>('SELECT id, username, password_hash, disabled FROM users WHERE id = ?', [id]));
+  return toCredentials(await db.sql.one<CredentialsRow>(`SELECT ${credentialsColumns} FROM users WHERE id = ?`, [id]));
 }
 
 /**
@@ -147,17 +131,11 @@ export async function findUsernameClashes(db: Database): Promise<string[][]> {
   return [...groups.values()].filter((group) => group.length > 1);
 }
 
+const accountQuery = `SELECT ${columnList<User>(accountFields)} FROM users WHERE id = ?`;
+
 /** The account behind a `sub`, for claims and token issuance (hot path: raw driver). */
 export async function findAccount(db: Database, id: string): Promise<AccountRecord | undefined> {
-  const row = await db.sql.one<{
-    id: string;
-    username: string;
-    email: string | null;
-    email_verified: number | boolean;
-    name: string | null;
-    updated_at: unknown;
-    disabled: number | boolean;
-  }>('SELECT id, username, email, email_verified, name, updated_at, disabled FROM users WHERE id = ?', [id]);
+  const row = await db.sql.one<RawRow<User, (typeof accountFields)[number]>>(accountQuery, [id]);
   if (!row) return undefined;
   return {
     id: row.id,
@@ -201,14 +179,14 @@ export async function setUsername(db: Database, id: string, username: string): P
   return findUserById(db, id);
 }
 
-export async function setPasswordHash(db: Database, username: string, passwordHash: string): Promise<boolean> {
-  const { count } = await db.prisma.user.updateMany({ where: { username }, data: { passwordHash } });
+export async function setPasswordHash(db: Database, id: string, passwordHash: string): Promise<boolean> {
+  const { count } = await db.prisma.user.updateMany({ where: { id }, data: { passwordHash } });
   return count === 1;
 }
 
-export async function setUserDisabled(db: Database, username: string, disabled: boolean): Promise<UserRecord | undefined> {
-  const { count } = await db.prisma.user.updateMany({ where: { username }, data: { disabled } });
-  return count === 1 ? findUserByUsername(db, username) : undefined;
+export async function setUserDisabled(db: Database, id: string, disabled: boolean): Promise<UserRecord | undefined> {
+  const { count } = await db.prisma.user.updateMany({ where: { id }, data: { disabled } });
+  return count === 1 ? findUserById(db, id) : undefined;
 }
 
 /** The user behind a `sub` with their role, for the portal's authorization check on every request. */

@@ -220,9 +220,9 @@ for (const { name, url } of databases) {
       await sessions.upsert(s, { jti: s, uid: id(), accountId: 'acct-x' }, 60);
       await tokens.upsert(t, { jti: t, accountId: 'acct-x', clientId: 'client-y' }, 60);
       await tokens.upsert(u, { jti: u, accountId: 'acct-z', clientId: 'client-y' }, 60);
-      assert.equal(await destroyArtifactsOfAccount(database(url!).sql, 'acct-x'), 2);
+      assert.equal(await destroyArtifactsOfAccount(database(url!), 'acct-x'), 2);
       assert.equal(await sessions.find(s), undefined);
-      assert.equal(await destroyArtifactsOfClient(database(url!).sql, 'client-y'), 1);
+      assert.equal(await destroyArtifactsOfClient(database(url!), 'client-y'), 1);
       assert.equal(await tokens.find(u), undefined);
     });
 

@@ -18,7 +18,7 @@ for (const storage of testDatabases('authentication')) {
         assert.deepEqual(await authenticate(db, typed, 'the right password'), { ok: true, accountId: user.id, username: user.username }, typed);
       }
       assert.deepEqual(await authenticate(db, `MIXED.case-${t}`, 'the wrong password'), { ok: false, reason: 'wrong_password', accountId: user.id, username: user.username });
-      await disableUser(db, user.username);
+      await disableUser(db, user.id);
       assert.deepEqual(await authenticate(db, user.username, 'the right password'), { ok: false, reason: 'disabled', accountId: user.id, username: user.username });
     });
 

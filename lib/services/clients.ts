@@ -25,6 +25,7 @@ import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { recordAuditBy, type AuditBy } from './audit.ts';
 import { Conflict, NotFound, parseInput } from './errors.ts';
+import { clientType } from './wire.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -184,7 +185,7 @@ export async function updateClient(db: Database, id: string, input: NewClientInp
   const existing = await findClient(db, id);
   if (!existing) throw new NotFound(`no client ${id}`);
   if (existing.confidential !== (c.type === 'confidential')) {
-    throw new Conflict(`a ${existing.confidential ? 'confidential' : 'public'} client stays ${existing.confidential ? 'confidential' : 'public'}`);
+    throw new Conflict(`a ${clientType(existing)} client stays ${clientType(existing)}`);
   }
   const alg = input.idTokenSignedResponseAlg ?? existing.idTokenSignedResponseAlg;
   const updated = await updateClientRow(db, id, { ...clientFields(c), idTokenSignedResponseAlg: alg });
@@ -216,7 +217,7 @@ export async function removeClient(db: Database, id: string, by?: AuditBy): Prom
   const existing = by ? await findClient(db, id) : undefined;
   const deleted = await deleteClient(db, id);
   if (!deleted) return false;
-  const revokedArtifacts = await destroyArtifactsOfClient(db.sql, id);
+  const revokedArtifacts = await destroyArtifactsOfClient(db, id);
   await recordAuditBy(db, by, { action: 'client.deleted', target: target(existing ?? { id, name: id }), details: { revokedArtifacts } });
   return true;
 }
@@ -224,7 +225,7 @@ export async function removeClient(db: Database, id: string, by?: AuditBy): Prom
 export async function disableClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
   const done = await setClientEnabled(db, id, false);
   if (!done) return false;
-  const revokedArtifacts = await destroyArtifactsOfClient(db.sql, id);
+  const revokedArtifacts = await destroyArtifactsOfClient(db, id);
   if (by) await recordAuditBy(db, by, { action: 'client.disabled', target: await labelled(db, id), details: { revokedArtifacts } });
   return true;
 }

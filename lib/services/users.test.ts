@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { findArtifact, upsertArtifact } from '../db/artifacts.ts';
-import { listSessionsOfAccount } from '../db/account.ts';
+import { findArtifact, listSessionsOfAccount, upsertArtifact } from '../db/artifacts.ts';
+
 import { findCredentials, findUserById, findUserByUsername } from '../db/users.ts';
 import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor, BY_CLI, type AuditBy } from './audit.ts';
 import { verifyPassword } from './passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from './errors.ts';
-import { changePassword, createUser, disableUser, enableUser, searchUsers, setRole, updateProfile } from './users.ts';
+import { changePassword, createUser, disableUser, enableUser, searchUsers, setRole, updateProfile, userIdByUsername } from './users.ts';
 
 const tag = () => randomBytes(4).toString('hex');
 
@@ -68,10 +68,10 @@ for (const storage of testDatabases('users')) {
       await upsertArtifact(db.sql, 'Session', `s-${tag()}`, { accountId: user.id }, Date.now() + 60_000);
       const tokenId = `at-${tag()}`;
       await upsertArtifact(db.sql, 'AccessToken', tokenId, { accountId: user.id, clientId: 'c' }, Date.now() + 60_000);
-      await disableUser(db, user.username, by);
+      await disableUser(db, user.id, by);
       assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId), undefined);
-      await enableUser(db, user.username, by);
-      await assert.rejects(disableUser(db, self.username, by), (e: unknown) => e instanceof Forbidden);
+      await enableUser(db, user.id, by);
+      await assert.rejects(disableUser(db, self.id, by), (e: unknown) => e instanceof Forbidden);
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
       assert.deepEqual(events.map((e) => [e.action, e.details]), [['user.enabled', {}], ['user.disabled', { revokedArtifacts: 2 }]]);
     });
@@ -79,8 +79,8 @@ for (const storage of testDatabases('users')) {
     test('a password change is recorded without the password; `self` when users change their own', async () => {
       const { db, by } = await admin();
       const user = await createUser(db, { username: `pw-${tag()}`, password: 'a long password' });
-      await changePassword(db, user.username, 'another long password', by, { generated: true });
-      await changePassword(db, user.username, 'a third long password', { actor: { id: user.id, username: user.username } });
+      await changePassword(db, user.id, 'another long password', by, { generated: true });
+      await changePassword(db, user.id, 'a third long password', { actor: { id: user.id, username: user.username } });
       assert.ok(await verifyPassword((await findCredentials(db, user.username))!.passwordHash, 'a third long password'));
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
       assert.deepEqual(events.map((e) => e.details), [{ self: true }, { generated: true }]);
@@ -99,16 +99,16 @@ for (const storage of testDatabases('users')) {
       const other = await createUser(db, { username: `o-${tag()}`, password: 'a long password' });
       await upsertArtifact(db.sql, 'Session', `sess-${tag()}`, { uid: `uid-${tag()}`, accountId: other.id }, Date.now() + 60_000);
 
-      assert.deepEqual(await changePassword(db, user.username, 'an admin-set password', by, { generated: true }), { endedSessions: 2 });
-      assert.deepEqual(await listSessionsOfAccount(db.sql, user.id), []);
-      assert.equal((await listSessionsOfAccount(db.sql, other.id)).length, 1, "someone else's sessions stay");
-      assert.deepEqual(await changePassword(db, user.username, 'a CLI-set password', BY_CLI), { endedSessions: 0 });
+      assert.deepEqual(await changePassword(db, user.id, 'an admin-set password', by, { generated: true }), { endedSessions: 2 });
+      assert.deepEqual(await listSessionsOfAccount(db, user.id), []);
+      assert.equal((await listSessionsOfAccount(db, other.id)).length, 1, "someone else's sessions stay");
+      assert.deepEqual(await changePassword(db, user.id, 'a CLI-set password', BY_CLI), { endedSessions: 0 });
 
       const here = await session();
       await session();
       const self = { actor: { id: user.id, username: user.username } };
-      assert.deepEqual(await changePassword(db, user.username, 'my own new password', self, { keepSessionUid: here }), { endedSessions: 1 });
-      assert.deepEqual((await listSessionsOfAccount(db.sql, user.id)).map((s) => s.uid), [here]);
+      assert.deepEqual(await changePassword(db, user.id, 'my own new password', self, { keepSessionUid: here }), { endedSessions: 1 });
+      assert.deepEqual((await listSessionsOfAccount(db, user.id)).map((s) => s.uid), [here]);
 
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['session.ended', 'user.password_changed'] });
       assert.deepEqual(
@@ -132,10 +132,11 @@ for (const storage of testDatabases('users')) {
       }
       assert.equal((await findUserByUsername(db, `ALICE-${t}`))?.id, alice.id);
       assert.equal((await findCredentials(db, `alice-${t}`))?.username, `Alice-${t}`);
-      await changePassword(db, `aLICE-${t}`, 'changed in any case');
+      await changePassword(db, await userIdByUsername(db, `aLICE-${t}`), 'changed in any case');
       assert.ok(await verifyPassword((await findCredentials(db, alice.username))!.passwordHash, 'changed in any case'));
-      assert.equal((await disableUser(db, `alice-${t}`)).id, alice.id);
-      assert.equal((await enableUser(db, `ALICE-${t}`)).disabled, false);
+      assert.equal((await disableUser(db, await userIdByUsername(db, `alice-${t}`))).id, alice.id);
+      assert.equal((await enableUser(db, await userIdByUsername(db, `ALICE-${t}`))).disabled, false);
+      await assert.rejects(userIdByUsername(db, `nobody-${t}`), (e: unknown) => e instanceof NotFound);
       await assert.rejects(changePassword(db, `nobody-${t}`, 'a long password'), (e: unknown) => e instanceof NotFound);
     });
 

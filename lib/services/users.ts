@@ -1,5 +1,7 @@
 /**
- * User management use cases (CLI, admin portal). Inputs are validated here with
+ * User management use cases (CLI, admin portal, admin API, /account). Every one
+ * names its user by id; a surface that is given a username (the CLI) resolves
+ * it once with `userIdByUsername`. Inputs are validated here with
  * zod; refusals are ServiceErrors (errors.ts: NotFound, Conflict on the taken
  * field, Forbidden for oneself). Every change takes an optional `by`
  * (lib/services/audit.ts): who makes it and from where, recorded in the audit
@@ -94,6 +96,23 @@ export async function createUser(db: Database, input: NewUserInput, by?: AuditBy
 
 export { countUsers, listUsers, searchUsers };
 
+/**
+ * The id of the user a typed username names, ignoring case (an account spelled
+ * exactly so first: findUserByUsername); NotFound when there is none. What a
+ * surface given a username calls once, before calling the use cases by id.
+ */
+export async function userIdByUsername(db: Database, username: string): Promise<string> {
+  const user = await findUserByUsername(db, username);
+  if (!user) throw new NotFound(`no user named ${username}`);
+  return user.id;
+}
+
+async function existingUser(db: Database, id: string): Promise<UserRecord> {
+  const user = await findUserById(db, id);
+  if (!user) throw new NotFound(`no user ${id}`);
+  return user;
+}
+
 export interface PasswordChange {
   /** How many of the person's Gatehouse sessions ended with the old password. */
   endedSessions: number;
@@ -108,14 +127,14 @@ export interface PasswordChange {
  */
 export async function changePassword(
   db: Database,
-  username: string,
+  id: string,
   password: string,
   by?: AuditBy,
   options: { generated?: boolean; keepSessionUid?: string } = {},
 ): Promise<PasswordChange> {
   const hash = await hashPassword(parseInput(passwordSchema, password, 'password'));
-  const user = await findUserByUsername(db, username);
-  if (!user || !(await setPasswordHash(db, user.username, hash))) throw new NotFound(`no user named ${username}`);
+  const user = await existingUser(db, id);
+  if (!(await setPasswordHash(db, user.id, hash))) throw new NotFound(`no user ${id}`);
   await recordAuditBy(db, by, {
     action: 'user.password_changed',
     target: target(user),
@@ -127,26 +146,20 @@ export async function changePassword(
 }
 
 /** Disabling also ends the user's sessions and revokes every token and grant they hold. */
-export async function disableUser(db: Database, username: string, by?: AuditBy): Promise<UserRecord> {
-  const existing = await findUserByUsername(db, username);
-  if (existing && by?.actor?.id === existing.id) throw new Forbidden('you cannot disable your own account');
-  const user = existing && (await setUserDisabled(db, existing.username, true));
-  if (!user) throw new NotFound(`no user named ${username}`);
-  const revokedArtifacts = await destroyArtifactsOfAccount(db.sql, user.id);
+export async function disableUser(db: Database, id: string, by?: AuditBy): Promise<UserRecord> {
+  if (by?.actor?.id === id && (await findUserById(db, id))) throw new Forbidden('you cannot disable your own account');
+  const user = await setUserDisabled(db, id, true);
+  if (!user) throw new NotFound(`no user ${id}`);
+  const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
   await recordAuditBy(db, by, { action: 'user.disabled', target: target(user), details: { revokedArtifacts } });
   return user;
 }
 
-export async function enableUser(db: Database, username: string, by?: AuditBy): Promise<UserRecord> {
-  const existing = await findUserByUsername(db, username);
-  const user = existing && (await setUserDisabled(db, existing.username, false));
-  if (!user) throw new NotFound(`no user named ${username}`);
+export async function enableUser(db: Database, id: string, by?: AuditBy): Promise<UserRecord> {
+  const user = await setUserDisabled(db, id, false);
+  if (!user) throw new NotFound(`no user ${id}`);
   await recordAuditBy(db, by, { action: 'user.enabled', target: target(user), details: {} });
   return user;
-}
-
-export async function getUser(db: Database, username: string): Promise<UserRecord | undefined> {
-  return findUserByUsername(db, username);
 }
 
 export async function getUserById(db: Database, id: string): Promise<UserRecord | undefined> {
@@ -156,8 +169,7 @@ export async function getUserById(db: Database, id: string): Promise<UserRecord 
 /** Replaces a user's name and email (a changed email is no longer verified). */
 export async function updateProfile(db: Database, id: string, input: ProfileInput, by?: AuditBy): Promise<UserRecord> {
   const profile = parseInput(profileSchema, input);
-  const before = await findUserById(db, id);
-  if (!before) throw new NotFound(`no user ${id}`);
+  const before = await existingUser(db, id);
   let user: UserRecord | undefined;
   try {
     user = await updateUserProfile(db, id, profile);
@@ -177,10 +189,9 @@ export async function updateProfile(db: Database, id: string, input: ProfileInpu
  * Gives a user another username (their id, the `sub` apps know them by, stays).
  * Refused when the new name, in any case, is another account's.
  */
-export async function renameUser(db: Database, username: string, newUsername: string, by?: AuditBy): Promise<UserRecord> {
+export async function renameUser(db: Database, id: string, newUsername: string, by?: AuditBy): Promise<UserRecord> {
   const name = parseInput(usernameSchema, newUsername, 'username');
-  const before = await findUserByUsername(db, username);
-  if (!before) throw new NotFound(`no user named ${username}`);
+  const before = await existingUser(db, id);
   if (before.username === name) return before;
   let user: UserRecord | undefined;
   try {
@@ -189,7 +200,7 @@ export async function renameUser(db: Database, username: string, newUsername: st
     if ((error as { code?: string })?.code === 'P2002') throw new Conflict(`a user named ${name} already exists`, { field: 'username' });
     throw error;
   }
-  if (!user) throw new NotFound(`no user named ${username}`);
+  if (!user) throw new NotFound(`no user ${id}`);
   await recordAuditBy(db, by, { action: 'user.updated', target: target(user), details: { changed: ['username'] } });
   return user;
 }
@@ -197,8 +208,7 @@ export async function renameUser(db: Database, username: string, newUsername: st
 /** Grants or removes the admin role. An admin cannot take it from themselves (someone else must). */
 export async function setRole(db: Database, id: string, role: Role, by?: AuditBy): Promise<UserRecord> {
   const parsed = parseInput(z.enum(['user', 'admin']), role, 'role');
-  const before = await findUserById(db, id);
-  if (!before) throw new NotFound(`no user ${id}`);
+  const before = await existingUser(db, id);
   if (by?.actor?.id === id && parsed !== 'admin') throw new Forbidden('you cannot remove your own admin role');
   if (before.role === parsed) return before;
   const user = await setUserRole(db, id, parsed);

@@ -9,7 +9,7 @@
  * page load would sign it in again without asking. Signing out is how to end
  * its access.
  */
-import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from '../../db/account.ts';
+import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from '../../db/artifacts.ts';
 import { findClient } from '../../db/clients.ts';
 import type { Database } from '../../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
@@ -34,7 +34,7 @@ export interface ConnectedApp {
 const date = (epochSeconds: number | null | undefined) => (epochSeconds == null ? null : new Date(epochSeconds * 1000));
 
 export async function connectedApps(db: Database, holder: Pick<AccountHolder, 'id'>, now = Date.now()): Promise<ConnectedApp[]> {
-  const [grants, lastIssued] = await Promise.all([listGrantsOfAccount(db.sql, holder.id, now), lastIssuedByClient(db.sql, holder.id, now)]);
+  const [grants, lastIssued] = await Promise.all([listGrantsOfAccount(db, holder.id, now), lastIssuedByClient(db, holder.id, now)]);
   const byClient = new Map<string, { scopes: string[]; grantedAt: number | null }>();
   for (const grant of grants) {
     const entry = byClient.get(grant.clientId) ?? { scopes: [], grantedAt: grant.iat };
@@ -69,7 +69,7 @@ export async function revokeConnectedApp(db: Database, holder: AccountHolder, cl
     return { status: 'refused', message: 'This is the Gatehouse portal you are using now. To end its access, sign out.' };
   }
   const client = clientId ? await findClient(db, clientId) : undefined;
-  const { grantIds, removed } = await destroyGrantsOfAccountForClient(db.sql, holder.id, clientId);
+  const { grantIds, removed } = await destroyGrantsOfAccountForClient(db, holder.id, clientId);
   if (grantIds.length === 0 && removed === 0) return { status: 'not_found' };
   const name = client?.name ?? clientId;
   await recordAuditBy(db, by, {

@@ -49,6 +49,6 @@ export async function changeOwnPassword(db: Database, holder: AccountHolder, for
   if (!parsed.success || Object.keys(errors).length) return { status: 'invalid', errors };
 
   // Without a known current session (it always is known through the portal), every session ends.
-  const { endedSessions } = await changePassword(db, holder.username, parsed.data.newPassword, by, { keepSessionUid: holder.sessionUid });
+  const { endedSessions } = await changePassword(db, holder.id, parsed.data.newPassword, by, { keepSessionUid: holder.sessionUid });
   return { status: 'changed', endedSessions };
 }

@@ -7,7 +7,7 @@
  * offline_access: the provider checks their session on every use).
  */
 import { env } from '../../config/env.ts';
-import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../../db/account.ts';
+import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../../db/artifacts.ts';
 import { findClient } from '../../db/clients.ts';
 import type { Database } from '../../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
@@ -33,7 +33,7 @@ export interface ActiveSession {
 const date = (epochSeconds: number | null) => (epochSeconds === null ? null : new Date(epochSeconds * 1000));
 
 export async function activeSessions(db: Database, holder: AccountHolder, now = Date.now()): Promise<ActiveSession[]> {
-  const sessions = await listSessionsOfAccount(db.sql, holder.id, now);
+  const sessions = await listSessionsOfAccount(db, holder.id, now);
   const names = await clientNames(db, sessions.flatMap((s) => s.clientIds));
   const ttl = env().SESSION_TTL;
   return sessions
@@ -63,7 +63,7 @@ const target = (holder: AccountHolder) => ({ type: 'user' as const, id: holder.i
 
 /** "Sign out everywhere else": every session but the current one; returns how many ended. */
 export async function endOtherSessions(db: Database, holder: AccountHolder, by?: AuditBy): Promise<number> {
-  const count = await destroySessionsOfAccountExcept(db.sql, holder.id, holder.sessionUid);
+  const count = await destroySessionsOfAccountExcept(db, holder.id, holder.sessionUid);
   if (count > 0) await recordAuditBy(db, by, { action: 'session.ended', target: target(holder), details: { count, scope: 'others' } });
   return count;
 }
@@ -74,7 +74,7 @@ export async function endOtherSessions(db: Database, holder: AccountHolder, by?:
  * request. Grants and refresh tokens stay; tokens bound to a session end with it.
  */
 export async function endAllSessions(db: Database, holder: AccountHolder, by?: AuditBy): Promise<number> {
-  const count = await destroySessionsOfAccountExcept(db.sql, holder.id);
+  const count = await destroySessionsOfAccountExcept(db, holder.id);
   if (count > 0) await recordAuditBy(db, by, { action: 'session.ended', target: target(holder), details: { count, scope: 'all' } });
   return count;
 }
@@ -85,7 +85,7 @@ export type SessionEnding = { status: 'ended' } | { status: 'current' } | { stat
 export async function endOneSession(db: Database, holder: AccountHolder, uid: string, by?: AuditBy): Promise<SessionEnding> {
   if (!uid || uid.length > 100) return { status: 'not_found' };
   if (uid === holder.sessionUid) return { status: 'current' };
-  const count = await destroySessionOfAccount(db.sql, holder.id, uid);
+  const count = await destroySessionOfAccount(db, holder.id, uid);
   if (count === 0) return { status: 'not_found' };
   await recordAuditBy(db, by, { action: 'session.ended', target: target(holder), details: { count, scope: 'one' } });
   return { status: 'ended' };

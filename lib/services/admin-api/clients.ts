@@ -21,6 +21,7 @@ import {
 } from '../clients.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { isManagedClient } from '../portal/clients.ts';
+import { clientType } from '../wire.ts';
 import { clientDto, clientFieldNames, clientInput, registrationOf } from './dto/clients.ts';
 import { invalidRequest } from './errors.ts';
 import { operations } from './operations.ts';
@@ -64,8 +65,8 @@ export const updateClient = endpoint(operations.updateClient, async ({ db, param
   const current = await existing(db, params.id);
   changeable(current.id);
   // Turning one into the other would need a secret made or thrown away: a new client, not an edit.
-  if (body.client_type && body.client_type !== (current.confidential ? 'confidential' : 'public')) {
-    throw new Conflict(`a ${current.confidential ? 'confidential' : 'public'} client stays ${current.confidential ? 'confidential' : 'public'}`);
+  if (body.client_type && body.client_type !== clientType(current)) {
+    throw new Conflict(`a ${clientType(current)} client stays ${clientType(current)}`);
   }
   return dto(await updateClientUseCase(db, current.id, validRegistration(clientInput(body, registrationOf(current))), by));
 });

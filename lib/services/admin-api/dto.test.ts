@@ -8,6 +8,7 @@ import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSche
 import { searchQuery } from './dto/common.ts';
 import { invalidRequest } from './errors.ts';
 import { createdUserSchema, newUserBodySchema, passwordBodySchema, profilePatchSchema, userDto, userSchema } from './dto/users.ts';
+import { clientToWire, userToWire } from '../wire.ts';
 
 const api: ClientRecord = {
   id: 'c1',
@@ -37,6 +38,14 @@ test('a client goes out in RFC 7591 names, and its schema has no room for a secr
   assert.equal(dto.id_token_signed_response_alg, 'RS256');
   assert.ok(!clientSchema.safeParse({ ...dto, client_secret: 'x' }).success, 'strict: a secret would fail the response check');
   assert.ok(!clientSchema.safeParse({ ...dto, secret_hash: 'x' }).success);
+});
+
+test("the CLI's --json and the API's answer are one serializer's (lib/services/wire.ts); the API adds `managed`", () => {
+  const { managed, ...dto } = clientSchema.parse(clientDto(api, true));
+  assert.equal(managed, true);
+  assert.deepEqual(clientToWire(api), dto);
+  const user = { id: 'u1', username: 'ada', email: null, emailVerified: false, name: 'Ada', role: 'user' as const, disabled: false, createdAt: new Date(0), updatedAt: new Date(0) };
+  assert.deepEqual(userToWire(user), userSchema.parse(userDto(user)));
 });
 
 test('a registration body: unknown fields refused, the service schema\'s own field rules applied', () => {

@@ -58,7 +58,7 @@ export const setUserPassword = endpoint(operations.setUserPassword, async ({ db,
   const user = await existing(db, params.id);
   const generated = body.password === undefined;
   const password = body.password ?? generatePassword();
-  const { endedSessions } = await changePassword(db, user.username, password, by, { generated });
+  const { endedSessions } = await changePassword(db, user.id, password, by, { generated });
   return { generated, ended_sessions: endedSessions, ...(generated ? { password } : {}) };
 });
 
@@ -67,11 +67,11 @@ export const setUserRole = endpoint(operations.setUserRole, async ({ db, params,
 );
 
 export const enableUser = endpoint(operations.enableUser, async ({ db, params, by }) =>
-  userDto(await enableUserUseCase(db, (await existing(db, params.id)).username, by)),
+  userDto(await enableUserUseCase(db, (await existing(db, params.id)).id, by)),
 );
 
 export const disableUser = endpoint(operations.disableUser, async ({ db, params, by }) =>
-  userDto(await disableUserUseCase(db, (await existing(db, params.id)).username, by)),
+  userDto(await disableUserUseCase(db, (await existing(db, params.id)).id, by)),
 );
 
 export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, params }) => ({

@@ -30,7 +30,7 @@ describe('adminAccess', () => {
     const user = await person('user');
     assert.deepEqual(await adminAccess(db, user.id), { kind: 'forbidden' });
     const admin = await person('admin');
-    await setUserDisabled(db, admin.username, true);
+    await setUserDisabled(db, admin.id, true);
     assert.deepEqual(await adminAccess(db, admin.id), { kind: 'forbidden' }, 'disabling takes effect at the next request');
     assert.deepEqual(await adminAccess(db, 'no-such-user'), { kind: 'forbidden' });
   });
@@ -46,7 +46,7 @@ describe('userAccess (/account)', () => {
         kind: 'user',
         user: { id: person.id, username: person.username, name: null, email: null, role },
       });
-      await setUserDisabled(db, person.username, true);
+      await setUserDisabled(db, person.id, true);
       assert.deepEqual(await userAccess(db, person.id), { kind: 'signed_out' });
     }
     assert.deepEqual(await userAccess(db, 'no-such-user'), { kind: 'signed_out' });

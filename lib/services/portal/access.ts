@@ -3,7 +3,7 @@
  * not from the portal session: a role removed or an account disabled takes
  * effect at the next page load, without waiting for the session to end.
  */
-import { findArtifactByUid } from '../../db/artifacts.ts';
+import { isSessionOfAccount } from '../../db/artifacts.ts';
 import type { Database } from '../../db/database.ts';
 import { findUserById, type Role } from '../../db/users.ts';
 
@@ -56,7 +56,6 @@ export async function userAccess(db: Database, sub: string | undefined): Promise
  * lives and dies with it, as a session-bound token would: signing out
  * elsewhere, "sign out everywhere else" and disabling the user all end it.
  */
-export async function gatehouseSessionAlive(db: Database, sub: string, sessionUid: string): Promise<boolean> {
-  const session = await findArtifactByUid(db.sql, 'Session', sessionUid);
-  return session?.accountId === sub;
+export function gatehouseSessionAlive(db: Database, sub: string, sessionUid: string): Promise<boolean> {
+  return isSessionOfAccount(db, sub, sessionUid);
 }

@@ -12,7 +12,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import { env } from '../../config/env.ts';
-import { findArtifact } from '../../db/artifacts.ts';
+import { sessionUidOfAccessToken } from '../../db/artifacts.ts';
 import { serverContext } from '../../context.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { PORTAL_CLIENT_ID, PORTAL_PROVIDER_ID, portalClientSecret } from './registration.ts';
@@ -115,7 +115,6 @@ async function buildOptions(): Promise<AuthOptions> {
  * follows the Gatehouse session (lib/services/portal/access.ts), and the
  * account page knows which session is "this browser".
  */
-async function gatehouseSessionUid(accessToken: string): Promise<string | undefined> {
-  const payload = await findArtifact(serverContext().db.sql, 'AccessToken', accessToken);
-  return typeof payload?.sessionUid === 'string' ? payload.sessionUid : undefined;
+function gatehouseSessionUid(accessToken: string): Promise<string | undefined> {
+  return sessionUidOfAccessToken(serverContext().db, accessToken);
 }

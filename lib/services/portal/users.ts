@@ -134,7 +134,7 @@ export async function setPasswordFromForm(admin: AdminUser, id: string, form: Fo
     if (Object.keys(errors).length) return { status: 'invalid', errors };
     // An admin setting their own password stays signed in here, as in /account; every other session ends.
     const keepSessionUid = admin.id === user.id ? admin.sessionUid : undefined;
-    const { endedSessions } = await changePassword(db, user.username, password, await byAdmin(admin), { generated, keepSessionUid });
+    const { endedSessions } = await changePassword(db, user.id, password, await byAdmin(admin), { generated, keepSessionUid });
     return generated ? { status: 'set', endedSessions, password } : { status: 'set', endedSessions };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'not_found' };
@@ -160,7 +160,7 @@ async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): P
 /** Disabling ends the user's sessions and revokes their tokens and grants (disableUser). Not oneself. */
 export async function setUserEnabledFor(admin: AdminUser, id: string, enabled: boolean): Promise<UserChange> {
   const by = await byAdmin(admin);
-  return change(id, (user) => (enabled ? enableUser(serverContext().db, user.username, by) : disableUser(serverContext().db, user.username, by)));
+  return change(id, (user) => (enabled ? enableUser(serverContext().db, user.id, by) : disableUser(serverContext().db, user.id, by)));
 }
 
 /** Grants or removes the admin role; not one's own. Takes effect at the user's next portal request. */

@@ -1,6 +1,6 @@
 /**
- * Clients on the wire, in RFC 7591's metadata names (as `gatehouse client list
- * --json` prints them). Request fields are the registration schema's own
+ * Clients on the wire, in RFC 7591's metadata names (serialized by
+ * lib/services/wire.ts, as `gatehouse client list --json` prints them). Request fields are the registration schema's own
  * (newClientSchema in lib/services/clients.ts, shared with the CLI and the
  * portal), renamed; its cross-field rules run in the use case, and their
  * issues are named back with `clientFieldNames`.
@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import type { ClientRecord } from '../../../db/clients.ts';
 import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../clients.ts';
-import { iso, pageOf, timestamp } from './common.ts';
+import { clientToWire, clientType } from '../../wire.ts';
+import { pageOf, timestamp } from './common.ts';
 
 const field = newClientSchema.shape;
 const authMethods = field.tokenEndpointAuthMethod.unwrap().options;
@@ -137,7 +138,7 @@ export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {
 export function registrationOf(client: ClientRecord): NewClientInput {
   return {
     name: client.name,
-    type: client.confidential ? 'confidential' : 'public',
+    type: clientType(client),
     redirectUris: client.redirectUris,
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     grantTypes: client.grantTypes as NewClientInput['grantTypes'],
@@ -151,25 +152,7 @@ export function registrationOf(client: ClientRecord): NewClientInput {
   };
 }
 
+/** The one serializer of a client (lib/services/wire.ts, shared with the CLI) and `managed`; route.ts checks its enums against the schema. */
 export function clientDto(client: ClientRecord, managed: boolean): z.input<typeof clientSchema> {
-  return {
-    client_id: client.id,
-    client_name: client.name,
-    client_type: client.confidential ? 'confidential' : 'public',
-    redirect_uris: client.redirectUris,
-    post_logout_redirect_uris: client.postLogoutRedirectUris,
-    grant_types: client.grantTypes as (typeof grantTypes)[number][],
-    scope: client.scope,
-    token_endpoint_auth_method: client.tokenEndpointAuthMethod as (typeof authMethods)[number],
-    application_type: client.applicationType as 'web' | 'native',
-    logo_uri: client.logoUri,
-    first_party: client.firstParty,
-    resource_server: client.resourceServer,
-    admin_api: client.adminApi,
-    id_token_signed_response_alg: client.idTokenSignedResponseAlg,
-    enabled: client.enabled,
-    managed,
-    created_at: iso(client.createdAt),
-    updated_at: iso(client.updatedAt),
-  };
+  return { ...clientToWire(client), managed } as z.input<typeof clientSchema>;
 }

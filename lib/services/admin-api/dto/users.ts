@@ -9,7 +9,8 @@ import type { UserRecord } from '../../../db/users.ts';
 import type { ConnectedApp } from '../../account/apps.ts';
 import type { ActiveSession } from '../../account/sessions.ts';
 import { newUserSchema, passwordSchema, profileSchema } from '../../users.ts';
-import { iso, isoOrNull, pageOf, timestamp } from './common.ts';
+import { userToWire } from '../../wire.ts';
+import { isoOrNull, pageOf, timestamp } from './common.ts';
 
 const role = z.enum(['user', 'admin']);
 
@@ -94,18 +95,9 @@ export const grantSchema = z
 
 export const grantListSchema = z.strictObject({ data: z.array(grantSchema) }).meta({ id: 'GrantList' });
 
+/** The one serializer of a user, shared with the CLI (lib/services/wire.ts). */
 export function userDto(user: UserRecord): z.input<typeof userSchema> {
-  return {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    email: user.email,
-    email_verified: user.emailVerified,
-    role: user.role,
-    disabled: user.disabled,
-    created_at: iso(user.createdAt),
-    updated_at: iso(user.updatedAt),
-  };
+  return userToWire(user);
 }
 
 export function sessionDto(session: ActiveSession): z.input<typeof sessionSchema> {

@@ -1,0 +1,29 @@
+/**
+ * Row types for the raw driver (lib/db/sql.ts), derived from the Prisma models
+ * (prisma/schema/models.prisma, through the generated client: the SQLite and
+ * PostgreSQL clients have identical models) instead of written again by hand.
+ * A repository names the fields it reads once, as the model's own field names
+ * (checked by tsc); the column list of its SQL and the row type both follow.
+ * Every `@map` in the schema is its field's name in snake_case, which is what
+ * `column` assumes: lib/db/rows.test.ts checks it against the schema.
+ */
+
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+
+/**
+ * What the raw driver returns for a column of this Prisma type: SQLite stores
+ * booleans as 0/1 and BigInt as a number, DateTime as text or epoch ms;
+ * node-postgres returns int8 as a string.
+ */
+type RawValue<T> = T extends boolean ? number | boolean : T extends Date ? unknown : T extends bigint ? string | number | bigint : T;
+
+/** The columns `Field` of a model as the raw driver returns them: snake_case names, driver values. */
+export type RawRow<Model, Field extends keyof Model & string> = { [F in Field as SnakeCase<F>]: RawValue<Model[F]> };
+
+/** A model field's column (`secretHash` → `secret_hash`). */
+export const column = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** The SQL column list of these fields of `Model`: `columnList<Client>(['id', 'secretHash'])` is `id, secret_hash`. */
+export const columnList = <Model>(fields: readonly (keyof Model & string)[]) => fields.map(column).join(', ');

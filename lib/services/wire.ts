@@ -1,0 +1,48 @@
+/**
+ * A client and a user in their wire names, the one serializer of each: what
+ * `gatehouse ... --json` prints (cli/commands/) and what the admin API answers
+ * (admin-api/dto/, which adds what only it knows and checks the result against
+ * its schemas). Clients in RFC 7591's metadata names. Never a secret or a
+ * password hash: the records these take carry neither (lib/db). Imports
+ * nothing but types, so the CLI can load it without the provider.
+ */
+import type { ClientRecord } from '../db/clients.ts';
+import type { UserRecord } from '../db/users.ts';
+
+export const clientType = (client: ClientRecord) => (client.confidential ? 'confidential' : 'public');
+
+export function clientToWire(client: ClientRecord) {
+  return {
+    client_id: client.id,
+    client_name: client.name,
+    client_type: clientType(client),
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    grant_types: client.grantTypes,
+    scope: client.scope,
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    application_type: client.applicationType,
+    logo_uri: client.logoUri,
+    first_party: client.firstParty,
+    resource_server: client.resourceServer,
+    admin_api: client.adminApi,
+    id_token_signed_response_alg: client.idTokenSignedResponseAlg,
+    enabled: client.enabled,
+    created_at: client.createdAt.toISOString(),
+    updated_at: client.updatedAt.toISOString(),
+  };
+}
+
+export function userToWire(user: UserRecord) {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    email_verified: user.emailVerified,
+    name: user.name,
+    role: user.role,
+    disabled: user.disabled,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
