@@ -11,12 +11,13 @@
  *   handle, which lib/db/sql.ts keeps behind `Sql`. Using it would mean a second
  *   connection to the file, with its own pragmas and lifetime, writing beside
  *   the one every other write goes through. Its RateLimiterPrisma works on both
- *   databases but through Prisma Client (~100x a prepared statement here) and
- *   not atomically (deleteMany, then upsert). So `SqlCounterStore` below is the
- *   smallest adapter: the library's store contract (`_upsert`, `_get`,
- *   `_delete` of RateLimiterStoreAbstract) over `db.sql`, one statement each,
- *   the same SQL as the library's SQLite store. Every limiter method
- *   (consume, penalty, reward, set, get, delete) is the library's.
+ *   databases, but through Prisma Client, whose per-query cost is why
+ *   lib/db/sql.ts exists, and not atomically (deleteMany, then upsert). So
+ *   `SqlCounterStore` below is the smallest adapter: the library's store
+ *   contract (`_upsert`, `_get`, `_delete` of RateLimiterStoreAbstract) over
+ *   `db.sql`, one statement each, the same SQL as the library's SQLite store.
+ *   Every limiter method (consume, penalty, reward, set, get, delete) is the
+ *   library's.
  * - Redis, when REDIS_URL is set: RateLimiterRedis with ioredis, the client the
  *   library documents first. Keys expire in Redis itself.
  *
