@@ -68,7 +68,42 @@ const envSchema = z.object({
    * every hour (lib/services/audit-retention.ts). 0, the default, keeps them all.
    */
   AUDIT_RETENTION_DAYS: z.coerce.number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days (0 keeps entries forever)' }).int().min(0).max(36_500).default(0),
+  /**
+   * Where the throttling counters live (lib/services/throttle.ts). Unset: in the
+   * database, which every instance already shares. redis:// or rediss://: in Redis.
+   */
+  REDIS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^rediss?:\/\/./.test(v), 'REDIS_URL must be redis://... or rediss://...'),
+  // Throttling of password guessing (lib/services/throttle.ts says how they combine;
+  // throttleSettings there checks that they are in order).
+  /** Failed password checks per account (and per unknown username) a day that cost nothing: a person who mistypes is never slowed. */
+  THROTTLE_ACCOUNT_FREE_FAILURES: throttleCount(5),
+  /** From this many failures in a day on, each failure locks the account for THROTTLE_ACCOUNT_LOCK_SECONDS. */
+  THROTTLE_ACCOUNT_LOCK_AFTER: throttleCount(10),
+  THROTTLE_ACCOUNT_LOCK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  /** Failures per account a day after which it stays locked until that day (from its first failure) ends. */
+  THROTTLE_ACCOUNT_DAILY_CAP: throttleCount(30),
+  /** Failed password checks per source address (IPv6: per /64) an hour, over all accounts, that cost nothing. */
+  THROTTLE_SOURCE_FREE_FAILURES: throttleCount(30),
+  /** Password checks per source address an hour after which it is refused until that hour ends. */
+  THROTTLE_SOURCE_HOURLY_CAP: throttleCount(300),
+  /** Failed client authentications per client_id an hour that cost nothing. */
+  THROTTLE_CLIENT_FREE_FAILURES: throttleCount(10),
+  /** Failed client authentications per client_id an hour after which it is refused until that hour ends. */
+  THROTTLE_CLIENT_HOURLY_CAP: throttleCount(100),
+  /** The first wait after the free failures, in seconds; each further failure doubles it, up to THROTTLE_MAX_DELAY_SECONDS. */
+  THROTTLE_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
+  THROTTLE_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
+
+/** A count of attempts for the throttle settings: a whole number from 1 to 100,000. */
+function throttleCount(fallback: number) {
+  return z.coerce.number().int().min(1).max(100_000).default(fallback);
+}
 
 /** A 256-bit key written as 64 hex digits or as base64 / base64url; undefined for anything else. */
 export function decodeSecretsKey(text: string): Buffer | undefined {

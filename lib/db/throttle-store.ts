@@ -1,0 +1,180 @@
+/**
+ * Where the throttling counters of lib/services/throttle.ts live, as
+ * rate-limiter-flexible limiters that every instance shares:
+ *
+ * - PostgreSQL: the library's own RateLimiterPostgres on `throttle_counters`
+ *   (`tableCreated: true`: Prisma's migration made the table, with the
+ *   library's columns in its order). The library needs a pg Pool, and
+ *   lib/db/database.ts keeps the one it shares with Prisma to itself, so the
+ *   store has a small pool of its own on the same schema.
+ * - SQLite: the library's RateLimiterSQLite wants the raw better-sqlite3
+ *   handle, which lib/db/sql.ts keeps behind `Sql`. Using it would mean a second
+ *   connection to the file, with its own pragmas and lifetime, writing beside
+ *   the one every other write goes through. Its RateLimiterPrisma works on both
+ *   databases, but through Prisma Client, whose per-query cost is why
+ *   lib/db/sql.ts exists, and not atomically (deleteMany, then upsert). So
+ *   `SqlCounterStore` below is the smallest adapter: the library's store
+ *   contract (`_upsert`, `_get`, `_delete` of RateLimiterStoreAbstract) over
+ *   `db.sql`, one statement each, the same SQL as the library's SQLite store.
+ *   Every limiter method (consume, penalty, reward, set, get, delete) is the
+ *   library's.
+ * - Redis, when REDIS_URL is set: RateLimiterRedis with ioredis, the client the
+ *   library documents first. Keys expire in Redis itself.
+ *
+ * Times come from Date.now() (the library reads it everywhere), so tests move
+ * the clock with node:test's mock timers.
+ */
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import rateLimiterFlexible, {
+  type RateLimiterAbstract,
+  type RateLimiterRes as Result,
+  type RateLimiterStoreAbstract as StoreAbstract,
+} from 'rate-limiter-flexible';
+// Not among the package's runtime exports, though its types declare it: the base of every store.
+import RateLimiterStoreAbstractModule from 'rate-limiter-flexible/lib/RateLimiterStoreAbstract.js';
+import type { Database } from './database.ts';
+import { splitSchema, type Sql } from './sql.ts';
+
+const { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } = rateLimiterFlexible;
+const RateLimiterStoreAbstract = RateLimiterStoreAbstractModule as unknown as typeof StoreAbstract;
+
+const TABLE = 'throttle_counters';
+
+export interface LimiterOptions {
+  /** Part of every stored key (`<prefix>:<key>`), so limiters can share one table. */
+  keyPrefix: string;
+  /** Points a key may consume in `duration` before `consume` rejects. */
+  points: number;
+  /** Seconds from a key's first point until its count starts again. */
+  duration: number;
+}
+
+export interface CounterStore {
+  readonly kind: 'sqlite' | 'postgresql' | 'redis';
+  limiter(options: LimiterOptions): RateLimiterAbstract;
+  /** Deletes rows that expired over an hour ago (Redis expires keys itself). */
+  sweep(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface CounterStoreOptions {
+  /** Counters in Redis instead of the database. */
+  redisUrl?: string;
+  /** Prepended to every Redis key: several deployments (or tests) can share one Redis. */
+  redisKeyPrefix?: string;
+}
+
+export function openCounterStore(db: Database, { redisUrl, redisKeyPrefix = 'gatehouse' }: CounterStoreOptions = {}): CounterStore {
+  if (redisUrl) return redisStore(redisUrl, redisKeyPrefix);
+  return db.sql.kind === 'sqlite' ? sqliteStore(db.sql) : postgresStore(db);
+}
+
+/** Rows a sweep may delete: expired for over an hour, as the library's own sweep does. */
+const sweep = (sql: Sql) => sql.run(`DELETE FROM ${TABLE} WHERE expire < ?`, [Date.now() - 3_600_000]).then(() => undefined);
+
+function sqliteStore(sql: Sql): CounterStore {
+  return {
+    kind: 'sqlite',
+    limiter: (options) => new SqlCounterStore({ ...options, storeClient: sql }),
+    sweep: () => sweep(sql),
+    async close() {},
+  };
+}
+
+function postgresStore(db: Database): CounterStore {
+  const { connectionString, schema } = splitSchema(db.url);
+  // Two connections: the counters are touched once or twice per password check, never in bulk.
+  const pool = new pg.Pool({ connectionString, max: 2, allowExitOnIdle: true });
+  return {
+    kind: 'postgresql',
+    limiter: (options) =>
+      new RateLimiterPostgres({
+        ...options,
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: TABLE,
+        schemaName: schema,
+        tableCreated: true,
+        // One sweep for the whole table (sweep() below), not one timer per limiter.
+        clearExpiredByTimeout: false,
+      }),
+    sweep: () => sweep(db.sql),
+    close: () => pool.end(),
+  };
+}
+
+function redisStore(url: string, prefix: string): CounterStore {
+  // A command fails after two reconnection attempts instead of twenty: a sign-in
+  // waiting on a Redis that is down should fail, not hang.
+  const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  return {
+    kind: 'redis',
+    limiter: (options) => new RateLimiterRedis({ ...options, keyPrefix: `${prefix}:${options.keyPrefix}`, storeClient: redis }),
+    async sweep() {},
+    async close() {
+      await redis.quit();
+    },
+  };
+}
+
+interface CounterRow {
+  points: number;
+  expire: number | string | null;
+}
+
+/**
+ * rate-limiter-flexible's store contract over lib/db/sql.ts. Each call is one
+ * statement, so concurrent failures are all counted. A row whose `expire` has
+ * passed starts a new window, as in the library's own SQL stores.
+ */
+class SqlCounterStore extends RateLimiterStoreAbstract {
+  private readonly sql: Sql;
+
+  constructor(options: LimiterOptions & { storeClient: Sql }) {
+    super(options);
+    this.sql = options.storeClient;
+  }
+
+  _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<CounterRow | undefined> {
+    const now = Date.now();
+    const expire = msDuration > 0 ? now + msDuration : null;
+    if (forceExpire) {
+      return this.sql.one<CounterRow & Record<string, unknown>>(
+        `INSERT INTO ${TABLE} (key, points, expire) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET points = excluded.points, expire = excluded.expire
+         RETURNING points, expire`,
+        [key, points, expire],
+      );
+    }
+    return this.sql.one<CounterRow & Record<string, unknown>>(
+      `INSERT INTO ${TABLE} (key, points, expire) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET
+         points = CASE WHEN expire IS NULL OR expire > ? THEN points + excluded.points ELSE excluded.points END,
+         expire = CASE WHEN expire IS NULL OR expire > ? THEN expire ELSE excluded.expire END
+       RETURNING points, expire`,
+      [key, points, expire, now, now],
+    );
+  }
+
+  async _get(key: string): Promise<CounterRow | null> {
+    const row = await this.sql.one<CounterRow & Record<string, unknown>>(
+      `SELECT points, expire FROM ${TABLE} WHERE key = ? AND (expire > ? OR expire IS NULL)`,
+      [key, Date.now()],
+    );
+    return row ?? null;
+  }
+
+  async _delete(key: string): Promise<boolean> {
+    // DELETE ... RETURNING runs at once, like the upsert; `run` would wait for
+    // the group commit and could land after a later upsert of the same key.
+    return (await this.sql.one(`DELETE FROM ${TABLE} WHERE key = ? RETURNING key`, [key])) !== undefined;
+  }
+
+  _getRateLimiterRes(_key: string, changedPoints: number, row: CounterRow): Result {
+    const isFirstInDuration = changedPoints === row.points;
+    const consumed = isFirstInDuration ? changedPoints : row.points;
+    const msBeforeNext = row.expire === null ? -1 : Math.max(Number(row.expire) - Date.now(), 0);
+    return new RateLimiterRes(Math.max(this.points - consumed, 0), msBeforeNext, consumed, isFirstInDuration);
+  }
+}
