@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { concurrencyLimit, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
+import { concurrencyLimit, DUMMY_PASSWORD_HASH, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
 
 test('argon2id: a hash verifies its password only, and a malformed hash is a failed verification', async () => {
   const stored = await hashPassword('correct horse battery');
@@ -37,4 +37,11 @@ test('the limit runs at most N tasks at once, in arrival order, and a failure fr
   peak = 0;
   await Promise.all([limited(task(6)), limited(task(7))]);
   assert.equal(peak, 2);
+});
+
+test('verifyAgainstDummy: the dummy hash has the parameters passwords.ts hashes with, and never matches', async () => {
+  const params = (hash: string) => hash.split('$').slice(1, 4).join('$');
+  assert.equal(params(DUMMY_PASSWORD_HASH), params(await hashPassword('anything at all')));
+  assert.equal(await verifyAgainstDummy(''), false);
+  assert.equal(await verifyAgainstDummy('password'), false);
 });

@@ -9,7 +9,7 @@
  * database). Wherever a password is verified (authenticate, verifyCurrentPassword),
  * look the account up, call `beforePasswordCheck` and, if refused, show "try
  * again in …" (JSON: 429 with `Retry-After: retryAfterSeconds`) without
- * verifying; otherwise verify (`verifyAgainstDummy` for an unknown username)
+ * verifying; otherwise verify (passwords.ts's `verifyAgainstDummy` for an unknown username)
  * and report `passwordFailed` or `passwordSucceeded`. Client authentication
  * at /oauth/token, /introspect and /revoke does the same with
  * `beforeClientAuthentication` / `clientAuthenticationFailed`; TOTP and
@@ -36,7 +36,6 @@ import type { Database } from '../db/database.ts';
 import { serverSecret } from '../db/secrets.ts';
 import { type CounterStore, openCounterStore } from '../db/throttle-store.ts';
 import { usernameKey } from '../db/users.ts';
-import { verifyPassword } from './passwords.ts';
 import { sourceOf } from './sign-in-failures.ts';
 
 export interface Limits {
@@ -288,18 +287,4 @@ function counter(store: CounterStore, name: string, limits: Limits, delays: Pick
       await failures.reward(key);
     },
   };
-}
-
-/**
- * argon2id of a random password nobody knows, with lib/services/passwords.ts's
- * parameters (m = 19456 KiB, t = 2, p = 1; the test checks they still match).
- * A constant, so the first unknown username costs one verification like every
- * other, not a hash first.
- */
-export const DUMMY_PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$kCFp1LikWrcCQtO48zT1mg$9jBRgusjmqAqJZOscQiK7G+lnWD0XfexEbm/9C95Kl8';
-
-/** Spends one password verification, in the same queue as real ones, for a username that names no account. */
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  await verifyPassword(DUMMY_PASSWORD_HASH, password);
-  return false;
 }
