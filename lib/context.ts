@@ -12,6 +12,7 @@ import type Provider from 'oidc-provider';
 import { env, type Env } from './config/env.ts';
 import { database, type Database } from './db/database.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './services/sign-in-failures.ts';
+import { createThrottle, throttleSettings, type Throttle } from './services/throttle.ts';
 
 export interface AppContext {
   readonly config: Env;
@@ -22,6 +23,8 @@ export interface AppContext {
   provider(): Promise<Provider>;
   /** Failed sign-ins for unknown usernames, counted per source before they reach the audit log. */
   readonly signInFailures: UnknownUsernameFailures;
+  /** Limits on guessing: passwords, second factors, client secrets (lib/services/throttle.ts). Opened on first use. */
+  readonly throttle: Throttle;
 }
 
 export interface ContextOptions {
@@ -29,9 +32,11 @@ export interface ContextOptions {
   /** Defaults to the handle for `config.DATABASE_URL`. */
   db?: Database;
   now?: () => number;
+  /** Defaults to one on `db` (or REDIS_URL) with the configured limits. */
+  throttle?: Throttle;
 }
 
-export function createContext({ config = env(), db = database(config.DATABASE_URL), now = Date.now }: ContextOptions = {}): AppContext {
+export function createContext({ config = env(), db = database(config.DATABASE_URL), now = Date.now, throttle }: ContextOptions = {}): AppContext {
   let provider: Promise<Provider> | undefined;
   const context: AppContext = {
     config,
@@ -39,7 +44,7 @@ export function createContext({ config = env(), db = database(config.DATABASE_UR
     now,
     provider() {
       provider ??= import('./oidc/provider.ts')
-        .then(({ createProvider }) => createProvider(db, config))
+        .then(({ createProvider }) => createProvider(context))
         .catch((error: unknown) => {
           provider = undefined; // the next request tries again
           throw error;
@@ -47,6 +52,10 @@ export function createContext({ config = env(), db = database(config.DATABASE_UR
       return provider;
     },
     signInFailures: unknownUsernameFailures({ clock: now }),
+    get throttle() {
+      throttle ??= createThrottle({ db, redisUrl: config.REDIS_URL, settings: throttleSettings(config) });
+      return throttle;
+    },
   };
   return context;
 }

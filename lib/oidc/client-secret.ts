@@ -3,10 +3,14 @@
  * database dump alone does not reveal them, and a fast hash is enough for
  * secrets with that much entropy (a slow password hash on every token request
  * would cap the token endpoint). The provider's own comparison is replaced by
- * one that hashes the presented secret and compares in constant time.
+ * one that hashes the presented secret and compares in constant time, and
+ * counts failures per client_id: past the throttle's limits the token,
+ * introspection and revocation endpoints answer 429 with Retry-After before
+ * comparing anything.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
+import type { Refusal, Throttle } from '../services/throttle.ts';
 
 export function generateClientSecret(): string {
   return randomBytes(32).toString('base64url');
@@ -23,13 +27,26 @@ export function clientSecretMatches(storedHash: string | undefined, presented: u
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-/** Makes the provider's client authentication compare against the stored hash. */
-export function useHashedClientSecrets(provider: Provider): void {
+/** 429 in the provider's error shape: `too_many_requests`, with Retry-After on the answer. */
+function tooManyRequests(refusal: Refusal): Error {
+  Provider.ctx?.set('Retry-After', String(refusal.retryAfterSeconds));
+  const error = new errors.CustomOIDCProviderError('too_many_requests', `too many failed client authentications; try again in ${refusal.retryAfterSeconds} seconds`);
+  Object.assign(error, { status: 429, statusCode: 429 });
+  return error;
+}
+
+/** Makes the provider's client authentication compare against the stored hash, throttled per client_id. */
+export function useHashedClientSecrets(provider: Provider, throttle: Throttle): void {
   const prototype = provider.Client.prototype as unknown as {
+    clientId: string;
     clientSecret?: string;
-    compareClientSecret(actual: string): Promise<boolean> | boolean;
+    compareClientSecret(actual: string): Promise<boolean>;
   };
-  prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
-    return clientSecretMatches(this.clientSecret, actual);
+  prototype.compareClientSecret = async function compareClientSecret(this: { clientId: string; clientSecret?: string }, actual: string) {
+    const check = await throttle.beforeClientAuthentication(this.clientId);
+    if (!check.allowed) throw tooManyRequests(check);
+    const matches = clientSecretMatches(this.clientSecret, actual);
+    if (!matches) await throttle.clientAuthenticationFailed(this.clientId);
+    return matches;
   };
 }

@@ -4,9 +4,8 @@
  * The server's context (lib/context.ts) builds it once, on first use.
  */
 import Provider from 'oidc-provider';
-import type { Env } from '../config/env.ts';
 import { deleteExpiredArtifacts } from '../db/artifacts.ts';
-import type { Database } from '../db/database.ts';
+import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
@@ -16,7 +15,7 @@ import { logServerError } from './server-errors.ts';
 /** How often expired artifacts are deleted (they are already ignored on read). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
-export async function createProvider(db: Database, config: Env): Promise<Provider> {
+export async function createProvider({ db, config, throttle }: Pick<AppContext, 'db' | 'config' | 'throttle'>): Promise<Provider> {
   const [jwks, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
   const provider = new Provider(
     config.ISSUER,
@@ -33,7 +32,7 @@ export async function createProvider(db: Database, config: Env): Promise<Provide
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
   // overwrite with the issuer's (lib/oidc/issuer-headers.ts): never the client's.
   provider.proxy = true;
-  useHashedClientSecrets(provider);
+  useHashedClientSecrets(provider, throttle);
   useExtensions(provider);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(ctx.get('x-request-id'), error));

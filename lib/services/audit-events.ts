@@ -15,7 +15,8 @@ const fields = z.array(z.string().max(64)).max(30);
 const role = z.enum(['user', 'admin']);
 
 /** Why a sign-in failed, for the admins reading the log (the person only ever sees "wrong username or password"). */
-export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled'] as const;
+/** `throttled`: the throttle refused the attempt before any password was checked (lib/services/throttle.ts). */
+export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled', 'throttled'] as const;
 
 export const auditDetailsSchemas = {
   'sign_in.succeeded': z.strictObject({ clientId: id.optional(), clientName: label.optional() }),
@@ -65,6 +66,10 @@ export const auditDetailsSchemas = {
   /** `generated`: Gatehouse generated the new password (shown once to the admin); `self`: the user changed their own. */
   'user.password_changed': z.strictObject({ generated: z.boolean().optional(), self: z.boolean().optional() }),
   'user.role_changed': z.strictObject({ from: role, to: role }),
+  /** Failed password checks locked the account until `until` (lib/services/throttle.ts). */
+  'user.locked': z.strictObject({ until: z.iso.datetime() }),
+  /** An admin lifted a lock before it ended. */
+  'user.unlocked': z.strictObject({}),
 } satisfies Record<string, z.ZodType>;
 
 export type AuditAction = keyof typeof auditDetailsSchemas;
@@ -105,4 +110,6 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.enabled': 'User enabled',
   'user.password_changed': 'Password changed',
   'user.role_changed': 'Role changed',
+  'user.locked': 'Account locked',
+  'user.unlocked': 'Account unlocked',
 };

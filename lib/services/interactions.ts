@@ -11,7 +11,7 @@ import { clientForDisplay, findInteraction, finishInteraction, grantFor, type In
 import { serverContext, type AppContext } from '../context.ts';
 import { findAccount } from '../db/users.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
-import { authenticate } from './authentication.ts';
+import { authenticate, recordLockout } from './authentication.ts';
 import { recordSignInFailure } from './sign-in-failures.ts';
 
 export const loginForm = z.object({
@@ -54,7 +54,8 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
   };
 }
 
-type Failure = { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' };
+/** `throttled`: too many attempts; `retryAfterSeconds` says when the next is taken. */
+type Failure = { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' } | { error: 'throttled'; retryAfterSeconds: number };
 export type Next = { redirect: string } | Failure;
 
 async function current(ctx: AppContext, uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
@@ -78,11 +79,14 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
   if (!parsed.success) return { error: 'invalid_form' };
   const { username, password } = parsed.data;
-  const result = await authenticate(ctx.db, username, password);
+  const result = await authenticate(ctx, username, password, context.ip);
   const client = await clientOf(ctx, interaction);
   if (!result.ok) {
     await recordSignInFailure(ctx, result, client, context);
-    return { error: 'invalid_credentials' };
+    if (result.locked && result.accountId && result.username) {
+      await recordLockout(ctx.db, { id: result.accountId, username: result.username }, result.locked.until, context);
+    }
+    return result.refusal ? { error: 'throttled', retryAfterSeconds: result.refusal.retryAfterSeconds } : { error: 'invalid_credentials' };
   }
   // The account's own spelling: usernames match whatever the case typed.
   const person = { id: result.accountId, username: result.username };

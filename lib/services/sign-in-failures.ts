@@ -6,7 +6,9 @@
  * and admins. What was typed is never stored: a username that names no account
  * may be anything, a password typed into the wrong field included.
  *
- * Failures for unknown usernames are aggregated per source: the first from an
+ * Failures for unknown usernames, and attempts the throttle refused (which
+ * check nothing and come as fast as a client sends them), are aggregated per
+ * source and kind: the first from an
  * address is recorded at once (`count: 1`), the ones that follow within the
  * next minute are counted and written as one entry when that minute ends
  * (`count: n`), which opens the next minute. So each source writes at most one
@@ -35,6 +37,8 @@ export async function recordSignInFailure(
   context: RequestContext,
 ): Promise<void> {
   const { db } = ctx;
+  // A refused attempt ran no check and can come as fast as a client can send: counted like unknown usernames.
+  if (failure.reason === 'throttled') return ctx.signInFailures.failed(db, client, context, undefined, 'throttled');
   if (failure.accountId && failure.username) {
     await recordAudit(db, {
       action: 'sign_in.failed',
@@ -48,9 +52,12 @@ export async function recordSignInFailure(
   await ctx.signInFailures.failed(db, client, context);
 }
 
-/** One entry, standing for `count` failures for unknown usernames from one source. */
-function recordUnknown(db: Database, client: SignInClient, context: RequestContext, count: number): Promise<void> {
-  return recordAudit(db, { action: 'sign_in.failed', actor: null, context, details: { reason: 'unknown_user', count, ...client } });
+/** The failures counted per source rather than recorded one by one. */
+export type CountedReason = 'unknown_user' | 'throttled';
+
+/** One entry, standing for `count` such failures from one source. */
+function recordCounted(db: Database, reason: CountedReason, client: SignInClient, context: RequestContext, count: number): Promise<void> {
+  return recordAudit(db, { action: 'sign_in.failed', actor: null, context, details: { reason, count, ...client } });
 }
 
 /** Where failures are counted together: the address, or its /64 for IPv6. */
@@ -70,12 +77,14 @@ interface Window {
   pending: number;
   /** The latest of them: what the aggregated entry shows. */
   last?: { db: Database; client: SignInClient; context: RequestContext };
+  reason: CountedReason;
   /** Cancels the timer that writes `pending` when the minute ends. */
   cancel?: () => void;
 }
 
 export interface UnknownUsernameFailures {
-  failed(db: Database, client: SignInClient, context: RequestContext, now?: number): Promise<void>;
+  /** One failure of a kind counted per source: `unknown_user` unless said otherwise. */
+  failed(db: Database, client: SignInClient, context: RequestContext, now?: number, reason?: CountedReason): Promise<void>;
   /** Writes every count whose minute has ended by `now` (the timers call it; tests call it with their own clock). */
   flushDue(now?: number): Promise<void>;
   readonly sources: number;
@@ -110,14 +119,14 @@ export function unknownUsernameFailures({
     const { pending, last } = window;
     window.pending = 0;
     window.until = now + windowMs; // this entry opens the next minute
-    if (pending > 0 && last) await recordUnknown(last.db, last.client, last.context, pending);
+    if (pending > 0 && last) await recordCounted(last.db, window.reason, last.client, last.context, pending);
   };
 
-  const keyFor = (context: RequestContext, now: number) => {
-    const key = sourceOf(context.ip);
+  const keyFor = (context: RequestContext, reason: CountedReason, now: number) => {
+    const key = `${reason} ${sourceOf(context.ip)}`;
     if (windows.has(key) || windows.size < maxSources) return key;
     for (const [k, w] of windows) if (w.pending === 0 && w.until <= now) windows.delete(k);
-    return windows.size < maxSources ? key : '*';
+    return windows.size < maxSources ? key : `${reason} *`;
   };
 
   const flushDue = async (now = clock()) => {
@@ -129,14 +138,14 @@ export function unknownUsernameFailures({
   };
 
   return {
-    async failed(db, client, context, now = clock()) {
-      const key = keyFor(context, now);
+    async failed(db, client, context, now = clock(), reason = 'unknown_user') {
+      const key = keyFor(context, reason, now);
       const window = windows.get(key);
       if (!window || window.until <= now) {
         // A count whose timer has not fired yet goes into this entry.
         window?.cancel?.();
-        windows.set(key, { until: now + windowMs, pending: 0 });
-        await recordUnknown(db, client, context, (window?.pending ?? 0) + 1);
+        windows.set(key, { until: now + windowMs, pending: 0, reason });
+        await recordCounted(db, reason, client, context, (window?.pending ?? 0) + 1);
         return;
       }
       window.pending++;

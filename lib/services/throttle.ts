@@ -288,3 +288,11 @@ function counter(store: CounterStore, name: string, limits: Limits, delays: Pick
     },
   };
 }
+
+/** What a page says to a refused attempt: when to try again, and nothing about whether the account exists. */
+export function tryAgainIn({ retryAfterSeconds }: Pick<Refusal, 'retryAfterSeconds'>): string {
+  if (retryAfterSeconds < 60) return `too many attempts; try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  if (minutes < 120) return `too many attempts; try again in ${minutes} minutes`;
+  return `too many attempts; try again in ${Math.ceil(minutes / 60)} hours`;
+}

@@ -29,7 +29,7 @@ export async function saveProfile(user: SignedInUser, form: FormData): Promise<P
 }
 
 export async function savePassword(user: SignedInUser, form: FormData): Promise<PasswordChangeState> {
-  return changeOwnPassword(serverContext().db, user, form, await bySelf(user));
+  return changeOwnPassword(serverContext(), user, form, await bySelf(user));
 }
 
 export function appsOf(user: SignedInUser): Promise<ConnectedApp[]> {

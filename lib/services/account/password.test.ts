@@ -7,6 +7,7 @@ import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
 import { verifyPassword } from '../passwords.ts';
 import { changeOwnPassword } from './password.ts';
+import { testContext } from '../testing.ts';
 import { person, session } from './testing.ts';
 
 const form = (currentPassword: string, newPassword: string, confirmPassword = newPassword) => {
@@ -25,10 +26,10 @@ for (const storage of testDatabases('account-password')) {
     test('the current password must be right; nothing typed comes back; nothing changes; every wrong guess is in the log', async () => {
       const db = await storage.open();
       const { holder, by, password } = await person(db);
-      const wrong = await changeOwnPassword(db, holder, form('not my password', 'a brand new password'), by);
+      const wrong = await changeOwnPassword(testContext(db), holder, form('not my password', 'a brand new password'), by);
       assert.deepEqual(wrong, { status: 'invalid', errors: { currentPassword: ['this is not your current password'] } });
       assert.ok(!JSON.stringify(wrong).includes('brand new'), 'no password in the answer');
-      await changeOwnPassword(db, holder, form('another guess', 'short'), by);
+      await changeOwnPassword(testContext(db), holder, form('another guess', 'short'), by);
       assert.ok(await passwordIs(db, holder.username, password));
       const events = await auditEventsFor(db, { involvingUserId: holder.id });
       assert.deepEqual(
@@ -41,7 +42,7 @@ for (const storage of testDatabases('account-password')) {
     test('policy, confirmation and sameness are checked with the current password, each on its field', async () => {
       const db = await storage.open();
       const { holder, password } = await person(db);
-      const short = await changeOwnPassword(db, holder, form('', 'short', 'other'));
+      const short = await changeOwnPassword(testContext(db), holder, form('', 'short', 'other'));
       assert.deepEqual(short, {
         status: 'invalid',
         errors: {
@@ -50,11 +51,11 @@ for (const storage of testDatabases('account-password')) {
           confirmPassword: ['the two new passwords do not match'],
         },
       });
-      const mismatch = await changeOwnPassword(db, holder, form(password, 'a brand new password', 'a brand new passw0rd'));
+      const mismatch = await changeOwnPassword(testContext(db), holder, form(password, 'a brand new password', 'a brand new passw0rd'));
       assert.deepEqual(mismatch, { status: 'invalid', errors: { confirmPassword: ['the two new passwords do not match'] } });
-      const same = await changeOwnPassword(db, holder, form(password, password));
+      const same = await changeOwnPassword(testContext(db), holder, form(password, password));
       assert.deepEqual(same, { status: 'invalid', errors: { newPassword: ['the new password is the one you have now'] } });
-      const huge = await changeOwnPassword(db, holder, form(password, 'x'.repeat(100_000)));
+      const huge = await changeOwnPassword(testContext(db), holder, form(password, 'x'.repeat(100_000)));
       assert.deepEqual(huge, { status: 'invalid', errors: { newPassword: ['password is at most 256 characters'] } }, 'cut before argon2 sees it');
       assert.ok(await passwordIs(db, holder.username, password));
     });
@@ -64,7 +65,7 @@ for (const storage of testDatabases('account-password')) {
       const { holder, by, password } = await person(db);
       const current = await session(db, holder.id);
       const elsewhere = await session(db, holder.id);
-      const state = await changeOwnPassword(db, { ...holder, sessionUid: current }, form(password, 'a brand new password'), by);
+      const state = await changeOwnPassword(testContext(db), { ...holder, sessionUid: current }, form(password, 'a brand new password'), by);
       assert.deepEqual(state, { status: 'changed', endedSessions: 1 });
       assert.ok(await passwordIs(db, holder.username, 'a brand new password'));
       assert.ok(!(await passwordIs(db, holder.username, password)), 'the old password no longer works');

@@ -1,17 +1,17 @@
 /**
  * A person changes their own password: the current one first (argon2id
- * verification; a wrong one is recorded in the audit log, see
- * lib/services/authentication.ts), the new one twice, the policy of
+ * verification under the sign-in throttle; a wrong one is recorded in the
+ * audit log, see lib/services/authentication.ts), the new one twice, the policy of
  * `passwordSchema`. Afterwards every other Gatehouse session of theirs ends;
  * the one this browser signed in to the portal with stays, so the person
  * stays signed in here. Nothing typed is ever sent back to the form.
  */
 import { z } from 'zod';
-import type { Database } from '../../db/database.ts';
 import type { AuditBy } from '../audit.ts';
-import { verifyCurrentPassword } from '../authentication.ts';
+import { type PasswordCheckContext, verifyCurrentPassword } from '../authentication.ts';
 import { addError, fieldErrors, formText, type FieldErrors } from '../forms.ts';
 import { passwordPolicy } from '../passwords.ts';
+import { tryAgainIn } from '../throttle.ts';
 import { changePassword, passwordSchema } from '../users.ts';
 import type { AccountHolder } from './sessions.ts';
 
@@ -33,7 +33,8 @@ export type PasswordChangeState =
   | { status: 'invalid'; errors: FieldErrors<Field> }
   | { status: 'changed'; endedSessions: number };
 
-export async function changeOwnPassword(db: Database, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasswordChangeState> {
+export async function changeOwnPassword(ctx: PasswordCheckContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasswordChangeState> {
+  const { db } = ctx;
   // One past the policy's maximum: long enough for the schema to refuse, short enough for argon2.
   const max = passwordPolicy.maxLength + 1;
   const input = {
@@ -43,8 +44,9 @@ export async function changeOwnPassword(db: Database, holder: AccountHolder, for
   };
   const parsed = passwordChangeSchema.safeParse(input);
   let errors: FieldErrors<Field> = parsed.success ? {} : fieldErrors(parsed.error, fields);
-  if (input.currentPassword && !errors.currentPassword && !(await verifyCurrentPassword(db, holder, input.currentPassword, by?.context))) {
-    errors = addError(errors, 'currentPassword', 'this is not your current password');
+  if (input.currentPassword && !errors.currentPassword) {
+    const checked = await verifyCurrentPassword(ctx, holder, input.currentPassword, by?.context);
+    if (!checked.ok) errors = addError(errors, 'currentPassword', checked.refusal ? tryAgainIn(checked.refusal) : 'this is not your current password');
   }
   if (!parsed.success || Object.keys(errors).length) return { status: 'invalid', errors };
 
