@@ -162,7 +162,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       return account ? { username: account.username } : undefined;
     },
     // Refresh tokens for every client registered for the refresh_token grant,
-    // not only when offline_access is requested (the issue's contract).
+    // not only when offline_access is requested: registering the grant is the ask.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     loadExistingGrant,
     interactions: {
