@@ -17,7 +17,7 @@ import MemoryAdapter from 'oidc-provider/lib/adapters/memory_adapter.js';
 import LRU from 'oidc-provider/lib/helpers/lru.js';
 import type { Database } from '../lib/db/database.ts';
 import type { AccountRecord } from '../lib/db/users.ts';
-import { providerConfiguration } from '../lib/oidc/configuration.ts';
+import { accountClaims, providerConfiguration } from '../lib/oidc/configuration.ts';
 
 export interface BaselineConfig {
   port: number;
@@ -50,24 +50,8 @@ const configuration = providerConfiguration({
 const store = new LRU({ maxSize: 10_000_000 });
 configuration.adapter = (model: string) => new MemoryAdapter(model, store, configuration.clockTolerance ?? 0);
 configuration.clients = [config.client];
-configuration.findAccount = async (_ctx, sub) =>
-  sub === account.id
-    ? {
-        accountId: account.id,
-        async claims() {
-          return {
-            sub: account.id,
-            name: account.name ?? undefined,
-            preferred_username: account.username,
-            updated_at: account.updatedAt,
-            email: account.email ?? undefined,
-            email_verified: account.email ? account.emailVerified : undefined,
-          };
-        },
-      }
-    : undefined;
-configuration.extraTokenClaims = async (_ctx, token) =>
-  'accountId' in token && token.accountId === account.id ? { username: account.username } : undefined;
+configuration.findAccount = async (_ctx, sub) => (sub === account.id ? { accountId: account.id, claims: async () => accountClaims(account) } : undefined);
+configuration.extraTokenClaims = async (_ctx, token) => ('accountId' in token && token.accountId === account.id ? { username: account.username } : undefined);
 
 const provider = new Provider(config.issuer, configuration);
 provider.proxy = false;

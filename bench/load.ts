@@ -54,7 +54,16 @@ function percentile(sorted: number[], p: number): number {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-function summarize(row: RowName, target: Target, connections: number, round: number, latencies: number[], statuses: Record<string, number>, failed: number, seconds: number): Sample {
+function summarize(
+  row: RowName,
+  target: Target,
+  connections: number,
+  round: number,
+  latencies: number[],
+  statuses: Record<string, number>,
+  failed: number,
+  seconds: number,
+): Sample {
   latencies.sort((a, b) => a - b);
   return {
     row,
@@ -86,6 +95,11 @@ const form = 'application/x-www-form-urlencoded';
  */
 export const spareCodes = (connections: number) => connections + 8;
 
+/** A form POST authenticated as the client, with a body made anew for each request. */
+function clientPost(path: string, basic: string, body: () => string): AutocannonRequest {
+  return { method: 'POST', path, headers: { 'content-type': form, authorization: basic }, setupRequest: (request) => ({ ...request, body: body() }) };
+}
+
 /** autocannon's request list for a row; `amount` is set when each request spends a pooled item. */
 function requestsFor(row: Exclude<RowName, 'sign-in'>, target: Target, pools: Pools, connections: number): { requests: AutocannonRequest[]; amount?: number } {
   const basic = basicAuth(target);
@@ -96,49 +110,26 @@ function requestsFor(row: Exclude<RowName, 'sign-in'>, target: Target, pools: Po
       return { requests: [{ method: 'GET', path: '/oauth/jwks' }] };
     case 'client_credentials':
       return {
-        requests: [
-          { method: 'POST', path: '/oauth/token', headers: { 'content-type': form, authorization: basic }, body: 'grant_type=client_credentials' },
-        ],
+        requests: [{ method: 'POST', path: '/oauth/token', headers: { 'content-type': form, authorization: basic }, body: 'grant_type=client_credentials' }],
       };
     case 'token': {
       const codes = pools.codes.splice(0);
       let i = 0;
       return {
         amount: Math.max(connections, codes.length - spareCodes(connections)),
-        requests: [
-          {
-            method: 'POST',
-            path: '/oauth/token',
-            headers: { 'content-type': form, authorization: basic },
-            setupRequest: (request) => ({ ...request, body: codeRedemptionBody(target, codes[i++ % codes.length]) }),
-          },
-        ],
+        requests: [clientPost('/oauth/token', basic, () => codeRedemptionBody(target, codes[i++ % codes.length]))],
       };
     }
     case 'refresh_token': {
       const next = cycle(pools.refreshTokens);
       return {
-        requests: [
-          {
-            method: 'POST',
-            path: '/oauth/token',
-            headers: { 'content-type': form, authorization: basic },
-            setupRequest: (request) => ({ ...request, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: next() }).toString() }),
-          },
-        ],
+        requests: [clientPost('/oauth/token', basic, () => new URLSearchParams({ grant_type: 'refresh_token', refresh_token: next() }).toString())],
       };
     }
     case 'introspection': {
       const next = cycle(pools.accessTokens);
       return {
-        requests: [
-          {
-            method: 'POST',
-            path: '/oauth/introspect',
-            headers: { 'content-type': form, authorization: basic },
-            setupRequest: (request) => ({ ...request, body: new URLSearchParams({ token: next(), token_type_hint: 'access_token' }).toString() }),
-          },
-        ],
+        requests: [clientPost('/oauth/introspect', basic, () => new URLSearchParams({ token: next(), token_type_hint: 'access_token' }).toString())],
       };
     }
     case 'userinfo': {
@@ -150,14 +141,7 @@ function requestsFor(row: Exclude<RowName, 'sign-in'>, target: Target, pools: Po
   }
 }
 
-export async function runRow(options: {
-  row: RowName;
-  target: Target;
-  pools: Pools;
-  connections: number;
-  seconds: number;
-  round: number;
-}): Promise<Sample> {
+export async function runRow(options: { row: RowName; target: Target; pools: Pools; connections: number; seconds: number; round: number }): Promise<Sample> {
   const { row, target, connections, seconds, round } = options;
   if (row === 'sign-in') return signInRow(target, connections, seconds, round);
 

@@ -1,6 +1,6 @@
 /**
  * The one table: per row and connection count, each Gatehouse store and the
- * baseline (best of the rounds), the ratio, and the issue's targets beside it.
+ * baseline (best of the rounds), the ratio, and the targets beside it.
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -72,7 +72,7 @@ export function aggregate(samples: Sample[]): TableRow[] {
   return rows;
 }
 
-/** The throughput target for a row, as a fraction of the baseline. */
+/** The throughput target for a row, as a fraction of the baseline. */
 function ratioTarget(row: RowName): number | undefined {
   if (row === 'discovery' || row === 'jwks') return 0.8;
   if (row === 'token' || row === 'refresh_token' || row === 'client_credentials' || row === 'introspection') return 0.7;

@@ -1,6 +1,6 @@
 // Generates both Prisma clients (SQLite and PostgreSQL) without Prisma's native
 // schema-engine download: `prisma generate` needs no engine, but the CLI insists
-// that one exists, so point it at /bin/true (see ../shared/ENVIRONMENT.md).
+// that one exists, so point it at /bin/true.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 

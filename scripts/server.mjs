@@ -1,15 +1,12 @@
-// The production server behind `npm start`: one node:http server in which
-// oidc-provider answers /oauth/* and /.well-known/* directly and Next.js
-// answers everything else (Next's custom-server pattern). The provider is the
-// one instance that Next's instrumentation.ts created and registered
-// (lib/oidc/mounts/node.ts); Next's own route handlers for those paths remain
-// the mount under `next dev` and plain `next start`.
+// The production server behind `npm start` (Next's custom-server pattern). The
+// provider it serves ahead of Next is the one instance that Next's
+// instrumentation.ts created and registered (lib/oidc/mounts/node.ts).
 //
 // Usage: node --max-old-space-size=256 scripts/server.mjs [-p PORT] [-H HOSTNAME]
 //   (PORT from the environment, else 3000; all interfaces unless -H). The Node flags
 //   are scripts/server-node-flags.json's, which `npm start`, the tests and the
-//   benchmark all use: with V8's default limit (4 GB on a 24 GB machine) the heap grew to
-//   305-373 MB under load instead of ~250 MB, for no more requests per second.
+//   benchmark all use: with V8's default limit the heap grows under load for no more
+//   requests per second (README, *Configuration*).
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 

@@ -1,13 +1,6 @@
 /**
- * `npm test`: everything, in order, with one summary line at the end.
- *   1. `next build` (the integration and browser suites run against the production build)
- *   2. unit and storage-contract tests (node:test), PostgreSQL ones when TEST_DATABASE_URL is set,
- *      then their line coverage of lib/ and cli/ (printed, not a gate; per line in coverage/lcov.info)
- *   3. protocol tests over HTTP against `npm start`'s server (scripts/server.mjs,
- *      the provider ahead of Next) on a fresh SQLite database, again against plain
- *      `next start` (the provider behind Next's route handlers), and again against
- *      scripts/server.mjs on a fresh PostgreSQL schema when TEST_DATABASE_URL is set
- *   4. Playwright in Chromium against scripts/server.mjs on SQLite
+ * `npm test`: build, unit, protocol and browser suites in that order (README, *Tests*,
+ * says what each runs against), with one summary line at the end.
  * Options: --skip-build, --only=unit|protocol|browser (repeatable).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

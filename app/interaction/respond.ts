@@ -1,20 +1,21 @@
-// Turns an interaction use case's outcome into the 303 the browser follows.
+// The interaction forms' POST handler: a use case's outcome turned into the 303 the browser follows.
 import { env } from '@/lib/config/env';
 import { BODY_LIMITS } from '@/lib/http/body-limits';
 import { readFormBody } from '@/lib/oidc/form-body';
 import type { Next } from '@/lib/services/interactions';
+import { requestContext, type RequestContext } from '@/lib/services/request-context';
 
 /**
  * Form posts to /interaction/* must come from our own pages. The signed,
  * SameSite=Lax interaction cookie already stops cross-site posts; checking
  * Origin (sent by browsers on every POST) is the second lock.
  */
-export function isSameOrigin(request: Request): boolean {
+function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get('origin');
   return origin === null || origin === new URL(env().ISSUER).origin;
 }
 
-export function respond(uid: string, next: Next): Response {
+function respond(uid: string, next: Next): Response {
   const location =
     'redirect' in next
       ? next.redirect
@@ -22,7 +23,7 @@ export function respond(uid: string, next: Next): Response {
   return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 }
 
-export function forbidden(): Response {
+function forbidden(): Response {
   return Response.json({ error: 'access_denied', error_description: 'cross-origin form posts are not accepted' }, { status: 403 });
 }
 
@@ -31,12 +32,33 @@ export function forbidden(): Response {
  * sign-in form needs (413 beyond), urlencoded as our pages send it (400 otherwise).
  * Consent and Deny send no fields, but their bodies are bounded the same way.
  */
-export async function formOf(request: Request): Promise<FormData | Response> {
+async function formOf(request: Request): Promise<FormData | Response> {
   const params = await readFormBody(request, BODY_LIMITS.interactionForm);
   if (params instanceof Response) return params;
   const form = new FormData();
   for (const [name, value] of params) form.append(name, value);
   return form;
+}
+
+/** One step of the interaction (a use case of lib/services/interactions.ts), given the provider's cookies. */
+type Step = (uid: string, cookie: string | null, context: RequestContext, form: FormData) => Promise<Next>;
+
+/**
+ * The POST handler of the form of one step: same origin only, the form read, the
+ * step run, its outcome answered as a 303. `afterError` may add to the answer of
+ * a refused step.
+ */
+export function interactionForm(step: Step, afterError?: (response: Response, uid: string, form: FormData) => void) {
+  return async (request: Request, { params }: { params: Promise<{ uid: string }> }): Promise<Response> => {
+    if (!isSameOrigin(request)) return forbidden();
+    const form = await formOf(request);
+    if (form instanceof Response) return form;
+    const { uid } = await params;
+    const next = await step(uid, request.headers.get('cookie'), requestContext(request.headers), form);
+    const response = respond(uid, next);
+    if ('error' in next) afterError?.(response, uid, form);
+    return response;
+  };
 }
 
 /** Cookie carrying the username back to the login form after a failed attempt (never the password). */

@@ -7,29 +7,15 @@
  * session ends, this one stays). Every test makes its own people and apps.
  * Screenshots of each page land in e2e/screenshots/account-*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
-import { basic, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+import { authorizationRequest, basic, makeClient, makeUser, post } from '../support/fixtures.ts';
+import { alert, gatehouseLogin, portalSignOut, screenshots, status } from '../support/pages.ts';
 
 type User = Awaited<ReturnType<typeof makeUser>>;
 type Client = Awaited<ReturnType<typeof makeClient>>;
 
-const screenshots = resolve('e2e/screenshots');
-mkdirSync(screenshots, { recursive: true });
-const shoot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `account-${name}.png`), fullPage: true });
-
-/** Next.js's route announcer is a role=alert too: match alerts and statuses by text. */
-const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
-const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
-
-async function gatehouseLogin(page: Page, user: { username: string; password: string }) {
-  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-  await page.getByLabel('Username').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
+const shoot = screenshots('account');
 
 /** From a signed-out browser: `path` → the portal's sign-in page, worded for /account → Gatehouse login → back. */
 async function accountSignIn(page: Page, user: { username: string; password: string }, { path = '/account', screenshot = false } = {}) {
@@ -44,10 +30,7 @@ async function accountSignIn(page: Page, user: { username: string; password: str
 
 /** `user` signs in (already signed in to Gatehouse in this page's browser) to `client` and consents; openid-client redeems the code. */
 async function connectApp(page: Page, client: Client) {
-  const config = await discover(client);
-  const { verifier, challenge } = await pkce();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile offline_access', prompt: 'consent', code_challenge: challenge, code_challenge_method: 'S256', state });
+  const { config, verifier, state, url } = await authorizationRequest(client, { scope: 'openid profile offline_access', prompt: 'consent' });
   await page.goto(url.href);
   await expect(page.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
   // The client's callback is answered here, so the navigation ends on a page
@@ -102,7 +85,10 @@ test('a person signs in to /account and edits their profile; an email someone el
   await expect(page.getByText('Signed in as Grace B. Hopper')).toBeVisible();
 });
 
-test('changing the password: the current one is required; then the old one fails at the Gatehouse login and the other session ends', async ({ page, browser }) => {
+test('changing the password: the current one is required; then the old one fails at the Gatehouse login and the other session ends', async ({
+  page,
+  browser,
+}) => {
   test.slow(); // two browsers, each signing in through Gatehouse
   const user = await makeUser();
   await accountSignIn(page, user, { path: '/account/password' });
@@ -201,11 +187,7 @@ test('"sign out everywhere else" ends the other browser’s session and keeps th
 test('signing out of /account ends the portal and Gatehouse sessions and comes back to /account/signed-out', async ({ page }) => {
   const user = await makeUser();
   await accountSignIn(page, user);
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('heading', { name: 'Sign out of Gatehouse?' })).toBeVisible();
-  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
-  await expect(page).toHaveURL(/\/account\/signed-out$/);
-  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+  await portalSignOut(page, '/account/signed-out');
   await shoot(page, 'signed-out');
   await page.getByRole('link', { name: 'Sign in again' }).click();
   await expect(page.getByRole('heading', { name: 'Your Gatehouse account' })).toBeVisible();
@@ -282,7 +264,10 @@ test.describe('without JavaScript', () => {
     const user = await makeUser();
     const elsewhere = await newSignedInPage(browser, user);
     await accountSignIn(page, user, { path: '/account/sessions' });
-    const hidden = page.locator('form').filter({ has: page.getByRole('button', { name: 'Sign out everywhere else' }) }).locator('input[type=hidden]');
+    const hidden = page
+      .locator('form')
+      .filter({ has: page.getByRole('button', { name: 'Sign out everywhere else' }) })
+      .locator('input[type=hidden]');
     const fields: Record<string, string> = {};
     for (let i = 0; i < (await hidden.count()); i++) fields[(await hidden.nth(i).getAttribute('name'))!] = (await hidden.nth(i).getAttribute('value')) ?? '';
     const submit = (origin: string) => page.request.post(page.url(), { multipart: fields, headers: { origin }, maxRedirects: 0 });

@@ -7,33 +7,17 @@
  * own users and clients. Screenshots land in e2e/screenshots/admin-user*.png
  * and admin-audit-log*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { basic, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
+import { alert, gatehouseLogin, screenshots, status } from '../support/pages.ts';
 
-type User = Awaited<ReturnType<typeof makeUser>>;
 type Client = Awaited<ReturnType<typeof makeClient>>;
 
 // Each test signs several people in through full browser flows: more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 90_000 });
 
-const screenshots = resolve('e2e/screenshots');
-mkdirSync(screenshots, { recursive: true });
-const shoot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `admin-${name}.png`), fullPage: true });
-
-/** Next.js's route announcer is a role=alert too: match alerts and statuses by text. */
-const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
-const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
-
-/** Gatehouse's own login form, as any relying party's users see it. */
-async function gatehouseLogin(page: Page, user: { username: string; password: string }) {
-  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-  await page.getByLabel('Username').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
+const shoot = screenshots('admin');
 
 /** From a signed-out browser: an admin page → portal sign-in → Gatehouse login → back. */
 async function portalSignIn(page: Page, user: { username: string; password: string }, path = '/admin/users') {
@@ -114,7 +98,7 @@ test('disabling a user ends their access: their access token introspects as {"ac
   expect(await introspect(client, tokens.access_token), 'enabling does not bring revoked tokens back').toEqual({ active: false });
 });
 
-test("a user's page: revoking an app makes its token inactive; ending all sessions makes them sign in again", async ({ page, browser }) => {
+test("a user's page: revoking an app makes its token inactive; ending all sessions makes them sign in again", async ({ page }) => {
   const client = await makeClient();
   const { user, tokens } = await signIn(client, 'openid profile');
   const other = await makeClient();
@@ -140,7 +124,10 @@ test("a user's page: revoking an app makes its token inactive; ending all sessio
   await expect(activity).toContainText('Consent revoked');
 });
 
-test("setting a new password: the old one stops working at the Gatehouse login, the user's sessions end; a generated one is shown once and works", async ({ page, browser }) => {
+test("setting a new password: the old one stops working at the Gatehouse login, the user's sessions end; a generated one is shown once and works", async ({
+  page,
+  browser,
+}) => {
   const client = await makeClient();
   const user = await makeUser();
   expect(await tryPassword(browser, client, user.username, user.password), 'a session with the old password').toBe('signed-in');

@@ -6,29 +6,15 @@
  * portal and the Gatehouse sessions. Every test makes its own users and clients.
  * Screenshots of each page land in e2e/screenshots/admin-*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
-import { basic, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+import { authorizationRequest, basic, makeClient, makeUser, post, redirectUri } from '../support/fixtures.ts';
+import { alert, gatehouseLogin, portalSignOut, screenshots } from '../support/pages.ts';
 
 type User = Awaited<ReturnType<typeof makeUser>>;
 
-const screenshots = resolve('e2e/screenshots');
-mkdirSync(screenshots, { recursive: true });
-const shoot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `admin-${name}.png`), fullPage: true });
-
-/** Next.js's route announcer is a role=alert too: match alerts by text. */
-const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
-
-/** Gatehouse's own login form, as any relying party's users see it. */
-async function gatehouseLogin(page: Page, user: { username: string; password: string }) {
-  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-  await page.getByLabel('Username').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
+const shoot = screenshots('admin');
 
 /** From a signed-out browser: /admin/clients → portal sign-in page → Gatehouse login → back, with no consent screen. */
 async function portalSignIn(page: Page, user: User, { screenshot = false } = {}) {
@@ -66,11 +52,12 @@ async function revealedSecret(page: Page) {
 
 /** A new person signs in to `client` in a browser of their own and consents; openid-client redeems the code. */
 async function appSignsIn(browser: Browser, client: { id: string; clientSecret: string; name: string }) {
-  const config = await discover({ id: client.id, clientSecret: client.clientSecret, tokenEndpointAuthMethod: 'client_secret_basic' });
+  const { config, verifier, state, url } = await authorizationRequest({
+    id: client.id,
+    clientSecret: client.clientSecret,
+    tokenEndpointAuthMethod: 'client_secret_basic',
+  });
   const person = await makeUser({ name: 'Grace Hopper' });
-  const { verifier, challenge } = await pkce();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile email', code_challenge: challenge, code_challenge_method: 'S256', state });
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -116,7 +103,7 @@ test('an admin signs in through Gatehouse, registers a client, reads its secret 
   const tokens = await appSignsIn(browser, { id: clientId, clientSecret, name });
   expect(tokens.access_token).toBeTruthy();
   expect(tokens.refresh_token, 'the default grants include refresh_token').toBeTruthy();
-  expect(decodeProtectedHeader(tokens.id_token!).alg, 'a new client\'s ID tokens are ES256').toBe('ES256');
+  expect(decodeProtectedHeader(tokens.id_token!).alg, "a new client's ID tokens are ES256").toBe('ES256');
 });
 
 test('the ID token signing algorithm: RS256 on request; a forged value is refused next to the field', async ({ page }) => {
@@ -182,20 +169,12 @@ test('a person without the admin role gets the 403 page, and can sign out from i
   await expect(page.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();
   await shoot(page, 'forbidden');
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('heading', { name: 'Sign out of Gatehouse?' })).toBeVisible();
-  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
-  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+  await portalSignOut(page, '/admin/signed-out');
 });
 
 test('signing out ends the portal session and the Gatehouse session', async ({ page }) => {
   await adminSignIn(page);
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/oauth\/logout\?.*id_token_hint=/);
-  await expect(page.getByRole('heading', { name: 'Sign out of Gatehouse?' })).toBeVisible();
-  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
-  await expect(page).toHaveURL(/\/admin\/signed-out$/);
-  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+  await portalSignOut(page, '/admin/signed-out');
   await shoot(page, 'signed-out');
 
   // The portal forgot the admin, and so did Gatehouse: signing in asks for the password again.
@@ -229,7 +208,9 @@ test('the form shows what is wrong next to each field, keeps what was typed, and
   await expect(page.getByText(`No client matches “${name}”.`)).toBeVisible();
 });
 
-test('an admin-API client registered in the portal gets the admin scope and calls the admin API; without the flag the form refuses the scope', async ({ page }) => {
+test('an admin-API client registered in the portal gets the admin scope and calls the admin API; without the flag the form refuses the scope', async ({
+  page,
+}) => {
   await adminSignIn(page);
   await page.goto('/admin/clients/new');
   const name = `Automation ${Date.now()}`;
@@ -367,7 +348,10 @@ test.describe('without JavaScript', () => {
     await adminSignIn(page);
     await page.goto(`/admin/clients/${client.id}`);
     // The Disable form as the page renders it for a browser without JavaScript: the action's id in hidden fields.
-    const hidden = page.locator('form').filter({ has: page.getByRole('button', { name: 'Disable' }) }).locator('input[type=hidden]');
+    const hidden = page
+      .locator('form')
+      .filter({ has: page.getByRole('button', { name: 'Disable' }) })
+      .locator('input[type=hidden]');
     const fields: Record<string, string> = {};
     for (let i = 0; i < (await hidden.count()); i++) {
       fields[(await hidden.nth(i).getAttribute('name'))!] = (await hidden.nth(i).getAttribute('value')) ?? '';

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
-import { discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
+import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
 
 type User = Awaited<ReturnType<typeof makeUser>>;
 type Client = Awaited<ReturnType<typeof makeClient>>;
@@ -19,16 +19,7 @@ const callbackPattern = /^http:\/\/127\.0\.0\.1:9\/callback\?/;
 
 /** Builds an authorization request for `client` and opens it; the page lands on the login form. */
 async function startSignIn(page: Page, client: Client) {
-  const config = await discover(client);
-  const { verifier, challenge } = await pkce();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid profile email',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state,
-  });
+  const { config, verifier, state, url } = await authorizationRequest(client);
   await page.goto(url.href);
   await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
@@ -159,7 +150,10 @@ test('a first-party client skips the consent page', async ({ page }) => {
   });
   const url = await returnToClient(page, () => signIn(page, user));
   expect(url.searchParams.get('code')).toBeTruthy();
-  expect(loaded.filter((l) => /^GET \/interaction\//.test(l)), 'no consent page between login and the callback').toEqual([]);
+  expect(
+    loaded.filter((l) => /^GET \/interaction\//.test(l)),
+    'no consent page between login and the callback',
+  ).toEqual([]);
   expect(loaded.at(-1)).toBe('GET /callback');
   await redeem(flow, url, user);
 });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { authorize, TestBrowser } from '../support/browser.ts';
-import { baseUrl, discover, makeClient, makeUser, pkce, post, redirectUri } from '../support/fixtures.ts';
+import { authorizationRequest, baseUrl, discover, makeClient, makeUser, post, redirectUri } from '../support/fixtures.ts';
 
 test('authorize → token → userinfo → refresh → introspect → revoke → logout', async () => {
   const user = await makeUser({ name: 'Ada Lovelace' });
@@ -16,18 +16,9 @@ test('authorize → token → userinfo → refresh → introspect → revoke →
     scopes: ['introspect'],
     resourceServer: true,
   });
-  const config = await discover(client);
-  const { verifier, challenge } = await pkce();
-  const state = oidc.randomState();
+  const { config, verifier, state, url } = await authorizationRequest(client);
   const browser = new TestBrowser(baseUrl);
 
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid profile email',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state,
-  });
   const loginPage = await (await browser.navigate(url)).response.text();
   assert.match(loginPage, /Analytical Engine/, 'the login page names the client');
 
@@ -48,7 +39,7 @@ test('authorize → token → userinfo → refresh → introspect → revoke →
   const jwks = createRemoteJWKSet(new URL('/oauth/jwks', baseUrl));
   const { payload, protectedHeader } = await jwtVerify(tokens.id_token!, jwks, { issuer: baseUrl, audience: client.id });
   assert.equal(payload.sub, user.id);
-  assert.equal(protectedHeader.alg, 'ES256', 'a new client\'s ID tokens are ES256 (e2e/protocol/id-token-signing.test.ts has both)');
+  assert.equal(protectedHeader.alg, 'ES256', "a new client's ID tokens are ES256 (e2e/protocol/id-token-signing.test.ts has both)");
 
   const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
   assert.equal(userinfo.preferred_username, user.username);
@@ -107,8 +98,6 @@ test('authorize → token → userinfo → refresh → introspect → revoke →
   assert.equal(done.location?.toString(), 'http://127.0.0.1:9/signed-out?state=bye');
 
   // Signed out: the next authorization asks for the password again.
-  const again = await browser.navigate(
-    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
-  );
+  const again = await browser.navigate((await authorizationRequest(client, { scope: 'openid' })).url);
   assert.match(await again.response.text(), /name="password"/);
 });

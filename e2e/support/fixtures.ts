@@ -83,6 +83,28 @@ export async function pkce() {
   return { verifier, challenge: await oidc.calculatePKCECodeChallenge(verifier) };
 }
 
+/**
+ * An authorization request for `client` as a relying party builds it: by discovery,
+ * with PKCE (S256) and state; `params` add to or override the defaults.
+ */
+export async function authorizationRequest(
+  client: { id: string; clientSecret?: string; tokenEndpointAuthMethod: string },
+  params: Record<string, string> = {},
+) {
+  const config = await discover(client);
+  const { verifier, challenge } = await pkce();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid profile email',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+    ...params,
+  });
+  return { config, verifier, state, url };
+}
+
 /** A form POST to a Gatehouse path. */
 export function post(path: string, body: Record<string, string>, headers: Record<string, string> = {}) {
   return fetch(new URL(path, baseUrl), {
@@ -92,8 +114,7 @@ export function post(path: string, body: Record<string, string>, headers: Record
   });
 }
 
-export const basic = (id: string, secret: string) =>
-  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+export const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 type TestClient = Awaited<ReturnType<typeof makeClient>>;
 

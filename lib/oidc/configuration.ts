@@ -6,7 +6,7 @@
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { findAccount } from '../db/users.ts';
+import { findAccount, type AccountRecord } from '../db/users.ts';
 import { adapterFor } from './adapter.ts';
 import { escapeHtml, page } from './html.ts';
 import { loadExistingGrant } from './grants.ts';
@@ -47,7 +47,6 @@ export const routes = {
   credential: '/oauth/credential',
 } as const;
 
-
 /**
  * The provider asks for the account twice on a code redemption or a refresh
  * (findAccount for the claims, extraTokenClaims for the token): one read per
@@ -62,6 +61,18 @@ function accountReader(db: Database) {
     let account = accounts.get(id);
     if (!account) accounts.set(id, (account = findAccount(db, id)));
     return account;
+  };
+}
+
+/** An account's claims, under the names `claims` below groups by scope (OIDC Core §5.1); absent values are left out. */
+export function accountClaims(account: AccountRecord) {
+  return {
+    sub: account.id,
+    name: account.name ?? undefined,
+    preferred_username: account.username,
+    updated_at: account.updatedAt,
+    email: account.email ?? undefined,
+    email_verified: account.email ? account.emailVerified : undefined,
   };
 }
 
@@ -142,19 +153,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       const account = await readAccount(ctx, sub);
       // A disabled user's existing tokens stop working at the next use.
       if (!account || account.disabled) return undefined;
-      return {
-        accountId: account.id,
-        async claims() {
-          return {
-            sub: account.id,
-            name: account.name ?? undefined,
-            preferred_username: account.username,
-            updated_at: account.updatedAt,
-            email: account.email ?? undefined,
-            email_verified: account.email ? account.emailVerified : undefined,
-          };
-        },
-      };
+      return { accountId: account.id, claims: async () => accountClaims(account) };
     },
     // RFC 7662 §2.2 lists `username`; the provider copies token extras into the introspection response.
     async extraTokenClaims(ctx, token) {
@@ -163,7 +162,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       return account ? { username: account.username } : undefined;
     },
     // Refresh tokens for every client registered for the refresh_token grant,
-    // not only when offline_access is requested (the issue's contract).
+    // not only when offline_access is requested: registering the grant is the ask.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     loadExistingGrant,
     interactions: {
@@ -199,8 +198,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         // introspect any. Anyone else learns only {"active":false} (RFC 7662 §2.2: the
         // caller "is not allowed to introspect this particular token"); a public client
         // proves nothing but its client_id, so it is never a resource server (§2.1, §4).
-        allowedPolicy: async (_ctx, client, token) =>
-          token.clientId === client.clientId || isConfidentialResourceServer(client),
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId || isConfidentialResourceServer(client),
       },
       rpInitiatedLogout: {
         enabled: true,

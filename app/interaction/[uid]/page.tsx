@@ -1,8 +1,10 @@
 // The interaction entrypoint: renders the login or the consent step of one authorization request.
 import { cookies } from 'next/headers';
 import type { Metadata } from 'next';
-import { AuthCard } from '@/components/card';
-import { Alert, Button, Field } from '@/components/form';
+import { Button } from '@/components/ui/button';
+import { AuthCard } from '@/components/ui/card';
+import { TextField } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
 import { ScopeList } from '@/components/scope-list';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
@@ -36,16 +38,21 @@ export default async function InteractionPage({
     return (
       <AuthCard title="This sign-in request has expired">
         <p className="text-sm text-slate-600">
-          It may have timed out, been finished already, or been opened in another browser. Go back to the application and
-          start again.
+          It may have timed out, been finished already, or been opened in another browser. Go back to the application and start again.
         </p>
       </AuthCard>
     );
   }
 
+  const notice = message ? (
+    <Notice variant="error" compact>
+      {message}
+    </Notice>
+  ) : null;
+
   const deny = (
     <form method="post" action={`${base}/abort`} className="mt-3">
-      <Button type="submit" variant="secondary">
+      <Button block type="submit" variant="secondary">
         Cancel
       </Button>
     </form>
@@ -61,9 +68,10 @@ export default async function InteractionPage({
           </>
         }
       >
-        {message ? <Alert>{message}</Alert> : null}
+        {notice}
         <form method="post" action={`${base}/login`} className="space-y-4">
-          <Field
+          <TextField
+            compact
             id="username"
             name="username"
             label="Username"
@@ -73,8 +81,20 @@ export default async function InteractionPage({
             defaultValue={lastUsername ?? view.loginHint}
             maxLength={64}
           />
-          <Field id="password" name="password" label="Password" type="password" autoComplete="current-password" required autoFocus={Boolean(lastUsername)} maxLength={256} />
-          <Button type="submit">Sign in</Button>
+          <TextField
+            compact
+            id="password"
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            required
+            autoFocus={Boolean(lastUsername)}
+            maxLength={256}
+          />
+          <Button block type="submit">
+            Sign in
+          </Button>
         </form>
         {deny}
       </AuthCard>
@@ -91,15 +111,15 @@ export default async function InteractionPage({
         </>
       }
     >
-      {message ? <Alert>{message}</Alert> : null}
+      {notice}
       <ScopeList scopes={view.scopes} claims={view.claims} />
       <form method="post" action={`${base}/confirm`} className="mt-6">
-        <Button type="submit" autoFocus>
+        <Button block type="submit" autoFocus>
           Allow
         </Button>
       </form>
       <form method="post" action={`${base}/abort`} className="mt-3">
-        <Button type="submit" variant="secondary">
+        <Button block type="submit" variant="secondary">
           Deny
         </Button>
       </form>

@@ -1,12 +1,5 @@
 // POST /interaction/:uid/abort — Cancel or Deny: the client receives access_denied.
-import { forbidden, formOf, isSameOrigin, respond } from '@/app/interaction/respond';
+import { interactionForm } from '@/app/interaction/respond';
 import { deny } from '@/lib/services/interactions';
-import { requestContext } from '@/lib/services/request-context';
 
-export async function POST(request: Request, { params }: { params: Promise<{ uid: string }> }) {
-  if (!isSameOrigin(request)) return forbidden();
-  const form = await formOf(request);
-  if (form instanceof Response) return form;
-  const { uid } = await params;
-  return respond(uid, await deny(uid, request.headers.get('cookie'), requestContext(request.headers)));
-}
+export const POST = interactionForm(deny);

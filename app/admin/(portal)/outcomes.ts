@@ -1,0 +1,43 @@
+/**
+ * What the client and user pages' server actions share. Each runs as the signed-in
+ * admin (a server action is a public POST endpoint, whatever page its form is on;
+ * Next.js refuses server-action posts whose Origin is not this host), then turns
+ * the use case's outcome into the page's next step.
+ */
+import 'server-only';
+import { notFound, redirect } from 'next/navigation';
+import { requireAdmin, type AdminUser } from '@/lib/services/portal/session';
+
+type Area = 'clients' | 'users';
+type FormResult<T> = Exclude<T, { status: 'saved' | 'not_found' }>;
+
+/** A client's or user's page in the portal. */
+export const recordPath = (area: Area, id: string) => `/admin/${area}/${encodeURIComponent(id)}`;
+
+/** Runs `act` as the signed-in admin; without a portal session, sign-in comes back to `returnTo`. */
+export async function asAdmin<T>(returnTo: string, act: (admin: AdminUser) => Promise<T>): Promise<T> {
+  return act(await requireAdmin(returnTo));
+}
+
+/** The form of /admin/<area>/new: its state after `create`. */
+export function createRecord<T>(area: Area, create: (admin: AdminUser) => Promise<T>): Promise<T> {
+  return asAdmin(`/admin/${area}/new`, create);
+}
+
+/** The form of /admin/<area>/<id>/edit: saved goes back to the record's page with the notice "saved". */
+export async function editRecord<T extends { status: string }>(area: Area, id: string, save: (admin: AdminUser) => Promise<T>): Promise<FormResult<T>> {
+  return afterForm(recordPath(area, id), await asAdmin(`${recordPath(area, id)}/edit`, save));
+}
+
+/** After a form on a record: gone is a 404, saved goes back to its page with the notice "saved", anything else is the form's next state. */
+export function afterForm<T extends { status: string }>(path: string, result: T): FormResult<T> {
+  if (result.status === 'not_found') notFound();
+  if (result.status === 'saved') redirect(`${path}?notice=saved`);
+  return result as FormResult<T>;
+}
+
+/** After a one-click change on a record: gone is a 404, otherwise back to its page with the notice for done or refused. */
+export function afterChange(path: string, result: { status: 'done' | 'refused' | 'not_found' }, notices: { done: string; refused: string }): never {
+  if (result.status === 'not_found') notFound();
+  redirect(`${path}?notice=${result.status === 'done' ? notices.done : notices.refused}`);
+}

@@ -1,0 +1,39 @@
+/**
+ * What the browser specs (e2e/browser) share: screenshots of the pages, alerts and
+ * statuses found by their text, and Gatehouse's own login form.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** A full-page screenshot taker writing e2e/screenshots/<prefix>-<name>.png. */
+export function screenshots(prefix: string) {
+  const dir = resolve('e2e/screenshots');
+  mkdirSync(dir, { recursive: true });
+  return (page: Page, name: string) => page.screenshot({ path: join(dir, `${prefix}-${name}.png`), fullPage: true });
+}
+
+/** Next.js's route announcer is a role=alert too: match alerts and statuses by text. */
+export const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+export const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
+
+/** Gatehouse's own login form, as any relying party's users see it. */
+export async function gatehouseLogin(page: Page, user: { username: string; password: string }) {
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/**
+ * The portal's Sign out: Gatehouse's logout page (RP-initiated logout with the ID
+ * token as id_token_hint), confirmed, then back on the area's signed-out page.
+ */
+export async function portalSignOut(page: Page, signedOutPath: '/admin/signed-out' | '/account/signed-out') {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/oauth\/logout\?.*id_token_hint=/);
+  await expect(page.getByRole('heading', { name: 'Sign out of Gatehouse?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await expect(page).toHaveURL(new RegExp(`${signedOutPath}$`));
+  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+}
