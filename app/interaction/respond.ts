@@ -16,11 +16,15 @@ function isSameOrigin(request: Request): boolean {
 }
 
 function respond(uid: string, next: Next): Response {
-  const location =
-    'redirect' in next
-      ? next.redirect
-      : new URL(`/interaction/${encodeURIComponent(uid)}?error=${next.error}`, env().ISSUER).toString();
+  const location = 'redirect' in next ? next.redirect : new URL(`/interaction/${encodeURIComponent(uid)}?${errorQuery(next)}`, env().ISSUER).toString();
   return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+}
+
+/** The refusal as the page reads it back: its code, and for a throttled attempt when the next is taken. */
+function errorQuery(next: Exclude<Next, { redirect: string }>): string {
+  const query = new URLSearchParams({ error: next.error });
+  if (next.error === 'throttled') query.set('retry_after', String(next.retryAfterSeconds));
+  return query.toString();
 }
 
 function forbidden(): Response {

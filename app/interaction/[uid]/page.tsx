@@ -8,6 +8,7 @@ import { Notice } from '@/components/ui/notice';
 import { ScopeList } from '@/components/scope-list';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
+import { tryAgainIn } from '@/lib/services/throttle';
 
 export const dynamic = 'force-dynamic';
 // One title for both steps: consent is part of signing in to the client.
@@ -19,6 +20,13 @@ const messages: Record<string, string> = {
   wrong_step: 'That step is already done. Continue below.',
 };
 
+/** "Too many attempts; try again in N minutes", from the redirect's retry_after (a bounded number of seconds). */
+function throttledMessage(retryAfter: string | string[] | undefined): string {
+  const seconds = typeof retryAfter === 'string' && /^\d{1,6}$/.test(retryAfter) ? Math.max(1, Number(retryAfter)) : 60;
+  const text = tryAgainIn({ retryAfterSeconds: seconds });
+  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
 export default async function InteractionPage({
   params,
   searchParams,
@@ -27,12 +35,12 @@ export default async function InteractionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { uid } = await params;
-  const { error } = await searchParams;
+  const { error, retry_after: retryAfter } = await searchParams;
   const jar = await cookies();
   const view = await viewInteraction(uid, jar.toString() || null);
-  const message = typeof error === 'string' ? messages[error] : undefined;
+  const message = typeof error === 'string' ? (error === 'throttled' ? throttledMessage(retryAfter) : messages[error]) : undefined;
   const base = `/interaction/${encodeURIComponent(uid)}`;
-  const lastUsername = error === 'invalid_credentials' ? jar.get(LAST_USERNAME_COOKIE)?.value : undefined;
+  const lastUsername = error === 'invalid_credentials' || error === 'throttled' ? jar.get(LAST_USERNAME_COOKIE)?.value : undefined;
 
   if (view.kind === 'expired') {
     return (
