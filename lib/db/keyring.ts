@@ -3,12 +3,10 @@
  * secrets (cookie keys, the portal's secrets) and private signing keys. They
  * live outside the database, so a copy of it (a backup, a replica, a leaked
  * dump) signs nothing and decrypts nothing:
- * - `SECRETS_KEY`: comma-separated keys; the first encrypts, all decrypt, so a
- *   key is rotated by putting a new one first and restarting (every instance
- *   re-encrypts what it finds under an older key, lib/db/secrets.ts);
- * - else, on SQLite only, a key file beside the database file (`<file>.key`,
- *   mode 0600), created on first use. PostgreSQL serves several instances,
- *   which must share one key: there it has to be configured.
+ * `SECRETS_KEY` (the first of its keys encrypts, all decrypt), or on SQLite
+ * only a `<file>.key` beside the database; README, "Secrets and backups", says
+ * how to configure and rotate them. PostgreSQL serves several instances, which
+ * must share one key: there it has to be configured.
  *
  * Sealed values are AES-256-GCM: `v1.<key id>.<iv>.<ciphertext+tag>`, the key
  * id being a digest of the key (never the key). The caller names what a value

@@ -1,9 +1,9 @@
 /**
  * Applies prisma/<kind>/migrations with Prisma's own schema engine compiled to
  * Wasm (@prisma/schema-engine-wasm), through the same driver adapters the app
- * uses. The native engine binary that `prisma migrate deploy` needs cannot be
- * downloaded on our build hosts; the Wasm engine writes `_prisma_migrations`
- * exactly as `migrate deploy` does, so both tools share one history.
+ * uses, so nothing is downloaded at run time. The Wasm engine writes
+ * `_prisma_migrations` exactly as `prisma migrate deploy` does, so both tools
+ * share one history.
  *
  * Used by `next start` (instrumentation), CLI scripts and tests alike, so no
  * 'server-only' here. process.cwd() is the project root for every caller.
@@ -23,7 +23,7 @@ type Log = (msg: string) => void;
 type EngineModule = typeof import('@prisma/schema-engine-wasm');
 
 /**
- * Heavy dependencies (pg alone is ~50 ms) load on first use, through a require
+ * Heavy dependencies (pg) load on first use, through a require
  * rooted at the project: a bare dynamic import() fails when tsx evaluates this
  * file from an ESM importer (its base URL is then a data: URL).
  */
@@ -37,8 +37,8 @@ export function prismaDir(kind: DatabaseKind): string {
 }
 
 /**
- * Loads the Wasm engine once per process. Lazy because compiling 5 MB of Wasm
- * costs tens of ms and most imports of this module (e.g. the build) never
+ * Loads the Wasm engine once per process. Lazy because compiling the engine is
+ * not free and most imports of this module (e.g. the build) never
  * migrate. Kept on globalThis: Next.js may evaluate this module in several
  * module graphs, and re-initialising the shared glue module with a second
  * instance would break engines created by the first.
@@ -270,7 +270,7 @@ export async function migrate(databaseUrl: string, opts: { log?: Log } = {}): Pr
   const kind = databaseKind(databaseUrl);
   const started = performance.now();
   // Fast path: when every migration is already recorded, skip the engine. It
-  // costs ~150 ms to load, and on SQLite it locks the file exclusively, which
+  // is slow to load, and on SQLite it locks the file exclusively, which
   // would fail while a running server holds the database (e.g. a CLI command).
   if ((await pendingMigrations(kind, databaseUrl)).length === 0) {
     opts.log?.(`migrate: up to date (${Math.round(performance.now() - started)} ms)`);

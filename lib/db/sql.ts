@@ -45,8 +45,8 @@ function openSqlite(path: string): Sql {
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
-  // Reads through a memory map instead of a read() call per page: a token lookup
-  // in a 90 MB database took 12 µs instead of 19-24 µs here.
+  // Reads through a memory map instead of a read() call per page: cheaper for
+  // the random lookups tokens make (bench/results/notes-2026-11-22-session2.md).
   db.pragma('mmap_size = 67108864');
   const checkpointer = path === ':memory:' ? undefined : backgroundCheckpointer(db, path);
   const statements = new Map<string, BetterSqlite3.Statement>();
@@ -102,8 +102,8 @@ parentPort.on('message', () => {
 
 /**
  * SQLite's automatic checkpoint runs inside whichever commit crosses 1,000 WAL
- * pages, on the main thread, with an fsync: half of a write's cost here and the
- * cause of latency spikes. A worker thread checkpoints (PASSIVE: it never
+ * pages, on the main thread, with an fsync: a large part of a write's cost and
+ * the cause of latency spikes. A worker thread checkpoints (PASSIVE: it never
  * blocks readers or the writer) every 250 ms instead; the main connection's
  * automatic checkpoint comes back if the thread cannot run. Started on the
  * first write, so read-only uses (and `next build`) never start it.
@@ -156,8 +156,8 @@ interface PendingWrite {
 /**
  * Group commit. A SQLite commit writes every page it dirtied to the WAL, and
  * an artifact's random primary key dirties a different index page each time:
- * one write per transaction cost ~190 µs here, ~90 µs in batches of four or
- * more (bench/results/notes). Writes issued in the same turn of the event loop
+ * batching several writes into one transaction shares those pages and the
+ * commit (bench/results/notes-2026-11-22-session2.md measured it). Writes issued in the same turn of the event loop
  * (concurrent token requests) therefore run in one transaction at the next
  * setImmediate; each caller's promise settles only after that commit, so a
  * response never acknowledges an uncommitted write. Statements keep their

@@ -1,5 +1,5 @@
 /**
- * The audit log: who did what, to whom, from where and when (issue 3).
+ * The audit log: who did what, to whom, from where and when.
  *
  * `recordAudit` is called where things happen (sign-in, consent, client and
  * user changes) and never throws into its caller: the action has happened

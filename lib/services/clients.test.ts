@@ -83,7 +83,7 @@ test('the introspect scope goes with the client_credentials grant alone, never w
     assert.ok(!refused.success, grantTypes.join());
     assert.deepEqual(refused.error.issues.map((i) => [i.path.join('.'), i.message]), [['grantTypes', 'a client with the introspect scope uses the client_credentials grant only']]);
   }
-  // The issue's registration: --public --resource-server --scope introspect.
+  // The CLI's `--public --resource-server --scope introspect`: refused on both counts.
   const publicRs = newClientSchema.safeParse({ name: 'x', type: 'public', redirectUris: ['http://localhost:5173/cb'], scopes: ['openid', 'introspect'], resourceServer: true });
   assert.ok(!publicRs.success);
   assert.deepEqual(publicRs.error.issues.map((i) => i.path.join('.')), ['resourceServer', 'grantTypes']);

@@ -71,7 +71,7 @@ export const newClientSchema = z
     adminApi: z.boolean().default(false),
     /**
      * JWS alg of the client's ID tokens (OIDC Dynamic Client Registration §2). New
-     * clients get ES256 (several times faster to sign); RS256, that section's default,
+     * clients get ES256 (faster to sign); RS256, that section's default,
      * stays for relying parties that accept nothing else (next-auth 4 unconfigured).
      * An update that leaves it out keeps the client's current one (updateClient).
      */

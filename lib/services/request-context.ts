@@ -4,7 +4,7 @@
  *
  * Next.js gives route handlers and server actions the request's headers but
  * not its socket. `next start` fills in X-Forwarded-For with the peer address
- * only when the request has none (base-server.js: `??=`), so without a proxy
+ * only when the request has none (next/dist/server/base-server.js: `??=`), so without a proxy
  * that header is whatever the client chose to send. Instead, the server stamps
  * every request with its TCP peer address as it arrives (Node's
  * `http.server.request.start` diagnostics channel, installed from
