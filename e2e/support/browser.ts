@@ -15,7 +15,15 @@ interface Cookie {
 export class TestBrowser {
   private cookies: Cookie[] = [];
 
-  constructor(readonly origin: string) {}
+  /**
+   * `formOrigin`: the Origin its form posts send, the server's own unless said
+   * otherwise (an instance behind a load balancer is reached at another address
+   * than the issuer's, while the browser's Origin is the issuer's).
+   */
+  constructor(
+    readonly origin: string,
+    private readonly formOrigin = origin,
+  ) {}
 
   private cookieHeader(url: URL): string {
     return this.cookies
@@ -79,7 +87,7 @@ export class TestBrowser {
     assert.ok(action, `no form posting to *${actionSuffix} on the page`);
     return this.navigate(action, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.formOrigin },
       body: new URLSearchParams(fields).toString(),
     });
   }
