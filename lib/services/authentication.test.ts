@@ -49,5 +49,28 @@ for (const storage of testDatabases('authentication')) {
       const unknown = await steps(`nobody-${tag()}`);
       assert.deepEqual(unknown, [...Array(6).fill('unknown_user'), 'throttled']);
     });
+
+    test('a username that names no account takes as long to refuse as a wrong password for one (median of fifteen each)', async () => {
+      const db = await storage.open();
+      const ctx = testContext(db);
+      const users = await Promise.all(Array.from({ length: 15 }, () => createUser(db, { username: `timed-${tag()}`, password: 'the right password' })));
+      const time = async (username: string, ip: string) => {
+        const started = performance.now();
+        const result = await authenticate(ctx, username, 'a wrong password', ip);
+        assert.equal(result.ok, false);
+        if (!result.ok) assert.notEqual(result.reason, 'throttled');
+        return performance.now() - started;
+      };
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (const [i, user] of users.entries()) {
+        // Interleaved, so a change in the machine's load weighs on both alike; each from its own address.
+        known.push(await time(user.username, `198.51.100.${2 * i + 1}`));
+        unknown.push(await time(`nobody-${tag()}`, `198.51.100.${2 * i + 2}`));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const [k, u] = [median(known), median(unknown)];
+      assert.ok(Math.abs(k - u) <= Math.max(0.25 * k, 5), `median ${k.toFixed(1)} ms for a known username, ${u.toFixed(1)} ms for an unknown one`);
+    });
   });
 }
