@@ -11,6 +11,7 @@ import { adapterFor } from './adapter.ts';
 import { escapeHtml, page } from './html.ts';
 import { loadExistingGrant } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
+import { ACR_VALUES } from './authentication-context.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
@@ -118,6 +119,11 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       authorizationSigningAlgValues: ['RS256', 'ES256'],
     },
     scopes: [...SUPPORTED_SCOPES],
+    // The acr values a sign-in can carry (lib/oidc/authentication-context.ts): password
+    // only, or password and a second factor. Listed in discovery as acr_values_supported
+    // (OpenID Connect Discovery 1.0 §3); every ID token carries the one that applied
+    // and its RFC 8176 `amr`, from the login result of lib/services/interactions.ts.
+    acrValues: ACR_VALUES,
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username', 'updated_at'],

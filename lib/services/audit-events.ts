@@ -18,8 +18,31 @@ const role = z.enum(['user', 'admin']);
 /** `throttled`: the throttle refused the attempt before any password was checked (lib/services/throttle.ts). */
 export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled', 'throttled'] as const;
 
+/** The kinds of second step a person can take: their TOTP app, or one of their recovery codes. */
+export const secondFactorMethods = ['totp', 'recovery_code'] as const;
+const secondFactorMethod = z.enum(secondFactorMethods);
+
 export const auditDetailsSchemas = {
-  'sign_in.succeeded': z.strictObject({ clientId: id.optional(), clientName: label.optional() }),
+  /** `secondFactor`: the second step the person took after their password, when they have one. */
+  'sign_in.succeeded': z.strictObject({ clientId: id.optional(), clientName: label.optional(), secondFactor: secondFactorMethod.optional() }),
+  /**
+   * A wrong second step after a right password: `reason` says which (a code of a step already
+   * used is `replayed`; `throttled`: refused before any code was checked). Never the code.
+   */
+  'sign_in.second_factor_failed': z.strictObject({
+    method: secondFactorMethod,
+    reason: z.enum(['wrong', 'replayed', 'throttled']),
+    clientId: id.optional(),
+    clientName: label.optional(),
+  }),
+  /** A recovery code was spent; `remaining` unused ones are left. */
+  'recovery_code.used': z.strictObject({ remaining: z.number().int().min(0), clientId: id.optional(), clientName: label.optional() }),
+  /** New recovery codes replaced every earlier one (`count` of them, shown once). */
+  'recovery_codes.regenerated': z.strictObject({ count: z.number().int().min(0) }),
+  /** A second factor confirmed by its first code (`kind`: 'totp'; passkeys later). */
+  'factor.enrolled': z.strictObject({ kind: z.enum(['totp']) }),
+  /** A second factor removed after the person proved themselves with their password. */
+  'factor.removed': z.strictObject({ kind: z.enum(['totp']) }),
   /**
    * `username` is the account's, only when what was typed names one: a password typed into the username
    * field must not reach the log. Failures for unknown usernames are aggregated per source address
@@ -92,6 +115,11 @@ export const CLIENT_ACTOR_PREFIX = 'client:';
 export const auditActionLabels: Record<AuditAction, string> = {
   'sign_in.succeeded': 'Signed in',
   'sign_in.failed': 'Sign-in failed',
+  'sign_in.second_factor_failed': 'Second step failed',
+  'recovery_code.used': 'Recovery code used',
+  'recovery_codes.regenerated': 'Recovery codes regenerated',
+  'factor.enrolled': 'Two-step verification turned on',
+  'factor.removed': 'Two-step verification turned off',
   'password.check_failed': 'Current password wrong',
   'consent.granted': 'Consent granted',
   'consent.denied': 'Consent denied',

@@ -9,9 +9,14 @@ import 'server-only';
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
 import { serverContext, type AppContext } from '../context.ts';
+import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { findAccount } from '../db/users.ts';
+import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from '../db/pending-second-steps.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { authenticate, recordLockout } from './authentication.ts';
+import { recoveryCodesLeft } from './factors/recovery-codes.ts';
+import { hasSecondFactor, verifySecondStep, type SecondFactorMethod, type SecondStepOutcome } from './factors/second-step.ts';
+import { formText } from './forms.ts';
 import { recordSignInFailure } from './sign-in-failures.ts';
 
 export const loginForm = z.object({
@@ -19,9 +24,16 @@ export const loginForm = z.object({
   password: z.string().min(1, 'Enter your password').max(256),
 });
 
+/** How long a passed password step waits for its second step, at most (and never beyond the interaction). */
+const SECOND_STEP_TTL_MS = 10 * 60 * 1000;
+
 /** What the interaction page needs to render, or why it cannot. */
 export type InteractionView =
   | { kind: 'expired' }
+  /** The password was right; the account has a second factor: the code step. */
+  | { kind: 'second_factor'; uid: string; client: { name: string; logoUri?: string }; username: string }
+  /** Signed in with a recovery code: how many are left, and where to continue. */
+  | { kind: 'recovery_code_used'; uid: string; client: { name: string; logoUri?: string }; remaining: number; continueTo: string }
   | {
       kind: 'login' | 'consent';
       uid: string;
@@ -39,6 +51,15 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
   if (!interaction) return { kind: 'expired' };
   const client = await clientForDisplay(ctx, interaction.params.client_id as string);
   if (!client) return { kind: 'expired' };
+  const shown = { name: client.name, logoUri: client.logoUri };
+  const finished = (interaction.result as { login?: { accountId?: string; amr?: string[] } } | undefined)?.login;
+  if (finished?.accountId && interaction.returnTo && finished.amr?.join(' ') === AMR.recovery_code.join(' ')) {
+    // Finished with a recovery code and not resumed yet (lib/services/interactions.ts secondStep).
+    return { kind: 'recovery_code_used', uid, client: shown, remaining: await recoveryCodesLeft(ctx.db, finished.accountId), continueTo: interaction.returnTo };
+  }
+  const pending = interaction.prompt.name === 'login' ? await findPendingSecondStep(ctx.db, uid, ctx.now()) : undefined;
+  const pendingAccount = pending ? await findAccount(ctx.db, pending.accountId) : undefined;
+  if (pendingAccount && !pendingAccount.disabled) return { kind: 'second_factor', uid, client: shown, username: pendingAccount.username };
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
@@ -55,7 +76,11 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
 }
 
 /** `throttled`: too many attempts; `retryAfterSeconds` says when the next is taken. */
-type Failure = { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' } | { error: 'throttled'; retryAfterSeconds: number };
+type Failure =
+  | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' }
+  /** The second step refused a code: its problem (lib/services/factors/second-step.ts), for the page to say. */
+  | { error: Exclude<SecondStepOutcome, { ok: true } | { error: 'throttled' }>['error'] | 'wrong_recovery_code' }
+  | { error: 'throttled'; retryAfterSeconds: number };
 export type Next = { redirect: string } | Failure;
 
 async function current(ctx: AppContext, uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
@@ -90,9 +115,48 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
   }
   // The account's own spelling: usernames match whatever the case typed.
   const person = { id: result.accountId, username: result.username };
+  if (await hasSecondFactor(ctx.db, person.id)) {
+    // Not signed in yet: the interaction stays open, and its page asks for the code.
+    const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + SECOND_STEP_TTL_MS);
+    await savePendingSecondStep(ctx.db, uid, { accountId: person.id }, expiresAt);
+    return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
+  }
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details: client });
-  const redirect = await finishInteraction(ctx, uid, cookie, { login: { accountId: result.accountId } }, { mergeWithLastSubmission: false });
+  const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(result.accountId) }, { mergeWithLastSubmission: false });
   return { redirect };
+}
+
+/**
+ * The second step: a TOTP code, or (`method=recovery_code`) a recovery code,
+ * from the browser whose password step passed in this interaction. A recovery
+ * code finishes the interaction but comes back to the page first, which says
+ * how many codes are left before the person continues.
+ */
+export async function secondStep(uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+  const ctx = serverContext();
+  const interaction = await current(ctx, uid, cookie, 'login');
+  if ('error' in interaction) return interaction;
+  const pending = await findPendingSecondStep(ctx.db, uid, ctx.now());
+  const account = pending ? await findAccount(ctx.db, pending.accountId) : undefined;
+  if (!account || account.disabled) return { error: 'password_first' };
+  const method: SecondFactorMethod = form.get('method') === 'recovery_code' ? 'recovery_code' : 'totp';
+  const person = { id: account.id, username: account.username };
+  const client = await clientOf(ctx, interaction);
+  const outcome = await verifySecondStep(ctx, person, { method, code: formText(form, 'code', 64) }, context, client);
+  if (!outcome.ok) {
+    if (outcome.error === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
+    return { error: outcome.error === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.error };
+  }
+  await deletePendingSecondStep(ctx.db, uid);
+  await recordAudit(ctx.db, {
+    action: 'sign_in.succeeded',
+    actor: person,
+    target: { type: 'user', id: person.id, label: person.username },
+    context,
+    details: { ...client, secondFactor: outcome.method },
+  });
+  const resume = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, outcome.method) }, { mergeWithLastSubmission: false });
+  return { redirect: outcome.method === 'recovery_code' ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume };
 }
 
 /** Who is consenting (or refusing): the session's account, by its current username. */

@@ -6,6 +6,7 @@ import { AuthCard } from '@/components/ui/card';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import { ScopeList } from '@/components/scope-list';
+import { SecondFactorStep } from '@/components/interaction/second-factor-step';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
 import { tryAgainIn } from '@/lib/services/throttle';
@@ -18,7 +19,19 @@ const messages: Record<string, string> = {
   invalid_credentials: 'The username or password is not right.',
   invalid_form: 'Enter your username and password.',
   wrong_step: 'That step is already done. Continue below.',
+  password_first: 'Sign in with your username and password first.',
+  code_missing: 'Enter the 6-digit code from your authenticator app.',
+  code_letters: 'The code is 6 digits, with no letters.',
+  code_length: 'The code is exactly 6 digits.',
+  wrong_code: 'That code is not right. Enter the code your app shows now.',
+  code_used: 'That code was used already. Wait for the next one your app shows.',
+  recovery_code_missing: 'Enter one of your recovery codes.',
+  recovery_code_format: 'A recovery code is 16 letters and digits, like abcd-efgh-jkmn-pqrs.',
+  wrong_recovery_code: 'That recovery code is not right, or was used already.',
 };
+
+/** Errors about a recovery code bring the recovery-code form back. */
+const recoveryErrors = new Set(['recovery_code_missing', 'recovery_code_format', 'wrong_recovery_code']);
 
 /** "Too many attempts; try again in N minutes", from the redirect's retry_after (a bounded number of seconds). */
 function throttledMessage(retryAfter: string | string[] | undefined): string {
@@ -35,7 +48,7 @@ export default async function InteractionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { uid } = await params;
-  const { error, retry_after: retryAfter } = await searchParams;
+  const { error, retry_after: retryAfter, method } = await searchParams;
   const jar = await cookies();
   const view = await viewInteraction(uid, jar.toString() || null);
   const message = typeof error === 'string' ? (error === 'throttled' ? throttledMessage(retryAfter) : messages[error]) : undefined;
@@ -65,6 +78,36 @@ export default async function InteractionPage({
       </Button>
     </form>
   );
+
+  if (view.kind === 'second_factor') {
+    const useRecovery = method === 'recovery_code' || (typeof error === 'string' && recoveryErrors.has(error));
+    return (
+      <AuthCard title="Two-step verification" subtitle={<>Signing in as <strong className="text-slate-900">{view.username}</strong> to continue to <strong className="text-slate-900">{view.client.name}</strong></>}>
+        {notice}
+        <SecondFactorStep base={base} method={useRecovery ? 'recovery_code' : 'totp'} />
+        {deny}
+      </AuthCard>
+    );
+  }
+
+  if (view.kind === 'recovery_code_used') {
+    return (
+      <AuthCard title="Recovery code accepted">
+        <Notice variant={view.remaining > 2 ? 'success' : 'warning'} compact>
+          {view.remaining === 0
+            ? 'That was your last recovery code.'
+            : `You have ${view.remaining} recovery code${view.remaining === 1 ? '' : 's'} left.`}{' '}
+          Each code works once: get new ones under Two-step verification in your account.
+        </Notice>
+        <a
+          href={view.continueTo}
+          className="mt-4 inline-flex w-full justify-center rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-500"
+        >
+          Continue to {view.client.name}
+        </a>
+      </AuthCard>
+    );
+  }
 
   if (view.kind === 'login') {
     return (

@@ -1,0 +1,117 @@
+/**
+ * Second factors and recovery codes (prisma/schema/models.prisma `UserFactor`,
+ * `RecoveryCode`): one aggregate, a person's second step. The TOTP secret is
+ * sealed under the keyring with the row's id as associated data and opened
+ * only by `findTotpSecret`, for the use case that checks a code; every other
+ * read returns what a page may show. Recovery codes arrive here already hashed.
+ *
+ * The writes that decide whether a code counts are single conditional
+ * UPDATEs, so two requests racing with one code cannot both win.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Database } from './database.ts';
+
+export type FactorKind = 'totp';
+
+/** What /account shows of a factor: never its secret. */
+export interface FactorSummary {
+  id: string;
+  kind: FactorKind;
+  createdAt: Date;
+  /** Null while enrolment waits for its first code. */
+  confirmedAt: Date | null;
+}
+
+/** What checking a TOTP code needs: the opened secret (base32) and the last step accepted. */
+export interface TotpSecret extends FactorSummary {
+  secret: string;
+  lastUsedStep: number | null;
+}
+
+/** One TOTP factor per person: its id says whose it is (see the model's comment). */
+export const totpFactorId = (userId: string) => `totp:${userId}`;
+
+/** Associated data of the sealed secret: it opens only in the row it was written for. */
+const secretContext = (factorId: string) => `user_factors:${factorId}`;
+
+const summaryFields = { id: true, kind: true, createdAt: true, confirmedAt: true } as const;
+
+const asSummary = (row: { id: string; kind: string; createdAt: Date; confirmedAt: Date | null }): FactorSummary => ({ ...row, kind: row.kind as FactorKind });
+
+export async function findTotpFactor(db: Database, userId: string): Promise<FactorSummary | undefined> {
+  const row = await db.prisma.userFactor.findUnique({ where: { id: totpFactorId(userId) }, select: summaryFields });
+  return row ? asSummary(row) : undefined;
+}
+
+/** The person's TOTP factor with its secret opened: for verifying a code only. */
+export async function findTotpSecret(db: Database, userId: string): Promise<TotpSecret | undefined> {
+  const row = await db.prisma.userFactor.findUnique({ where: { id: totpFactorId(userId) }, select: { ...summaryFields, secret: true, lastUsedStep: true } });
+  if (!row) return undefined;
+  return { ...asSummary(row), secret: db.keyring.open(row.secret, secretContext(row.id)), lastUsedStep: row.lastUsedStep };
+}
+
+/**
+ * Stores a pending TOTP factor with `secret` (base32), unless the person
+ * already has one (pending or confirmed): then nothing changes. Returns
+ * whether this call created it.
+ */
+export async function insertPendingTotp(db: Database, userId: string, secret: string): Promise<boolean> {
+  const id = totpFactorId(userId);
+  try {
+    await db.prisma.userFactor.create({ data: { id, userId, kind: 'totp', secret: db.keyring.seal(secret, secretContext(id)) } });
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'P2002') return false; // a concurrent or earlier start: keep that one
+    throw error;
+  }
+}
+
+/** Confirms a pending factor with the step of its first code; false when it was not pending (already confirmed, or gone). */
+export async function confirmTotp(db: Database, userId: string, step: number, at: Date): Promise<boolean> {
+  const { count } = await db.prisma.userFactor.updateMany({ where: { id: totpFactorId(userId), confirmedAt: null }, data: { confirmedAt: at, lastUsedStep: step } });
+  return count === 1;
+}
+
+/**
+ * Accepts a code of time step `step` on a confirmed factor, once: only when no
+ * code of this step or a later one was accepted before (RFC 6238 §5.2).
+ */
+export async function acceptTotpStep(db: Database, userId: string, step: number): Promise<boolean> {
+  const { count } = await db.prisma.userFactor.updateMany({
+    where: { id: totpFactorId(userId), confirmedAt: { not: null }, OR: [{ lastUsedStep: null }, { lastUsedStep: { lt: step } }] },
+    data: { lastUsedStep: step },
+  });
+  return count === 1;
+}
+
+/** Removes the TOTP factor and every recovery code; whether there was a factor. */
+export async function deleteTotp(db: Database, userId: string): Promise<boolean> {
+  const [factors] = await db.prisma.$transaction([
+    db.prisma.userFactor.deleteMany({ where: { id: totpFactorId(userId) } }),
+    db.prisma.recoveryCode.deleteMany({ where: { userId } }),
+  ]);
+  return factors.count > 0;
+}
+
+/** Replaces every recovery code of the person (used or not) with these hashes. */
+export async function replaceRecoveryCodes(db: Database, userId: string, hashes: string[]): Promise<void> {
+  await db.prisma.$transaction([
+    db.prisma.recoveryCode.deleteMany({ where: { userId } }),
+    db.prisma.recoveryCode.createMany({ data: hashes.map((hash) => ({ id: randomUUID(), userId, hash })) }),
+  ]);
+}
+
+/** The unused codes' ids and hashes, for comparing a typed code against each. */
+export async function unusedRecoveryCodes(db: Database, userId: string): Promise<Array<{ id: string; hash: string }>> {
+  return db.prisma.recoveryCode.findMany({ where: { userId, usedAt: null }, select: { id: true, hash: true } });
+}
+
+export async function countUnusedRecoveryCodes(db: Database, userId: string): Promise<number> {
+  return db.prisma.recoveryCode.count({ where: { userId, usedAt: null } });
+}
+
+/** Marks a code used; false when another request spent it first. */
+export async function spendRecoveryCode(db: Database, id: string, at: Date): Promise<boolean> {
+  const { count } = await db.prisma.recoveryCode.updateMany({ where: { id, usedAt: null }, data: { usedAt: at } });
+  return count === 1;
+}

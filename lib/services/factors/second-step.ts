@@ -1,0 +1,91 @@
+/**
+ * The second step of a sign-in: a TOTP code or a recovery code from a person
+ * whose password was right. Guesses go through the throttle's second-factor
+ * counters (lib/services/throttle.ts: the account's password limits, counted
+ * apart), like passwords: refused without checking while the account waits,
+ * each failure counted, a success clearing the count. Each outcome is in the
+ * audit log; never the code typed.
+ */
+import type { Database } from '../../db/database.ts';
+import { acceptTotpStep, findTotpFactor, findTotpSecret } from '../../db/factors.ts';
+import { recordAudit, type RequestContext } from '../audit.ts';
+import type { secondFactorMethods } from '../audit-events.ts';
+import { recordLockout } from '../authentication.ts';
+import type { Refusal, Throttle } from '../throttle.ts';
+import { readRecoveryCode, spendRecovery, type RecoveryCodeProblem } from './recovery-codes.ts';
+import { matchingStep, readTotpCode, type TotpCodeProblem } from './totp.ts';
+
+/** What the second step needs: the database, the throttle and the clock (lib/context.ts has all three). */
+export interface FactorContext {
+  db: Database;
+  throttle: Throttle;
+  /** Epoch milliseconds. */
+  now: () => number;
+}
+
+export type SecondFactorMethod = (typeof secondFactorMethods)[number];
+
+export type SecondStepOutcome =
+  | { ok: true; method: SecondFactorMethod; /** Recovery codes left, after using one. */ remaining?: number }
+  /** The input is not a code at all: nothing was counted or changed. */
+  | { ok: false; error: TotpCodeProblem | RecoveryCodeProblem }
+  | { ok: false; error: 'wrong_code' | 'code_used' }
+  | { ok: false; error: 'throttled'; refusal: Refusal };
+
+/** Whether the account signs in with a second step: a confirmed TOTP factor. */
+export async function hasSecondFactor(db: Database, accountId: string): Promise<boolean> {
+  const factor = await findTotpFactor(db, accountId);
+  return Boolean(factor?.confirmedAt);
+}
+
+interface Person {
+  id: string;
+  username: string;
+}
+
+/** `client`: the client the sign-in is for, as the audit log names it. */
+export async function verifySecondStep(
+  ctx: FactorContext,
+  person: Person,
+  input: { method: SecondFactorMethod; code: string },
+  context: Partial<RequestContext>,
+  client: { clientId?: string; clientName?: string } = {},
+): Promise<SecondStepOutcome> {
+  const read = input.method === 'totp' ? readTotpCode(input.code) : readRecoveryCode(input.code);
+  if ('problem' in read) return { ok: false, error: read.problem };
+  const target = { type: 'user' as const, id: person.id, label: person.username };
+  const failed = (reason: 'wrong' | 'replayed' | 'throttled') =>
+    recordAudit(ctx.db, { action: 'sign_in.second_factor_failed', actor: person, target, context, details: { method: input.method, reason, ...client } });
+
+  const check = await ctx.throttle.beforeSecondFactor(person.id);
+  if (!check.allowed) {
+    await failed('throttled');
+    return { ok: false, error: 'throttled', refusal: check };
+  }
+  const now = ctx.now();
+  const outcome = input.method === 'totp' ? await checkTotp(ctx.db, person.id, read.code, now) : await checkRecovery(ctx.db, person.id, read.code, now);
+  if (!outcome.ok) {
+    const counted = await ctx.throttle.secondFactorFailed(person.id);
+    await failed(outcome.error === 'code_used' ? 'replayed' : 'wrong');
+    if (counted.locked && counted.wait) await recordLockout(ctx.db, person, counted.wait.until, context);
+    return outcome;
+  }
+  await ctx.throttle.secondFactorSucceeded(person.id);
+  if (outcome.remaining !== undefined) {
+    await recordAudit(ctx.db, { action: 'recovery_code.used', actor: person, target, context, details: { remaining: outcome.remaining, ...client } });
+  }
+  return outcome;
+}
+
+async function checkTotp(db: Database, accountId: string, code: string, now: number): Promise<SecondStepOutcome> {
+  const factor = await findTotpSecret(db, accountId);
+  const step = factor?.confirmedAt ? matchingStep(factor.secret, code, now) : undefined;
+  if (step === undefined) return { ok: false, error: 'wrong_code' };
+  // One conditional UPDATE: of two requests with one code, exactly one moves the step on.
+  return (await acceptTotpStep(db, accountId, step)) ? { ok: true, method: 'totp' } : { ok: false, error: 'code_used' };
+}
+
+async function checkRecovery(db: Database, accountId: string, code: string, now: number): Promise<SecondStepOutcome> {
+  const spent = await spendRecovery(db, accountId, code, new Date(now));
+  return spent ? { ok: true, method: 'recovery_code', remaining: spent.remaining } : { ok: false, error: 'wrong_code' };
+}

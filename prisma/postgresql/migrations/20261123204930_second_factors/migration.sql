@@ -1,0 +1,35 @@
+-- CreateTable
+CREATE TABLE "user_factors" (
+    "id" TEXT NOT NULL,
+    "user_id" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "secret" TEXT NOT NULL,
+    "last_used_step" INTEGER,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "confirmed_at" TIMESTAMP(3),
+
+    CONSTRAINT "user_factors_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "recovery_codes" (
+    "id" TEXT NOT NULL,
+    "user_id" TEXT NOT NULL,
+    "hash" TEXT NOT NULL,
+    "used_at" TIMESTAMP(3),
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "recovery_codes_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "user_factors_user_id_idx" ON "user_factors"("user_id");
+
+-- CreateIndex
+CREATE INDEX "recovery_codes_user_id_idx" ON "recovery_codes"("user_id");
+
+-- AddForeignKey
+ALTER TABLE "user_factors" ADD CONSTRAINT "user_factors_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "recovery_codes" ADD CONSTRAINT "recovery_codes_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
