@@ -7,6 +7,13 @@
  */
 import { redirect } from 'next/navigation';
 import {
+  confirmTwoStep,
+  newRecoveryCodes,
+  restartTwoStep,
+  startTwoStep,
+  turnOffTwoStep,
+  type ConfirmState,
+  type PasswordProtectedState,
   revokeApp,
   saveProfile,
   savePassword,
@@ -44,6 +51,37 @@ export async function endSessionAction(uid: string): Promise<void> {
   const user = await requireUser('/account/sessions');
   const result = await signOutSession(user, uid);
   redirect(`/account/sessions?notice=${result.status}`);
+}
+
+const SECURITY = '/account/security';
+
+/** Starts TOTP enrolment; posted twice, the second finds the first's pending secret. */
+export async function startTwoStepAction(): Promise<void> {
+  const user = await requireUser(SECURITY);
+  await startTwoStep(user);
+  redirect(SECURITY);
+}
+
+/** A new secret while enrolment is pending (a QR code scanned into the wrong place). */
+export async function restartTwoStepAction(): Promise<void> {
+  const user = await requireUser(SECURITY);
+  await restartTwoStep(user);
+  redirect(SECURITY);
+}
+
+export async function confirmTwoStepAction(_state: ConfirmState, form: FormData): Promise<ConfirmState> {
+  const user = await requireUser(SECURITY);
+  return confirmTwoStep(user, form);
+}
+
+export async function newRecoveryCodesAction(_state: PasswordProtectedState, form: FormData): Promise<PasswordProtectedState> {
+  const user = await requireUser(SECURITY);
+  return newRecoveryCodes(user, form);
+}
+
+export async function turnOffTwoStepAction(_state: PasswordProtectedState, form: FormData): Promise<PasswordProtectedState> {
+  const user = await requireUser(SECURITY);
+  return turnOffTwoStep(user, form);
 }
 
 /** Ends the portal session and the Gatehouse session (RP-initiated logout), back to /account/signed-out. */

@@ -32,6 +32,7 @@ const areas: Record<'admin' | 'account', Area> = {
     sections: [
       { href: '/account', label: 'Profile', exact: true },
       { href: '/account/password', label: 'Password' },
+      { href: '/account/security', label: 'Two-step verification' },
       { href: '/account/apps', label: 'Connected apps' },
       { href: '/account/sessions', label: 'Sessions' },
     ],

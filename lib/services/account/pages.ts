@@ -13,8 +13,20 @@ import { recentActivity, type ActivityEntry } from './activity.ts';
 import { connectedApps, revokeConnectedApp, type AppRevocation, type ConnectedApp } from './apps.ts';
 import { changeOwnPassword, type PasswordChangeState } from './password.ts';
 import { profileValues, updateOwnProfile, type ProfileState, type ProfileValues } from './profile.ts';
+import {
+  beginTotpEnrolment,
+  confirmTotpEnrolment,
+  regenerateOwnRecoveryCodes,
+  removeOwnTotp,
+  restartTotpEnrolment,
+  twoStepStatus,
+  type ConfirmState,
+  type PasswordProtectedState,
+  type TwoStepStatus,
+} from './two-step.ts';
 import { activeSessions, endOneSession, endOtherSessions, type ActiveSession, type SessionEnding } from './sessions.ts';
 
+export type { ConfirmState, PasswordProtectedState, TwoStepStatus };
 export type { ActiveSession, ActivityEntry, AppRevocation, ConnectedApp, PasswordChangeState, ProfileState, ProfileValues, SessionEnding };
 
 /** Who acts and from where. `byAdmin` builds it for anyone the portal signed in: here the person acts on their own account. */
@@ -54,4 +66,28 @@ export async function signOutSession(user: SignedInUser, uid: string): Promise<S
 
 export function activityOf(user: SignedInUser): Promise<ActivityEntry[]> {
   return recentActivity(serverContext().db, user, 10);
+}
+
+export function twoStepOf(user: SignedInUser): Promise<TwoStepStatus> {
+  return twoStepStatus(serverContext(), user);
+}
+
+export function startTwoStep(user: SignedInUser): Promise<void> {
+  return beginTotpEnrolment(serverContext(), user);
+}
+
+export function restartTwoStep(user: SignedInUser): Promise<void> {
+  return restartTotpEnrolment(serverContext(), user);
+}
+
+export async function confirmTwoStep(user: SignedInUser, form: FormData): Promise<ConfirmState> {
+  return confirmTotpEnrolment(serverContext(), user, form, await bySelf(user));
+}
+
+export async function newRecoveryCodes(user: SignedInUser, form: FormData): Promise<PasswordProtectedState> {
+  return regenerateOwnRecoveryCodes(serverContext(), user, form, await bySelf(user));
+}
+
+export async function turnOffTwoStep(user: SignedInUser, form: FormData): Promise<PasswordProtectedState> {
+  return removeOwnTotp(serverContext(), user, form, await bySelf(user));
 }
