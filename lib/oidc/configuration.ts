@@ -125,7 +125,11 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // and its RFC 8176 `amr`, from the login result of lib/services/interactions.ts.
     acrValues: ACR_VALUES,
     claims: {
-      openid: ['sub'],
+      // acr and amr under openid: every ID token says how the person signed in
+      // (lib/oidc/authentication-context.ts). As standalone claims the provider would
+      // release them only when the claims parameter asks; UserInfo never has them
+      // (the account's claims do not carry them).
+      openid: ['sub', 'acr', 'amr'],
       profile: ['name', 'preferred_username', 'updated_at'],
       email: ['email', 'email_verified'],
     },

@@ -1,0 +1,138 @@
+// Signing in with TOTP and recovery codes over HTTP: the code step of /interaction/{uid}, the ID token's acr and amr, discovery.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as oidc from 'openid-client';
+import { database } from '../../lib/db/database.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/services/account/two-step.ts';
+import { TOTP_PERIOD, totpCode } from '../../lib/services/factors/totp.ts';
+import { testContext } from '../../lib/services/testing.ts';
+import { TestBrowser, credentials } from '../support/browser.ts';
+import { baseUrl, databaseUrl, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
+
+/** A user with TOTP turned on through the service layer, confirmed with the previous step's code (so the current one is unused). */
+async function enrolledUser() {
+  const user = await makeUser();
+  const db = database(databaseUrl);
+  const ctx = { ...testContext(db), now: Date.now };
+  const holder = { id: user.id, username: user.username };
+  await beginTotpEnrolment(ctx, holder);
+  const pending = await twoStepStatus(ctx, holder);
+  assert.equal(pending.status, 'pending');
+  const secret = pending.status === 'pending' ? pending.secret : '';
+  const form = new FormData();
+  form.append('code', totpCode(secret, Date.now() - TOTP_PERIOD * 1000));
+  const confirmed = await confirmTotpEnrolment(ctx, holder, form);
+  assert.equal(confirmed.status, 'codes');
+  return { user, secret, recoveryCodes: confirmed.status === 'codes' ? confirmed.recoveryCodes : [] };
+}
+
+/** Starts a sign-in and posts the password; returns the browser on the code step. */
+async function passwordStep(client: Awaited<ReturnType<typeof makeClient>>, user: { username: string; password: string }) {
+  const config = await discover(client);
+  const { verifier, challenge } = await pkce();
+  const browser = new TestBrowser(baseUrl);
+  const start = await browser.navigate(oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }));
+  const step = await browser.submit(await start.response.text(), '/login', credentials(user));
+  assert.equal(step.location, undefined, 'the password alone does not finish the sign-in');
+  const html = await step.response.text();
+  assert.match(html, /Enter the code from your authenticator app/);
+  return { browser, config, verifier, html, url: step.url };
+}
+
+/** Posts a code on the code step, then consent if asked; the page's text when it stays, or the callback. */
+async function codeStep(browser: TestBrowser, html: string, fields: Record<string, string>) {
+  let step = await browser.submit(html, '/second-factor', fields);
+  for (let i = 0; i < 3 && !step.location; i++) {
+    const page = await step.response.text();
+    if (page.includes('/confirm"')) step = await browser.submit(page, '/confirm');
+    else if (page.includes('Recovery code accepted')) {
+      const continueTo = page.match(/href="([^"]*\/oauth\/authorize\/[^"]+)"/)?.[1];
+      assert.ok(continueTo, 'a Continue link');
+      step = await browser.navigate(continueTo.replace(/&amp;/g, '&'));
+    } else return { page };
+  }
+  return { callback: step.location };
+}
+
+const idTokenClaims = async (config: oidc.Configuration, callback: URL, verifier: string) => {
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+  return tokens.claims()!;
+};
+
+test('discovery lists the acr values', async () => {
+  const metadata = (await (await fetch(new URL('/.well-known/openid-configuration', baseUrl))).json()) as Record<string, unknown>;
+  assert.deepEqual(metadata.acr_values_supported, ['urn:gatehouse:acr:password', 'urn:gatehouse:acr:mfa']);
+});
+
+test('without a second factor: signed in by password, amr ["pwd"] and the password acr', async () => {
+  const client = await makeClient();
+  const user = await makeUser();
+  const config = await discover(client);
+  const { verifier, challenge } = await pkce();
+  const browser = new TestBrowser(baseUrl);
+  const start = await browser.navigate(oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }));
+  let step = await browser.submit(await start.response.text(), '/login', credentials(user));
+  if (!step.location) step = await browser.submit(await step.response.text(), '/confirm');
+  const claims = await idTokenClaims(config, step.location!, verifier);
+  assert.deepEqual(claims.amr, ['pwd']);
+  assert.equal(claims.acr, 'urn:gatehouse:acr:password');
+});
+
+test('password, then a wrong code (refused on the page), then the right code: tokens with amr pwd+otp+mfa; the same code again is refused', async () => {
+  const client = await makeClient();
+  const { user, secret } = await enrolledUser();
+  const first = await passwordStep(client, user);
+  const code = totpCode(secret, Date.now());
+  const wrong = await codeStep(first.browser, first.html, { method: 'totp', code: code === '000000' ? '111111' : '000000' });
+  assert.match(wrong.page ?? '', /That code is not right/);
+  const letters = await codeStep(first.browser, wrong.page!, { method: 'totp', code: 'abcdef' });
+  assert.match(letters.page ?? '', /The code is 6 digits, with no letters/);
+  const sevenDigits = await codeStep(first.browser, letters.page!, { method: 'totp', code: '1234567' });
+  assert.match(sevenDigits.page ?? '', /The code is exactly 6 digits/);
+  const right = await codeStep(first.browser, sevenDigits.page!, { method: 'totp', code });
+  assert.ok(right.callback, 'back at the client');
+  const claims = await idTokenClaims(first.config, right.callback!, first.verifier);
+  assert.deepEqual(claims.amr, ['pwd', 'otp', 'mfa']);
+  assert.equal(claims.acr, 'urn:gatehouse:acr:mfa');
+  assert.equal(claims.sub, user.id);
+
+  const second = await passwordStep(client, user);
+  const replay = await codeStep(second.browser, second.html, { method: 'totp', code });
+  assert.match(replay.page ?? '', /That code was used already/);
+});
+
+test('a recovery code signs in once, says how many are left, and gives amr pwd+mfa', async () => {
+  const client = await makeClient();
+  const { user, recoveryCodes } = await enrolledUser();
+  const first = await passwordStep(client, user);
+  const recoveryPage = await first.browser.navigate(new URL(`${first.url.pathname}?method=recovery_code`, baseUrl));
+  const recoveryHtml = await recoveryPage.response.text();
+  assert.match(recoveryHtml, /Recovery code/);
+  const used = await first.browser.submit(recoveryHtml, '/second-factor', { method: 'recovery_code', code: recoveryCodes[0] });
+  const notice = await used.response.text();
+  assert.match(notice, /You have 9 recovery codes left/);
+  const continueTo = notice.match(/href="([^"]*\/oauth\/authorize\/[^"]+)"/)![1].replace(/&amp;/g, '&');
+  let step = await first.browser.navigate(continueTo);
+  if (!step.location) step = await first.browser.submit(await step.response.text(), '/confirm');
+  const claims = await idTokenClaims(first.config, step.location!, first.verifier);
+  assert.deepEqual(claims.amr, ['pwd', 'mfa']);
+  assert.equal(claims.acr, 'urn:gatehouse:acr:mfa');
+
+  const second = await passwordStep(client, user);
+  const again = await codeStep(second.browser, second.html.replace('value="totp"', 'value="recovery_code"'), { method: 'recovery_code', code: recoveryCodes[0] });
+  assert.match(again.page ?? '', /That recovery code is not right, or was used already/);
+});
+
+test('the code step cannot be reached without the password step of the same browser', async () => {
+  const client = await makeClient();
+  const { user, secret } = await enrolledUser();
+  const { url } = await passwordStep(client, user);
+  const stranger = new TestBrowser(baseUrl);
+  const response = await stranger.request(new URL(`${url.pathname}/second-factor`, baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(baseUrl).origin },
+    body: new URLSearchParams({ method: 'totp', code: totpCode(secret, Date.now()) }).toString(),
+  });
+  assert.equal(response.status, 303);
+  assert.match(response.headers.get('location') ?? '', /error=expired/);
+});
