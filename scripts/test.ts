@@ -14,14 +14,17 @@ import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
 const args = process.argv.slice(2);
 const only = args.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length));
 const wants = (suite: string) => only.length === 0 || only.includes(suite);
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+
 /**
- * Every test connects from 127.0.0.1, so the per-address limits on failed
- * sign-ins (lib/services/throttle.ts) would add up the whole run's deliberate
- * failures and refuse the tests that follow. They are lifted here; their own
- * tests (lib/services/throttle.test.ts) run on their own counters. The
- * per-account and per-client limits keep their defaults.
+ * For the servers under test (and the instances protocol tests start beside
+ * them): every test connects from 127.0.0.1, so the per-address limits on
+ * failed sign-ins (lib/services/throttle.ts) would add up the whole run's
+ * deliberate failures and refuse the tests that follow. They are lifted there;
+ * the unit tests of those limits keep the defaults. The per-account and
+ * per-client limits keep theirs everywhere.
  */
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', THROTTLE_SOURCE_FREE_FAILURES: '99999', THROTTLE_SOURCE_HOURLY_CAP: '100000' };
+const serverLimits = { THROTTLE_SOURCE_FREE_FAILURES: '99999', THROTTLE_SOURCE_HOURLY_CAP: '100000' };
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
@@ -159,7 +162,7 @@ async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: st
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, serverCommand(mount, port), {
-    env: { ...env, ...secretsEnv(databaseUrl), DATABASE_URL: databaseUrl, ISSUER: url, ADMIN_PASSWORD: randomBytes(18).toString('base64url') },
+    env: { ...env, ...serverLimits, ...secretsEnv(databaseUrl), DATABASE_URL: databaseUrl, ISSUER: url, ADMIN_PASSWORD: randomBytes(18).toString('base64url') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -205,7 +208,7 @@ async function withPostgresSchema<T>(base: string, fn: (url: string) => Promise<
 
 async function protocolAndBrowser(database: string, databaseUrl: string, mount: Mount, browser: boolean) {
   const server = await startServer(databaseUrl, mount);
-  const serverEnv = { ...secretsEnv(databaseUrl), GATEHOUSE_TEST_URL: server.url, GATEHOUSE_TEST_DATABASE_URL: databaseUrl, GATEHOUSE_TEST_MOUNT: mount };
+  const serverEnv = { ...serverLimits, ...secretsEnv(databaseUrl), GATEHOUSE_TEST_URL: server.url, GATEHOUSE_TEST_DATABASE_URL: databaseUrl, GATEHOUSE_TEST_MOUNT: mount };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
     if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']), serverEnv);

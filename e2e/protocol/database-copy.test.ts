@@ -7,7 +7,9 @@ import { createHmac } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { encode } from 'next-auth/jwt';
 import * as oidc from 'openid-client';
+import { findClientMetadata } from '../../lib/db/clients.ts';
 import { database } from '../../lib/db/database.ts';
+import { clientSecretMatches } from '../../lib/oidc/client-secret.ts';
 import { serverSecret } from '../../lib/db/secrets.ts';
 import { TestBrowser, authorize } from '../support/browser.ts';
 import { baseUrl, basic, codeFlow, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
@@ -143,10 +145,17 @@ describe('a copy of the database', () => {
   });
 
   test('no value is the portal client’s secret', async () => {
-    const real = await serverSecret(database(databaseUrl), 'portal_client_secret', () => assert.fail('created at start'));
+    const db = database(databaseUrl);
+    const real = await serverSecret(db, 'portal_client_secret', () => assert.fail('created at start'));
     const introspect = (secret: string) => post('/oauth/introspect', { token: 'x' }, { authorization: basic('gatehouse-portal', secret) });
     assert.equal((await introspect(real)).status, 200, 'control: the real secret authenticates');
-    await everyValue(stored.strings, async (value) => assert.equal((await introspect(value)).status, 401));
+    // Over HTTP, wrong secrets are throttled per client after a few (429, nothing compared), so the
+    // endpoint is asked about the first values only; every value is put to the comparison it makes.
+    const values = [...stored.strings];
+    for (const value of values.slice(0, 5)) assert.equal((await introspect(value)).status, 401);
+    const storedHash = (await findClientMetadata(db, 'gatehouse-portal'))?.client_secret;
+    assert.ok(storedHash && clientSecretMatches(storedHash, real), 'control: the comparison accepts the real secret');
+    for (const value of values) assert.equal(clientSecretMatches(storedHash, value), false);
   });
 
   test('no value mints a portal session; even the real secret needs a live session of the admin', async () => {
