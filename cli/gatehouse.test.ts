@@ -12,7 +12,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Sqlite from 'better-sqlite3';
+import { closeDatabase, database } from '../lib/db/database.ts';
 import { verifyPassword } from '../lib/services/passwords.ts';
+import { createThrottle, throttleSettings } from '../lib/services/throttle.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-'));
@@ -241,6 +243,36 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.equal(JSON.parse(ok(await gatehouse(['user', 'disable', 'alice', '--json'])).stdout).disabled, true);
       assert.match(ok(await gatehouse(['user', 'list'])).stdout, /alice\s+Alice\s+alice@example\.com\s+user\s+disabled/);
       assert.equal(JSON.parse(ok(await gatehouse(['user', 'enable', 'alice', '--json'])).stdout).disabled, false);
+    });
+
+    test('user unlock lifts a lock and records it; a user who is not locked is left as is; an unknown one exits 1', async () => {
+      const { id } = JSON.parse(ok(await gatehouse(['user', 'create', 'carol', '--generate-password', '--json'])).stdout);
+      // Locked the way a guessing run locks it, in the counters the CLI reads: here the first failure locks.
+      const url = `file:${dbFile}`;
+      const defaults = throttleSettings();
+      const throttle = createThrottle({ db: database(url), settings: { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } }, sweepEveryMs: 0 });
+      try {
+        const attempt = { account: { id }, username: 'carol', ip: '203.0.113.7' };
+        await throttle.beforePasswordCheck(attempt);
+        assert.equal((await throttle.passwordFailed(attempt)).locked, true);
+        const unlocked = JSON.parse(ok(await gatehouse(['user', 'unlock', 'CAROL', '--json'])).stdout);
+        assert.deepEqual([unlocked.id, unlocked.username, unlocked.locked_until, unlocked.was_locked], [id, 'carol', null, true]);
+        assert.equal(await throttle.lockState(id), undefined, 'the lock is gone from the shared counters');
+        assert.equal(ok(await gatehouse(['user', 'unlock', 'carol'])).stdout.trim(), 'carol was not locked.');
+      } finally {
+        await throttle.close();
+        await closeDatabase(url);
+      }
+      const unknown = await gatehouse(['user', 'unlock', 'nobody']);
+      assert.equal(unknown.code, 1);
+      assert.match(failure(unknown), /no user named nobody/);
+      const db = new Sqlite(dbFile, { readonly: true });
+      try {
+        const rows = db.prepare('SELECT action, user_agent FROM audit_events WHERE target_id = ? ORDER BY at, id').all(id);
+        assert.deepEqual(rows, [{ action: 'user.created', user_agent: 'gatehouse-cli' }, { action: 'user.unlocked', user_agent: 'gatehouse-cli' }], 'only the unlock that lifted a lock');
+      } finally {
+        db.close();
+      }
     });
 
     test('every change is in the audit log as done by the system through the CLI, without a password', async () => {

@@ -1,9 +1,10 @@
 /**
- * `gatehouse user ...`: create, list, set passwords, rename, disable and enable users.
+ * `gatehouse user ...`: create, list, set passwords, rename, disable, enable and unlock users.
  * Users are named by username here and by id in the use cases: each command
  * resolves the name once (userIdByUsername, any case). Passwords come from
  * stdin or are generated, never from arguments.
  */
+import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import { parseInput } from '../../lib/services/errors.ts';
 import {
@@ -15,6 +16,7 @@ import {
   newUserSchema,
   passwordSchema,
   renameUser,
+  unlockUser,
   userIdByUsername,
   usernameSchema,
 } from '../../lib/services/users.ts';
@@ -164,4 +166,33 @@ case, is refused. Exits 1 if there is no such user or the name is taken.
   },
 };
 
-export const userCommands: Record<string, Command> = { create, list, 'set-password': setPassword, rename, disable, enable };
+const unlock: Command = {
+  summary: 'lift the lock that failed password checks put on a user',
+  help: `Usage: gatehouse user unlock <username> [--json]
+
+The user may sign in again at once, and the day's count of failed password
+checks starts again. Recorded in the audit log only when there was a lock.
+--json prints the user with "locked_until": null and "was_locked".
+Exits 1 if there is no such user.
+`,
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user unlock', argv, {});
+    const [username] = positionals('user unlock', rest, ['username']);
+    const db = await ctx.db();
+    const id = await userIdByUsername(db, username);
+    // The server's counters (the database, or Redis with REDIS_URL), opened only for this command: the CLI builds no server context.
+    const { createThrottle, throttleSettings } = await import('../../lib/services/throttle.ts');
+    const throttle = createThrottle({ db, redisUrl: env().REDIS_URL, settings: throttleSettings() });
+    try {
+      const { user, wasLocked } = await unlockUser({ db, throttle }, id, BY_CLI);
+      return {
+        json: { ...userToWire(user), locked_until: null, was_locked: wasLocked },
+        text: wasLocked ? `Unlocked ${user.username}: they can sign in again.` : `${user.username} was not locked.`,
+      };
+    } finally {
+      await throttle.close();
+    }
+  },
+};
+
+export const userCommands: Record<string, Command> = { create, list, 'set-password': setPassword, rename, disable, enable, unlock };

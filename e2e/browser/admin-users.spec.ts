@@ -3,13 +3,16 @@
  * user makes their access token introspect as inactive; a new password stops
  * the old one at the Gatehouse login; the admin role is granted and removed
  * (never by its holder); the audit log shows a failed sign-in and a client
- * registration with where they came from, and no secret. Every test makes its
+ * registration with where they came from, and no secret; a locked user is
+ * unlocked from their page. Every test makes its
  * own users and clients. Screenshots land in e2e/screenshots/admin-user*.png
  * and admin-audit-log*.png.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
-import { basic, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
+import { database } from '../../lib/db/database.ts';
+import { createThrottle, throttleSettings } from '../../lib/services/throttle.ts';
+import { basic, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, screenshots, status } from '../support/pages.ts';
 
 type Client = Awaited<ReturnType<typeof makeClient>>;
@@ -96,6 +99,31 @@ test('disabling a user ends their access: their access token introspects as {"ac
   await expect(status(page, 'The user is enabled')).toBeVisible();
   expect(await tryPassword(page.context().browser()!, client, user.username, user.password)).toBe('signed-in');
   expect(await introspect(client, tokens.access_token), 'enabling does not bring revoked tokens back').toEqual({ active: false });
+});
+
+test('a locked user: their page says until when; Unlock lets them sign in at once', async ({ page, browser }) => {
+  const client = await makeClient();
+  const user = await makeUser();
+  // Locked in the shared counters as ten wrong passwords would lock it (with these limits the first one does).
+  const defaults = throttleSettings();
+  const throttle = createThrottle({ db: database(databaseUrl), settings: { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } }, sweepEveryMs: 0 });
+  try {
+    const attempt = { account: { id: user.id }, username: user.username, ip: '203.0.113.60' };
+    await throttle.beforePasswordCheck(attempt);
+    expect((await throttle.passwordFailed(attempt)).locked).toBe(true);
+  } finally {
+    await throttle.close();
+  }
+
+  await adminSignIn(page);
+  await openUser(page, user);
+  await expect(page.getByText('Locked', { exact: true })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Locked until \d+ \w+ \d{4}, \d\d:\d\d UTC after too many wrong passwords/ })).toBeVisible();
+  await shoot(page, 'user-locked');
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  await expect(status(page, 'The user is unlocked')).toBeVisible();
+  await expect(page.getByText(/Locked until/)).toHaveCount(0);
+  expect(await tryPassword(browser, client, user.username, user.password), 'unlocked, the right password signs in').toBe('signed-in');
 });
 
 test("a user's page: revoking an app makes its token inactive; ending all sessions makes them sign in again", async ({ page }) => {

@@ -1,7 +1,7 @@
 // User management use cases on SQLite and PostgreSQL: the rules, and what each change leaves in the audit log.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { findArtifact, listSessionsOfAccount, upsertArtifact } from '../db/artifacts.ts';
 
 import { findCredentials, findUserById, findUserByUsername } from '../db/users.ts';
@@ -9,12 +9,23 @@ import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor, BY_CLI, type AuditBy } from './audit.ts';
 import { verifyPassword } from './passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from './errors.ts';
-import { changePassword, createUser, disableUser, enableUser, searchUsers, setRole, updateProfile, userIdByUsername } from './users.ts';
+import { createThrottle, throttleSettings, type Throttle } from './throttle.ts';
+import { changePassword, createUser, disableUser, enableUser, lockOf, searchUsers, setRole, unlockUser, updateProfile, userIdByUsername } from './users.ts';
 
 const tag = () => randomBytes(4).toString('hex');
 
+/**
+ * The default limits, except that the first wrong password locks the account:
+ * the lock an admin lifts is the same (throttle.test.ts walks the defaults to it
+ * with a mocked clock), without ten failures and their waits first.
+ */
+const defaults = throttleSettings();
+const lockAtOnce = { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } };
+
 for (const storage of testDatabases('users')) {
   describe(`users on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    let throttle: Throttle | undefined;
+    after(() => throttle?.close());
     const admin = async () => {
       const db = await storage.open();
       const user = await createUser(db, { username: `admin-${tag()}`, password: 'a long password', role: 'admin' });
@@ -121,6 +132,36 @@ for (const storage of testDatabases('users')) {
           ['user.password_changed', by.actor!.username, { generated: true }],
         ],
       );
+    });
+
+    test('unlocking lifts a lock at once and is recorded; an unlocked user records nothing; an unknown id is NotFound', async () => {
+      const { db, by } = await admin();
+      throttle ??= createThrottle({ db, settings: lockAtOnce, sweepEveryMs: 0 });
+      const user = await createUser(db, { username: `l-${tag()}`, password: 'a long password' });
+      const attempt = { account: { id: user.id }, username: user.username, ip: '203.0.113.9' };
+      assert.equal(await lockOf(throttle, user.id), null, 'a new user is not locked');
+      assert.deepEqual(await unlockUser({ db, throttle }, user.id, by), { user, wasLocked: false });
+
+      assert.deepEqual(await throttle.beforePasswordCheck(attempt), { allowed: true });
+      const failure = await throttle.passwordFailed(attempt);
+      assert.equal(failure.locked, true);
+      const until = await lockOf(throttle, user.id);
+      assert.ok(until && until.getTime() > Date.now() + 890_000, `locked for the lock period (${until?.toISOString()})`);
+      assert.equal((await throttle.beforePasswordCheck(attempt)).allowed, false, 'locked: even the right password would wait');
+
+      const { wasLocked } = await unlockUser({ db, throttle }, user.id, by);
+      assert.equal(wasLocked, true);
+      assert.equal(await lockOf(throttle, user.id), null);
+      assert.deepEqual(await throttle.beforePasswordCheck(attempt), { allowed: true }, 'unlocked, the next attempt is checked');
+      assert.deepEqual((await unlockUser({ db, throttle }, user.id, by)).wasLocked, false, 'nothing left to lift');
+
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
+      assert.deepEqual(
+        events.map((e) => [e.action, e.actor?.username, e.target, e.ip, e.details]),
+        [['user.unlocked', by.actor!.username, { type: 'user', id: user.id, label: user.username }, '198.51.100.1', {}]],
+        'one entry: the unlock that lifted a lock',
+      );
+      await assert.rejects(unlockUser({ db, throttle }, `nobody-${tag()}`, by), (e: unknown) => e instanceof NotFound);
     });
 
     test('usernames are unique regardless of case; lookups ignore case and return the account as spelled', async () => {

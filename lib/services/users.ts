@@ -29,6 +29,7 @@ import { endAllSessions, endOtherSessions } from './account/sessions.ts';
 import { recordAuditBy, type AuditBy } from './audit.ts';
 import { Conflict, Forbidden, NotFound, parseInput } from './errors.ts';
 import { hashPassword, passwordPolicy } from './passwords.ts';
+import type { Throttle } from './throttle.ts';
 
 export const usernameSchema = z
   .string()
@@ -160,6 +161,33 @@ export async function enableUser(db: Database, id: string, by?: AuditBy): Promis
   if (!user) throw new NotFound(`no user ${id}`);
   await recordAuditBy(db, by, { action: 'user.enabled', target: target(user), details: {} });
   return user;
+}
+
+/**
+ * Until when failed password checks (or second-factor codes) lock the user
+ * out (lib/services/throttle.ts); null when they may sign in. For the admin's
+ * views: a short wait between guesses is not a lock and shows as null.
+ */
+export async function lockOf(throttle: Pick<Throttle, 'lockState'>, id: string): Promise<Date | null> {
+  return (await throttle.lockState(id))?.lockedUntil ?? null;
+}
+
+export interface Unlocking {
+  user: UserRecord;
+  /** The account was locked and now is not; false when there was nothing to lift (nothing is recorded then). */
+  wasLocked: boolean;
+}
+
+/**
+ * Lifts a lock that failed password checks put on the account, at once rather
+ * than when it runs out, and starts the day's count of failures again. Recorded
+ * as `user.unlocked` only when there was a lock, so the log holds what changed.
+ */
+export async function unlockUser(ctx: { db: Database; throttle: Pick<Throttle, 'unlock'> }, id: string, by?: AuditBy): Promise<Unlocking> {
+  const user = await existingUser(ctx.db, id);
+  const wasLocked = await ctx.throttle.unlock(user.id);
+  if (wasLocked) await recordAuditBy(ctx.db, by, { action: 'user.unlocked', target: target(user), details: {} });
+  return { user, wasLocked };
 }
 
 export async function getUserById(db: Database, id: string): Promise<UserRecord | undefined> {

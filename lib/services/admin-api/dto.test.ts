@@ -7,7 +7,7 @@ import { auditEventDto, auditEventSchema, auditQuerySchema, snakeKeys } from './
 import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSchema, newClientBodySchema, registrationOf } from './dto/clients.ts';
 import { searchQuery } from './dto/common.ts';
 import { invalidRequest } from './errors.ts';
-import { createdUserSchema, newUserBodySchema, passwordBodySchema, profilePatchSchema, userDto, userSchema } from './dto/users.ts';
+import { createdUserSchema, newUserBodySchema, passwordBodySchema, profilePatchSchema, userDto, userSchema, userSummaryDto, userSummarySchema } from './dto/users.ts';
 import { clientToWire, userToWire } from '../wire.ts';
 
 const api: ClientRecord = {
@@ -40,12 +40,17 @@ test('a client goes out in RFC 7591 names, and its schema has no room for a secr
   assert.ok(!clientSchema.safeParse({ ...dto, secret_hash: 'x' }).success);
 });
 
-test("the CLI's --json and the API's answer are one serializer's (lib/services/wire.ts); the API adds `managed`", () => {
+test("the CLI's --json and the API's answer are one serializer's (lib/services/wire.ts); the API adds `managed` and `locked_until`", () => {
   const { managed, ...dto } = clientSchema.parse(clientDto(api, true));
   assert.equal(managed, true);
   assert.deepEqual(clientToWire(api), dto);
   const user = { id: 'u1', username: 'ada', email: null, emailVerified: false, name: 'Ada', role: 'user' as const, disabled: false, createdAt: new Date(0), updatedAt: new Date(0) };
-  assert.deepEqual(userToWire(user), userSchema.parse(userDto(user)));
+  assert.deepEqual(userToWire(user), userSummarySchema.parse(userSummaryDto(user)));
+  const { locked_until, ...rest } = userSchema.parse(userDto(user, new Date(Date.UTC(2026, 0, 2, 3, 4, 5))));
+  assert.equal(locked_until, '2026-01-02T03:04:05.000Z');
+  assert.deepEqual(userToWire(user), rest);
+  assert.equal(userSchema.parse(userDto(user, null)).locked_until, null, 'not locked');
+  assert.ok(!userSchema.safeParse(userToWire(user)).success, 'one user always says whether it is locked');
 });
 
 test('a registration body: unknown fields refused, the service schema\'s own field rules applied', () => {
@@ -113,7 +118,7 @@ test('every field of the registration schema has a wire name for its issues', ()
 
 test('users: a password goes in, and out only as a generated one; never a hash', () => {
   const user = { id: 'u1', username: 'ada', email: null, emailVerified: false, name: 'Ada', role: 'admin' as const, disabled: false, createdAt: new Date(0), updatedAt: new Date(0) };
-  const dto = userSchema.parse(userDto(user));
+  const dto = userSchema.parse(userDto(user, null));
   assert.equal(dto.email_verified, false);
   assert.ok(!userSchema.safeParse({ ...dto, password_hash: 'x' }).success);
   assert.ok(!userSchema.safeParse({ ...dto, password: 'x' }).success, 'only the create answer may carry a (generated) password');

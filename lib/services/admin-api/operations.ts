@@ -116,6 +116,11 @@ export const operations = {
     description: 'An administrator signed in to the portal cannot disable themselves (403).',
     params: userId, status: 200, response: userSchema, errors: ['not_found'],
   },
+  unlockUser: {
+    method: 'POST', path: '/api/admin/users/{id}/unlock', tag: 'users', summary: 'Lift the lock that failed password checks put on a user',
+    description: 'The lock ends at once and the day\'s count of failures starts again. Recorded as user.unlocked only when the user was locked; unlocking a user who is not locked changes nothing and answers the same.',
+    params: userId, status: 200, response: userSchema, errors: ['not_found'],
+  },
   listUserSessions: {
     method: 'GET', path: '/api/admin/users/{id}/sessions', tag: 'users', summary: 'A user\'s Gatehouse sign-in sessions',
     params: userId, status: 200, response: sessionListSchema, errors: ['not_found'],

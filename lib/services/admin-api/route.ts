@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { env } from '../../config/env.ts';
 import type { Database } from '../../db/database.ts';
 import { serverContext } from '../../context.ts';
+import type { Throttle } from '../throttle.ts';
 import { checkAdminToken } from '../../oidc/admin-token.ts';
 import { clientActor, requestContext, type AuditBy } from '../audit.ts';
 import { adminSessionAccess } from '../portal/session.ts';
@@ -30,6 +31,8 @@ export interface AdminContext<O extends Operation> {
   /** Who acts, for the audit log: the signed-in admin, or the client as `client:<client_id>`, from this request's address. */
   by: AuditBy;
   db: Database;
+  /** The process's counters of failed sign-ins, for the lock on a user (read on first use). */
+  throttle: Throttle;
   params: Out<O, 'params'>;
   query: Out<O, 'query'>;
   body: Out<O, 'body'>;
@@ -74,7 +77,15 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
       const params = operation.params ? parsed(operation.params, (await route?.params) ?? {}, 'path') : undefined;
       const query = operation.query ? parsed(operation.query, Object.fromEntries(url.searchParams), 'query') : undefined;
       const body = operation.body ? parsed(operation.body, await readJsonBody(request), 'body') : undefined;
-      const result = await handle({ request, caller, by, db: serverContext().db, params, query, body } as AdminContext<O>);
+      const server = serverContext();
+      const context = {
+        request, caller, by, db: server.db, params, query, body,
+        // A getter, so only the operations that read it open the counters.
+        get throttle() {
+          return server.throttle;
+        },
+      };
+      const result = await handle(context as AdminContext<O>);
       if (operation.status === 204 || !operation.response) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
       // The answer is checked too: a field that should not be there (a secret, a hash) is a bug, answered as server_error.
       return Response.json(operation.response.parse(result), { status: operation.status, headers: apiHeaders(requestId) });

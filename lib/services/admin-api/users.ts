@@ -1,6 +1,7 @@
 /**
  * The admin API's user operations: the user use cases of lib/services/users.ts
- * and the account ones (sessions, connected apps) the portal's user pages use.
+ * and the account ones (sessions, connected apps) the portal's user pages use;
+ * one user's answer says until when failed password checks lock them out.
  * Each records itself in the audit log as done by the caller. An admin signed
  * in to the portal cannot disable themselves nor remove their own admin role
  * (the use cases refuse it: 403); a client has no such self.
@@ -12,8 +13,20 @@ import { connectedApps, revokeAppOfUser } from '../account/apps.ts';
 import { activeSessions, endAllSessions, endOneSession } from '../account/sessions.ts';
 import { generatePassword } from '../passwords.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
-import { changePassword, createUser as createUserUseCase, disableUser as disableUserUseCase, enableUser as enableUserUseCase, getUserById, searchUsers, setRole, updateProfile } from '../users.ts';
-import { grantDto, sessionDto, userDto } from './dto/users.ts';
+import type { Throttle } from '../throttle.ts';
+import {
+  changePassword,
+  createUser as createUserUseCase,
+  disableUser as disableUserUseCase,
+  enableUser as enableUserUseCase,
+  getUserById,
+  lockOf,
+  searchUsers,
+  setRole,
+  unlockUser as unlockUserUseCase,
+  updateProfile,
+} from '../users.ts';
+import { grantDto, sessionDto, userDto, userSummaryDto } from './dto/users.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';
 
@@ -34,24 +47,29 @@ function reworded(error: unknown): never {
 
 const holder = (user: UserRecord) => ({ id: user.id, username: user.username });
 
+/** One user on the wire, with the lock the throttle holds on them now. */
+const withLock = async (throttle: Throttle, user: UserRecord) => userDto(user, await lockOf(throttle, user.id));
+
 export const listUsers = endpoint(operations.listUsers, async ({ db, query }) => {
   const { users, total } = await searchUsers(db, { query: query.q || undefined, skip: (query.page - 1) * query.per_page, take: query.per_page });
-  return { data: users.map(userDto), page: query.page, per_page: query.per_page, total };
+  // Without locked_until: a lock is two counter reads per user, and a list page has up to 100.
+  return { data: users.map(userSummaryDto), page: query.page, per_page: query.per_page, total };
 });
 
 export const createUser = endpoint(operations.createUser, async ({ db, body, by }) => {
   const generated = body.password === undefined;
   const password = body.password ?? generatePassword();
   const user = await createUserUseCase(db, { username: body.username, name: body.name ?? null, email: body.email ?? null, role: body.role, password }, by, { generated }).catch(reworded);
-  return { ...userDto(user), ...(generated ? { password } : {}) };
+  // A new id has no counters: no lock to read.
+  return { ...userDto(user, null), ...(generated ? { password } : {}) };
 });
 
-export const getUser = endpoint(operations.getUser, async ({ db, params }) => userDto(await existing(db, params.id)));
+export const getUser = endpoint(operations.getUser, async ({ db, throttle, params }) => withLock(throttle, await existing(db, params.id)));
 
-export const updateUser = endpoint(operations.updateUser, async ({ db, params, body, by }) => {
+export const updateUser = endpoint(operations.updateUser, async ({ db, throttle, params, body, by }) => {
   const user = await existing(db, params.id);
   const profile = { name: body.name === undefined ? user.name : body.name, email: body.email === undefined ? user.email : body.email };
-  return userDto(await updateProfile(db, user.id, profile, by).catch(reworded));
+  return withLock(throttle, await updateProfile(db, user.id, profile, by).catch(reworded));
 });
 
 export const setUserPassword = endpoint(operations.setUserPassword, async ({ db, params, body, by }) => {
@@ -62,17 +80,23 @@ export const setUserPassword = endpoint(operations.setUserPassword, async ({ db,
   return { generated, ended_sessions: endedSessions, ...(generated ? { password } : {}) };
 });
 
-export const setUserRole = endpoint(operations.setUserRole, async ({ db, params, body, by }) =>
-  userDto(await setRole(db, (await existing(db, params.id)).id, body.role, by)),
+export const setUserRole = endpoint(operations.setUserRole, async ({ db, throttle, params, body, by }) =>
+  withLock(throttle, await setRole(db, (await existing(db, params.id)).id, body.role, by)),
 );
 
-export const enableUser = endpoint(operations.enableUser, async ({ db, params, by }) =>
-  userDto(await enableUserUseCase(db, (await existing(db, params.id)).id, by)),
+export const enableUser = endpoint(operations.enableUser, async ({ db, throttle, params, by }) =>
+  withLock(throttle, await enableUserUseCase(db, (await existing(db, params.id)).id, by)),
 );
 
-export const disableUser = endpoint(operations.disableUser, async ({ db, params, by }) =>
-  userDto(await disableUserUseCase(db, (await existing(db, params.id)).id, by)),
+export const disableUser = endpoint(operations.disableUser, async ({ db, throttle, params, by }) =>
+  withLock(throttle, await disableUserUseCase(db, (await existing(db, params.id)).id, by)),
 );
+
+/** Idempotent: the answer is the user, unlocked, whether or not there was a lock (the audit log says which). */
+export const unlockUser = endpoint(operations.unlockUser, async ({ db, throttle, params, by }) => {
+  const { user } = await unlockUserUseCase({ db, throttle }, params.id, by);
+  return withLock(throttle, user);
+});
 
 export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, params }) => ({
   data: (await activeSessions(db, holder(await existing(db, params.id)))).map(sessionDto),

@@ -1,7 +1,7 @@
 /**
  * The admin portal's user pages as use cases: list, show, create, edit the
  * profile, set or generate a password, disable/enable, grant or remove the
- * admin role. Each takes the admin that `requireAdmin()` returned; the user
+ * admin role, lift a lock that failed password checks put on them. Each takes the admin that `requireAdmin()` returned; the user
  * use cases (lib/services/users.ts) record every change in the audit log as
  * done by them, from their request's IP and user agent. Expected failures
  * come back as values for the page to show; anything else throws.
@@ -17,7 +17,7 @@ import { activeSessions, endAllSessions, type ActiveSession } from '../account/s
 import { auditEventsFor, type AuditEventRecord } from '../audit.ts';
 import { Forbidden, NotFound } from '../errors.ts';
 import { formErrors } from '../forms.ts';
-import { changePassword, createUser, disableUser, enableUser, getUserById, searchUsers, setRole, updateProfile } from '../users.ts';
+import { changePassword, createUser, disableUser, enableUser, getUserById, lockOf, searchUsers, setRole, unlockUser, updateProfile } from '../users.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import {
@@ -68,6 +68,8 @@ const userId = z.string().min(1).max(100);
 
 export interface UserDetails {
   user: UserSummary & { emailVerified: boolean; updatedAt: Date };
+  /** Until when failed password checks lock them out; null when they may sign in. */
+  lockedUntil: Date | null;
   /** The admin looking is this user: they cannot disable themselves or remove their own admin role. */
   self: boolean;
   /** Their Gatehouse sign-in sessions (named by uid: a session's id is its cookie value and never leaves lib/db). */
@@ -80,12 +82,17 @@ export interface UserDetails {
 
 export async function userDetails(admin: AdminUser, id: string): Promise<UserDetails | undefined> {
   if (!userId.safeParse(id).success) return undefined;
-  const { db } = serverContext();
+  const { db, throttle } = serverContext();
   const user = await getUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
-  const [sessions, apps, activity] = await Promise.all([activeSessions(db, holder), connectedApps(db, holder), auditEventsFor(db, { involvingUserId: user.id }, 10)]);
-  return { user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt }, self: user.id === admin.id, sessions, apps, activity };
+  const [lockedUntil, sessions, apps, activity] = await Promise.all([
+    lockOf(throttle, user.id),
+    activeSessions(db, holder),
+    connectedApps(db, holder),
+    auditEventsFor(db, { involvingUserId: user.id }, 10),
+  ]);
+  return { user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt }, lockedUntil, self: user.id === admin.id, sessions, apps, activity };
 }
 
 export type NewUserState =
@@ -167,6 +174,22 @@ export async function setUserEnabledFor(admin: AdminUser, id: string, enabled: b
 export async function setRoleFor(admin: AdminUser, id: string, role: 'user' | 'admin'): Promise<UserChange> {
   const by = await byAdmin(admin);
   return change(id, (user) => setRole(serverContext().db, user.id, role, by));
+}
+
+export type Unlock = { status: 'unlocked' } | { status: 'not_locked' } | { status: 'not_found' };
+
+/** Lifts the lock failed password checks put on the user (unlockUser); `not_locked` when it had already run out. */
+export async function unlockFor(admin: AdminUser, id: string): Promise<Unlock> {
+  const { db, throttle } = serverContext();
+  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  if (!user) return { status: 'not_found' };
+  try {
+    const { wasLocked } = await unlockUser({ db, throttle }, user.id, await byAdmin(admin));
+    return { status: wasLocked ? 'unlocked' : 'not_locked' };
+  } catch (error) {
+    if (error instanceof NotFound) return { status: 'not_found' };
+    throw error;
+  }
 }
 
 export type SessionsEnding = { status: 'ended'; count: number } | { status: 'not_found' };

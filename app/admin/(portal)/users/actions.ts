@@ -8,6 +8,7 @@ import {
   setPasswordFromForm,
   setRoleFor,
   setUserEnabledFor,
+  unlockFor,
   updateProfileFromForm,
 } from '@/lib/services/portal/users';
 import type { NewUserState, PasswordState, ProfileFormState } from '@/lib/services/portal/users';
@@ -31,6 +32,12 @@ export async function setUserEnabledAction(id: string, enabled: boolean): Promis
 export async function setRoleAction(id: string, role: 'user' | 'admin'): Promise<void> {
   const result = await asAdmin(userPath(id), (admin) => setRoleFor(admin, id, role === 'admin' ? 'admin' : 'user'));
   afterChange(userPath(id), result, { done: role === 'admin' ? 'admin_granted' : 'admin_removed', refused: 'self' });
+}
+
+export async function unlockAction(id: string): Promise<void> {
+  const result = await asAdmin(userPath(id), (admin) => unlockFor(admin, id));
+  if (result.status === 'not_found') notFound();
+  redirect(`${userPath(id)}?notice=${result.status}`);
 }
 
 export async function endSessionsAction(id: string): Promise<void> {

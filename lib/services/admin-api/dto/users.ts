@@ -14,7 +14,8 @@ import { isoOrNull, pageOf, timestamp } from './common.ts';
 
 const role = z.enum(['user', 'admin']);
 
-export const userSchema = z
+/** What the list shows of each user: the stored record only, so a page of users costs one query. */
+export const userSummarySchema = z
   .strictObject({
     id: z.string(),
     username: z.string(),
@@ -26,9 +27,18 @@ export const userSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
+  .meta({ id: 'UserSummary', description: 'A person who can sign in, as listed (GET the user for `locked_until`). Never their password or its hash.' });
+
+export const userSchema = userSummarySchema
+  .extend({
+    locked_until: timestamp.nullable().meta({
+      description:
+        'Until when failed password checks lock the account (the throttle, README "Locked accounts"); null when it is not locked. POST .../unlock lifts it.',
+    }),
+  })
   .meta({ id: 'User', description: 'A person who can sign in. Never their password or its hash.' });
 
-export const userListSchema = pageOf(userSchema).meta({ id: 'UserList' });
+export const userListSchema = pageOf(userSummarySchema).meta({ id: 'UserList' });
 
 const generatedPassword = z.string().meta({ description: 'Only when Gatehouse generated the password: shown in this answer and never again.' });
 
@@ -95,9 +105,14 @@ export const grantSchema = z
 
 export const grantListSchema = z.strictObject({ data: z.array(grantSchema) }).meta({ id: 'GrantList' });
 
-/** The one serializer of a user, shared with the CLI (lib/services/wire.ts). */
-export function userDto(user: UserRecord): z.input<typeof userSchema> {
+/** The one serializer of a user, shared with the CLI (lib/services/wire.ts), for the list. */
+export function userSummaryDto(user: UserRecord): z.input<typeof userSummarySchema> {
   return userToWire(user);
+}
+
+/** One user, with what only the API adds: the lock the throttle holds on them (lockOf in lib/services/users.ts). */
+export function userDto(user: UserRecord, lockedUntil: Date | null): z.input<typeof userSchema> {
+  return { ...userToWire(user), locked_until: isoOrNull(lockedUntil) };
 }
 
 export function sessionDto(session: ActiveSession): z.input<typeof sessionSchema> {

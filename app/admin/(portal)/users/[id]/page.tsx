@@ -1,4 +1,4 @@
-// /admin/users/:id: one user's profile, role and state, password, sessions, connected apps and recent activity.
+// /admin/users/:id: one user's profile, role and state (a lock after failed password checks, with Unlock), password, sessions, connected apps and recent activity.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ActionBadge, Actor, Target } from '@/components/admin/audit';
@@ -10,7 +10,7 @@ import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { formatDate } from '@/components/ui/time';
 import { requireAdmin } from '@/lib/services/portal/session';
 import { userDetails } from '@/lib/services/portal/users';
-import { endSessionsAction, revokeAppAction, setPasswordAction, setRoleAction, setUserEnabledAction } from '../actions';
+import { endSessionsAction, revokeAppAction, setPasswordAction, setRoleAction, setUserEnabledAction, unlockAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'User' };
@@ -22,6 +22,8 @@ const notices = {
   admin_granted: { variant: 'success', text: 'The user is now an administrator.' },
   admin_removed: { variant: 'success', text: 'The user is no longer an administrator.' },
   self: { variant: 'error', text: 'You cannot disable your own account or remove your own admin role. Ask another administrator.' },
+  unlocked: { variant: 'success', text: 'The user is unlocked: they can sign in again at once.' },
+  not_locked: { variant: 'success', text: 'The user was not locked (the lock had run out): nothing to lift.' },
   app_revoked: { variant: 'success', text: 'Access revoked: the app’s tokens for this user no longer work, and it must ask for consent again.' },
   app_gone: { variant: 'error', text: 'That app no longer holds anything for this user.' },
   portal_app: { variant: 'error', text: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' },
@@ -33,7 +35,7 @@ export default async function UserPage({ params, searchParams }: { params: Promi
   const { id, path } = await detailRoute('/admin/users', params);
   const details = await userDetails(await requireAdmin(path), id);
   if (!details) notFound();
-  const { user, self, sessions, apps, activity } = details;
+  const { user, lockedUntil, self, sessions, apps, activity } = details;
   const query = await searchParams;
   const endedCount = query.notice === 'sessions_ended' ? Number(query.count) || 0 : undefined;
 
@@ -45,6 +47,7 @@ export default async function UserPage({ params, searchParams }: { params: Promi
         badges={
           <>
             {user.disabled ? <Badge variant="red">Disabled</Badge> : <Badge variant="green">Active</Badge>}
+            {lockedUntil ? <Badge variant="amber">Locked</Badge> : null}
             {user.role === 'admin' ? <Badge variant="indigo">Admin</Badge> : <Badge>User</Badge>}
             {self ? <Badge variant="amber">You</Badge> : null}
           </>
@@ -72,6 +75,21 @@ export default async function UserPage({ params, searchParams }: { params: Promi
         }
       />
       <NoticeFor notices={notices} notice={query.notice} />
+      {lockedUntil ? (
+        <Notice variant="warning">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p>
+              <strong className="font-semibold">Locked until {formatDate(lockedUntil)}</strong> after too many wrong passwords: until then every
+              sign-in is refused, the right password too.
+            </p>
+            <form action={unlockAction.bind(null, user.id)}>
+              <Button type="submit" variant="secondary">
+                Unlock
+              </Button>
+            </form>
+          </div>
+        </Notice>
+      ) : null}
       {endedCount !== undefined ? (
         <Notice>
           {endedCount === 0
