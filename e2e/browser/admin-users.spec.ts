@@ -11,7 +11,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
-import { createThrottle, throttleSettings } from '../../lib/services/throttle.ts';
+import { lockAccount } from '../../lib/services/testing.ts';
 import { basic, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, screenshots, status } from '../support/pages.ts';
 
@@ -104,16 +104,8 @@ test('disabling a user ends their access: their access token introspects as {"ac
 test('a locked user: their page says until when; Unlock lets them sign in at once', async ({ page, browser }) => {
   const client = await makeClient();
   const user = await makeUser();
-  // Locked in the shared counters as ten wrong passwords would lock it (with these limits the first one does).
-  const defaults = throttleSettings();
-  const throttle = createThrottle({ db: database(databaseUrl), settings: { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } }, sweepEveryMs: 0 });
-  try {
-    const attempt = { account: { id: user.id }, username: user.username, ip: '203.0.113.60' };
-    await throttle.beforePasswordCheck(attempt);
-    expect((await throttle.passwordFailed(attempt)).locked).toBe(true);
-  } finally {
-    await throttle.close();
-  }
+  // Locked in the shared counters as ten wrong passwords would lock it.
+  await lockAccount(database(databaseUrl), user);
 
   await adminSignIn(page);
   await openUser(page, user);
