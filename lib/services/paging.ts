@@ -23,3 +23,13 @@ export function pageWindow(page: number, perPage: number, total: number, shown: 
   const first = shown === 0 ? 0 : (page - 1) * perPage + 1;
   return { pageCount: Math.max(1, Math.ceil(total / perPage)), first, last: first === 0 ? 0 : first + shown - 1 };
 }
+
+/** Where a list page stands: what was searched, which page of how many, and the numbers of its first and last rows. */
+export interface ListPosition {
+  query: string;
+  page: number;
+  pageCount: number;
+  total: number;
+  first: number;
+  last: number;
+}

@@ -6,7 +6,7 @@
  * as values for the form to show; anything else throws.
  */
 import 'server-only';
-import { pageRange, pageWindow, parseListQuery } from '../paging.ts';
+import { type ListPosition, pageRange, pageWindow, parseListQuery } from '../paging.ts';
 import { serverContext } from '../../context.ts';
 import type { ClientRecord } from '../../db/clients.ts';
 import {
@@ -46,14 +46,8 @@ export interface ClientSummary {
   createdAt: Date;
 }
 
-export interface ClientsPage {
+export interface ClientsPage extends ListPosition {
   clients: ClientSummary[];
-  query: string;
-  page: number;
-  pageCount: number;
-  total: number;
-  first: number;
-  last: number;
 }
 
 export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<ClientsPage> {

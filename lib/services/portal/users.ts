@@ -9,7 +9,7 @@
  */
 import 'server-only';
 import { z } from 'zod';
-import { pageRange, pageWindow, parseListQuery } from '../paging.ts';
+import { type ListPosition, pageRange, pageWindow, parseListQuery } from '../paging.ts';
 import { serverContext } from '../../context.ts';
 import type { UserRecord } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../account/apps.ts';
@@ -44,14 +44,8 @@ export interface UserSummary {
   createdAt: Date;
 }
 
-export interface UsersPage {
+export interface UsersPage extends ListPosition {
   users: UserSummary[];
-  query: string;
-  page: number;
-  pageCount: number;
-  total: number;
-  first: number;
-  last: number;
 }
 
 const summary = (u: UserRecord): UserSummary => ({ id: u.id, username: u.username, name: u.name, email: u.email, role: u.role, disabled: u.disabled, createdAt: u.createdAt });
