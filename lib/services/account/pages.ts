@@ -53,7 +53,8 @@ export async function revokeApp(user: SignedInUser, clientId: string): Promise<A
 }
 
 export function sessionsOf(user: SignedInUser): Promise<ActiveSession[]> {
-  return activeSessions(serverContext().db, user);
+  const { db, config } = serverContext();
+  return activeSessions(db, user, config.SESSION_TTL);
 }
 
 export async function signOutOtherSessions(user: SignedInUser): Promise<number> {

@@ -7,6 +7,9 @@ import { auditEventsFor } from '../audit.ts';
 import { activeSessions, endAllSessions, endOneSession, endOtherSessions } from './sessions.ts';
 import { app, person, session } from './testing.ts';
 
+/** The default SESSION_TTL (14 days). */
+const SESSION_TTL = 14 * 86_400;
+
 for (const storage of testDatabases('account-sessions')) {
   describe(`sessions on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
     test('lists the live sessions of this account only, the current one first, with sign-in and last-use times and app names', async () => {
@@ -18,7 +21,7 @@ for (const storage of testDatabases('account-sessions')) {
       const current = await session(db, holder.id, { ago: 100, savedAgo: 100 });
       await session(db, stranger.holder.id);
 
-      const sessions = await activeSessions(db, { ...holder, sessionUid: current });
+      const sessions = await activeSessions(db, { ...holder, sessionUid: current }, SESSION_TTL);
       assert.deepEqual(sessions.map((s) => [s.uid, s.current]), [[current, true], [older, false]]);
       const [, other] = sessions;
       const seconds = (d: Date | null) => Math.round((Date.now() - d!.getTime()) / 1000);
@@ -55,7 +58,7 @@ for (const storage of testDatabases('account-sessions')) {
       await session(db, holder.id);
       await session(db, holder.id);
       assert.equal(await endOtherSessions(db, holder), 2);
-      assert.deepEqual(await activeSessions(db, holder), []);
+      assert.deepEqual(await activeSessions(db, holder, SESSION_TTL), []);
     });
 
     test('an administrator ends every session of a person, the current one too, and it is recorded about them', async () => {
@@ -67,7 +70,7 @@ for (const storage of testDatabases('account-sessions')) {
       await session(db, holder.id);
       const theirs = await session(db, other.holder.id);
       assert.equal(await endAllSessions(db, { ...holder, sessionUid: uid }, admin.by), 2);
-      assert.deepEqual(await activeSessions(db, holder), []);
+      assert.deepEqual(await activeSessions(db, holder, SESSION_TTL), []);
       assert.ok(await findArtifactByUid(db.sql, 'Session', theirs));
       const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['session.ended'] });
       assert.deepEqual(event.details, { count: 2, scope: 'all' });
@@ -89,7 +92,7 @@ for (const storage of testDatabases('account-sessions')) {
       assert.deepEqual(await endOneSession(db, me, theirs, by), { status: 'not_found' });
       assert.ok(await findArtifactByUid(db.sql, 'Session', theirs));
       assert.deepEqual(await endOneSession(db, me, other, by), { status: 'ended' });
-      assert.deepEqual((await activeSessions(db, me)).map((s) => s.uid), [current]);
+      assert.deepEqual((await activeSessions(db, me, SESSION_TTL)).map((s) => s.uid), [current]);
       const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['session.ended'] });
       assert.deepEqual(event.details, { count: 1, scope: 'one' });
     });

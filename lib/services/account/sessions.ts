@@ -6,7 +6,6 @@
  * session also ends the tokens bound to it (those issued without
  * offline_access: the provider checks their session on every use).
  */
-import { env } from '../../config/env.ts';
 import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../../db/artifacts.ts';
 import { findClient } from '../../db/clients.ts';
 import type { Database } from '../../db/database.ts';
@@ -32,10 +31,11 @@ export interface ActiveSession {
 
 const date = (epochSeconds: number | null) => (epochSeconds === null ? null : new Date(epochSeconds * 1000));
 
-export async function activeSessions(db: Database, holder: AccountHolder, now = Date.now()): Promise<ActiveSession[]> {
+/** `sessionTtl`: SESSION_TTL, how long a session lives after its last use (when it was last used is derived from it). */
+export async function activeSessions(db: Database, holder: AccountHolder, sessionTtl: number, now = Date.now()): Promise<ActiveSession[]> {
   const sessions = await listSessionsOfAccount(db, holder.id, now);
   const names = await clientNames(db, sessions.flatMap((s) => s.clientIds));
-  const ttl = env().SESSION_TTL;
+  const ttl = sessionTtl;
   return sessions
     .map((s) => {
       const start = s.loginTs ?? s.iat;

@@ -9,7 +9,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { env } from '../../config/env.ts';
+import type { Env } from '../../config/env.ts';
 import type { Database } from '../../db/database.ts';
 import { serverContext } from '../../context.ts';
 import type { Throttle } from '../throttle.ts';
@@ -31,6 +31,7 @@ export interface AdminContext<O extends Operation> {
   /** Who acts, for the audit log: the signed-in admin, or the client as `client:<client_id>`, from this request's address. */
   by: AuditBy;
   db: Database;
+  config: Env;
   /** The process's counters of failed sign-ins, for the lock on a user (read on first use). */
   throttle: Throttle;
   params: Out<O, 'params'>;
@@ -50,7 +51,7 @@ export function endpoint<O extends Operation>(operation: O, handle: (context: Ad
 
 function liveSources(): AuthSources {
   return {
-    issuer: env().ISSUER,
+    issuer: serverContext().config.ISSUER,
     session: adminSessionAccess,
     bearer: async (token) => checkAdminToken(await serverContext().provider(), token),
   };
@@ -79,7 +80,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
       const body = operation.body ? parsed(operation.body, await readJsonBody(request), 'body') : undefined;
       const server = serverContext();
       const context = {
-        request, caller, by, db: server.db, params, query, body,
+        request, caller, by, db: server.db, config: server.config, params, query, body,
         // A getter, so only the operations that read it open the counters.
         get throttle() {
           return server.throttle;

@@ -98,8 +98,8 @@ export const unlockUser = endpoint(operations.unlockUser, async ({ db, throttle,
   return withLock(throttle, user);
 });
 
-export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, params }) => ({
-  data: (await activeSessions(db, holder(await existing(db, params.id)))).map(sessionDto),
+export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, config, params }) => ({
+  data: (await activeSessions(db, holder(await existing(db, params.id)), config.SESSION_TTL)).map(sessionDto),
 }));
 
 export const endUserSessions = endpoint(operations.endUserSessions, async ({ db, params, by }) => ({

@@ -76,13 +76,13 @@ export interface UserDetails {
 
 export async function userDetails(admin: AdminUser, id: string): Promise<UserDetails | undefined> {
   if (!userId.safeParse(id).success) return undefined;
-  const { db, throttle } = serverContext();
+  const { db, throttle, config } = serverContext();
   const user = await getUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
   const [lockedUntil, sessions, apps, activity] = await Promise.all([
     lockOf(throttle, user.id),
-    activeSessions(db, holder),
+    activeSessions(db, holder, config.SESSION_TTL),
     connectedApps(db, holder),
     auditEventsFor(db, { involvingUserId: user.id }, 10),
   ]);
