@@ -3,6 +3,7 @@
  * on the test's own database: the throttle with the default limits, and the
  * unknown-username aggregation. One per database, like the server's one per process.
  */
+import type { ClientRecord } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './sign-in-failures.ts';
 import { createThrottle, throttleSettings, type Throttle } from './throttle.ts';
@@ -42,4 +43,28 @@ export async function lockAccount(db: Database, user: { id: string; username: st
   } finally {
     await throttle.close();
   }
+}
+
+/** A stored client as the repository returns it: a confidential resource server (client_credentials, introspect), with `overrides`. */
+export function clientRecord(overrides: Partial<ClientRecord> = {}): ClientRecord {
+  return {
+    id: 'c1',
+    name: 'Orders API',
+    confidential: true,
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    grantTypes: ['client_credentials'],
+    scope: 'introspect',
+    tokenEndpointAuthMethod: 'client_secret_post',
+    applicationType: 'web',
+    logoUri: null,
+    firstParty: false,
+    resourceServer: true,
+    adminApi: false,
+    idTokenSignedResponseAlg: 'RS256',
+    enabled: true,
+    createdAt: new Date('2026-01-02T03:04:05.000Z'),
+    updatedAt: new Date('2026-01-02T03:04:05.000Z'),
+    ...overrides,
+  };
 }

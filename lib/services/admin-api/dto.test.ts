@@ -1,34 +1,16 @@
 // The admin API's wire shapes: snake_case names over the use cases' own schemas, and nothing secret going out.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ClientRecord } from '../../db/clients.ts';
 import { newClientSchema } from '../clients.ts';
 import { auditEventDto, auditEventSchema, auditQuerySchema, snakeKeys } from './dto/audit.ts';
 import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSchema, newClientBodySchema, registrationOf } from './dto/clients.ts';
 import { searchQuery } from './dto/common.ts';
 import { invalidRequest } from './errors.ts';
 import { createdUserSchema, newUserBodySchema, passwordBodySchema, profilePatchSchema, userDto, userSchema, userSummaryDto, userSummarySchema } from './dto/users.ts';
+import { clientRecord } from '../testing.ts';
 import { clientToWire, userToWire } from '../wire.ts';
 
-const api: ClientRecord = {
-  id: 'c1',
-  name: 'Orders API',
-  confidential: true,
-  redirectUris: [],
-  postLogoutRedirectUris: [],
-  grantTypes: ['client_credentials'],
-  scope: 'introspect',
-  tokenEndpointAuthMethod: 'client_secret_post',
-  applicationType: 'web',
-  logoUri: null,
-  firstParty: false,
-  resourceServer: true,
-  adminApi: false,
-  idTokenSignedResponseAlg: 'RS256',
-  enabled: true,
-  createdAt: new Date('2026-01-02T03:04:05.000Z'),
-  updatedAt: new Date('2026-01-02T03:04:05.000Z'),
-};
+const api = clientRecord();
 
 test('a client goes out in RFC 7591 names, and its schema has no room for a secret', () => {
   const dto = clientSchema.parse(clientDto(api, false));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newClientSchema } from '../clients.ts';
 import { fieldErrors } from '../forms.ts';
+import { clientRecord } from '../testing.ts';
 import { clientFields, clientFormValues, readClientForm } from './client-form.ts';
 
 function form(entries: Array<[string, string]>): FormData {
@@ -100,25 +101,7 @@ test('a new client starts as a confidential code-flow client; an existing one sh
   assert.equal(fresh.type, 'confidential');
   assert.deepEqual(fresh.grantTypes, ['authorization_code', 'refresh_token']);
   assert.equal(fresh.idTokenSignedResponseAlg, 'ES256');
-  const values = clientFormValues({
-    id: 'c1',
-    name: 'API',
-    confidential: true,
-    redirectUris: [],
-    postLogoutRedirectUris: [],
-    grantTypes: ['client_credentials'],
-    scope: 'introspect',
-    tokenEndpointAuthMethod: 'client_secret_post',
-    applicationType: 'web',
-    logoUri: null,
-    firstParty: false,
-    resourceServer: true,
-    adminApi: false,
-    idTokenSignedResponseAlg: 'RS256',
-    enabled: true,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  });
+  const values = clientFormValues(clientRecord({ name: 'API' }));
   assert.deepEqual(values.scopes, ['introspect']);
   assert.equal(values.tokenEndpointAuthMethod, 'client_secret_post');
   assert.equal(values.logoUri, '');
