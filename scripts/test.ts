@@ -116,7 +116,11 @@ async function nodeTests(label: string, files: string[], extraEnv: Record<string
     { hideCoverageTable: coverage },
   );
   tally(output, 'node');
-  if (code !== 0 && !/^ℹ fail [1-9]/m.test(output)) totals.failed += 1; // a crash that reported no test
+  // Node exits 1 when it cannot write the coverage report (Node 20 can fail to merge it when a
+  // source changes during the run): coverage is not a gate, so that alone fails nothing.
+  const coverageOnly = coverage && /^ℹ Warning: Could not report code coverage/m.test(output) && /^ℹ fail 0$/m.test(output) && /^ℹ cancelled 0$/m.test(output);
+  if (coverageOnly) console.log('line coverage: Node could not report it for this run (the tests themselves passed)');
+  else if (code !== 0 && !/^ℹ fail [1-9]/m.test(output)) totals.failed += 1; // a crash that reported no test
   if (coverage) coverageSummary(['lib', 'cli']);
 }
 
