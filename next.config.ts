@@ -6,7 +6,17 @@ const nextConfig: NextConfig = {
   // Loaded by Node as they are, not bundled: oidc-provider keeps module-level
   // state, the database drivers are native or Wasm, and the throttle's
   // stores deep-import rate-limiter-flexible's internals.
-  serverExternalPackages: ['oidc-provider', 'better-sqlite3', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg', 'pg', '@node-rs/argon2', '@prisma/schema-engine-wasm', 'rate-limiter-flexible', 'ioredis'],
+  serverExternalPackages: [
+    'oidc-provider',
+    'better-sqlite3',
+    '@prisma/adapter-better-sqlite3',
+    '@prisma/adapter-pg',
+    'pg',
+    '@node-rs/argon2',
+    '@prisma/schema-engine-wasm',
+    'rate-limiter-flexible',
+    'ioredis',
+  ],
   poweredByHeader: false,
   experimental: {
     // forbidden() and app/forbidden.tsx: the admin portal answers non-admins with a real 403 page.

@@ -50,6 +50,9 @@ export const config = {
     // Larger and chunked ones are refused unread by its rewrites or by our own
     // readers, without the proxy. Next needs a literal here;
     // lib/http/body-limits.test.ts checks that it is atMost(LARGEST_BODY).
-    { source: '/:path*', has: [{ type: 'header', key: 'content-length', value: '(?!0*(?:[1-9]\\d{5,}|[7-9]\\d{4}|6[6-9]\\d{3}|65[6-9]\\d{2}|655[4-9]\\d|6553[7-9])$)\\d+' }] },
+    {
+      source: '/:path*',
+      has: [{ type: 'header', key: 'content-length', value: '(?!0*(?:[1-9]\\d{5,}|[7-9]\\d{4}|6[6-9]\\d{3}|65[6-9]\\d{2}|655[4-9]\\d|6553[7-9])$)\\d+' }],
+    },
   ],
 };

@@ -8,8 +8,8 @@ export default function Forbidden() {
   return (
     <AuthCard title="You don't have access to this page">
       <p className="text-sm text-slate-600">
-        <span className="font-semibold text-slate-900">403 Forbidden.</span> The admin area is for Gatehouse administrators, and
-        your account does not have the admin role. Ask an administrator to grant it, or sign out and sign in with another account.
+        <span className="font-semibold text-slate-900">403 Forbidden.</span> The admin area is for Gatehouse administrators, and your account does not have the
+        admin role. Ask an administrator to grant it, or sign out and sign in with another account.
       </p>
       <form action={signOutAction} className="mt-6">
         <Button type="submit" block>

@@ -11,8 +11,8 @@ export default function Home() {
       <p className="text-xs font-bold uppercase tracking-widest text-indigo-600">Gatehouse</p>
       <h1 className="mt-2 text-3xl font-semibold">OpenID Connect identity provider</h1>
       <p className="mt-4 text-slate-600">
-        Applications sign people in here with OpenID Connect (authorization code with PKCE). Point your client library at the
-        discovery document below; register clients with <code className="rounded bg-slate-100 px-1">npm run gatehouse -- client create</code>.
+        Applications sign people in here with OpenID Connect (authorization code with PKCE). Point your client library at the discovery document below; register
+        clients with <code className="rounded bg-slate-100 px-1">npm run gatehouse -- client create</code>.
       </p>
       <dl className="mt-8 space-y-4 rounded-xl border border-slate-200 bg-white p-6 text-sm">
         <div>

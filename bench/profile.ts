@@ -56,7 +56,11 @@ export function packageOf(url: string): string {
   // Our own source, from a source map ("lib/db/sql.ts:83") or run directly (the baseline under tsx).
   const own = /^(?:file:\/\/.*?\/)?(lib|app|bench)\/(?:([^/]+)\/)?/.exec(url.replace(/^\/(?:[^/]+\/)*?(?=(lib|app|bench)\/)/, ''));
   if (own) return `${own[1]}/${own[2] && !own[2].includes('.') ? `${own[2]}/` : ''}`;
-  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  return url
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
 }
 
 const sourceMaps = new Map<string, SourceMap | undefined>();
@@ -143,9 +147,18 @@ export function summarizeProfile(profile: CpuProfile, windows: Window[] = [], to
     idlePct: counted ? Math.round((idle / counted) * 1000) / 10 : 0,
     bySelf: hotspots(self, () => false),
     // (root), (program) and generic runners say nothing about where time goes.
-    byTotal: hotspots(total, (name) => name === '(root)' || name === '(program)' || name === 'processTicksAndRejections' || name === 'runMicrotasks').slice(0, 15),
-    byPackage: [...packages.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([name, n]) => ({ name, selfPct: pct(n) })),
-    byFile: [...files.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([name, n]) => ({ name, selfPct: pct(n) })),
+    byTotal: hotspots(total, (name) => name === '(root)' || name === '(program)' || name === 'processTicksAndRejections' || name === 'runMicrotasks').slice(
+      0,
+      15,
+    ),
+    byPackage: [...packages.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([name, n]) => ({ name, selfPct: pct(n) })),
+    byFile: [...files.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([name, n]) => ({ name, selfPct: pct(n) })),
   };
 }
 

@@ -121,14 +121,18 @@ async function main() {
     await checkTokens(nextStart.target, pools.accessTokens[0]);
   }
 
-  log('measuring this machine\'s limits (argon2id, JWT signing) ...');
+  log("measuring this machine's limits (argon2id, JWT signing) ...");
   const limits: Limits = await measureLimits({
     passwordHash: base.passwordHash,
     password: base.target.user.password,
     jwks: base.jwks,
     ms: quick ? 1000 : 2500,
   });
-  log(`argon2id ${limits.argon2id.verificationsPerSecond}/s; ${Object.entries(limits.jwt).map(([a, r]) => `${a} ${r.signaturesPerSecond}/s`).join(', ')}`);
+  log(
+    `argon2id ${limits.argon2id.verificationsPerSecond}/s; ${Object.entries(limits.jwt)
+      .map(([a, r]) => `${a} ${r.signaturesPerSecond}/s`)
+      .join(', ')}`,
+  );
 
   const samples: Sample[] = [];
   const windows = new Map<string, Window[]>();
@@ -165,7 +169,9 @@ async function main() {
           if (row === 'token') tokenRate.set(`${t.name}/${connections}`, s.rps);
           samples.push(s);
           const failures = s.failed ? `, ${s.failed} failed ${JSON.stringify(s.statuses)}` : '';
-          log(`${row.padEnd(18)} c=${String(connections).padEnd(2)} r${round} ${t.name.padEnd(20)} ${String(s.rps).padStart(7)}/s p50 ${s.p50} ms p99 ${s.p99} ms${failures} (load ${s.load1})`);
+          log(
+            `${row.padEnd(18)} c=${String(connections).padEnd(2)} r${round} ${t.name.padEnd(20)} ${String(s.rps).padStart(7)}/s p50 ${s.p50} ms p99 ${s.p99} ms${failures} (load ${s.load1})`,
+          );
         }
       }
     }
@@ -194,7 +200,16 @@ async function main() {
     seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000),
     machine: machine(),
     load: { before: uptimeBefore, after: uptimeAfter },
-    options: { quick, seconds, rounds, connections: connectionCounts, rows, profiling, nextStart: Boolean(nextStart), postgres: Boolean(process.env.BENCH_DATABASE_URL) },
+    options: {
+      quick,
+      seconds,
+      rounds,
+      connections: connectionCounts,
+      rows,
+      profiling,
+      nextStart: Boolean(nextStart),
+      postgres: Boolean(process.env.BENCH_DATABASE_URL),
+    },
     servers: summaries,
     limits,
     table: aggregate(samples),

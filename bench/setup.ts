@@ -81,7 +81,10 @@ export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: 
 }
 
 /** The baseline with the first Gatehouse's client (plaintext secret), keys, account and TTLs. */
-export async function startBaselineLike(ctx: Context, from: Gatehouse): Promise<{ server: Server; target: Target; passwordHash: string; jwks: Record<string, unknown>[] }> {
+export async function startBaselineLike(
+  ctx: Context,
+  from: Gatehouse,
+): Promise<{ server: Server; target: Target; passwordHash: string; jwks: Record<string, unknown>[] }> {
   const db = database(from.databaseUrl);
   const metadata = await findClientMetadata(db, from.target.client.id);
   const credentials = await findCredentials(db, from.target.user.username);
@@ -117,7 +120,13 @@ export async function startBaselineLike(ctx: Context, from: Gatehouse): Promise<
 /** `next start` on the Gatehouse's database, with its issuer: its browsers and tokens work there too. */
 export async function startNextStartOn(ctx: Context, from: Gatehouse): Promise<{ server: Server; target: Target }> {
   const port = await freePort();
-  const server = await startNextStart({ port, databaseUrl: from.databaseUrl, issuer: from.server.issuer, logFile: join(ctx.work, 'next-start.log'), nodeArgs: ctx.nodeArgs });
+  const server = await startNextStart({
+    port,
+    databaseUrl: from.databaseUrl,
+    issuer: from.server.issuer,
+    logFile: join(ctx.work, 'next-start.log'),
+    nodeArgs: ctx.nodeArgs,
+  });
   ctx.servers.push(server);
   ctx.log(`gatehouse-next-start (provider behind Next's route handlers) on port ${port}: start ${server.startMs} ms`);
   return { server, target: { ...from.target, name: 'gatehouse-next-start', base: server.base } };

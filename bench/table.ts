@@ -14,7 +14,16 @@ export interface RunResult {
   seconds: number;
   machine: { cpu?: string; cores: number; memoryGb: number; node: string; platform: string; commit?: string; uncommittedChangesInLibOrApp: boolean };
   load: { before: string; after: string };
-  options: { quick: boolean; seconds: number; rounds: number; connections: number[]; rows: RowName[]; profiling: boolean; nextStart: boolean; postgres: boolean };
+  options: {
+    quick: boolean;
+    seconds: number;
+    rounds: number;
+    connections: number[];
+    rows: RowName[];
+    profiling: boolean;
+    nextStart: boolean;
+    postgres: boolean;
+  };
   servers: ServerSummary[];
   limits?: Limits;
   table: TableRow[];
@@ -106,7 +115,15 @@ export function markdownTable(rows: TableRow[], gatehouses: string[], limits?: L
     const ratios = gatehouses.map((g) => (cells[g] && base?.rps ? cells[g].rps / base.rps : NaN));
     cols.push(...ratios.map((r) => (Number.isNaN(r) ? '–' : `${r.toFixed(2)}×`)));
     const real = gatehouses.map((g, i) => ({ g, i })).filter(({ g }) => checked(g));
-    cols.push(targetNote(row, connections, real.map(({ g }) => cells[g]), real.map(({ i }) => ratios[i]), limits));
+    cols.push(
+      targetNote(
+        row,
+        connections,
+        real.map(({ g }) => cells[g]),
+        real.map(({ i }) => ratios[i]),
+        limits,
+      ),
+    );
     lines.push(`| ${cols.join(' | ')} |`);
   }
   return lines.join('\n');

@@ -80,7 +80,9 @@ export async function readPassword(
   }
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (!password) throw new InvalidRequest(`${command}: no password on stdin`);
   return { password, generated: false };
 }

@@ -77,7 +77,7 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.match(failure(run), /unknown command 'frobnicate'/);
     });
 
-    test('--help prints a command\'s usage and exits 0', async () => {
+    test("--help prints a command's usage and exits 0", async () => {
       const run = ok(await gatehouse(['user', 'create', '--help']));
       assert.match(run.stdout, /--generate-password/);
       assert.match(run.stdout, /never accepted as an argument/);
@@ -123,7 +123,20 @@ describe('gatehouse CLI', { concurrency: true }, () => {
     });
 
     test('client create --public: no secret, auth method none, scopes from --scopes', async () => {
-      const run = ok(await gatehouse(['client', 'create', '--name', 'SPA', '--public', '--redirect-uri', 'http://localhost:5173/cb', '--scopes', 'openid profile', '--json']));
+      const run = ok(
+        await gatehouse([
+          'client',
+          'create',
+          '--name',
+          'SPA',
+          '--public',
+          '--redirect-uri',
+          'http://localhost:5173/cb',
+          '--scopes',
+          'openid profile',
+          '--json',
+        ]),
+      );
       publicClient = JSON.parse(run.stdout);
       assert.equal('client_secret' in publicClient, false);
       assert.equal(publicClient.token_endpoint_auth_method, 'none');
@@ -132,11 +145,16 @@ describe('gatehouse CLI', { concurrency: true }, () => {
 
     test('client create --id-token-alg RS256 keeps RS256; any other value exits 2 naming the flag, before any database is created', async () => {
       const untouched = path.join(dir, 'untouched-alg.db');
-      const refused = await gatehouse(['client', 'create', '--name', 'Bad', '--redirect-uri', 'https://app.example/cb', '--id-token-alg', 'HS256'], { databaseUrl: `file:${untouched}` });
+      const refused = await gatehouse(['client', 'create', '--name', 'Bad', '--redirect-uri', 'https://app.example/cb', '--id-token-alg', 'HS256'], {
+        databaseUrl: `file:${untouched}`,
+      });
       assert.equal(refused.code, 2);
       assert.match(failure(refused), /--id-token-alg: the ID token signing algorithm is one of ES256, RS256/);
       assert.equal(existsSync(untouched), false);
-      const created = JSON.parse(ok(await gatehouse(['client', 'create', '--name', 'Legacy RP', '--redirect-uri', 'https://legacy.example/cb', '--id-token-alg', 'RS256', '--json'])).stdout);
+      const created = JSON.parse(
+        ok(await gatehouse(['client', 'create', '--name', 'Legacy RP', '--redirect-uri', 'https://legacy.example/cb', '--id-token-alg', 'RS256', '--json']))
+          .stdout,
+      );
       assert.equal(created.id_token_signed_response_alg, 'RS256');
       const text = ok(await gatehouse(['client', 'list'])).stdout;
       assert.match(text, /ID TOKEN ALG/);
@@ -148,7 +166,10 @@ describe('gatehouse CLI', { concurrency: true }, () => {
     test('client list shows both clients and never a secret', async () => {
       const json = ok(await gatehouse(['client', 'list', '--json'])).stdout;
       const clients = JSON.parse(json) as Record<string, unknown>[];
-      assert.deepEqual(clients.map((c) => c.client_id), [confidential.client_id, publicClient.client_id]);
+      assert.deepEqual(
+        clients.map((c) => c.client_id),
+        [confidential.client_id, publicClient.client_id],
+      );
       assert.ok(clients.every((c) => !('client_secret' in c)));
       const text = ok(await gatehouse(['client', 'list'])).stdout;
       assert.match(text, new RegExp(`${confidential.client_id}\\s+Web App\\s+confidential\\s+enabled\\s+ES256`));
@@ -176,13 +197,52 @@ describe('gatehouse CLI', { concurrency: true }, () => {
     });
 
     test('client create refuses a public resource server and the introspect scope beside a person-facing grant (exit 2)', async () => {
-      const publicRs = await gatehouse(['client', 'create', '--name', 'Orders', '--public', '--resource-server', '--scope', 'introspect', '--redirect-uri', 'http://localhost:5173/cb']);
+      const publicRs = await gatehouse([
+        'client',
+        'create',
+        '--name',
+        'Orders',
+        '--public',
+        '--resource-server',
+        '--scope',
+        'introspect',
+        '--redirect-uri',
+        'http://localhost:5173/cb',
+      ]);
       assert.equal(publicRs.code, 2);
-      assert.match(failure(publicRs), /--resource-server: only confidential clients can be resource servers.*--grant-type: a client with the introspect scope uses the client_credentials grant only/);
-      const withCode = await gatehouse(['client', 'create', '--name', 'Orders', '--resource-server', '--scopes', 'openid introspect', '--redirect-uri', 'https://orders.example/cb']);
+      assert.match(
+        failure(publicRs),
+        /--resource-server: only confidential clients can be resource servers.*--grant-type: a client with the introspect scope uses the client_credentials grant only/,
+      );
+      const withCode = await gatehouse([
+        'client',
+        'create',
+        '--name',
+        'Orders',
+        '--resource-server',
+        '--scopes',
+        'openid introspect',
+        '--redirect-uri',
+        'https://orders.example/cb',
+      ]);
       assert.equal(withCode.code, 2);
       assert.match(failure(withCode), /--grant-type: a client with the introspect scope uses the client_credentials grant only/);
-      const api = JSON.parse(ok(await gatehouse(['client', 'create', '--name', 'Orders API', '--grant-type', 'client_credentials', '--scope', 'introspect', '--resource-server', '--json'])).stdout);
+      const api = JSON.parse(
+        ok(
+          await gatehouse([
+            'client',
+            'create',
+            '--name',
+            'Orders API',
+            '--grant-type',
+            'client_credentials',
+            '--scope',
+            'introspect',
+            '--resource-server',
+            '--json',
+          ]),
+        ).stdout,
+      );
       assert.deepEqual([api.client_type, api.resource_server, api.scope], ['confidential', true, 'introspect']);
       ok(await gatehouse(['client', 'delete', api.client_id]));
     });
@@ -250,7 +310,11 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       // Locked the way a guessing run locks it, in the counters the CLI reads: here the first failure locks.
       const url = `file:${dbFile}`;
       const defaults = throttleSettings();
-      const throttle = createThrottle({ db: database(url), settings: { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } }, sweepEveryMs: 0 });
+      const throttle = createThrottle({
+        db: database(url),
+        settings: { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } },
+        sweepEveryMs: 0,
+      });
       try {
         const attempt = { account: { id }, username: 'carol', ip: '203.0.113.7' };
         await throttle.beforePasswordCheck(attempt);
@@ -269,7 +333,14 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       const db = new Sqlite(dbFile, { readonly: true });
       try {
         const rows = db.prepare('SELECT action, user_agent FROM audit_events WHERE target_id = ? ORDER BY at, id').all(id);
-        assert.deepEqual(rows, [{ action: 'user.created', user_agent: 'gatehouse-cli' }, { action: 'user.unlocked', user_agent: 'gatehouse-cli' }], 'only the unlock that lifted a lock');
+        assert.deepEqual(
+          rows,
+          [
+            { action: 'user.created', user_agent: 'gatehouse-cli' },
+            { action: 'user.unlocked', user_agent: 'gatehouse-cli' },
+          ],
+          'only the unlock that lifted a lock',
+        );
       } finally {
         db.close();
       }
@@ -281,7 +352,10 @@ describe('gatehouse CLI', { concurrency: true }, () => {
         const rows = db
           .prepare("SELECT action, actor_id, actor_username, user_agent, details FROM audit_events WHERE target_label = 'alice' ORDER BY at, id")
           .all() as Array<{ action: string; actor_id: null; actor_username: null; user_agent: string; details: string }>;
-        assert.deepEqual(rows.map((r) => r.action), ['user.created', 'user.password_changed', 'session.ended', 'user.password_changed', 'user.disabled', 'user.enabled']);
+        assert.deepEqual(
+          rows.map((r) => r.action),
+          ['user.created', 'user.password_changed', 'session.ended', 'user.password_changed', 'user.disabled', 'user.enabled'],
+        );
         assert.ok(rows.every((r) => r.actor_id === null && r.actor_username === null && r.user_agent === 'gatehouse-cli'));
         assert.deepEqual(JSON.parse(rows[1].details), { generated: true });
         assert.deepEqual(JSON.parse(rows[2].details), { count: 2, scope: 'all' });

@@ -21,9 +21,7 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
 };
 
 function usage(): string {
-  const rows = Object.entries(groups).flatMap(([group, { commands }]) =>
-    Object.entries(commands).map(([name, c]) => [`  ${group} ${name}`, c.summary]),
-  );
+  const rows = Object.entries(groups).flatMap(([group, { commands }]) => Object.entries(commands).map(([name, c]) => [`  ${group} ${name}`, c.summary]));
   return `Usage: npm run gatehouse -- <command> [options]
 
 ${table(['Commands:', ''], rows, '')}

@@ -9,7 +9,11 @@ import { issueMessages } from '../lib/services/errors.ts';
 export function table(headers: string[], rows: string[][], empty: string): string {
   if (rows.length === 0) return empty;
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n');
 }
 

@@ -43,7 +43,10 @@ async function applyAll(log?: (msg: string) => void): Promise<void> {
 
 async function create(rawName: string, log?: (msg: string) => void): Promise<void> {
   // Prisma's folder convention: UTC timestamp, then a snake_case name.
-  const slug = rawName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const slug = rawName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   if (!slug) throw new UsageError(`Migration name "${rawName}" has no letters or digits`);
   const name = `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${slug}`;
 
@@ -84,8 +87,7 @@ async function sqliteDiff(log?: (msg: string) => void): Promise<string> {
  * needs a server: SHADOW_DATABASE_URL, else DATABASE_URL when it is PostgreSQL.
  */
 async function postgresDiff(log?: (msg: string) => void): Promise<string> {
-  const base =
-    process.env.SHADOW_DATABASE_URL || (databaseKind(env().DATABASE_URL) === 'postgresql' ? env().DATABASE_URL : undefined);
+  const base = process.env.SHADOW_DATABASE_URL || (databaseKind(env().DATABASE_URL) === 'postgresql' ? env().DATABASE_URL : undefined);
   if (!base) {
     throw new Error(
       'A PostgreSQL migration is diffed against a real server, and none is configured.\n' +

@@ -9,7 +9,18 @@ import { join } from 'node:path';
 
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const next = join('node_modules', 'next', 'dist', 'bin', 'next');
-const inputs = ['app', 'components', 'lib', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.ts', 'postcss.config.mjs', 'package-lock.json', 'tsconfig.json'];
+const inputs = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'instrumentation.ts',
+  'proxy.ts',
+  'next.config.ts',
+  'postcss.config.mjs',
+  'package-lock.json',
+  'tsconfig.json',
+];
 const stampFile = join('.next', 'gatehouse-source-hash');
 
 /** A hash of every source file's path, size and mtime: cheap, and changes whenever a build would. */

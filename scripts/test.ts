@@ -212,7 +212,13 @@ async function withPostgresSchema<T>(base: string, fn: (url: string) => Promise<
 
 async function protocolAndBrowser(database: string, databaseUrl: string, mount: Mount, browser: boolean) {
   const server = await startServer(databaseUrl, mount);
-  const serverEnv = { ...serverLimits, ...secretsEnv(databaseUrl), GATEHOUSE_TEST_URL: server.url, GATEHOUSE_TEST_DATABASE_URL: databaseUrl, GATEHOUSE_TEST_MOUNT: mount };
+  const serverEnv = {
+    ...serverLimits,
+    ...secretsEnv(databaseUrl),
+    GATEHOUSE_TEST_URL: server.url,
+    GATEHOUSE_TEST_DATABASE_URL: databaseUrl,
+    GATEHOUSE_TEST_MOUNT: mount,
+  };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
     if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']), serverEnv);

@@ -13,7 +13,7 @@ import { table } from '../output.ts';
 const services = () => import('../../lib/services/clients.ts');
 
 const create: Command = {
-  summary: 'register a client (a confidential client\'s secret is printed once)',
+  summary: "register a client (a confidential client's secret is printed once)",
   help: `Usage: gatehouse client create --name NAME --redirect-uri URI [options]
 
 Registers an OAuth 2.0 client. A confidential client's secret is printed once
@@ -112,14 +112,7 @@ Lists registered clients. Secrets are stored only as hashes and never shown.
     const { positionals: rest } = parseCommand('client list', argv, {});
     positionals('client list', rest, []);
     const clients = await (await services()).listClients(await ctx.db());
-    const rows = clients.map((c) => [
-      c.id,
-      c.name,
-      clientType(c),
-      c.enabled ? 'enabled' : 'disabled',
-      c.idTokenSignedResponseAlg,
-      c.redirectUris.join(' '),
-    ]);
+    const rows = clients.map((c) => [c.id, c.name, clientType(c), c.enabled ? 'enabled' : 'disabled', c.idTokenSignedResponseAlg, c.redirectUris.join(' ')]);
     return {
       json: clients.map(clientToWire),
       text: table(['CLIENT ID', 'NAME', 'TYPE', 'STATUS', 'ID TOKEN ALG', 'REDIRECT URIS'], rows, 'No clients registered.'),

@@ -107,7 +107,8 @@ password sign in again. ${passwordNote} Exits 1 if there is no such user.
     parseInput(passwordSchema, password);
     const db = await ctx.db();
     const { endedSessions } = await changePassword(db, await userIdByUsername(db, username), password, BY_CLI, { generated });
-    const ended = endedSessions === 0 ? 'they had no session to end' : endedSessions === 1 ? 'their one session ended' : `their ${endedSessions} sessions ended`;
+    const ended =
+      endedSessions === 0 ? 'they had no session to end' : endedSessions === 1 ? 'their one session ended' : `their ${endedSessions} sessions ended`;
     return {
       json: { username, ended_sessions: endedSessions, ...(generated ? { password } : {}) },
       text: generated ? `New password for ${username}: ${password}\n${ended}` : `Password changed for ${username}; ${ended}`,

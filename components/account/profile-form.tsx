@@ -23,7 +23,15 @@ export function ProfileForm({ action, initial }: { action: (state: ProfileState,
   return (
     <form ref={form} action={formAction} noValidate className="space-y-5">
       {state.status === 'saved' ? <Notice>Your profile is saved. Apps see the change the next time they ask Gatehouse.</Notice> : null}
-      <TextField id="name" label="Name" hint="The name apps greet you by." autoComplete="name" maxLength={128} defaultValue={values.name} errors={errors.name} />
+      <TextField
+        id="name"
+        label="Name"
+        hint="The name apps greet you by."
+        autoComplete="name"
+        maxLength={128}
+        defaultValue={values.name}
+        errors={errors.name}
+      />
       <TextField
         id="email"
         label="Email"

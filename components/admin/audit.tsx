@@ -28,7 +28,10 @@ export function Actor({ actor, ip }: { actor: AuditEventRecord['actor']; ip?: st
   // A client that called the admin API as itself.
   if (!actor.id && name.startsWith(CLIENT_ACTOR_PREFIX)) {
     return (
-      <Link href={`/admin/clients/${encodeURIComponent(name.slice(CLIENT_ACTOR_PREFIX.length))}`} className={`rounded-sm font-medium text-indigo-700 hover:underline ${focusRing}`}>
+      <Link
+        href={`/admin/clients/${encodeURIComponent(name.slice(CLIENT_ACTOR_PREFIX.length))}`}
+        className={`rounded-sm font-medium text-indigo-700 hover:underline ${focusRing}`}
+      >
         {name}
       </Link>
     );

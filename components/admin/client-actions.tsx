@@ -38,7 +38,13 @@ export function RotateSecretForm({ action }: { action: (state: SecretRotation, f
   );
 }
 
-export function DeleteClientForm({ action, name }: { action: (state: ClientChange | undefined, form: FormData) => Promise<ClientChange | undefined>; name: string }) {
+export function DeleteClientForm({
+  action,
+  name,
+}: {
+  action: (state: ClientChange | undefined, form: FormData) => Promise<ClientChange | undefined>;
+  name: string;
+}) {
   const [state, formAction, pending] = useActionState(action, undefined);
   const id = useId();
   return (

@@ -25,7 +25,7 @@ const scopeOptions = [
   { value: 'profile', hint: 'Name and username.' },
   { value: 'email', hint: 'Email address.' },
   { value: 'offline_access', hint: 'Refresh tokens while the person is away.' },
-  { value: 'introspect', hint: 'A resource server checks tokens at /oauth/introspect with it; client credentials only, never in a person\'s token.' },
+  { value: 'introspect', hint: "A resource server checks tokens at /oauth/introspect with it; client credentials only, never in a person's token." },
   { value: 'admin', hint: 'Call the admin API (/api/admin); admin-API clients with client credentials only.' },
 ];
 
@@ -45,14 +45,36 @@ const fieldNames: Record<keyof FieldErrors, string> = {
   idTokenSignedResponseAlg: 'ID token signing algorithm',
 };
 
-function Choices({ legend, name, options, checked, errors, hint }: { legend: string; name: string; options: Array<{ value: string; label?: string; hint: string }>; checked: string[]; errors?: string[]; hint?: string }) {
+function Choices({
+  legend,
+  name,
+  options,
+  checked,
+  errors,
+  hint,
+}: {
+  legend: string;
+  name: string;
+  options: Array<{ value: string; label?: string; hint: string }>;
+  checked: string[];
+  errors?: string[];
+  hint?: string;
+}) {
   return (
     <fieldset aria-describedby={errors?.length ? `${name}-error` : undefined}>
       <legend className="text-sm font-medium text-slate-800">{legend}</legend>
       {hint ? <p className="mt-0.5 text-sm text-slate-500">{hint}</p> : null}
       <div className="mt-2 grid gap-2 sm:grid-cols-2">
         {options.map((o) => (
-          <ChoiceCard key={o.value} type="checkbox" name={name} value={o.value} defaultChecked={checked.includes(o.value)} label={o.label ?? <code>{o.value}</code>} hint={o.hint} />
+          <ChoiceCard
+            key={o.value}
+            type="checkbox"
+            name={name}
+            value={o.value}
+            defaultChecked={checked.includes(o.value)}
+            label={o.label ?? <code>{o.value}</code>}
+            hint={o.hint}
+          />
         ))}
       </div>
       <Errors id={`${name}-error`} messages={errors} />
@@ -64,7 +86,15 @@ function Toggle({ name, label, hint, checked, errors }: { name: string; label: s
   return (
     <div>
       <label className="flex gap-3 text-sm">
-        <input id={name} type="checkbox" name={name} defaultChecked={checked} aria-invalid={!!errors?.length} aria-describedby={errors?.length ? `${name}-error` : undefined} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
+        <input
+          id={name}
+          type="checkbox"
+          name={name}
+          defaultChecked={checked}
+          aria-invalid={!!errors?.length}
+          aria-describedby={errors?.length ? `${name}-error` : undefined}
+          className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`}
+        />
         <span>
           <span className="font-medium text-slate-900">{label}</span>
           <span className="block text-slate-500">{hint}</span>
@@ -107,7 +137,16 @@ export function ClientForm({
 
       <section className="space-y-5">
         <Field id="name" label="Name" hint="Shown to people on the sign-in and consent screens." errors={errors.name}>
-          <input id="name" name="name" required maxLength={128} defaultValue={v.name} aria-invalid={!!errors.name} aria-describedby={describedBy('name', true, errors.name)} className={`${inputLook} ${border(!!errors.name)}`} />
+          <input
+            id="name"
+            name="name"
+            required
+            maxLength={128}
+            defaultValue={v.name}
+            aria-invalid={!!errors.name}
+            aria-describedby={describedBy('name', true, errors.name)}
+            className={`${inputLook} ${border(!!errors.name)}`}
+          />
         </Field>
 
         {mode === 'create' ? (
@@ -136,10 +175,33 @@ export function ClientForm({
           hint="One per line, matched exactly. https, or http only on localhost, 127.0.0.1 and [::1]; no fragments."
           errors={errors.redirectUris}
         >
-          <textarea id="redirectUris" name="redirectUris" rows={3} spellCheck={false} defaultValue={v.redirectUris} aria-invalid={!!errors.redirectUris} aria-describedby={describedBy('redirectUris', true, errors.redirectUris)} className={`${inputLook} font-mono ${border(!!errors.redirectUris)}`} />
+          <textarea
+            id="redirectUris"
+            name="redirectUris"
+            rows={3}
+            spellCheck={false}
+            defaultValue={v.redirectUris}
+            aria-invalid={!!errors.redirectUris}
+            aria-describedby={describedBy('redirectUris', true, errors.redirectUris)}
+            className={`${inputLook} font-mono ${border(!!errors.redirectUris)}`}
+          />
         </Field>
-        <Field id="postLogoutRedirectUris" label="Post-logout redirect URIs" hint="Where sign-out may send people back to. One per line." errors={errors.postLogoutRedirectUris}>
-          <textarea id="postLogoutRedirectUris" name="postLogoutRedirectUris" rows={2} spellCheck={false} defaultValue={v.postLogoutRedirectUris} aria-invalid={!!errors.postLogoutRedirectUris} aria-describedby={describedBy('postLogoutRedirectUris', true, errors.postLogoutRedirectUris)} className={`${inputLook} font-mono ${border(!!errors.postLogoutRedirectUris)}`} />
+        <Field
+          id="postLogoutRedirectUris"
+          label="Post-logout redirect URIs"
+          hint="Where sign-out may send people back to. One per line."
+          errors={errors.postLogoutRedirectUris}
+        >
+          <textarea
+            id="postLogoutRedirectUris"
+            name="postLogoutRedirectUris"
+            rows={2}
+            spellCheck={false}
+            defaultValue={v.postLogoutRedirectUris}
+            aria-invalid={!!errors.postLogoutRedirectUris}
+            aria-describedby={describedBy('postLogoutRedirectUris', true, errors.postLogoutRedirectUris)}
+            className={`${inputLook} font-mono ${border(!!errors.postLogoutRedirectUris)}`}
+          />
         </Field>
       </section>
 
@@ -150,8 +212,20 @@ export function ClientForm({
         <div id="scopes">
           <Choices legend="Allowed scopes" name="scopes" options={scopeOptions} checked={v.scopes} errors={errors.scopes} />
         </div>
-        <Field id="tokenEndpointAuthMethod" label="Token endpoint authentication" hint="How the client proves who it is at /oauth/token." errors={errors.tokenEndpointAuthMethod}>
-          <select id="tokenEndpointAuthMethod" name="tokenEndpointAuthMethod" defaultValue={v.tokenEndpointAuthMethod} aria-invalid={!!errors.tokenEndpointAuthMethod} aria-describedby={describedBy('tokenEndpointAuthMethod', true, errors.tokenEndpointAuthMethod)} className={`${inputLook} bg-white ${border(!!errors.tokenEndpointAuthMethod)}`}>
+        <Field
+          id="tokenEndpointAuthMethod"
+          label="Token endpoint authentication"
+          hint="How the client proves who it is at /oauth/token."
+          errors={errors.tokenEndpointAuthMethod}
+        >
+          <select
+            id="tokenEndpointAuthMethod"
+            name="tokenEndpointAuthMethod"
+            defaultValue={v.tokenEndpointAuthMethod}
+            aria-invalid={!!errors.tokenEndpointAuthMethod}
+            aria-describedby={describedBy('tokenEndpointAuthMethod', true, errors.tokenEndpointAuthMethod)}
+            className={`${inputLook} bg-white ${border(!!errors.tokenEndpointAuthMethod)}`}
+          >
             <option value="">Default (client_secret_basic, or none for public clients)</option>
             <option value="client_secret_basic">client_secret_basic (HTTP Basic)</option>
             <option value="client_secret_post">client_secret_post (in the form body)</option>
@@ -164,7 +238,14 @@ export function ClientForm({
           hint="RS256 for relying parties that accept only RS256, e.g. next-auth v4 without configuration."
           errors={errors.idTokenSignedResponseAlg}
         >
-          <select id="idTokenSignedResponseAlg" name="idTokenSignedResponseAlg" defaultValue={v.idTokenSignedResponseAlg} aria-invalid={!!errors.idTokenSignedResponseAlg} aria-describedby={describedBy('idTokenSignedResponseAlg', true, errors.idTokenSignedResponseAlg)} className={`${inputLook} bg-white ${border(!!errors.idTokenSignedResponseAlg)}`}>
+          <select
+            id="idTokenSignedResponseAlg"
+            name="idTokenSignedResponseAlg"
+            defaultValue={v.idTokenSignedResponseAlg}
+            aria-invalid={!!errors.idTokenSignedResponseAlg}
+            aria-describedby={describedBy('idTokenSignedResponseAlg', true, errors.idTokenSignedResponseAlg)}
+            className={`${inputLook} bg-white ${border(!!errors.idTokenSignedResponseAlg)}`}
+          >
             <option value="ES256">ES256 (ECDSA P-256, the default)</option>
             <option value="RS256">RS256 (RSA)</option>
           </select>
@@ -173,13 +254,40 @@ export function ClientForm({
 
       <section className="space-y-5">
         <Field id="logoUri" label="Logo URI (optional)" hint="An https URL of a logo for the consent screen." errors={errors.logoUri}>
-          <input id="logoUri" name="logoUri" type="url" inputMode="url" defaultValue={v.logoUri} aria-invalid={!!errors.logoUri} aria-describedby={describedBy('logoUri', true, errors.logoUri)} className={`${inputLook} ${border(!!errors.logoUri)}`} />
+          <input
+            id="logoUri"
+            name="logoUri"
+            type="url"
+            inputMode="url"
+            defaultValue={v.logoUri}
+            aria-invalid={!!errors.logoUri}
+            aria-describedby={describedBy('logoUri', true, errors.logoUri)}
+            className={`${inputLook} ${border(!!errors.logoUri)}`}
+          />
         </Field>
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium text-slate-800">Trust</legend>
-          <Toggle name="firstParty" label="First party" hint="Your organisation's own app: people are never asked for consent." checked={v.firstParty} errors={errors.firstParty} />
-          <Toggle name="resourceServer" label="Resource server" hint="An API that may introspect any token; confidential clients only (its secret, or its client-credentials token with the introspect scope)." checked={v.resourceServer} errors={errors.resourceServer} />
-          <Toggle name="adminApi" label="Admin API" hint="Automation that may manage Gatehouse through /api/admin (with the admin scope, client credentials only)." checked={v.adminApi} errors={errors.adminApi} />
+          <Toggle
+            name="firstParty"
+            label="First party"
+            hint="Your organisation's own app: people are never asked for consent."
+            checked={v.firstParty}
+            errors={errors.firstParty}
+          />
+          <Toggle
+            name="resourceServer"
+            label="Resource server"
+            hint="An API that may introspect any token; confidential clients only (its secret, or its client-credentials token with the introspect scope)."
+            checked={v.resourceServer}
+            errors={errors.resourceServer}
+          />
+          <Toggle
+            name="adminApi"
+            label="Admin API"
+            hint="Automation that may manage Gatehouse through /api/admin (with the admin scope, client credentials only)."
+            checked={v.adminApi}
+            errors={errors.adminApi}
+          />
         </fieldset>
       </section>
 

@@ -8,7 +8,17 @@ import { border, ChoiceCard, describedBy, Field, inputLook } from '../ui/field';
 import type { PasswordChoice, UserFieldErrors } from '@/lib/services/portal/user-form';
 
 /** `hideLegend`: inside a card already titled "Password", the legend is for screen readers only. */
-export function PasswordFields({ idPrefix, choice, errors, hideLegend = false }: { idPrefix: string; choice: PasswordChoice; errors: UserFieldErrors; hideLegend?: boolean }) {
+export function PasswordFields({
+  idPrefix,
+  choice,
+  errors,
+  hideLegend = false,
+}: {
+  idPrefix: string;
+  choice: PasswordChoice;
+  errors: UserFieldErrors;
+  hideLegend?: boolean;
+}) {
   const typeId = `${idPrefix}-type`;
   return (
     <fieldset className="group space-y-3">
@@ -18,15 +28,42 @@ export function PasswordFields({ idPrefix, choice, errors, hideLegend = false }:
           { value: 'generate', id: `${idPrefix}-generate`, label: 'Generate a strong password', hint: 'Shown once, after saving, for you to pass on.' },
           { value: 'type', id: typeId, label: 'Type a password', hint: 'At least 8 characters; typed twice.' },
         ].map((o) => (
-          <ChoiceCard key={o.value} id={o.id} type="radio" name="passwordChoice" value={o.value} defaultChecked={choice === o.value} label={o.label} hint={o.hint} />
+          <ChoiceCard
+            key={o.value}
+            id={o.id}
+            type="radio"
+            name="passwordChoice"
+            value={o.value}
+            defaultChecked={choice === o.value}
+            label={o.label}
+            hint={o.hint}
+          />
         ))}
       </div>
       <div className="hidden space-y-4 group-has-[input[value=type]:checked]:block">
         <Field id={`${idPrefix}-password`} label="New password" errors={errors.password}>
-          <input id={`${idPrefix}-password`} name="password" type="password" autoComplete="new-password" maxLength={257} aria-invalid={!!errors.password} aria-describedby={describedBy(`${idPrefix}-password`, false, errors.password)} className={`${inputLook} ${border(!!errors.password)}`} />
+          <input
+            id={`${idPrefix}-password`}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            maxLength={257}
+            aria-invalid={!!errors.password}
+            aria-describedby={describedBy(`${idPrefix}-password`, false, errors.password)}
+            className={`${inputLook} ${border(!!errors.password)}`}
+          />
         </Field>
         <Field id={`${idPrefix}-confirm`} label="New password, again" errors={errors.confirmPassword}>
-          <input id={`${idPrefix}-confirm`} name="confirmPassword" type="password" autoComplete="new-password" maxLength={257} aria-invalid={!!errors.confirmPassword} aria-describedby={describedBy(`${idPrefix}-confirm`, false, errors.confirmPassword)} className={`${inputLook} ${border(!!errors.confirmPassword)}`} />
+          <input
+            id={`${idPrefix}-confirm`}
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            maxLength={257}
+            aria-invalid={!!errors.confirmPassword}
+            aria-describedby={describedBy(`${idPrefix}-confirm`, false, errors.confirmPassword)}
+            className={`${inputLook} ${border(!!errors.confirmPassword)}`}
+          />
         </Field>
       </div>
     </fieldset>

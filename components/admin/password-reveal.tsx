@@ -8,7 +8,9 @@ export function PasswordReveal({ heading, username, password }: { heading: strin
     <div>
       <Notice variant="warning">
         <p className="font-semibold">{heading}</p>
-        <p className="mt-1">Copy the password now and pass it on to {username} over a safe channel. Gatehouse stores only a hash of it and will never show it again.</p>
+        <p className="mt-1">
+          Copy the password now and pass it on to {username} over a safe channel. Gatehouse stores only a hash of it and will never show it again.
+        </p>
       </Notice>
       <CopyField id="generated-password" label="Generated password" value={password} secret />
     </div>

@@ -33,10 +33,29 @@ function ProfileFields({ values, errors }: { values: { name: string; email: stri
   return (
     <>
       <Field id="name" label="Name (optional)" hint="Shown to apps that ask for the profile scope." errors={errors.name}>
-        <input id="name" name="name" maxLength={128} autoComplete="off" defaultValue={values.name} aria-invalid={!!errors.name} aria-describedby={describedBy('name', true, errors.name)} className={`${inputLook} ${border(!!errors.name)}`} />
+        <input
+          id="name"
+          name="name"
+          maxLength={128}
+          autoComplete="off"
+          defaultValue={values.name}
+          aria-invalid={!!errors.name}
+          aria-describedby={describedBy('name', true, errors.name)}
+          className={`${inputLook} ${border(!!errors.name)}`}
+        />
       </Field>
       <Field id="email" label="Email (optional)" hint="Unique across users. A changed address is no longer marked verified." errors={errors.email}>
-        <input id="email" name="email" type="email" maxLength={254} autoComplete="off" defaultValue={values.email} aria-invalid={!!errors.email} aria-describedby={describedBy('email', true, errors.email)} className={`${inputLook} ${border(!!errors.email)}`} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          maxLength={254}
+          autoComplete="off"
+          defaultValue={values.email}
+          aria-invalid={!!errors.email}
+          aria-describedby={describedBy('email', true, errors.email)}
+          className={`${inputLook} ${border(!!errors.email)}`}
+        />
       </Field>
     </>
   );
@@ -64,7 +83,18 @@ export function NewUserForm({ action, initial }: { action: (state: NewUserState,
     <form action={formAction} noValidate className="space-y-6">
       <ProblemSummary errors={errors} names={fieldNames} anchors={anchors} />
       <Field id="username" label="Username" hint="Letters, digits and . _ @ - only. It cannot be changed later." errors={errors.username}>
-        <input id="username" name="username" required maxLength={64} autoComplete="off" spellCheck={false} defaultValue={v.username} aria-invalid={!!errors.username} aria-describedby={describedBy('username', true, errors.username)} className={`${inputLook} ${border(!!errors.username)}`} />
+        <input
+          id="username"
+          name="username"
+          required
+          maxLength={64}
+          autoComplete="off"
+          spellCheck={false}
+          defaultValue={v.username}
+          aria-invalid={!!errors.username}
+          aria-describedby={describedBy('username', true, errors.username)}
+          className={`${inputLook} ${border(!!errors.username)}`}
+        />
       </Field>
       <ProfileFields values={v} errors={errors} />
       <PasswordFields idPrefix="new-user" choice={v.passwordChoice} errors={errors} />
@@ -80,7 +110,15 @@ export function NewUserForm({ action, initial }: { action: (state: NewUserState,
   );
 }
 
-export function ProfileForm({ action, initial, cancelHref }: { action: (state: ProfileFormState, form: FormData) => Promise<ProfileFormState>; initial: ProfileFormValues; cancelHref: string }) {
+export function ProfileForm({
+  action,
+  initial,
+  cancelHref,
+}: {
+  action: (state: ProfileFormState, form: FormData) => Promise<ProfileFormState>;
+  initial: ProfileFormValues;
+  cancelHref: string;
+}) {
   const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, errors: {} });
   const { values, errors } = state.status === 'editing' ? state : { values: initial, errors: {} };
   return (

@@ -48,7 +48,19 @@ export function ItemList<T>({ items, empty, className = '', children }: { items:
 }
 
 /** A page that is one form in a card (create, edit): its header with the way back, the form at a readable width. */
-export function FormPage({ title, back, description, wide = false, children }: { title: string; back: { href: string; label: string }; description?: string; wide?: boolean; children: ReactNode }) {
+export function FormPage({
+  title,
+  back,
+  description,
+  wide = false,
+  children,
+}: {
+  title: string;
+  back: { href: string; label: string };
+  description?: string;
+  wide?: boolean;
+  children: ReactNode;
+}) {
   return (
     <>
       <PageHeader title={title} back={back} description={description} />

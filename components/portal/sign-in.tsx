@@ -16,12 +16,24 @@ const messages: Record<string, string> = {
   Configuration: 'The admin portal is not configured correctly. See the server log.',
 };
 
-export function SignInCard({ account, error, view }: { account: boolean; error: unknown; view: { kind: 'form'; csrfToken: string; callbackUrl: string } | { kind: 'cookies_blocked' } }) {
+export function SignInCard({
+  account,
+  error,
+  view,
+}: {
+  account: boolean;
+  error: unknown;
+  view: { kind: 'form'; csrfToken: string; callbackUrl: string } | { kind: 'cookies_blocked' };
+}) {
   const message = typeof error === 'string' ? (messages[error] ?? 'The sign-in did not complete. Try again.') : undefined;
   return (
     <AuthCard
       title={account ? 'Your Gatehouse account' : 'Gatehouse admin'}
-      subtitle={account ? 'Sign in to see and change your profile, password, connected apps and sessions.' : 'Sign in with your Gatehouse account to manage applications and users.'}
+      subtitle={
+        account
+          ? 'Sign in to see and change your profile, password, connected apps and sessions.'
+          : 'Sign in with your Gatehouse account to manage applications and users.'
+      }
     >
       {message ? (
         <Notice variant="error" compact>

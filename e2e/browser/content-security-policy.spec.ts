@@ -41,7 +41,9 @@ test('the sign-in and consent pages run their scripts, and nothing is refused', 
   const client = await makeClient();
   const config = await discover(client);
   const { challenge } = await pkce();
-  await page.goto(oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile', code_challenge: challenge, code_challenge_method: 'S256' }).href);
+  await page.goto(
+    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid profile', code_challenge: challenge, code_challenge_method: 'S256' }).href,
+  );
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expectPolicy(page);
   await expectHydrated(page);

@@ -33,14 +33,25 @@ test("a person's token never carries the admin scope: refused at authorization, 
   const web = await makeClient();
   const config = await discover(web);
   const { challenge } = await pkce();
-  const asked = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid admin', code_challenge: challenge, code_challenge_method: 'S256' });
+  const asked = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid admin',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
   const { location } = await new TestBrowser(baseUrl).navigate(asked);
   assert.equal(location?.searchParams.get('error'), 'invalid_scope');
   assert.equal(location?.searchParams.get('code'), null);
 
   // An admin-API client may not have the code grant beside the admin scope.
   await assert.rejects(
-    registerClient(database(databaseUrl), { name: 'Both', grantTypes: ['authorization_code', 'client_credentials'], redirectUris: [redirectUri], scopes: ['openid', 'admin'], adminApi: true }),
+    registerClient(database(databaseUrl), {
+      name: 'Both',
+      grantTypes: ['authorization_code', 'client_credentials'],
+      redirectUris: [redirectUri],
+      scopes: ['openid', 'admin'],
+      adminApi: true,
+    }),
     /client_credentials grant only/,
   );
 
@@ -48,12 +59,30 @@ test("a person's token never carries the admin scope: refused at authorization, 
   const id = `sneaky-${unique()}`;
   const secret = randomBytes(32).toString('base64url');
   await insertClient(database(databaseUrl), {
-    id, name: 'Sneaky', secretHash: hashClientSecret(secret), redirectUris: [redirectUri], postLogoutRedirectUris: [], grantTypes: ['authorization_code', 'client_credentials'],
-    scope: 'openid admin', tokenEndpointAuthMethod: 'client_secret_basic', applicationType: 'web', logoUri: null, firstParty: true, resourceServer: false, adminApi: true,
+    id,
+    name: 'Sneaky',
+    secretHash: hashClientSecret(secret),
+    redirectUris: [redirectUri],
+    postLogoutRedirectUris: [],
+    grantTypes: ['authorization_code', 'client_credentials'],
+    scope: 'openid admin',
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    applicationType: 'web',
+    logoUri: null,
+    firstParty: true,
+    resourceServer: false,
+    adminApi: true,
     idTokenSignedResponseAlg: 'ES256',
   });
   const sneaky = new URL('/oauth/authorize', baseUrl);
-  sneaky.search = new URLSearchParams({ client_id: id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid admin', code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+  sneaky.search = new URLSearchParams({
+    client_id: id,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid admin',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }).toString();
   const answer = await new TestBrowser(baseUrl).navigate(sneaky);
   assert.equal(answer.location, undefined, 'no code goes back to the client');
   assert.match(await answer.response.text(), /invalid_client_metadata/);
@@ -68,7 +97,10 @@ test("a person's token never carries the admin scope: refused at authorization, 
 
 test('over the API: a client is created and its secret, shown once, works at /oauth/token; rotated, the old one stops; disabled, then deleted', async () => {
   const token = await adminToken(await makeAdminApiClient());
-  const created = await api('POST', '/api/admin/clients', { token, json: { client_name: 'Reports job', grant_types: ['client_credentials'], scope: 'openid' } });
+  const created = await api('POST', '/api/admin/clients', {
+    token,
+    json: { client_name: 'Reports job', grant_types: ['client_credentials'], scope: 'openid' },
+  });
   assert.equal(created.status, 201);
   assert.equal(created.headers.get('cache-control'), 'no-store');
   const { client_id: id, client_secret: secret } = created.body;
@@ -81,7 +113,10 @@ test('over the API: a client is created and its secret, shown once, works at /oa
   assert.equal(shown.body.client_secret, undefined, 'never shown again');
   assert.doesNotMatch(JSON.stringify(shown.body), /hash/i);
   const listed = await api('GET', `/api/admin/clients?q=${encodeURIComponent(id)}&per_page=5`, { token });
-  assert.deepEqual(listed.body.data.map((c: { client_id: string }) => c.client_id), [id]);
+  assert.deepEqual(
+    listed.body.data.map((c: { client_id: string }) => c.client_id),
+    [id],
+  );
   assert.equal(listed.body.total, 1);
 
   const renamed = await api('PATCH', `/api/admin/clients/${id}`, { token, json: { client_name: 'Nightly reports' } });
@@ -150,7 +185,10 @@ test('over the API: a public resource server and the introspect scope beside a p
   assert.match(publicRs.body.error_description, /body\.resource_server: only confidential clients can be resource servers/);
   assert.match(publicRs.body.error_description, /body\.grant_types: a client with the introspect scope uses the client_credentials grant only/);
 
-  const spa = await api('POST', '/api/admin/clients', { token, json: { client_name: 'SPA', client_type: 'public', redirect_uris: [redirectUri], scope: 'openid' } });
+  const spa = await api('POST', '/api/admin/clients', {
+    token,
+    json: { client_name: 'SPA', client_type: 'public', redirect_uris: [redirectUri], scope: 'openid' },
+  });
   assert.equal(spa.status, 201);
   const flagged = await api('PATCH', `/api/admin/clients/${spa.body.client_id}`, { token, json: { resource_server: true } });
   assert.equal(flagged.status, 400);
@@ -161,7 +199,11 @@ test('over the API: a public resource server and the introspect scope beside a p
   const widened = await api('PATCH', `/api/admin/clients/${web.body.client_id}`, { token, json: { scope: 'openid introspect' } });
   assert.equal(widened.status, 400);
   assert.match(widened.body.error_description, /grant_types: a client with the introspect scope uses the client_credentials grant only/);
-  assert.equal((await api('GET', `/api/admin/clients/${web.body.client_id}`, { token })).body.scope, 'openid profile email offline_access', 'a refused PATCH changes nothing');
+  assert.equal(
+    (await api('GET', `/api/admin/clients/${web.body.client_id}`, { token })).body.scope,
+    'openid profile email offline_access',
+    'a refused PATCH changes nothing',
+  );
   for (const id of [spa.body.client_id, web.body.client_id]) assert.equal((await api('DELETE', `/api/admin/clients/${id}`, { token })).status, 204);
 });
 
@@ -177,12 +219,19 @@ test("over the API: a user is created with a generated password that signs them 
   const app = await makeClient();
   const config = await discover(app);
   const { challenge } = await pkce();
-  await authorize(new TestBrowser(baseUrl), oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }), { username, password: created.body.password });
+  await authorize(
+    new TestBrowser(baseUrl),
+    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
+    { username, password: created.body.password },
+  );
   const sessions = await api('GET', `/api/admin/users/${id}/sessions`, { token });
   assert.equal(sessions.body.data.length, 1);
   assert.deepEqual(sessions.body.data[0].apps, [app.name]);
   const grants = await api('GET', `/api/admin/users/${id}/grants`, { token });
-  assert.deepEqual(grants.body.data.map((g: { client_id: string; scope: string }) => [g.client_id, g.scope]), [[app.id, 'openid']]);
+  assert.deepEqual(
+    grants.body.data.map((g: { client_id: string; scope: string }) => [g.client_id, g.scope]),
+    [[app.id, 'openid']],
+  );
 
   const profile = await api('PATCH', `/api/admin/users/${id}`, { token, json: { name: 'Renamed Person' } });
   assert.equal(profile.body.name, 'Renamed Person');
@@ -199,20 +248,38 @@ test("over the API: a user is created with a generated password that signs them 
 
   const log = await api('GET', `/api/admin/audit-events?actor=${encodeURIComponent(`client:${automation.id}`)}&per_page=10`, { token });
   assert.equal(log.status, 200);
-  assert.deepEqual(log.body.data.map((e: { action: string }) => e.action).sort(), ['session.ended', 'user.created', 'user.disabled', 'user.password_changed', 'user.updated']);
+  assert.deepEqual(log.body.data.map((e: { action: string }) => e.action).sort(), [
+    'session.ended',
+    'user.created',
+    'user.disabled',
+    'user.password_changed',
+    'user.updated',
+  ]);
   for (const event of log.body.data) {
     assert.deepEqual(event.actor, { id: null, username: `client:${automation.id}` });
     assert.deepEqual(event.target, { type: 'user', id, label: username });
     assert.match(event.ip, loopback);
   }
-  assert.deepEqual(log.body.data.find((e: { action: string }) => e.action === 'user.created').details, { role: 'user', email: `${username}@example.test`, generated: true });
+  assert.deepEqual(log.body.data.find((e: { action: string }) => e.action === 'user.created').details, {
+    role: 'user',
+    email: `${username}@example.test`,
+    generated: true,
+  });
   assert.doesNotMatch(JSON.stringify(log.body), new RegExp(created.body.password));
   const byAction = await api('GET', `/api/admin/audit-events?action=user.disabled&target=${id}`, { token });
-  assert.deepEqual(byAction.body.data.map((e: { action: string }) => e.action), ['user.disabled']);
+  assert.deepEqual(
+    byAction.body.data.map((e: { action: string }) => e.action),
+    ['user.disabled'],
+  );
 });
 
 test('no credentials: 401 with a Bearer challenge; a bad token: 401 invalid_token; every error in the one shape', async () => {
-  for (const [method, path] of [['GET', '/api/admin/clients'], ['POST', '/api/admin/users'], ['DELETE', '/api/admin/clients/x'], ['GET', '/api/admin/no-such-thing']]) {
+  for (const [method, path] of [
+    ['GET', '/api/admin/clients'],
+    ['POST', '/api/admin/users'],
+    ['DELETE', '/api/admin/clients/x'],
+    ['GET', '/api/admin/no-such-thing'],
+  ]) {
     const response = await api(method, path);
     assert.equal(response.status, 401, `${method} ${path}`);
     assert.match(response.headers.get('www-authenticate')!, /^Bearer realm="/);
@@ -245,7 +312,13 @@ test('malformed JSON and the wrong content type: 400; unknown ids: 404; a taken 
   assert.match(invalid.body.error_description, /redirect_uris\.0: .*must use https/);
   assert.equal((await api('POST', '/api/admin/users', { token, json: { username: 'x', pasword: 'typo in a field name' } })).status, 400);
 
-  for (const path of ['/api/admin', '/api/admin/clients/no-such-client', '/api/admin/users/no-such-user', '/api/admin/users/no-such-user/sessions', '/api/admin/no-such-thing']) {
+  for (const path of [
+    '/api/admin',
+    '/api/admin/clients/no-such-client',
+    '/api/admin/users/no-such-user',
+    '/api/admin/users/no-such-user/sessions',
+    '/api/admin/no-such-thing',
+  ]) {
     const response = await api('GET', path, { token });
     assert.equal(response.status, 404, path);
     assert.equal(response.body.error, 'not_found');
@@ -289,6 +362,7 @@ test('the OpenAPI document parses and documents every route file', async () => {
   assert.ok(document.components.securitySchemes.bearerToken && document.components.securitySchemes.portalSession);
   const routes = adminRouteExports();
   assert.ok(routes.length >= 20);
-  for (const route of routes) assert.ok(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path} (${route.file}) is documented`);
+  for (const route of routes)
+    assert.ok(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path} (${route.file}) is documented`);
   assert.equal((await fetch(new URL('/api/admin/openapi.json', baseUrl))).status, 401);
 });

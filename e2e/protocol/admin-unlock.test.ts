@@ -31,7 +31,10 @@ test('a fresh user is not locked: locked_until is null on the user, and the list
   assert.equal(shown.status, 200);
   assert.equal(shown.body.locked_until, null);
   const listed = await api('GET', `/api/admin/users?q=${user.username}`, { token });
-  assert.deepEqual(listed.body.data.map((u: { id: string }) => u.id), [user.id]);
+  assert.deepEqual(
+    listed.body.data.map((u: { id: string }) => u.id),
+    [user.id],
+  );
   assert.equal('locked_until' in listed.body.data[0], false, 'a page of users costs no counter reads');
 });
 
@@ -65,7 +68,10 @@ test('a locked user shows until when; unlocking answers the user with locked_unt
   assert.equal(log.status, 200);
   assert.equal(log.body.data.length, 1, 'only the unlock that lifted a lock is recorded');
   const [event] = log.body.data;
-  assert.deepEqual([event.actor, event.target, event.details], [{ id: null, username: `client:${automation.id}` }, { type: 'user', id: user.id, label: user.username }, {}]);
+  assert.deepEqual(
+    [event.actor, event.target, event.details],
+    [{ id: null, username: `client:${automation.id}` }, { type: 'user', id: user.id, label: user.username }, {}],
+  );
 });
 
 test('unlocking an unknown user is 404 not_found in the one error shape', async () => {

@@ -26,8 +26,13 @@ test('a sign-in and its consent are recorded with the TCP peer address; a forged
   const { challenge } = await pkce();
   const browser = new TestBrowser(baseUrl);
   const request = browser.request.bind(browser);
-  browser.request = (input, init = {}) => request(input, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': '198.51.100.66', 'user-agent': 'audit-test/1.0' } });
-  await authorize(browser, oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }), user);
+  browser.request = (input, init = {}) =>
+    request(input, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': '198.51.100.66', 'user-agent': 'audit-test/1.0' } });
+  await authorize(
+    browser,
+    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
+    user,
+  );
 
   const events = await eventually({ involvingUserId: user.id }, 2);
   assert.deepEqual(events.map((e) => e.action).sort(), ['consent.granted', 'sign_in.succeeded']);

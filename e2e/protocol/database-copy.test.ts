@@ -49,7 +49,10 @@ async function everythingStored(): Promise<{ strings: Set<string>; objects: Reco
 
 /** koa's signed cookies (keygrip's defaults: HMAC-SHA1, base64 made URL-safe). */
 const cookieSignature = (key: string, data: string) =>
-  createHmac('sha1', key).update(data).digest('base64').replace(/\/|\+|=/g, (c) => ({ '/': '_', '+': '-', '=': '' })[c]!);
+  createHmac('sha1', key)
+    .update(data)
+    .digest('base64')
+    .replace(/\/|\+|=/g, (c) => ({ '/': '_', '+': '-', '=': '' })[c]!);
 
 /** Runs `probe` on every value, a few at a time. */
 async function everyValue(values: Iterable<string>, probe: (value: string) => Promise<void>) {
@@ -81,8 +84,14 @@ describe('a copy of the database', () => {
     victim = new TestBrowser(baseUrl);
     const config = await discover(confidential);
     const { challenge } = await pkce();
-    await authorize(victim, oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }), admin);
-    const sessions = await database(databaseUrl).sql.all<{ uid: string }>("SELECT uid FROM oidc_model_instances WHERE model = 'Session' AND account_id = ?", [admin.id]);
+    await authorize(
+      victim,
+      oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
+      admin,
+    );
+    const sessions = await database(databaseUrl).sql.all<{ uid: string }>("SELECT uid FROM oidc_model_instances WHERE model = 'Session' AND account_id = ?", [
+      admin.id,
+    ]);
     assert.equal(sessions.length, 1);
     adminSessionUid = sessions[0].uid;
     stored = await everythingStored();
@@ -117,7 +126,13 @@ describe('a copy of the database', () => {
     const refresh = (token: string) =>
       post('/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { authorization: basic(confidential.id, confidential.clientSecret!) });
     const code = (value: string) =>
-      post('/oauth/token', { grant_type: 'authorization_code', code: value, code_verifier: pending.verifier, redirect_uri: redirectUri, client_id: pending.client.id });
+      post('/oauth/token', {
+        grant_type: 'authorization_code',
+        code: value,
+        code_verifier: pending.verifier,
+        redirect_uri: redirectUri,
+        client_id: pending.client.id,
+      });
     await everyValue(stored.strings, async (value) => {
       assert.notEqual((await refresh(value)).status, 200, 'a stored value refreshed');
       assert.notEqual((await code(value)).status, 200, 'a stored value redeemed as the code');
@@ -131,7 +146,13 @@ describe('a copy of the database', () => {
     const config = await discover(confidential);
     const silent = async (sessionId: string) => {
       const { challenge } = await pkce();
-      const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', prompt: 'none', code_challenge: challenge, code_challenge_method: 'S256' });
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        prompt: 'none',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
       const cookie = `_session=${sessionId}; _session.sig=${cookieSignature(cookieKey, `_session=${sessionId}`)}`;
       const browser = new TestBrowser(baseUrl);
       const { location } = await browser.navigate(url, { headers: { cookie } });

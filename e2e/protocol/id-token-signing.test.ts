@@ -35,7 +35,13 @@ for (const [alg, kty, input] of [
 
 /** openid-client 5, as next-auth 4 brings it: RS256 unless the client says otherwise. */
 interface OpenIdClient5 {
-  Issuer: { discover(url: string): Promise<{ Client: new (metadata: Record<string, unknown>) => { callback(redirectUri: string, params: Record<string, string>, checks: Record<string, string>): Promise<{ id_token?: string }> } }> };
+  Issuer: {
+    discover(url: string): Promise<{
+      Client: new (
+        metadata: Record<string, unknown>,
+      ) => { callback(redirectUri: string, params: Record<string, string>, checks: Record<string, string>): Promise<{ id_token?: string }> };
+    }>;
+  };
 }
 const openidClient5 = createRequire(createRequire(import.meta.url).resolve('next-auth'))('openid-client') as OpenIdClient5;
 
@@ -43,7 +49,13 @@ test('why RS256 stays: openid-client 5 (next-auth 4) without configuration accep
   const issuer = await openidClient5.Issuer.discover(baseUrl);
   const redeem = async (client: Awaited<ReturnType<typeof makeClient>>, extra: Record<string, unknown> = {}) => {
     const { callback, verifier } = await codeFlow(client);
-    const rp = new issuer.Client({ client_id: client.id, client_secret: client.clientSecret, redirect_uris: [redirectUri], response_types: ['code'], ...extra });
+    const rp = new issuer.Client({
+      client_id: client.id,
+      client_secret: client.clientSecret,
+      redirect_uris: [redirectUri],
+      response_types: ['code'],
+      ...extra,
+    });
     // code and iss (RFC 9207, which discovery advertises), as next-auth hands them over.
     return rp.callback(redirectUri, Object.fromEntries(callback.searchParams), { code_verifier: verifier });
   };

@@ -66,7 +66,10 @@ test('a resource server Bearer token introspects any access and refresh token', 
 test("a public client flagged as a resource server (a row from before the rule) learns nothing of another client's tokens", async () => {
   const { tokens } = await userTokens();
   const rs = await storedClient({ confidential: false, resourceServer: true, grantTypes: ['authorization_code'], scope: 'openid introspect' });
-  for (const [token, hint] of [[tokens.access_token, 'access_token'], [tokens.refresh_token!, 'refresh_token']]) {
+  for (const [token, hint] of [
+    [tokens.access_token, 'access_token'],
+    [tokens.refresh_token!, 'refresh_token'],
+  ]) {
     const response = await post('/oauth/introspect', { token, token_type_hint: hint, client_id: rs.id });
     assert.equal(response.status, 200, hint);
     assert.deepEqual(await response.json(), { active: false }, hint);
@@ -74,7 +77,12 @@ test("a public client flagged as a resource server (a row from before the rule) 
 });
 
 test("a person's token never carries the introspect scope, even from a stored registration that offers it", async () => {
-  const rs = await storedClient({ confidential: true, resourceServer: true, grantTypes: ['authorization_code', 'client_credentials'], scope: 'openid introspect' });
+  const rs = await storedClient({
+    confidential: true,
+    resourceServer: true,
+    grantTypes: ['authorization_code', 'client_credentials'],
+    scope: 'openid introspect',
+  });
   const { callback } = await codeFlow(rs, 'openid introspect');
   // RFC 6749 §4.1.2.1: the scope is not one this client may request.
   assert.equal(callback.searchParams.get('error'), 'invalid_scope', `expected invalid_scope, got ${callback}`);

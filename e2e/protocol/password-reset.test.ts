@@ -41,7 +41,10 @@ test('after PUT /api/admin/users/{id}/password, the old browser session gets nei
   const sessions = await api('GET', `/api/admin/users/${user.id}/sessions`, { token });
   assert.deepEqual(sessions.body.data, []);
   const log = await api('GET', `/api/admin/audit-events?target=${user.id}&action=session.ended`, { token });
-  assert.deepEqual(log.body.data.map((e: { details: unknown }) => e.details), [{ count: 1, scope: 'all' }]);
+  assert.deepEqual(
+    log.body.data.map((e: { details: unknown }) => e.details),
+    [{ count: 1, scope: 'all' }],
+  );
   assert.equal(JSON.stringify(log.body).includes(reset.body.password), false);
 });
 
@@ -56,7 +59,10 @@ test('sign-in takes the username in any case and signs in that account; the same
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
   assert.equal(tokens.claims()?.sub, user.id);
 
-  const taken = await api('POST', '/api/admin/users', { token: await adminToken(await makeAdminApiClient()), json: { username: shouted, password: `pw-${randomBytes(8).toString('hex')}` } });
+  const taken = await api('POST', '/api/admin/users', {
+    token: await adminToken(await makeAdminApiClient()),
+    json: { username: shouted, password: `pw-${randomBytes(8).toString('hex')}` },
+  });
   assert.equal(taken.status, 409);
   assert.equal(taken.body.error, 'conflict');
 });

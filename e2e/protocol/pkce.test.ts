@@ -7,7 +7,14 @@ import { baseUrl, codeFlow, makeClient, post, redirectUri } from '../support/fix
 async function authorizationError(params: Record<string, string>) {
   const client = await makeClient();
   const url = new URL('/oauth/authorize', baseUrl);
-  url.search = new URLSearchParams({ client_id: client.id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid', state: 's1', ...params }).toString();
+  url.search = new URLSearchParams({
+    client_id: client.id,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    state: 's1',
+    ...params,
+  }).toString();
   const response = await fetch(url, { redirect: 'manual' });
   assert.equal(response.status, 303);
   // The client and redirect_uri are valid, so the error goes back to the client (RFC 6749 §4.1.2.1).

@@ -84,15 +84,21 @@ test('the sign-in form takes a body of exactly the limit, refuses one byte more,
   const client = await makeClient();
   const { challenge } = await pkce();
   const browser = new TestBrowser(baseUrl);
-  const params = new URLSearchParams({ client_id: client.id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
+  const params = new URLSearchParams({
+    client_id: client.id,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
   const page = await browser.navigate(`/oauth/authorize?${params}`);
   const login = new URL(/action="([^"]*\/login)"/.exec(await page.response.text())![1], baseUrl).pathname;
   const padded = (size: number) => {
     const body = `username=nobody&password=`;
     return body + 'x'.repeat(size - body.length);
   };
-  const post = (body: string) =>
-    browser.request(login, { method: 'POST', headers: { ...form, origin: new URL(baseUrl).origin }, body });
+  const post = (body: string) => browser.request(login, { method: 'POST', headers: { ...form, origin: new URL(baseUrl).origin }, body });
 
   const over = await post(padded(BODY_LIMITS.interactionForm + 1));
   assert.equal(over.status, 413);
@@ -109,7 +115,9 @@ function serverActionId(): string {
   const manifest = JSON.parse(readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as {
     node: Record<string, { exportedName?: string; workers: Record<string, unknown> }>;
   };
-  const entry = Object.entries(manifest.node).find(([, action]) => action.exportedName === 'signOutAction' && Object.keys(action.workers).some((w) => w.startsWith('app/admin')));
+  const entry = Object.entries(manifest.node).find(
+    ([, action]) => action.exportedName === 'signOutAction' && Object.keys(action.workers).some((w) => w.startsWith('app/admin')),
+  );
   assert.ok(entry, 'signOutAction is in the build');
   return entry[0];
 }

@@ -4,7 +4,6 @@ import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { basic, makeClient, post, signIn } from '../support/fixtures.ts';
 
-
 test('revoking an unknown token answers 200', async () => {
   const client = await makeClient();
   const response = await post('/oauth/revoke', { token: 'never-issued' }, { authorization: basic(client.id, client.clientSecret!) });

@@ -31,7 +31,9 @@ async function passwordStep(client: Awaited<ReturnType<typeof makeClient>>, user
   const config = await discover(client);
   const { verifier, challenge } = await pkce();
   const browser = new TestBrowser(baseUrl);
-  const start = await browser.navigate(oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }));
+  const start = await browser.navigate(
+    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
+  );
   const step = await browser.submit(await start.response.text(), '/login', credentials(user));
   assert.equal(step.location, undefined, 'the password alone does not finish the sign-in');
   const html = await step.response.text();
@@ -70,7 +72,9 @@ test('without a second factor: signed in by password, amr ["pwd"] and the passwo
   const config = await discover(client);
   const { verifier, challenge } = await pkce();
   const browser = new TestBrowser(baseUrl);
-  const start = await browser.navigate(oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }));
+  const start = await browser.navigate(
+    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
+  );
   let step = await browser.submit(await start.response.text(), '/login', credentials(user));
   if (!step.location) step = await browser.submit(await step.response.text(), '/confirm');
   const claims = await idTokenClaims(config, step.location!, verifier);
@@ -119,7 +123,10 @@ test('a recovery code signs in once, says how many are left, and gives amr pwd+m
   assert.equal(claims.acr, 'urn:gatehouse:acr:mfa');
 
   const second = await passwordStep(client, user);
-  const again = await codeStep(second.browser, second.html.replace('value="totp"', 'value="recovery_code"'), { method: 'recovery_code', code: recoveryCodes[0] });
+  const again = await codeStep(second.browser, second.html.replace('value="totp"', 'value="recovery_code"'), {
+    method: 'recovery_code',
+    code: recoveryCodes[0],
+  });
   assert.match(again.page ?? '', /That recovery code is not right, or was used already/);
 });
 

@@ -42,7 +42,14 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
 async function interactionPage(browser = new TestBrowser(baseUrl)) {
   const client = await makeClient();
   const { challenge } = await pkce();
-  const params = new URLSearchParams({ client_id: client.id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
+  const params = new URLSearchParams({
+    client_id: client.id,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
   const step = await browser.navigate(`/oauth/authorize?${params}`);
   assert.match(step.url.pathname, /^\/interaction\//);
   return step.url.pathname;
@@ -81,7 +88,15 @@ async function signedIn(extra: Record<string, string> = {}) {
   const client = await makeClient();
   const { challenge } = await pkce();
   const browser = new TestBrowser(baseUrl);
-  const params = new URLSearchParams({ client_id: client.id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256', ...extra });
+  const params = new URLSearchParams({
+    client_id: client.id,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  });
   let step = await browser.navigate(`/oauth/authorize?${params}`);
   step = await browser.submit(await step.response.text(), '/login', credentials(user));
   step = await browser.submit(await step.response.text(), '/confirm');
@@ -163,13 +178,21 @@ describe('with an https issuer', () => {
       await fetch(new URL('/oauth/jwks', url)),
       await fetch(new URL('/oauth/logout', url)),
       await fetch(new URL('/oauth/token', url), { method: 'POST' }),
-      await fetch(new URL('/interaction/no-such-uid/login', url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=a', redirect: 'manual' }),
+      await fetch(new URL('/interaction/no-such-uid/login', url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'username=a',
+        redirect: 'manual',
+      }),
       await fetch(new URL('/api/admin/users', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(100_000) }),
       await fetch(new URL('/admin/%', url)),
     ];
     for (const response of answers) {
       assert.equal(response.headers.get('strict-transport-security'), 'max-age=63072000; includeSubDomains', `${response.url} ${response.status}`);
     }
-    assert.deepEqual(answers.slice(-2).map((r) => r.status), [413, 400]);
+    assert.deepEqual(
+      answers.slice(-2).map((r) => r.status),
+      [413, 400],
+    );
   });
 });

@@ -14,7 +14,9 @@ async function failSignIns(tries: Array<{ username: string; password: string }>)
   const config = await discover(client);
   const { challenge } = await pkce();
   const browser = new TestBrowser(baseUrl);
-  let page = await browser.navigate(oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }));
+  let page = await browser.navigate(
+    oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' }),
+  );
   for (const credentials of tries) {
     const html = await page.response.text();
     page = await browser.submit(html, '/login', credentials);

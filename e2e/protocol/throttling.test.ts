@@ -48,7 +48,9 @@ async function loginForm(origin = baseUrl) {
 
 const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
 const checkedFailures = async (userId: string) =>
-  (await auditEventsFor(database(databaseUrl), { involvingUserId: userId, actions: ['sign_in.failed'] }, 200)).filter((e) => e.details.reason === 'wrong_password').length;
+  (await auditEventsFor(database(databaseUrl), { involvingUserId: userId, actions: ['sign_in.failed'] }, 200)).filter(
+    (e) => e.details.reason === 'wrong_password',
+  ).length;
 
 test('fifty wrong passwords in a row: five free, then refused without a check, the right one too; waited out, the run locks the account until an admin unlocks it', async () => {
   const user = await makeUser();

@@ -4,7 +4,6 @@ import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { basic, baseUrl, codeFlow, discover, makeClient, post, redirectUri } from '../support/fixtures.ts';
 
-
 test('client_secret_post: client_id and client_secret in the form body', async () => {
   const client = await makeClient({ tokenEndpointAuthMethod: 'client_secret_post' });
   const { code, verifier } = await codeFlow(client);
@@ -79,7 +78,11 @@ test('a wrong client secret is 401 invalid_client with WWW-Authenticate, in the 
 
 test('an unsupported grant type is unsupported_grant_type', async () => {
   const client = await makeClient();
-  const response = await post('/oauth/token', { grant_type: 'password', username: 'a', password: 'b' }, { authorization: basic(client.id, client.clientSecret!) });
+  const response = await post(
+    '/oauth/token',
+    { grant_type: 'password', username: 'a', password: 'b' },
+    { authorization: basic(client.id, client.clientSecret!) },
+  );
   assert.equal(response.status, 400);
   assert.equal((await response.json()).error, 'unsupported_grant_type');
 });
@@ -108,10 +111,31 @@ test('malformed requests get invalid_request, never a crash', async () => {
   const cases: Array<[string, RequestInit, string?]> = [
     ['JSON body', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"grant_type":"client_credentials"}' }],
     ['empty body', { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: '' }],
-    ['duplicate parameter', { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&grant_type=client_credentials' }],
-    ['broken percent-encoding', { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=%E0%A4%A' }, 'unsupported_grant_type'],
-    ['malformed Basic header', { method: 'POST', headers: { authorization: 'Basic !!!', 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' }],
-    ['two authentication methods', { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${client.id}&client_secret=x` }],
+    [
+      'duplicate parameter',
+      {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials&grant_type=client_credentials',
+      },
+    ],
+    [
+      'broken percent-encoding',
+      { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=%E0%A4%A' },
+      'unsupported_grant_type',
+    ],
+    [
+      'malformed Basic header',
+      { method: 'POST', headers: { authorization: 'Basic !!!', 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' },
+    ],
+    [
+      'two authentication methods',
+      {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=client_credentials&client_id=${client.id}&client_secret=x`,
+      },
+    ],
   ];
   for (const [name, init, error = 'invalid_request'] of cases) {
     const response = await fetch(new URL('/oauth/token', baseUrl), init);

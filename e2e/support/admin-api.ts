@@ -9,12 +9,23 @@ import { TestBrowser, credentials } from './browser.ts';
 import { baseUrl, basic, makeClient, makeUser, post } from './fixtures.ts';
 
 export async function makeAdminApiClient() {
-  return makeClient({ name: `Automation ${Date.now()}`, grantTypes: ['client_credentials'], redirectUris: [], postLogoutRedirectUris: [], scopes: ['admin'], adminApi: true });
+  return makeClient({
+    name: `Automation ${Date.now()}`,
+    grantTypes: ['client_credentials'],
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    scopes: ['admin'],
+    adminApi: true,
+  });
 }
 
 /** A client_credentials token (RFC 6749 §4.4) with `scope`; the token endpoint's answer when it refuses. */
 export async function clientCredentials(client: { id: string; clientSecret?: string }, scope?: string) {
-  const response = await post('/oauth/token', { grant_type: 'client_credentials', ...(scope ? { scope } : {}) }, { authorization: basic(client.id, client.clientSecret!) });
+  const response = await post(
+    '/oauth/token',
+    { grant_type: 'client_credentials', ...(scope ? { scope } : {}) },
+    { authorization: basic(client.id, client.clientSecret!) },
+  );
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
@@ -51,7 +62,13 @@ export async function api(
 
 /** The hidden inputs of the form posting to `action` on a page. */
 function hiddenFields(html: string): Record<string, string> {
-  const decode = (v: string) => v.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  const decode = (v: string) =>
+    v
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
   return Object.fromEntries([...html.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], decode(m[2])]));
 }
 

@@ -12,9 +12,7 @@ export type Mount = 'server' | 'next';
 
 /** Node's arguments to start the built app on `port`, mounted as asked. */
 export function serverCommand(mount: Mount, port: number): string[] {
-  return mount === 'server'
-    ? [...serverNodeFlags, 'scripts/server.mjs', '-p', String(port)]
-    : ['node_modules/next/dist/bin/next', 'start', '-p', String(port)];
+  return mount === 'server' ? [...serverNodeFlags, 'scripts/server.mjs', '-p', String(port)] : ['node_modules/next/dist/bin/next', 'start', '-p', String(port)];
 }
 
 export async function freePort(): Promise<number> {

@@ -25,7 +25,14 @@ const envSchema = z.object({
   COOKIE_KEYS: z
     .string()
     .optional()
-    .transform((v) => (v ? v.split(',').map((k) => k.trim()).filter(Boolean) : undefined)),
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean)
+        : undefined,
+    ),
   /**
    * Keys that encrypt every server secret and private key stored in the
    * database (lib/db/keyring.ts): comma-separated, 32 random bytes each in
@@ -36,7 +43,11 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v, ctx) => {
-      const keys = (v ?? '').split(',').map((k) => k.trim()).filter(Boolean).map(decodeSecretsKey);
+      const keys = (v ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean)
+        .map(decodeSecretsKey);
       if (keys.some((k) => k === undefined)) {
         ctx.addIssue({ code: 'custom', message: 'each key must be 32 random bytes in base64 or hex (e.g. `openssl rand -base64 32`)' });
         return z.NEVER;
@@ -46,9 +57,19 @@ const envSchema = z.object({
   /** Access token lifetime in seconds. */
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
   /** Refresh token lifetime in seconds. */
-  REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).max(31_536_000).default(14 * 86_400),
+  REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(31_536_000)
+    .default(14 * 86_400),
   /** Signed-in session lifetime in seconds. */
-  SESSION_TTL: z.coerce.number().int().min(300).max(31_536_000).default(14 * 86_400),
+  SESSION_TTL: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(31_536_000)
+    .default(14 * 86_400),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /**
    * How many reverse proxies in front of Gatehouse append the client's address to
@@ -67,7 +88,12 @@ const envSchema = z.object({
    * How many days audit entries are kept: older ones are deleted at start and
    * every hour (lib/services/audit-retention.ts). 0, the default, keeps them all.
    */
-  AUDIT_RETENTION_DAYS: z.coerce.number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days (0 keeps entries forever)' }).int().min(0).max(36_500).default(0),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days (0 keeps entries forever)' })
+    .int()
+    .min(0)
+    .max(36_500)
+    .default(0),
   /**
    * Where the throttling counters live (lib/services/throttle.ts). Unset: in the
    * database, which every instance already shares. redis:// or rediss://: in Redis.

@@ -136,13 +136,16 @@ export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[n
   let rows = reads.get(id);
   if (!rows) {
     if (reads.size === 0) setImmediate(() => reads.clear());
-    rows = sql.all<ArtifactRow & { model: string }>(
-      `SELECT model, ${columns} FROM oidc_model_instances WHERE model IN (${tokenModelList}) AND id = ?`,
-      [hashArtifactId(id)],
-    );
+    rows = sql.all<ArtifactRow & { model: string }>(`SELECT model, ${columns} FROM oidc_model_instances WHERE model IN (${tokenModelList}) AND id = ?`, [
+      hashArtifactId(id),
+    ]);
     reads.set(id, rows);
   }
-  return toPayload((await rows).find((row) => row.model === model), now, id);
+  return toPayload(
+    (await rows).find((row) => row.model === model),
+    now,
+    id,
+  );
 }
 
 export async function findArtifactByUid(sql: Sql, model: string, uid: string, now = Date.now()) {
@@ -151,10 +154,7 @@ export async function findArtifactByUid(sql: Sql, model: string, uid: string, no
 }
 
 export async function findArtifactByUserCode(sql: Sql, model: string, userCode: string, now = Date.now()) {
-  const row = await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND user_code = ?`, [
-    model,
-    userCode,
-  ]);
+  const row = await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND user_code = ?`, [model, userCode]);
   return toPayload(row, now);
 }
 
@@ -164,18 +164,16 @@ export async function findArtifactByUserCode(sql: Sql, model: string, userCode: 
  * exactly once even when two requests race for it.
  */
 export async function consumeArtifact(sql: Sql, model: string, id: string, now = Date.now()): Promise<boolean> {
-  const changed = await sql.run(
-    'UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL',
-    [now, model, storedId(model, id)],
-  );
+  const changed = await sql.run('UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [
+    now,
+    model,
+    storedId(model, id),
+  ]);
   return changed === 1;
 }
 
 export async function grantIdOfArtifact(sql: Sql, model: string, id: string): Promise<string | undefined> {
-  const row = await sql.one<{ grant_id: string | null }>('SELECT grant_id FROM oidc_model_instances WHERE model = ? AND id = ?', [
-    model,
-    storedId(model, id),
-  ]);
+  const row = await sql.one<{ grant_id: string | null }>('SELECT grant_id FROM oidc_model_instances WHERE model = ? AND id = ?', [model, storedId(model, id)]);
   return row?.grant_id ?? undefined;
 }
 
@@ -362,8 +360,15 @@ export async function lastIssuedByClient({ sql }: Database, accountId: string, n
  * token issued to it for this person (sessions stay: they are the person's,
  * not the client's). Returns the grant ids and how many rows went.
  */
-export async function destroyGrantsOfAccountForClient({ sql }: Database, accountId: string, clientId: string): Promise<{ grantIds: string[]; removed: number }> {
-  const grants = await sql.all<{ id: string }>("SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND client_id = ?", [accountId, clientId]);
+export async function destroyGrantsOfAccountForClient(
+  { sql }: Database,
+  accountId: string,
+  clientId: string,
+): Promise<{ grantIds: string[]; removed: number }> {
+  const grants = await sql.all<{ id: string }>("SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND client_id = ?", [
+    accountId,
+    clientId,
+  ]);
   const removed = await sql.run("DELETE FROM oidc_model_instances WHERE account_id = ? AND client_id = ? AND model <> 'Session'", [accountId, clientId]);
   // Anything else carrying one of these grants (as the adapter's revokeByGrantId would find it).
   for (const grant of grants) await destroyGrant(sql, grant.id);

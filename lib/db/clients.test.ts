@@ -126,11 +126,26 @@ for (const storage of testDatabases('db-clients')) {
       const publicRs = await insertClient(db, newClient({ name: 'Public RS', resourceServer: true, scope: 'openid introspect' }));
       const personIntrospect = await insertClient(
         db,
-        newClient({ name: 'Code RS', secretHash: 'a'.repeat(64), tokenEndpointAuthMethod: 'client_secret_basic', resourceServer: true, grantTypes: ['authorization_code', 'client_credentials'], scope: 'openid introspect' }),
+        newClient({
+          name: 'Code RS',
+          secretHash: 'a'.repeat(64),
+          tokenEndpointAuthMethod: 'client_secret_basic',
+          resourceServer: true,
+          grantTypes: ['authorization_code', 'client_credentials'],
+          scope: 'openid introspect',
+        }),
       );
       const fine = await insertClient(
         db,
-        newClient({ name: 'Orders API', secretHash: 'b'.repeat(64), tokenEndpointAuthMethod: 'client_secret_basic', resourceServer: true, grantTypes: ['client_credentials'], redirectUris: [], scope: 'introspect' }),
+        newClient({
+          name: 'Orders API',
+          secretHash: 'b'.repeat(64),
+          tokenEndpointAuthMethod: 'client_secret_basic',
+          resourceServer: true,
+          grantTypes: ['client_credentials'],
+          redirectUris: [],
+          scope: 'introspect',
+        }),
       );
 
       const publicMetadata = await findClientMetadata(db, publicRs.id);
@@ -151,7 +166,10 @@ for (const storage of testDatabases('db-clients')) {
         ],
       );
       const line = (id: string) => lines.find((l) => l.includes(`client_id ${id}`)) ?? '';
-      assert.match(line(publicRs.id), /"Public RS".*public client marked as a resource server, so it is no longer treated as one.*introspect scope beside the authorization_code grant.*\/admin\/clients\/.*\/edit/);
+      assert.match(
+        line(publicRs.id),
+        /"Public RS".*public client marked as a resource server, so it is no longer treated as one.*introspect scope beside the authorization_code grant.*\/admin\/clients\/.*\/edit/,
+      );
       assert.match(line(personIntrospect.id), /"Code RS".*no longer granted.*keep client_credentials as its only grant/);
       assert.equal(line(fine.id), '', 'a registration within the rule is not reported');
     });

@@ -57,7 +57,12 @@ function openDatabase(url: string): Database {
     return handle(new PrismaClient({ adapter }), openSql(url));
   }
   const { connectionString, schema } = splitSchema(url);
-  const pool = new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true /* idle connections do not keep a CLI or test process alive */, options: schema ? `-c search_path=${schema}` : undefined });
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    allowExitOnIdle: true /* idle connections do not keep a CLI or test process alive */,
+    options: schema ? `-c search_path=${schema}` : undefined,
+  });
   const prisma = new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
   return handle(prisma, openSql(url, pool));
 }

@@ -68,7 +68,10 @@ export async function insertPendingTotp(db: Database, userId: string, secret: st
 
 /** Confirms a pending factor with the step of its first code; false when it was not pending (already confirmed, or gone). */
 export async function confirmTotp(db: Database, userId: string, step: number, at: Date): Promise<boolean> {
-  const { count } = await db.prisma.userFactor.updateMany({ where: { id: totpFactorId(userId), confirmedAt: null }, data: { confirmedAt: at, lastUsedStep: step } });
+  const { count } = await db.prisma.userFactor.updateMany({
+    where: { id: totpFactorId(userId), confirmedAt: null },
+    data: { confirmedAt: at, lastUsedStep: step },
+  });
   return count === 1;
 }
 

@@ -74,7 +74,9 @@ export const keyFilePath = (sqliteFile: string) => `${sqliteFile}.key`;
 export function keyringFor(databaseUrl: string, configured: Buffer[]): Keyring {
   if (!databaseUrl.startsWith('file:')) {
     if (configured.length === 0) {
-      throw new Error('SECRETS_KEY is required with PostgreSQL: every instance must encrypt and decrypt with the same key (generate one with `openssl rand -base64 32`)');
+      throw new Error(
+        'SECRETS_KEY is required with PostgreSQL: every instance must encrypt and decrypt with the same key (generate one with `openssl rand -base64 32`)',
+      );
     }
     return keyringOf(configured);
   }

@@ -23,7 +23,12 @@ function migrationsOnDisk(kind: DatabaseKind): { name: string; checksum: string 
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort()
-    .map((name) => ({ name, checksum: createHash('sha256').update(fs.readFileSync(path.join(dir, name, 'migration.sql'))).digest('hex') }));
+    .map((name) => ({
+      name,
+      checksum: createHash('sha256')
+        .update(fs.readFileSync(path.join(dir, name, 'migration.sql')))
+        .digest('hex'),
+    }));
 }
 
 test('sqlite and postgresql histories have the same migrations', () => {
@@ -41,7 +46,10 @@ test('sqlite: a fresh file (in a missing folder) gets every table; a second run 
   const expected = migrationsOnDisk('sqlite');
 
   const first = await migrate(url);
-  assert.deepEqual(first.applied, expected.map((m) => m.name));
+  assert.deepEqual(
+    first.applied,
+    expected.map((m) => m.name),
+  );
 
   const db = new Database(file, { readonly: true });
   try {
@@ -49,7 +57,9 @@ test('sqlite: a fresh file (in a missing folder) gets every table; a second run 
     for (const table of TABLES) assert.ok(tables.includes(table), `table ${table} missing`);
     // What `prisma migrate deploy` writes: finished, one step, sha256 of the file.
     const rows = db
-      .prepare('SELECT migration_name AS name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND applied_steps_count = 1 ORDER BY migration_name')
+      .prepare(
+        'SELECT migration_name AS name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND applied_steps_count = 1 ORDER BY migration_name',
+      )
       .all();
     assert.deepEqual(rows, expected);
   } finally {
@@ -84,13 +94,17 @@ test('postgresql: a fresh schema gets every table; a second run and a concurrent
   // Two at once, as when several instances start together: the engine's
   // advisory lock lets one apply and the other find nothing left to do.
   const runs = await Promise.all([migrate(url.toString()), migrate(url.toString())]);
-  assert.deepEqual(runs.map((r) => r.applied).sort((a, b) => a.length - b.length), [[], expected.map((m) => m.name)]);
-
-  const { rows: tables } = await client.query<{ table_name: string }>(
-    'SELECT table_name FROM information_schema.tables WHERE table_schema = $1',
-    [schema],
+  assert.deepEqual(
+    runs.map((r) => r.applied).sort((a, b) => a.length - b.length),
+    [[], expected.map((m) => m.name)],
   );
-  for (const table of TABLES) assert.ok(tables.some((r) => r.table_name === table), `table ${table} missing in ${schema}`);
+
+  const { rows: tables } = await client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
+  for (const table of TABLES)
+    assert.ok(
+      tables.some((r) => r.table_name === table),
+      `table ${table} missing in ${schema}`,
+    );
   const { rows } = await client.query(
     `SELECT migration_name AS name, checksum FROM "${schema}"._prisma_migrations WHERE finished_at IS NOT NULL AND applied_steps_count = 1 ORDER BY migration_name`,
   );

@@ -206,8 +206,7 @@ function openPostgres(url: string, shared?: pg.Pool): Sql {
   const searchPath = schema ? ` -c search_path=${schema}` : '';
   const pool = shared ?? new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true, options: searchPath.trim() || undefined });
   let relaxed: pg.Pool | undefined;
-  const relaxedPool = () =>
-    (relaxed ??= new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true, options: `-c synchronous_commit=off${searchPath}` }));
+  const relaxedPool = () => (relaxed ??= new pg.Pool({ connectionString, max: 10, allowExitOnIdle: true, options: `-c synchronous_commit=off${searchPath}` }));
   // Named statements: each connection parses and plans a statement once, not on every query.
   const statements = new Map<string, { name: string; text: string }>();
   const statement = (sql: string, values: SqlValue[]) => {

@@ -42,15 +42,29 @@ for (const storage of testDatabases('text-search')) {
       await registerClient(db, { name: `Shop_${t}`, redirectUris: ['https://shop.example/cb'] });
       await registerClient(db, { name: `Shopx${t}`, redirectUris: ['https://shop.example/cb'] });
       const clients = await searchClients(db, { query: `shop_${t}`, skip: 0, take: 10 });
-      assert.deepEqual(clients.clients.map((c) => c.name), [`Shop_${t}`]);
+      assert.deepEqual(
+        clients.clients.map((c) => c.name),
+        [`Shop_${t}`],
+      );
 
       for (const username of [`au_${t}`, `aux${t}`]) {
-        await recordAudit(db, { action: 'user.enabled', actor: { id: null, username }, target: { type: 'user', id: `id-${username}`, label: username }, details: {} });
+        await recordAudit(db, {
+          action: 'user.enabled',
+          actor: { id: null, username },
+          target: { type: 'user', id: `id-${username}`, label: username },
+          details: {},
+        });
       }
       const byActor = await listAuditEvents(db, { actor: `AU_${t}` }, { skip: 0, take: 10 });
-      assert.deepEqual(byActor.events.map((e) => e.actor?.username), [`au_${t}`]);
+      assert.deepEqual(
+        byActor.events.map((e) => e.actor?.username),
+        [`au_${t}`],
+      );
       const byTarget = await listAuditEvents(db, { target: `u_${t}` }, { skip: 0, take: 10 });
-      assert.deepEqual(byTarget.events.map((e) => e.target?.label), [`au_${t}`]);
+      assert.deepEqual(
+        byTarget.events.map((e) => e.target?.label),
+        [`au_${t}`],
+      );
     });
   });
 }

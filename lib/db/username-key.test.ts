@@ -69,7 +69,13 @@ async function clashingUsersSurviveTheMigration(kind: DatabaseKind, url: string)
   try {
     for (const [id, username, at] of rows) {
       const created = kind === 'sqlite' ? Date.parse(at) : at;
-      await sql.run('INSERT INTO users (id, username, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [id, username, `hash-of-${id}`, created, created]);
+      await sql.run('INSERT INTO users (id, username, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [
+        id,
+        username,
+        `hash-of-${id}`,
+        created,
+        created,
+      ]);
     }
   } finally {
     await sql.close();
@@ -103,7 +109,10 @@ async function clashingUsersSurviveTheMigration(kind: DatabaseKind, url: string)
 
     // Renamed apart, they stop clashing; when the plain key's holder goes, the next oldest takes it over.
     await renameUser(db, await userIdByUsername(db, `Admin${t}`), `second-admin${t}`);
-    await assert.rejects(renameUser(db, await userIdByUsername(db, `bob${t}`), `ADMIN${t.toUpperCase()}`), (e: unknown) => e instanceof Conflict && e.field === 'username');
+    await assert.rejects(
+      renameUser(db, await userIdByUsername(db, `bob${t}`), `ADMIN${t.toUpperCase()}`),
+      (e: unknown) => e instanceof Conflict && e.field === 'username',
+    );
     await renameUser(db, await userIdByUsername(db, `admin${t}`), `root${t}`);
     assert.equal((await findCredentials(db, `aDmIn${t}`))?.id, `c-${t}`, 'ADMIN now holds the plain key');
     assert.equal((await findCredentials(db, `Second-Admin${t}`))?.id, `b-${t}`);

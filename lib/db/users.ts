@@ -125,7 +125,10 @@ export async function findUsernameClashes(db: Database): Promise<string[][]> {
   );
   if (marked.length === 0) return [];
   const keyOf = (row: { username_key: string }) => row.username_key.slice(0, row.username_key.indexOf('#'));
-  const holders = await db.prisma.user.findMany({ where: { usernameKey: { in: [...new Set(marked.map(keyOf))] } }, select: { username: true, usernameKey: true } });
+  const holders = await db.prisma.user.findMany({
+    where: { usernameKey: { in: [...new Set(marked.map(keyOf))] } },
+    select: { username: true, usernameKey: true },
+  });
   const groups = new Map(holders.map((h) => [h.usernameKey, [h.username]]));
   for (const row of marked.sort((a, b) => a.id.localeCompare(b.id))) groups.get(keyOf(row))?.push(row.username);
   return [...groups.values()].filter((group) => group.length > 1);
@@ -213,11 +216,7 @@ export async function searchUsers(
 }
 
 /** Replaces a user's name and email; a changed email is no longer verified. */
-export async function updateUserProfile(
-  db: Database,
-  id: string,
-  profile: { name: string | null; email: string | null },
-): Promise<UserRecord | undefined> {
+export async function updateUserProfile(db: Database, id: string, profile: { name: string | null; email: string | null }): Promise<UserRecord | undefined> {
   const current = await findUserById(db, id);
   if (!current) return undefined;
   const emailVerified = current.email === profile.email ? current.emailVerified : false;

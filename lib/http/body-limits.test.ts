@@ -54,8 +54,16 @@ test("the rewrites guard Next's readers and leave the provider and the interacti
   assert.equal(guardOf('/api/auth/callback/gatehouse'), BODY_LIMITS.nextAuth);
   assert.equal(guardOf('/api/admin/users'), BODY_LIMITS.adminApi);
   assert.equal(guardOf('/api/admin'), BODY_LIMITS.adminApi);
-  for (const page of ['/', '/admin', '/admin/users/new', '/account/password', '/interaction/abc', '/anything']) assert.equal(guardOf(page), BODY_LIMITS.portalForm, page);
-  for (const ours of ['/oauth/token', '/oauth/authorize', '/.well-known/openid-configuration', '/interaction/abc/login', '/interaction/abc/confirm', '/interaction/abc/abort']) {
+  for (const page of ['/', '/admin', '/admin/users/new', '/account/password', '/interaction/abc', '/anything'])
+    assert.equal(guardOf(page), BODY_LIMITS.portalForm, page);
+  for (const ours of [
+    '/oauth/token',
+    '/oauth/authorize',
+    '/.well-known/openid-configuration',
+    '/interaction/abc/login',
+    '/interaction/abc/confirm',
+    '/interaction/abc/abort',
+  ]) {
     assert.equal(guardOf(ours), undefined, ours);
   }
   assert.equal(guardOf('/http-error/413/8192'), undefined, 'a refusal is not refused again with another limit');

@@ -125,13 +125,21 @@ for (const { name, url } of databases) {
       const sql = database(url!).sql;
       const [token, session, interaction, cookie] = [id(), id(), id(), id()];
       const insert = (model: string, key: string, payload: object) =>
-        sql.run('INSERT INTO oidc_model_instances (model, id, payload, grant_id, expires_at) VALUES (?, ?, ?, ?, ?)', [model, key, JSON.stringify(payload), 'g-legacy', Date.now() + 60_000]);
+        sql.run('INSERT INTO oidc_model_instances (model, id, payload, grant_id, expires_at) VALUES (?, ?, ?, ?, ?)', [
+          model,
+          key,
+          JSON.stringify(payload),
+          'g-legacy',
+          Date.now() + 60_000,
+        ]);
       await insert('RefreshToken', token, { jti: token, kind: 'RefreshToken', clientId: 'c1' });
       await insert('Session', session, { jti: session, uid: 'u-legacy', accountId: 'a4' });
       await insert('Interaction', interaction, { jti: interaction, session: { uid: 'u-legacy', cookie } });
       assert.ok((await hashStoredCredentials(sql, 2)) >= 3);
       assert.equal(await hashStoredCredentials(sql, 2), 0, 'a second run finds nothing to do');
-      const everything = (await sql.all<{ id: string; payload: string }>('SELECT id, payload FROM oidc_model_instances')).map((r) => r.id + r.payload).join('\n');
+      const everything = (await sql.all<{ id: string; payload: string }>('SELECT id, payload FROM oidc_model_instances'))
+        .map((r) => r.id + r.payload)
+        .join('\n');
       for (const value of [token, session, cookie]) assert.ok(!everything.includes(value));
       assert.deepEqual(await (await adapter('RefreshToken')).find(token), { jti: token, kind: 'RefreshToken', clientId: 'c1' });
       assert.equal((await (await adapter('Session')).find(session))?.accountId, 'a4');

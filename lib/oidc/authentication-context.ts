@@ -29,7 +29,5 @@ export const AMR = {
 
 /** The provider's `login` result for a sign-in with these steps. */
 export function loginResult(accountId: string, secondFactor?: 'totp' | 'recovery_code') {
-  return secondFactor
-    ? { accountId, acr: ACR.mfa, amr: [...AMR[secondFactor]] }
-    : { accountId, acr: ACR.password, amr: [...AMR.password] };
+  return secondFactor ? { accountId, acr: ACR.mfa, amr: [...AMR[secondFactor]] } : { accountId, acr: ACR.password, amr: [...AMR.password] };
 }

@@ -25,8 +25,7 @@ export interface ClientTrust {
 export type TrustViolation = 'public_resource_server' | 'introspect_without_resource_server' | 'introspect_with_user_grant';
 
 /** Only client_credentials, the grant that issues tokens to the client itself (RFC 6749 §4.4). */
-export const clientCredentialsOnly = (grantTypes: readonly string[]) =>
-  grantTypes.length > 0 && grantTypes.every((grant) => grant === 'client_credentials');
+export const clientCredentialsOnly = (grantTypes: readonly string[]) => grantTypes.length > 0 && grantTypes.every((grant) => grant === 'client_credentials');
 
 export function trustViolations(c: ClientTrust): TrustViolation[] {
   const violations: TrustViolation[] = [];

@@ -30,7 +30,10 @@ export function clientSecretMatches(storedHash: string | undefined, presented: u
 /** 429 in the provider's error shape: `too_many_requests`, with Retry-After on the answer. */
 function tooManyRequests(refusal: Refusal): Error {
   Provider.ctx?.set('Retry-After', String(refusal.retryAfterSeconds));
-  const error = new errors.CustomOIDCProviderError('too_many_requests', `too many failed client authentications; try again in ${refusal.retryAfterSeconds} seconds`);
+  const error = new errors.CustomOIDCProviderError(
+    'too_many_requests',
+    `too many failed client authentications; try again in ${refusal.retryAfterSeconds} seconds`,
+  );
   Object.assign(error, { status: 429, statusCode: 429 });
   return error;
 }

@@ -23,12 +23,25 @@ const validate = (metadata: Metadata) => {
 };
 /** oidc-provider's InvalidClientMetadata says why in error_description (RFC 7591 §3.2.2). */
 const refused = (why: RegExp) => (error: unknown) => why.test(String((error as { error_description?: string }).error_description));
-const api: Metadata = { first_party: false, resource_server: true, admin_api: false, token_endpoint_auth_method: 'client_secret_basic', grant_types: ['client_credentials'], scope: 'introspect' };
+const api: Metadata = {
+  first_party: false,
+  resource_server: true,
+  admin_api: false,
+  token_endpoint_auth_method: 'client_secret_basic',
+  grant_types: ['client_credentials'],
+  scope: 'introspect',
+};
 
 test('the validator refuses a public resource server and the introspect scope beside a person-facing grant', () => {
   validate(api);
-  assert.throws(() => validate({ ...api, token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], scope: 'openid' }), refused(/only confidential clients can be resource servers/));
-  assert.throws(() => validate({ ...api, grant_types: ['authorization_code', 'client_credentials'], scope: 'openid introspect' }), refused(/introspect scope is for the client_credentials grant only/));
+  assert.throws(
+    () => validate({ ...api, token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], scope: 'openid' }),
+    refused(/only confidential clients can be resource servers/),
+  );
+  assert.throws(
+    () => validate({ ...api, grant_types: ['authorization_code', 'client_credentials'], scope: 'openid introspect' }),
+    refused(/introspect scope is for the client_credentials grant only/),
+  );
   assert.throws(() => validate({ ...api, resource_server: false }), refused(/only resource servers may be allowed the introspect scope/));
 });
 
@@ -44,7 +57,10 @@ test("introspection's allowedPolicy: own tokens, or any token for a confidential
 });
 
 test('CORS origins are the http(s) origins of the redirect URIs, never the opaque "null"', () => {
-  assert.deepEqual([...corsOrigins(['com.example.app:/callback', 'http://localhost:5173/cb', 'https://app.example/cb', 'not a url'])], ['http://localhost:5173', 'https://app.example']);
+  assert.deepEqual(
+    [...corsOrigins(['com.example.app:/callback', 'http://localhost:5173/cb', 'https://app.example/cb', 'not a url'])],
+    ['http://localhost:5173', 'https://app.example'],
+  );
   const allowed = (origin: string, redirectUris: string[]) => configuration.clientBasedCORS!({} as never, origin, { redirectUris } as never);
   assert.equal(allowed('null', ['com.example.app:/callback']), false);
   assert.equal(allowed('https://app.example', ['https://app.example/cb']), true);

@@ -65,8 +65,5 @@ export async function grantFor(ctx: AppContext, interaction: Interaction) {
   const provider = await ctx.provider();
   const { grantId, session, params } = interaction;
   const existing = grantId ? await provider.Grant.find(grantId) : undefined;
-  return (
-    existing ??
-    new provider.Grant({ accountId: session?.accountId as string, clientId: params.client_id as string })
-  );
+  return existing ?? new provider.Grant({ accountId: session?.accountId as string, clientId: params.client_id as string });
 }

@@ -31,7 +31,10 @@ const tokens: Record<string, FakeToken> = {
   'bob-web': { kind: 'AccessToken', clientId: 'web', accountId: 'bob', grantId: 'g-bob', scope: 'openid' },
 };
 
-const grants: Record<string, { clientId: string; accountId: string }> = { 'g-alice': { clientId: 'orders-api', accountId: 'alice' }, 'g-bob': { clientId: 'web', accountId: 'bob' } };
+const grants: Record<string, { clientId: string; accountId: string }> = {
+  'g-alice': { clientId: 'orders-api', accountId: 'alice' },
+  'g-bob': { clientId: 'web', accountId: 'bob' },
+};
 
 function store(kind: FakeToken['kind']) {
   return {

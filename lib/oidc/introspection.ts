@@ -48,8 +48,7 @@ export async function activeToken(provider: Provider, value: string, hint: strin
   return token;
 }
 
-const challenge = (issuer: string, error: string, description: string) =>
-  `Bearer realm="${issuer}", error="${error}", error_description="${description}"`;
+const challenge = (issuer: string, error: string, description: string) => `Bearer realm="${issuer}", error="${error}", error_description="${description}"`;
 
 /**
  * The answer to an introspection request authorised by `bearer`. The form is read

@@ -12,10 +12,7 @@ import { insertSigningKey, listActiveSigningKeys, serverSecret } from '../db/sec
 const algorithms = ['RS256', 'ES256'] as const;
 
 function generateJwk(alg: (typeof algorithms)[number]): JWK {
-  const { privateKey } =
-    alg === 'RS256'
-      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey } = alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' }) as JWK;
   // RFC 7638-style thumbprint input is overkill here: a random kid is unique and opaque.
   const kid = createHash('sha256').update(randomBytes(32)).digest('base64url').slice(0, 22);

@@ -63,7 +63,12 @@ export const auditDetailsSchemas = {
   /** `others`: every session but the one the person acts from (/account's "sign out everywhere else", a password change). */
   'session.ended': z.strictObject({ count: z.number().int().min(0), scope: z.enum(['all', 'one', 'others']).optional() }),
   /** `via`: the client revoked it (RFC 7009), or a used refresh token came back and the grant went with it (RFC 9700 §4.14.2). */
-  'token.revoked': z.strictObject({ clientId: id, clientName: label.optional(), kind: z.enum(['access_token', 'refresh_token']), via: z.enum(['revocation_endpoint', 'reuse_detected']) }),
+  'token.revoked': z.strictObject({
+    clientId: id,
+    clientName: label.optional(),
+    kind: z.enum(['access_token', 'refresh_token']),
+    via: z.enum(['revocation_endpoint', 'reuse_detected']),
+  }),
   'client.created': z.strictObject({
     name: label,
     confidential: z.boolean(),

@@ -22,13 +22,23 @@ test('AUDIT_RETENTION_DAYS is a whole number of days, 0 by default; anything els
 
 for (const storage of testDatabases('audit-retention')) {
   describe(`audit retention on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
-
     test('older entries go, in batches; newer ones stay; 0 days deletes nothing', async () => {
       const db = await storage.open();
       const t = randomBytes(4).toString('hex');
       const now = Date.now();
       const add = (label: string, ageDays: number) =>
-        insertAuditEvent(db, { action: 'user.enabled', actorId: null, actorUsername: null, targetType: 'user', targetId: `${label}-${t}`, targetLabel: `${label}-${t}`, ip: null, userAgent: null, details: '{}', at: new Date(now - ageDays * DAY) });
+        insertAuditEvent(db, {
+          action: 'user.enabled',
+          actorId: null,
+          actorUsername: null,
+          targetType: 'user',
+          targetId: `${label}-${t}`,
+          targetLabel: `${label}-${t}`,
+          ip: null,
+          userAgent: null,
+          details: '{}',
+          at: new Date(now - ageDays * DAY),
+        });
       for (let i = 0; i < 3; i++) await add('old', 40 + i);
       await add('recent', 29);
       await add('new', 0);
@@ -43,7 +53,18 @@ for (const storage of testDatabases('audit-retention')) {
     test('startAuditRetention purges at once and can be stopped', async () => {
       const db = await storage.open();
       const t = randomBytes(4).toString('hex');
-      await insertAuditEvent(db, { action: 'user.enabled', actorId: null, actorUsername: null, targetType: 'user', targetId: t, targetLabel: t, ip: null, userAgent: null, details: '{}', at: new Date(Date.now() - 400 * DAY) });
+      await insertAuditEvent(db, {
+        action: 'user.enabled',
+        actorId: null,
+        actorUsername: null,
+        targetType: 'user',
+        targetId: t,
+        targetLabel: t,
+        ip: null,
+        userAgent: null,
+        details: '{}',
+        at: new Date(Date.now() - 400 * DAY),
+      });
       const lines: string[] = [];
       const stop = startAuditRetention(db, { days: 365, log: (line) => lines.push(line) });
       try {

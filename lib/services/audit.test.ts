@@ -19,7 +19,20 @@ async function stderrOf(t: TestContext, fn: () => Promise<void>): Promise<string
 const tag = () => randomBytes(4).toString('hex');
 
 test('secret-sounding keys are dropped at any depth, in any case style; JWT-looking strings are redacted', () => {
-  for (const key of ['password', 'newPassword', 'client_secret', 'clientSecret', 'access-token', 'refreshToken', 'code', 'codeVerifier', 'passwordHash', 'Authorization', 'apiKey', 'id_token']) {
+  for (const key of [
+    'password',
+    'newPassword',
+    'client_secret',
+    'clientSecret',
+    'access-token',
+    'refreshToken',
+    'code',
+    'codeVerifier',
+    'passwordHash',
+    'Authorization',
+    'apiKey',
+    'id_token',
+  ]) {
     assert.ok(isSecretKey(key), key);
   }
   for (const key of ['clientId', 'username', 'scopes', 'grantId', 'revokedArtifacts', 'redirectUris', 'generated', 'changed']) {
@@ -52,7 +65,15 @@ for (const storage of testDatabases('audit')) {
         actor: { id: `admin-${t}`, username: `root-${t}` },
         target: { type: 'client', id: `c-${t}`, label: 'Notes' },
         context: { ip: '203.0.113.7', userAgent: 'Mozilla/5.0 test' },
-        details: { name: 'Notes', confidential: true, grantTypes: ['authorization_code'], scopes: ['openid'], redirectUris: ['https://n.example/cb'], firstParty: false, resourceServer: false },
+        details: {
+          name: 'Notes',
+          confidential: true,
+          grantTypes: ['authorization_code'],
+          scopes: ['openid'],
+          redirectUris: ['https://n.example/cb'],
+          firstParty: false,
+          resourceServer: false,
+        },
       });
       const [event] = await auditEventsFor(db, { targetType: 'client', targetId: `c-${t}` });
       assert.equal(event.action, 'client.created');
@@ -68,7 +89,13 @@ for (const storage of testDatabases('audit')) {
     test('the system is an actor of null', async () => {
       const db = await open();
       const t = tag();
-      await recordAudit(db, { action: 'user.created', actor: null, target: { type: 'user', id: `u-${t}`, label: `cli-${t}` }, context: { ip: null, userAgent: 'gatehouse-cli' }, details: { role: 'user' } });
+      await recordAudit(db, {
+        action: 'user.created',
+        actor: null,
+        target: { type: 'user', id: `u-${t}`, label: `cli-${t}` },
+        context: { ip: null, userAgent: 'gatehouse-cli' },
+        details: { role: 'user' },
+      });
       const [event] = await auditEventsFor(db, { involvingUserId: `u-${t}` });
       assert.equal(event.actor, null);
       assert.equal(event.ip, null);
@@ -78,11 +105,20 @@ for (const storage of testDatabases('audit')) {
     test('a client acting through the admin API is named client:<id>, with no user id, and found by that name', async () => {
       const db = await open();
       const t = tag();
-      await recordAudit(db, { action: 'user.disabled', actor: clientActor(`bot-${t}`), target: { type: 'user', id: `u-${t}`, label: `u-${t}` }, context: { ip: '192.0.2.1', userAgent: 'curl/8' }, details: {} });
+      await recordAudit(db, {
+        action: 'user.disabled',
+        actor: clientActor(`bot-${t}`),
+        target: { type: 'user', id: `u-${t}`, label: `u-${t}` },
+        context: { ip: '192.0.2.1', userAgent: 'curl/8' },
+        details: {},
+      });
       const [event] = await auditEventsFor(db, { involvingUserId: `u-${t}` });
       assert.deepEqual(event.actor, { id: null, username: `client:bot-${t}` });
       const page = await auditLogPage(db, { actor: `client:bot-${t}` });
-      assert.deepEqual(page.events.map((e) => e.id), [event.id]);
+      assert.deepEqual(
+        page.events.map((e) => e.id),
+        [event.id],
+      );
     });
 
     test('details that do not match the action are dropped, not stored; the note names fields, never values', async (t) => {
@@ -105,7 +141,16 @@ for (const storage of testDatabases('audit')) {
 
     test('a failure to write is reported without the details and never thrown', async (t) => {
       const db = await open();
-      const broken = { ...db, prisma: { auditEvent: { create: async () => { throw Object.assign(new Error('value: alice@example.com'), { code: 'P2000' }); } } } } as unknown as Database;
+      const broken = {
+        ...db,
+        prisma: {
+          auditEvent: {
+            create: async () => {
+              throw Object.assign(new Error('value: alice@example.com'), { code: 'P2000' });
+            },
+          },
+        },
+      } as unknown as Database;
       const stderr = await stderrOf(t, () =>
         recordAudit(broken, { action: 'sign_in.failed', actor: null, details: { username: 'alice@example.com', reason: 'wrong_password' } }),
       );
@@ -143,9 +188,17 @@ for (const storage of testDatabases('audit')) {
       assert.deepEqual(await actions({ actor: `id-bob-${t}` }), ['client.deleted'], 'or the exact actor id');
       assert.deepEqual(await actions({ target: `wiki-${t}` }), ['client.created', 'client.deleted']);
       assert.deepEqual(await actions({ target: `Notes-${t}-id` }), ['client.updated', 'client.created'], 'or the exact target id');
-      assert.deepEqual(await actions({ from: '2031-01-02', to: '2031-01-03' }), ['client.created', 'client.deleted', 'client.updated'], '`to` is the whole day');
+      assert.deepEqual(
+        await actions({ from: '2031-01-02', to: '2031-01-03' }),
+        ['client.created', 'client.deleted', 'client.updated'],
+        '`to` is the whole day',
+      );
       assert.deepEqual(await actions({ to: '2031-01-01' }), ['client.created']);
-      assert.deepEqual(await actions({ action: 'not.an.action', from: 'garbage' }), ['client.created', 'client.deleted', 'client.updated', 'client.created'], 'malformed filters are ignored');
+      assert.deepEqual(
+        await actions({ action: 'not.an.action', from: 'garbage' }),
+        ['client.created', 'client.deleted', 'client.updated', 'client.created'],
+        'malformed filters are ignored',
+      );
 
       const page2 = await auditLogPage(db, { target: t, page: '2' }, 3);
       assert.deepEqual([page2.total, page2.pageCount, page2.page, page2.first, page2.last], [4, 2, 2, 4, 4]);
@@ -160,10 +213,18 @@ for (const storage of testDatabases('audit')) {
       const u = `u-${tag()}`;
       await recordAudit(db, { action: 'sign_in.succeeded', actor: { id: u, username: 'carol' }, target: { type: 'user', id: u, label: 'carol' } });
       await recordAudit(db, { action: 'user.disabled', actor: { id: 'someone-else', username: 'root' }, target: { type: 'user', id: u, label: 'carol' } });
-      await recordAudit(db, { action: 'consent.granted', actor: { id: u, username: 'carol' }, target: { type: 'client', id: 'c', label: 'App' }, details: { clientId: 'c', scopes: ['openid'] } });
+      await recordAudit(db, {
+        action: 'consent.granted',
+        actor: { id: u, username: 'carol' },
+        target: { type: 'client', id: 'c', label: 'App' },
+        details: { clientId: 'c', scopes: ['openid'] },
+      });
       await recordAudit(db, { action: 'user.enabled', actor: { id: u, username: 'carol' }, target: { type: 'client', id: u, label: 'not a user' } });
       const events = await auditEventsFor(db, { involvingUserId: u });
-      assert.deepEqual(events.map((e) => e.action), ['user.enabled', 'consent.granted', 'user.disabled', 'sign_in.succeeded']);
+      assert.deepEqual(
+        events.map((e) => e.action),
+        ['user.enabled', 'consent.granted', 'user.disabled', 'sign_in.succeeded'],
+      );
       assert.deepEqual((await auditEventsFor(db, { involvingUserId: u, actions: ['user.disabled'] })).length, 1);
     });
   });

@@ -12,7 +12,15 @@ import { z } from 'zod';
 import { pageRange, pageWindow } from './paging.ts';
 import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from '../db/audit.ts';
 import type { Database } from '../db/database.ts';
-import { auditActions, auditDetailsSchemas, CLIENT_ACTOR_PREFIX, isAuditAction, type AuditAction, type AuditDetails, type AuditTargetType } from './audit-events.ts';
+import {
+  auditActions,
+  auditDetailsSchemas,
+  CLIENT_ACTOR_PREFIX,
+  isAuditAction,
+  type AuditAction,
+  type AuditDetails,
+  type AuditTargetType,
+} from './audit-events.ts';
 import type { RequestContext } from './request-context.ts';
 
 export { requestContext, type RequestContext } from './request-context.ts';
@@ -59,13 +67,35 @@ export const BY_CLI: AuditBy = { actor: null, context: CLI_CONTEXT };
 export const BY_SYSTEM: AuditBy = { actor: null };
 
 /** Records `event` as done `by`, when there is a `by`. */
-export async function recordAuditBy<A extends AuditAction>(db: Database, by: AuditBy | undefined, event: Omit<AuditEvent<A>, 'actor' | 'context'>): Promise<void> {
+export async function recordAuditBy<A extends AuditAction>(
+  db: Database,
+  by: AuditBy | undefined,
+  event: Omit<AuditEvent<A>, 'actor' | 'context'>,
+): Promise<void> {
   if (by) await recordAudit(db, { ...event, actor: by.actor ? { id: by.actor.id, username: by.actor.username } : null, context: by.context } as AuditEvent<A>);
 }
 
 const SECRET_WORDS = new Set([
-  'password', 'passwd', 'pwd', 'passphrase', 'secret', 'token', 'code', 'verifier', 'hash', 'credential', 'credentials',
-  'cookie', 'authorization', 'jwt', 'assertion', 'key', 'otp', 'pin', 'nonce', 'salt',
+  'password',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'secret',
+  'token',
+  'code',
+  'verifier',
+  'hash',
+  'credential',
+  'credentials',
+  'cookie',
+  'authorization',
+  'jwt',
+  'assertion',
+  'key',
+  'otp',
+  'pin',
+  'nonce',
+  'salt',
 ]);
 const MAX_STRING = 2_000;
 const MAX_DEPTH = 4;
@@ -139,7 +169,10 @@ export async function recordAudit<A extends AuditAction>(db: Database, event: Au
 
 /** The audit page's filters, from the query string; anything malformed is dropped rather than refused. */
 export const auditFilterSchema = z.object({
-  action: z.enum(auditActions as [AuditAction, ...AuditAction[]]).optional().catch(undefined),
+  action: z
+    .enum(auditActions as [AuditAction, ...AuditAction[]])
+    .optional()
+    .catch(undefined),
   actor: z.string().trim().max(100).optional().catch(undefined),
   target: z.string().trim().max(200).optional().catch(undefined),
   /** yyyy-mm-dd (a date input) or a full ISO timestamp; dates are UTC days, `to` inclusive. */

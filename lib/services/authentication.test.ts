@@ -18,9 +18,19 @@ for (const storage of testDatabases('authentication')) {
       for (const typed of [user.username, `mixed.case-${t}`, `MIXED.CASE-${t.toUpperCase()}`]) {
         assert.deepEqual(await authenticate(testContext(db), typed, 'the right password'), { ok: true, accountId: user.id, username: user.username }, typed);
       }
-      assert.deepEqual(await authenticate(testContext(db), `MIXED.case-${t}`, 'the wrong password'), { ok: false, reason: 'wrong_password', accountId: user.id, username: user.username });
+      assert.deepEqual(await authenticate(testContext(db), `MIXED.case-${t}`, 'the wrong password'), {
+        ok: false,
+        reason: 'wrong_password',
+        accountId: user.id,
+        username: user.username,
+      });
       await disableUser(db, user.id);
-      assert.deepEqual(await authenticate(testContext(db), user.username, 'the right password'), { ok: false, reason: 'disabled', accountId: user.id, username: user.username });
+      assert.deepEqual(await authenticate(testContext(db), user.username, 'the right password'), {
+        ok: false,
+        reason: 'disabled',
+        accountId: user.id,
+        username: user.username,
+      });
     });
 
     test('an unknown username fails with nothing about what was typed', async () => {

@@ -38,7 +38,12 @@ for (const storage of testDatabases('bootstrap')) {
     test('follows a new ISSUER, and undoes an edit, a disable and a rotated secret', async () => {
       const db = await storage.open();
       await ensurePortalClient(db, { issuer: 'http://localhost:3000', ...quiet });
-      await updateClient(db, PORTAL_CLIENT_ID, { ...portalRegistration('http://localhost:3000'), redirectUris: ['https://evil.example/cb'], firstParty: false, idTokenSignedResponseAlg: 'ES256' });
+      await updateClient(db, PORTAL_CLIENT_ID, {
+        ...portalRegistration('http://localhost:3000'),
+        redirectUris: ['https://evil.example/cb'],
+        firstParty: false,
+        idTokenSignedResponseAlg: 'ES256',
+      });
       await rotateClientSecret(db, PORTAL_CLIENT_ID);
       await disableClient(db, PORTAL_CLIENT_ID);
 

@@ -37,7 +37,11 @@ export async function prepareSecrets(db: Database, log: (line: string) => void =
 }
 
 /** Creates the first admin (ADMIN_USERNAME, ADMIN_PASSWORD) when there are no users; prints a generated password once. */
-export async function ensureAdmin(db: Database, config: Pick<Env, 'ADMIN_USERNAME' | 'ADMIN_PASSWORD'>, log: (line: string) => void = console.log): Promise<void> {
+export async function ensureAdmin(
+  db: Database,
+  config: Pick<Env, 'ADMIN_USERNAME' | 'ADMIN_PASSWORD'>,
+  log: (line: string) => void = console.log,
+): Promise<void> {
   if (await hasUsers(db)) return;
   const password = config.ADMIN_PASSWORD ?? generatePassword();
   try {
@@ -60,10 +64,7 @@ export async function ensureAdmin(db: Database, config: Pick<Env, 'ADMIN_USERNAM
  * redirect URIs for the current ISSUER, enabled, and the secret every instance
  * reads from server_secrets (stored, like every client secret, only hashed).
  */
-export async function ensurePortalClient(
-  db: Database,
-  { issuer, log = console.log }: { issuer: string; log?: (line: string) => void },
-): Promise<void> {
+export async function ensurePortalClient(db: Database, { issuer, log = console.log }: { issuer: string; log?: (line: string) => void }): Promise<void> {
   const registration = portalRegistration(issuer);
   if (!newClientSchema.safeParse(registration).success) {
     // Redirect URIs must be https, or http on loopback (RFC 9700 §2.1): the portal follows the same rule.
@@ -90,7 +91,11 @@ export async function ensurePortalClient(
 }
 
 /** The enabled client's metadata (undefined when missing or disabled) says exactly what the portal needs. */
-function registeredAsWanted(metadata: Awaited<ReturnType<typeof findClientMetadata>>, wanted: ReturnType<typeof newClientSchema.parse>, secretHash: string): boolean {
+function registeredAsWanted(
+  metadata: Awaited<ReturnType<typeof findClientMetadata>>,
+  wanted: ReturnType<typeof newClientSchema.parse>,
+  secretHash: string,
+): boolean {
   return (
     metadata !== undefined &&
     metadata.client_name === wanted.name &&

@@ -30,10 +30,23 @@ test('client ids are 128 random bits and never look like a command-line option',
 });
 
 test('redirect URIs: https anywhere, http only on loopback, private-use schemes for native apps', () => {
-  for (const ok of ['https://app.example.com/cb', 'http://localhost:8080/cb', 'http://127.0.0.1/cb', 'http://[::1]:3000/cb', 'com.example.app:/oauth2redirect']) {
+  for (const ok of [
+    'https://app.example.com/cb',
+    'http://localhost:8080/cb',
+    'http://127.0.0.1/cb',
+    'http://[::1]:3000/cb',
+    'com.example.app:/oauth2redirect',
+  ]) {
     assert.ok(redirectUriSchema.safeParse(ok).success, ok);
   }
-  for (const bad of ['http://example.com/cb', 'https://app.example.com/cb#frag', 'https://user:pw@app.example.com/cb', 'not a url', 'javascript:alert(1)', 'http://localhost.evil.com/cb']) {
+  for (const bad of [
+    'http://example.com/cb',
+    'https://app.example.com/cb#frag',
+    'https://user:pw@app.example.com/cb',
+    'not a url',
+    'javascript:alert(1)',
+    'http://localhost.evil.com/cb',
+  ]) {
     assert.ok(!redirectUriSchema.safeParse(bad).success, bad);
   }
 });
@@ -69,36 +82,63 @@ test('only confidential clients can be resource servers', () => {
   const spa = { name: 'SPA', type: 'public' as const, redirectUris: ['http://localhost:5173/cb'], scopes: ['openid' as const], resourceServer: true };
   const refused = newClientSchema.safeParse(spa);
   assert.ok(!refused.success);
-  assert.deepEqual(refused.error.issues.map((i) => [i.path.join('.'), i.message]), [
-    ['resourceServer', 'only confidential clients can be resource servers (a public client has no secret to authenticate with)'],
-  ]);
+  assert.deepEqual(
+    refused.error.issues.map((i) => [i.path.join('.'), i.message]),
+    [['resourceServer', 'only confidential clients can be resource servers (a public client has no secret to authenticate with)']],
+  );
   assert.ok(newClientSchema.safeParse({ ...spa, type: 'confidential' }).success, 'a confidential API that also signs people in');
 });
 
-test('the introspect scope goes with the client_credentials grant alone, never with one that issues a person\'s token', () => {
+test("the introspect scope goes with the client_credentials grant alone, never with one that issues a person's token", () => {
   const api = { name: 'API', grantTypes: ['client_credentials' as const], scopes: ['introspect' as const], resourceServer: true };
   assert.ok(newClientSchema.safeParse(api).success);
-  for (const grantTypes of [['authorization_code', 'client_credentials'], ['authorization_code', 'refresh_token']] as const) {
+  for (const grantTypes of [
+    ['authorization_code', 'client_credentials'],
+    ['authorization_code', 'refresh_token'],
+  ] as const) {
     const refused = newClientSchema.safeParse({ ...api, grantTypes, scopes: ['openid', 'introspect'], redirectUris: ['https://a.example/cb'] });
     assert.ok(!refused.success, grantTypes.join());
-    assert.deepEqual(refused.error.issues.map((i) => [i.path.join('.'), i.message]), [['grantTypes', 'a client with the introspect scope uses the client_credentials grant only']]);
+    assert.deepEqual(
+      refused.error.issues.map((i) => [i.path.join('.'), i.message]),
+      [['grantTypes', 'a client with the introspect scope uses the client_credentials grant only']],
+    );
   }
   // The CLI's `--public --resource-server --scope introspect`: refused on both counts.
-  const publicRs = newClientSchema.safeParse({ name: 'x', type: 'public', redirectUris: ['http://localhost:5173/cb'], scopes: ['openid', 'introspect'], resourceServer: true });
+  const publicRs = newClientSchema.safeParse({
+    name: 'x',
+    type: 'public',
+    redirectUris: ['http://localhost:5173/cb'],
+    scopes: ['openid', 'introspect'],
+    resourceServer: true,
+  });
   assert.ok(!publicRs.success);
-  assert.deepEqual(publicRs.error.issues.map((i) => i.path.join('.')), ['resourceServer', 'grantTypes']);
+  assert.deepEqual(
+    publicRs.error.issues.map((i) => i.path.join('.')),
+    ['resourceServer', 'grantTypes'],
+  );
 });
 
 test('only admin-API clients may have the admin scope, and only with client_credentials', () => {
   const automation = { name: 'Automation', grantTypes: ['client_credentials' as const], scopes: ['admin' as const] };
   const refused = newClientSchema.safeParse(automation);
   assert.ok(!refused.success);
-  assert.deepEqual(refused.error.issues.map((i) => i.message), ['only admin-API clients may have the admin scope']);
+  assert.deepEqual(
+    refused.error.issues.map((i) => i.message),
+    ['only admin-API clients may have the admin scope'],
+  );
   assert.ok(newClientSchema.safeParse({ ...automation, adminApi: true }).success);
   // A code or refresh grant beside it could carry the scope into a person's token.
-  const withCode = newClientSchema.safeParse({ ...automation, adminApi: true, grantTypes: ['authorization_code', 'client_credentials'], redirectUris: ['https://a.example/cb'] });
+  const withCode = newClientSchema.safeParse({
+    ...automation,
+    adminApi: true,
+    grantTypes: ['authorization_code', 'client_credentials'],
+    redirectUris: ['https://a.example/cb'],
+  });
   assert.ok(!withCode.success);
-  assert.deepEqual(withCode.error.issues.map((i) => [i.path.join('.'), i.message]), [['grantTypes', 'a client with the admin scope uses the client_credentials grant only']]);
+  assert.deepEqual(
+    withCode.error.issues.map((i) => [i.path.join('.'), i.message]),
+    [['grantTypes', 'a client with the admin scope uses the client_credentials grant only']],
+  );
   // The flag alone changes nothing the provider would hand out.
   assert.equal(newClientSchema.parse({ name: 'x', redirectUris: ['https://a.example/cb'], adminApi: true }).adminApi, true);
 });
@@ -117,7 +157,10 @@ test('the ID token signing algorithm: ES256 unless RS256 is asked for; nothing e
   for (const bad of ['HS256', 'none', 'rs256', 'PS256', '']) {
     const result = newClientSchema.safeParse({ ...base, idTokenSignedResponseAlg: bad });
     assert.ok(!result.success, bad);
-    assert.deepEqual(result.error.issues.map((i) => [i.path.join('.'), i.message]), [['idTokenSignedResponseAlg', 'the ID token signing algorithm is one of ES256, RS256']]);
+    assert.deepEqual(
+      result.error.issues.map((i) => [i.path.join('.'), i.message]),
+      [['idTokenSignedResponseAlg', 'the ID token signing algorithm is one of ES256, RS256']],
+    );
   }
 });
 
@@ -160,12 +203,15 @@ for (const storage of testDatabases('clients')) {
       assert.equal(updated.scope, 'openid');
       assert.equal(updated.firstParty, true);
       assert.ok(clientSecretMatches((await findClientMetadata(db, client.id))?.client_secret, clientSecret));
-      await assert.rejects(updateClient(db, client.id, { ...web, type: 'public' }), (e: unknown) => e instanceof Conflict && e.message === 'a confidential client stays confidential');
+      await assert.rejects(
+        updateClient(db, client.id, { ...web, type: 'public' }),
+        (e: unknown) => e instanceof Conflict && e.message === 'a confidential client stays confidential',
+      );
       await assert.rejects(updateClient(db, client.id, { ...web, redirectUris: ['http://evil.example/cb'] }), InvalidRequest);
       await assert.rejects(updateClient(db, 'nope', web), (e: unknown) => e instanceof NotFound);
     });
 
-    test('new clients get ES256, or RS256 when asked; an edit without an algorithm keeps the client\'s own', async () => {
+    test("new clients get ES256, or RS256 when asked; an edit without an algorithm keeps the client's own", async () => {
       const db = await storage.open();
       const { client } = await registerClient(db, web);
       assert.equal(client.idTokenSignedResponseAlg, 'ES256');
@@ -191,7 +237,10 @@ for (const storage of testDatabases('clients')) {
       const seen = new Set([...first.clients, ...(await searchClients(db, { query: tag, skip: 2, take: 2 })).clients, ...last.clients].map((c) => c.id));
       assert.equal(seen.size, 5, 'pages do not overlap');
       const byId = await searchClients(db, { query: first.clients[0].id, skip: 0, take: 10 });
-      assert.deepEqual(byId.clients.map((c) => c.id), [first.clients[0].id]);
+      assert.deepEqual(
+        byId.clients.map((c) => c.id),
+        [first.clients[0].id],
+      );
       assert.equal((await searchClients(db, { query: `no-such-${tag}`, skip: 0, take: 10 })).total, 0);
     });
 
@@ -218,8 +267,26 @@ for (const storage of testDatabases('clients')) {
       await enableClient(db, client.id, by);
       await removeClient(db, client.id, by);
       const events = await auditEventsFor(db, { targetType: 'client', targetId: client.id });
-      assert.deepEqual(events.map((e) => e.action).reverse(), ['client.created', 'client.updated', 'client.updated', 'client.secret_rotated', 'client.disabled', 'client.enabled', 'client.deleted']);
-      assert.deepEqual(events.at(-1)?.details, { name: 'Web', confidential: true, grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], redirectUris: ['https://app.example.com/cb'], firstParty: false, resourceServer: false, adminApi: false, signingAlg: 'ES256' });
+      assert.deepEqual(events.map((e) => e.action).reverse(), [
+        'client.created',
+        'client.updated',
+        'client.updated',
+        'client.secret_rotated',
+        'client.disabled',
+        'client.enabled',
+        'client.deleted',
+      ]);
+      assert.deepEqual(events.at(-1)?.details, {
+        name: 'Web',
+        confidential: true,
+        grantTypes: ['authorization_code', 'refresh_token'],
+        scopes: ['openid', 'profile', 'email', 'offline_access'],
+        redirectUris: ['https://app.example.com/cb'],
+        firstParty: false,
+        resourceServer: false,
+        adminApi: false,
+        signingAlg: 'ES256',
+      });
       assert.deepEqual(events.at(-2)?.details, { changed: ['name', 'firstParty'] });
       assert.deepEqual(events.at(-3)?.details, { changed: ['idTokenSignedResponseAlg'] });
       assert.deepEqual(events[0].target, { type: 'client', id: client.id, label: 'Web renamed' }, 'a deleted client keeps its name in the log');

@@ -64,7 +64,10 @@ export const newClientSchema = z
     grantTypes: z.array(z.enum(grantTypes)).min(1, 'choose at least one grant type').default(['authorization_code', 'refresh_token']),
     scopes: z.array(z.enum(supportedScopes)).min(1, 'choose at least one scope').default(['openid', 'profile', 'email', 'offline_access']),
     tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post', 'none']).optional(),
-    logoUri: z.url({ protocol: /^https$/, error: 'the logo URI must be an https URL' }).nullable().default(null),
+    logoUri: z
+      .url({ protocol: /^https$/, error: 'the logo URI must be an https URL' })
+      .nullable()
+      .default(null),
     firstParty: z.boolean().default(false),
     resourceServer: z.boolean().default(false),
     /** May call the admin JSON API (/api/admin) with a client_credentials token carrying the admin scope. */
@@ -81,18 +84,29 @@ export const newClientSchema = z
   })
   .superRefine((c, ctx) => {
     const method = c.tokenEndpointAuthMethod ?? (c.type === 'public' ? 'none' : 'client_secret_basic');
-    if (c.type === 'public' && method !== 'none') ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'a public client authenticates with none' });
-    if (c.type === 'confidential' && method === 'none') ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'a confidential client needs client_secret_basic or client_secret_post' });
-    if (c.grantTypes.includes('authorization_code') && c.redirectUris.length === 0) ctx.addIssue({ code: 'custom', path: ['redirectUris'], message: 'the authorization_code grant needs at least one redirect URI' });
-    if (c.grantTypes.includes('refresh_token') && !c.grantTypes.includes('authorization_code')) ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'refresh_token only makes sense with authorization_code' });
-    if (c.type === 'public' && c.grantTypes.includes('client_credentials')) ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'client_credentials needs a confidential client' });
+    if (c.type === 'public' && method !== 'none')
+      ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'a public client authenticates with none' });
+    if (c.type === 'confidential' && method === 'none')
+      ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'a confidential client needs client_secret_basic or client_secret_post' });
+    if (c.grantTypes.includes('authorization_code') && c.redirectUris.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['redirectUris'], message: 'the authorization_code grant needs at least one redirect URI' });
+    if (c.grantTypes.includes('refresh_token') && !c.grantTypes.includes('authorization_code'))
+      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'refresh_token only makes sense with authorization_code' });
+    if (c.type === 'public' && c.grantTypes.includes('client_credentials'))
+      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'client_credentials needs a confidential client' });
     // Who may introspect others' tokens, and that the introspect scope never reaches a person's token (lib/oidc/client-policy.ts).
-    for (const violation of trustViolations({ confidential: c.type === 'confidential', grantTypes: c.grantTypes, scopes: c.scopes, resourceServer: c.resourceServer })) {
+    for (const violation of trustViolations({
+      confidential: c.type === 'confidential',
+      grantTypes: c.grantTypes,
+      scopes: c.scopes,
+      resourceServer: c.resourceServer,
+    })) {
       ctx.addIssue({ code: 'custom', ...trustIssues[violation] });
     }
     // The admin scope must never reach a person's token: no code or refresh grant beside it
     // (the provider's client metadata validator, lib/oidc/configuration.ts, says the same).
-    if (c.scopes.includes(ADMIN_SCOPE) && !c.adminApi) ctx.addIssue({ code: 'custom', path: ['scopes'], message: `only admin-API clients may have the ${ADMIN_SCOPE} scope` });
+    if (c.scopes.includes(ADMIN_SCOPE) && !c.adminApi)
+      ctx.addIssue({ code: 'custom', path: ['scopes'], message: `only admin-API clients may have the ${ADMIN_SCOPE} scope` });
     if (c.scopes.includes(ADMIN_SCOPE) && c.grantTypes.some((grant) => grant !== 'client_credentials')) {
       ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: `a client with the ${ADMIN_SCOPE} scope uses the client_credentials grant only` });
     }
@@ -169,7 +183,19 @@ const target = (client: { id: string; name: string }) => ({ type: 'client' as co
 
 /** The registration fields whose values differ, in the names the portal's form uses. */
 function changedFields(before: ClientRecord, after: ClientRecord): string[] {
-  const fields = ['name', 'redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'scope', 'tokenEndpointAuthMethod', 'logoUri', 'firstParty', 'resourceServer', 'adminApi', 'idTokenSignedResponseAlg'] as const;
+  const fields = [
+    'name',
+    'redirectUris',
+    'postLogoutRedirectUris',
+    'grantTypes',
+    'scope',
+    'tokenEndpointAuthMethod',
+    'logoUri',
+    'firstParty',
+    'resourceServer',
+    'adminApi',
+    'idTokenSignedResponseAlg',
+  ] as const;
   return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 

@@ -5,10 +5,14 @@ import { z } from 'zod';
 import { Conflict, describeIssues, ERRORS, Forbidden, InvalidRequest, issueMessages, NotFound, parseInput, ServiceError, Unauthorized } from './errors.ts';
 
 test('each code has its status; only server_error is never shown', () => {
-  assert.deepEqual(
-    Object.fromEntries(Object.entries(ERRORS).map(([code, { status, shown }]) => [code, [status, shown]])),
-    { invalid_request: [400, true], unauthorized: [401, true], forbidden: [403, true], not_found: [404, true], conflict: [409, true], server_error: [500, false] },
-  );
+  assert.deepEqual(Object.fromEntries(Object.entries(ERRORS).map(([code, { status, shown }]) => [code, [status, shown]])), {
+    invalid_request: [400, true],
+    unauthorized: [401, true],
+    forbidden: [403, true],
+    not_found: [404, true],
+    conflict: [409, true],
+    server_error: [500, false],
+  });
 });
 
 test('each class carries its code, status and name; all are ServiceErrors', () => {

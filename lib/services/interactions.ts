@@ -121,7 +121,13 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
     await savePendingSecondStep(ctx.db, uid, { accountId: person.id }, expiresAt);
     return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
   }
-  await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details: client });
+  await recordAudit(ctx.db, {
+    action: 'sign_in.succeeded',
+    actor: person,
+    target: { type: 'user', id: person.id, label: person.username },
+    context,
+    details: client,
+  });
   const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(result.accountId) }, { mergeWithLastSubmission: false });
   return { redirect };
 }

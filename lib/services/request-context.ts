@@ -76,7 +76,10 @@ function peerAddress(headers: HeaderSource): string | null {
 /** The client's address per TRUST_PROXY: the peer itself, or the n-th X-Forwarded-For entry from the right. */
 export function clientIp(headers: HeaderSource, trustedProxies: number = env().TRUST_PROXY): string | null {
   if (trustedProxies === 0) return peerAddress(headers);
-  const chain = (headers.get('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const chain = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (chain.length === 0) return peerAddress(headers);
   return normalizeIp(chain[Math.max(0, chain.length - trustedProxies)]);
 }

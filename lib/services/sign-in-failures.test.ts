@@ -37,17 +37,27 @@ for (const storage of testDatabases('sign-in-failures')) {
       await failures.flushDue(start + 30_000);
       assert.equal((await unknownFrom(db, ip)).length, 1, 'not before the minute ends');
       await failures.flushDue(start + 60_000);
-      assert.deepEqual((await unknownFrom(db, ip)).map((d) => d.count), [199, 1]);
+      assert.deepEqual(
+        (await unknownFrom(db, ip)).map((d) => d.count),
+        [199, 1],
+      );
 
       // The written count opened the next minute: more guesses in it wait for its end, then come in one entry.
       for (let i = 0; i < 5; i++) await failures.failed(db, client, from(ip), start + 61_000 + i);
       assert.equal((await unknownFrom(db, ip)).length, 2);
       await failures.failed(db, client, from(ip), start + 125_000);
-      assert.deepEqual((await unknownFrom(db, ip)).map((d) => d.count), [6, 199, 1], 'a late guess carries the unwritten count');
+      assert.deepEqual(
+        (await unknownFrom(db, ip)).map((d) => d.count),
+        [6, 199, 1],
+        'a late guess carries the unwritten count',
+      );
 
       const other = freshIp();
       await failures.failed(db, client, from(other), start + 1_000);
-      assert.deepEqual((await unknownFrom(db, other)).map((d) => d.count), [1]);
+      assert.deepEqual(
+        (await unknownFrom(db, other)).map((d) => d.count),
+        [1],
+      );
       await failures.flushDue(start + 10 * 60_000);
       await failures.flushDue(start + 20 * 60_000);
       assert.equal(failures.sources, 0, 'quiet sources are forgotten');
@@ -73,7 +83,11 @@ for (const storage of testDatabases('sign-in-failures')) {
         await failures.failed(db, client, from(ip));
         now += 1_000;
       }
-      assert.deepEqual((await unknownFrom(db, ip)).map((d) => d.count), [1], 'the first at once');
+      assert.deepEqual(
+        (await unknownFrom(db, ip)).map((d) => d.count),
+        [1],
+        'the first at once',
+      );
       assert.deepEqual(
         scheduled.map((t) => t.at),
         [Date.parse('2026-11-23T12:01:00Z')],
@@ -81,7 +95,11 @@ for (const storage of testDatabases('sign-in-failures')) {
       );
       now = scheduled[0].at;
       await scheduled[0].run();
-      assert.deepEqual((await unknownFrom(db, ip)).map((d) => d.count), [2, 1], 'the two counted failures, written by the timer');
+      assert.deepEqual(
+        (await unknownFrom(db, ip)).map((d) => d.count),
+        [2, 1],
+        'the two counted failures, written by the timer',
+      );
       assert.equal(failures.sources, 1, 'the written entry opened the next minute');
     });
 
@@ -98,8 +116,14 @@ for (const storage of testDatabases('sign-in-failures')) {
       assert.deepEqual(
         events.map((e) => [e.target, e.details]),
         [
-          [{ type: 'user', id: accountId, label: 'Alice' }, { username: 'Alice', reason: 'wrong_password', ...client }],
-          [{ type: 'user', id: accountId, label: 'Alice' }, { username: 'Alice', reason: 'wrong_password', ...client }],
+          [
+            { type: 'user', id: accountId, label: 'Alice' },
+            { username: 'Alice', reason: 'wrong_password', ...client },
+          ],
+          [
+            { type: 'user', id: accountId, label: 'Alice' },
+            { username: 'Alice', reason: 'wrong_password', ...client },
+          ],
           [null, { reason: 'unknown_user', count: 1, ...client }],
         ],
       );

@@ -8,14 +8,7 @@ import { after, describe, mock, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { closeDatabase, database, type Database } from '../db/database.ts';
 import { testDatabases } from '../db/testing.ts';
-import {
-  type Check,
-  createThrottle,
-  type PasswordAttempt,
-  type Throttle,
-  type ThrottleSettings,
-  throttleSettings,
-} from './throttle.ts';
+import { type Check, createThrottle, type PasswordAttempt, type Throttle, type ThrottleSettings, throttleSettings } from './throttle.ts';
 
 /** The documented defaults (lib/config/env.ts): 5 free, waits 1-60 s, lock after 10 for 15 min, 30 a day; 30 free / 300 per source an hour; 10 free / 100 per client an hour. */
 const defaults = throttleSettings();

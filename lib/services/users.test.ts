@@ -55,11 +55,20 @@ for (const storage of testDatabases('users')) {
       assert.equal(updated.name, 'Pat Doe');
       assert.equal(updated.emailVerified, false);
       await assert.rejects(updateProfile(db, user.id, { name: 'Pat', email }, by), (e: unknown) => e instanceof Conflict && e.field === 'email');
-      await assert.rejects(updateProfile(db, user.id, { name: 'Pat', email: 'not-an-email' }, by), (e: unknown) => e instanceof InvalidRequest && e.validation !== undefined);
+      await assert.rejects(
+        updateProfile(db, user.id, { name: 'Pat', email: 'not-an-email' }, by),
+        (e: unknown) => e instanceof InvalidRequest && e.validation !== undefined,
+      );
       const cleared = await updateProfile(db, user.id, { name: '', email: '' }, by);
       assert.deepEqual([cleared.name, cleared.email], [null, null], 'empty fields clear the value');
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['user.updated'] });
-      assert.deepEqual(events.map((e) => e.details.changed), [['name', 'email'], ['name', 'email']]);
+      assert.deepEqual(
+        events.map((e) => e.details.changed),
+        [
+          ['name', 'email'],
+          ['name', 'email'],
+        ],
+      );
     });
 
     test('the admin role: granted and removed with the change recorded; never removed by its holder', async () => {
@@ -70,7 +79,13 @@ for (const storage of testDatabases('users')) {
       await assert.rejects(setRole(db, self.id, 'user', by), (e: unknown) => e instanceof Forbidden);
       assert.equal((await findUserById(db, self.id))?.role, 'admin');
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['user.role_changed'] });
-      assert.deepEqual(events.map((e) => e.details), [{ from: 'admin', to: 'user' }, { from: 'user', to: 'admin' }]);
+      assert.deepEqual(
+        events.map((e) => e.details),
+        [
+          { from: 'admin', to: 'user' },
+          { from: 'user', to: 'admin' },
+        ],
+      );
     });
 
     test('disabling ends sessions and revokes tokens (counted in the log), not for oneself; enabling is recorded', async () => {
@@ -84,7 +99,13 @@ for (const storage of testDatabases('users')) {
       await enableUser(db, user.id, by);
       await assert.rejects(disableUser(db, self.id, by), (e: unknown) => e instanceof Forbidden);
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
-      assert.deepEqual(events.map((e) => [e.action, e.details]), [['user.enabled', {}], ['user.disabled', { revokedArtifacts: 2 }]]);
+      assert.deepEqual(
+        events.map((e) => [e.action, e.details]),
+        [
+          ['user.enabled', {}],
+          ['user.disabled', { revokedArtifacts: 2 }],
+        ],
+      );
     });
 
     test('a password change is recorded without the password; `self` when users change their own', async () => {
@@ -94,7 +115,10 @@ for (const storage of testDatabases('users')) {
       await changePassword(db, user.id, 'a third long password', { actor: { id: user.id, username: user.username } });
       assert.ok(await verifyPassword((await findCredentials(db, user.username))!.passwordHash, 'a third long password'));
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
-      assert.deepEqual(events.map((e) => e.details), [{ self: true }, { generated: true }]);
+      assert.deepEqual(
+        events.map((e) => e.details),
+        [{ self: true }, { generated: true }],
+      );
       assert.doesNotMatch(JSON.stringify(events), /long password/);
     });
 
@@ -119,7 +143,10 @@ for (const storage of testDatabases('users')) {
       await session();
       const self = { actor: { id: user.id, username: user.username } };
       assert.deepEqual(await changePassword(db, user.id, 'my own new password', self, { keepSessionUid: here }), { endedSessions: 1 });
-      assert.deepEqual((await listSessionsOfAccount(db, user.id)).map((s) => s.uid), [here]);
+      assert.deepEqual(
+        (await listSessionsOfAccount(db, user.id)).map((s) => s.uid),
+        [here],
+      );
 
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['session.ended', 'user.password_changed'] });
       assert.deepEqual(
@@ -169,7 +196,11 @@ for (const storage of testDatabases('users')) {
       const t = tag();
       const alice = await createUser(db, { username: `Alice-${t}`, password: 'a long password' });
       for (const username of [`alice-${t}`, `ALICE-${t}`, ` aLiCe-${t} `]) {
-        await assert.rejects(createUser(db, { username, password: 'a long password' }), (e: unknown) => e instanceof Conflict && e.field === 'username', username);
+        await assert.rejects(
+          createUser(db, { username, password: 'a long password' }),
+          (e: unknown) => e instanceof Conflict && e.field === 'username',
+          username,
+        );
       }
       assert.equal((await findUserByUsername(db, `ALICE-${t}`))?.id, alice.id);
       assert.equal((await findCredentials(db, `alice-${t}`))?.username, `Alice-${t}`);
@@ -189,7 +220,11 @@ for (const storage of testDatabases('users')) {
       await createUser(db, { username: `kim-${t}`, name: `Kim ${t.toUpperCase()}`, password: 'a long password' });
       const { users, total } = await searchUsers(db, { query: t.toUpperCase(), skip: 0, take: 2 });
       assert.equal(total, 3);
-      assert.deepEqual(users.map((u) => u.username), [`kim-${t}`, `amy-${t}`], 'newest first');
+      assert.deepEqual(
+        users.map((u) => u.username),
+        [`kim-${t}`, `amy-${t}`],
+        'newest first',
+      );
       assert.equal((await searchUsers(db, { query: `amy-${t}@EXAMPLE`, skip: 0, take: 10 })).total, 1);
       assert.ok(!('passwordHash' in users[0]));
     });

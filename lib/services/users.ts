@@ -54,7 +54,13 @@ export const newUserSchema = z.object({
 export type NewUserInput = z.input<typeof newUserSchema>;
 
 export const profileSchema = z.object({
-  name: z.string().trim().max(128, 'name is at most 128 characters').transform((v) => v || null).nullable().default(null),
+  name: z
+    .string()
+    .trim()
+    .max(128, 'name is at most 128 characters')
+    .transform((v) => v || null)
+    .nullable()
+    .default(null),
   email: z
     .string()
     .trim()

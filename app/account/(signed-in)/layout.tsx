@@ -8,5 +8,9 @@ import { signOutAction } from '../actions';
 export const metadata: Metadata = { title: { default: 'Your account', template: '%s · Gatehouse account' } };
 
 export default async function AccountLayout({ children }: { children: ReactNode }) {
-  return <PortalShell area="account" person={await currentUser()} signOut={signOutAction}>{children}</PortalShell>;
+  return (
+    <PortalShell area="account" person={await currentUser()} signOut={signOutAction}>
+      {children}
+    </PortalShell>
+  );
 }

@@ -8,5 +8,9 @@ import { currentAdmin } from '@/lib/services/portal/session';
 export const metadata: Metadata = { title: { default: 'Admin', template: '%s · Gatehouse admin' } };
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
-  return <PortalShell area="admin" person={await currentAdmin()} signOut={signOutAction}>{children}</PortalShell>;
+  return (
+    <PortalShell area="admin" person={await currentAdmin()} signOut={signOutAction}>
+      {children}
+    </PortalShell>
+  );
 }

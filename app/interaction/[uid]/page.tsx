@@ -82,7 +82,15 @@ export default async function InteractionPage({
   if (view.kind === 'second_factor') {
     const useRecovery = method === 'recovery_code' || (typeof error === 'string' && recoveryErrors.has(error));
     return (
-      <AuthCard title="Two-step verification" subtitle={<>Signing in as <strong className="text-slate-900">{view.username}</strong> to continue to <strong className="text-slate-900">{view.client.name}</strong></>}>
+      <AuthCard
+        title="Two-step verification"
+        subtitle={
+          <>
+            Signing in as <strong className="text-slate-900">{view.username}</strong> to continue to{' '}
+            <strong className="text-slate-900">{view.client.name}</strong>
+          </>
+        }
+      >
         {notice}
         <SecondFactorStep base={base} method={useRecovery ? 'recovery_code' : 'totp'} />
         {deny}
@@ -94,10 +102,8 @@ export default async function InteractionPage({
     return (
       <AuthCard title="Recovery code accepted">
         <Notice variant={view.remaining > 2 ? 'success' : 'warning'} compact>
-          {view.remaining === 0
-            ? 'That was your last recovery code.'
-            : `You have ${view.remaining} recovery code${view.remaining === 1 ? '' : 's'} left.`}{' '}
-          Each code works once: get new ones under Two-step verification in your account.
+          {view.remaining === 0 ? 'That was your last recovery code.' : `You have ${view.remaining} recovery code${view.remaining === 1 ? '' : 's'} left.`} Each
+          code works once: get new ones under Two-step verification in your account.
         </Notice>
         <a
           href={view.continueTo}

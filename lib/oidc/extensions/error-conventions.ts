@@ -18,7 +18,11 @@ const rfcCodes: Record<string, { status: number; error: string; description: str
   // "Client authentication failed (e.g., ... no client authentication included)": invalid_client, 401.
   'no client authentication mechanism provided': { status: 401, error: 'invalid_client', description: 'client authentication is required', challenge: true },
   // "The authenticated client is not authorized to use this authorization grant type."
-  'requested grant type is not allowed for this client': { status: 400, error: 'unauthorized_client', description: 'the client is not registered for this grant type' },
+  'requested grant type is not allowed for this client': {
+    status: 400,
+    error: 'unauthorized_client',
+    description: 'the client is not registered for this grant type',
+  },
 };
 
 export function useErrorConventions(provider: Provider): void {

@@ -28,7 +28,14 @@ for (const storage of testDatabases('account-apps')) {
       await grant(db, stranger.holder.id, notes.id, 'openid');
 
       const apps = await connectedApps(db, holder);
-      assert.deepEqual(apps.map((a) => [a.name, a.portal]), [['Notes', false], ['Tasks', false], ['Gatehouse admin portal', true]]);
+      assert.deepEqual(
+        apps.map((a) => [a.name, a.portal]),
+        [
+          ['Notes', false],
+          ['Tasks', false],
+          ['Gatehouse admin portal', true],
+        ],
+      );
       const [notesApp, tasksApp] = apps;
       assert.deepEqual(notesApp.scopes, ['openid', 'profile', 'email']);
       const ago = (d: Date | null) => Math.round((Date.now() - d!.getTime()) / 1000);
@@ -53,13 +60,20 @@ for (const storage of testDatabases('account-apps')) {
       const theirToken = await token(db, 'AccessToken', theirGrant, stranger.holder.id, notes.id);
 
       assert.deepEqual(await revokeConnectedApp(db, holder, notes.id, by), { status: 'revoked', name: 'Notes' });
-      for (const [model, id] of [['Grant', notesGrant], ['AccessToken', access], ['RefreshToken', refresh]]) {
+      for (const [model, id] of [
+        ['Grant', notesGrant],
+        ['AccessToken', access],
+        ['RefreshToken', refresh],
+      ]) {
         assert.equal(await findArtifact(db.sql, model, id), undefined, `${model} revoked`);
       }
       assert.ok(await findArtifact(db.sql, 'AccessToken', tasksToken), 'another app keeps its tokens');
       assert.ok(await findArtifact(db.sql, 'AccessToken', theirToken), "another person's tokens for the same app stay");
       assert.ok(await findArtifactByUid(db.sql, 'Session', uid), 'the session is the person’s, not the app’s: it stays');
-      assert.deepEqual((await connectedApps(db, holder)).map((a) => a.name), ['Tasks']);
+      assert.deepEqual(
+        (await connectedApps(db, holder)).map((a) => a.name),
+        ['Tasks'],
+      );
 
       const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['consent.revoked'] });
       assert.deepEqual(event.target, { type: 'client', id: notes.id, label: 'Notes' });

@@ -34,7 +34,14 @@ for (const storage of testDatabases('account-password')) {
       const events = await auditEventsFor(db, { involvingUserId: holder.id });
       assert.deepEqual(
         events.map((e) => [e.action, e.actor, e.target, e.ip, e.userAgent, e.details]),
-        Array(2).fill(['password.check_failed', { id: holder.id, username: holder.username }, { type: 'user', id: holder.id, label: holder.username }, '203.0.113.7', 'account-test', {}]),
+        Array(2).fill([
+          'password.check_failed',
+          { id: holder.id, username: holder.username },
+          { type: 'user', id: holder.id, label: holder.username },
+          '203.0.113.7',
+          'account-test',
+          {},
+        ]),
       );
       assert.doesNotMatch(JSON.stringify(events), /not my password|another guess|brand new/, 'nothing typed in the log');
     });

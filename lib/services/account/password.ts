@@ -28,10 +28,7 @@ export const passwordChangeSchema = z
   .refine((p) => p.newPassword !== p.currentPassword, { path: ['newPassword'], message: 'the new password is the one you have now' });
 
 /** No values: a password is never rendered back into a form. */
-export type PasswordChangeState =
-  | { status: 'idle' }
-  | { status: 'invalid'; errors: FieldErrors<Field> }
-  | { status: 'changed'; endedSessions: number };
+export type PasswordChangeState = { status: 'idle' } | { status: 'invalid'; errors: FieldErrors<Field> } | { status: 'changed'; endedSessions: number };
 
 export async function changeOwnPassword(ctx: PasswordCheckContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasswordChangeState> {
   const { db } = ctx;

@@ -22,7 +22,13 @@ for (const storage of testDatabases('account-sessions')) {
       await session(db, stranger.holder.id);
 
       const sessions = await activeSessions(db, { ...holder, sessionUid: current }, SESSION_TTL);
-      assert.deepEqual(sessions.map((s) => [s.uid, s.current]), [[current, true], [older, false]]);
+      assert.deepEqual(
+        sessions.map((s) => [s.uid, s.current]),
+        [
+          [current, true],
+          [older, false],
+        ],
+      );
       const [, other] = sessions;
       const seconds = (d: Date | null) => Math.round((Date.now() - d!.getTime()) / 1000);
       assert.ok(Math.abs(seconds(other.signedInAt) - 7200) <= 2);
@@ -92,7 +98,10 @@ for (const storage of testDatabases('account-sessions')) {
       assert.deepEqual(await endOneSession(db, me, theirs, by), { status: 'not_found' });
       assert.ok(await findArtifactByUid(db.sql, 'Session', theirs));
       assert.deepEqual(await endOneSession(db, me, other, by), { status: 'ended' });
-      assert.deepEqual((await activeSessions(db, me, SESSION_TTL)).map((s) => s.uid), [current]);
+      assert.deepEqual(
+        (await activeSessions(db, me, SESSION_TTL)).map((s) => s.uid),
+        [current],
+      );
       const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['session.ended'] });
       assert.deepEqual(event.details, { count: 1, scope: 'one' });
     });

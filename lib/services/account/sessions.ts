@@ -34,7 +34,10 @@ const date = (epochSeconds: number | null) => (epochSeconds === null ? null : ne
 /** `sessionTtl`: SESSION_TTL, how long a session lives after its last use (when it was last used is derived from it). */
 export async function activeSessions(db: Database, holder: AccountHolder, sessionTtl: number, now = Date.now()): Promise<ActiveSession[]> {
   const sessions = await listSessionsOfAccount(db, holder.id, now);
-  const names = await clientNames(db, sessions.flatMap((s) => s.clientIds));
+  const names = await clientNames(
+    db,
+    sessions.flatMap((s) => s.clientIds),
+  );
   const ttl = sessionTtl;
   return sessions
     .map((s) => {

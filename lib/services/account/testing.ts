@@ -33,7 +33,13 @@ export async function session(db: Database, accountId: string, options: { client
   const { ago = 3600, savedAgo = 60, ttl = 14 * 86_400 } = options;
   const exp = now - savedAgo + ttl;
   const authorizations = Object.fromEntries((options.clients ?? []).map((clientId) => [clientId, { sid: tag(), grantId: `g-${tag()}`, persistsLogout: true }]));
-  await upsertArtifact(db.sql, 'Session', `jti-${tag()}`, { iat: now - ago, exp, uid, kind: 'Session', accountId, loginTs: now - ago, authorizations }, exp * 1000);
+  await upsertArtifact(
+    db.sql,
+    'Session',
+    `jti-${tag()}`,
+    { iat: now - ago, exp, uid, kind: 'Session', accountId, loginTs: now - ago, authorizations },
+    exp * 1000,
+  );
   return uid;
 }
 
@@ -41,16 +47,35 @@ export async function grant(db: Database, accountId: string, clientId: string, s
   const id = `grant-${tag()}`;
   const now = nowSeconds();
   const exp = now + 14 * 86_400;
-  await upsertArtifact(db.sql, 'Grant', id, { iat: now - (options.ago ?? 600), exp, jti: id, kind: 'Grant', accountId, clientId, openid: { scope } }, exp * 1000);
+  await upsertArtifact(
+    db.sql,
+    'Grant',
+    id,
+    { iat: now - (options.ago ?? 600), exp, jti: id, kind: 'Grant', accountId, clientId, openid: { scope } },
+    exp * 1000,
+  );
   return id;
 }
 
 /** An access or refresh token issued `ago` seconds ago from a grant; returns its value (the id, for opaque tokens). */
-export async function token(db: Database, model: 'AccessToken' | 'RefreshToken', grantId: string, accountId: string, clientId: string, options: { ago?: number; sessionUid?: string } = {}) {
+export async function token(
+  db: Database,
+  model: 'AccessToken' | 'RefreshToken',
+  grantId: string,
+  accountId: string,
+  clientId: string,
+  options: { ago?: number; sessionUid?: string } = {},
+) {
   const id = `${model}-${tag()}`;
   const now = nowSeconds();
   const iat = now - (options.ago ?? 30);
   const exp = now + 3600;
-  await upsertArtifact(db.sql, model, id, { iat, exp, jti: id, kind: model, accountId, clientId, grantId, gty: 'authorization_code', scope: 'openid', sessionUid: options.sessionUid }, exp * 1000);
+  await upsertArtifact(
+    db.sql,
+    model,
+    id,
+    { iat, exp, jti: id, kind: model, accountId, clientId, grantId, gty: 'authorization_code', scope: 'openid', sessionUid: options.sessionUid },
+    exp * 1000,
+  );
   return id;
 }

@@ -19,10 +19,7 @@ import { matchingStep, newTotpSecret, readTotpCode, totpCodeProblems } from '../
 import type { AccountHolder } from './sessions.ts';
 
 /** What the page shows: the pending secret only while enrolment waits for its first code. */
-export type TwoStepStatus =
-  | { status: 'off' }
-  | { status: 'pending'; secret: string }
-  | { status: 'on'; since: Date; recoveryCodesLeft: number };
+export type TwoStepStatus = { status: 'off' } | { status: 'pending'; secret: string } | { status: 'on'; since: Date; recoveryCodesLeft: number };
 
 export async function twoStepStatus(ctx: Pick<FactorContext, 'db'>, holder: AccountHolder): Promise<TwoStepStatus> {
   const factor = await findTotpFactor(ctx.db, holder.id);
@@ -63,7 +60,8 @@ export async function confirmTotpEnrolment(ctx: FactorContext, holder: AccountHo
   if (factor.confirmedAt) return { status: 'invalid', errors: { form: ['two-step verification is already on; nothing was changed'] } };
   const now = ctx.now();
   const step = matchingStep(factor.secret, read.code, now);
-  if (step === undefined) return { status: 'invalid', errors: { code: ['this code is not right: check that your device’s clock is right and enter the code it shows now'] } };
+  if (step === undefined)
+    return { status: 'invalid', errors: { code: ['this code is not right: check that your device’s clock is right and enter the code it shows now'] } };
   if (!(await confirmTotp(ctx.db, holder.id, step, new Date(now)))) {
     return { status: 'invalid', errors: { form: ['two-step verification is already on; nothing was changed'] } };
   }

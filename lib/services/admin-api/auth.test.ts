@@ -69,7 +69,10 @@ test('a token that may not use the API: 403 insufficient_scope naming the admin 
 test("an admin-API client's token: the client acts, in any method, with no Origin needed", async () => {
   for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
     const { s } = sources('signed_out', { good: { kind: 'client', clientId: 'bot' } });
-    assert.deepEqual(await authorizeAdminRequest(request(method, { authorization: 'Bearer good', origin: 'https://evil.example' }), s), { kind: 'client', clientId: 'bot' });
+    assert.deepEqual(await authorizeAdminRequest(request(method, { authorization: 'Bearer good', origin: 'https://evil.example' }), s), {
+      kind: 'client',
+      clientId: 'bot',
+    });
   }
 });
 
@@ -99,5 +102,8 @@ test('with the portal session, a change must come from the issuer itself (CSRF);
 });
 
 test('challenge parameters cannot be broken out of by a quote', () => {
-  assert.equal(bearerChallenge('https://x', { code: 'invalid_token', description: 'say "hi" \\ bye' }), 'Bearer realm="https://x/api/admin", error="invalid_token", error_description="say hi  bye"');
+  assert.equal(
+    bearerChallenge('https://x', { code: 'invalid_token', description: 'say "hi" \\ bye' }),
+    'Bearer realm="https://x/api/admin", error="invalid_token", error_description="say hi  bye"',
+  );
 });

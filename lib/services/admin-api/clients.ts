@@ -76,7 +76,8 @@ export const deleteClient = endpoint(operations.deleteClient, async ({ db, param
   if (!(await removeClient(db, params.id, by))) throw notFound(params.id);
 });
 
-const setEnabled = (enabled: boolean) =>
+const setEnabled =
+  (enabled: boolean) =>
   async ({ db, params, by }: { db: Database; params: { id: string }; by: Parameters<typeof enableClientUseCase>[2] }) => {
     changeable(params.id);
     const done = enabled ? await enableClientUseCase(db, params.id, by) : await disableClientUseCase(db, params.id, by);
@@ -91,4 +92,3 @@ export const rotateClientSecret = endpoint(operations.rotateClientSecret, async 
   changeable(params.id);
   return { client_id: params.id, client_secret: await rotateClientSecretUseCase(db, params.id, by) };
 });
-

@@ -6,7 +6,16 @@ import { auditEventDto, auditEventSchema, auditQuerySchema, snakeKeys } from './
 import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSchema, newClientBodySchema, registrationOf } from './dto/clients.ts';
 import { searchQuery } from './dto/common.ts';
 import { invalidRequest } from './errors.ts';
-import { createdUserSchema, newUserBodySchema, passwordBodySchema, profilePatchSchema, userDto, userSchema, userSummaryDto, userSummarySchema } from './dto/users.ts';
+import {
+  createdUserSchema,
+  newUserBodySchema,
+  passwordBodySchema,
+  profilePatchSchema,
+  userDto,
+  userSchema,
+  userSummaryDto,
+  userSummarySchema,
+} from './dto/users.ts';
 import { clientRecord } from '../testing.ts';
 import { clientToWire, userToWire } from '../wire.ts';
 
@@ -26,7 +35,17 @@ test("the CLI's --json and the API's answer are one serializer's (lib/services/w
   const { managed, ...dto } = clientSchema.parse(clientDto(api, true));
   assert.equal(managed, true);
   assert.deepEqual(clientToWire(api), dto);
-  const user = { id: 'u1', username: 'ada', email: null, emailVerified: false, name: 'Ada', role: 'user' as const, disabled: false, createdAt: new Date(0), updatedAt: new Date(0) };
+  const user = {
+    id: 'u1',
+    username: 'ada',
+    email: null,
+    emailVerified: false,
+    name: 'Ada',
+    role: 'user' as const,
+    disabled: false,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  };
   assert.deepEqual(userToWire(user), userSummarySchema.parse(userSummaryDto(user)));
   const { locked_until, ...rest } = userSchema.parse(userDto(user, new Date(Date.UTC(2026, 0, 2, 3, 4, 5))));
   assert.equal(locked_until, '2026-01-02T03:04:05.000Z');
@@ -35,7 +54,7 @@ test("the CLI's --json and the API's answer are one serializer's (lib/services/w
   assert.ok(!userSchema.safeParse(userToWire(user)).success, 'one user always says whether it is locked');
 });
 
-test('a registration body: unknown fields refused, the service schema\'s own field rules applied', () => {
+test("a registration body: unknown fields refused, the service schema's own field rules applied", () => {
   assert.ok(newClientBodySchema.safeParse({ client_name: 'Web' }).success);
   assert.ok(!newClientBodySchema.safeParse({}).success, 'client_name is required');
   assert.ok(!newClientBodySchema.safeParse({ client_name: 'Web', redirect_uri: 'https://a.example/cb' }).success, 'a typo is not ignored');
@@ -43,13 +62,16 @@ test('a registration body: unknown fields refused, the service schema\'s own fie
   assert.ok(!newClientBodySchema.safeParse({ client_name: 'Web', grant_types: ['password'] }).success);
 });
 
-test('the body becomes the registration input; the scope string becomes the list; defaults stay the schema\'s', () => {
+test("the body becomes the registration input; the scope string becomes the list; defaults stay the schema's", () => {
   const input = clientInput(newClientBodySchema.parse({ client_name: 'Bot', grant_types: ['client_credentials'], scope: 'admin  ', admin_api: true }));
   const parsed = newClientSchema.parse(input);
   assert.deepEqual(parsed.scopes, ['admin']);
   assert.equal(parsed.type, 'confidential');
   assert.equal(parsed.adminApi, true);
-  assert.deepEqual(newClientSchema.parse(clientInput(newClientBodySchema.parse({ client_name: 'Web', redirect_uris: ['https://a.example/cb'] }))).grantTypes, ['authorization_code', 'refresh_token']);
+  assert.deepEqual(newClientSchema.parse(clientInput(newClientBodySchema.parse({ client_name: 'Web', redirect_uris: ['https://a.example/cb'] }))).grantTypes, [
+    'authorization_code',
+    'refresh_token',
+  ]);
 });
 
 test('a PATCH changes the given fields and keeps the others as stored', () => {
@@ -61,13 +83,15 @@ test('a PATCH changes the given fields and keeps the others as stored', () => {
   assert.equal(input.tokenEndpointAuthMethod, 'client_secret_post');
   assert.equal(input.resourceServer, true);
   assert.deepEqual(clientPatchSchema.parse({}), {}, 'no defaults creep into a PATCH');
-  assert.equal(input.idTokenSignedResponseAlg, 'RS256', 'a PATCH without it keeps the client\'s algorithm');
+  assert.equal(input.idTokenSignedResponseAlg, 'RS256', "a PATCH without it keeps the client's algorithm");
 });
 
 test('id_token_signed_response_alg: ES256 by default for a new client, RS256 on request, nothing else', () => {
   const fresh = newClientSchema.parse(clientInput(newClientBodySchema.parse({ client_name: 'Web', redirect_uris: ['https://a.example/cb'] })));
   assert.equal(fresh.idTokenSignedResponseAlg, 'ES256');
-  const legacy = newClientSchema.parse(clientInput(newClientBodySchema.parse({ client_name: 'Web', redirect_uris: ['https://a.example/cb'], id_token_signed_response_alg: 'RS256' })));
+  const legacy = newClientSchema.parse(
+    clientInput(newClientBodySchema.parse({ client_name: 'Web', redirect_uris: ['https://a.example/cb'], id_token_signed_response_alg: 'RS256' })),
+  );
   assert.equal(legacy.idTokenSignedResponseAlg, 'RS256');
   for (const bad of ['HS256', 'none', 'es256', 'PS256', 256]) {
     assert.ok(!newClientBodySchema.safeParse({ client_name: 'Web', id_token_signed_response_alg: bad }).success, String(bad));
@@ -78,7 +102,13 @@ test('id_token_signed_response_alg: ES256 by default for a new client, RS256 on 
 });
 
 test('a public resource server, or the introspect scope beside a person-facing grant, is refused in wire names', () => {
-  const body = newClientBodySchema.parse({ client_name: 'Orders', client_type: 'public', redirect_uris: ['http://localhost:5173/cb'], scope: 'openid introspect', resource_server: true });
+  const body = newClientBodySchema.parse({
+    client_name: 'Orders',
+    client_type: 'public',
+    redirect_uris: ['http://localhost:5173/cb'],
+    scope: 'openid introspect',
+    resource_server: true,
+  });
   const result = newClientSchema.safeParse(clientInput(body));
   assert.ok(!result.success);
   assert.equal(
@@ -87,9 +117,17 @@ test('a public resource server, or the introspect scope beside a person-facing g
       'body.grant_types: a client with the introspect scope uses the client_credentials grant only',
   );
   // A PATCH that adds the code grant to a resource server holding introspect.
-  const patched = newClientSchema.safeParse(clientInput(clientPatchSchema.parse({ grant_types: ['authorization_code', 'client_credentials'], redirect_uris: ['https://a.example/cb'] }), registrationOf(api)));
+  const patched = newClientSchema.safeParse(
+    clientInput(
+      clientPatchSchema.parse({ grant_types: ['authorization_code', 'client_credentials'], redirect_uris: ['https://a.example/cb'] }),
+      registrationOf(api),
+    ),
+  );
   assert.ok(!patched.success);
-  assert.deepEqual(patched.error.issues.map((i) => clientFieldNames[String(i.path[0])]), ['grant_types']);
+  assert.deepEqual(
+    patched.error.issues.map((i) => clientFieldNames[String(i.path[0])]),
+    ['grant_types'],
+  );
 });
 
 test('every field of the registration schema has a wire name for its issues', () => {
@@ -99,7 +137,17 @@ test('every field of the registration schema has a wire name for its issues', ()
 });
 
 test('users: a password goes in, and out only as a generated one; never a hash', () => {
-  const user = { id: 'u1', username: 'ada', email: null, emailVerified: false, name: 'Ada', role: 'admin' as const, disabled: false, createdAt: new Date(0), updatedAt: new Date(0) };
+  const user = {
+    id: 'u1',
+    username: 'ada',
+    email: null,
+    emailVerified: false,
+    name: 'Ada',
+    role: 'admin' as const,
+    disabled: false,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  };
   const dto = userSchema.parse(userDto(user, null));
   assert.equal(dto.email_verified, false);
   assert.ok(!userSchema.safeParse({ ...dto, password_hash: 'x' }).success);
@@ -118,13 +166,27 @@ test('queries: paging within bounds, audit filters checked strictly', () => {
   assert.deepEqual(searchQuery.parse({ q: ' ada ', page: '2', per_page: '100' }), { q: 'ada', page: 2, per_page: 100 });
   for (const bad of [{ page: '0' }, { per_page: '101' }, { page: 'x' }, { sort: 'name' }]) assert.ok(!searchQuery.safeParse(bad).success, JSON.stringify(bad));
   assert.ok(auditQuerySchema.safeParse({ action: 'user.disabled', from: '2026-01-01', to: '2026-01-02T10:00:00+02:00' }).success);
-  for (const bad of [{ action: 'user.deleted' }, { from: '2026-02-30' }, { to: 'yesterday' }]) assert.ok(!auditQuerySchema.safeParse(bad).success, JSON.stringify(bad));
+  for (const bad of [{ action: 'user.deleted' }, { from: '2026-02-30' }, { to: 'yesterday' }])
+    assert.ok(!auditQuerySchema.safeParse(bad).success, JSON.stringify(bad));
 });
 
 test('audit details go out in snake_case at any depth', () => {
-  assert.deepEqual(snakeKeys({ clientId: 'c', revokedArtifacts: 2, nested: [{ grantId: 'g' }] }), { client_id: 'c', revoked_artifacts: 2, nested: [{ grant_id: 'g' }] });
+  assert.deepEqual(snakeKeys({ clientId: 'c', revokedArtifacts: 2, nested: [{ grantId: 'g' }] }), {
+    client_id: 'c',
+    revoked_artifacts: 2,
+    nested: [{ grant_id: 'g' }],
+  });
   const dto = auditEventSchema.parse(
-    auditEventDto({ id: 'e1', at: new Date(0), actor: { id: null, username: 'client:bot' }, action: 'user.disabled', target: { type: 'user', id: 'u1', label: 'ada' }, ip: null, userAgent: 'curl', details: { revokedArtifacts: 3 } }),
+    auditEventDto({
+      id: 'e1',
+      at: new Date(0),
+      actor: { id: null, username: 'client:bot' },
+      action: 'user.disabled',
+      target: { type: 'user', id: 'u1', label: 'ada' },
+      ip: null,
+      userAgent: 'curl',
+      details: { revokedArtifacts: 3 },
+    }),
   );
   assert.deepEqual(dto.details, { revoked_artifacts: 3 });
   assert.equal(dto.user_agent, 'curl');

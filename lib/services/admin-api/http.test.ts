@@ -5,7 +5,12 @@ import { InvalidRequest } from '../errors.ts';
 import { isJsonContentType, JSON_BODY_LIMIT, readJsonBody } from './http.ts';
 
 const post = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  new Request('http://localhost/api/admin/users', { method: 'POST', headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+  new Request('http://localhost/api/admin/users', {
+    method: 'POST',
+    headers,
+    body,
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
 
 async function refusal(request: Request): Promise<string> {
   const error = await readJsonBody(request).then(

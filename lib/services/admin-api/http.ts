@@ -10,7 +10,10 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 /** application/json, optionally with a charset that says UTF-8 (RFC 8259 §8.1 allows nothing else). */
 export function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
-  const [type, ...params] = value.toLowerCase().split(';').map((part) => part.trim());
+  const [type, ...params] = value
+    .toLowerCase()
+    .split(';')
+    .map((part) => part.trim());
   if (type !== 'application/json') return false;
   return params.every((param) => !param.startsWith('charset=') || /^charset="?utf-8"?$/.test(param));
 }

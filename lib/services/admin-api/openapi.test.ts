@@ -25,7 +25,8 @@ test('every route file under app/api/admin is an operation, documented under its
 
 test('every documented operation has its route file', () => {
   const served = new Set(exported.map((r) => `${r.method} ${r.path}`));
-  for (const [id, operation] of Object.entries(operations)) assert.ok(served.has(`${operation.method} ${operation.path}`), `${id}: no route file serves ${operation.method} ${operation.path}`);
+  for (const [id, operation] of Object.entries(operations))
+    assert.ok(served.has(`${operation.method} ${operation.path}`), `${id}: no route file serves ${operation.method} ${operation.path}`);
 });
 
 test('the document: OpenAPI 3.1, both kinds of authorisation, every $ref resolvable, errors in the one model', () => {
@@ -38,10 +39,15 @@ test('the document: OpenAPI 3.1, both kinds of authorisation, every $ref resolva
   for (const ref of text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) assert.ok(parsed.components.schemas[ref[1]], `dangling $ref ${ref[1]}`);
   assert.doesNotMatch(text, /#\/\$defs\//);
   for (const [path, methods] of Object.entries(parsed.paths)) {
-    for (const [method, op] of Object.entries(methods as Record<string, { responses: Record<string, unknown>; parameters: Array<{ name: string; in: string }> }>)) {
+    for (const [method, op] of Object.entries(
+      methods as Record<string, { responses: Record<string, unknown>; parameters: Array<{ name: string; in: string }> }>,
+    )) {
       for (const status of ['401', '403', '500']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
       for (const name of [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
-        assert.ok(op.parameters.some((p) => p.in === 'path' && p.name === name), `${method} ${path} documents its path parameter ${name}`);
+        assert.ok(
+          op.parameters.some((p) => p.in === 'path' && p.name === name),
+          `${method} ${path} documents its path parameter ${name}`,
+        );
       }
     }
   }

@@ -42,9 +42,12 @@ class Components {
 }
 
 const errorDescriptions: Record<ErrorCode, string> = {
-  invalid_request: 'The path, query or body is not valid (the description says which field and why), or the body is not a JSON object of at most ' + `${JSON_BODY_LIMIT / 1024} kB sent as application/json.`,
+  invalid_request:
+    'The path, query or body is not valid (the description says which field and why), or the body is not a JSON object of at most ' +
+    `${JSON_BODY_LIMIT / 1024} kB sent as application/json.`,
   unauthorized: 'No valid credentials: sign in to the portal, or send a valid access token. Carries a WWW-Authenticate Bearer challenge.',
-  forbidden: 'Not allowed: not an administrator, a token without the admin scope of an admin-API client, a cookie-authenticated change from another origin, or a change the rules refuse.',
+  forbidden:
+    'Not allowed: not an administrator, a token without the admin scope of an admin-API client, a cookie-authenticated change from another origin, or a change the rules refuse.',
   not_found: 'No such resource.',
   conflict: 'The change conflicts with what exists (a taken username or email, a client type change, a public client has no secret).',
   server_error: 'Something unexpected went wrong; the description holds only the request id, which is also in X-Request-Id and the server log.',

@@ -80,7 +80,14 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
       const body = operation.body ? parsed(operation.body, await readJsonBody(request), 'body') : undefined;
       const server = serverContext();
       const context = {
-        request, caller, by, db: server.db, config: server.config, params, query, body,
+        request,
+        caller,
+        by,
+        db: server.db,
+        config: server.config,
+        params,
+        query,
+        body,
         // A getter, so only the operations that read it open the counters.
         get throttle() {
           return server.throttle;

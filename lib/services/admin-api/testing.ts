@@ -36,7 +36,11 @@ export function adminRouteExports(dir = apiDir): RouteExport[] {
         for (const match of source.matchAll(/^export const (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) = (.+);$/gm)) {
           found.push({ file: relative(root, path), path: urlPath, method: match[1], operationId: /^adminRoute\((\w+)\)$/.exec(match[2])?.[1] });
         }
-        assert.doesNotMatch(source, /^export (?:async )?function|^export \{/m, `${relative(root, path)}: export handlers as \`export const METHOD = adminRoute(...)\``);
+        assert.doesNotMatch(
+          source,
+          /^export (?:async )?function|^export \{/m,
+          `${relative(root, path)}: export handlers as \`export const METHOD = adminRoute(...)\``,
+        );
       }
     }
   };

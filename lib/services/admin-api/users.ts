@@ -59,7 +59,9 @@ export const listUsers = endpoint(operations.listUsers, async ({ db, query }) =>
 export const createUser = endpoint(operations.createUser, async ({ db, body, by }) => {
   const generated = body.password === undefined;
   const password = body.password ?? generatePassword();
-  const user = await createUserUseCase(db, { username: body.username, name: body.name ?? null, email: body.email ?? null, role: body.role, password }, by, { generated }).catch(reworded);
+  const user = await createUserUseCase(db, { username: body.username, name: body.name ?? null, email: body.email ?? null, role: body.role, password }, by, {
+    generated,
+  }).catch(reworded);
   // A new id has no counters: no lock to read.
   return { ...userDto(user, null), ...(generated ? { password } : {}) };
 });

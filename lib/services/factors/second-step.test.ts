@@ -92,7 +92,9 @@ for (const storage of testDatabases('second-step')) {
       assert.deepEqual(reused, { ok: false, error: 'code_used' });
       const older = await verifySecondStep(at(db, T0), who, { method: 'totp', code: totpCode(secret, T0) }, {});
       assert.deepEqual(older, { ok: false, error: 'code_used' }, 'a code older than the last one used is refused too');
-      const reasons = (await auditEventsFor(db, { involvingUserId: user.id })).filter((e) => e.action === 'sign_in.second_factor_failed').map((e) => e.details.reason);
+      const reasons = (await auditEventsFor(db, { involvingUserId: user.id }))
+        .filter((e) => e.action === 'sign_in.second_factor_failed')
+        .map((e) => e.details.reason);
       assert.deepEqual(reasons.sort(), ['replayed', 'replayed', 'wrong']);
     });
 
@@ -110,7 +112,12 @@ for (const storage of testDatabases('second-step')) {
       const { user, secret } = await enrolled(db);
       const who = { id: user.id, username: user.username };
       const before = await db.prisma.userFactor.findFirstOrThrow({ where: { userId: user.id } });
-      for (const [code, error] of [['12a456', 'code_letters'], ['1234567', 'code_length'], ['', 'code_missing'], ['   ', 'code_missing']] as const) {
+      for (const [code, error] of [
+        ['12a456', 'code_letters'],
+        ['1234567', 'code_length'],
+        ['', 'code_missing'],
+        ['   ', 'code_missing'],
+      ] as const) {
         assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'totp', code }, {}), { ok: false, error });
       }
       assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: 'short' }, {}), { ok: false, error: 'recovery_code_format' });
@@ -141,7 +148,11 @@ for (const storage of testDatabases('second-step')) {
         remaining: 9,
       });
       assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: first }, {}), { ok: false, error: 'wrong_code' });
-      assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: second }, {}), { ok: true, method: 'recovery_code', remaining: 8 });
+      assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: second }, {}), {
+        ok: true,
+        method: 'recovery_code',
+        remaining: 8,
+      });
       const used = await auditEventsFor(db, { involvingUserId: user.id, actions: ['recovery_code.used'] });
       assert.deepEqual(used.map((e) => e.details.remaining).sort(), [8, 9]);
       assert.ok(!JSON.stringify(used).includes(first), 'never the code');
@@ -160,7 +171,11 @@ for (const storage of testDatabases('second-step')) {
       assert.equal(fresh.status, 'codes');
       const newCodes = fresh.status === 'codes' ? fresh.recoveryCodes : [];
       assert.deepEqual(await verifySecondStep(ctx, who, { method: 'recovery_code', code: recoveryCodes[0] }, {}), { ok: false, error: 'wrong_code' });
-      assert.deepEqual(await verifySecondStep(ctx, who, { method: 'recovery_code', code: newCodes[0] }, {}), { ok: true, method: 'recovery_code', remaining: 9 });
+      assert.deepEqual(await verifySecondStep(ctx, who, { method: 'recovery_code', code: newCodes[0] }, {}), {
+        ok: true,
+        method: 'recovery_code',
+        remaining: 9,
+      });
 
       assert.equal((await removeOwnTotp(ctx, holder, formOf({ currentPassword: '' }), by)).status, 'invalid');
       assert.equal(await hasSecondFactor(db, user.id), true);
@@ -168,7 +183,8 @@ for (const storage of testDatabases('second-step')) {
       assert.equal(await hasSecondFactor(db, user.id), false);
       assert.equal(await db.prisma.recoveryCode.count({ where: { userId: user.id } }), 0);
       const actions = (await auditEventsFor(db, { involvingUserId: user.id })).map((e) => e.action);
-      for (const action of ['factor.enrolled', 'recovery_codes.regenerated', 'password.check_failed', 'recovery_code.used', 'factor.removed']) assert.ok(actions.includes(action as never), action);
+      for (const action of ['factor.enrolled', 'recovery_codes.regenerated', 'password.check_failed', 'recovery_code.used', 'factor.removed'])
+        assert.ok(actions.includes(action as never), action);
     });
 
     test('code guesses are throttled: past the free failures the next attempt waits, without a code being checked', async () => {

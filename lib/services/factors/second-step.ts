@@ -26,7 +26,7 @@ export interface FactorContext {
 export type SecondFactorMethod = (typeof secondFactorMethods)[number];
 
 export type SecondStepOutcome =
-  | { ok: true; method: SecondFactorMethod; /** Recovery codes left, after using one. */ remaining?: number }
+  | { ok: true; method: SecondFactorMethod /** Recovery codes left, after using one. */; remaining?: number }
   /** The input is not a code at all: nothing was counted or changed. */
   | { ok: false; error: TotpCodeProblem | RecoveryCodeProblem }
   | { ok: false; error: 'wrong_code' | 'code_used' }

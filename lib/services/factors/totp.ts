@@ -26,7 +26,15 @@ export function timeStep(nowMs: number): number {
 
 /** The step of `code` if it is right for a step within one of `nowMs`'s, else undefined. */
 export function matchingStep(secret: string, code: string, nowMs: number): number | undefined {
-  const delta = TOTP.validate({ token: code, secret: Secret.fromBase32(secret), algorithm: ALGORITHM, digits: TOTP_DIGITS, period: TOTP_PERIOD, timestamp: nowMs, window: 1 });
+  const delta = TOTP.validate({
+    token: code,
+    secret: Secret.fromBase32(secret),
+    algorithm: ALGORITHM,
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD,
+    timestamp: nowMs,
+    window: 1,
+  });
   return delta === null ? undefined : timeStep(nowMs) + delta;
 }
 

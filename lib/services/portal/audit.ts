@@ -14,5 +14,12 @@ export const auditActionOptions = auditActions.map((action) => ({ value: action,
 
 export async function auditPage(_admin: AdminUser, params: Record<string, string | string[] | undefined>): Promise<AuditPage> {
   const one = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
-  return auditLogPage(serverContext().db, { action: one('action') || undefined, actor: one('actor'), target: one('target'), from: one('from'), to: one('to'), page: one('page') });
+  return auditLogPage(serverContext().db, {
+    action: one('action') || undefined,
+    actor: one('actor'),
+    target: one('target'),
+    from: one('from'),
+    to: one('to'),
+    page: one('page'),
+  });
 }

@@ -42,7 +42,12 @@ test('lists are one per line; unchecked boxes are false; empty optional fields b
 });
 
 test('the ID token signing algorithm: RS256 or ES256 as chosen, anything else an error next to its field', () => {
-  const base: Array<[string, string]> = [['name', 'Legacy'], ['redirectUris', 'https://legacy.example/cb'], ['grantTypes', 'authorization_code'], ['scopes', 'openid']];
+  const base: Array<[string, string]> = [
+    ['name', 'Legacy'],
+    ['redirectUris', 'https://legacy.example/cb'],
+    ['grantTypes', 'authorization_code'],
+    ['scopes', 'openid'],
+  ];
   assert.equal(newClientSchema.parse(readClientForm(form([...base, ['idTokenSignedResponseAlg', 'RS256']])).input).idTokenSignedResponseAlg, 'RS256');
   assert.equal(newClientSchema.parse(readClientForm(form([...base, ['idTokenSignedResponseAlg', 'ES256']])).input).idTokenSignedResponseAlg, 'ES256');
   const { values, input } = readClientForm(form([...base, ['idTokenSignedResponseAlg', 'HS256']]));

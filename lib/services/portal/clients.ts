@@ -9,16 +9,7 @@ import 'server-only';
 import { type ListPosition, pageRange, pageWindow, parseListQuery } from '../paging.ts';
 import { serverContext } from '../../context.ts';
 import type { ClientRecord } from '../../db/clients.ts';
-import {
-  disableClient,
-  enableClient,
-  findClient,
-  registerClient,
-  removeClient,
-  rotateClientSecret,
-  searchClients,
-  updateClient,
-} from '../clients.ts';
+import { disableClient, enableClient, findClient, registerClient, removeClient, rotateClientSecret, searchClients, updateClient } from '../clients.ts';
 import { policyProblemsOf } from '../client-policy-report.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { formErrors } from '../forms.ts';
@@ -55,7 +46,15 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
   const { clients, total } = await searchClients(serverContext().db, { query: q || undefined, ...pageRange(page, CLIENTS_PER_PAGE) });
   const { pageCount, first, last } = pageWindow(page, CLIENTS_PER_PAGE, total, clients.length);
   return {
-    clients: clients.map((c) => ({ id: c.id, name: c.name, confidential: c.confidential, enabled: c.enabled, firstParty: c.firstParty, managed: isManagedClient(c.id), createdAt: c.createdAt })),
+    clients: clients.map((c) => ({
+      id: c.id,
+      name: c.name,
+      confidential: c.confidential,
+      enabled: c.enabled,
+      firstParty: c.firstParty,
+      managed: isManagedClient(c.id),
+      createdAt: c.createdAt,
+    })),
     query: q,
     page,
     pageCount,

@@ -124,7 +124,9 @@ export async function signInView(params: { callbackUrl?: unknown; via?: unknown 
   const callbackUrl = safeReturnTo(params.callbackUrl, env().ISSUER);
   const value = (await cookies()).get(portalCookieNames().csrfToken)?.value ?? '';
   const [token = '', hash = ''] = value.split('|');
-  const expected = createHash('sha256').update(`${token}${await portalSessionSecret()}`).digest();
+  const expected = createHash('sha256')
+    .update(`${token}${await portalSessionSecret()}`)
+    .digest();
   const presented = Buffer.from(hash, 'hex');
   if (token && presented.length === expected.length && timingSafeEqual(presented, expected)) {
     return { kind: 'form', csrfToken: token, callbackUrl };

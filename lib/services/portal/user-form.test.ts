@@ -12,7 +12,9 @@ function form(entries: Record<string, string>): FormData {
 }
 
 test('a generated password is 24 characters from the CSPRNG; the form values never hold a password', () => {
-  const { values, input, generated } = readNewUserForm(form({ username: ' ada ', email: '', name: ' Ada ', role: 'admin', passwordChoice: 'generate', password: 'ignored typed value' }));
+  const { values, input, generated } = readNewUserForm(
+    form({ username: ' ada ', email: '', name: ' Ada ', role: 'admin', passwordChoice: 'generate', password: 'ignored typed value' }),
+  );
   assert.equal(generated, true);
   assert.match(input.password, /^[A-Za-z0-9_-]{24}$/);
   assert.notEqual(input.password, 'ignored typed value');

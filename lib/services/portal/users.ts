@@ -48,7 +48,15 @@ export interface UsersPage extends ListPosition {
   users: UserSummary[];
 }
 
-const summary = (u: UserRecord): UserSummary => ({ id: u.id, username: u.username, name: u.name, email: u.email, role: u.role, disabled: u.disabled, createdAt: u.createdAt });
+const summary = (u: UserRecord): UserSummary => ({
+  id: u.id,
+  username: u.username,
+  name: u.name,
+  email: u.email,
+  role: u.role,
+  disabled: u.disabled,
+  createdAt: u.createdAt,
+});
 
 export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<UsersPage> {
   const { q, page } = parseListQuery(params);
@@ -86,7 +94,14 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
     connectedApps(db, holder),
     auditEventsFor(db, { involvingUserId: user.id }, 10),
   ]);
-  return { user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt }, lockedUntil, self: user.id === admin.id, sessions, apps, activity };
+  return {
+    user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt },
+    lockedUntil,
+    self: user.id === admin.id,
+    sessions,
+    apps,
+    activity,
+  };
 }
 
 export type NewUserState =
@@ -206,6 +221,7 @@ export async function revokeAppFor(admin: AdminUser, id: string, clientId: strin
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user || !clientId || clientId.length > 200) return { status: 'not_found' };
   const result = await revokeAppOfUser(db, { id: user.id, username: user.username }, clientId, await byAdmin(admin));
-  if (result.status === 'refused') return { status: 'refused', message: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' };
+  if (result.status === 'refused')
+    return { status: 'refused', message: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' };
   return result.status === 'revoked' ? { status: 'done' } : { status: 'not_found' };
 }

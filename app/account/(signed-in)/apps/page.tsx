@@ -67,7 +67,9 @@ function AppCard({ app }: { app: ConnectedApp }) {
           Gatehouse’s own portal, where you are now. It cannot be revoked from here: it would sign you straight back in. Sign out to end its access.
         </p>
       ) : app.firstParty ? (
-        <p className="mt-4 text-sm text-slate-600">Your organisation’s own app: it does not ask for permission, so revoking signs it out until you use it again.</p>
+        <p className="mt-4 text-sm text-slate-600">
+          Your organisation’s own app: it does not ask for permission, so revoking signs it out until you use it again.
+        </p>
       ) : null}
     </li>
   );

@@ -15,7 +15,10 @@ export default async function PasswordPage() {
     <>
       <PageHeader title="Password" description="Change the password you sign in to Gatehouse with." />
       <div className="max-w-xl">
-        <Card title="Change your password" description="Once it is changed, every other session of yours is signed out: anyone signed in as you elsewhere has to sign in again.">
+        <Card
+          title="Change your password"
+          description="Once it is changed, every other session of yours is signed out: anyone signed in as you elsewhere has to sign in again."
+        >
           <PasswordForm action={changePasswordAction} username={user.username} minLength={passwordPolicy.minLength} />
         </Card>
       </div>

@@ -25,14 +25,20 @@ export default async function SecurityPage() {
       />
       <div className="grid max-w-3xl gap-6">
         {status.status === 'off' ? (
-          <Card title="Authenticator app" description="Use any app that shows 6-digit codes (time-based, TOTP): for example a password manager or an authenticator app.">
+          <Card
+            title="Authenticator app"
+            description="Use any app that shows 6-digit codes (time-based, TOTP): for example a password manager or an authenticator app."
+          >
             <form action={startTwoStepAction}>
               <Button type="submit">Set up an authenticator app</Button>
             </form>
           </Card>
         ) : null}
         {status.status === 'pending' ? (
-          <Card title="Set up your authenticator app" description="Scan the QR code with the app, or type the key into it. Then enter the code it shows to turn two-step verification on.">
+          <Card
+            title="Set up your authenticator app"
+            description="Scan the QR code with the app, or type the key into it. Then enter the code it shows to turn two-step verification on."
+          >
             <div className="flex flex-wrap items-start gap-6">
               <TotpQr uri={otpauthUri(status.secret, 'Gatehouse', user.username)} />
               <div className="min-w-60 flex-1 space-y-4">

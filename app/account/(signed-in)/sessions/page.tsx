@@ -112,7 +112,10 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
             )}
           </Card>
         </div>
-        <Card title="Sign out everywhere else" description="Ends every Gatehouse session of yours except this browser’s. Apps signed in through them without offline access lose it too; apps with offline access keep it until you revoke them under Connected apps.">
+        <Card
+          title="Sign out everywhere else"
+          description="Ends every Gatehouse session of yours except this browser’s. Apps signed in through them without offline access lose it too; apps with offline access keep it until you revoke them under Connected apps."
+        >
           <form action={endOtherSessionsAction}>
             <Button type="submit" variant={others ? 'danger' : 'secondary'}>
               Sign out everywhere else
@@ -121,7 +124,10 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         </Card>
       </div>
       <div className="mt-6">
-        <Card title="Recent activity" description="Sign-ins and changes to your account, newest first. Something you do not recognise? Change your password, then sign out everywhere else.">
+        <Card
+          title="Recent activity"
+          description="Sign-ins and changes to your account, newest first. Something you do not recognise? Change your password, then sign out everywhere else."
+        >
           <Activity entries={activity} />
         </Card>
       </div>

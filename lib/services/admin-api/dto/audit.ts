@@ -14,7 +14,7 @@ const dayOrTime = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { er
 
 export const auditQuerySchema = z.strictObject({
   action: z.enum(auditActions as [AuditAction, ...AuditAction[]]).optional(),
-  actor: z.string().trim().max(100).optional().meta({ description: 'Part of the actor\'s name (a username, or client:<client_id>), or a user id.' }),
+  actor: z.string().trim().max(100).optional().meta({ description: "Part of the actor's name (a username, or client:<client_id>), or a user id." }),
   target: z.string().trim().max(200).optional().meta({ description: "Part of the target's label, or its exact id." }),
   from: dayOrTime.optional().meta({ description: 'From this UTC day (yyyy-mm-dd) or instant, inclusive.' }),
   to: dayOrTime.optional().meta({ description: 'Up to this UTC day (inclusive) or instant.' }),

@@ -16,7 +16,13 @@ export const MAX_PER_PAGE = 100;
 /** `page` counts from 1; `per_page` is at most MAX_PER_PAGE. */
 export const paging = {
   page: z.coerce.number().int().min(1).max(100_000).default(1).meta({ description: 'Which page, from 1.' }),
-  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(20).meta({ description: `Items per page, at most ${MAX_PER_PAGE}.` }),
+  per_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PER_PAGE)
+    .default(20)
+    .meta({ description: `Items per page, at most ${MAX_PER_PAGE}.` }),
 };
 
 export const searchQuery = z.strictObject({

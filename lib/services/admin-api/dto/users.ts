@@ -65,7 +65,8 @@ export const passwordBodySchema = z
   .strictObject({ password: passwordSchema.optional().meta({ description: 'Leave out to have Gatehouse generate one (returned once).' }) })
   .meta({
     id: 'NewPassword',
-    description: 'The old password stops working at once and every Gatehouse session of the user ends (tokens bound to a session end with it; grants and refresh tokens stay).',
+    description:
+      'The old password stops working at once and every Gatehouse session of the user ends (tokens bound to a session end with it; grants and refresh tokens stay).',
   });
 
 export const passwordSetSchema = z

@@ -34,7 +34,13 @@ const notices = {
   managed: { variant: 'error', text: 'Gatehouse manages this client itself: it cannot be changed here.' },
 } as const;
 
-export default async function ClientPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ClientPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id, path } = await detailRoute('/admin/clients', params);
   const client = await clientDetails(await requireAdmin(path), id);
   if (!client) notFound();

@@ -12,7 +12,12 @@ export const metadata: Metadata = { title: 'Register a client' };
 export default async function NewClientPage() {
   await requireAdmin('/admin/clients/new');
   return (
-    <FormPage title="Register a client" back={{ href: '/admin/clients', label: 'Clients' }} description="An application that signs people in with Gatehouse, or an API." wide>
+    <FormPage
+      title="Register a client"
+      back={{ href: '/admin/clients', label: 'Clients' }}
+      description="An application that signs people in with Gatehouse, or an API."
+      wide
+    >
       <ClientForm action={createClientAction} initial={clientFormValues()} mode="create" cancelHref="/admin/clients" />
     </FormPage>
   );

@@ -31,7 +31,13 @@ const notices = {
 
 const maybeDate = (date: Date | null) => (date ? formatDate(date) : '—');
 
-export default async function UserPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function UserPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id, path } = await detailRoute('/admin/users', params);
   const details = await userDetails(await requireAdmin(path), id);
   if (!details) notFound();
@@ -79,8 +85,8 @@ export default async function UserPage({ params, searchParams }: { params: Promi
         <Notice variant="warning">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p>
-              <strong className="font-semibold">Locked until {formatDate(lockedUntil)}</strong> after too many wrong passwords: until then every
-              sign-in is refused, the right password too.
+              <strong className="font-semibold">Locked until {formatDate(lockedUntil)}</strong> after too many wrong passwords: until then every sign-in is
+              refused, the right password too.
             </p>
             <form action={unlockAction.bind(null, user.id)}>
               <Button type="submit" variant="secondary">
@@ -108,12 +114,12 @@ export default async function UserPage({ params, searchParams }: { params: Promi
                   Username: user.username,
                   Name: user.name ?? <span className="text-slate-500">None</span>,
                   Email: user.email ? (
-                      <>
-                        {user.email} {user.emailVerified ? <Badge variant="green">Verified</Badge> : <Badge>Not verified</Badge>}
-                      </>
-                    ) : (
-                      <span className="text-slate-500">None</span>
-                    ),
+                    <>
+                      {user.email} {user.emailVerified ? <Badge variant="green">Verified</Badge> : <Badge>Not verified</Badge>}
+                    </>
+                  ) : (
+                    <span className="text-slate-500">None</span>
+                  ),
                   'Subject (sub)': <code className="font-mono text-xs break-all">{user.id}</code>,
                   Created: formatDate(user.createdAt),
                   'Last changed': formatDate(user.updatedAt),
