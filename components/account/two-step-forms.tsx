@@ -2,40 +2,88 @@
 /**
  * The forms of /account/security: confirm TOTP with a first code, get new
  * recovery codes, turn two-step verification off (both with the current
- * password). Recovery codes appear once, in the answer that made them; nothing
- * typed is sent back. Server actions: they work without JavaScript too. UI only.
+ * password). Nothing typed is sent back. Server actions: they work without
+ * JavaScript too. UI only.
+ *
+ * Recovery codes appear once, in the answer that made them. Confirming and
+ * getting new codes are held by RecoveryCodesOnce, which the page renders at
+ * the same place whatever the state of two-step verification. Without
+ * JavaScript, Next.js answers a form's post by rendering the page again with
+ * the action's result, and React gives that result only to the useActionState
+ * at the place in the page the form came from: the confirm form's own place is
+ * gone once two-step verification is on, so a hook there lost the codes. Held
+ * at a place both page states share, the codes are in that one answer, and in
+ * nothing stored, a URL or a cookie. Leaving with a full page load (a plain
+ * link, not the client router, which would keep this component's state)
+ * leaves them behind.
  */
-import { useActionState } from 'react';
+import { createContext, type ReactNode, useActionState, useContext } from 'react';
 import type { ConfirmState, PasswordProtectedState } from '@/lib/services/account/pages';
-import { Button, TextLink } from '../ui/button';
+import { Button, focusRing, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { TextField } from './fields';
 
 const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
 
+type Action<S> = (state: S, form: FormData) => Promise<S>;
+type Held<S> = [state: S, formAction: (form: FormData) => void, pending: boolean];
+
+const CodeActions = createContext<{ confirm: Held<ConfirmState>; regenerate: Held<PasswordProtectedState> } | null>(null);
+
+function useCodeActions() {
+  const actions = useContext(CodeActions);
+  if (!actions) throw new Error('the two-step forms that make recovery codes are rendered inside RecoveryCodesOnce');
+  return actions;
+}
+
+/**
+ * The page's forms below it, or instead of them the recovery codes that
+ * confirming or getting new ones just made: on their own, so the person reads
+ * and stores them before anything else.
+ */
+export function RecoveryCodesOnce({
+  confirm,
+  regenerate,
+  children,
+}: {
+  confirm: Action<ConfirmState>;
+  regenerate: Action<PasswordProtectedState>;
+  children: ReactNode;
+}) {
+  const confirmed = useActionState(confirm, { status: 'idle' });
+  const regenerated = useActionState(regenerate, { status: 'idle' });
+  const made = [confirmed[0], regenerated[0]].find((state) => state.status === 'codes');
+  if (made?.status === 'codes') return <RecoveryCodes codes={made.recoveryCodes} enrolled={made.enrolled} />;
+  return <CodeActions value={{ confirm: confirmed, regenerate: regenerated }}>{children}</CodeActions>;
+}
+
 function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: boolean }) {
   return (
-    <Notice>
-      <p className="font-semibold">{enrolled ? 'Two-step verification is on.' : 'Your new recovery codes.'}</p>
-      <p className="mt-1">
-        Save these recovery codes somewhere safe, away from your phone. Each works once, if you lose your authenticator app. They are shown only now
-        {enrolled ? '' : '; your earlier codes no longer work'}.
-      </p>
-      <ul aria-label="Recovery codes" className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-sm">
-        {codes.map((code) => (
-          <li key={code}>{code}</li>
-        ))}
-      </ul>
-      <p className="mt-3">
-        <TextLink href="/account/security">I have saved them</TextLink>
-      </p>
-    </Notice>
+    <div className="max-w-3xl">
+      <Notice>
+        <p className="font-semibold">{enrolled ? 'Two-step verification is on.' : 'Your new recovery codes.'}</p>
+        <p className="mt-1">
+          Store these recovery codes now, somewhere safe and away from your phone: a password manager, or printed. Each works once, if you lose your
+          authenticator app. This is the only time they are shown{enrolled ? '' : '; your earlier codes no longer work'}.
+        </p>
+        <ul aria-label="Recovery codes" className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-sm">
+          {codes.map((code) => (
+            <li key={code}>{code}</li>
+          ))}
+        </ul>
+        <p className="mt-3">
+          {/* A full page load: the client router would keep RecoveryCodesOnce's state, and with it the codes. */}
+          <a href="/account/security" className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}>
+            I have stored them
+          </a>
+        </p>
+      </Notice>
+    </div>
   );
 }
 
-export function ConfirmTotpForm({ action }: { action: (state: ConfirmState, form: FormData) => Promise<ConfirmState> }) {
-  const [state, formAction, pending] = useActionState(action, { status: 'idle' });
-  if (state.status === 'codes') return <RecoveryCodes codes={state.recoveryCodes} enrolled={state.enrolled} />;
+export function ConfirmTotpForm() {
+  const [state, formAction, pending] = useCodeActions().confirm;
   const errors = state.status === 'invalid' ? state.errors : {};
   return (
     <form action={formAction} noValidate className="space-y-4">
@@ -48,19 +96,13 @@ export function ConfirmTotpForm({ action }: { action: (state: ConfirmState, form
   );
 }
 
-export function PasswordProtectedForm({
-  action,
-  username,
-  submit,
-  variant = 'primary',
-}: {
-  action: (state: PasswordProtectedState, form: FormData) => Promise<PasswordProtectedState>;
-  username: string;
-  submit: string;
-  variant?: 'primary' | 'danger';
-}) {
+export function NewRecoveryCodesForm({ username }: { username: string }) {
+  const [state, formAction, pending] = useCodeActions().regenerate;
+  return <PasswordProtectedFields state={state} formAction={formAction} pending={pending} username={username} submit="Get new recovery codes" />;
+}
+
+export function TurnOffForm({ action, username }: { action: Action<PasswordProtectedState>; username: string }) {
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
-  if (state.status === 'codes') return <RecoveryCodes codes={state.recoveryCodes} enrolled={state.enrolled} />;
   if (state.status === 'removed') {
     return (
       <Notice>
@@ -68,6 +110,24 @@ export function PasswordProtectedForm({
       </Notice>
     );
   }
+  return <PasswordProtectedFields state={state} formAction={formAction} pending={pending} username={username} submit="Turn off" variant="danger" />;
+}
+
+function PasswordProtectedFields({
+  state,
+  formAction,
+  pending,
+  username,
+  submit,
+  variant = 'primary',
+}: {
+  state: PasswordProtectedState;
+  formAction: (form: FormData) => void;
+  pending: boolean;
+  username: string;
+  submit: string;
+  variant?: 'primary' | 'danger';
+}) {
   const errors = state.status === 'invalid' ? state.errors : {};
   return (
     <form action={formAction} noValidate className="space-y-4">

@@ -1,6 +1,6 @@
 /**
  * What the browser specs (e2e/browser) share: screenshots of the pages, alerts and
- * statuses found by their text, and Gatehouse's own login form.
+ * statuses found by their text, and Gatehouse's own login form and code step.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -36,4 +36,11 @@ export async function portalSignOut(page: Page, signedOutPath: '/admin/signed-ou
   await page.getByRole('button', { name: 'Yes, sign me out' }).click();
   await expect(page).toHaveURL(new RegExp(`${signedOutPath}$`));
   await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+}
+
+/** Gatehouse's code step after a right password, for a person with two-step verification on: the code from their app. */
+export async function gatehouseCode(page: Page, code: string) {
+  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
+  await page.getByLabel('Enter the code from your authenticator app').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
 }

@@ -1,7 +1,7 @@
 // /account/security: two-step verification — set up an authenticator app (QR code and key), recovery codes, turn it off.
 import type { Metadata } from 'next';
 import { TotpQr } from '@/components/account/totp-qr';
-import { ConfirmTotpForm, PasswordProtectedForm } from '@/components/account/two-step-forms';
+import { ConfirmTotpForm, NewRecoveryCodesForm, RecoveryCodesOnce, TurnOffForm } from '@/components/account/two-step-forms';
 import { Button } from '@/components/ui/button';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
@@ -23,61 +23,64 @@ export default async function SecurityPage() {
         title="Two-step verification"
         description="After your password, Gatehouse asks for a code from an authenticator app on your phone, so a stolen password alone does not get anyone in."
       />
-      <div className="grid max-w-3xl gap-6">
-        {status.status === 'off' ? (
-          <Card
-            title="Authenticator app"
-            description="Use any app that shows 6-digit codes (time-based, TOTP): for example a password manager or an authenticator app."
-          >
-            <form action={startTwoStepAction}>
-              <Button type="submit">Set up an authenticator app</Button>
-            </form>
-          </Card>
-        ) : null}
-        {status.status === 'pending' ? (
-          <Card
-            title="Set up your authenticator app"
-            description="Scan the QR code with the app, or type the key into it. Then enter the code it shows to turn two-step verification on."
-          >
-            <div className="flex flex-wrap items-start gap-6">
-              <TotpQr uri={otpauthUri(status.secret, 'Gatehouse', user.username)} />
-              <div className="min-w-60 flex-1 space-y-4">
-                <div>
-                  <p className="text-sm font-medium text-slate-700">Key</p>
-                  <p className="mt-1 font-mono text-base tracking-wide text-slate-900" data-testid="totp-key">
-                    {groupedKey(status.secret)}
-                  </p>
-                  <p className="mt-1 text-xs text-slate-500">Time-based, 6 digits, every 30 seconds.</p>
-                </div>
-                <ConfirmTotpForm action={confirmTwoStepAction} />
-              </div>
-            </div>
-            <form action={restartTwoStepAction} className="mt-6 border-t border-slate-200 pt-4">
-              <Button type="submit" variant="secondary">
-                Start again with a new key
-              </Button>
-            </form>
-          </Card>
-        ) : null}
-        {status.status === 'on' ? (
-          <>
-            <Card title="Authenticator app">
-              <p className="text-sm text-slate-700">
-                <Badge variant="green">On</Badge> since <Time date={status.since} />. Signing in asks for a code from your app after your password.
-              </p>
-            </Card>
+      {/* At the same place whatever the status: the codes that confirming or getting new ones made show in its answer, with or without JavaScript. */}
+      <RecoveryCodesOnce confirm={confirmTwoStepAction} regenerate={newRecoveryCodesAction}>
+        <div className="grid max-w-3xl gap-6">
+          {status.status === 'off' ? (
             <Card
-              title="Recovery codes"
-              description={`${status.recoveryCodesLeft} of your recovery codes ${status.recoveryCodesLeft === 1 ? 'is' : 'are'} left. Each works once, instead of a code from your app. New ones replace every earlier one.`}
+              title="Authenticator app"
+              description="Use any app that shows 6-digit codes (time-based, TOTP): for example a password manager or an authenticator app."
             >
-              <PasswordProtectedForm action={newRecoveryCodesAction} username={user.username} submit="Get new recovery codes" />
+              <form action={startTwoStepAction}>
+                <Button type="submit">Set up an authenticator app</Button>
+              </form>
             </Card>
-            <Card title="Turn off two-step verification" description="Your password alone will sign you in again. Enter it to confirm that it is you.">
-              <PasswordProtectedForm action={turnOffTwoStepAction} username={user.username} submit="Turn off" variant="danger" />
+          ) : null}
+          {status.status === 'pending' ? (
+            <Card
+              title="Set up your authenticator app"
+              description="Scan the QR code with the app, or type the key into it. Then enter the code it shows to turn two-step verification on."
+            >
+              <div className="flex flex-wrap items-start gap-6">
+                <TotpQr uri={otpauthUri(status.secret, 'Gatehouse', user.username)} />
+                <div className="min-w-60 flex-1 space-y-4">
+                  <div>
+                    <p className="text-sm font-medium text-slate-700">Key</p>
+                    <p className="mt-1 font-mono text-base tracking-wide text-slate-900" data-testid="totp-key">
+                      {groupedKey(status.secret)}
+                    </p>
+                    <p className="mt-1 text-xs text-slate-500">Time-based, 6 digits, every 30 seconds.</p>
+                  </div>
+                  <ConfirmTotpForm />
+                </div>
+              </div>
+              <form action={restartTwoStepAction} className="mt-6 border-t border-slate-200 pt-4">
+                <Button type="submit" variant="secondary">
+                  Start again with a new key
+                </Button>
+              </form>
             </Card>
-          </>
-        ) : null}
-      </div>
+          ) : null}
+          {status.status === 'on' ? (
+            <>
+              <Card title="Authenticator app">
+                <p className="text-sm text-slate-700">
+                  <Badge variant="green">On</Badge> since <Time date={status.since} />. Signing in asks for a code from your app after your password.
+                </p>
+              </Card>
+              <Card
+                title="Recovery codes"
+                description={`${status.recoveryCodesLeft} of your recovery codes ${status.recoveryCodesLeft === 1 ? 'is' : 'are'} left. Each works once, instead of a code from your app. New ones replace every earlier one.`}
+              >
+                <NewRecoveryCodesForm username={user.username} />
+              </Card>
+              <Card title="Turn off two-step verification" description="Your password alone will sign you in again. Enter it to confirm that it is you.">
+                <TurnOffForm action={turnOffTwoStepAction} username={user.username} />
+              </Card>
+            </>
+          ) : null}
+        </div>
+      </RecoveryCodesOnce>
     </>
   );
 }
