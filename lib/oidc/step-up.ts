@@ -48,7 +48,8 @@ async function hasSecondFactor(db: Database, accountId: string): Promise<boolean
  * when the account has a second factor to ask for; the error otherwise.
  */
 export function secondFactorCheck(db: Database): interactionPolicy.Check {
-  return new interactionPolicy.Check(SECOND_FACTOR_REASON, 'a second factor is required', async (ctx: KoaContextWithOIDC) => {
+  // login_required, as the login prompt's own checks (a check added later gets no default: interaction_required).
+  return new interactionPolicy.Check(SECOND_FACTOR_REASON, 'a second factor is required', 'login_required', async (ctx: KoaContextWithOIDC) => {
     const { oidc } = ctx;
     if (!secondFactorRequired(oidc.params?.acr_values, oidc.client?.metadata().require_second_factor)) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
     const accountId = oidc.session?.accountId;
