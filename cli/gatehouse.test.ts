@@ -191,8 +191,18 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.match(failure(refused), /--scope: only admin-API clients may have the admin scope/);
       const created = JSON.parse(ok(await gatehouse([...args, '--admin-api', '--json'])).stdout);
       assert.equal(created.admin_api, true);
+      assert.equal(created.require_second_factor, false);
       assert.equal(created.scope, 'admin');
       assert.deepEqual(created.grant_types, ['client_credentials']);
+      ok(await gatehouse(['client', 'delete', created.client_id]));
+    });
+
+    test('client create --require-second-factor: stored and shown as require_second_factor', async () => {
+      const created = JSON.parse(
+        ok(await gatehouse(['client', 'create', '--name', 'Payroll', '--redirect-uri', 'https://payroll.example/cb', '--require-second-factor', '--json']))
+          .stdout,
+      );
+      assert.equal(created.require_second_factor, true);
       ok(await gatehouse(['client', 'delete', created.client_id]));
     });
 

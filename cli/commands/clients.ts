@@ -35,6 +35,8 @@ and stored only as a hash: it cannot be shown again.
                                   with --scope introspect, the client_credentials grant only
   --admin-api                     automation that may call /api/admin (with the admin scope and
                                   the client_credentials grant only)
+  --require-second-factor         every sign-in for it ends with a second factor (acr
+                                  urn:gatehouse:acr:mfa); people without one cannot sign in to it
   --logo-uri URI                  https URL of a logo for the consent screen
   --id-token-alg ALG              ES256 | RS256: how its ID tokens are signed (default: ES256;
                                   RS256 for relying parties that accept only RS256,
@@ -52,6 +54,7 @@ and stored only as a hash: it cannot be shown again.
     idTokenSignedResponseAlg: '--id-token-alg',
     resourceServer: '--resource-server',
     adminApi: '--admin-api',
+    requireSecondFactor: '--require-second-factor',
   },
   async run(argv, ctx) {
     const { values, positionals: rest } = parseCommand('client create', argv, {
@@ -66,6 +69,7 @@ and stored only as a hash: it cannot be shown again.
       'first-party': { type: 'boolean' },
       'resource-server': { type: 'boolean' },
       'admin-api': { type: 'boolean' },
+      'require-second-factor': { type: 'boolean' },
       'logo-uri': { type: 'string' },
       'id-token-alg': { type: 'string' },
     });
@@ -84,6 +88,7 @@ and stored only as a hash: it cannot be shown again.
       firstParty: values['first-party'] ?? false,
       resourceServer: values['resource-server'] ?? false,
       adminApi: values['admin-api'] ?? false,
+      requireSecondFactor: values['require-second-factor'] ?? false,
       idTokenSignedResponseAlg: values['id-token-alg'] as NewClientInput['idTokenSignedResponseAlg'],
     };
     const { newClientSchema, registerClient } = await services();

@@ -43,6 +43,7 @@ const fieldNames: Record<keyof FieldErrors, string> = {
   resourceServer: 'Resource server',
   adminApi: 'Admin API',
   idTokenSignedResponseAlg: 'ID token signing algorithm',
+  requireSecondFactor: 'Require a second factor',
 };
 
 function Choices({
@@ -287,6 +288,16 @@ export function ClientForm({
             hint="Automation that may manage Gatehouse through /api/admin (with the admin scope, client credentials only)."
             checked={v.adminApi}
             errors={errors.adminApi}
+          />
+        </fieldset>
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-medium text-slate-800">Sign-in</legend>
+          <Toggle
+            name="requireSecondFactor"
+            label="Require a second factor"
+            hint="Every sign-in to this app ends with the person's second factor (acr urn:gatehouse:acr:mfa); people without one cannot sign in to it."
+            checked={v.requireSecondFactor}
+            errors={errors.requireSecondFactor}
           />
         </fieldset>
       </section>

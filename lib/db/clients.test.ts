@@ -34,6 +34,7 @@ const row: ClientRow = {
   resource_server: 1,
   admin_api: false,
   id_token_signed_response_alg: 'ES256',
+  require_second_factor: 0,
 };
 
 test('a row becomes the metadata oidc-provider reads, the ID token signing algorithm included', () => {
@@ -43,6 +44,8 @@ test('a row becomes the metadata oidc-provider reads, the ID token signing algor
   assert.deepEqual(metadata.response_types, ['code']);
   assert.equal(metadata.first_party, false);
   assert.equal('client_secret' in metadata, false, 'a public client has no secret');
+  assert.equal(metadata.require_second_factor, false);
+  assert.equal(toClientMetadata({ ...row, require_second_factor: 1 }).require_second_factor, true, "SQLite's 1 is true");
   const confidential = { ...row, secret_hash: 'a'.repeat(64), token_endpoint_auth_method: 'client_secret_basic' };
   assert.equal(toClientMetadata(confidential).resource_server, true);
 });
@@ -91,6 +94,21 @@ for (const storage of testDatabases('db-clients')) {
       const { id: _id, secretHash: _secretHash, ...fields } = newClient({ idTokenSignedResponseAlg: 'RS256' });
       assert.equal((await updateClient(db, es.id, fields))?.idTokenSignedResponseAlg, 'RS256');
       assert.equal((await findClientMetadata(db, es.id))?.id_token_signed_response_alg, 'RS256');
+    });
+
+    test('require_second_factor: false unless set, stored, read back by the provider and the portal, kept by an update without it', async () => {
+      const db = await storage.open();
+      const plain = await insertClient(db, newClient());
+      assert.equal(plain.requireSecondFactor, false);
+      assert.equal((await findClientMetadata(db, plain.id))?.require_second_factor, false);
+      const strict = await insertClient(db, newClient({ requireSecondFactor: true }));
+      assert.equal(strict.requireSecondFactor, true);
+      assert.equal((await findClient(db, strict.id))?.requireSecondFactor, true);
+      assert.equal((await findClientMetadata(db, strict.id))?.require_second_factor, true);
+      const { id: _id, secretHash: _secretHash, ...fields } = newClient({ name: 'Renamed' });
+      assert.equal((await updateClient(db, strict.id, fields))?.requireSecondFactor, true, 'left out: unchanged');
+      assert.equal((await updateClient(db, strict.id, { ...fields, requireSecondFactor: false }))?.requireSecondFactor, false);
+      assert.equal((await findClientMetadata(db, strict.id))?.require_second_factor, false);
     });
 
     test("the provider's cached read follows every change made here at once, and others' within the TTL", async () => {

@@ -31,6 +31,8 @@ export interface ClientMetadata {
   admin_api: boolean;
   /** JWS alg of its ID tokens (OIDC Dynamic Client Registration §2). */
   id_token_signed_response_alg: IdTokenSigningAlg;
+  /** Every sign-in for it ends with a second factor (lib/oidc/step-up.ts). */
+  require_second_factor: boolean;
 }
 
 /** The columns that hold JSON text, as the lists they hold. */
@@ -47,8 +49,14 @@ export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTo
     idTokenSignedResponseAlg: IdTokenSigningAlg;
   };
 
-/** What registering a client stores: its record without what the database sets, and the secret's hash. */
-export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt'> & { secretHash: string | null };
+/**
+ * What registering a client stores: its record without what the database sets, and the secret's hash.
+ * `requireSecondFactor` left out is the column's default, false (an update leaves it as it is).
+ */
+export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor'> & {
+  secretHash: string | null;
+  requireSecondFactor?: boolean;
+};
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
 const metadataFields = [
@@ -66,6 +74,7 @@ const metadataFields = [
   'resourceServer',
   'adminApi',
   'idTokenSignedResponseAlg',
+  'requireSecondFactor',
 ] as const;
 
 /** A `clients` row as the provider's prepared statement reads it (booleans are 0/1 on SQLite). */
@@ -147,6 +156,7 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
     resource_server: trust.resourceServer,
     admin_api: Boolean(row.admin_api),
     id_token_signed_response_alg: row.id_token_signed_response_alg as IdTokenSigningAlg,
+    require_second_factor: Boolean(row.require_second_factor),
   };
 }
 
@@ -166,6 +176,7 @@ function toRecord(row: Client): ClientRecord {
     resourceServer: row.resourceServer,
     adminApi: row.adminApi,
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg as IdTokenSigningAlg,
+    requireSecondFactor: row.requireSecondFactor,
     enabled: row.enabled,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

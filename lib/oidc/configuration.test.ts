@@ -17,7 +17,7 @@ const configuration = providerConfiguration({
 
 type Metadata = Record<string, unknown>;
 const validate = (metadata: Metadata) => {
-  for (const key of ['first_party', 'resource_server', 'admin_api']) {
+  for (const key of ['first_party', 'resource_server', 'admin_api', 'require_second_factor']) {
     configuration.extraClientMetadata!.validator!({} as never, key, metadata[key] as never, metadata as never);
   }
 };
@@ -43,6 +43,11 @@ test('the validator refuses a public resource server and the introspect scope be
     refused(/introspect scope is for the client_credentials grant only/),
   );
   assert.throws(() => validate({ ...api, resource_server: false }), refused(/only resource servers may be allowed the introspect scope/));
+});
+
+test('require_second_factor is a boolean when given', () => {
+  validate({ ...api, require_second_factor: true });
+  assert.throws(() => validate({ ...api, require_second_factor: 'yes' }), refused(/require_second_factor must be a boolean/));
 });
 
 test("introspection's allowedPolicy: own tokens, or any token for a confidential resource server only", async () => {

@@ -12,6 +12,7 @@ import { escapeHtml, page } from './html.ts';
 import { loadExistingGrant } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
 import { ACR_VALUES } from './authentication-context.ts';
+import { interactionPolicyWithStepUp } from './step-up.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
@@ -134,9 +135,11 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       email: ['email', 'email_verified'],
     },
     extraClientMetadata: {
-      properties: ['first_party', 'resource_server', 'admin_api'],
+      // require_second_factor: every sign-in for the client ends with the mfa acr (lib/oidc/step-up.ts).
+      properties: ['first_party', 'resource_server', 'admin_api', 'require_second_factor'],
       validator(_ctx, key, value, metadata) {
-        if ((key === 'first_party' || key === 'resource_server' || (key === 'admin_api' && value !== undefined)) && typeof value !== 'boolean') {
+        const optional = key === 'admin_api' || key === 'require_second_factor';
+        if ((key === 'first_party' || key === 'resource_server' || (optional && value !== undefined)) && typeof value !== 'boolean') {
           throw new errors.InvalidClientMetadata(`${key} must be a boolean`);
         }
         const scopes = String(metadata.scope ?? '').split(' ');
@@ -177,6 +180,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     loadExistingGrant,
     interactions: {
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
+      // The default login and consent prompts, and step-up: a password-only session asked
+      // for the mfa acr (acr_values, or a client's require_second_factor) gets the code step.
+      policy: interactionPolicyWithStepUp(db),
     },
     ttl: {
       AccessToken: settings.accessTokenTtl,

@@ -81,6 +81,8 @@ export const newClientSchema = z
     idTokenSignedResponseAlg: z
       .enum(idTokenSigningAlgs, { error: `the ID token signing algorithm is one of ${idTokenSigningAlgs.join(', ')}` })
       .default(DEFAULT_ID_TOKEN_SIGNING_ALG),
+    /** Every sign-in for the client ends with a second factor, as if it asked with acr_values (lib/oidc/step-up.ts). */
+    requireSecondFactor: z.boolean().default(false),
   })
   .superRefine((c, ctx) => {
     const method = c.tokenEndpointAuthMethod ?? (c.type === 'public' ? 'none' : 'client_secret_basic');
@@ -129,6 +131,7 @@ function clientFields(c: z.output<typeof newClientSchema>) {
     resourceServer: c.resourceServer,
     adminApi: c.adminApi,
     idTokenSignedResponseAlg: c.idTokenSignedResponseAlg,
+    requireSecondFactor: c.requireSecondFactor,
   };
 }
 
@@ -195,6 +198,7 @@ function changedFields(before: ClientRecord, after: ClientRecord): string[] {
     'resourceServer',
     'adminApi',
     'idTokenSignedResponseAlg',
+    'requireSecondFactor',
   ] as const;
   return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }

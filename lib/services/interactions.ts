@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
 import { serverContext, type AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
+import { stepUpAccountId } from '../oidc/step-up.ts';
 import { findAccount } from '../db/users.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from '../db/pending-second-steps.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
@@ -57,9 +58,8 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
     // Finished with a recovery code and not resumed yet (lib/services/interactions.ts secondStep).
     return { kind: 'recovery_code_used', uid, client: shown, remaining: await recoveryCodesLeft(ctx.db, finished.accountId), continueTo: interaction.returnTo };
   }
-  const pending = interaction.prompt.name === 'login' ? await findPendingSecondStep(ctx.db, uid, ctx.now()) : undefined;
-  const pendingAccount = pending ? await findAccount(ctx.db, pending.accountId) : undefined;
-  if (pendingAccount && !pendingAccount.disabled) return { kind: 'second_factor', uid, client: shown, username: pendingAccount.username };
+  const secondStepAccount = await accountForSecondStep(ctx, interaction);
+  if (secondStepAccount) return { kind: 'second_factor', uid, client: shown, username: secondStepAccount.username };
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
@@ -73,6 +73,19 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
     scopes: details.missingOIDCScope ?? [],
     claims: details.missingOIDCClaims ?? [],
   };
+}
+
+/**
+ * Whose second factor the login step of an interaction asks for: the account whose
+ * password passed in it (the pending second step), or on a step-up the signed-in
+ * session's account (lib/oidc/step-up.ts), whose password is not asked again.
+ */
+async function accountForSecondStep(ctx: AppContext, interaction: Interaction) {
+  if (interaction.prompt.name !== 'login') return undefined;
+  const pending = await findPendingSecondStep(ctx.db, interaction.uid, ctx.now());
+  const accountId = pending?.accountId ?? stepUpAccountId(interaction);
+  const account = accountId ? await findAccount(ctx.db, accountId) : undefined;
+  return account && !account.disabled ? account : undefined;
 }
 
 /** `throttled`: too many attempts; `retryAfterSeconds` says when the next is taken. */
@@ -142,9 +155,8 @@ export async function secondStep(uid: string, cookie: string | null, form: FormD
   const ctx = serverContext();
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
-  const pending = await findPendingSecondStep(ctx.db, uid, ctx.now());
-  const account = pending ? await findAccount(ctx.db, pending.accountId) : undefined;
-  if (!account || account.disabled) return { error: 'password_first' };
+  const account = await accountForSecondStep(ctx, interaction);
+  if (!account) return { error: 'password_first' };
   const method: SecondFactorMethod = form.get('method') === 'recovery_code' ? 'recovery_code' : 'totp';
   const person = { id: account.id, username: account.username };
   const client = await clientOf(ctx, interaction);

@@ -62,6 +62,7 @@ export function clientRecord(overrides: Partial<ClientRecord> = {}): ClientRecor
     resourceServer: true,
     adminApi: false,
     idTokenSignedResponseAlg: 'RS256',
+    requireSecondFactor: false,
     enabled: true,
     createdAt: new Date('2026-01-02T03:04:05.000Z'),
     updatedAt: new Date('2026-01-02T03:04:05.000Z'),

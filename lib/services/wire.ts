@@ -27,6 +27,7 @@ export function clientToWire(client: ClientRecord) {
     resource_server: client.resourceServer,
     admin_api: client.adminApi,
     id_token_signed_response_alg: client.idTokenSignedResponseAlg,
+    require_second_factor: client.requireSecondFactor,
     enabled: client.enabled,
     created_at: client.createdAt.toISOString(),
     updated_at: client.updatedAt.toISOString(),

@@ -74,6 +74,16 @@ test("the body becomes the registration input; the scope string becomes the list
   ]);
 });
 
+test('require_second_factor: false by default, set by a body, kept by a PATCH that leaves it out, shown by the DTO', () => {
+  const web = { client_name: 'Web', redirect_uris: ['https://a.example/cb'] };
+  assert.equal(newClientSchema.parse(clientInput(newClientBodySchema.parse(web))).requireSecondFactor, false);
+  assert.equal(newClientSchema.parse(clientInput(newClientBodySchema.parse({ ...web, require_second_factor: true }))).requireSecondFactor, true);
+  assert.ok(!newClientBodySchema.safeParse({ ...web, require_second_factor: 'yes' }).success);
+  const strict = { ...api, requireSecondFactor: true };
+  assert.equal(newClientSchema.parse(clientInput(clientPatchSchema.parse({ client_name: 'Orders' }), registrationOf(strict))).requireSecondFactor, true);
+  assert.equal(clientDto(strict, false).require_second_factor, true);
+});
+
 test('a PATCH changes the given fields and keeps the others as stored', () => {
   const patch = clientPatchSchema.parse({ client_name: 'Orders', logo_uri: 'https://a.example/logo.png' });
   const input = newClientSchema.parse(clientInput(patch, registrationOf(api)));

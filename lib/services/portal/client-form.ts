@@ -24,6 +24,7 @@ export interface ClientFormValues {
   resourceServer: boolean;
   adminApi: boolean;
   idTokenSignedResponseAlg: string;
+  requireSecondFactor: boolean;
 }
 
 export const clientFields: ReadonlyArray<keyof ClientFormValues> = [
@@ -39,6 +40,7 @@ export const clientFields: ReadonlyArray<keyof ClientFormValues> = [
   'resourceServer',
   'adminApi',
   'idTokenSignedResponseAlg',
+  'requireSecondFactor',
 ];
 
 /** Messages by field; `form` holds any that belong to no one field. */
@@ -69,6 +71,7 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     resourceServer: form.get('resourceServer') === 'on',
     adminApi: form.get('adminApi') === 'on',
     idTokenSignedResponseAlg: text(form, 'idTokenSignedResponseAlg').slice(0, 20),
+    requireSecondFactor: form.get('requireSecondFactor') === 'on',
   };
   const input: NewClientInput = {
     name: values.name,
@@ -85,6 +88,7 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     adminApi: values.adminApi,
     // Left out: the default on create, the client's own on edit (updateClient).
     idTokenSignedResponseAlg: (values.idTokenSignedResponseAlg || undefined) as NewClientInput['idTokenSignedResponseAlg'],
+    requireSecondFactor: values.requireSecondFactor,
   };
   return { values, input };
 }
@@ -105,6 +109,7 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       resourceServer: false,
       adminApi: false,
       idTokenSignedResponseAlg: DEFAULT_ID_TOKEN_SIGNING_ALG,
+      requireSecondFactor: false,
     };
   }
   return {
@@ -120,5 +125,6 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
     resourceServer: client.resourceServer,
     adminApi: client.adminApi,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
+    requireSecondFactor: client.requireSecondFactor,
   };
 }

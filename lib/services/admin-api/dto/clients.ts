@@ -30,6 +30,7 @@ export const clientSchema = z
     resource_server: z.boolean(),
     admin_api: z.boolean(),
     id_token_signed_response_alg: z.enum(idTokenSigningAlgs).meta({ description: 'The JWS alg of its ID tokens (OIDC Dynamic Client Registration §2).' }),
+    require_second_factor: z.boolean().meta({ description: 'Every sign-in for it ends with a second factor (acr urn:gatehouse:acr:mfa).' }),
     enabled: z.boolean(),
     managed: z.boolean().meta({ description: 'Gatehouse manages this client itself (the admin portal signs in with it): read only.' }),
     created_at: timestamp,
@@ -73,6 +74,11 @@ const clientFields = {
   id_token_signed_response_alg: field.idTokenSignedResponseAlg.unwrap().meta({
     description: 'ES256 (the default for new clients) or RS256, for relying parties that accept only RS256 (e.g. next-auth v4 without configuration).',
   }),
+  require_second_factor: field.requireSecondFactor.unwrap().meta({
+    description:
+      'Every sign-in for the client ends with a second factor (acr urn:gatehouse:acr:mfa), as if it asked with acr_values; ' +
+      'a person without one cannot sign in to it (unmet_authentication_requirements). Default false.',
+  }),
 };
 
 export const newClientBodySchema = z
@@ -110,6 +116,7 @@ export const clientFieldNames: Record<string, string> = {
   resourceServer: 'resource_server',
   adminApi: 'admin_api',
   idTokenSignedResponseAlg: 'id_token_signed_response_alg',
+  requireSecondFactor: 'require_second_factor',
 };
 
 const splitScope = (scope: string) => scope.split(/\s+/).filter(Boolean) as NewClientInput['scopes'];
@@ -131,6 +138,7 @@ export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {
     resourceServer: given(body.resource_server, base.resourceServer),
     adminApi: given(body.admin_api, base.adminApi),
     idTokenSignedResponseAlg: given(body.id_token_signed_response_alg, base.idTokenSignedResponseAlg),
+    requireSecondFactor: given(body.require_second_factor, base.requireSecondFactor),
   };
 }
 
@@ -149,6 +157,7 @@ export function registrationOf(client: ClientRecord): NewClientInput {
     resourceServer: client.resourceServer,
     adminApi: client.adminApi,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
+    requireSecondFactor: client.requireSecondFactor,
   };
 }
 

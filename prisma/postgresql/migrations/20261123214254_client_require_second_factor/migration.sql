@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "clients" ADD COLUMN     "require_second_factor" BOOLEAN NOT NULL DEFAULT false;
