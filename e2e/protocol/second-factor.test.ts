@@ -2,28 +2,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { database } from '../../lib/db/database.ts';
-import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/services/account/two-step.ts';
-import { TOTP_PERIOD, totpCode } from '../../lib/services/factors/totp.ts';
-import { testContext } from '../../lib/services/testing.ts';
+import { totpCode } from '../../lib/services/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
-import { baseUrl, databaseUrl, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
+import { baseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
 
-/** A user with TOTP turned on through the service layer, confirmed with the previous step's code (so the current one is unused). */
+/** A user with TOTP turned on (fixtures.ts `enrolTotp`). */
 async function enrolledUser() {
   const user = await makeUser();
-  const db = database(databaseUrl);
-  const ctx = { ...testContext(db), now: Date.now };
-  const holder = { id: user.id, username: user.username };
-  await beginTotpEnrolment(ctx, holder);
-  const pending = await twoStepStatus(ctx, holder);
-  assert.equal(pending.status, 'pending');
-  const secret = pending.status === 'pending' ? pending.secret : '';
-  const form = new FormData();
-  form.append('code', totpCode(secret, Date.now() - TOTP_PERIOD * 1000));
-  const confirmed = await confirmTotpEnrolment(ctx, holder, form);
-  assert.equal(confirmed.status, 'codes');
-  return { user, secret, recoveryCodes: confirmed.status === 'codes' ? confirmed.recoveryCodes : [] };
+  return { user, ...(await enrolTotp(user)) };
 }
 
 /** Starts a sign-in and posts the password; returns the browser on the code step. */

@@ -2,29 +2,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { database } from '../../lib/db/database.ts';
-import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/services/account/two-step.ts';
-import { TOTP_PERIOD, totpCode } from '../../lib/services/factors/totp.ts';
-import { testContext } from '../../lib/services/testing.ts';
+import { totpCode } from '../../lib/services/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
-import { baseUrl, databaseUrl, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
+import { baseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
 
 const MFA = 'urn:gatehouse:acr:mfa';
 const PASSWORD = 'urn:gatehouse:acr:password';
-
-/** Turns TOTP on for `user` through the service layer, confirmed with the previous step's code (so the current one is unused). */
-async function enrolTotp(user: { id: string; username: string }): Promise<string> {
-  const ctx = { ...testContext(database(databaseUrl)), now: Date.now };
-  const holder = { id: user.id, username: user.username };
-  await beginTotpEnrolment(ctx, holder);
-  const pending = await twoStepStatus(ctx, holder);
-  assert.equal(pending.status, 'pending');
-  const secret = pending.status === 'pending' ? pending.secret : '';
-  const form = new FormData();
-  form.append('code', totpCode(secret, Date.now() - TOTP_PERIOD * 1000));
-  assert.equal((await confirmTotpEnrolment(ctx, holder, form)).status, 'codes');
-  return secret;
-}
 
 type Client = Awaited<ReturnType<typeof makeClient>>;
 
@@ -70,7 +53,7 @@ test('a password-only session asked for mfa with acr_values gets the code step, 
   assert.equal((await passwordSession(browser, client, user)).acr, PASSWORD);
 
   // TOTP turned on after that sign-in: the session is still password-only.
-  const secret = await enrolTotp(user);
+  const { secret } = await enrolTotp(user);
 
   const { config, verifier, start } = await authorize(browser, client, { acr_values: MFA });
   assert.equal(start.location, undefined, 'not answered silently from the session');
@@ -123,7 +106,7 @@ test('prompt=none when a step-up is needed: login_required, no code', async () =
 test('a client with require_second_factor: the code step on the first sign-in and the mfa acr, without acr_values', async () => {
   const client = await makeClient({ requireSecondFactor: true });
   const user = await makeUser();
-  const secret = await enrolTotp(user);
+  const { secret } = await enrolTotp(user);
   const browser = new TestBrowser(baseUrl);
   const { config, verifier, start } = await authorize(browser, client);
   const step = await browser.submit(await start.response.text(), '/login', credentials(user));

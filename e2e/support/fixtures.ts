@@ -10,6 +10,9 @@ import { insertClient } from '../../lib/db/clients.ts';
 import { database } from '../../lib/db/database.ts';
 import { generateClientSecret, hashClientSecret } from '../../lib/oidc/client-secret.ts';
 import { registerClient, type NewClientInput } from '../../lib/services/clients.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/services/account/two-step.ts';
+import { TOTP_PERIOD, totpCode } from '../../lib/services/factors/totp.ts';
+import { testContext } from '../../lib/services/testing.ts';
 import { createUser } from '../../lib/services/users.ts';
 
 export const baseUrl = process.env.GATEHOUSE_TEST_URL ?? 'http://localhost:3000';
@@ -139,4 +142,21 @@ export async function signIn(client: TestClient, scope = 'openid') {
   const flow = await codeFlow(client, scope);
   const tokens = await oidc.authorizationCodeGrant(flow.config, flow.callback, { pkceCodeVerifier: flow.verifier });
   return { ...flow, tokens };
+}
+
+/**
+ * Turns TOTP on for `user` through the service layer, confirmed with the previous step's code (so the
+ * current one is unused): its secret, to compute codes with, and the recovery codes shown once.
+ */
+export async function enrolTotp(user: { id: string; username: string }): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const ctx = { ...testContext(database(databaseUrl)), now: Date.now };
+  const holder = { id: user.id, username: user.username };
+  await beginTotpEnrolment(ctx, holder);
+  const pending = await twoStepStatus(ctx, holder);
+  if (pending.status !== 'pending') throw new Error(`enrolTotp: no pending set-up (${pending.status})`);
+  const form = new FormData();
+  form.append('code', totpCode(pending.secret, Date.now() - TOTP_PERIOD * 1000));
+  const confirmed = await confirmTotpEnrolment(ctx, holder, form);
+  if (confirmed.status !== 'codes') throw new Error(`enrolTotp: the first code was refused (${confirmed.status})`);
+  return { secret: pending.secret, recoveryCodes: confirmed.recoveryCodes };
 }
