@@ -43,6 +43,8 @@ export const auditDetailsSchemas = {
   'factor.enrolled': z.strictObject({ kind: z.enum(['totp']) }),
   /** A second factor removed after the person proved themselves with their password. */
   'factor.removed': z.strictObject({ kind: z.enum(['totp']) }),
+  /** An admin removed a user's second step (a lost authenticator): `totp` whether a TOTP factor went, `recoveryCodes` how many unused codes. */
+  'factor.reset': z.strictObject({ totp: z.boolean(), recoveryCodes: z.number().int().min(0) }),
   /**
    * `username` is the account's, only when what was typed names one: a password typed into the username
    * field must not reach the log. Failures for unknown usernames are aggregated per source address
@@ -125,6 +127,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'recovery_codes.regenerated': 'Recovery codes regenerated',
   'factor.enrolled': 'Two-step verification turned on',
   'factor.removed': 'Two-step verification turned off',
+  'factor.reset': 'Two-step verification reset',
   'password.check_failed': 'Current password wrong',
   'consent.granted': 'Consent granted',
   'consent.denied': 'Consent denied',

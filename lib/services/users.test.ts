@@ -10,7 +10,25 @@ import { auditEventsFor, BY_CLI, type AuditBy } from './audit.ts';
 import { verifyPassword } from './passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from './errors.ts';
 import { createThrottle, throttleSettings, type Throttle } from './throttle.ts';
-import { changePassword, createUser, disableUser, enableUser, lockOf, searchUsers, setRole, unlockUser, updateProfile, userIdByUsername } from './users.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from './account/two-step.ts';
+import { authenticate } from './authentication.ts';
+import { hasSecondFactor } from './factors/second-step.ts';
+import { totpCode } from './factors/totp.ts';
+import { testContext } from './testing.ts';
+import {
+  changePassword,
+  createUser,
+  disableUser,
+  enableUser,
+  lockOf,
+  resetSecondFactors,
+  searchUsers,
+  secondFactorsOf,
+  setRole,
+  unlockUser,
+  updateProfile,
+  userIdByUsername,
+} from './users.ts';
 
 const tag = () => randomBytes(4).toString('hex');
 
@@ -189,6 +207,53 @@ for (const storage of testDatabases('users')) {
         'one entry: the unlock that lifted a lock',
       );
       await assert.rejects(unlockUser({ db, throttle }, `nobody-${tag()}`, by), (e: unknown) => e instanceof NotFound);
+    });
+
+    test('an admin sees whether a user has a second step, never its secret; resetting removes it once, recorded once; then the password alone signs in', async () => {
+      const { db, by } = await admin();
+      const password = 'a long password';
+      const user = await createUser(db, { username: `f-${tag()}`, password });
+      const holder = { id: user.id, username: user.username };
+      const off = { totp: false, since: null, pending: false, recoveryCodesLeft: 0 };
+      assert.deepEqual(await secondFactorsOf(db, user.id), off);
+      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: false, recoveryCodes: 0 }, 'nothing to reset');
+
+      const ctx = { ...testContext(db), now: () => Date.now() };
+      await beginTotpEnrolment(ctx, holder);
+      assert.deepEqual(await secondFactorsOf(db, user.id), { ...off, pending: true }, 'a set-up waiting for its first code');
+      const pending = await twoStepStatus(ctx, holder);
+      const secret = pending.status === 'pending' ? pending.secret : '';
+      const form = new FormData();
+      form.append('code', totpCode(secret, Date.now()));
+      const confirmed = await confirmTotpEnrolment(ctx, holder, form, { actor: holder });
+      assert.equal(confirmed.status, 'codes');
+      const recoveryCodes = confirmed.status === 'codes' ? confirmed.recoveryCodes : [];
+      assert.equal(await hasSecondFactor(db, user.id), true);
+
+      const view = await secondFactorsOf(db, user.id);
+      assert.equal(view.totp, true);
+      assert.ok(view.since instanceof Date);
+      assert.deepEqual({ ...view, since: null }, { totp: true, since: null, pending: false, recoveryCodesLeft: 10 });
+      const shown = JSON.stringify(view);
+      assert.ok(!shown.includes(secret), 'never the secret');
+      for (const code of recoveryCodes) assert.ok(!shown.includes(code), 'never a recovery code');
+
+      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: true, recoveryCodes: 10 });
+      assert.deepEqual(await secondFactorsOf(db, user.id), off);
+      assert.equal(await db.prisma.recoveryCode.count({ where: { userId: user.id } }), 0);
+      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: false, recoveryCodes: 0 }, 'nothing left: recorded as nothing');
+
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['factor.reset'] });
+      assert.deepEqual(
+        events.map((e) => [e.action, e.actor?.username, e.target, e.ip, e.details]),
+        [['factor.reset', by.actor!.username, { type: 'user', id: user.id, label: user.username }, '198.51.100.1', { totp: true, recoveryCodes: 10 }]],
+        'one entry: the reset that removed something',
+      );
+      assert.equal(await hasSecondFactor(db, user.id), false);
+      const signIn = await authenticate(ctx, user.username, password);
+      assert.deepEqual(signIn, { ok: true, accountId: user.id, username: user.username }, 'the password alone signs in');
+      await assert.rejects(secondFactorsOf(db, `nobody-${tag()}`), (e: unknown) => e instanceof NotFound);
+      await assert.rejects(resetSecondFactors(db, `nobody-${tag()}`, by), (e: unknown) => e instanceof NotFound);
     });
 
     test('usernames are unique regardless of case; lookups ignore case and return the account as spelled', async () => {
