@@ -9,6 +9,7 @@ import { invalidRequest } from './errors.ts';
 import {
   createdUserSchema,
   newUserBodySchema,
+  noSecondFactors,
   passwordBodySchema,
   profilePatchSchema,
   userDto,
@@ -47,10 +48,14 @@ test("the CLI's --json and the API's answer are one serializer's (lib/services/w
     updatedAt: new Date(0),
   };
   assert.deepEqual(userToWire(user), userSummarySchema.parse(userSummaryDto(user)));
-  const { locked_until, ...rest } = userSchema.parse(userDto(user, new Date(Date.UTC(2026, 0, 2, 3, 4, 5))));
+  const since = new Date(Date.UTC(2026, 0, 1));
+  const factors = { totp: true, since, pending: false, recoveryCodesLeft: 7 };
+  const { locked_until, second_factor, ...rest } = userSchema.parse(userDto(user, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), factors));
   assert.equal(locked_until, '2026-01-02T03:04:05.000Z');
+  assert.deepEqual(second_factor, { totp: true, totp_since: '2026-01-01T00:00:00.000Z', recovery_codes_left: 7 });
   assert.deepEqual(userToWire(user), rest);
-  assert.equal(userSchema.parse(userDto(user, null)).locked_until, null, 'not locked');
+  assert.equal(userSchema.parse(userDto(user, null, noSecondFactors)).locked_until, null, 'not locked');
+  assert.deepEqual(userSchema.parse(userDto(user, null, noSecondFactors)).second_factor, { totp: false, totp_since: null, recovery_codes_left: 0 });
   assert.ok(!userSchema.safeParse(userToWire(user)).success, 'one user always says whether it is locked');
 });
 
@@ -158,7 +163,7 @@ test('users: a password goes in, and out only as a generated one; never a hash',
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
-  const dto = userSchema.parse(userDto(user, null));
+  const dto = userSchema.parse(userDto(user, null, noSecondFactors));
   assert.equal(dto.email_verified, false);
   assert.ok(!userSchema.safeParse({ ...dto, password_hash: 'x' }).success);
   assert.ok(!userSchema.safeParse({ ...dto, password: 'x' }).success, 'only the create answer may carry a (generated) password');

@@ -224,6 +224,18 @@ export const operations = {
     response: userSchema,
     errors: ['not_found'],
   },
+  resetUserSecondFactors: {
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/second-factors',
+    tag: 'users',
+    summary: "Reset a user's two-step verification (a lost authenticator)",
+    description:
+      'Removes the TOTP factor (confirmed or still being set up) and every recovery code: the user signs in with their password alone and may set two-step verification up again. Nothing else ends (sessions, grants and the password stay). Recorded as factor.reset only when something was removed; resetting a user without a second step changes nothing and answers the same.',
+    params: userId,
+    status: 200,
+    response: userSchema,
+    errors: ['not_found'],
+  },
   listUserSessions: {
     method: 'GET',
     path: '/api/admin/users/{id}/sessions',

@@ -1,7 +1,8 @@
 /**
  * The admin API's user operations: the user use cases of lib/services/users.ts
  * and the account ones (sessions, connected apps) the portal's user pages use;
- * one user's answer says until when failed password checks lock them out.
+ * one user's answer says until when failed password checks lock them out,
+ * and whether they have a second step (DELETE .../second-factors resets it).
  * Each records itself in the audit log as done by the caller. An admin signed
  * in to the portal cannot disable themselves nor remove their own admin role
  * (the use cases refuse it: 403); a client has no such self.
@@ -21,12 +22,14 @@ import {
   enableUser as enableUserUseCase,
   getUserById,
   lockOf,
+  resetSecondFactors,
   searchUsers,
+  secondFactorsOf,
   setRole,
   unlockUser as unlockUserUseCase,
   updateProfile,
 } from '../users.ts';
-import { grantDto, sessionDto, userDto, userSummaryDto } from './dto/users.ts';
+import { grantDto, noSecondFactors, sessionDto, userDto, userSummaryDto } from './dto/users.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';
 
@@ -47,8 +50,11 @@ function reworded(error: unknown): never {
 
 const holder = (user: UserRecord) => ({ id: user.id, username: user.username });
 
-/** One user on the wire, with the lock the throttle holds on them now. */
-const withLock = async (throttle: Throttle, user: UserRecord) => userDto(user, await lockOf(throttle, user.id));
+/** One user on the wire, with the lock the throttle holds on them now and their second step (never its secrets). */
+const withLock = async (db: Database, throttle: Throttle, user: UserRecord) => {
+  const [lockedUntil, factors] = await Promise.all([lockOf(throttle, user.id), secondFactorsOf(db, user.id)]);
+  return userDto(user, lockedUntil, factors);
+};
 
 export const listUsers = endpoint(operations.listUsers, async ({ db, query }) => {
   const { users, total } = await searchUsers(db, { query: query.q || undefined, skip: (query.page - 1) * query.per_page, take: query.per_page });
@@ -62,16 +68,16 @@ export const createUser = endpoint(operations.createUser, async ({ db, body, by 
   const user = await createUserUseCase(db, { username: body.username, name: body.name ?? null, email: body.email ?? null, role: body.role, password }, by, {
     generated,
   }).catch(reworded);
-  // A new id has no counters: no lock to read.
-  return { ...userDto(user, null), ...(generated ? { password } : {}) };
+  // A new id has no counters and no factors: nothing to read.
+  return { ...userDto(user, null, noSecondFactors), ...(generated ? { password } : {}) };
 });
 
-export const getUser = endpoint(operations.getUser, async ({ db, throttle, params }) => withLock(throttle, await existing(db, params.id)));
+export const getUser = endpoint(operations.getUser, async ({ db, throttle, params }) => withLock(db, throttle, await existing(db, params.id)));
 
 export const updateUser = endpoint(operations.updateUser, async ({ db, throttle, params, body, by }) => {
   const user = await existing(db, params.id);
   const profile = { name: body.name === undefined ? user.name : body.name, email: body.email === undefined ? user.email : body.email };
-  return withLock(throttle, await updateProfile(db, user.id, profile, by).catch(reworded));
+  return withLock(db, throttle, await updateProfile(db, user.id, profile, by).catch(reworded));
 });
 
 export const setUserPassword = endpoint(operations.setUserPassword, async ({ db, params, body, by }) => {
@@ -83,21 +89,27 @@ export const setUserPassword = endpoint(operations.setUserPassword, async ({ db,
 });
 
 export const setUserRole = endpoint(operations.setUserRole, async ({ db, throttle, params, body, by }) =>
-  withLock(throttle, await setRole(db, (await existing(db, params.id)).id, body.role, by)),
+  withLock(db, throttle, await setRole(db, (await existing(db, params.id)).id, body.role, by)),
 );
 
 export const enableUser = endpoint(operations.enableUser, async ({ db, throttle, params, by }) =>
-  withLock(throttle, await enableUserUseCase(db, (await existing(db, params.id)).id, by)),
+  withLock(db, throttle, await enableUserUseCase(db, (await existing(db, params.id)).id, by)),
 );
 
 export const disableUser = endpoint(operations.disableUser, async ({ db, throttle, params, by }) =>
-  withLock(throttle, await disableUserUseCase(db, (await existing(db, params.id)).id, by)),
+  withLock(db, throttle, await disableUserUseCase(db, (await existing(db, params.id)).id, by)),
 );
 
 /** Idempotent: the answer is the user, unlocked, whether or not there was a lock (the audit log says which). */
 export const unlockUser = endpoint(operations.unlockUser, async ({ db, throttle, params, by }) => {
   const { user } = await unlockUserUseCase({ db, throttle }, params.id, by);
-  return withLock(throttle, user);
+  return withLock(db, throttle, user);
+});
+
+/** Idempotent: the answer is the user, without a second step, whether or not there was one (the audit log says which). */
+export const resetUserSecondFactors = endpoint(operations.resetUserSecondFactors, async ({ db, throttle, params, by }) => {
+  const { user } = await resetSecondFactors(db, params.id, by);
+  return withLock(db, throttle, user);
 });
 
 export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, config, params }) => ({

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { UserRecord } from '../../../db/users.ts';
 import type { ConnectedApp } from '../../account/apps.ts';
 import type { ActiveSession } from '../../account/sessions.ts';
-import { newUserSchema, passwordSchema, profileSchema } from '../../users.ts';
+import { newUserSchema, passwordSchema, profileSchema, type SecondFactors } from '../../users.ts';
 import { userToWire } from '../../wire.ts';
 import { isoOrNull, pageOf, timestamp } from './common.ts';
 
@@ -29,12 +29,24 @@ export const userSummarySchema = z
   })
   .meta({ id: 'UserSummary', description: 'A person who can sign in, as listed (GET the user for `locked_until`). Never their password or its hash.' });
 
+export const secondFactorSchema = z
+  .strictObject({
+    totp: z.boolean().meta({ description: 'Whether the user signs in with a TOTP code (a confirmed authenticator app) after their password.' }),
+    totp_since: timestamp.nullable().meta({ description: 'When the TOTP factor was confirmed; null when it is off.' }),
+    recovery_codes_left: z.number().int().min(0).meta({ description: 'How many unused recovery codes remain.' }),
+  })
+  .meta({
+    id: 'SecondFactor',
+    description: "The user's two-step verification: never a secret, hash or code. DELETE .../second-factors removes it (a lost authenticator).",
+  });
+
 export const userSchema = userSummarySchema
   .extend({
     locked_until: timestamp.nullable().meta({
       description:
         'Until when failed password checks lock the account (the throttle, README "Locked accounts"); null when it is not locked. POST .../unlock lifts it.',
     }),
+    second_factor: secondFactorSchema,
   })
   .meta({ id: 'User', description: 'A person who can sign in. Never their password or its hash.' });
 
@@ -111,9 +123,19 @@ export function userSummaryDto(user: UserRecord): z.input<typeof userSummarySche
   return userToWire(user);
 }
 
-/** One user, with what only the API adds: the lock the throttle holds on them (lockOf in lib/services/users.ts). */
-export function userDto(user: UserRecord, lockedUntil: Date | null): z.input<typeof userSchema> {
-  return { ...userToWire(user), locked_until: isoOrNull(lockedUntil) };
+/** What a user who has never set up a second step has: a new user's. */
+export const noSecondFactors: SecondFactors = { totp: false, since: null, pending: false, recoveryCodesLeft: 0 };
+
+/**
+ * One user, with what only the API adds: the lock the throttle holds on them
+ * (lockOf in lib/services/users.ts) and their second step (secondFactorsOf).
+ */
+export function userDto(user: UserRecord, lockedUntil: Date | null, factors: SecondFactors): z.input<typeof userSchema> {
+  return {
+    ...userToWire(user),
+    locked_until: isoOrNull(lockedUntil),
+    second_factor: { totp: factors.totp, totp_since: isoOrNull(factors.since), recovery_codes_left: factors.recoveryCodesLeft },
+  };
 }
 
 export function sessionDto(session: ActiveSession): z.input<typeof sessionSchema> {
