@@ -1,7 +1,8 @@
 /**
  * The admin portal's user pages as use cases: list, show, create, edit the
  * profile, set or generate a password, disable/enable, grant or remove the
- * admin role, lift a lock that failed password checks put on them. Each takes the admin that `requireAdmin()` returned; the user
+ * admin role, lift a lock that failed password checks put on them, reset their
+ * two-step verification (a lost authenticator). Each takes the admin that `requireAdmin()` returned; the user
  * use cases (lib/services/users.ts) record every change in the audit log as
  * done by them, from their request's IP and user agent. Expected failures
  * come back as values for the page to show; anything else throws.
@@ -17,7 +18,21 @@ import { activeSessions, endAllSessions, type ActiveSession } from '../account/s
 import { auditEventsFor, type AuditEventRecord } from '../audit.ts';
 import { Forbidden, NotFound } from '../errors.ts';
 import { formErrors } from '../forms.ts';
-import { changePassword, createUser, disableUser, enableUser, getUserById, lockOf, searchUsers, setRole, unlockUser, updateProfile } from '../users.ts';
+import {
+  changePassword,
+  createUser,
+  disableUser,
+  enableUser,
+  getUserById,
+  lockOf,
+  resetSecondFactors,
+  searchUsers,
+  secondFactorsOf,
+  setRole,
+  unlockUser,
+  updateProfile,
+  type SecondFactors,
+} from '../users.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import {
@@ -72,6 +87,8 @@ export interface UserDetails {
   user: UserSummary & { emailVerified: boolean; updatedAt: Date };
   /** Until when failed password checks lock them out; null when they may sign in. */
   lockedUntil: Date | null;
+  /** Their two-step verification as an admin may see it: whether it is on and since when, recovery codes left; never a secret or code. */
+  secondFactors: SecondFactors;
   /** The admin looking is this user: they cannot disable themselves or remove their own admin role. */
   self: boolean;
   /** Their Gatehouse sign-in sessions (named by uid: a session's id is its cookie value and never leaves lib/db). */
@@ -88,8 +105,9 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
   const user = await getUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
-  const [lockedUntil, sessions, apps, activity] = await Promise.all([
+  const [lockedUntil, secondFactors, sessions, apps, activity] = await Promise.all([
     lockOf(throttle, user.id),
+    secondFactorsOf(db, user.id),
     activeSessions(db, holder, config.SESSION_TTL),
     connectedApps(db, holder),
     auditEventsFor(db, { involvingUserId: user.id }, 10),
@@ -97,6 +115,7 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
   return {
     user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt },
     lockedUntil,
+    secondFactors,
     self: user.id === admin.id,
     sessions,
     apps,
@@ -195,6 +214,25 @@ export async function unlockFor(admin: AdminUser, id: string): Promise<Unlock> {
   try {
     const { wasLocked } = await unlockUser({ db, throttle }, user.id, await byAdmin(admin));
     return { status: wasLocked ? 'unlocked' : 'not_locked' };
+  } catch (error) {
+    if (error instanceof NotFound) return { status: 'not_found' };
+    throw error;
+  }
+}
+
+export type FactorsReset = { status: 'factors_reset' } | { status: 'no_factors' } | { status: 'not_found' };
+
+/**
+ * Removes the user's TOTP factor and recovery codes (resetSecondFactors): they
+ * sign in with their password alone; `no_factors` when there was nothing to remove.
+ */
+export async function resetFactorsFor(admin: AdminUser, id: string): Promise<FactorsReset> {
+  const { db } = serverContext();
+  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  if (!user) return { status: 'not_found' };
+  try {
+    const { totp, recoveryCodes } = await resetSecondFactors(db, user.id, await byAdmin(admin));
+    return { status: totp || recoveryCodes > 0 ? 'factors_reset' : 'no_factors' };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'not_found' };
     throw error;

@@ -4,6 +4,7 @@ import { notFound, redirect } from 'next/navigation';
 import {
   createUserFromForm,
   endSessionsFor,
+  resetFactorsFor,
   revokeAppFor,
   setPasswordFromForm,
   setRoleFor,
@@ -36,6 +37,12 @@ export async function setRoleAction(id: string, role: 'user' | 'admin'): Promise
 
 export async function unlockAction(id: string): Promise<void> {
   const result = await asAdmin(userPath(id), (admin) => unlockFor(admin, id));
+  if (result.status === 'not_found') notFound();
+  redirect(`${userPath(id)}?notice=${result.status}`);
+}
+
+export async function resetFactorsAction(id: string): Promise<void> {
+  const result = await asAdmin(userPath(id), (admin) => resetFactorsFor(admin, id));
   if (result.status === 'not_found') notFound();
   redirect(`${userPath(id)}?notice=${result.status}`);
 }

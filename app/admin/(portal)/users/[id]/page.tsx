@@ -1,4 +1,4 @@
-// /admin/users/:id: one user's profile, role and state (a lock after failed password checks, with Unlock), password, sessions, connected apps and recent activity.
+// /admin/users/:id: one user's profile, role and state (a lock after failed password checks, with Unlock), two-step verification (with Reset), password, sessions, connected apps and recent activity.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ActionBadge, Actor, Target } from '@/components/admin/audit';
@@ -10,7 +10,7 @@ import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { formatDate } from '@/components/ui/time';
 import { requireAdmin } from '@/lib/services/portal/session';
 import { userDetails } from '@/lib/services/portal/users';
-import { endSessionsAction, revokeAppAction, setPasswordAction, setRoleAction, setUserEnabledAction, unlockAction } from '../actions';
+import { endSessionsAction, resetFactorsAction, revokeAppAction, setPasswordAction, setRoleAction, setUserEnabledAction, unlockAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'User' };
@@ -24,6 +24,11 @@ const notices = {
   self: { variant: 'error', text: 'You cannot disable your own account or remove your own admin role. Ask another administrator.' },
   unlocked: { variant: 'success', text: 'The user is unlocked: they can sign in again at once.' },
   not_locked: { variant: 'success', text: 'The user was not locked (the lock had run out): nothing to lift.' },
+  factors_reset: {
+    variant: 'success',
+    text: 'Two-step verification is reset: the user signs in with their password alone and can set it up again from their account.',
+  },
+  no_factors: { variant: 'success', text: 'The user had no two-step verification: nothing to reset.' },
   app_revoked: { variant: 'success', text: 'Access revoked: the app’s tokens for this user no longer work, and it must ask for consent again.' },
   app_gone: { variant: 'error', text: 'That app no longer holds anything for this user.' },
   portal_app: { variant: 'error', text: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' },
@@ -41,7 +46,8 @@ export default async function UserPage({
   const { id, path } = await detailRoute('/admin/users', params);
   const details = await userDetails(await requireAdmin(path), id);
   if (!details) notFound();
-  const { user, lockedUntil, self, sessions, apps, activity } = details;
+  const { user, lockedUntil, secondFactors, self, sessions, apps, activity } = details;
+  const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
   const endedCount = query.notice === 'sessions_ended' ? Number(query.count) || 0 : undefined;
 
@@ -120,6 +126,14 @@ export default async function UserPage({
                   ) : (
                     <span className="text-slate-500">None</span>
                   ),
+                  'Two-step verification': secondFactors.totp ? (
+                    <>
+                      On since {maybeDate(secondFactors.since)} ·{' '}
+                      {secondFactors.recoveryCodesLeft === 1 ? '1 recovery code left' : `${secondFactors.recoveryCodesLeft} recovery codes left`}
+                    </>
+                  ) : (
+                    <span className="text-slate-500">Off{secondFactors.pending ? ' (set-up started, not confirmed)' : ''}</span>
+                  ),
                   'Subject (sub)': <code className="font-mono text-xs break-all">{user.id}</code>,
                   Created: formatDate(user.createdAt),
                   'Last changed': formatDate(user.updatedAt),
@@ -196,6 +210,19 @@ export default async function UserPage({
             >
               <SetPasswordForm action={setPasswordAction.bind(null, user.id)} username={user.username} />
             </Card>
+
+            {hasFactors ? (
+              <Card
+                title="Two-step verification"
+                description="For a user who lost their authenticator app and recovery codes: removes the app and every recovery code, and nothing else. They sign in with their password alone until they set it up again."
+              >
+                <form action={resetFactorsAction.bind(null, user.id)}>
+                  <Button type="submit" variant="danger">
+                    Reset two-step verification
+                  </Button>
+                </form>
+              </Card>
+            ) : null}
 
             <Card title="Sessions" description="Where this user is signed in to Gatehouse.">
               <ItemList items={sessions} empty="No active sessions." className="mb-4">
