@@ -15,6 +15,9 @@ import Sqlite from 'better-sqlite3';
 import { closeDatabase, database } from '../lib/db/database.ts';
 import { verifyPassword } from '../lib/services/passwords.ts';
 import { createThrottle, throttleSettings } from '../lib/services/throttle.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../lib/services/account/two-step.ts';
+import { hasSecondFactor } from '../lib/services/factors/second-step.ts';
+import { totpCode } from '../lib/services/factors/totp.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-'));
@@ -353,6 +356,49 @@ describe('gatehouse CLI', { concurrency: true }, () => {
         );
       } finally {
         db.close();
+      }
+    });
+
+    test('user reset-2fa removes the authenticator and recovery codes once, recorded once; an unknown user exits 1', async () => {
+      const { id } = JSON.parse(ok(await gatehouse(['user', 'create', 'dave', '--generate-password', '--json'])).stdout);
+      const url = `file:${dbFile}`;
+      const db = database(url);
+      const throttle = createThrottle({ db, settings: throttleSettings(), sweepEveryMs: 0 });
+      try {
+        // Turned on as the person would, through the account's use cases.
+        const ctx = { db, throttle, now: Date.now };
+        const holder = { id, username: 'dave' };
+        await beginTotpEnrolment(ctx, holder);
+        const pending = await twoStepStatus(ctx, holder);
+        const form = new FormData();
+        form.append('code', totpCode(pending.status === 'pending' ? pending.secret : '', Date.now()));
+        assert.equal((await confirmTotpEnrolment(ctx, holder, form)).status, 'codes');
+        assert.equal(await hasSecondFactor(db, id), true);
+
+        const reset = JSON.parse(ok(await gatehouse(['user', 'reset-2fa', 'DAVE', '--json'])).stdout);
+        assert.deepEqual(
+          [reset.id, reset.username, reset.second_factor, reset.removed],
+          [id, 'dave', { totp: false, totp_since: null, recovery_codes_left: 0 }, { totp: true, recovery_codes: 10 }],
+        );
+        assert.equal(await hasSecondFactor(db, id), false);
+        assert.equal(ok(await gatehouse(['user', 'reset-2fa', 'dave'])).stdout.trim(), 'dave had no two-step verification.');
+      } finally {
+        await throttle.close();
+        await closeDatabase(url);
+      }
+      const unknown = await gatehouse(['user', 'reset-2fa', 'nobody']);
+      assert.equal(unknown.code, 1);
+      assert.match(failure(unknown), /no user named nobody/);
+      const sqlite = new Sqlite(dbFile, { readonly: true });
+      try {
+        const rows = sqlite.prepare("SELECT action, user_agent, details FROM audit_events WHERE target_id = ? AND action = 'factor.reset'").all(id);
+        assert.deepEqual(
+          rows,
+          [{ action: 'factor.reset', user_agent: 'gatehouse-cli', details: JSON.stringify({ totp: true, recoveryCodes: 10 }) }],
+          'only the reset that removed something',
+        );
+      } finally {
+        sqlite.close();
       }
     });
 

@@ -1,5 +1,6 @@
 /**
- * `gatehouse user ...`: create, list, set passwords, rename, disable, enable and unlock users.
+ * `gatehouse user ...`: create, list, set passwords, rename, disable, enable and unlock users,
+ * and reset their two-step verification.
  * Users are named by username here and by id in the use cases: each command
  * resolves the name once (userIdByUsername, any case). Passwords come from
  * stdin or are generated, never from arguments.
@@ -16,6 +17,7 @@ import {
   newUserSchema,
   passwordSchema,
   renameUser,
+  resetSecondFactors,
   unlockUser,
   userIdByUsername,
   usernameSchema,
@@ -196,4 +198,45 @@ Exits 1 if there is no such user.
   },
 };
 
-export const userCommands: Record<string, Command> = { create, list, 'set-password': setPassword, rename, disable, enable, unlock };
+const resetTwoStep: Command = {
+  summary: "reset a user's two-step verification (a lost authenticator)",
+  help: `Usage: gatehouse user reset-2fa <username> [--json]
+
+Removes the user's TOTP factor (confirmed or still being set up) and every
+recovery code: they sign in with their password alone and may set two-step
+verification up again. Nothing else ends (sessions, grants and the password
+stay). Recorded in the audit log only when something was removed.
+--json prints the user with "second_factor" (now off) and "removed":
+{"totp", "recovery_codes"}. Exits 1 if there is no such user.
+`,
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user reset-2fa', argv, {});
+    const [username] = positionals('user reset-2fa', rest, ['username']);
+    const db = await ctx.db();
+    const { user, totp, recoveryCodes } = await resetSecondFactors(db, await userIdByUsername(db, username), BY_CLI);
+    const removed = [totp ? 'the authenticator app' : '', recoveryCodes ? `${recoveryCodes} recovery code${recoveryCodes === 1 ? '' : 's'}` : ''].filter(
+      Boolean,
+    );
+    return {
+      json: {
+        ...userToWire(user),
+        second_factor: { totp: false, totp_since: null, recovery_codes_left: 0 },
+        removed: { totp, recovery_codes: recoveryCodes },
+      },
+      text: removed.length
+        ? `Reset two-step verification of ${user.username}: removed ${removed.join(' and ')}. They sign in with their password alone.`
+        : `${user.username} had no two-step verification.`,
+    };
+  },
+};
+
+export const userCommands: Record<string, Command> = {
+  create,
+  list,
+  'set-password': setPassword,
+  rename,
+  disable,
+  enable,
+  unlock,
+  'reset-2fa': resetTwoStep,
+};
