@@ -100,6 +100,8 @@ export async function findClientMetadata(db: Database, clientId: string): Promis
 export const CLIENT_CACHE_TTL_MS = 2_000;
 const CLIENT_CACHE_MAX = 10_000;
 type CachedMetadata = { metadata: Promise<ClientMetadata | undefined>; expiresAt: number };
+// On globalThis: the provider reads through it in instrumentation's module graph, while the portal's
+// changes forget entries from the pages' graph (Next.js evaluates them separately); both must see one map.
 const globalForClients = globalThis as typeof globalThis & { __gatehouseClientCache?: Map<string, CachedMetadata> };
 
 const cacheKey = (db: Database, clientId: string) => `${db.url}\0${clientId}`;
