@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { credentials, TestBrowser } from '../support/browser.ts';
-import { databaseUrl, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
+import { authorizeQuery, databaseUrl, makeClient, makeUser, pkce } from '../support/fixtures.ts';
 import { freePort, startInstance } from '../support/server.ts';
 
 let url: string;
@@ -30,15 +30,7 @@ test('POST /oauth/authorize goes to the provider and signs in with SameSite=None
   const client = await makeClient();
   const { challenge } = await pkce();
   const browser = new TestBrowser(url);
-  const params = new URLSearchParams({
-    client_id: client.id,
-    response_type: 'code',
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'p',
-  });
+  const params = authorizeQuery(client, challenge, { state: 'p' });
   const response = await browser.request('/oauth/authorize', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -8,7 +8,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { test } from 'node:test';
 import { BODY_LIMITS } from '../../lib/http/body-limits.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
-import { basic, baseUrl, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
+import { authorizeQuery, basic, baseUrl, makeClient, makeUser, pkce } from '../support/fixtures.ts';
 
 const SENT = 1024 * 1024;
 const DECLARED = 100 * 1024 * 1024;
@@ -84,14 +84,7 @@ test('the sign-in form takes a body of exactly the limit, refuses one byte more,
   const client = await makeClient();
   const { challenge } = await pkce();
   const browser = new TestBrowser(baseUrl);
-  const params = new URLSearchParams({
-    client_id: client.id,
-    response_type: 'code',
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
+  const params = authorizeQuery(client, challenge);
   const page = await browser.navigate(`/oauth/authorize?${params}`);
   const login = new URL(/action="([^"]*\/login)"/.exec(await page.response.text())![1], baseUrl).pathname;
   const padded = (size: number) => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { TestBrowser, credentials } from '../support/browser.ts';
-import { baseUrl, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
+import { authorizeQuery, baseUrl, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
 import { freePort, startInstance } from '../support/server.ts';
 
 type Policy = Map<string, string[]>;
@@ -42,14 +42,7 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
 async function interactionPage(browser = new TestBrowser(baseUrl)) {
   const client = await makeClient();
   const { challenge } = await pkce();
-  const params = new URLSearchParams({
-    client_id: client.id,
-    response_type: 'code',
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
+  const params = authorizeQuery(client, challenge);
   const step = await browser.navigate(`/oauth/authorize?${params}`);
   assert.match(step.url.pathname, /^\/interaction\//);
   return step.url.pathname;
@@ -88,15 +81,7 @@ async function signedIn(extra: Record<string, string> = {}) {
   const client = await makeClient();
   const { challenge } = await pkce();
   const browser = new TestBrowser(baseUrl);
-  const params = new URLSearchParams({
-    client_id: client.id,
-    response_type: 'code',
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
+  const params = authorizeQuery(client, challenge, extra);
   let step = await browser.navigate(`/oauth/authorize?${params}`);
   step = await browser.submit(await step.response.text(), '/login', credentials(user));
   step = await browser.submit(await step.response.text(), '/confirm');

@@ -160,3 +160,19 @@ export async function enrolTotp(user: { id: string; username: string }): Promise
   if (confirmed.status !== 'codes') throw new Error(`enrolTotp: the first code was refused (${confirmed.status})`);
   return { secret: pending.secret, recoveryCodes: confirmed.recoveryCodes };
 }
+
+/**
+ * The query of a bare authorization request (code flow, PKCE S256, scope openid) for tests that
+ * send it themselves rather than through a relying party; `extra` adds to or overrides it.
+ */
+export function authorizeQuery(client: { id: string }, challenge: string, extra: Record<string, string> = {}): URLSearchParams {
+  return new URLSearchParams({
+    client_id: client.id,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  });
+}
