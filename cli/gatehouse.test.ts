@@ -378,7 +378,7 @@ describe('gatehouse CLI', { concurrency: true }, () => {
         const reset = JSON.parse(ok(await gatehouse(['user', 'reset-2fa', 'DAVE', '--json'])).stdout);
         assert.deepEqual(
           [reset.id, reset.username, reset.second_factor, reset.removed],
-          [id, 'dave', { totp: false, totp_since: null, recovery_codes_left: 0 }, { totp: true, recovery_codes: 10 }],
+          [id, 'dave', { totp: false, totp_since: null, passkeys: [], recovery_codes_left: 0 }, { totp: true, passkeys: 0, recovery_codes: 10 }],
         );
         assert.equal(await hasSecondFactor(db, id), false);
         assert.equal(ok(await gatehouse(['user', 'reset-2fa', 'dave'])).stdout.trim(), 'dave had no two-step verification.');

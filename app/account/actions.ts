@@ -7,6 +7,11 @@
  */
 import { redirect } from 'next/navigation';
 import {
+  finishAddingPasskey,
+  removePasskey,
+  startAddingPasskey,
+  type PasskeyAdded,
+  type PasskeyStart,
   confirmTwoStep,
   newRecoveryCodes,
   restartTwoStep,
@@ -87,4 +92,21 @@ export async function turnOffTwoStepAction(_state: PasswordProtectedState, form:
 /** Ends the portal session and the Gatehouse session (RP-initiated logout), back to /account/signed-out. */
 export async function signOutAction(): Promise<void> {
   redirect(await endPortalSession(ACCOUNT_SIGNED_OUT_PATH));
+}
+
+/** Adding a passkey, step one: its name and the current password; the options for the browser's ceremony. */
+export async function startPasskeyAction(form: FormData): Promise<PasskeyStart> {
+  const user = await requireUser(SECURITY);
+  return startAddingPasskey(user, form);
+}
+
+/** Step two: the authenticator's answer (JSON), checked against step one's challenge. */
+export async function finishPasskeyAction(response: string): Promise<PasskeyAdded> {
+  const user = await requireUser(SECURITY);
+  return finishAddingPasskey(user, typeof response === 'string' ? response : '');
+}
+
+export async function removePasskeyAction(_state: PasswordProtectedState, form: FormData): Promise<PasswordProtectedState> {
+  const user = await requireUser(SECURITY);
+  return removePasskey(user, form);
 }

@@ -36,8 +36,8 @@ function forbidden(): Response {
  * sign-in form needs (413 beyond), urlencoded as our pages send it (400 otherwise).
  * Consent and Deny send no fields, but their bodies are bounded the same way.
  */
-async function formOf(request: Request): Promise<FormData | Response> {
-  const params = await readFormBody(request, BODY_LIMITS.interactionForm);
+async function formOf(request: Request, limit: number): Promise<FormData | Response> {
+  const params = await readFormBody(request, limit);
   if (params instanceof Response) return params;
   const form = new FormData();
   for (const [name, value] of params) form.append(name, value);
@@ -48,14 +48,17 @@ async function formOf(request: Request): Promise<FormData | Response> {
 type Step = (uid: string, cookie: string | null, context: RequestContext, form: FormData) => Promise<Next>;
 
 /**
- * The POST handler of the form of one step: same origin only, the form read, the
- * step run, its outcome answered as a 303. `afterError` may add to the answer of
- * a refused step.
+ * The POST handler of the form of one step: same origin only, the form read
+ * (at most `limit` bytes), the step run, its outcome answered as a 303.
+ * `afterError` may add to the answer of a refused step.
  */
-export function interactionForm(step: Step, afterError?: (response: Response, uid: string, form: FormData) => void) {
+export function interactionForm(
+  step: Step,
+  { afterError, limit = BODY_LIMITS.interactionForm }: { afterError?: (response: Response, uid: string, form: FormData) => void; limit?: number } = {},
+) {
   return async (request: Request, { params }: { params: Promise<{ uid: string }> }): Promise<Response> => {
     if (!isSameOrigin(request)) return forbidden();
-    const form = await formOf(request);
+    const form = await formOf(request, limit);
     if (form instanceof Response) return form;
     const { uid } = await params;
     const next = await step(uid, request.headers.get('cookie'), requestContext(request.headers), form);

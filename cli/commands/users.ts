@@ -202,29 +202,28 @@ const resetTwoStep: Command = {
   summary: "reset a user's two-step verification (a lost authenticator)",
   help: `Usage: gatehouse user reset-2fa <username> [--json]
 
-Removes the user's TOTP factor (confirmed or still being set up) and every
-recovery code: they sign in with their password alone and may set two-step
+Removes the user's TOTP factor (confirmed or still being set up), every
+passkey and every recovery code: they sign in with their password alone and may set two-step
 verification up again. Nothing else ends (sessions, grants and the password
 stay). Recorded in the audit log only when something was removed.
 --json prints the user with "second_factor" (now off) and "removed":
-{"totp", "recovery_codes"}. Exits 1 if there is no such user.
+{"totp", "passkeys", "recovery_codes"}. Exits 1 if there is no such user.
 `,
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user reset-2fa', argv, {});
     const [username] = positionals('user reset-2fa', rest, ['username']);
     const db = await ctx.db();
-    const { user, totp, recoveryCodes } = await resetSecondFactors(db, await userIdByUsername(db, username), BY_CLI);
-    const removed = [totp ? 'the authenticator app' : '', recoveryCodes ? `${recoveryCodes} recovery code${recoveryCodes === 1 ? '' : 's'}` : ''].filter(
-      Boolean,
-    );
+    const { user, totp, passkeys, recoveryCodes } = await resetSecondFactors(db, await userIdByUsername(db, username), BY_CLI);
+    const counted = (n: number, what: string) => (n ? `${n} ${what}${n === 1 ? '' : 's'}` : '');
+    const removed = [totp ? 'the authenticator app' : '', counted(passkeys, 'passkey'), counted(recoveryCodes, 'recovery code')].filter(Boolean);
     return {
       json: {
         ...userToWire(user),
-        second_factor: { totp: false, totp_since: null, recovery_codes_left: 0 },
-        removed: { totp, recovery_codes: recoveryCodes },
+        second_factor: { totp: false, totp_since: null, passkeys: [], recovery_codes_left: 0 },
+        removed: { totp, passkeys, recovery_codes: recoveryCodes },
       },
       text: removed.length
-        ? `Reset two-step verification of ${user.username}: removed ${removed.join(' and ')}. They sign in with their password alone.`
+        ? `Reset two-step verification of ${user.username}: removed ${new Intl.ListFormat('en', { type: 'conjunction' }).format(removed)}. They sign in with their password alone.`
         : `${user.username} had no two-step verification.`,
     };
   },

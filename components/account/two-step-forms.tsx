@@ -23,7 +23,7 @@ import { Button, focusRing, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { TextField } from './fields';
 
-const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
+export const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
 
 type Action<S> = (state: S, form: FormData) => Promise<S>;
 type Held<S> = [state: S, formAction: (form: FormData) => void, pending: boolean];
@@ -57,14 +57,14 @@ export function RecoveryCodesOnce({
   return <CodeActions value={{ confirm: confirmed, regenerate: regenerated }}>{children}</CodeActions>;
 }
 
-function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: boolean }) {
+export function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: boolean }) {
   return (
     <div className="max-w-3xl">
       <Notice>
         <p className="font-semibold">{enrolled ? 'Two-step verification is on.' : 'Your new recovery codes.'}</p>
         <p className="mt-1">
           Store these recovery codes now, somewhere safe and away from your phone: a password manager, or printed. Each works once, if you lose your
-          authenticator app. This is the only time they are shown{enrolled ? '' : '; your earlier codes no longer work'}.
+          authenticator app or passkeys. This is the only time they are shown{enrolled ? '' : '; your earlier codes no longer work'}.
         </p>
         <ul aria-label="Recovery codes" className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-sm">
           {codes.map((code) => (
@@ -98,7 +98,16 @@ export function ConfirmTotpForm() {
 
 export function NewRecoveryCodesForm({ username }: { username: string }) {
   const [state, formAction, pending] = useCodeActions().regenerate;
-  return <PasswordProtectedFields state={state} formAction={formAction} pending={pending} username={username} submit="Get new recovery codes" />;
+  return (
+    <PasswordProtectedFields
+      state={state}
+      formAction={formAction}
+      pending={pending}
+      username={username}
+      submit="Get new recovery codes"
+      fieldId="codes-currentPassword"
+    />
+  );
 }
 
 export function TurnOffForm({ action, username }: { action: Action<PasswordProtectedState>; username: string }) {
@@ -113,13 +122,15 @@ export function TurnOffForm({ action, username }: { action: Action<PasswordProte
   return <PasswordProtectedFields state={state} formAction={formAction} pending={pending} username={username} submit="Turn off" variant="danger" />;
 }
 
-function PasswordProtectedFields({
+export function PasswordProtectedFields({
   state,
   formAction,
   pending,
   username,
   submit,
   variant = 'primary',
+  fieldId = 'currentPassword',
+  hidden = {},
 }: {
   state: PasswordProtectedState;
   formAction: (form: FormData) => void;
@@ -127,12 +138,27 @@ function PasswordProtectedFields({
   username: string;
   submit: string;
   variant?: 'primary' | 'danger';
+  /** The password field's id, unique on the page (its name is always currentPassword). */
+  fieldId?: string;
+  /** Hidden fields the form posts too (which passkey to remove). */
+  hidden?: Record<string, string>;
 }) {
   const errors = state.status === 'invalid' ? state.errors : {};
   return (
     <form action={formAction} noValidate className="space-y-4">
       <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
-      <TextField id="currentPassword" label="Current password" type="password" autoComplete="current-password" required errors={errors.currentPassword} />
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <TextField
+        id={fieldId}
+        name="currentPassword"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        errors={errors.currentPassword}
+      />
       <FormError messages={sentence(errors.form)} />
       <Button type="submit" variant={variant} disabled={pending}>
         {submit}

@@ -1,13 +1,30 @@
 /**
  * The code step of signing in, after a right password: the code from the
  * person's authenticator app, or one of their recovery codes. Plain forms
- * posted to /interaction/:uid/second-factor: no JavaScript needed. UI only.
+ * posted to /interaction/:uid/second-factor: no JavaScript needed. `none`: the
+ * person has no authenticator app (passkeys only; the page shows their button),
+ * just the way to a recovery code. UI only.
  */
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 
-export function SecondFactorStep({ base, method }: { base: string; method: 'totp' | 'recovery_code' }) {
+export function SecondFactorStep({
+  base,
+  method,
+  recoveryCodes,
+}: {
+  base: string;
+  method: 'totp' | 'recovery_code' | 'none';
+  /** Whether the person has recovery codes left to offer. */
+  recoveryCodes: boolean;
+}) {
   const action = `${base}/second-factor`;
+  const recoveryLink = recoveryCodes ? (
+    <p className="mt-4 text-sm text-slate-600">
+      <TextLink href={`${base}?method=recovery_code`}>Use a recovery code instead</TextLink>
+    </p>
+  ) : null;
+  if (method === 'none') return recoveryLink;
   if (method === 'recovery_code') {
     return (
       <>
@@ -31,7 +48,7 @@ export function SecondFactorStep({ base, method }: { base: string; method: 'totp
           </Button>
         </form>
         <p className="mt-4 text-sm text-slate-600">
-          <TextLink href={base}>Use your authenticator app instead</TextLink>
+          <TextLink href={base}>Use another way to verify</TextLink>
         </p>
       </>
     );
@@ -55,9 +72,7 @@ export function SecondFactorStep({ base, method }: { base: string; method: 'totp
           Verify
         </Button>
       </form>
-      <p className="mt-4 text-sm text-slate-600">
-        <TextLink href={`${base}?method=recovery_code`}>Use a recovery code instead</TextLink>
-      </p>
+      {recoveryLink}
     </>
   );
 }

@@ -8,7 +8,12 @@ import { enrolTotp, makeUser } from '../support/fixtures.ts';
 test('a user with TOTP on shows since when and the recovery codes left, never a secret; the list leaves it out', async () => {
   const token = await adminToken(await makeAdminApiClient());
   const fresh = await makeUser();
-  assert.deepEqual((await api('GET', `/api/admin/users/${fresh.id}`, { token })).body.second_factor, { totp: false, totp_since: null, recovery_codes_left: 0 });
+  assert.deepEqual((await api('GET', `/api/admin/users/${fresh.id}`, { token })).body.second_factor, {
+    totp: false,
+    totp_since: null,
+    passkeys: [],
+    recovery_codes_left: 0,
+  });
 
   const user = await makeUser();
   const { secret, recoveryCodes } = await enrolTotp(user);
@@ -35,8 +40,13 @@ test('resetting removes TOTP and the recovery codes, answers the user, and is in
   assert.equal(reset.status, 200);
   assert.equal(reset.headers.get('cache-control'), 'no-store');
   assert.deepEqual([reset.body.id, reset.body.username], [user.id, user.username]);
-  assert.deepEqual(reset.body.second_factor, { totp: false, totp_since: null, recovery_codes_left: 0 });
-  assert.deepEqual((await api('GET', `/api/admin/users/${user.id}`, { token })).body.second_factor, { totp: false, totp_since: null, recovery_codes_left: 0 });
+  assert.deepEqual(reset.body.second_factor, { totp: false, totp_since: null, passkeys: [], recovery_codes_left: 0 });
+  assert.deepEqual((await api('GET', `/api/admin/users/${user.id}`, { token })).body.second_factor, {
+    totp: false,
+    totp_since: null,
+    passkeys: [],
+    recovery_codes_left: 0,
+  });
 
   const again = await api('DELETE', `/api/admin/users/${user.id}/second-factors`, { token });
   assert.equal(again.status, 200, 'resetting a user without a second step is no error');
@@ -50,7 +60,7 @@ test('resetting removes TOTP and the recovery codes, answers the user, and is in
     [
       { id: null, username: `client:${automation.id}` },
       { type: 'user', id: user.id, label: user.username },
-      { totp: true, recovery_codes: recoveryCodes.length },
+      { totp: true, passkeys: 0, recovery_codes: recoveryCodes.length },
     ],
   );
 });

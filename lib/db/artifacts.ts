@@ -177,6 +177,16 @@ export async function grantIdOfArtifact(sql: Sql, model: string, id: string): Pr
   return row?.grant_id ?? undefined;
 }
 
+/**
+ * Removes an artifact and returns what it held, or undefined when it was gone
+ * or expired: one DELETE ... RETURNING, so of two requests taking one
+ * artifact (a single-use challenge) only one gets it.
+ */
+export async function takeArtifact(sql: Sql, model: string, id: string, now = Date.now()): Promise<ArtifactPayload | undefined> {
+  const row = await sql.one<ArtifactRow>(`DELETE FROM oidc_model_instances WHERE model = ? AND id = ? RETURNING ${columns}`, [model, storedId(model, id)]);
+  return toPayload(row, now, jtiOf(model, id));
+}
+
 export async function destroyArtifact(sql: Sql, model: string, id: string) {
   await sql.run('DELETE FROM oidc_model_instances WHERE model = ? AND id = ?', [model, storedId(model, id)]);
 }

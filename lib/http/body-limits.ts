@@ -21,6 +21,12 @@ export const BODY_LIMITS = {
   /** The sign-in form: a username of 64 and a password of 256 characters, each up to 12 bytes percent-encoded. */
   interactionForm: 4 * 1024,
   /**
+   * The sign-in page's passkey form: one WebAuthn assertion as JSON (a credential
+   * ID of up to 1023 bytes, authenticator data, client data, a signature, a user
+   * handle), base64url and percent-encoded: under 8 KB, with room to spare.
+   */
+  passkeyForm: 16 * 1024,
+  /**
    * Server actions of /admin and /account (next.config.ts sets serverActions.bodySizeLimit
    * to this): the largest form is a client's, two lists of redirect URIs of up to
    * 10,000 characters each plus multipart framing.

@@ -11,8 +11,16 @@
  *   tell a client an authenticator app was used when it was not. It is still
  *   a second factor (something held), hence `mfa`.
  *
+ * - Password and a passkey: acr `urn:gatehouse:acr:mfa`, amr `["pwd", "pop", "mfa"]`.
+ * - A passkey alone (passwordless, user verification required): acr
+ *   `urn:gatehouse:acr:mfa`, amr `["pop", "mfa"]`. RFC 8176's `pop` is proof of
+ *   possession of a key without saying whether it is in hardware (`hwk`) or
+ *   software (`swk`), and a synced passkey may be either. The authenticator's
+ *   user verification (a PIN or biometric) is the second factor, which makes
+ *   it a multi-factor cryptographic authenticator (NIST SP 800-63B §5.1.9).
+ *
  * The acr values are ours (OIDC Core §2 allows absolute URIs): discovery lists
- * them as `acr_values_supported`. Passkeys will add their own amr (`hwk`/`user`).
+ * them as `acr_values_supported`.
  */
 export const ACR = {
   password: 'urn:gatehouse:acr:password',
@@ -25,9 +33,11 @@ export const AMR = {
   password: ['pwd'],
   totp: ['pwd', 'otp', 'mfa'],
   recovery_code: ['pwd', 'mfa'],
+  passkey: ['pwd', 'pop', 'mfa'],
+  passwordless: ['pop', 'mfa'],
 } as const satisfies Record<string, readonly string[]>;
 
-/** The provider's `login` result for a sign-in with these steps. */
-export function loginResult(accountId: string, secondFactor?: 'totp' | 'recovery_code') {
-  return secondFactor ? { accountId, acr: ACR.mfa, amr: [...AMR[secondFactor]] } : { accountId, acr: ACR.password, amr: [...AMR.password] };
+/** The provider's `login` result for a sign-in with these steps: a password and maybe a second step, or a passkey alone. */
+export function loginResult(accountId: string, steps?: 'totp' | 'recovery_code' | 'passkey' | 'passwordless') {
+  return steps ? { accountId, acr: ACR.mfa, amr: [...AMR[steps]] } : { accountId, acr: ACR.password, amr: [...AMR.password] };
 }

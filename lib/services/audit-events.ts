@@ -16,22 +16,31 @@ const role = z.enum(['user', 'admin']);
 
 /** Why a sign-in failed, for the admins reading the log (the person only ever sees "wrong username or password"). */
 /** `throttled`: the throttle refused the attempt before any password was checked (lib/services/throttle.ts). */
-export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled', 'throttled'] as const;
+/** `passkey`: a passwordless sign-in whose passkey's answer did not check out (lib/services/factors/passkeys.ts). */
+export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled', 'throttled', 'passkey'] as const;
 
-/** The kinds of second step a person can take: their TOTP app, or one of their recovery codes. */
-export const secondFactorMethods = ['totp', 'recovery_code'] as const;
+/** The kinds of second step a person can take: their TOTP app, a passkey, or one of their recovery codes. */
+export const secondFactorMethods = ['totp', 'passkey', 'recovery_code'] as const;
 const secondFactorMethod = z.enum(secondFactorMethods);
 
 export const auditDetailsSchemas = {
-  /** `secondFactor`: the second step the person took after their password, when they have one. */
-  'sign_in.succeeded': z.strictObject({ clientId: id.optional(), clientName: label.optional(), secondFactor: secondFactorMethod.optional() }),
+  /**
+   * `secondFactor`: the second step the person took after their password, when they have one;
+   * `passkey`: signed in with a passkey alone (passwordless), no password typed.
+   */
+  'sign_in.succeeded': z.strictObject({
+    clientId: id.optional(),
+    clientName: label.optional(),
+    secondFactor: secondFactorMethod.optional(),
+    passkey: z.literal(true).optional(),
+  }),
   /**
    * A wrong second step after a right password: `reason` says which (a code of a step already
    * used is `replayed`; `throttled`: refused before any code was checked). Never the code.
    */
   'sign_in.second_factor_failed': z.strictObject({
     method: secondFactorMethod,
-    reason: z.enum(['wrong', 'replayed', 'throttled']),
+    reason: z.enum(['wrong', 'replayed', 'throttled', 'other_account']),
     clientId: id.optional(),
     clientName: label.optional(),
   }),
@@ -39,12 +48,15 @@ export const auditDetailsSchemas = {
   'recovery_code.used': z.strictObject({ remaining: z.number().int().min(0), clientId: id.optional(), clientName: label.optional() }),
   /** New recovery codes replaced every earlier one (`count` of them, shown once). */
   'recovery_codes.regenerated': z.strictObject({ count: z.number().int().min(0) }),
-  /** A second factor confirmed by its first code (`kind`: 'totp'; passkeys later). */
-  'factor.enrolled': z.strictObject({ kind: z.enum(['totp']) }),
+  /** A second factor added: TOTP confirmed by its first code, or a passkey registered (`name`: the person's name for it). */
+  'factor.enrolled': z.strictObject({ kind: z.enum(['totp', 'passkey']), name: label.optional() }),
   /** A second factor removed after the person proved themselves with their password. */
-  'factor.removed': z.strictObject({ kind: z.enum(['totp']) }),
-  /** An admin removed a user's second step (a lost authenticator): `totp` whether a TOTP factor went, `recoveryCodes` how many unused codes. */
-  'factor.reset': z.strictObject({ totp: z.boolean(), recoveryCodes: z.number().int().min(0) }),
+  'factor.removed': z.strictObject({ kind: z.enum(['totp', 'passkey']), name: label.optional() }),
+  /**
+   * An admin removed a user's second step (a lost authenticator): `totp` whether a TOTP factor went,
+   * `passkeys` how many passkeys (absent in entries from before passkeys), `recoveryCodes` how many unused codes.
+   */
+  'factor.reset': z.strictObject({ totp: z.boolean(), passkeys: z.number().int().min(0).optional(), recoveryCodes: z.number().int().min(0) }),
   /**
    * `username` is the account's, only when what was typed names one: a password typed into the username
    * field must not reach the log. Failures for unknown usernames are aggregated per source address

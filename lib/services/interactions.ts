@@ -6,17 +6,20 @@
  * route handlers and the page call these with the server's context.
  */
 import 'server-only';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
 import { serverContext, type AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
 import { findAccount } from '../db/users.ts';
+import { countPasskeys, findTotpFactor } from '../db/factors.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from '../db/pending-second-steps.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { authenticate, recordLockout } from './authentication.ts';
 import { recoveryCodesLeft } from './factors/recovery-codes.ts';
-import { hasSecondFactor, verifySecondStep, type SecondFactorMethod, type SecondStepOutcome } from './factors/second-step.ts';
+import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from './factors/passkeys.ts';
+import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from './factors/second-step.ts';
 import { formText } from './forms.ts';
 import { recordSignInFailure } from './sign-in-failures.ts';
 
@@ -31,8 +34,20 @@ const SECOND_STEP_TTL_MS = 10 * 60 * 1000;
 /** What the interaction page needs to render, or why it cannot. */
 export type InteractionView =
   | { kind: 'expired' }
-  /** The password was right; the account has a second factor: the code step. */
-  | { kind: 'second_factor'; uid: string; client: { name: string; logoUri?: string }; username: string }
+  /**
+   * The password was right; the account has a second factor: the code step.
+   * `totp`: the person has an authenticator app; `passkey`: the options for
+   * their passkeys, when they have any; `recoveryCodes`: whether any are left.
+   */
+  | {
+      kind: 'second_factor';
+      uid: string;
+      client: { name: string; logoUri?: string };
+      username: string;
+      totp: boolean;
+      passkey?: PublicKeyCredentialRequestOptionsJSON;
+      recoveryCodes: boolean;
+    }
   /** Signed in with a recovery code: how many are left, and where to continue. */
   | { kind: 'recovery_code_used'; uid: string; client: { name: string; logoUri?: string }; remaining: number; continueTo: string }
   | {
@@ -42,6 +57,8 @@ export type InteractionView =
       loginHint?: string;
       /** On the consent step: who is signed in. */
       username?: string;
+      /** On the login step: the options for signing in with a passkey alone. */
+      passkey?: PublicKeyCredentialRequestOptionsJSON;
       scopes: string[];
       claims: string[];
     };
@@ -59,7 +76,22 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
     return { kind: 'recovery_code_used', uid, client: shown, remaining: await recoveryCodesLeft(ctx.db, finished.accountId), continueTo: interaction.returnTo };
   }
   const secondStepAccount = await accountForSecondStep(ctx, interaction);
-  if (secondStepAccount) return { kind: 'second_factor', uid, client: shown, username: secondStepAccount.username };
+  if (secondStepAccount) {
+    const [totp, passkeys, recoveryCodes] = await Promise.all([
+      findTotpFactor(ctx.db, secondStepAccount.id),
+      countPasskeys(ctx.db, secondStepAccount.id),
+      recoveryCodesLeft(ctx.db, secondStepAccount.id),
+    ]);
+    return {
+      kind: 'second_factor',
+      uid,
+      client: shown,
+      username: secondStepAccount.username,
+      totp: Boolean(totp?.confirmedAt),
+      passkey: passkeys > 0 ? await signInOptions(ctx, uid, interaction.exp * 1000, secondStepAccount.id) : undefined,
+      recoveryCodes: recoveryCodes > 0,
+    };
+  }
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
@@ -70,6 +102,7 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
     client: { name: client.name, logoUri: client.logoUri },
     loginHint: typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
     username: account?.username,
+    passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
     scopes: details.missingOIDCScope ?? [],
     claims: details.missingOIDCClaims ?? [],
   };
@@ -90,7 +123,9 @@ async function accountForSecondStep(ctx: AppContext, interaction: Interaction) {
 
 /** `throttled`: too many attempts; `retryAfterSeconds` says when the next is taken. */
 type Failure =
-  | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' }
+  | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' | 'account_disabled' }
+  /** A passkey's answer refused (lib/services/factors/passkeys.ts). */
+  | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/services/factors/second-step.ts), for the page to say. */
   | { error: Exclude<SecondStepOutcome, { ok: true } | { error: 'throttled' }>['error'] | 'wrong_recovery_code' }
   | { error: 'throttled'; retryAfterSeconds: number };
@@ -157,10 +192,56 @@ export async function secondStep(uid: string, cookie: string | null, form: FormD
   if ('error' in interaction) return interaction;
   const account = await accountForSecondStep(ctx, interaction);
   if (!account) return { error: 'password_first' };
-  const method: SecondFactorMethod = form.get('method') === 'recovery_code' ? 'recovery_code' : 'totp';
+  const method = form.get('method') === 'recovery_code' ? 'recovery_code' : 'totp';
   const person = { id: account.id, username: account.username };
+  return finishSecondStep(ctx, uid, cookie, interaction, person, { method, code: formText(form, 'code', 64) }, context);
+}
+
+/**
+ * The browser's answer to a passkey challenge of the sign-in page (form field
+ * `response`, JSON): the second step after a right password, or on the login
+ * step a sign-in with the passkey alone.
+ */
+export async function passkeyStep(uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+  const ctx = serverContext();
+  const interaction = await current(ctx, uid, cookie, 'login');
+  if ('error' in interaction) return interaction;
+  const response = formText(form, 'response', PASSKEY_RESPONSE_MAX_CHARS + 1);
+  const account = await accountForSecondStep(ctx, interaction);
+  if (account) {
+    const person = { id: account.id, username: account.username };
+    return finishSecondStep(ctx, uid, cookie, interaction, person, { method: 'passkey', uid, response }, context);
+  }
   const client = await clientOf(ctx, interaction);
-  const outcome = await verifySecondStep(ctx, person, { method, code: formText(form, 'code', 64) }, context, client);
+  const checked = await checkSignIn(ctx, uid, response);
+  const found = checked.accountId ? await findAccount(ctx.db, checked.accountId) : undefined;
+  const person = found ? { id: found.id, username: found.username } : undefined;
+  const target = person && { type: 'user' as const, id: person.id, label: person.username };
+  if (!checked.ok || !person || found?.disabled) {
+    // A passkey names its account (its signature checked or not): no username is guessed here, so saying "disabled" reveals nothing.
+    const reason = checked.ok ? 'disabled' : 'passkey';
+    if (person)
+      await recordAudit(ctx.db, { action: 'sign_in.failed', actor: null, target, context, details: { username: person.username, reason, ...client } });
+    return { error: checked.ok ? 'account_disabled' : checked.error };
+  }
+  await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
+  const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, 'passwordless') }, { mergeWithLastSubmission: false });
+  return { redirect };
+}
+
+/** Checks the second step; on success records it and finishes the interaction as that person. */
+async function finishSecondStep(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  interaction: Interaction,
+  person: { id: string; username: string },
+  input: SecondStepInput,
+  context: RequestContext,
+): Promise<Next> {
+  const method = input.method;
+  const client = await clientOf(ctx, interaction);
+  const outcome = await verifySecondStep(ctx, person, input, context, client);
   if (!outcome.ok) {
     if (outcome.error === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
     return { error: outcome.error === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.error };

@@ -12,14 +12,18 @@ export interface TestContext {
   db: Database;
   throttle: Throttle;
   signInFailures: UnknownUsernameFailures;
+  /** The issuer unit tests act for (the passkeys' relying party). */
+  config: { ISSUER: string };
 }
+
+export const TEST_ISSUER = 'https://id.gatehouse.test';
 
 const contexts = new WeakMap<Database, TestContext>();
 
 export function testContext(db: Database): TestContext {
   let ctx = contexts.get(db);
   if (!ctx) {
-    ctx = { db, throttle: createThrottle({ db, settings: throttleSettings() }), signInFailures: unknownUsernameFailures() };
+    ctx = { db, throttle: createThrottle({ db, settings: throttleSettings() }), signInFailures: unknownUsernameFailures(), config: { ISSUER: TEST_ISSUER } };
     contexts.set(db, ctx);
   }
   return ctx;

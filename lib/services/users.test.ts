@@ -214,9 +214,9 @@ for (const storage of testDatabases('users')) {
       const password = 'a long password';
       const user = await createUser(db, { username: `f-${tag()}`, password });
       const holder = { id: user.id, username: user.username };
-      const off = { totp: false, since: null, pending: false, recoveryCodesLeft: 0 };
+      const off = { totp: false, since: null, pending: false, passkeys: [], recoveryCodesLeft: 0 };
       assert.deepEqual(await secondFactorsOf(db, user.id), off);
-      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: false, recoveryCodes: 0 }, 'nothing to reset');
+      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: false, passkeys: 0, recoveryCodes: 0 }, 'nothing to reset');
 
       const ctx = { ...testContext(db), now: () => Date.now() };
       await beginTotpEnrolment(ctx, holder);
@@ -233,20 +233,28 @@ for (const storage of testDatabases('users')) {
       const view = await secondFactorsOf(db, user.id);
       assert.equal(view.totp, true);
       assert.ok(view.since instanceof Date);
-      assert.deepEqual({ ...view, since: null }, { totp: true, since: null, pending: false, recoveryCodesLeft: 10 });
+      assert.deepEqual({ ...view, since: null }, { totp: true, since: null, pending: false, passkeys: [], recoveryCodesLeft: 10 });
       const shown = JSON.stringify(view);
       assert.ok(!shown.includes(secret), 'never the secret');
       for (const code of recoveryCodes) assert.ok(!shown.includes(code), 'never a recovery code');
 
-      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: true, recoveryCodes: 10 });
+      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: true, passkeys: 0, recoveryCodes: 10 });
       assert.deepEqual(await secondFactorsOf(db, user.id), off);
       assert.equal(await db.prisma.recoveryCode.count({ where: { userId: user.id } }), 0);
-      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: false, recoveryCodes: 0 }, 'nothing left: recorded as nothing');
+      assert.deepEqual(await resetSecondFactors(db, user.id, by), { user, totp: false, passkeys: 0, recoveryCodes: 0 }, 'nothing left: recorded as nothing');
 
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id, actions: ['factor.reset'] });
       assert.deepEqual(
         events.map((e) => [e.action, e.actor?.username, e.target, e.ip, e.details]),
-        [['factor.reset', by.actor!.username, { type: 'user', id: user.id, label: user.username }, '198.51.100.1', { totp: true, recoveryCodes: 10 }]],
+        [
+          [
+            'factor.reset',
+            by.actor!.username,
+            { type: 'user', id: user.id, label: user.username },
+            '198.51.100.1',
+            { totp: true, passkeys: 0, recoveryCodes: 10 },
+          ],
+        ],
         'one entry: the reset that removed something',
       );
       assert.equal(await hasSecondFactor(db, user.id), false);

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { destroyArtifactsOfAccount } from '../db/artifacts.ts';
 import type { Database } from '../db/database.ts';
-import { countUnusedRecoveryCodes, deleteTotp, findTotpFactor } from '../db/factors.ts';
+import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskeys, type PasskeySummary } from '../db/factors.ts';
 import {
   countUsers,
   findUserById,
@@ -198,45 +198,60 @@ export async function unlockUser(ctx: { db: Database; throttle: Pick<Throttle, '
 }
 
 /**
- * What an admin may see of a user's second step: never a secret, hash or
+ * What an admin may see of a user's second step: never a secret, key, hash or
  * code. `totp`: a confirmed TOTP factor (the person signs in with it), `since`
- * when it was confirmed; `pending`: a set-up waiting for its first code.
+ * when it was confirmed; `pending`: a set-up waiting for its first code;
+ * `passkeys`: their names and dates.
  */
 export interface SecondFactors {
   totp: boolean;
   since: Date | null;
   pending: boolean;
+  passkeys: Array<Pick<PasskeySummary, 'name' | 'createdAt' | 'lastUsedAt'>>;
   /** Unused recovery codes. */
   recoveryCodesLeft: number;
 }
 
 export async function secondFactorsOf(db: Database, id: string): Promise<SecondFactors> {
   const user = await existingUser(db, id);
-  const [factor, recoveryCodesLeft] = await Promise.all([findTotpFactor(db, user.id), countUnusedRecoveryCodes(db, user.id)]);
-  return { totp: Boolean(factor?.confirmedAt), since: factor?.confirmedAt ?? null, pending: Boolean(factor && !factor.confirmedAt), recoveryCodesLeft };
+  const [factor, passkeys, recoveryCodesLeft] = await Promise.all([
+    findTotpFactor(db, user.id),
+    listPasskeys(db, user.id),
+    countUnusedRecoveryCodes(db, user.id),
+  ]);
+  return {
+    totp: Boolean(factor?.confirmedAt),
+    since: factor?.confirmedAt ?? null,
+    pending: Boolean(factor && !factor.confirmedAt),
+    passkeys: passkeys.map(({ name, createdAt, lastUsedAt }) => ({ name, createdAt, lastUsedAt })),
+    recoveryCodesLeft,
+  };
 }
 
 export interface SecondFactorsReset {
   user: UserRecord;
   /** A TOTP factor (confirmed or pending) was removed. */
   totp: boolean;
+  /** How many passkeys were removed. */
+  passkeys: number;
   /** How many unused recovery codes were removed. */
   recoveryCodes: number;
 }
 
 /**
- * Removes a user's TOTP factor (confirmed or pending) and every recovery code,
- * for a person whose authenticator is lost: they sign in with their password
- * alone and may set two-step verification up again. Ends nothing else (their
- * sessions, grants and password stay). Recorded as `factor.reset` only when
- * something was removed.
+ * Removes a user's TOTP factor (confirmed or pending), every passkey and every
+ * recovery code, for a person whose authenticators are lost: they sign in with
+ * their password alone and may set two-step verification up again. Ends
+ * nothing else (their sessions, grants and password stay). Recorded as
+ * `factor.reset` only when something was removed.
  */
 export async function resetSecondFactors(db: Database, id: string, by?: AuditBy): Promise<SecondFactorsReset> {
   const user = await existingUser(db, id);
-  const recoveryCodes = await countUnusedRecoveryCodes(db, user.id);
-  const totp = await deleteTotp(db, user.id);
-  if (totp || recoveryCodes > 0) await recordAuditBy(db, by, { action: 'factor.reset', target: target(user), details: { totp, recoveryCodes } });
-  return { user, totp, recoveryCodes };
+  const removed = await deleteAllFactors(db, user.id);
+  if (removed.totp || removed.passkeys > 0 || removed.recoveryCodes > 0) {
+    await recordAuditBy(db, by, { action: 'factor.reset', target: target(user), details: removed });
+  }
+  return { user, ...removed };
 }
 
 export async function getUserById(db: Database, id: string): Promise<UserRecord | undefined> {

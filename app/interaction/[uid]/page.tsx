@@ -6,6 +6,7 @@ import { AuthCard } from '@/components/ui/card';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import { ScopeList } from '@/components/scope-list';
+import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
 import { SecondFactorStep } from '@/components/interaction/second-factor-step';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
@@ -28,6 +29,12 @@ const messages: Record<string, string> = {
   recovery_code_missing: 'Enter one of your recovery codes.',
   recovery_code_format: 'A recovery code is 16 letters and digits, like abcd-efgh-jkmn-pqrs.',
   wrong_recovery_code: 'That recovery code is not right, or was used already.',
+  passkey_expired: 'That passkey request has expired or was used already. Try again.',
+  passkey_invalid: 'Your browser did not send a passkey. Try again.',
+  passkey_unknown: 'That passkey is not registered with this account service. It may have been removed: sign in with your password.',
+  passkey_other_account: 'That passkey belongs to another account. Use one of your own.',
+  passkey_failed: 'That passkey could not be checked. Try again, or use another way to sign in.',
+  account_disabled: 'This account is disabled. Ask your administrator to turn it back on.',
 };
 
 /** Errors about a recovery code bring the recovery-code form back. */
@@ -80,7 +87,8 @@ export default async function InteractionPage({
   );
 
   if (view.kind === 'second_factor') {
-    const useRecovery = method === 'recovery_code' || (typeof error === 'string' && recoveryErrors.has(error));
+    const useRecovery =
+      view.recoveryCodes && (method === 'recovery_code' || (typeof error === 'string' && recoveryErrors.has(error)) || (!view.totp && !view.passkey));
     return (
       <AuthCard
         title="Two-step verification"
@@ -92,7 +100,12 @@ export default async function InteractionPage({
         }
       >
         {notice}
-        <SecondFactorStep base={base} method={useRecovery ? 'recovery_code' : 'totp'} />
+        {view.passkey && !useRecovery ? (
+          <div className={view.totp ? 'mb-6 border-b border-slate-200 pb-6' : 'mb-4'}>
+            <PasskeySignIn action={`${base}/passkey`} options={view.passkey} label="Use your passkey" variant={view.totp ? 'secondary' : 'primary'} />
+          </div>
+        ) : null}
+        <SecondFactorStep base={base} method={useRecovery ? 'recovery_code' : view.totp ? 'totp' : 'none'} recoveryCodes={view.recoveryCodes} />
         {deny}
       </AuthCard>
     );
@@ -132,7 +145,7 @@ export default async function InteractionPage({
             id="username"
             name="username"
             label="Username"
-            autoComplete="username"
+            autoComplete={view.passkey ? 'username webauthn' : 'username'}
             required
             autoFocus={!lastUsername}
             defaultValue={lastUsername ?? view.loginHint}
@@ -153,6 +166,11 @@ export default async function InteractionPage({
             Sign in
           </Button>
         </form>
+        {view.passkey ? (
+          <div className="mt-6 border-t border-slate-200 pt-6">
+            <PasskeySignIn action={`${base}/passkey`} options={view.passkey} label="Sign in with a passkey" autofill />
+          </div>
+        ) : null}
         {deny}
       </AuthCard>
     );

@@ -7,6 +7,7 @@
  */
 import 'server-only';
 import { serverContext } from '../../context.ts';
+import { recoveryCodesLeft } from '../factors/recovery-codes.ts';
 import { byAdmin } from '../portal/audit-context.ts';
 import type { SignedInUser } from '../portal/session.ts';
 import { recentActivity, type ActivityEntry } from './activity.ts';
@@ -24,9 +25,19 @@ import {
   type PasswordProtectedState,
   type TwoStepStatus,
 } from './two-step.ts';
+import {
+  finishPasskeyRegistration,
+  passkeysOf,
+  removeOwnPasskey,
+  startPasskeyRegistration,
+  type PasskeyAdded,
+  type PasskeyStart,
+  type PasskeySummary,
+} from './passkeys.ts';
 import { activeSessions, endOneSession, endOtherSessions, type ActiveSession, type SessionEnding } from './sessions.ts';
 
 export type { ConfirmState, PasswordProtectedState, TwoStepStatus };
+export type { PasskeyAdded, PasskeyStart, PasskeySummary };
 export type { ActiveSession, ActivityEntry, AppRevocation, ConnectedApp, PasswordChangeState, ProfileState, ProfileValues, SessionEnding };
 
 /** Who acts and from where. `byAdmin` builds it for anyone the portal signed in: here the person acts on their own account. */
@@ -91,4 +102,25 @@ export async function newRecoveryCodes(user: SignedInUser, form: FormData): Prom
 
 export async function turnOffTwoStep(user: SignedInUser, form: FormData): Promise<PasswordProtectedState> {
   return removeOwnTotp(serverContext(), user, form, await bySelf(user));
+}
+
+export function passkeysOfUser(user: SignedInUser): Promise<PasskeySummary[]> {
+  return passkeysOf(serverContext(), user);
+}
+
+export async function startAddingPasskey(user: SignedInUser, form: FormData): Promise<PasskeyStart> {
+  return startPasskeyRegistration(serverContext(), user, form, await bySelf(user));
+}
+
+export async function finishAddingPasskey(user: SignedInUser, response: string): Promise<PasskeyAdded> {
+  return finishPasskeyRegistration(serverContext(), user, response, await bySelf(user));
+}
+
+export async function removePasskey(user: SignedInUser, form: FormData): Promise<PasswordProtectedState> {
+  return removeOwnPasskey(serverContext(), user, form, await bySelf(user));
+}
+
+/** Unused recovery codes: they stand in for any second factor, an authenticator app or passkeys. */
+export function recoveryCodesLeftOf(user: SignedInUser): Promise<number> {
+  return recoveryCodesLeft(serverContext().db, user.id);
 }

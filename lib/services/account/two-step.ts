@@ -14,7 +14,7 @@ import { passwordPolicy } from '../passwords.ts';
 import { tryAgainIn } from '../throttle.ts';
 import { confirmTotp, deleteTotp, findTotpFactor, findTotpSecret, insertPendingTotp } from '../../db/factors.ts';
 import { recoveryCodesLeft, regenerateRecoveryCodes } from '../factors/recovery-codes.ts';
-import type { FactorContext } from '../factors/second-step.ts';
+import { hasSecondFactor, type FactorContext } from '../factors/second-step.ts';
 import { matchingStep, newTotpSecret, readTotpCode, totpCodeProblems } from '../factors/totp.ts';
 import type { AccountHolder } from './sessions.ts';
 
@@ -70,8 +70,13 @@ export async function confirmTotpEnrolment(ctx: FactorContext, holder: AccountHo
   return { status: 'codes', recoveryCodes, enrolled: true };
 }
 
-/** The current password, checked (throttled) before a change that weakens or resets the second step. */
-async function passwordProblem(ctx: FactorContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<FieldErrors<'currentPassword'> | undefined> {
+/** The current password, checked (throttled) before a change that weakens or resets the second step, or adds a way in. */
+export async function passwordProblem(
+  ctx: FactorContext,
+  holder: AccountHolder,
+  form: FormData,
+  by?: AuditBy,
+): Promise<FieldErrors<'currentPassword'> | undefined> {
   const password = formText(form, 'currentPassword', passwordPolicy.maxLength + 1);
   if (!password) return { currentPassword: ['enter your current password'] };
   const checked = await verifyCurrentPassword(ctx, holder, password, by?.context);
@@ -80,8 +85,8 @@ async function passwordProblem(ctx: FactorContext, holder: AccountHolder, form: 
 }
 
 export async function regenerateOwnRecoveryCodes(ctx: FactorContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasswordProtectedState> {
-  const factor = await findTotpFactor(ctx.db, holder.id);
-  if (!factor?.confirmedAt) return { status: 'invalid', errors: { form: ['two-step verification is off: there are no recovery codes to replace'] } };
+  if (!(await hasSecondFactor(ctx.db, holder.id)))
+    return { status: 'invalid', errors: { form: ['two-step verification is off: there are no recovery codes to replace'] } };
   const problem = await passwordProblem(ctx, holder, form, by);
   if (problem) return { status: 'invalid', errors: problem };
   const recoveryCodes = await regenerateRecoveryCodes(ctx.db, holder.id);

@@ -49,13 +49,23 @@ test("the CLI's --json and the API's answer are one serializer's (lib/services/w
   };
   assert.deepEqual(userToWire(user), userSummarySchema.parse(userSummaryDto(user)));
   const since = new Date(Date.UTC(2026, 0, 1));
-  const factors = { totp: true, since, pending: false, recoveryCodesLeft: 7 };
+  const factors = { totp: true, since, pending: false, passkeys: [{ name: 'Laptop', createdAt: since, lastUsedAt: null }], recoveryCodesLeft: 7 };
   const { locked_until, second_factor, ...rest } = userSchema.parse(userDto(user, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), factors));
   assert.equal(locked_until, '2026-01-02T03:04:05.000Z');
-  assert.deepEqual(second_factor, { totp: true, totp_since: '2026-01-01T00:00:00.000Z', recovery_codes_left: 7 });
+  assert.deepEqual(second_factor, {
+    totp: true,
+    totp_since: '2026-01-01T00:00:00.000Z',
+    passkeys: [{ name: 'Laptop', created_at: '2026-01-01T00:00:00.000Z', last_used_at: null }],
+    recovery_codes_left: 7,
+  });
   assert.deepEqual(userToWire(user), rest);
   assert.equal(userSchema.parse(userDto(user, null, noSecondFactors)).locked_until, null, 'not locked');
-  assert.deepEqual(userSchema.parse(userDto(user, null, noSecondFactors)).second_factor, { totp: false, totp_since: null, recovery_codes_left: 0 });
+  assert.deepEqual(userSchema.parse(userDto(user, null, noSecondFactors)).second_factor, {
+    totp: false,
+    totp_since: null,
+    passkeys: [],
+    recovery_codes_left: 0,
+  });
   assert.ok(!userSchema.safeParse(userToWire(user)).success, 'one user always says whether it is locked');
 });
 

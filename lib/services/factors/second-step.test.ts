@@ -7,7 +7,7 @@ import { auditEventsFor } from '../audit.ts';
 import { person } from '../account/testing.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, regenerateOwnRecoveryCodes, removeOwnTotp, twoStepStatus } from '../account/two-step.ts';
 import { testContext } from '../testing.ts';
-import { hasSecondFactor, verifySecondStep, type FactorContext } from './second-step.ts';
+import { hasSecondFactor, verifySecondStep, type SecondStepContext } from './second-step.ts';
 import { TOTP_PERIOD, totpCode } from './totp.ts';
 
 /** A step boundary plus a few seconds, so ±1 step is exactly one period either way. */
@@ -20,7 +20,7 @@ const formOf = (fields: Record<string, string>) => {
   return form;
 };
 
-const at = (db: Database, now: number): FactorContext => ({ ...testContext(db), now: () => now });
+const at = (db: Database, now: number): SecondStepContext => ({ ...testContext(db), now: () => now });
 
 /** A person with TOTP on, enrolled at T0 - 10 steps (so the codes around T0 are unused); their secret and recovery codes. */
 async function enrolled(db: Database) {

@@ -1,4 +1,4 @@
-// /account/security: two-step verification — set up an authenticator app (QR code and key), recovery codes, turn it off.
+// /account/security: two-step verification — an authenticator app (QR code and key), passkeys, recovery codes.
 import type { Metadata } from 'next';
 import { TotpQr } from '@/components/account/totp-qr';
 import { ConfirmTotpForm, NewRecoveryCodesForm, RecoveryCodesOnce, TurnOffForm } from '@/components/account/two-step-forms';
@@ -6,22 +6,32 @@ import { Button } from '@/components/ui/button';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
-import { twoStepOf } from '@/lib/services/account/pages';
+import { AddPasskeyForm, RemovePasskeyForm } from '@/components/account/passkey-forms';
+import { passkeysOfUser, recoveryCodesLeftOf, twoStepOf } from '@/lib/services/account/pages';
 import { groupedKey, otpauthUri } from '@/lib/services/factors/totp';
 import { requireUser } from '@/lib/services/portal/session';
-import { confirmTwoStepAction, newRecoveryCodesAction, restartTwoStepAction, startTwoStepAction, turnOffTwoStepAction } from '../../actions';
+import {
+  confirmTwoStepAction,
+  finishPasskeyAction,
+  newRecoveryCodesAction,
+  removePasskeyAction,
+  restartTwoStepAction,
+  startPasskeyAction,
+  startTwoStepAction,
+  turnOffTwoStepAction,
+} from '../../actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Two-step verification' };
 
 export default async function SecurityPage() {
   const user = await requireUser('/account/security');
-  const status = await twoStepOf(user);
+  const [status, passkeys, codesLeft] = await Promise.all([twoStepOf(user), passkeysOfUser(user), recoveryCodesLeftOf(user)]);
   return (
     <>
       <PageHeader
         title="Two-step verification"
-        description="After your password, Gatehouse asks for a code from an authenticator app on your phone, so a stolen password alone does not get anyone in."
+        description="After your password, Gatehouse asks for a code from an authenticator app or for one of your passkeys, so a stolen password alone does not get anyone in."
       />
       {/* At the same place whatever the status: the codes that confirming or getting new ones made show in its answer, with or without JavaScript. */}
       <RecoveryCodesOnce confirm={confirmTwoStepAction} regenerate={newRecoveryCodesAction}>
@@ -62,22 +72,62 @@ export default async function SecurityPage() {
             </Card>
           ) : null}
           {status.status === 'on' ? (
-            <>
-              <Card title="Authenticator app">
-                <p className="text-sm text-slate-700">
-                  <Badge variant="green">On</Badge> since <Time date={status.since} />. Signing in asks for a code from your app after your password.
-                </p>
-              </Card>
-              <Card
-                title="Recovery codes"
-                description={`${status.recoveryCodesLeft} of your recovery codes ${status.recoveryCodesLeft === 1 ? 'is' : 'are'} left. Each works once, instead of a code from your app. New ones replace every earlier one.`}
-              >
-                <NewRecoveryCodesForm username={user.username} />
-              </Card>
-              <Card title="Turn off two-step verification" description="Your password alone will sign you in again. Enter it to confirm that it is you.">
-                <TurnOffForm action={turnOffTwoStepAction} username={user.username} />
-              </Card>
-            </>
+            <Card title="Authenticator app">
+              <p className="text-sm text-slate-700">
+                <Badge variant="green">On</Badge> since <Time date={status.since} />. Signing in asks for a code from your app after your password.
+              </p>
+            </Card>
+          ) : null}
+          <Card
+            title="Passkeys"
+            description="A passkey is kept by your device or password manager and unlocked with your fingerprint, face or PIN. It signs you in on its own, without your password, or as the second step after it. Passkeys need JavaScript; the authenticator app works without."
+          >
+            {passkeys.length ? (
+              <ul className="mb-6 divide-y divide-slate-200 rounded-lg border border-slate-200" aria-label="Your passkeys">
+                {passkeys.map((passkey) => (
+                  <li key={passkey.id} className="p-4">
+                    <p className="font-medium text-slate-900">{passkey.name}</p>
+                    <p className="mt-0.5 text-sm text-slate-600">
+                      {passkey.deviceType === 'multiDevice' ? 'Synced' : 'On one device'} · added <Time date={passkey.createdAt} /> ·{' '}
+                      {passkey.lastUsedAt ? (
+                        <>
+                          last used <Time date={passkey.lastUsedAt} />
+                        </>
+                      ) : (
+                        'not used yet'
+                      )}
+                    </p>
+                    <details className="mt-2">
+                      <summary className="cursor-pointer text-sm font-medium text-red-700">Remove</summary>
+                      <div className="mt-3">
+                        <RemovePasskeyForm id={passkey.id} name={passkey.name} username={user.username} action={removePasskeyAction} />
+                      </div>
+                    </details>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <AddPasskeyForm username={user.username} startAction={startPasskeyAction} finishAction={finishPasskeyAction} />
+          </Card>
+          {status.status === 'on' || passkeys.length ? (
+            <Card
+              title="Recovery codes"
+              description={`${codesLeft} of your recovery codes ${codesLeft === 1 ? 'is' : 'are'} left. Each works once, instead of your app or a passkey. New ones replace every earlier one.`}
+            >
+              <NewRecoveryCodesForm username={user.username} />
+            </Card>
+          ) : null}
+          {status.status === 'on' ? (
+            <Card
+              title={passkeys.length ? 'Remove the authenticator app' : 'Turn off two-step verification'}
+              description={
+                passkeys.length
+                  ? 'Your passkeys stay. Enter your password to confirm that it is you.'
+                  : 'Your password alone will sign you in again. Enter it to confirm that it is you.'
+              }
+            >
+              <TurnOffForm action={turnOffTwoStepAction} username={user.username} />
+            </Card>
           ) : null}
         </div>
       </RecoveryCodesOnce>

@@ -33,6 +33,15 @@ export const secondFactorSchema = z
   .strictObject({
     totp: z.boolean().meta({ description: 'Whether the user signs in with a TOTP code (a confirmed authenticator app) after their password.' }),
     totp_since: timestamp.nullable().meta({ description: 'When the TOTP factor was confirmed; null when it is off.' }),
+    passkeys: z
+      .array(
+        z.strictObject({
+          name: z.string().meta({ description: "The person's name for it." }),
+          created_at: timestamp,
+          last_used_at: timestamp.nullable(),
+        }),
+      )
+      .meta({ description: 'The passkeys the user signs in with (after the password, or alone): never a key.' }),
     recovery_codes_left: z.number().int().min(0).meta({ description: 'How many unused recovery codes remain.' }),
   })
   .meta({
@@ -124,7 +133,7 @@ export function userSummaryDto(user: UserRecord): z.input<typeof userSummarySche
 }
 
 /** What a user who has never set up a second step has: a new user's. */
-export const noSecondFactors: SecondFactors = { totp: false, since: null, pending: false, recoveryCodesLeft: 0 };
+export const noSecondFactors: SecondFactors = { totp: false, since: null, pending: false, passkeys: [], recoveryCodesLeft: 0 };
 
 /**
  * One user, with what only the API adds: the lock the throttle holds on them
@@ -134,7 +143,12 @@ export function userDto(user: UserRecord, lockedUntil: Date | null, factors: Sec
   return {
     ...userToWire(user),
     locked_until: isoOrNull(lockedUntil),
-    second_factor: { totp: factors.totp, totp_since: isoOrNull(factors.since), recovery_codes_left: factors.recoveryCodesLeft },
+    second_factor: {
+      totp: factors.totp,
+      totp_since: isoOrNull(factors.since),
+      passkeys: factors.passkeys.map((p) => ({ name: p.name, created_at: p.createdAt.toISOString(), last_used_at: isoOrNull(p.lastUsedAt) })),
+      recovery_codes_left: factors.recoveryCodesLeft,
+    },
   };
 }
 

@@ -1,0 +1,89 @@
+'use client';
+/**
+ * "Sign in with a passkey" on the sign-in page: the browser's WebAuthn
+ * ceremony (@simplewebauthn/browser) for the options the page rendered, its
+ * answer posted as a plain form to /interaction/:uid/passkey, so the server
+ * answers with the same 303s as every other step. On the login step it also
+ * offers passkeys in the username field's autofill where the browser supports
+ * it (conditional mediation; the field says `autocomplete="username webauthn"`).
+ *
+ * Passkeys need JavaScript: without it the button stays disabled and a note
+ * says so; the password (and a code) works without. UI only.
+ */
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '../ui/button';
+
+type Support = 'checking' | 'yes' | 'no';
+
+export function PasskeySignIn({
+  action,
+  options,
+  label,
+  autofill = false,
+  variant = 'secondary',
+}: {
+  action: string;
+  options: PublicKeyCredentialRequestOptionsJSON;
+  label: string;
+  /** Offer passkeys in the username field's autofill too (the login step). */
+  autofill?: boolean;
+  variant?: 'primary' | 'secondary';
+}) {
+  const form = useRef<HTMLFormElement>(null);
+  const answer = useRef<HTMLInputElement>(null);
+  const [support, setSupport] = useState<Support>('checking');
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = (response: unknown) => {
+    if (!answer.current || !form.current) return;
+    answer.current.value = JSON.stringify(response);
+    form.current.submit();
+  };
+
+  useEffect(() => {
+    setSupport(browserSupportsWebAuthn() ? 'yes' : 'no');
+    if (!autofill) return;
+    let cancelled = false;
+    void browserSupportsWebAuthnAutofill().then((supported) => {
+      if (!supported || cancelled) return;
+      // Waits until the person picks a passkey in the username field's suggestions; the button aborts it.
+      startAuthentication({ optionsJSON: options, useBrowserAutofill: true }).then(submit, () => {});
+    });
+    return () => {
+      cancelled = true;
+      WebAuthnAbortService.cancelCeremony();
+    };
+  }, [autofill, options]);
+
+  const start = async () => {
+    setProblem(undefined);
+    setBusy(true);
+    try {
+      submit(await startAuthentication({ optionsJSON: options }));
+    } catch (error) {
+      setBusy(false);
+      const name = (error as { name?: string }).name;
+      setProblem(
+        name === 'NotAllowedError' || name === 'AbortError'
+          ? 'The passkey was not used: it was cancelled, timed out, or is not on this device. Try again, or use your password.'
+          : 'This browser could not use a passkey. Try again, or use your password.',
+      );
+    }
+  };
+
+  return (
+    <form ref={form} method="post" action={action} className="space-y-2">
+      <input ref={answer} type="hidden" name="response" />
+      <Button block type="button" variant={variant} onClick={start} disabled={support !== 'yes' || busy} aria-describedby="passkey-note">
+        {busy ? 'Waiting for your passkey…' : label}
+      </Button>
+      <p id="passkey-note" className="text-xs text-slate-600" role={problem ? 'alert' : undefined}>
+        {problem ??
+          (support === 'no' ? 'This browser cannot use passkeys.' : support === 'checking' ? 'Passkeys need JavaScript, which is off or still loading.' : '')}
+      </p>
+    </form>
+  );
+}
