@@ -47,7 +47,7 @@ export default async function UserPage({
   const details = await userDetails(await requireAdmin(path), id);
   if (!details) notFound();
   const { user, lockedUntil, secondFactors, self, sessions, apps, activity } = details;
-  const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.recoveryCodesLeft > 0;
+  const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.passkeys.length > 0 || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
   const endedCount = query.notice === 'sessions_ended' ? Number(query.count) || 0 : undefined;
 
@@ -126,14 +126,25 @@ export default async function UserPage({
                   ) : (
                     <span className="text-slate-500">None</span>
                   ),
-                  'Two-step verification': secondFactors.totp ? (
-                    <>
-                      On since {maybeDate(secondFactors.since)} ·{' '}
-                      {secondFactors.recoveryCodesLeft === 1 ? '1 recovery code left' : `${secondFactors.recoveryCodesLeft} recovery codes left`}
-                    </>
-                  ) : (
-                    <span className="text-slate-500">Off{secondFactors.pending ? ' (set-up started, not confirmed)' : ''}</span>
-                  ),
+                  'Two-step verification':
+                    secondFactors.totp || secondFactors.passkeys.length ? (
+                      <>
+                        {secondFactors.totp ? <>Authenticator app since {maybeDate(secondFactors.since)} · </> : null}
+                        {secondFactors.recoveryCodesLeft === 1 ? '1 recovery code left' : `${secondFactors.recoveryCodesLeft} recovery codes left`}
+                        {secondFactors.passkeys.length ? (
+                          <ul className="mt-1 list-disc pl-5" aria-label="Passkeys">
+                            {secondFactors.passkeys.map((passkey) => (
+                              <li key={`${passkey.name}-${passkey.createdAt.getTime()}`}>
+                                Passkey “{passkey.name}”, added {maybeDate(passkey.createdAt)},{' '}
+                                {passkey.lastUsedAt ? `last used ${formatDate(passkey.lastUsedAt)}` : 'not used yet'}
+                              </li>
+                            ))}
+                          </ul>
+                        ) : null}
+                      </>
+                    ) : (
+                      <span className="text-slate-500">Off{secondFactors.pending ? ' (set-up started, not confirmed)' : ''}</span>
+                    ),
                   'Subject (sub)': <code className="font-mono text-xs break-all">{user.id}</code>,
                   Created: formatDate(user.createdAt),
                   'Last changed': formatDate(user.updatedAt),
