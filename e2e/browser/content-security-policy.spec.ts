@@ -49,7 +49,7 @@ test('the sign-in and consent pages run their scripts, and nothing is refused', 
   await expectHydrated(page);
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
   await expectHydrated(page);
   const callback = page.waitForRequest(/^http:\/\/127\.0\.0\.1:9\/callback\?/);

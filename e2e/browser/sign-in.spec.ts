@@ -45,7 +45,7 @@ async function submits(page: Page, form: 'login' | 'confirm' | 'abort', act: () 
 async function signIn(page: Page, user: { username: string; password: string }) {
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
-  await submits(page, 'login', () => page.getByRole('button', { name: 'Sign in' }).click());
+  await submits(page, 'login', () => page.getByRole('button', { name: 'Sign in', exact: true }).click());
 }
 
 /**
@@ -165,15 +165,19 @@ test('keyboard only: Tab between fields, Enter submits', async ({ page }) => {
   const username = page.getByLabel('Username');
   const password = page.getByLabel('Password');
 
-  // The username field has autofocus; Tab goes through the form in reading order.
+  // The username field has autofocus; Tab goes through the form in reading order (the passkey button once the page is live).
+  const passkey = page.getByRole('button', { name: 'Sign in with a passkey' });
+  await expect(passkey).toBeEnabled();
   await expect(username).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(password).toBeFocused();
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(passkey).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Tab');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+Tab');
   await expect(username).toBeFocused();
 
   await page.keyboard.type(user.username);
