@@ -1,16 +1,90 @@
 /**
- * `gatehouse client ...`: register, list, delete and disable OAuth clients.
+ * `gatehouse client ...`: register, list, update, delete and disable OAuth clients.
  * The services module is imported when a command runs, not when this file
  * loads: it pulls in oidc-provider, which --help and usage errors do not need.
  */
+import { z } from 'zod';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import type { NewClientInput } from '../../lib/services/clients.ts';
-import { InvalidRequest, NotFound, parseInput } from '../../lib/services/errors.ts';
+import { Forbidden, InvalidRequest, NotFound, parseInput } from '../../lib/services/errors.ts';
 import { clientToWire, clientType } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
 const services = () => import('../../lib/services/clients.ts');
+
+/** The registration's flags, shared by create and update (create adds --public, update the --no- forms). */
+const settingOptions = {
+  name: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  'post-logout-redirect-uri': { type: 'string', multiple: true },
+  'grant-type': { type: 'string', multiple: true },
+  scope: { type: 'string', multiple: true },
+  scopes: { type: 'string' },
+  'auth-method': { type: 'string' },
+  'first-party': { type: 'boolean' },
+  'resource-server': { type: 'boolean' },
+  'admin-api': { type: 'boolean' },
+  'require-second-factor': { type: 'boolean' },
+  'logo-uri': { type: 'string' },
+  'id-token-alg': { type: 'string' },
+} as const;
+
+/** What an update can switch off or empty, as `--no-<flag>`. */
+const negatable = ['redirect-uri', 'post-logout-redirect-uri', 'logo-uri', 'first-party', 'resource-server', 'admin-api', 'require-second-factor'] as const;
+type Negatable = (typeof negatable)[number];
+const negations = Object.fromEntries(negatable.map((flag) => [`no-${flag}`, { type: 'boolean' }])) as Record<`no-${Negatable}`, { type: 'boolean' }>;
+
+type SettingValues = {
+  [F in keyof typeof settingOptions]?: (typeof settingOptions)[F] extends { multiple: true }
+    ? string[]
+    : (typeof settingOptions)[F]['type'] extends 'string'
+      ? string
+      : boolean;
+} & { [F in `no-${Negatable}`]?: boolean };
+
+/** Schema field -> flag, so validation errors name what the user typed. */
+const settingFields = {
+  name: '--name',
+  redirectUris: '--redirect-uri',
+  postLogoutRedirectUris: '--post-logout-redirect-uri',
+  grantTypes: '--grant-type',
+  scopes: '--scope',
+  tokenEndpointAuthMethod: '--auth-method',
+  logoUri: '--logo-uri',
+  idTokenSignedResponseAlg: '--id-token-alg',
+  firstParty: '--first-party',
+  resourceServer: '--resource-server',
+  adminApi: '--admin-api',
+  requireSecondFactor: '--require-second-factor',
+};
+
+/**
+ * The settings the flags give, undefined where a flag is absent: `--no-<flag>`
+ * stands for false, an empty list or no logo. A flag given both ways is refused
+ * rather than resolved by order.
+ */
+function settingsOf(command: string, values: SettingValues): Omit<NewClientInput, 'name' | 'type'> & { name?: string } {
+  const either = <T>(flag: Negatable, given: T | undefined, none: T): T | undefined => {
+    if (given !== undefined && values[`no-${flag}`]) throw new InvalidRequest(`${command}: choose one of --${flag} and --no-${flag}`);
+    return values[`no-${flag}`] ? none : given;
+  };
+  const scopes = [...(values.scope ?? []), ...(values.scopes?.split(/\s+/).filter(Boolean) ?? [])];
+  return {
+    name: values.name,
+    redirectUris: either('redirect-uri', values['redirect-uri'], []),
+    postLogoutRedirectUris: either('post-logout-redirect-uri', values['post-logout-redirect-uri'], []),
+    grantTypes: values['grant-type'] as NewClientInput['grantTypes'],
+    scopes: scopes.length ? (scopes as NewClientInput['scopes']) : undefined,
+    tokenEndpointAuthMethod: values['auth-method'] as NewClientInput['tokenEndpointAuthMethod'],
+    logoUri: either('logo-uri', values['logo-uri'], null),
+    firstParty: either('first-party', values['first-party'], false),
+    resourceServer: either('resource-server', values['resource-server'], false),
+    adminApi: either('admin-api', values['admin-api'], false),
+    requireSecondFactor: either('require-second-factor', values['require-second-factor'], false),
+    idTokenSignedResponseAlg: values['id-token-alg'] as NewClientInput['idTokenSignedResponseAlg'],
+  };
+}
 
 const create: Command = {
   summary: "register a client (a confidential client's secret is printed once)",
@@ -43,54 +117,12 @@ and stored only as a hash: it cannot be shown again.
                                   e.g. next-auth v4 without configuration)
   --json                          print JSON: client_id, client_secret (confidential only), metadata
 `,
-  fields: {
-    name: '--name',
-    redirectUris: '--redirect-uri',
-    postLogoutRedirectUris: '--post-logout-redirect-uri',
-    grantTypes: '--grant-type',
-    scopes: '--scope',
-    tokenEndpointAuthMethod: '--auth-method',
-    logoUri: '--logo-uri',
-    idTokenSignedResponseAlg: '--id-token-alg',
-    resourceServer: '--resource-server',
-    adminApi: '--admin-api',
-    requireSecondFactor: '--require-second-factor',
-  },
+  fields: settingFields,
   async run(argv, ctx) {
-    const { values, positionals: rest } = parseCommand('client create', argv, {
-      name: { type: 'string' },
-      'redirect-uri': { type: 'string', multiple: true },
-      'post-logout-redirect-uri': { type: 'string', multiple: true },
-      public: { type: 'boolean' },
-      'grant-type': { type: 'string', multiple: true },
-      scope: { type: 'string', multiple: true },
-      scopes: { type: 'string' },
-      'auth-method': { type: 'string' },
-      'first-party': { type: 'boolean' },
-      'resource-server': { type: 'boolean' },
-      'admin-api': { type: 'boolean' },
-      'require-second-factor': { type: 'boolean' },
-      'logo-uri': { type: 'string' },
-      'id-token-alg': { type: 'string' },
-    });
+    const { values, positionals: rest } = parseCommand('client create', argv, { ...settingOptions, public: { type: 'boolean' } });
     positionals('client create', rest, []);
     if (values.name === undefined) throw new InvalidRequest('client create: --name is required (see --help)');
-    const scopes = [...(values.scope ?? []), ...(values.scopes?.split(/\s+/).filter(Boolean) ?? [])];
-    const input: NewClientInput = {
-      name: values.name,
-      type: values.public ? 'public' : 'confidential',
-      redirectUris: values['redirect-uri'],
-      postLogoutRedirectUris: values['post-logout-redirect-uri'],
-      grantTypes: values['grant-type'] as NewClientInput['grantTypes'],
-      scopes: scopes.length ? (scopes as NewClientInput['scopes']) : undefined,
-      tokenEndpointAuthMethod: values['auth-method'] as NewClientInput['tokenEndpointAuthMethod'],
-      logoUri: values['logo-uri'],
-      firstParty: values['first-party'] ?? false,
-      resourceServer: values['resource-server'] ?? false,
-      adminApi: values['admin-api'] ?? false,
-      requireSecondFactor: values['require-second-factor'] ?? false,
-      idTokenSignedResponseAlg: values['id-token-alg'] as NewClientInput['idTokenSignedResponseAlg'],
-    };
+    const input: NewClientInput = { ...settingsOf('client create', values), name: values.name, type: values.public ? 'public' : 'confidential' };
     const { newClientSchema, registerClient } = await services();
     parseInput(newClientSchema, input); // bad input fails here, before a database is opened or created
     const { client, clientSecret } = await registerClient(await ctx.db(), input, { by: BY_CLI });
@@ -125,6 +157,70 @@ Lists registered clients. Secrets are stored only as hashes and never shown.
   },
 };
 
+const update: Command = {
+  summary: "change a client's settings (the ones not given keep their values)",
+  help: `Usage: gatehouse client update <client_id> [options]
+
+Changes a registered client through the same use case as the portal's edit
+form and the admin API's PATCH, and records it in the audit log. Only the
+options given change; the others keep their values. A repeatable option
+replaces its whole list. Values are those of \`client create\` (see its --help).
+The client type (confidential or public) and the secret stay (rotate it in the
+portal or the admin API), and the admin portal's own client cannot be changed.
+Bad input exits 2 and an unknown client 1; either way nothing changes.
+
+  --name NAME                      display name shown on the consent screen
+  --redirect-uri URI               exact redirect URI, repeatable: the new list
+  --no-redirect-uri                no redirect URIs (a client without authorization_code)
+  --post-logout-redirect-uri URI   where logout may return to, repeatable: the new list
+  --no-post-logout-redirect-uri    no post-logout redirect URIs
+  --grant-type G                   repeatable: the new list
+  --scope S, --scopes "S S ..."    the new scopes
+  --auth-method M                  client_secret_basic | client_secret_post (none for public clients)
+  --[no-]first-party               never shows a consent screen, or shows it again
+  --[no-]resource-server           may introspect any token
+  --[no-]admin-api                 may call /api/admin
+  --[no-]require-second-factor     every sign-in for it ends with a second factor
+                                   (acr urn:gatehouse:acr:mfa), or only when it asks
+  --logo-uri URI, --no-logo-uri    https URL of a logo for the consent screen, or none
+  --id-token-alg ALG               ES256 | RS256
+  --json                           print the client as JSON (never its secret)
+`,
+  fields: settingFields,
+  async run(argv, ctx) {
+    const { values, positionals: rest } = parseCommand('client update', argv, { ...settingOptions, ...negations });
+    const [id] = positionals('client update', rest, ['client_id']);
+    const { json: _json, ...given } = values;
+    if (Object.keys(given).length === 0) throw new InvalidRequest('client update: nothing to change; give at least one option (see --help)');
+    const changes = Object.fromEntries(Object.entries(settingsOf('client update', values)).filter(([, value]) => value !== undefined));
+    const [{ findClient, newClientSchema, updateClient }, { registrationOf }, { PORTAL_CLIENT_ID }] = await Promise.all([
+      services(),
+      // The client as it is, under the given fields: what the admin API's PATCH changes too.
+      import('../../lib/services/admin-api/dto/clients.ts'),
+      import('../../lib/services/portal/registration.ts'),
+    ]);
+    // Each given value alone fails here, before a database is opened; rules across fields are the use case's.
+    parseInput(z.object(newClientSchema.shape).partial(), changes);
+    const db = await ctx.db();
+    const before = await findClient(db, id);
+    if (!before) throw new NotFound(`no client with id ${id}`);
+    if (id === PORTAL_CLIENT_ID) throw new Forbidden('Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed');
+    const after = await updateClient(db, id, { ...registrationOf(before), ...changes }, BY_CLI);
+    const changed = changedSettings(clientToWire(before), clientToWire(after));
+    return {
+      json: clientToWire(after),
+      text: changed.length ? `Updated client "${after.name}" (${id}): ${changed.join(', ')}` : `Client "${after.name}" (${id}) already had these settings.`,
+    };
+  },
+};
+
+/** The wire names of the settings that differ, as `client list --json` prints them. */
+function changedSettings(before: ReturnType<typeof clientToWire>, after: ReturnType<typeof clientToWire>): string[] {
+  const { updated_at: _a, ...was } = before;
+  const { updated_at: _b, ...now } = after;
+  return Object.keys(now).filter((key) => JSON.stringify(was[key as keyof typeof was]) !== JSON.stringify(now[key as keyof typeof now]));
+}
+
 const remove: Command = {
   summary: 'delete a client and revoke everything issued to it',
   help: `Usage: gatehouse client delete <client_id> [--json]
@@ -154,4 +250,4 @@ grants are revoked. The registration is kept. Exits 1 if there is no such client
   },
 };
 
-export const clientCommands: Record<string, Command> = { create, list, delete: remove, disable };
+export const clientCommands: Record<string, Command> = { create, list, update, delete: remove, disable };

@@ -33,6 +33,8 @@ export interface ClientSummary {
   confidential: boolean;
   enabled: boolean;
   firstParty: boolean;
+  /** Every sign-in to it ends with a second factor: the list says so. */
+  requireSecondFactor: boolean;
   managed: boolean;
   createdAt: Date;
 }
@@ -52,6 +54,7 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
       confidential: c.confidential,
       enabled: c.enabled,
       firstParty: c.firstParty,
+      requireSecondFactor: c.requireSecondFactor,
       managed: isManagedClient(c.id),
       createdAt: c.createdAt,
     })),

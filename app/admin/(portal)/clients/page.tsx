@@ -1,5 +1,6 @@
 // /admin/clients: every registered client, searchable by name or client_id, a page at a time.
 import type { Metadata } from 'next';
+import { SecondFactorBadge } from '@/components/admin/client-badges';
 import { ListPage, listHref, listQuery } from '@/components/portal/list';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
@@ -43,6 +44,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
               <div className="flex flex-wrap gap-1">
                 <Badge>{client.confidential ? 'Confidential' : 'Public'}</Badge>
                 {client.firstParty ? <Badge variant="indigo">First party</Badge> : null}
+                <SecondFactorBadge required={client.requireSecondFactor} />
                 {client.managed ? <Badge variant="amber">Managed</Badge> : null}
               </div>
             </td>

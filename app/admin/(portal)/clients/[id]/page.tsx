@@ -2,6 +2,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { DeleteClientForm, RotateSecretForm } from '@/components/admin/client-actions';
+import { SecondFactorBadge } from '@/components/admin/client-badges';
 import { DetailColumns, DetailHeader, detailRoute, Facts } from '@/components/portal/detail';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -59,6 +60,7 @@ export default async function ClientPage({
             {client.firstParty ? <Badge variant="indigo">First party</Badge> : null}
             {client.resourceServer ? <Badge variant="indigo">Resource server</Badge> : null}
             {client.adminApi ? <Badge variant="amber">Admin API</Badge> : null}
+            <SecondFactorBadge required={client.requireSecondFactor} />
             {client.managed ? <Badge variant="amber">Managed by Gatehouse</Badge> : null}
           </>
         }
