@@ -527,7 +527,7 @@ describe('gatehouse CLI', { concurrency: true }, () => {
         const rows = sqlite.prepare("SELECT action, user_agent, details FROM audit_events WHERE target_id = ? AND action = 'factor.reset'").all(id);
         assert.deepEqual(
           rows,
-          [{ action: 'factor.reset', user_agent: 'gatehouse-cli', details: JSON.stringify({ totp: true, recoveryCodes: 10 }) }],
+          [{ action: 'factor.reset', user_agent: 'gatehouse-cli', details: JSON.stringify({ totp: true, passkeys: 0, recoveryCodes: 10 }) }],
           'only the reset that removed something',
         );
       } finally {
