@@ -12,7 +12,7 @@
  */
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from '../ui/button';
 
 type Support = 'checking' | 'yes' | 'no';
@@ -37,11 +37,11 @@ export function PasskeySignIn({
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  const submit = (response: unknown) => {
+  const submit = useCallback((response: unknown) => {
     if (!answer.current || !form.current) return;
     answer.current.value = JSON.stringify(response);
     form.current.submit();
-  };
+  }, []);
 
   useEffect(() => {
     setSupport(browserSupportsWebAuthn() ? 'yes' : 'no');
@@ -56,7 +56,7 @@ export function PasskeySignIn({
       cancelled = true;
       WebAuthnAbortService.cancelCeremony();
     };
-  }, [autofill, options]);
+  }, [autofill, options, submit]);
 
   const start = async () => {
     setProblem(undefined);

@@ -123,6 +123,18 @@ export async function spendRecoveryCode(db: Database, id: string, at: Date): Pro
   return count === 1;
 }
 
+/**
+ * Whether the account signs in with a second step: a confirmed TOTP factor, or
+ * a passkey. The one answer for the sign-in, step-up (lib/oidc/step-up.ts) and /account.
+ */
+export async function hasSecondFactor(db: Database, userId: string): Promise<boolean> {
+  const [totp, passkeys] = await Promise.all([
+    db.prisma.userFactor.count({ where: { userId, confirmedAt: { not: null } } }),
+    db.prisma.passkey.count({ where: { userId } }),
+  ]);
+  return totp + passkeys > 0;
+}
+
 /** What /account and admins see of a passkey: never its key. */
 export interface PasskeySummary {
   id: string;

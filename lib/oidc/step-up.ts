@@ -23,7 +23,7 @@
  */
 import { errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { findTotpFactor } from '../db/factors.ts';
+import { hasSecondFactor } from '../db/factors.ts';
 import { ACR } from './authentication-context.ts';
 
 /** The reason the login prompt names when only the second factor is missing. */
@@ -35,11 +35,6 @@ export function secondFactorRequired(acrValues: unknown, clientRequires: unknown
   if (typeof acrValues !== 'string') return false;
   const known = acrValues.split(' ').filter((value) => value === ACR.password || value === ACR.mfa);
   return known[0] === ACR.mfa;
-}
-
-/** Whether the account signs in with a second step: a confirmed factor. */
-async function hasSecondFactor(db: Database, accountId: string): Promise<boolean> {
-  return Boolean((await findTotpFactor(db, accountId))?.confirmedAt);
 }
 
 /**

@@ -112,18 +112,19 @@ for (const storage of testDatabases('passkeys')) {
         return started.status === 'options' ? started.options : assert.fail();
       };
       const authenticator = new SoftAuthenticator();
-      const cases: Array<[string, string]> = [
-        ['another origin', JSON.stringify(authenticator.create(await start(), 'https://evil.example'))],
-        ['not JSON', (await start(), '{not json')],
-        ['the wrong shape', (await start(), JSON.stringify({ id: 'x', response: {} }))],
-        ['oversized', (await start(), JSON.stringify({ ...authenticator.create(await start(), ORIGIN), padding: 'x'.repeat(40_000) }))],
+      const cases: Array<[string, () => Promise<string>]> = [
+        ['another origin', async () => JSON.stringify(authenticator.create(await start(), 'https://evil.example'))],
+        ['not JSON', async () => '{not json'],
+        ['the wrong shape', async () => JSON.stringify({ id: 'x', response: {} })],
+        ['oversized', async () => JSON.stringify({ ...authenticator.create(await start(), ORIGIN), padding: 'x'.repeat(40_000) })],
       ];
-      for (const [what, response] of cases) {
-        const outcome = await finishPasskeyRegistration(ctx, who.holder, response, who.by);
+      for (const [what, answer] of cases) {
+        await start(); // a live challenge, so only the answer is wrong
+        const outcome = await finishPasskeyRegistration(ctx, who.holder, await answer(), who.by);
         assert.equal(outcome.status, 'invalid', what);
       }
-      const noChallenge = await finishPasskeyRegistration(ctx, who.holder, JSON.stringify(authenticator.create(await start(), ORIGIN)), who.by);
-      assert.equal(noChallenge.status, 'added', 'the control: a right answer to a live challenge');
+      const control = await finishPasskeyRegistration(ctx, who.holder, JSON.stringify(authenticator.create(await start(), ORIGIN)), who.by);
+      assert.equal(control.status, 'added', 'the control: a right answer to a live challenge');
       const again = await finishPasskeyRegistration(ctx, who.holder, JSON.stringify(authenticator.create(await start(), ORIGIN)), who.by);
       assert.equal(again.status, 'added', 'a new credential from one authenticator is a new passkey');
       assert.equal((await finishPasskeyRegistration(ctx, who.holder, '{}', who.by)).status, 'invalid', 'no challenge waits');

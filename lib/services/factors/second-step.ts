@@ -7,7 +7,7 @@
  * audit log; never the code typed.
  */
 import type { Database } from '../../db/database.ts';
-import { acceptTotpStep, countPasskeys, findTotpFactor, findTotpSecret } from '../../db/factors.ts';
+import { acceptTotpStep, findTotpSecret } from '../../db/factors.ts';
 import { recordAudit, type RequestContext } from '../audit.ts';
 import type { secondFactorMethods } from '../audit-events.ts';
 import { recordLockout } from '../authentication.ts';
@@ -36,11 +36,7 @@ export type SecondStepOutcome =
   | { ok: false; error: 'wrong_code' | 'code_used' | 'passkey_failed' | 'passkey_other_account' }
   | { ok: false; error: 'throttled'; refusal: Refusal };
 
-/** Whether the account signs in with a second step: a confirmed TOTP factor, or a passkey. */
-export async function hasSecondFactor(db: Database, accountId: string): Promise<boolean> {
-  const [factor, passkeys] = await Promise.all([findTotpFactor(db, accountId), countPasskeys(db, accountId)]);
-  return Boolean(factor?.confirmedAt) || passkeys > 0;
-}
+export { hasSecondFactor } from '../../db/factors.ts';
 
 interface Person {
   id: string;
