@@ -20,6 +20,8 @@ export async function register() {
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
     auditTokenRevocations(provider, db);
     registerProviderMount(provider, config.ISSUER);
+    // Where password reset links go: the operator should know before a person asks for one.
+    console.log(`[gatehouse] mail goes to ${ctx.mailer.destination}`);
     // After the server can serve: reports for the operator and the audit log's
     // retention. They read through Prisma, whose first query costs a start
     // that finds everything in place a few hundred ms it need not wait for.

@@ -11,6 +11,7 @@
 import type Provider from 'oidc-provider';
 import { env, type Env } from './config/env.ts';
 import { database, type Database } from './db/database.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './services/sign-in-failures.ts';
 import { createThrottle, throttleSettings, type Throttle } from './services/throttle.ts';
 
@@ -25,6 +26,8 @@ export interface AppContext {
   readonly signInFailures: UnknownUsernameFailures;
   /** Limits on guessing: passwords, second factors, client secrets (lib/services/throttle.ts). Opened on first use. */
   readonly throttle: Throttle;
+  /** Outgoing mail (lib/mail/mailer.ts): SMTP, the log in development, or off. */
+  readonly mailer: Mailer;
 }
 
 export interface ContextOptions {
@@ -34,9 +37,11 @@ export interface ContextOptions {
   now?: () => number;
   /** Defaults to one on `db` (or REDIS_URL) with the configured limits. */
   throttle?: Throttle;
+  /** Defaults to the configured one (SMTP_URL). */
+  mailer?: Mailer;
 }
 
-export function createContext({ config = env(), db = database(config.DATABASE_URL), now = Date.now, throttle }: ContextOptions = {}): AppContext {
+export function createContext({ config = env(), db = database(config.DATABASE_URL), now = Date.now, throttle, mailer }: ContextOptions = {}): AppContext {
   let provider: Promise<Provider> | undefined;
   const context: AppContext = {
     config,
@@ -55,6 +60,10 @@ export function createContext({ config = env(), db = database(config.DATABASE_UR
     get throttle() {
       throttle ??= createThrottle({ db, redisUrl: config.REDIS_URL, settings: throttleSettings(config) });
       return throttle;
+    },
+    get mailer() {
+      mailer ??= createMailer(config);
+      return mailer;
     },
   };
   return context;

@@ -4,6 +4,7 @@
  * Options: --skip-build, --only=unit|protocol|browser (repeatable).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { startMailSink, type MailSink } from '../e2e/support/mail-sink.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -162,11 +163,22 @@ function coverageSummary(dirs: string[]) {
 const postgresSecretsKey = process.env.SECRETS_KEY ?? randomBytes(32).toString('base64');
 const secretsEnv = (databaseUrl: string): Record<string, string> => (databaseUrl.startsWith('file:') ? {} : { SECRETS_KEY: postgresSecretsKey });
 
+/** The run's SMTP server (e2e/support/mail-sink.ts): every server under test mails to it, the tests read it back. */
+let mailSink: MailSink | undefined;
+
 async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, serverCommand(mount, port), {
-    env: { ...env, ...serverLimits, ...secretsEnv(databaseUrl), DATABASE_URL: databaseUrl, ISSUER: url, ADMIN_PASSWORD: randomBytes(18).toString('base64url') },
+    env: {
+      ...env,
+      ...serverLimits,
+      ...secretsEnv(databaseUrl),
+      DATABASE_URL: databaseUrl,
+      ISSUER: url,
+      ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
+      ...(mailSink ? { SMTP_URL: mailSink.smtpUrl } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -218,6 +230,7 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
     GATEHOUSE_TEST_URL: server.url,
     GATEHOUSE_TEST_DATABASE_URL: databaseUrl,
     GATEHOUSE_TEST_MOUNT: mount,
+    ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl } : {}),
   };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
@@ -248,16 +261,21 @@ async function main() {
 
   if (wants('protocol') || wants('browser')) {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+    mailSink = await startMailSink();
     try {
       await protocolAndBrowser('SQLite', `file:${join(dir, 'gatehouse.db')}`, 'server', true);
       if (wants('protocol')) await protocolAndBrowser('SQLite', `file:${join(dir, 'next-start.db')}`, 'next', false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    if (postgres && wants('protocol')) {
-      await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, 'server', false));
-    } else if (!postgres) {
-      console.log('\nTEST_DATABASE_URL is not set: the protocol tests did not run on PostgreSQL.');
+    try {
+      if (postgres && wants('protocol')) {
+        await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, 'server', false));
+      } else if (!postgres) {
+        console.log('\nTEST_DATABASE_URL is not set: the protocol tests did not run on PostgreSQL.');
+      }
+    } finally {
+      await mailSink.close();
     }
   }
 }

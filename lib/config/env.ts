@@ -124,6 +124,20 @@ const envSchema = z.object({
   /** The first wait after the free failures, in seconds; each further failure doubles it, up to THROTTLE_MAX_DELAY_SECONDS. */
   THROTTLE_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
   THROTTLE_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * Outgoing mail (lib/mail/mailer.ts): smtp://user:password@host:587 (STARTTLS when
+   * offered) or smtps://...:465. Unset: mail goes to the server log outside production,
+   * nowhere in production.
+   */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || /^smtps?:\/\/[^/]+/.test(v),
+      'SMTP_URL must be smtp://host:port or smtps://host:port, with user:password@ if the server asks',
+    ),
+  /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default Gatehouse <no-reply@the issuer's host>. */
+  MAIL_FROM: z.string().min(3).max(200).optional(),
 });
 
 /** A count of attempts for the throttle settings: a whole number from 1 to 100,000. */

@@ -108,6 +108,17 @@ export async function findCredentials(db: Database, username: string): Promise<C
   );
 }
 
+/**
+ * The account a "forgot password" form names: by email address when the text
+ * has an @ (compared without case: mail systems treat addresses so), else by
+ * username as signing in finds it.
+ */
+export async function findUserByUsernameOrEmail(db: Database, text: string): Promise<UserRecord | undefined> {
+  if (!text.includes('@')) return findUserByUsername(db, text);
+  const row = await db.sql.one<{ id: string }>('SELECT id FROM users WHERE lower(email) = lower(?) LIMIT 1', [text]);
+  return row ? findUserById(db, row.id) : undefined;
+}
+
 /** For password checks only: the same, by the account's id. */
 export async function findCredentialsById(db: Database, id: string): Promise<Credentials | undefined> {
   return toCredentials(await db.sql.one<CredentialsRow>(`SELECT ${credentialsColumns} FROM users WHERE id = ?`, [id]));

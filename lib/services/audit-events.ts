@@ -105,8 +105,13 @@ export const auditDetailsSchemas = {
   'user.updated': z.strictObject({ changed: fields }),
   'user.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   'user.enabled': z.strictObject({}),
-  /** `generated`: Gatehouse generated the new password (shown once to the admin); `self`: the user changed their own. */
-  'user.password_changed': z.strictObject({ generated: z.boolean().optional(), self: z.boolean().optional() }),
+  /**
+   * `generated`: Gatehouse generated the new password (shown once to the admin); `self`: the user changed
+   * their own; `viaMailLink`: with a password reset link from a mail.
+   */
+  'user.password_changed': z.strictObject({ generated: z.boolean().optional(), self: z.boolean().optional(), viaMailLink: z.boolean().optional() }),
+  /** A password reset link was mailed to the account's address (lib/services/password-reset.ts); never the link. */
+  'password_reset.requested': z.strictObject({}),
   'user.role_changed': z.strictObject({ from: role, to: role }),
   /** Failed password checks locked the account until `until` (lib/services/throttle.ts). */
   'user.locked': z.strictObject({ until: z.iso.datetime() }),
@@ -157,6 +162,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.disabled': 'User disabled',
   'user.enabled': 'User enabled',
   'user.password_changed': 'Password changed',
+  'password_reset.requested': 'Password reset mailed',
   'user.role_changed': 'Role changed',
   'user.locked': 'Account locked',
   'user.unlocked': 'Account unlocked',

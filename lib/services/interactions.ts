@@ -21,6 +21,7 @@ import { recoveryCodesLeft } from './factors/recovery-codes.ts';
 import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from './factors/passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from './factors/second-step.ts';
 import { formText } from './forms.ts';
+import { canMailLinks } from './password-reset.ts';
 import { recordSignInFailure } from './sign-in-failures.ts';
 
 export const loginForm = z.object({
@@ -59,6 +60,8 @@ export type InteractionView =
       username?: string;
       /** On the login step: the options for signing in with a passkey alone. */
       passkey?: PublicKeyCredentialRequestOptionsJSON;
+      /** On the login step: whether "Forgot your password?" can mail a link (lib/services/password-reset.ts). */
+      passwordReset?: boolean;
       scopes: string[];
       claims: string[];
     };
@@ -103,6 +106,7 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
     loginHint: typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
     username: account?.username,
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
+    passwordReset: kind === 'login' && canMailLinks(ctx),
     scopes: details.missingOIDCScope ?? [],
     claims: details.missingOIDCClaims ?? [],
   };

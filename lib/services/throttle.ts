@@ -122,6 +122,17 @@ export interface Throttle {
   /** One read; a success needs no call, so the token endpoint's happy path writes nothing. */
   beforeClientAuthentication(clientId: string): Promise<Check>;
   clientAuthenticationFailed(clientId: string): Promise<FailureOutcome>;
+  /**
+   * Before sending a mail someone asked for (a password reset link): counted
+   * per source address and, when the request names an account, per account,
+   * like failed passwords (a few go through freely, then delays, then a
+   * lock of that account's mails), so nobody floods a mailbox or the mail server.
+   */
+  beforeMailRequest(request: { ip: string | null; accountId?: string }): Promise<Check>;
+  /** Before checking a token from a mailed link: refused while the source waits. */
+  beforeLinkCheck(ip: string | null): Promise<Check>;
+  /** A link's token matched nothing (or is spent or expired): counted against the source, like a wrong password. */
+  linkFailed(ip: string | null): Promise<FailureOutcome>;
   /** For the admin's views: until when the account's password or second factor is locked. */
   lockState(accountId: string): Promise<{ lockedUntil: Date } | undefined>;
   /** Clears the account's counters and waits; true when it was locked (an audit event). */
@@ -149,6 +160,7 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
   const secondFactor = counter(store, 'second_factor', settings.account, settings);
   const source = counter(store, 'source', settings.source, settings);
   const client = counter(store, 'client', settings.client, settings);
+  const mail = counter(store, 'mail', settings.account, settings);
   const sweeper = store.kind !== 'redis' && sweepEveryMs > 0 ? setInterval(() => void store.sweep().catch(logSweepFailure), sweepEveryMs) : undefined;
   sweeper?.unref();
 
@@ -203,6 +215,19 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
       return refusal ? refused(refusal) : { allowed: true };
     },
     clientAuthenticationFailed: (clientId) => client.failed(clientId, false),
+    async beforeMailRequest({ ip, accountId }) {
+      const from = sourceOf(ip);
+      const waiting = latest(await Promise.all([source.waiting(from), accountId ? mail.waiting(accountKey(accountId)) : undefined]));
+      if (waiting) return refused(waiting);
+      // Every request counts, for an account or not: the wait it earns applies to the next one.
+      await Promise.all([source.failed(from, false), accountId ? mail.failed(accountKey(accountId), false) : undefined]);
+      return { allowed: true };
+    },
+    async beforeLinkCheck(ip) {
+      const waiting = await source.waiting(sourceOf(ip));
+      return waiting ? refused(waiting) : { allowed: true };
+    },
+    linkFailed: (ip) => source.failed(sourceOf(ip), false),
     lockState,
     async unlock(accountId) {
       const wasLocked = (await lockState(accountId)) !== undefined;

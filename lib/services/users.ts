@@ -138,7 +138,7 @@ export async function changePassword(
   id: string,
   password: string,
   by?: AuditBy,
-  options: { generated?: boolean; keepSessionUid?: string } = {},
+  options: { generated?: boolean; keepSessionUid?: string; viaMailLink?: boolean } = {},
 ): Promise<PasswordChange> {
   const hash = await hashPassword(parseInput(passwordSchema, password, 'password'));
   const user = await existingUser(db, id);
@@ -146,7 +146,11 @@ export async function changePassword(
   await recordAuditBy(db, by, {
     action: 'user.password_changed',
     target: target(user),
-    details: { ...(options.generated === undefined ? {} : { generated: options.generated }), ...(by?.actor?.id === user.id ? { self: true } : {}) },
+    details: {
+      ...(options.generated === undefined ? {} : { generated: options.generated }),
+      ...(by?.actor?.id === user.id ? { self: true } : {}),
+      ...(options.viaMailLink ? { viaMailLink: true } : {}),
+    },
   });
   const holder = { id: user.id, username: user.username, sessionUid: options.keepSessionUid };
   const endedSessions = options.keepSessionUid ? await endOtherSessions(db, holder, by) : await endAllSessions(db, holder, by);

@@ -1,7 +1,7 @@
 // The interaction entrypoint: renders the login or the consent step of one authorization request.
 import { cookies } from 'next/headers';
 import type { Metadata } from 'next';
-import { Button } from '@/components/ui/button';
+import { Button, TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
@@ -162,9 +162,15 @@ export default async function InteractionPage({
             autoFocus={Boolean(lastUsername)}
             maxLength={256}
           />
+
           <Button block type="submit">
             Sign in
           </Button>
+          {view.passwordReset ? (
+            <p className="text-center text-sm">
+              <TextLink href={`/password-reset?from=${encodeURIComponent(base)}`}>Forgot your password?</TextLink>
+            </p>
+          ) : null}
         </form>
         {view.passkey ? (
           <div className="mt-6 border-t border-slate-200 pt-6">

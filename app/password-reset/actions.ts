@@ -1,0 +1,18 @@
+'use server';
+/**
+ * The password reset forms' server actions: public (no one is signed in), so
+ * each is throttled by the use case (lib/services/password-reset.ts). Next.js
+ * refuses server-action posts whose Origin is not this host (CSRF).
+ */
+import { headers } from 'next/headers';
+import { serverContext } from '@/lib/context';
+import { requestPasswordReset, resetPassword, type ResetRequestState, type ResetState } from '@/lib/services/password-reset';
+import { requestContext } from '@/lib/services/request-context';
+
+export async function requestResetAction(_state: ResetRequestState, form: FormData): Promise<ResetRequestState> {
+  return requestPasswordReset(serverContext(), form, requestContext(await headers()));
+}
+
+export async function resetPasswordAction(token: string, _state: ResetState, form: FormData): Promise<ResetState> {
+  return resetPassword(serverContext(), typeof token === 'string' ? token : '', form, requestContext(await headers()));
+}

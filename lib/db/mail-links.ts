@@ -1,0 +1,59 @@
+/**
+ * Single-use links sent by mail (prisma/schema/models.prisma `MailLink`).
+ * Rows are keyed by the SHA-256 of the link's token: the token itself is only
+ * ever in the mail. Spending one is a single conditional UPDATE (unused, not
+ * expired), so two requests racing with one link cannot both win.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from './database.ts';
+
+export type MailLinkPurpose = 'password_reset';
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 256 random bits, base64url: what the link carries. */
+export const newLinkToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * Stores a link for `userId`, replacing their earlier unspent links of the same
+ * purpose (only the newest mail works). Returns its id, for undoing it when the
+ * mail cannot be sent.
+ */
+export async function insertMailLink(
+  db: Database,
+  link: { token: string; userId: string; purpose: MailLinkPurpose; email: string; expiresAt: Date },
+): Promise<string> {
+  const id = hashOf(link.token);
+  await db.prisma.$transaction([
+    db.prisma.mailLink.deleteMany({ where: { userId: link.userId, purpose: link.purpose, usedAt: null } }),
+    db.prisma.mailLink.create({ data: { id, userId: link.userId, purpose: link.purpose, email: link.email, expiresAt: link.expiresAt } }),
+  ]);
+  return id;
+}
+
+/** Removes a link whose mail was never sent. */
+export async function deleteMailLink(db: Database, id: string): Promise<void> {
+  await db.prisma.mailLink.deleteMany({ where: { id } });
+}
+
+export interface MailLinkRecord {
+  userId: string;
+  email: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** The link a token names, whatever its state (the page says which: spent, expired), or undefined. */
+export async function findMailLink(db: Database, token: string, purpose: MailLinkPurpose): Promise<MailLinkRecord | undefined> {
+  const row = await db.prisma.mailLink.findFirst({
+    where: { id: hashOf(token), purpose },
+    select: { userId: true, email: true, expiresAt: true, usedAt: true },
+  });
+  return row ?? undefined;
+}
+
+/** Spends a link: true only for the one request that found it unspent and unexpired. */
+export async function spendMailLink(db: Database, token: string, purpose: MailLinkPurpose, at: Date): Promise<boolean> {
+  const { count } = await db.prisma.mailLink.updateMany({ where: { id: hashOf(token), purpose, usedAt: null, expiresAt: { gt: at } }, data: { usedAt: at } });
+  return count === 1;
+}

@@ -1,0 +1,126 @@
+/**
+ * "Forgot your password?": a person asks for a link by username or email
+ * address; the account's address gets a single-use link that works for 30
+ * minutes (lib/db/mail-links.ts keeps only its hash); the link's page sets a
+ * new password under the usual rules, and every session of the person ends.
+ *
+ * The answer to a request is the same whether an account exists or not (no
+ * mail for an unknown one), except when the mail server fails: then the
+ * person is told, the link is removed again, and a retry works. Requests are
+ * throttled per source address and per account, links checked per source
+ * (lib/services/throttle.ts). Each reset is in the audit log; never the link.
+ */
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
+import { findAccount, findUserByUsernameOrEmail } from '../db/users.ts';
+import { passwordResetMail } from '../mail/templates/password-reset.ts';
+import { recordAudit, type RequestContext } from './audit.ts';
+import { addError, fieldErrors, formText, type FieldErrors } from './forms.ts';
+import { passwordPolicy } from './passwords.ts';
+import { tryAgainIn } from './throttle.ts';
+import { changePassword, passwordSchema } from './users.ts';
+
+export const RESET_LINK_MINUTES = 30;
+
+const newPasswordSchema = z
+  .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'enter the new password again') })
+  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match' });
+
+/** The product's name in mails and pages, until the operator's brand is configurable. */
+const PRODUCT = 'Gatehouse';
+
+type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
+
+export type ResetRequestState =
+  | { status: 'idle' }
+  | { status: 'invalid'; errors: FieldErrors<'identifier'> }
+  /** The same for every address, known or not. */
+  | { status: 'sent' }
+  /** The mail could not be handed to the mail server: nothing was kept; try again. */
+  | { status: 'failed' };
+
+/** Whether this server can mail links at all (SMTP_URL, or the development log). */
+export const canMailLinks = (ctx: Pick<AppContext, 'mailer'>) => ctx.mailer.mode !== 'off';
+
+export async function requestPasswordReset(ctx: Context, form: FormData, context: RequestContext): Promise<ResetRequestState> {
+  const identifier = formText(form, 'identifier', 320).trim();
+  if (!identifier) return { status: 'invalid', errors: { identifier: ['enter your username or email address'] } };
+  if (!canMailLinks(ctx)) return { status: 'invalid', errors: { form: ['password reset by email is off on this server: ask your administrator'] } };
+  const found = await findUserByUsernameOrEmail(ctx.db, identifier);
+  const user = found && !found.disabled && found.email ? found : undefined;
+  const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: user?.id });
+  if (!check.allowed) return { status: 'invalid', errors: addError({}, 'form', tryAgainIn(check)) };
+  if (!user?.email) return { status: 'sent' };
+
+  const token = newLinkToken();
+  const requestedAt = new Date(ctx.now());
+  const linkId = await insertMailLink(ctx.db, {
+    token,
+    userId: user.id,
+    purpose: 'password_reset',
+    email: user.email,
+    expiresAt: new Date(requestedAt.getTime() + RESET_LINK_MINUTES * 60_000),
+  });
+  const url = new URL(`/password-reset/${token}`, ctx.config.ISSUER).toString();
+  const mail = passwordResetMail({ product: PRODUCT, username: user.username, url, validMinutes: RESET_LINK_MINUTES, requestedAt, ...context });
+  try {
+    await ctx.mailer.send({ to: user.email, ...mail });
+  } catch (error) {
+    await deleteMailLink(ctx.db, linkId);
+    // The account's id and the failure, never the address or the link.
+    console.error(`[gatehouse] a password reset mail for account ${user.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    return { status: 'failed' };
+  }
+  const person = { id: user.id, username: user.username };
+  await recordAudit(ctx.db, { action: 'password_reset.requested', actor: null, target: { type: 'user', ...personLabel(person) }, context, details: {} });
+  return { status: 'sent' };
+}
+
+const personLabel = (person: { id: string; username: string }) => ({ id: person.id, label: person.username });
+
+/** What the link's page shows before anything is typed: whether the link still works, and for whom. */
+export type ResetLinkView = { status: 'valid'; username: string } | { status: 'expired' | 'used' | 'unknown' };
+
+/** Looks only: a mail scanner opening the link spends nothing. */
+export async function viewResetLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<ResetLinkView> {
+  const link = token.length <= 64 ? await findMailLink(ctx.db, token, 'password_reset') : undefined;
+  if (!link) return { status: 'unknown' };
+  if (link.usedAt) return { status: 'used' };
+  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
+  const account = await findAccount(ctx.db, link.userId);
+  return account && !account.disabled ? { status: 'valid', username: account.username } : { status: 'unknown' };
+}
+
+export type ResetState =
+  | { status: 'idle' }
+  | { status: 'invalid'; errors: FieldErrors<'password' | 'confirmPassword'> }
+  /** The link no longer works (spent, expired, unknown): nothing changed. */
+  | { status: 'link'; problem: 'expired' | 'used' | 'unknown' }
+  | { status: 'done'; username: string };
+
+/** Sets the new password with the link's token, once; every session of the person ends. */
+export async function resetPassword(ctx: Context, token: string, form: FormData, context: RequestContext): Promise<ResetState> {
+  const check = await ctx.throttle.beforeLinkCheck(context.ip);
+  if (!check.allowed) return { status: 'invalid', errors: addError({}, 'form', tryAgainIn(check)) };
+  const view = await viewResetLink(ctx, token);
+  if (view.status !== 'valid') {
+    if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
+    return { status: 'link', problem: view.status };
+  }
+  // The same rules as everywhere else (users.ts passwordSchema), checked before the link is spent.
+  const parsed = newPasswordSchema.safeParse({
+    password: formText(form, 'password', passwordPolicy.maxLength + 1),
+    confirmPassword: formText(form, 'confirmPassword', passwordPolicy.maxLength + 1),
+  });
+  if (!parsed.success) return { status: 'invalid', errors: fieldErrors(parsed.error, ['password', 'confirmPassword'] as const) };
+  const { password } = parsed.data;
+
+  const link = await findMailLink(ctx.db, token, 'password_reset');
+  if (!link || !(await spendMailLink(ctx.db, token, 'password_reset', new Date(ctx.now())))) return { status: 'link', problem: 'used' };
+  const person = { id: link.userId, username: view.username };
+  await changePassword(ctx.db, person.id, password, { actor: person, context }, { viaMailLink: true });
+  // Whoever holds the mailbox could reset anyway: a guessing run's lock no longer protects anything.
+  await ctx.throttle.unlock(person.id);
+  return { status: 'done', username: person.username };
+}
