@@ -29,6 +29,7 @@ export function RequestResetForm({
     );
   }
   const errors = state.status === 'invalid' ? state.errors : {};
+  const typed = state.status === 'invalid' || state.status === 'failed' ? state.identifier : undefined;
   return (
     <form action={formAction} noValidate className="space-y-4">
       {state.status === 'failed' ? (
@@ -39,6 +40,8 @@ export function RequestResetForm({
       <TextField
         compact
         id="identifier"
+        key={`${state.status}-${typed ?? ''}`}
+        defaultValue={typed}
         label="Username or email address"
         autoComplete="username"
         autoCapitalize="none"

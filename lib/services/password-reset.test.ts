@@ -135,7 +135,7 @@ for (const storage of testDatabases('password-reset')) {
       const { sent, mailer } = capturingMailer();
       const ctx = contextFor(db, mailer);
       mailer.down = true;
-      assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context), { status: 'failed' });
+      assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context), { status: 'failed', identifier: holder.username });
       assert.equal(await db.prisma.mailLink.count({ where: { userId: holder.id } }), 0, 'nothing half-created');
       mailer.down = false;
       assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context), { status: 'sent' });

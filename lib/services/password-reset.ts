@@ -32,13 +32,14 @@ const PRODUCT = 'Gatehouse';
 
 type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
 
+/** `identifier`: what was typed, back in the field after a refusal (a username or address, never a secret). */
 export type ResetRequestState =
   | { status: 'idle' }
-  | { status: 'invalid'; errors: FieldErrors<'identifier'> }
+  | { status: 'invalid'; errors: FieldErrors<'identifier'>; identifier?: string }
   /** The same for every address, known or not. */
   | { status: 'sent' }
   /** The mail could not be handed to the mail server: nothing was kept; try again. */
-  | { status: 'failed' };
+  | { status: 'failed'; identifier: string };
 
 /** Whether this server can mail links at all (SMTP_URL, or the development log). */
 export const canMailLinks = (ctx: Pick<AppContext, 'mailer'>) => ctx.mailer.mode !== 'off';
@@ -46,11 +47,11 @@ export const canMailLinks = (ctx: Pick<AppContext, 'mailer'>) => ctx.mailer.mode
 export async function requestPasswordReset(ctx: Context, form: FormData, context: RequestContext): Promise<ResetRequestState> {
   const identifier = formText(form, 'identifier', 320).trim();
   if (!identifier) return { status: 'invalid', errors: { identifier: ['enter your username or email address'] } };
-  if (!canMailLinks(ctx)) return { status: 'invalid', errors: { form: ['password reset by email is off on this server: ask your administrator'] } };
+  if (!canMailLinks(ctx)) return { status: 'invalid', errors: { form: ['password reset by email is off on this server: ask your administrator'] }, identifier };
   const found = await findUserByUsernameOrEmail(ctx.db, identifier);
   const user = found && !found.disabled && found.email ? found : undefined;
   const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: user?.id });
-  if (!check.allowed) return { status: 'invalid', errors: addError({}, 'form', tryAgainIn(check)) };
+  if (!check.allowed) return { status: 'invalid', errors: addError({}, 'form', tryAgainIn(check)), identifier };
   if (!user?.email) return { status: 'sent' };
 
   const token = newLinkToken();
@@ -70,7 +71,7 @@ export async function requestPasswordReset(ctx: Context, form: FormData, context
     await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
     console.error(`[gatehouse] a password reset mail for account ${user.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-    return { status: 'failed' };
+    return { status: 'failed', identifier };
   }
   const person = { id: user.id, username: user.username };
   await recordAudit(ctx.db, { action: 'password_reset.requested', actor: null, target: { type: 'user', ...personLabel(person) }, context, details: {} });
