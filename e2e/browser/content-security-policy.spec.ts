@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
+import { gatehouseLogin } from '../support/pages.ts';
 
 /** Collects every violation the page reports from now on. */
 async function watchViolations(page: Page): Promise<string[]> {
@@ -65,9 +66,7 @@ test('the admin portal runs its scripts, and nothing is refused', async ({ page 
   await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
   await expectHydrated(page);
   await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
-  await page.getByLabel('Username').fill(admin.username);
-  await page.getByLabel('Password').fill(admin.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await gatehouseLogin(page, admin);
   await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
   await expectPolicy(page);
   await expectHydrated(page);

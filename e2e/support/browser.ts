@@ -5,6 +5,7 @@
  * submits the real login and consent forms it finds in the HTML.
  */
 import assert from 'node:assert/strict';
+import { totpCode } from '../../lib/services/factors/totp.ts';
 
 interface Cookie {
   name: string;
@@ -103,14 +104,16 @@ export const credentials = (user: { username: string; password: string }) => ({ 
 export async function authorize(
   browser: TestBrowser,
   authorizationUrl: URL,
-  user: { username: string; password: string },
+  user: { username: string; password: string; totpSecret?: string },
   options: { consent?: 'allow' | 'deny' } = {},
 ): Promise<URL> {
   let step = await browser.navigate(authorizationUrl);
-  for (let i = 0; i < 4 && !step.location; i++) {
+  for (let i = 0; i < 5 && !step.location; i++) {
     const html = await step.response.text();
     assert.equal(step.response.status, 200, `unexpected ${step.response.status} at ${step.url}: ${html.slice(0, 300)}`);
-    if (html.includes('/login"')) {
+    if (html.includes('/second-factor"') && user.totpSecret) {
+      step = await browser.submit(html, '/second-factor', { method: 'totp', code: totpCode(user.totpSecret, Date.now()) });
+    } else if (html.includes('/login"')) {
       step = await browser.submit(html, '/login', credentials(user));
     } else if (html.includes('/confirm"')) {
       step = await browser.submit(html, options.consent === 'deny' ? '/abort' : '/confirm');

@@ -21,17 +21,24 @@ export const redirectUri = 'http://127.0.0.1:9/callback';
 
 const unique = () => randomBytes(6).toString('hex');
 
-export async function makeUser(overrides: { email?: string; name?: string; role?: 'user' | 'admin' } = {}) {
+/**
+ * A user who signs in with `password`. An admin gets TOTP turned on (`totpSecret`), as the default policy
+ * (SECOND_FACTOR_REQUIRED=admins) requires before the portal lets them in; `secondFactor: false` leaves it
+ * off, for the tests of that policy. gatehouseLogin (pages.ts) types the code when there is a secret.
+ */
+export async function makeUser(overrides: { email?: string; name?: string; role?: 'user' | 'admin'; secondFactor?: boolean } = {}) {
   const username = `user-${unique()}`;
   const password = `pw-${randomBytes(12).toString('base64url')}`;
+  const role = overrides.role ?? 'user';
   const user = await createUser(database(databaseUrl), {
     username,
     password,
     email: overrides.email ?? `${username}@example.test`,
     name: overrides.name ?? 'Test Person',
-    role: overrides.role ?? 'user',
+    role,
   });
-  return { ...user, password };
+  const totpSecret = (overrides.secondFactor ?? role === 'admin') ? (await enrolTotp(user)).secret : undefined;
+  return { ...user, password, totpSecret };
 }
 
 export async function makeClient(input: Partial<NewClientInput> = {}) {

@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { totpCode } from '../../lib/services/factors/totp.ts';
 
 /** A full-page screenshot taker writing e2e/screenshots/<prefix>-<name>.png. */
 export function screenshots(prefix: string) {
@@ -17,12 +18,16 @@ export function screenshots(prefix: string) {
 export const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
 export const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
 
-/** Gatehouse's own login form, as any relying party's users see it. */
-export async function gatehouseLogin(page: Page, user: { username: string; password: string }) {
+/**
+ * Gatehouse's own login form, as any relying party's users see it; for a user
+ * with TOTP on (`totpSecret`, as fixtures.ts gives admins), the code step too.
+ */
+export async function gatehouseLogin(page: Page, user: { username: string; password: string; totpSecret?: string }) {
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  if (user.totpSecret) await gatehouseCode(page, totpCode(user.totpSecret, Date.now()));
 }
 
 /**

@@ -136,6 +136,11 @@ const envSchema = z.object({
       (v) => v === undefined || /^smtps?:\/\/[^/]+/.test(v),
       'SMTP_URL must be smtp://host:port or smtps://host:port, with user:password@ if the server asks',
     ),
+  /**
+   * Who must have a second factor (lib/services/portal/access.ts): `admins` (the default: the
+   * portal is the keys to everything), `everyone` (every /account page asks for it first), or `off`.
+   */
+  SECOND_FACTOR_REQUIRED: z.enum(['admins', 'everyone', 'off']).default('admins'),
   /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default Gatehouse <no-reply@the issuer's host>. */
   MAIL_FROM: z.string().min(3).max(200).optional(),
 });

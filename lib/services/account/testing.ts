@@ -8,8 +8,11 @@ import { upsertArtifact } from '../../db/artifacts.ts';
 import type { Database } from '../../db/database.ts';
 import type { AuditBy } from '../audit.ts';
 import { registerClient } from '../clients.ts';
+import { totpCode } from '../factors/totp.ts';
+import { testContext } from '../testing.ts';
 import { createUser } from '../users.ts';
 import type { AccountHolder } from './sessions.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from './two-step.ts';
 
 export const tag = () => randomBytes(4).toString('hex');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -78,4 +81,16 @@ export async function token(
     exp * 1000,
   );
   return id;
+}
+
+/** Turns TOTP on for `holder` through the account's use cases, as the person would; the secret. */
+export async function enrolTestTotp(db: Database, holder: AccountHolder): Promise<string> {
+  const ctx = { ...testContext(db), now: Date.now };
+  await beginTotpEnrolment(ctx, holder);
+  const pending = await twoStepStatus(ctx, holder);
+  if (pending.status !== 'pending') throw new Error('enrolTestTotp: no pending set-up');
+  const form = new FormData();
+  form.append('code', totpCode(pending.secret, Date.now()));
+  await confirmTotpEnrolment(ctx, holder, form);
+  return pending.secret;
 }

@@ -15,7 +15,7 @@ function sources(session: AdminAccess['kind'], tokens: Record<string, AdminToken
     issuer,
     session: async () => {
       calls.session += 1;
-      return session === 'admin' ? { kind: 'admin', admin } : ({ kind: session } as AdminAccess);
+      return session === 'admin' || session === 'enrol' ? { kind: session, admin } : ({ kind: session } as AdminAccess);
     },
     bearer: async (token) => {
       calls.bearer.push(token);
@@ -87,6 +87,9 @@ test('the portal session: an admin acts; anyone else signed in is 403', async ()
   const error = await refusal(authorizeAdminRequest(request('GET'), sources('forbidden').s));
   assert.equal(error.code, 'forbidden');
   assert.equal(error.headers['www-authenticate'], undefined);
+  const enrol = await refusal(authorizeAdminRequest(request('GET'), sources('enrol').s));
+  assert.equal(enrol.code, 'forbidden', 'an admin without the second factor the policy requires');
+  assert.match(enrol.message, /set up two-step verification first/);
 });
 
 test('with the portal session, a change must come from the issuer itself (CSRF); reads need not', async () => {

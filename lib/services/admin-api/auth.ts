@@ -58,6 +58,7 @@ export async function authorizeAdminRequest(request: Request, sources: AuthSourc
     });
   }
   if (access.kind === 'forbidden') throw new Forbidden('only administrators may use the admin API');
+  if (access.kind === 'enrol') throw new Forbidden('administrators must set up two-step verification first, at /account/security');
   if (!SAFE_METHODS.has(request.method) && request.headers.get('origin') !== sources.issuer) {
     throw new Forbidden('a change made with the portal session must come from the portal itself (Origin header)');
   }

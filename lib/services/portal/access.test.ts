@@ -6,7 +6,8 @@ import { upsertArtifact } from '../../db/artifacts.ts';
 import { setUserDisabled } from '../../db/users.ts';
 import { testDatabases } from '../../db/testing.ts';
 import { createUser } from '../users.ts';
-import { adminAccess, gatehouseSessionAlive, userAccess } from './access.ts';
+import { adminAccess, enrolmentPath, gatehouseSessionAlive, secondFactorRequiredFor, userAccess } from './access.ts';
+import { enrolTestTotp } from '../account/testing.ts';
 import { safeReturnTo } from './return-to.ts';
 
 const storage = testDatabases('portal-access')[0];
@@ -17,9 +18,9 @@ describe('adminAccess', () => {
 
   test('no session is signed_out; an enabled admin is let in with display fields only', async () => {
     const db = await storage.open();
-    assert.deepEqual(await adminAccess(db, undefined), { kind: 'signed_out' });
+    assert.deepEqual(await adminAccess(db, undefined, 'off'), { kind: 'signed_out' });
     const admin = await person('admin');
-    assert.deepEqual(await adminAccess(db, admin.id), {
+    assert.deepEqual(await adminAccess(db, admin.id, 'off'), {
       kind: 'admin',
       admin: { id: admin.id, username: admin.username, name: null, email: null },
     });
@@ -28,28 +29,55 @@ describe('adminAccess', () => {
   test('a user without the admin role, a disabled admin and an unknown sub are forbidden', async () => {
     const db = await storage.open();
     const user = await person('user');
-    assert.deepEqual(await adminAccess(db, user.id), { kind: 'forbidden' });
+    assert.deepEqual(await adminAccess(db, user.id, 'off'), { kind: 'forbidden' });
     const admin = await person('admin');
     await setUserDisabled(db, admin.id, true);
-    assert.deepEqual(await adminAccess(db, admin.id), { kind: 'forbidden' }, 'disabling takes effect at the next request');
-    assert.deepEqual(await adminAccess(db, 'no-such-user'), { kind: 'forbidden' });
+    assert.deepEqual(await adminAccess(db, admin.id, 'off'), { kind: 'forbidden' }, 'disabling takes effect at the next request');
+    assert.deepEqual(await adminAccess(db, 'no-such-user', 'off'), { kind: 'forbidden' });
+  });
+});
+
+describe('the second-factor policy (SECOND_FACTOR_REQUIRED)', () => {
+  test('admins (the default) stops admins only; everyone stops everyone; off stops no one', () => {
+    assert.equal(secondFactorRequiredFor('admins', 'admin'), true);
+    assert.equal(secondFactorRequiredFor('admins', 'user'), false);
+    assert.equal(secondFactorRequiredFor('everyone', 'user'), true);
+    assert.equal(secondFactorRequiredFor('off', 'admin'), false);
+    assert.equal(enrolmentPath('admins'), '/account/security?required=admin');
+    assert.equal(enrolmentPath('everyone'), '/account/security?required=everyone');
+  });
+
+  test('an admin without a second factor is sent to enrol, then let in; their /account stays open under admins', async () => {
+    const db = await storage.open();
+    const admin = await createUser(db, { username: `admin-${randomBytes(4).toString('hex')}`, password: 'a long password', role: 'admin' });
+    const shown = { id: admin.id, username: admin.username, name: null, email: null };
+    assert.deepEqual(await adminAccess(db, admin.id, 'admins'), { kind: 'enrol', admin: shown });
+    assert.equal((await userAccess(db, admin.id, 'admins')).kind, 'user', '/account/security is where they enrol');
+    assert.equal((await userAccess(db, admin.id, 'everyone')).kind, 'enrol');
+    await enrolTestTotp(db, { id: admin.id, username: admin.username });
+    assert.deepEqual(await adminAccess(db, admin.id, 'admins'), { kind: 'admin', admin: shown });
+    assert.equal((await userAccess(db, admin.id, 'everyone')).kind, 'user');
+
+    const user = await createUser(db, { username: `user-${randomBytes(4).toString('hex')}`, password: 'a long password' });
+    assert.equal((await userAccess(db, user.id, 'admins')).kind, 'user', 'people without the admin role are not stopped by default');
+    assert.equal((await userAccess(db, user.id, 'everyone')).kind, 'enrol');
   });
 });
 
 describe('userAccess (/account)', () => {
   test('any enabled user gets in, whatever the role; no session, a disabled user and an unknown sub are signed out', async () => {
     const db = await storage.open();
-    assert.deepEqual(await userAccess(db, undefined), { kind: 'signed_out' });
+    assert.deepEqual(await userAccess(db, undefined, 'off'), { kind: 'signed_out' });
     for (const role of ['user', 'admin'] as const) {
       const person = await createUser(db, { username: `${role}-${randomBytes(4).toString('hex')}`, password: 'a long password', role, email: null });
-      assert.deepEqual(await userAccess(db, person.id), {
+      assert.deepEqual(await userAccess(db, person.id, 'off'), {
         kind: 'user',
         user: { id: person.id, username: person.username, name: null, email: null, role },
       });
       await setUserDisabled(db, person.id, true);
-      assert.deepEqual(await userAccess(db, person.id), { kind: 'signed_out' });
+      assert.deepEqual(await userAccess(db, person.id, 'off'), { kind: 'signed_out' });
     }
-    assert.deepEqual(await userAccess(db, 'no-such-user'), { kind: 'signed_out' });
+    assert.deepEqual(await userAccess(db, 'no-such-user', 'off'), { kind: 'signed_out' });
   });
 
   test('a portal session lives as long as the Gatehouse session it came from, for the same account', async () => {

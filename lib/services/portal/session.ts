@@ -14,7 +14,7 @@ import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { env } from '../../config/env.ts';
 import { serverContext } from '../../context.ts';
-import { adminAccess, gatehouseSessionAlive, userAccess, type AdminAccess, type AdminUser, type PortalUser } from './access.ts';
+import { adminAccess, enrolmentPath, gatehouseSessionAlive, userAccess, type AdminAccess, type AdminUser, type PortalUser } from './access.ts';
 import { pinNextAuthUrl, portalCookieNames, portalSessionSecret } from './auth.ts';
 import { PORTAL_CLIENT_ID, SIGNED_OUT_PATH } from './registration.ts';
 import { safeReturnTo } from './return-to.ts';
@@ -59,9 +59,12 @@ async function sessionSubject(): Promise<{ sub: string; sessionUid: string } | u
  */
 export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
   const subject = await sessionSubject();
-  const access = await adminAccess(serverContext().db, subject?.sub);
+  const { db, config } = serverContext();
+  const access = await adminAccess(db, subject?.sub, config.SECOND_FACTOR_REQUIRED);
   if (access.kind === 'signed_out') redirect(signInPath(returnTo));
   if (access.kind === 'forbidden') forbidden();
+  // Set up a second factor first (SECOND_FACTOR_REQUIRED): on /account/security, in the same portal session.
+  if (access.kind === 'enrol') redirect(enrolmentPath(config.SECOND_FACTOR_REQUIRED));
   return { ...access.admin, sessionUid: subject?.sessionUid };
 }
 
@@ -70,27 +73,35 @@ export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
  * answers a signed-out or forbidden caller with its own 401 or 403.
  */
 export async function adminSessionAccess(): Promise<AdminAccess> {
-  return adminAccess(serverContext().db, (await sessionSubject())?.sub);
+  const { db, config } = serverContext();
+  return adminAccess(db, (await sessionSubject())?.sub, config.SECOND_FACTOR_REQUIRED);
 }
 
 /** For display only (the layout's header): the admin if there is one. Never an authorization check. */
 export async function currentAdmin(): Promise<AdminUser | undefined> {
-  const access = await adminAccess(serverContext().db, (await sessionSubject())?.sub);
-  return access.kind === 'admin' ? access.admin : undefined;
+  const { db, config } = serverContext();
+  const access = await adminAccess(db, (await sessionSubject())?.sub, config.SECOND_FACTOR_REQUIRED);
+  return access.kind === 'admin' || access.kind === 'enrol' ? access.admin : undefined;
 }
 
 /** The signed-in user, any role; signed-out visitors (and disabled users) are sent to sign in, and back to `returnTo`. */
 export async function requireUser(returnTo = '/account'): Promise<SignedInUser> {
   const subject = await sessionSubject();
-  const access = await userAccess(serverContext().db, subject?.sub);
+  const { db, config } = serverContext();
+  const access = await userAccess(db, subject?.sub, config.SECOND_FACTOR_REQUIRED);
   if (access.kind === 'signed_out') redirect(signInPath(returnTo));
+  // Under `everyone`, every account page but the one where the factor is set up waits for it.
+  if (access.kind === 'enrol' && !returnTo.startsWith(SECURITY_PAGE)) redirect(enrolmentPath(config.SECOND_FACTOR_REQUIRED));
   return { ...access.user, sessionUid: subject?.sessionUid };
 }
 
+const SECURITY_PAGE = '/account/security';
+
 /** For display only: the signed-in user if there is one. Never an authorization check. */
 export async function currentUser(): Promise<PortalUser | undefined> {
-  const access = await userAccess(serverContext().db, (await sessionSubject())?.sub);
-  return access.kind === 'user' ? access.user : undefined;
+  const { db, config } = serverContext();
+  const access = await userAccess(db, (await sessionSubject())?.sub, config.SECOND_FACTOR_REQUIRED);
+  return access.kind === 'signed_out' ? undefined : access.user;
 }
 
 /** Whether anyone at all is signed in to the portal (the 403 page offers to sign out). */

@@ -2,9 +2,9 @@
 import type { Metadata } from 'next';
 import { TotpQr } from '@/components/account/totp-qr';
 import { ConfirmTotpForm, NewRecoveryCodesForm, RecoveryCodesOnce, TurnOffForm } from '@/components/account/two-step-forms';
-import { Button } from '@/components/ui/button';
+import { Button, TextLink } from '@/components/ui/button';
 import { Card, PageHeader } from '@/components/ui/card';
-import { Badge } from '@/components/ui/notice';
+import { Badge, Notice } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
 import { AddPasskeyForm, RemovePasskeyForm } from '@/components/account/passkey-forms';
 import { passkeysOfUser, recoveryCodesLeftOf, twoStepOf } from '@/lib/services/account/pages';
@@ -24,15 +24,41 @@ import {
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Two-step verification' };
 
-export default async function SecurityPage() {
+/** Why the portal sent the person here (SECOND_FACTOR_REQUIRED, lib/services/portal/access.ts). */
+function RequiredNotice({ required, done }: { required: 'admin' | 'everyone'; done: boolean }) {
+  if (done) {
+    return (
+      <Notice compact>
+        Two-step verification is on.{' '}
+        {required === 'admin' ? <TextLink href="/admin">Continue to the admin portal</TextLink> : <TextLink href="/account">Continue to your account</TextLink>}
+      </Notice>
+    );
+  }
+  return (
+    <Notice variant="warning" compact>
+      {required === 'admin'
+        ? 'Administrators must use two-step verification. Set up an authenticator app or a passkey below to continue to the admin portal.'
+        : 'Every account here must use two-step verification. Set up an authenticator app or a passkey below to continue.'}
+    </Notice>
+  );
+}
+
+export default async function SecurityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/account/security');
+  const { required } = await searchParams;
   const [status, passkeys, codesLeft] = await Promise.all([twoStepOf(user), passkeysOfUser(user), recoveryCodesLeftOf(user)]);
+  const enrolled = status.status === 'on' || passkeys.length > 0;
   return (
     <>
       <PageHeader
         title="Two-step verification"
         description="After your password, Gatehouse asks for a code from an authenticator app or for one of your passkeys, so a stolen password alone does not get anyone in."
       />
+      {required === 'admin' || required === 'everyone' ? (
+        <div className="mb-6 max-w-3xl">
+          <RequiredNotice required={required} done={enrolled} />
+        </div>
+      ) : null}
       {/* At the same place whatever the status: the codes that confirming or getting new ones made show in its answer, with or without JavaScript. */}
       <RecoveryCodesOnce confirm={confirmTwoStepAction} regenerate={newRecoveryCodesAction}>
         <div className="grid max-w-3xl gap-6">
