@@ -7,3 +7,8 @@ const sentence = (message: string) => message.charAt(0).toUpperCase() + message.
 export function TextField({ errors, ...props }: ComponentProps<typeof KitTextField>) {
   return <KitTextField errors={errors?.map(sentence)} {...props} />;
 }
+
+/** The current password, asked again before a change that weakens the account or adds a way in. `id` unique on the page. */
+export function CurrentPasswordField({ id, errors }: { id: string; errors?: string[] }) {
+  return <TextField id={id} name="currentPassword" label="Current password" type="password" autoComplete="current-password" required errors={errors} />;
+}

@@ -13,7 +13,7 @@ import { type FormEvent, useActionState, useEffect, useState } from 'react';
 import type { PasskeyAdded, PasskeyStart, PasswordProtectedState } from '@/lib/services/account/pages';
 import { Button, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
-import { TextField } from './fields';
+import { CurrentPasswordField, TextField } from './fields';
 import { PasswordProtectedFields, RecoveryCodes, sentence } from './two-step-forms';
 
 type Support = 'checking' | 'yes' | 'no';
@@ -82,15 +82,7 @@ export function AddPasskeyForm({
         required
         errors={errors.name}
       />
-      <TextField
-        id="passkey-password"
-        name="currentPassword"
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        required
-        errors={errors.currentPassword}
-      />
+      <CurrentPasswordField id="passkey-password" errors={errors.currentPassword} />
       <FormError messages={sentence(errors.form)} />
       <Button type="submit" disabled={support !== 'yes' || pending} aria-describedby="passkey-support">
         {pending ? 'Waiting for your passkey…' : 'Add a passkey'}

@@ -21,7 +21,7 @@ import { createContext, type ReactNode, useActionState, useContext } from 'react
 import type { ConfirmState, PasswordProtectedState } from '@/lib/services/account/pages';
 import { Button, focusRing, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
-import { TextField } from './fields';
+import { CurrentPasswordField, TextField } from './fields';
 
 export const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
 
@@ -150,15 +150,7 @@ export function PasswordProtectedFields({
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <TextField
-        id={fieldId}
-        name="currentPassword"
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        required
-        errors={errors.currentPassword}
-      />
+      <CurrentPasswordField id={fieldId} errors={errors.currentPassword} />
       <FormError messages={sentence(errors.form)} />
       <Button type="submit" variant={variant} disabled={pending}>
         {submit}
