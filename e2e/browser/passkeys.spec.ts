@@ -147,8 +147,11 @@ test('another account’s passkey does not answer someone’s second step; remov
     await portalSignOut(page, '/account/signed-out');
   }
   // Alice's passkey is lost; the device holds Bob's only.
-  const [aliceCredential] = await credentialIds(cdp, authenticatorId);
-  await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: aliceCredential });
+  // Told apart by their user handle: the account's id (lib/services/factors/passkeys.ts userHandleOf).
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  const aliceCredential = credentials.find((c) => Buffer.from(c.userHandle ?? '', 'base64').toString() === alice.id);
+  expect(aliceCredential, 'Alice’s passkey is on the device').toBeTruthy();
+  await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: aliceCredential!.credentialId });
   expect(await credentialIds(cdp, authenticatorId)).toHaveLength(1);
 
   await toLoginPage(page);
