@@ -17,6 +17,7 @@
  * link, not the client router, which would keep this component's state)
  * leaves them behind.
  */
+import { useSearchParams } from 'next/navigation';
 import { createContext, type ReactNode, useActionState, useContext } from 'react';
 import type { ConfirmState, PasswordProtectedState } from '@/lib/services/account/pages';
 import { Button, focusRing, TextLink } from '../ui/button';
@@ -58,6 +59,8 @@ export function RecoveryCodesOnce({
 }
 
 export function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: boolean }) {
+  // Sent here by the second-factor policy: the page it returns to says where to go on.
+  const required = useSearchParams().get('required');
   return (
     <div className="max-w-3xl">
       <Notice>
@@ -73,7 +76,10 @@ export function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: 
         </ul>
         <p className="mt-3">
           {/* A full page load: the client router would keep RecoveryCodesOnce's state, and with it the codes. */}
-          <a href="/account/security" className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}>
+          <a
+            href={`/account/security${required ? `?required=${encodeURIComponent(required)}` : ''}`}
+            className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}
+          >
             I have stored them
           </a>
         </p>
