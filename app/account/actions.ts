@@ -61,17 +61,23 @@ export async function endSessionAction(uid: string): Promise<void> {
 const SECURITY = '/account/security';
 
 /** Starts TOTP enrolment; posted twice, the second finds the first's pending secret. */
-export async function startTwoStepAction(): Promise<void> {
+export async function startTwoStepAction(form: FormData): Promise<void> {
   const user = await requireUser(SECURITY);
   await startTwoStep(user);
-  redirect(SECURITY);
+  redirect(securityPage(form));
+}
+
+/** Back to the security page, still saying why the policy sent the person there (`required`: admin or everyone). */
+function securityPage(form: FormData): string {
+  const required = form.get('required');
+  return required === 'admin' || required === 'everyone' ? `${SECURITY}?required=${required}` : SECURITY;
 }
 
 /** A new secret while enrolment is pending (a QR code scanned into the wrong place). */
-export async function restartTwoStepAction(): Promise<void> {
+export async function restartTwoStepAction(form: FormData): Promise<void> {
   const user = await requireUser(SECURITY);
   await restartTwoStep(user);
-  redirect(SECURITY);
+  redirect(securityPage(form));
 }
 
 export async function confirmTwoStepAction(_state: ConfirmState, form: FormData): Promise<ConfirmState> {

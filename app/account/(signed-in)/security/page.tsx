@@ -48,15 +48,16 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
   const { required } = await searchParams;
   const [status, passkeys, codesLeft] = await Promise.all([twoStepOf(user), passkeysOfUser(user), recoveryCodesLeftOf(user)]);
   const enrolled = status.status === 'on' || passkeys.length > 0;
+  const requiredBy = required === 'admin' || required === 'everyone' ? required : undefined;
   return (
     <>
       <PageHeader
         title="Two-step verification"
         description="After your password, Gatehouse asks for a code from an authenticator app or for one of your passkeys, so a stolen password alone does not get anyone in."
       />
-      {required === 'admin' || required === 'everyone' ? (
+      {requiredBy ? (
         <div className="mb-6 max-w-3xl">
-          <RequiredNotice required={required} done={enrolled} />
+          <RequiredNotice required={requiredBy} done={enrolled} />
         </div>
       ) : null}
       {/* At the same place whatever the status: the codes that confirming or getting new ones made show in its answer, with or without JavaScript. */}
@@ -68,6 +69,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
               description="Use any app that shows 6-digit codes (time-based, TOTP): for example a password manager or an authenticator app."
             >
               <form action={startTwoStepAction}>
+                {requiredBy ? <input type="hidden" name="required" value={requiredBy} /> : null}
                 <Button type="submit">Set up an authenticator app</Button>
               </form>
             </Card>
@@ -91,6 +93,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
                 </div>
               </div>
               <form action={restartTwoStepAction} className="mt-6 border-t border-slate-200 pt-4">
+                {requiredBy ? <input type="hidden" name="required" value={requiredBy} /> : null}
                 <Button type="submit" variant="secondary">
                   Start again with a new key
                 </Button>
