@@ -16,8 +16,12 @@ const role = z.enum(['user', 'admin']);
 
 /** Why a sign-in failed, for the admins reading the log (the person only ever sees "wrong username or password"). */
 /** `throttled`: the throttle refused the attempt before any password was checked (lib/services/throttle.ts). */
-/** `passkey`: a passwordless sign-in whose passkey's answer did not check out (lib/services/factors/passkeys.ts). */
-export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled', 'throttled', 'passkey'] as const;
+/**
+ * `passkey`: a passwordless sign-in whose passkey's answer did not check out (lib/services/factors/passkeys.ts);
+ * `second_factor_required`: the right password, for an app, from a person SECOND_FACTOR_REQUIRED says must first
+ * set up a second factor (lib/services/factors/policy.ts).
+ */
+export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled', 'throttled', 'passkey', 'second_factor_required'] as const;
 
 /** The kinds of second step a person can take: their TOTP app, a passkey, or one of their recovery codes. */
 export const secondFactorMethods = ['totp', 'passkey', 'recovery_code'] as const;

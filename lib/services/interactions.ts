@@ -12,7 +12,7 @@ import { clientForDisplay, findInteraction, finishInteraction, grantFor, type In
 import { serverContext, type AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
-import { findAccount } from '../db/users.ts';
+import { findAccount, findUserById } from '../db/users.ts';
 import { countPasskeys, findTotpFactor } from '../db/factors.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from '../db/pending-second-steps.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
@@ -22,6 +22,8 @@ import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyPro
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from './factors/second-step.ts';
 import { formText } from './forms.ts';
 import { canMailLinks } from './password-reset.ts';
+import { secondFactorRequiredFor } from './factors/policy.ts';
+import { PORTAL_CLIENT_ID } from './portal/registration.ts';
 import { recordSignInFailure } from './sign-in-failures.ts';
 
 export const loginForm = z.object({
@@ -127,7 +129,7 @@ async function accountForSecondStep(ctx: AppContext, interaction: Interaction) {
 
 /** `throttled`: too many attempts; `retryAfterSeconds` says when the next is taken. */
 type Failure =
-  | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' | 'account_disabled' }
+  | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' | 'account_disabled' | 'second_factor_required' }
   /** A passkey's answer refused (lib/services/factors/passkeys.ts). */
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/services/factors/second-step.ts), for the page to say. */
@@ -173,6 +175,17 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
     await savePendingSecondStep(ctx.db, uid, { accountId: person.id }, expiresAt);
     return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
   }
+  if (client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
+    // The portal, where a factor is set up, is the one app such a person may still sign in to.
+    await recordAudit(ctx.db, {
+      action: 'sign_in.failed',
+      actor: null,
+      target: { type: 'user', id: person.id, label: person.username },
+      context,
+      details: { username: person.username, reason: 'second_factor_required', ...client },
+    });
+    return { error: 'second_factor_required' };
+  }
   await recordAudit(ctx.db, {
     action: 'sign_in.succeeded',
     actor: person,
@@ -182,6 +195,14 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
   });
   const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(result.accountId) }, { mergeWithLastSubmission: false });
   return { redirect };
+}
+
+/** Whether SECOND_FACTOR_REQUIRED says this account (which has no second factor) must set one up before signing in to an app. */
+async function mustEnrolFirst(ctx: AppContext, accountId: string): Promise<boolean> {
+  const policy = ctx.config.SECOND_FACTOR_REQUIRED;
+  if (policy === 'off') return false;
+  const user = policy === 'admins' ? await findUserById(ctx.db, accountId) : undefined;
+  return secondFactorRequiredFor(policy, user?.role ?? 'user');
 }
 
 /**

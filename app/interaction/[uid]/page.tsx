@@ -72,11 +72,17 @@ export default async function InteractionPage({
     );
   }
 
-  const notice = message ? (
-    <Notice variant="error" compact>
-      {message}
-    </Notice>
-  ) : null;
+  const notice =
+    error === 'second_factor_required' ? (
+      <Notice variant="error" compact>
+        Your account must use two-step verification before you can sign in here. <TextLink href="/account/security">Set it up in your account</TextLink>, then
+        come back and sign in again.
+      </Notice>
+    ) : message ? (
+      <Notice variant="error" compact>
+        {message}
+      </Notice>
+    ) : null;
 
   const deny = (
     <form method="post" action={`${base}/abort`} className="mt-3">

@@ -13,16 +13,9 @@ import { isSessionOfAccount } from '../../db/artifacts.ts';
 import type { Database } from '../../db/database.ts';
 import { hasSecondFactor } from '../../db/factors.ts';
 import { findUserById, type Role } from '../../db/users.ts';
+import { secondFactorRequiredFor, type SecondFactorPolicy } from '../factors/policy.ts';
 
-export type SecondFactorPolicy = 'admins' | 'everyone' | 'off';
-
-/** Whether a person of `role` must have a second factor under `policy`. */
-export function secondFactorRequiredFor(policy: SecondFactorPolicy, role: Role): boolean {
-  return policy === 'everyone' || (policy === 'admins' && role === 'admin');
-}
-
-/** Where a person the policy stops is sent: the enrolment page, saying why. */
-export const enrolmentPath = (policy: SecondFactorPolicy) => `/account/security?required=${policy === 'everyone' ? 'everyone' : 'admin'}`;
+export { enrolmentPath, secondFactorRequiredFor, type SecondFactorPolicy } from '../factors/policy.ts';
 
 /** The signed-in administrator, as pages and server actions see them. */
 export interface AdminUser {
