@@ -22,6 +22,7 @@ const areas: Record<'admin' | 'account', Area> = {
       { href: '/admin/clients', label: 'Clients' },
       { href: '/admin/users', label: 'Users' },
       { href: '/admin/audit', label: 'Audit log' },
+      { href: '/admin/system', label: 'System' },
     ],
     width: 'max-w-6xl',
     other: { href: '/account', label: 'Your account', first: false, adminOnly: false },

@@ -296,7 +296,7 @@ test('the client list searches by name and pages through the results', async ({ 
   await expect(page.getByText('Showing 1–20 of 23')).toBeVisible();
 });
 
-test('the navigation reaches the Users and Audit log sections, marking the current one', async ({ page }) => {
+test('the navigation reaches the Users, Audit log and System sections, marking the current one', async ({ page }) => {
   await adminSignIn(page);
   await page.getByRole('link', { name: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
@@ -305,6 +305,12 @@ test('the navigation reaches the Users and Audit log sections, marking the curre
   await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
   await shoot(page, 'audit');
+  // Where mail goes: the test run's SMTP server, named without credentials; the policy at its default.
+  await page.getByRole('link', { name: 'System' }).click();
+  await expect(page.getByRole('heading', { name: 'System', level: 1 })).toBeVisible();
+  await expect(page.getByText(/^SMTP server smtp:\/\/127\.0\.0\.1:\d+$|^nowhere: SMTP_URL is not set/)).toBeVisible();
+  await expect(page.getByText('Administrators (the default)')).toBeVisible();
+  await shoot(page, 'system');
 });
 
 test.describe('without JavaScript', () => {
