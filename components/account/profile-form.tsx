@@ -22,7 +22,17 @@ export function ProfileForm({ action, initial }: { action: (state: ProfileState,
 
   return (
     <form ref={form} action={formAction} noValidate className="space-y-5">
-      {state.status === 'saved' ? <Notice>Your profile is saved. Apps see the change the next time they ask Gatehouse.</Notice> : null}
+      {state.status === 'saved' ? (
+        <Notice>
+          Your profile is saved. Apps see the change the next time they ask Gatehouse.
+          {state.pendingEmail ? (
+            <>
+              {' '}
+              We sent a link to <strong>{state.pendingEmail}</strong>: your email address changes to it when you open the link (it works for 24 hours).
+            </>
+          ) : null}
+        </Notice>
+      ) : null}
       <TextField
         id="name"
         label="Name"

@@ -11,6 +11,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { authorizationRequest, basic, makeClient, makeUser, post } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, portalSignOut, screenshots, status } from '../support/pages.ts';
+import { linkIn, mailApi, nextMail } from '../support/mail.ts';
 
 type User = Awaited<ReturnType<typeof makeUser>>;
 type Client = Awaited<ReturnType<typeof makeClient>>;
@@ -79,7 +80,23 @@ test('a person signs in to /account and edits their profile; an email someone el
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expect(status(page, 'Your profile is saved.')).toBeVisible();
-  await page.reload();
+  if (mailApi) {
+    // With mail (the test run's SMTP server), the new address waits for the link mailed to it.
+    await expect(status(page, `We sent a link to ${email}`)).toBeVisible();
+    await shoot(page, 'profile-email-pending');
+    await page.reload();
+    await expect(page.getByLabel('Email')).toHaveValue(user.email!);
+    const mail = await nextMail(email);
+    expect(mail.subject).toBe('Confirm your email address for Gatehouse');
+    await page.goto(linkIn(mail, `${new URL(page.url()).origin}/verify-email/`));
+    await expect(page.getByRole('heading', { name: 'Confirm your email address' })).toBeVisible();
+    await shoot(page, 'verify-email');
+    await page.getByRole('button', { name: `Confirm ${email}` }).click();
+    await expect(page.getByText('is confirmed: it is your account’s email address now')).toBeVisible();
+    await page.getByRole('link', { name: 'Open your account' }).click();
+  } else {
+    await page.reload();
+  }
   await expect(page.getByLabel('Name')).toHaveValue('Grace B. Hopper');
   await expect(page.getByLabel('Email')).toHaveValue(email);
   await expect(page.getByText('Signed in as Grace B. Hopper')).toBeVisible();

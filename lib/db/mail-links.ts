@@ -7,7 +7,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from './database.ts';
 
-export type MailLinkPurpose = 'password_reset';
+/** `email_verification`: the link proves the person reads `email` (a new address becomes the account's only then). */
+export type MailLinkPurpose = 'password_reset' | 'email_verification';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -226,6 +226,15 @@ export async function searchUsers(
   return { users: rows.map((row) => ({ ...row, role: toRole(row.role) })), total };
 }
 
+/**
+ * Makes `email` the account's address, verified (its verification link was
+ * used). Throws Prisma's P2002 when another account has taken the address since.
+ */
+export async function setVerifiedEmail(db: Database, id: string, email: string): Promise<UserRecord | undefined> {
+  const { count } = await db.prisma.user.updateMany({ where: { id }, data: { email, emailVerified: true } });
+  return count === 1 ? findUserById(db, id) : undefined;
+}
+
 /** Replaces a user's name and email; a changed email is no longer verified. */
 export async function updateUserProfile(db: Database, id: string, profile: { name: string | null; email: string | null }): Promise<UserRecord | undefined> {
   const current = await findUserById(db, id);

@@ -114,6 +114,8 @@ export const auditDetailsSchemas = {
    * their own; `viaMailLink`: with a password reset link from a mail.
    */
   'user.password_changed': z.strictObject({ generated: z.boolean().optional(), self: z.boolean().optional(), viaMailLink: z.boolean().optional() }),
+  /** The person used the verification link mailed to `email`, which is now the account's address, verified. */
+  'user.email_verified': z.strictObject({ email: z.string().max(254) }),
   /** A password reset link was mailed to the account's address (lib/services/password-reset.ts); never the link. */
   'password_reset.requested': z.strictObject({}),
   'user.role_changed': z.strictObject({ from: role, to: role }),
@@ -167,6 +169,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.enabled': 'User enabled',
   'user.password_changed': 'Password changed',
   'password_reset.requested': 'Password reset mailed',
+  'user.email_verified': 'Email verified',
   'user.role_changed': 'Role changed',
   'user.locked': 'Account locked',
   'user.unlocked': 'Account unlocked',

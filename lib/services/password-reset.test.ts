@@ -7,6 +7,7 @@ import { findCredentials } from '../db/users.ts';
 import { testDatabases } from '../db/testing.ts';
 import type { Database } from '../db/database.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
+import { capturingMailer } from './testing.ts';
 import { person, session } from './account/testing.ts';
 import { auditEventsFor } from './audit.ts';
 import { verifyPassword } from './passwords.ts';
@@ -18,22 +19,6 @@ const formOf = (fields: Record<string, string>) => {
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   return form;
 };
-
-/** A mailer that keeps what it is given, or refuses everything while `down`. */
-function capturingMailer() {
-  const sent: Mail[] = [];
-  const mailer: Mailer & { down: boolean } = {
-    mode: 'smtp',
-    destination: 'the test',
-    down: false,
-    async send(mail) {
-      if (mailer.down) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
-      sent.push(mail);
-    },
-    close() {},
-  };
-  return { sent, mailer };
-}
 
 const context = { ip: '198.51.100.23', userAgent: 'Mozilla/5.0 (test browser)' };
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);

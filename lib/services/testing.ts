@@ -5,6 +5,7 @@
  */
 import type { ClientRecord } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
+import type { Mail, Mailer } from '../mail/mailer.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './sign-in-failures.ts';
 import { createThrottle, throttleSettings, type Throttle } from './throttle.ts';
 
@@ -72,4 +73,24 @@ export function clientRecord(overrides: Partial<ClientRecord> = {}): ClientRecor
     updatedAt: new Date('2026-01-02T03:04:05.000Z'),
     ...overrides,
   };
+}
+
+/**
+ * A mailer that keeps what it is given (`sent`), refuses everything while
+ * `down` (a mail server that is down), or, with mode `off`, is a server without
+ * mail. For the use cases that send links.
+ */
+export function capturingMailer(mode: 'smtp' | 'off' = 'smtp') {
+  const sent: Mail[] = [];
+  const mailer: Mailer & { down: boolean } = {
+    mode,
+    destination: 'the test',
+    down: false,
+    async send(mail) {
+      if (mailer.down || mode === 'off') throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+      sent.push(mail);
+    },
+    close() {},
+  };
+  return { sent, mailer };
 }

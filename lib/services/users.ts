@@ -115,7 +115,7 @@ export async function userIdByUsername(db: Database, username: string): Promise<
   return user.id;
 }
 
-async function existingUser(db: Database, id: string): Promise<UserRecord> {
+export async function existingUser(db: Database, id: string): Promise<UserRecord> {
   const user = await findUserById(db, id);
   if (!user) throw new NotFound(`no user ${id}`);
   return user;

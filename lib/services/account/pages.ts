@@ -48,7 +48,7 @@ export function profileFormValues(user: SignedInUser): ProfileValues {
 }
 
 export async function saveProfile(user: SignedInUser, form: FormData): Promise<ProfileState> {
-  return updateOwnProfile(serverContext().db, user, form, await bySelf(user));
+  return updateOwnProfile(serverContext(), user, form, await bySelf(user));
 }
 
 export async function savePassword(user: SignedInUser, form: FormData): Promise<PasswordChangeState> {

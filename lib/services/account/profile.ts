@@ -3,11 +3,20 @@
  * admins and the CLI use (`profileSchema`, `updateProfile` in
  * lib/services/users.ts, which records user.updated); a taken email comes back
  * as a message on the email field.
+ *
+ * A new address does not replace the old one at once: when the server can send
+ * mail, it gets a verification link (lib/services/email-verification.ts) and
+ * becomes the account's email once that is used, so nobody with a session left
+ * open can point the account (and its password resets) at their own mailbox.
+ * Without mail, the address changes at once, unverified, as admins' do.
  */
-import type { Database } from '../../db/database.ts';
+import type { AppContext } from '../../context.ts';
+import { findUserByUsernameOrEmail } from '../../db/users.ts';
 import type { AuditBy } from '../audit.ts';
-import { formErrors, formText, type FieldErrors } from '../forms.ts';
-import { updateProfile } from '../users.ts';
+import { sendEmailVerification } from '../email-verification.ts';
+import { fieldErrors, formErrors, formText, type FieldErrors } from '../forms.ts';
+import { canMailLinks } from '../password-reset.ts';
+import { existingUser as existingUserById, profileSchema, updateProfile } from '../users.ts';
 
 export interface ProfileValues {
   name: string;
@@ -20,18 +29,44 @@ export type ProfileState = {
   status: 'editing' | 'saved';
   values: ProfileValues;
   errors: FieldErrors<(typeof fields)[number]>;
+  /** A new address waiting for its verification link (mailed to it). */
+  pendingEmail?: string;
 };
+
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
 
 export function profileValues(user: { name: string | null; email: string | null }): ProfileValues {
   return { name: user.name ?? '', email: user.email ?? '' };
 }
 
-export async function updateOwnProfile(db: Database, user: { id: string }, form: FormData, by?: AuditBy): Promise<ProfileState> {
+const TAKEN = 'another account already uses this email address';
+
+export async function updateOwnProfile(ctx: Context, user: { id: string }, form: FormData, by?: AuditBy): Promise<ProfileState> {
   const values: ProfileValues = { name: formText(form, 'name', 500), email: formText(form, 'email', 500) };
+  const parsed = profileSchema.safeParse(values);
+  if (!parsed.success) return { status: 'editing', values, errors: fieldErrors(parsed.error, fields) };
+  const current = await existingUserById(ctx.db, user.id);
+  const newEmail = parsed.data.email;
+  const changing = newEmail !== null && newEmail.toLowerCase() !== (current.email ?? '').toLowerCase() && canMailLinks(ctx);
   try {
-    const saved = await updateProfile(db, user.id, values, by);
-    return { status: 'saved', values: profileValues(saved), errors: {} };
+    if (!changing) {
+      const saved = await updateProfile(ctx.db, user.id, values, by);
+      return { status: 'saved', values: profileValues(saved), errors: {} };
+    }
+    const holder = await findUserByUsernameOrEmail(ctx.db, newEmail);
+    if (holder && holder.id !== user.id) return { status: 'editing', values, errors: { email: [TAKEN] } };
+    const sent = await sendEmailVerification(ctx, current, newEmail);
+    if (sent !== 'sent') {
+      return {
+        status: 'editing',
+        values,
+        errors: { email: ['the confirmation mail could not be sent just now; nothing was changed: try again in a few minutes'] },
+      };
+    }
+    // The name now; the address when its link is used.
+    const saved = await updateProfile(ctx.db, user.id, { name: values.name, email: current.email ?? '' }, by);
+    return { status: 'saved', values: profileValues(saved), errors: {}, pendingEmail: newEmail };
   } catch (error) {
-    return { status: 'editing', values, errors: formErrors(error, fields, { email: 'another account already uses this email address' }) };
+    return { status: 'editing', values, errors: formErrors(error, fields, { email: TAKEN }) };
   }
 }

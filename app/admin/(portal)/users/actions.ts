@@ -5,6 +5,7 @@ import {
   createUserFromForm,
   endSessionsFor,
   resetFactorsFor,
+  resendVerificationFor,
   revokeAppFor,
   setPasswordFromForm,
   setRoleFor,
@@ -43,6 +44,12 @@ export async function unlockAction(id: string): Promise<void> {
 
 export async function resetFactorsAction(id: string): Promise<void> {
   const result = await asAdmin(userPath(id), (admin) => resetFactorsFor(admin, id));
+  if (result.status === 'not_found') notFound();
+  redirect(`${userPath(id)}?notice=${result.status}`);
+}
+
+export async function resendVerificationAction(id: string): Promise<void> {
+  const result = await asAdmin(userPath(id), (admin) => resendVerificationFor(admin, id));
   if (result.status === 'not_found') notFound();
   redirect(`${userPath(id)}?notice=${result.status}`);
 }

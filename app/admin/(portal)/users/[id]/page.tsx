@@ -10,7 +10,16 @@ import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { formatDate } from '@/components/ui/time';
 import { requireAdmin } from '@/lib/services/portal/session';
 import { userDetails } from '@/lib/services/portal/users';
-import { endSessionsAction, resetFactorsAction, revokeAppAction, setPasswordAction, setRoleAction, setUserEnabledAction, unlockAction } from '../actions';
+import {
+  endSessionsAction,
+  resendVerificationAction,
+  resetFactorsAction,
+  revokeAppAction,
+  setPasswordAction,
+  setRoleAction,
+  setUserEnabledAction,
+  unlockAction,
+} from '../actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'User' };
@@ -29,6 +38,10 @@ const notices = {
     text: 'Two-step verification is reset: the user signs in with their password alone and can set it up again from their account.',
   },
   no_factors: { variant: 'success', text: 'The user had no two-step verification: nothing to reset.' },
+  verification_sent: { variant: 'success', text: 'A new verification link is on its way to the user’s email address.' },
+  verification_failed: { variant: 'error', text: 'The mail server refused the verification mail. Nothing was changed: try again later.' },
+  no_mail: { variant: 'error', text: 'This server sends no mail (SMTP_URL is not set), so no verification link can be sent.' },
+  nothing_to_verify: { variant: 'success', text: 'The user’s email address is verified already, or there is none.' },
   app_revoked: { variant: 'success', text: 'Access revoked: the app’s tokens for this user no longer work, and it must ask for consent again.' },
   app_gone: { variant: 'error', text: 'That app no longer holds anything for this user.' },
   portal_app: { variant: 'error', text: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' },
@@ -122,6 +135,13 @@ export default async function UserPage({
                   Email: user.email ? (
                     <>
                       {user.email} {user.emailVerified ? <Badge variant="green">Verified</Badge> : <Badge>Not verified</Badge>}
+                      {user.emailVerified ? null : (
+                        <form action={resendVerificationAction.bind(null, user.id)} className="mt-2">
+                          <Button type="submit" variant="secondary">
+                            Send the verification link again
+                          </Button>
+                        </form>
+                      )}
                     </>
                   ) : (
                     <span className="text-slate-500">None</span>

@@ -1,0 +1,22 @@
+/** The mail that confirms an address: sent when an account gets one (an admin, or the person changing theirs). */
+import { render } from './layout.ts';
+
+export interface EmailVerificationMail {
+  product: string;
+  username: string;
+  email: string;
+  url: string;
+  validHours: number;
+}
+
+export function emailVerificationMail(mail: EmailVerificationMail) {
+  return render(mail.product, {
+    subject: `Confirm your email address for ${mail.product}`,
+    paragraphs: [
+      `Please confirm that ${mail.email} is the email address of your account ${mail.username}.`,
+      `The link works once, for ${mail.validHours} hours. Until it is used, apps are told the address is not verified, and a new address does not replace the old one.`,
+    ],
+    action: { label: 'Confirm my email address', url: mail.url },
+    footnotes: ['If you do not have this account, ignore this mail: nothing changes without the link.'],
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * Email verification: when an account gets an address (an admin creates the
+ * person with one, or the person changes theirs in /account) a single-use link
+ * goes to it, valid 24 hours. `email_verified` (ID tokens, userinfo) is true
+ * only after the link is used; a changed address becomes the account's email
+ * only then, so nobody can point an account at an address they do not read.
+ * The link's page asks for one click (a POST): mail scanners open links.
+ * Wrong links are counted per source address; the verification is audited.
+ */
+import type { AppContext } from '../context.ts';
+import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
+import { findAccount, setVerifiedEmail } from '../db/users.ts';
+import { emailVerificationMail } from '../mail/templates/email-verification.ts';
+import { recordAudit, type RequestContext } from './audit.ts';
+import { canMailLinks } from './password-reset.ts';
+
+export const VERIFICATION_LINK_HOURS = 24;
+
+/** The product's name in mails, until the operator's brand is configurable (as in password-reset.ts). */
+const PRODUCT = 'Gatehouse';
+
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
+type LinkContext = Context & Pick<AppContext, 'throttle'>;
+
+/** `off`: this server sends no mail (SMTP_URL unset in production); `failed`: the mail server refused, no link was kept. */
+export type VerificationSend = 'sent' | 'failed' | 'off';
+
+/** Mails `email` a link that verifies it for the account (replacing an earlier unused one). */
+export async function sendEmailVerification(ctx: Context, user: { id: string; username: string }, email: string): Promise<VerificationSend> {
+  if (!canMailLinks(ctx)) return 'off';
+  const token = newLinkToken();
+  const linkId = await insertMailLink(ctx.db, {
+    token,
+    userId: user.id,
+    purpose: 'email_verification',
+    email,
+    expiresAt: new Date(ctx.now() + VERIFICATION_LINK_HOURS * 3_600_000),
+  });
+  const url = new URL(`/verify-email/${token}`, ctx.config.ISSUER).toString();
+  try {
+    await ctx.mailer.send({
+      to: email,
+      ...emailVerificationMail({ product: PRODUCT, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
+    });
+    return 'sent';
+  } catch (error) {
+    await deleteMailLink(ctx.db, linkId);
+    console.error(`[gatehouse] an email verification mail for account ${user.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    return 'failed';
+  }
+}
+
+export type VerificationLinkView = { status: 'valid'; username: string; email: string } | { status: 'expired' | 'used' | 'unknown' };
+
+/** Looks only: opening the link changes nothing. */
+export async function viewVerificationLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<VerificationLinkView> {
+  const link = token.length <= 64 ? await findMailLink(ctx.db, token, 'email_verification') : undefined;
+  if (!link) return { status: 'unknown' };
+  if (link.usedAt) return { status: 'used' };
+  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
+  const account = await findAccount(ctx.db, link.userId);
+  return account && !account.disabled ? { status: 'valid', username: account.username, email: link.email } : { status: 'unknown' };
+}
+
+export type VerificationOutcome =
+  | { status: 'idle' }
+  | { status: 'verified'; email: string }
+  | { status: 'link'; problem: 'expired' | 'used' | 'unknown' }
+  /** Another account took the address since the link was sent. */
+  | { status: 'taken' }
+  | { status: 'throttled'; message: string };
+
+/** Uses the link: the address becomes the account's, verified. */
+export async function confirmEmail(ctx: LinkContext, token: string, context: RequestContext): Promise<VerificationOutcome> {
+  const check = await ctx.throttle.beforeLinkCheck(context.ip);
+  if (!check.allowed) return { status: 'throttled', message: `Too many attempts; try again in ${Math.ceil(check.retryAfterSeconds / 60)} minutes.` };
+  const view = await viewVerificationLink(ctx, token);
+  if (view.status !== 'valid') {
+    if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
+    return { status: 'link', problem: view.status };
+  }
+  const link = await findMailLink(ctx.db, token, 'email_verification');
+  if (!link || !(await spendMailLink(ctx.db, token, 'email_verification', new Date(ctx.now())))) return { status: 'link', problem: 'used' };
+  try {
+    await setVerifiedEmail(ctx.db, link.userId, link.email);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'P2002') return { status: 'taken' };
+    throw error;
+  }
+  const person = { id: link.userId, username: view.username };
+  await recordAudit(ctx.db, {
+    action: 'user.email_verified',
+    actor: person,
+    target: { type: 'user', id: person.id, label: person.username },
+    context,
+    details: { email: link.email },
+  });
+  return { status: 'verified', email: link.email };
+}
