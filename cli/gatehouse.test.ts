@@ -3,69 +3,27 @@
  * one temporary SQLite database shared by the whole file. The client, user and
  * usage groups touch disjoint state and run concurrently (SQLite's WAL and busy
  * timeout let the processes share the file); tests inside a group run in order.
- * `client update` runs on every supported database, each its own: SQLite
- * always, PostgreSQL when TEST_DATABASE_URL is set.
+ * `client update` has a file of its own (cli/client-update.test.ts): it runs on
+ * every database, and each file gets its own time budget.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import Sqlite from 'better-sqlite3';
-import { findClientMetadata } from '../lib/db/clients.ts';
 import { closeDatabase, database } from '../lib/db/database.ts';
-import { testDatabases } from '../lib/db/testing.ts';
-import { clientSecretMatches } from '../lib/oidc/client-secret.ts';
-import { auditEventsFor } from '../lib/services/audit.ts';
-import { registerClient } from '../lib/services/clients.ts';
-import { PORTAL_CLIENT_ID } from '../lib/services/portal/registration.ts';
+import { cliRunner, failure, ok } from './testing.ts';
 import { verifyPassword } from '../lib/services/passwords.ts';
 import { createThrottle, throttleSettings } from '../lib/services/throttle.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../lib/services/account/two-step.ts';
 import { hasSecondFactor } from '../lib/services/factors/second-step.ts';
 import { totpCode } from '../lib/services/factors/totp.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-'));
 const dbFile = path.join(dir, 'gatehouse.db');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI; stdin is `input` when given, else /dev/null (not a TTY, like a script's). */
-function gatehouse(args: string[], { input, databaseUrl = `file:${dbFile}` }: { input?: string; databaseUrl?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/gatehouse.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    if (input !== undefined) child.stdin!.end(input);
-  });
-}
-
-/** The CLI's own failure line (oidc-provider may add a runtime warning of its own). */
-function failure(run: Run): string {
-  const lines = run.stderr.split('\n').filter((l) => l.startsWith('gatehouse: '));
-  assert.equal(lines.length, 1, `one gatehouse: line on stderr, got ${JSON.stringify(run.stderr)}`);
-  return lines[0];
-}
-
-function ok(run: Run): Run {
-  assert.equal(run.code, 0, `exit 0 expected, stderr: ${run.stderr}`);
-  return run;
-}
+const gatehouse = cliRunner(`file:${dbFile}`);
 
 function passwordHash(username: string): string {
   const db = new Sqlite(dbFile, { readonly: true });
@@ -275,124 +233,6 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       ok(await gatehouse(['client', 'delete', api.client_id]));
     });
   });
-
-  for (const storage of testDatabases('cli-update')) {
-    describe(`client update on ${storage.name}`, { concurrency: 1, skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
-      const run = (args: string[]) => gatehouse(['client', 'update', ...args], { databaseUrl: storage.url });
-      let id: string;
-
-      test('a given option changes; the others, the type and the secret stay', async () => {
-        // Also migrates this database, before anything else touches it.
-        const created = ok(
-          await gatehouse(
-            [
-              'client',
-              'create',
-              '--name',
-              'Payroll',
-              '--redirect-uri',
-              'https://payroll.example/cb',
-              '--post-logout-redirect-uri',
-              'https://payroll.example/',
-              '--scopes',
-              'openid profile',
-              '--id-token-alg',
-              'RS256',
-              '--json',
-            ],
-            { databaseUrl: storage.url },
-          ),
-        );
-        const { client_secret: secret, updated_at: _created, ...client } = JSON.parse(created.stdout);
-        id = client.client_id;
-        assert.equal(client.require_second_factor, false);
-
-        const text = ok(await run([id, '--require-second-factor'])).stdout.trim();
-        assert.equal(text, `Updated client "Payroll" (${id}): require_second_factor`);
-        const renamed = JSON.parse(ok(await run([id, '--name', 'Payroll 2', '--json'])).stdout);
-        const { updated_at: _renamed, ...now } = renamed;
-        assert.deepEqual(now, { ...client, client_name: 'Payroll 2', require_second_factor: true });
-        const db = await storage.open();
-        assert.ok(clientSecretMatches((await findClientMetadata(db, id))?.client_secret, secret), 'the secret still works');
-      });
-
-      test('--no- forms switch off and empty; repeatable options replace their lists', async () => {
-        const updated = JSON.parse(
-          ok(
-            await run([
-              id,
-              '--no-require-second-factor',
-              '--redirect-uri',
-              'https://payroll.example/a',
-              '--redirect-uri',
-              'http://localhost:8080/b',
-              '--no-post-logout-redirect-uri',
-              '--scope',
-              'openid',
-              '--scope',
-              'email',
-              '--first-party',
-              '--json',
-            ]),
-          ).stdout,
-        );
-        assert.deepEqual(
-          [updated.require_second_factor, updated.redirect_uris, updated.post_logout_redirect_uris, updated.scope, updated.first_party],
-          [false, ['https://payroll.example/a', 'http://localhost:8080/b'], [], 'openid email', true],
-        );
-        assert.deepEqual([updated.client_name, updated.id_token_signed_response_alg, updated.client_type], ['Payroll 2', 'RS256', 'confidential']);
-        assert.equal(ok(await run([id, '--first-party'])).stdout.trim(), `Client "Payroll 2" (${id}) already had these settings.`);
-      });
-
-      test('bad input exits non-zero with one clear line and changes nothing', async () => {
-        const list = async () => ok(await gatehouse(['client', 'list', '--json'], { databaseUrl: storage.url })).stdout;
-        const before = await list();
-        const refusals: Array<[string[], number, RegExp]> = [
-          [['nope', '--require-second-factor'], 1, /no client with id nope/],
-          [[id], 2, /nothing to change; give at least one option/],
-          [[], 2, /missing <client_id>/],
-          [[id, '--redirect-uri', 'http://example.com/cb'], 2, /--redirect-uri: http:\/\/example\.com\/cb must use https/],
-          [[id, '--logo-uri', 'http://logo.example/a.png'], 2, /--logo-uri: the logo URI must be an https URL/],
-          [[id, '--scope', 'everything'], 2, /--scope: /],
-          [[id, '--name', ' '], 2, /--name: name is required/],
-          [[id, '--require-second-factor', '--no-require-second-factor'], 2, /choose one of --require-second-factor and --no-require-second-factor/],
-          [[id, '--no-redirect-uri'], 2, /--redirect-uri: the authorization_code grant needs at least one redirect URI/],
-          [[id, '--auth-method', 'none'], 2, /--auth-method: a confidential client needs client_secret_basic or client_secret_post/],
-          [[id, '--public'], 2, /Unknown option '--public'/],
-        ];
-        for (const [args, code, message] of refusals) {
-          const refused = await run(args);
-          assert.equal(refused.code, code, `${args.join(' ')}: ${refused.stderr}`);
-          assert.match(failure(refused), message);
-        }
-        assert.equal(await list(), before);
-      });
-
-      test("the admin portal's own client is refused (exit 1), as in the portal and the admin API", async () => {
-        await registerClient(
-          await storage.open(),
-          { name: 'Gatehouse admin portal', redirectUris: ['https://gatehouse.example/cb'] },
-          { id: PORTAL_CLIENT_ID },
-        );
-        const refused = await run([PORTAL_CLIENT_ID, '--require-second-factor']);
-        assert.equal(refused.code, 1);
-        assert.match(failure(refused), /Gatehouse manages this client itself/);
-      });
-
-      test('each update that changed something is in the audit log, by the CLI, naming the fields', async () => {
-        const events = await auditEventsFor(await storage.open(), { targetType: 'client', targetId: id });
-        assert.deepEqual(
-          events.reverse().map((e) => [e.action, e.actor, e.userAgent, e.action === 'client.updated' ? e.details : undefined]),
-          [
-            ['client.created', null, 'gatehouse-cli', undefined],
-            ['client.updated', null, 'gatehouse-cli', { changed: ['requireSecondFactor'] }],
-            ['client.updated', null, 'gatehouse-cli', { changed: ['name'] }],
-            ['client.updated', null, 'gatehouse-cli', { changed: ['redirectUris', 'postLogoutRedirectUris', 'scope', 'firstParty', 'requireSecondFactor'] }],
-          ],
-        );
-      });
-    });
-  }
 
   describe('users', { concurrency: 1 }, () => {
     test('user create reads the password from stdin, dropping one newline', async () => {
