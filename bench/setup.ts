@@ -88,7 +88,7 @@ export async function startBaselineLike(
   const db = database(from.databaseUrl);
   const metadata = await findClientMetadata(db, from.target.client.id);
   const credentials = await findCredentials(db, from.target.user.username);
-  if (!metadata || !credentials) throw new Error('the benchmark client or user is missing');
+  if (!metadata || !credentials?.passwordHash) throw new Error('the benchmark client or user (with a password) is missing');
   const account = await findAccount(db, credentials.id);
   const jwks = (await listActiveSigningKeys(db)).map((k) => k.privateJwk);
   const settings = env();

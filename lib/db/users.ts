@@ -26,6 +26,7 @@ const publicFields = {
   username: true,
   email: true,
   emailVerified: true,
+  requiresVerifiedEmail: true,
   name: true,
   role: true,
   disabled: true,
@@ -50,7 +51,7 @@ export function usernameKey(username: string): string {
 /** Throws Prisma's P2002 when the username, in any case, or the email is taken. */
 export async function insertUser(
   db: Database,
-  user: { username: string; email: string | null; name: string | null; passwordHash: string; role: Role },
+  user: { username: string; email: string | null; name: string | null; passwordHash: string | null; role: Role },
 ): Promise<UserRecord> {
   const row = await db.prisma.user.create({ data: { id: randomUUID(), ...user, usernameKey: usernameKey(user.username) }, select: publicFields });
   return { ...row, role: toRole(row.role) };
@@ -86,7 +87,8 @@ export interface Credentials {
   id: string;
   /** The account's own spelling, whatever case was typed. */
   username: string;
-  passwordHash: string;
+  /** Null while an invited person has not chosen a password: no password matches. */
+  passwordHash: string | null;
   disabled: boolean;
 }
 

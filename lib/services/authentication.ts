@@ -59,7 +59,8 @@ async function checkPassword(
   const attempt = { account: credentials ? { id: credentials.id } : undefined, username: typed, ip };
   const check = await throttle.beforePasswordCheck(attempt);
   if (!check.allowed) return { ok: false, refusal: check };
-  const ok = credentials ? await verifyPassword(credentials.passwordHash, password) : await verifyAgainstDummy(password);
+  // An account without a password (an invitation not yet accepted) costs the same hash and matches nothing.
+  const ok = credentials?.passwordHash ? await verifyPassword(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (ok) {
     await throttle.passwordSucceeded(attempt);
     return { ok: true };

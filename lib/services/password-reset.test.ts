@@ -71,8 +71,8 @@ for (const storage of testDatabases('password-reset')) {
       const done = await resetPassword(ctx, token, formOf({ password: 'a brand new password', confirmPassword: 'a brand new password' }), context);
       assert.deepEqual(done, { status: 'done', username: holder.username });
       const credentials = await findCredentials(db, holder.username);
-      assert.ok(await verifyPassword(credentials!.passwordHash, 'a brand new password'));
-      assert.ok(!(await verifyPassword(credentials!.passwordHash, password)));
+      assert.ok(await verifyPassword(credentials!.passwordHash!, 'a brand new password'));
+      assert.ok(!(await verifyPassword(credentials!.passwordHash!, password)));
       assert.equal(await findArtifactByUid(db.sql, 'Session', signedIn), undefined, 'every session ended');
 
       const again = await resetPassword(ctx, token, formOf({ password: 'yet another password', confirmPassword: 'yet another password' }), context);

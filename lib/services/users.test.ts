@@ -131,7 +131,7 @@ for (const storage of testDatabases('users')) {
       const user = await createUser(db, { username: `pw-${tag()}`, password: 'a long password' });
       await changePassword(db, user.id, 'another long password', by, { generated: true });
       await changePassword(db, user.id, 'a third long password', { actor: { id: user.id, username: user.username } });
-      assert.ok(await verifyPassword((await findCredentials(db, user.username))!.passwordHash, 'a third long password'));
+      assert.ok(await verifyPassword((await findCredentials(db, user.username))!.passwordHash!, 'a third long password'));
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
       assert.deepEqual(
         events.map((e) => e.details),
@@ -278,7 +278,7 @@ for (const storage of testDatabases('users')) {
       assert.equal((await findUserByUsername(db, `ALICE-${t}`))?.id, alice.id);
       assert.equal((await findCredentials(db, `alice-${t}`))?.username, `Alice-${t}`);
       await changePassword(db, await userIdByUsername(db, `aLICE-${t}`), 'changed in any case');
-      assert.ok(await verifyPassword((await findCredentials(db, alice.username))!.passwordHash, 'changed in any case'));
+      assert.ok(await verifyPassword((await findCredentials(db, alice.username))!.passwordHash!, 'changed in any case'));
       assert.equal((await disableUser(db, await userIdByUsername(db, `alice-${t}`))).id, alice.id);
       assert.equal((await enableUser(db, await userIdByUsername(db, `ALICE-${t}`))).disabled, false);
       await assert.rejects(userIdByUsername(db, `nobody-${t}`), (e: unknown) => e instanceof NotFound);

@@ -21,7 +21,7 @@ const form = (currentPassword: string, newPassword: string, confirmPassword = ne
 for (const storage of testDatabases('account-password')) {
   describe(`password change on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
     const passwordIs = async (db: Awaited<ReturnType<typeof storage.open>>, username: string, password: string) =>
-      verifyPassword((await findCredentials(db, username))!.passwordHash, password);
+      verifyPassword((await findCredentials(db, username))!.passwordHash!, password);
 
     test('the current password must be right; nothing typed comes back; nothing changes; every wrong guess is in the log', async () => {
       const db = await storage.open();
