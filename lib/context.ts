@@ -26,9 +26,7 @@ export interface AppContext {
   readonly now: () => number;
   /** The process's oidc-provider, built on first use: `next build` loads every module with no database to read keys from. */
   provider(): Promise<Provider>;
-  /** Whether provider() has finished building it (and loaded the signing keys): readiness asks without starting the build. */
-  providerBuilt(): boolean;
-  /** The answer of GET /readyz (lib/ops/health.ts). */
+  /** The answer of GET /readyz (lib/ops/health.ts): asks whether provider() has built it, without starting the build. */
   readonly readiness: () => Promise<Readiness>;
   /** The process's Prometheus metrics (lib/ops/metrics.ts). Built on first use. */
   readonly metrics: Metrics;
@@ -80,7 +78,6 @@ export function createContext({
         });
       return provider;
     },
-    providerBuilt: () => providerBuilt,
     readiness: createReadiness({ db, providerBuilt: () => providerBuilt }),
     get metrics() {
       metrics ??= createMetrics({ activeSessions: () => countActiveSessions(db.sql, now()), argon2: argon2Load, processMetrics: true });
