@@ -143,6 +143,15 @@ const envSchema = z.object({
   SECOND_FACTOR_REQUIRED: z.enum(['admins', 'everyone', 'off']).default('admins'),
   /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default Gatehouse <no-reply@the issuer's host>. */
   MAIL_FROM: z.string().min(3).max(200).optional(),
+  /**
+   * Where Prometheus scrapes /metrics (lib/ops/metrics-server.ts): a port of its
+   * own, apart from the issuer's, so the figures never reach the public side of a
+   * load balancer. Unset, no metrics server runs: several instances on one host
+   * would otherwise fight over one default port. 0 takes any free port (tests).
+   */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65_535).optional()),
+  /** The interface the metrics server listens on: loopback unless the scraper is on another host. */
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
 });
 
 /** A count of attempts for the throttle settings: a whole number from 1 to 100,000. */

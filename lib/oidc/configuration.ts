@@ -7,6 +7,7 @@ import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { findAccount, type AccountRecord } from '../db/users.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import { adapterFor } from './adapter.ts';
 import { escapeHtml, page } from './html.ts';
 import { loadExistingGrant } from './grants.ts';
@@ -29,6 +30,8 @@ export interface ProviderSettings {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   sessionTtl: number;
+  /** Times the storage adapter's calls (lib/ops/metrics.ts); the bench's bare configuration has none. */
+  metrics?: Pick<Metrics, 'storageCall'>;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -84,7 +87,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const readAccount = accountReader(db);
 
   return {
-    adapter: adapterFor(db),
+    adapter: adapterFor(db, settings.metrics),
     // Clients come from the database through the adapter (model "Client").
     clients: [],
     jwks: { keys: settings.jwks },

@@ -15,7 +15,7 @@ import { logServerError } from './server-errors.ts';
 /** How often expired artifacts are deleted (they are already ignored on read). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
-export async function createProvider({ db, config, throttle }: Pick<AppContext, 'db' | 'config' | 'throttle'>): Promise<Provider> {
+export async function createProvider({ db, config, throttle, metrics }: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics'>): Promise<Provider> {
   const [jwks, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
   const provider = new Provider(
     config.ISSUER,
@@ -27,6 +27,7 @@ export async function createProvider({ db, config, throttle }: Pick<AppContext, 
       accessTokenTtl: config.ACCESS_TOKEN_TTL,
       refreshTokenTtl: config.REFRESH_TOKEN_TTL,
       sessionTtl: config.SESSION_TTL,
+      metrics,
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
@@ -36,6 +37,8 @@ export async function createProvider({ db, config, throttle }: Pick<AppContext, 
   useExtensions(provider);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(ctx.get('x-request-id'), error));
+  // Emitted once the token endpoint has answered a grant with its tokens.
+  provider.on('grant.success', (ctx) => metrics.tokenIssued(ctx.oidc.params?.grant_type));
 
   const cleanup = setInterval(() => {
     deleteExpiredArtifacts(db.sql).catch((error) => logServerError('cleanup', error));
