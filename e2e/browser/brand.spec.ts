@@ -1,0 +1,112 @@
+/**
+ * The operator's brand and the colour schemes in a real browser. A second
+ * instance started with BRAND_NAME, BRAND_ACCENT_COLOR and BRAND_LOGO_FILE shows
+ * them on the sign-in card (the logo served at /brand/logo, under its name as
+ * alt text) with the favicon; the suite's own server shows the sign-in, consent,
+ * /account and /admin pages in the light and the dark scheme, as the browser
+ * asks (prefers-color-scheme). Screenshots land in e2e/screenshots/brand-*.png.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
+import { gatehouseLogin, screenshots } from '../support/pages.ts';
+import { startInstance } from '../support/server.ts';
+
+const shoot = screenshots('brand');
+
+/** The computed background colour of the page's body. */
+const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+test.describe('an instance with its own brand', () => {
+  // Starting a second server takes a few seconds on a fresh database.
+  test.setTimeout(90_000);
+  let instance: Awaited<ReturnType<typeof startInstance>> | undefined;
+  let dir: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-brand-'));
+    const logo = join(dir, 'acme.svg');
+    writeFileSync(logo, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 24"><rect width="40" height="24" rx="6" fill="#0e7490"/></svg>');
+    instance = await startInstance({
+      DATABASE_URL: `file:${join(dir, 'brand.db')}`,
+      BRAND_NAME: 'Acme ID',
+      BRAND_ACCENT_COLOR: '#0E7490',
+      BRAND_LOGO_FILE: logo,
+    });
+  });
+
+  test.afterAll(() => {
+    instance?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the sign-in page shows the name, the logo and the accent; the favicon is linked and served', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${instance!.url}/account`);
+    await expect(page.getByRole('heading', { name: 'Your Acme ID account' })).toBeVisible();
+    await expect(page).toHaveTitle(/Acme ID/);
+    const logo = page.getByRole('img', { name: 'Acme ID' });
+    await expect(logo).toHaveAttribute('src', '/brand/logo');
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    const button = page.getByRole('button', { name: 'Sign in with Acme ID' });
+    await expect(button).toHaveCSS('background-color', 'rgb(14, 116, 144)');
+    await expect(button).toHaveCSS('color', 'rgb(255, 255, 255)');
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg');
+    const favicon = await page.request.get(`${instance!.url}/favicon.svg`);
+    expect(favicon.status()).toBe(200);
+    expect(favicon.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+    const served = await page.request.get(`${instance!.url}/brand/logo`);
+    expect(served.headers()['content-type']).toBe('image/svg+xml');
+    await shoot(page, 'acme-sign-in-light');
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await bodyBackground(page)).toBe('rgb(2, 6, 23)');
+    // Lightened to 3:1 against the dark card, where the operator's teal would be too dark.
+    await expect(button).not.toHaveCSS('background-color', 'rgb(14, 116, 144)');
+    await shoot(page, 'acme-sign-in-dark');
+  });
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`sign-in, consent, /account and /admin in the ${scheme} scheme`, async ({ page, browser }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    const client = await makeClient({ name: 'Northwind Notes' });
+    const person = await makeUser({ name: 'Grace Hopper' });
+    const { url } = await authorizationRequest(client);
+    await page.goto(url.href);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    expect(await bodyBackground(page)).toBe(scheme === 'dark' ? 'rgb(2, 6, 23)' : 'rgb(248, 250, 252)');
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg');
+    await page.getByLabel('Username').fill(person.username);
+    await page.getByLabel('Username').focus(); // the focus ring and the field's border, in the screenshot
+    await shoot(page, `${scheme}-sign-in`);
+    await gatehouseLogin(page, person);
+    await expect(page.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
+    await shoot(page, `${scheme}-consent`);
+
+    // /account, in the same browser: signed in to Gatehouse already, so only the portal's button.
+    await page.goto('/account');
+    await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+    expect(await bodyBackground(page)).toBe(scheme === 'dark' ? 'rgb(2, 6, 23)' : 'rgb(248, 250, 252)');
+    await shoot(page, `${scheme}-account`);
+
+    // /admin, as an admin in a browser of their own.
+    const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
+    const context = await browser.newContext({ colorScheme: scheme });
+    try {
+      const adminPage = await context.newPage();
+      await adminPage.goto('/admin/users');
+      await adminPage.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+      await gatehouseLogin(adminPage, admin);
+      await expect(adminPage.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+      await shoot(adminPage, `${scheme}-admin`);
+    } finally {
+      await context.close();
+    }
+  });
+}
