@@ -13,7 +13,8 @@
  * - the accent as text (links, the card's brand line, the current navigation
  *   item) is darkened on light and lightened on dark surfaces until it reaches
  *   4.5:1 against each of them (1.4.3), so it also exceeds 3:1 as a UI colour;
- * - the focus ring reaches 3:1 against the page and the card (1.4.11).
+ * - the focus ring reaches 4.5:1 against the page and the card (1.4.11 asks
+ *   3:1; more keeps it apart from the filled button it surrounds).
  */
 import { contrast, mix, readableOn, shiftLightness, withContrast } from './colour.ts';
 import { env, type Env } from './env.ts';
@@ -45,7 +46,7 @@ export interface AccentScheme {
   muted: string;
   /** The accent as text: links, the brand line, the current navigation item; 4.5:1 on the page, the card and `soft`. */
   text: string;
-  /** Focus rings and the border of a focused field; 3:1 on the page and the card. */
+  /** Focus rings and the border of a focused field; 4.5:1 on the page and the card (3:1 is the requirement). */
   ring: string;
   /** A tint behind accent text: the current navigation item, a chosen option, an accent badge. */
   soft: string;
@@ -78,7 +79,8 @@ function scheme(given: string, surfaces: { page: string; card: string }, toward:
     onHover: readableOn(hover),
     muted: mix(accent, surfaces.card, 0.55),
     text: withContrast(accent, [surfaces.page, surfaces.card, soft], 4.5, toward),
-    ring: withContrast(accent, [surfaces.page, surfaces.card], 3, toward),
+    // 4.5:1, past 1.4.11's 3:1, so the ring also stands apart from a filled button it surrounds.
+    ring: withContrast(accent, [surfaces.page, surfaces.card], 4.5, toward),
     soft,
   };
 }

@@ -23,9 +23,8 @@ code{font-size:.85rem;background:var(--code);padding:.1rem .3rem;border-radius:.
 button{width:100%;margin-top:.75rem;padding:.6rem 1rem;border-radius:.5rem;border:1px solid var(--control);background:var(--card);color:var(--text);
 font:inherit;font-weight:600;cursor:pointer}button.primary{background:var(--brand-accent);border-color:var(--brand-accent);color:var(--brand-on-accent)}
 button.primary:hover{background:var(--brand-accent-hover);color:var(--brand-on-accent-hover)}
-button:focus-visible{outline:3px solid var(--brand-accent-ring);outline-offset:2px}.brand{display:flex;align-items:center;gap:.5rem;
-font-size:.8rem;letter-spacing:.08em;text-transform:uppercase;color:var(--brand-accent-text);font-weight:700;margin-bottom:1rem}
-.brand img{height:2rem;width:auto;max-width:10rem}`;
+button:focus-visible{outline:3px solid var(--brand-accent-ring);outline-offset:2px}.brand{display:flex;align-items:center;gap:.625rem;
+font-weight:600;margin-bottom:1.5rem}.brand svg{color:var(--brand-accent-text)}.brand img{height:2rem;width:auto;max-width:10rem}`;
 
 export interface ProviderPages {
   /** A complete page; `body` must already be escaped. */
