@@ -4,13 +4,16 @@
  * them on the sign-in card (the logo served at /brand/logo, under its name as
  * alt text) with the favicon; the suite's own server shows the sign-in, consent,
  * /account and /admin pages in the light and the dark scheme, as the browser
- * asks (prefers-color-scheme). Screenshots land in e2e/screenshots/brand-*.png.
+ * asks (prefers-color-scheme); and one mail of each kind as a mail reader shows
+ * it. Screenshots land in e2e/screenshots/brand-*.png.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { brandFrom } from '../../lib/config/brand.ts';
+import { emailVerificationMail } from '../../lib/mail/templates/email-verification.ts';
+import { passwordResetMail } from '../../lib/mail/templates/password-reset.ts';
 import { hexToRgb } from '../../lib/config/colour.ts';
 import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin, screenshots } from '../support/pages.ts';
@@ -123,3 +126,36 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   });
 }
+
+test("one mail of each kind, in an operator's brand, loads nothing", async ({ page }) => {
+  const brand = { name: 'Acme ID', accent: '#0e7490' };
+  const mails = {
+    'password-reset': passwordResetMail({
+      brand,
+      username: 'grace',
+      url: 'https://id.acme.example/password-reset/5f2b0c',
+      validMinutes: 30,
+      requestedAt: new Date('2026-11-24T09:30:00Z'),
+      ip: '203.0.113.7',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/142.0',
+    }),
+    'email-verification': emailVerificationMail({
+      brand,
+      username: 'grace',
+      email: 'grace@acme.example',
+      url: 'https://id.acme.example/verify-email/9a1e',
+      validHours: 24,
+    }),
+  };
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  for (const [kind, mail] of Object.entries(mails)) {
+    await page.setContent(mail.html);
+    await expect(page.getByText('Acme ID', { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: mail.html.includes('Choose a new password') ? 'Choose a new password' : 'Confirm my email address' }),
+    ).toHaveCSS('background-color', rgb('#0e7490'));
+    await shoot(page, `mail-${kind}`);
+  }
+  expect(requests.filter((url) => !url.startsWith('about:') && !url.startsWith('data:'))).toEqual([]);
+});

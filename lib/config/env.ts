@@ -142,7 +142,7 @@ const envSchema = z.object({
    * portal is the keys to everything), `everyone` (every /account page asks for it first), or `off`.
    */
   SECOND_FACTOR_REQUIRED: z.enum(['admins', 'everyone', 'off']).default('admins'),
-  /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default Gatehouse <no-reply@the issuer's host>. */
+  /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default "BRAND_NAME" <no-reply@the issuer's host>. */
   MAIL_FROM: z.string().min(3).max(200).optional(),
   // The operator's brand (lib/config/brand.ts): every page, the provider's own pages and every mail.
   /** The product's name people see: page titles, the sign-in card, the portal's header, mails. */
