@@ -11,6 +11,11 @@ export async function register() {
     const { serverContext } = await import('./lib/context');
     const ctx = serverContext();
     const { db, config } = ctx;
+    // A logo file that cannot be served stops the start, as a bad setting does.
+    if (config.BRAND_LOGO_FILE) {
+      const { serverLogoFile } = await import('./lib/config/brand-logo');
+      await serverLogoFile(config.BRAND_LOGO_FILE);
+    }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
     await prepareDatabase(db);
     await prepareSecrets(db);
