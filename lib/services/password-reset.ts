@@ -93,6 +93,17 @@ export async function viewResetLink(ctx: Pick<AppContext, 'db' | 'now'>, token: 
   return account && !account.disabled ? { status: 'valid', username: account.username } : { status: 'unknown' };
 }
 
+/** A new password typed twice on a mailed link's page (here, and an invitation's), under the usual rules. */
+export function readNewPassword(form: FormData): { ok: true; password: string } | { ok: false; errors: FieldErrors<'password' | 'confirmPassword'> } {
+  const parsed = newPasswordSchema.safeParse({
+    password: formText(form, 'password', passwordPolicy.maxLength + 1),
+    confirmPassword: formText(form, 'confirmPassword', passwordPolicy.maxLength + 1),
+  });
+  return parsed.success
+    ? { ok: true, password: parsed.data.password }
+    : { ok: false, errors: fieldErrors(parsed.error, ['password', 'confirmPassword'] as const) };
+}
+
 export type ResetState =
   | { status: 'idle' }
   | { status: 'invalid'; errors: FieldErrors<'password' | 'confirmPassword'> }
@@ -110,12 +121,9 @@ export async function resetPassword(ctx: Context, token: string, form: FormData,
     return { status: 'link', problem: view.status };
   }
   // The same rules as everywhere else (users.ts passwordSchema), checked before the link is spent.
-  const parsed = newPasswordSchema.safeParse({
-    password: formText(form, 'password', passwordPolicy.maxLength + 1),
-    confirmPassword: formText(form, 'confirmPassword', passwordPolicy.maxLength + 1),
-  });
-  if (!parsed.success) return { status: 'invalid', errors: fieldErrors(parsed.error, ['password', 'confirmPassword'] as const) };
-  const { password } = parsed.data;
+  const typed = readNewPassword(form);
+  if (!typed.ok) return { status: 'invalid', errors: typed.errors };
+  const { password } = typed;
 
   const link = await findMailLink(ctx.db, token, 'password_reset');
   if (!link || !(await spendMailLink(ctx.db, token, 'password_reset', new Date(ctx.now())))) return { status: 'link', problem: 'used' };
