@@ -64,6 +64,18 @@ export async function findMailLink(db: Database, token: string, purpose: MailLin
   return row ?? undefined;
 }
 
+/** What a link's page says of a token: `open` (unspent, unexpired at `now`, epoch ms) with the link, or why it does not work. */
+export type MailLinkState = { status: 'open'; link: MailLinkRecord } | { status: 'expired' | 'used' | 'unknown' };
+
+/** Looks only. A token longer than any we send is unknown without a query. */
+export async function mailLinkState(db: Database, token: string, purpose: MailLinkPurpose, now: number): Promise<MailLinkState> {
+  const link = token.length <= 64 ? await findMailLink(db, token, purpose) : undefined;
+  if (!link) return { status: 'unknown' };
+  if (link.usedAt) return { status: 'used' };
+  if (link.expiresAt.getTime() <= now) return { status: 'expired' };
+  return { status: 'open', link };
+}
+
 /** Spends a link: true only for the one request that found it unspent and unexpired. */
 export async function spendMailLink(db: Database, token: string, purpose: MailLinkPurpose, at: Date): Promise<boolean> {
   const { count } = await db.prisma.mailLink.updateMany({ where: { id: hashOf(token), purpose, usedAt: null, expiresAt: { gt: at } }, data: { usedAt: at } });

@@ -14,7 +14,16 @@
  * mail), `invitation.accepted` (by the person); never the link.
  */
 import type { AppContext } from '../context.ts';
-import { deleteMailLink, dropEarlierMailLinks, findMailLink, insertMailLink, newLinkToken, pendingMailLinkExpiry, spendMailLink } from '../db/mail-links.ts';
+import {
+  deleteMailLink,
+  dropEarlierMailLinks,
+  findMailLink,
+  insertMailLink,
+  mailLinkState,
+  newLinkToken,
+  pendingMailLinkExpiry,
+  spendMailLink,
+} from '../db/mail-links.ts';
 import { findUserById, setFirstPassword, type UserRecord } from '../db/users.ts';
 import { invitationMail } from '../mail/templates/invitation.ts';
 import { recordAudit, recordAuditBy, type AuditBy, type RequestContext } from './audit.ts';
@@ -101,10 +110,9 @@ export type InvitationView = { status: 'valid'; username: string; email: string 
 
 /** Looks only: a mail scanner opening the link spends nothing. */
 export async function viewInvitation(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<InvitationView> {
-  const link = token.length <= 64 ? await findMailLink(ctx.db, token, 'invitation') : undefined;
-  if (!link) return { status: 'unknown' };
-  if (link.usedAt) return { status: 'used' };
-  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
+  const state = await mailLinkState(ctx.db, token, 'invitation', ctx.now());
+  if (state.status !== 'open') return state;
+  const { link } = state;
   const user = await findUserById(ctx.db, link.userId);
   // An address changed since the mail: the link no longer proves anything about the account's.
   if (!user || user.disabled || user.email !== link.email) return { status: 'unknown' };

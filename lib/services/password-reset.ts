@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
+import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, findUserByUsernameOrEmail } from '../db/users.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
@@ -85,11 +85,9 @@ export type ResetLinkView = { status: 'valid'; username: string } | { status: 'e
 
 /** Looks only: a mail scanner opening the link spends nothing. */
 export async function viewResetLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<ResetLinkView> {
-  const link = token.length <= 64 ? await findMailLink(ctx.db, token, 'password_reset') : undefined;
-  if (!link) return { status: 'unknown' };
-  if (link.usedAt) return { status: 'used' };
-  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
-  const account = await findAccount(ctx.db, link.userId);
+  const state = await mailLinkState(ctx.db, token, 'password_reset', ctx.now());
+  if (state.status !== 'open') return state;
+  const account = await findAccount(ctx.db, state.link.userId);
   return account && !account.disabled ? { status: 'valid', username: account.username } : { status: 'unknown' };
 }
 
