@@ -9,7 +9,7 @@ import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import type { UserRecord } from '../../lib/db/users.ts';
 import { InvalidRequest, parseInput } from '../../lib/services/errors.ts';
-import { INVITATION_LINK_DAYS, inviteUser, resendInvitation } from '../../lib/services/invitations.ts';
+import { INVITATION_LINK_DAYS, invitedUserSchema, inviteUser, resendInvitation } from '../../lib/services/invitations.ts';
 import { addUser } from '../../lib/services/onboarding.ts';
 import {
   changePassword,
@@ -89,7 +89,7 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
     if (values.invite) {
       if (values['password-stdin'] || values['generate-password']) throw new InvalidRequest('user create: --invite takes no password (the person chooses it)');
       if (!fields.email) throw new InvalidRequest('user create: --invite needs --email');
-      parseInput(newUserSchema.omit({ password: true }), fields); // bad input fails here, before a database is opened
+      parseInput(invitedUserSchema, fields); // bad input fails here, before a database is opened
       const { user, invitation } = await inviteUser(await ctx.mailing(), fields, BY_CLI);
       return invitationResult(user, invitation.status === 'sent', `Invited ${user.role === 'admin' ? 'admin' : 'user'}`);
     }

@@ -109,7 +109,10 @@ for (const storage of testDatabases('invitations')) {
       const db = await storage.open();
       const ctx = contextFor(db, capturingMailer().mailer);
       const { email: _, ...noEmail } = newPerson();
-      await assert.rejects(inviteUser(ctx, noEmail, admin), (e: unknown) => e instanceof InvalidRequest && e.field === 'email');
+      await assert.rejects(
+        inviteUser(ctx, noEmail, admin),
+        (e: unknown) => e instanceof InvalidRequest && e.validation?.issues[0].path[0] === 'email' && /an invitation needs an email address/.test(e.message),
+      );
       const off = contextFor(db, capturingMailer('off').mailer);
       const input = newPerson();
       await assert.rejects(inviteUser(off, input, admin), (e: unknown) => e instanceof InvalidRequest && e.message === NO_MAIL);

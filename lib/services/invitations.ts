@@ -13,6 +13,7 @@
  * password reset's. Audit: `user.created` (invited), `user.invited` (each
  * mail), `invitation.accepted` (by the person); never the link.
  */
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import {
   deleteMailLink,
@@ -42,10 +43,15 @@ const PRODUCT = 'Gatehouse';
 type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
 type LinkContext = Context & Pick<AppContext, 'throttle'>;
 
-/** A new user's fields without a password; `email` is required (checked in inviteUser, on its field). */
+/** A new user's fields without a password; `email` is required. */
 export type InvitationInput = Omit<NewUserInput, 'password'>;
 
-const invitedUserSchema = newUserSchema.omit({ password: true });
+/** A new user's fields for an invitation: no password, an email required. */
+export const invitedUserSchema = newUserSchema.omit({ password: true }).extend({
+  email: z
+    .email({ error: (issue) => (issue.input == null || issue.input === '' ? 'an invitation needs an email address' : 'email is not a valid address') })
+    .max(254),
+});
 
 /** `sent` with when the link stops working; `failed`: the mail server refused or was unreachable, no new link was kept. */
 export type InvitationSend = { status: 'sent'; expiresAt: Date } | { status: 'failed' };
@@ -59,10 +65,9 @@ function refuseWithoutMail(ctx: Pick<AppContext, 'mailer'>) {
 /** Creates the person without a password and mails them the invitation; see the file's comment for a failed send. */
 export async function inviteUser(ctx: Context, input: InvitationInput, by?: AuditBy): Promise<{ user: UserRecord; invitation: InvitationSend }> {
   refuseWithoutMail(ctx);
-  if (!input.email) throw new InvalidRequest('an invitation needs an email address', { field: 'email' });
   const data = parseInput(invitedUserSchema, input);
   const user = await insertNewUser(ctx.db, data, null, by, { invited: true });
-  return { user, invitation: await mailInvitation(ctx, user, data.email ?? input.email, by, false) };
+  return { user, invitation: await mailInvitation(ctx, user, data.email, by, false) };
 }
 
 /** A new link for an invited person who has not accepted yet; the earlier one works until the new mail has left. */
