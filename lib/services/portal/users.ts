@@ -1,12 +1,14 @@
 /**
- * The admin portal's user pages as use cases: list, show, create, edit the
- * profile, set or generate a password, disable/enable, grant or remove the
+ * The admin portal's user pages as use cases: list, show, create (with a
+ * password, or an invitation: lib/services/invitations.ts), send an invitation
+ * or a verification link again, edit the profile, set or generate a password, disable/enable, grant or remove the
  * admin role, lift a lock that failed password checks put on them, reset their
  * two-step verification (a lost authenticator). Each takes the admin that `requireAdmin()` returned; the user
  * use cases (lib/services/users.ts) record every change in the audit log as
  * done by them, from their request's IP and user agent. Expected failures
  * come back as values for the page to show; anything else throws.
- * A password is returned only when Gatehouse generated it, to be shown once.
+ * A password is returned only when Gatehouse generated it, to be shown once;
+ * a mailed link never.
  */
 import 'server-only';
 import { sendEmailVerification, type VerificationSend } from '../email-verification.ts';
