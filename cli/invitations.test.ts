@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../lib/db/database.ts';
 import { findUserByUsername } from '../lib/db/users.ts';
-import { acceptInvitation } from '../lib/services/invitations.ts';
+import { acceptInvitation, INVITATION_LINK_DAYS } from '../lib/services/invitations.ts';
 import { capturingMailer, testContext } from '../lib/services/testing.ts';
 import { cliRunner, failure, ok } from './testing.ts';
 
@@ -98,4 +98,10 @@ test('user create with a password and --email mails the verification link', asyn
   assert.ok(linkIn(run.stderr, 'verify-email'));
   const none = ok(await gatehouse(['user', 'create', 'nobody', '--generate-password', '--json'], { env: mailEnv }));
   assert.equal(JSON.parse(none.stdout).mail_sent, undefined, 'no address, no mail');
+});
+
+test("the help texts say the invitation link's lifetime the use case gives it", async () => {
+  for (const command of ['create', 'invite']) {
+    assert.match(ok(await gatehouse(['user', command, '--help'])).stdout, new RegExp(`for ${INVITATION_LINK_DAYS} days`));
+  }
 });

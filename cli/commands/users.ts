@@ -9,8 +9,6 @@ import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import type { UserRecord } from '../../lib/db/users.ts';
 import { InvalidRequest, parseInput } from '../../lib/services/errors.ts';
-import { INVITATION_LINK_DAYS, invitedUserSchema, inviteUser, resendInvitation } from '../../lib/services/invitations.ts';
-import { addUser } from '../../lib/services/onboarding.ts';
 import {
   changePassword,
   disableUser,
@@ -42,13 +40,20 @@ const passwordOptions = {
 
 const generatedNotice = 'This password is shown only once; pass it on to its owner over a safe channel.';
 
+/**
+ * The mailing use cases are loaded by the commands that mail (as `unlock` loads the throttle): every
+ * other command starts without them. Their link's lifetime, for the help texts (cli/invitations.test.ts checks it).
+ */
+const mailingUseCases = () => Promise.all([import('../../lib/services/invitations.ts'), import('../../lib/services/onboarding.ts')]);
+const INVITATION_DAYS = 7;
+
 const mailNote = `A user with an email address gets a mail: the invitation with --invite, else a
 link that verifies the address. Mail goes through SMTP_URL, as the server's;
 without it, outside production, the mail is written to stderr.`;
 
 /** An invitation's outcome: printed either way, exit 1 when the mail did not leave (the user stays invited). */
 function invitationResult(user: UserRecord, sent: boolean, verb: string): Result {
-  const expires = `the link works once, for ${INVITATION_LINK_DAYS} days`;
+  const expires = `the link works once, for ${INVITATION_DAYS} days`;
   return {
     json: { ...userToWire(user), mail_sent: sent },
     text: sent ? `${verb} ${user.username}: the invitation is on its way to ${user.email} (${expires}).` : `${verb} ${user.username}`,
@@ -66,7 +71,7 @@ const create: Command = {
   --admin               give the user the admin role
 ${passwordFlags}
   --invite              no password: mail --email (required) a link that works
-                        once, for ${INVITATION_LINK_DAYS} days, to choose one (it verifies the address too)
+                        once, for ${INVITATION_DAYS} days, to choose one (it verifies the address too)
   --json                print the user as JSON (with "password" only when generated,
                         "mail_sent" when they have an email)
 
@@ -89,6 +94,7 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
     if (values.invite) {
       if (values['password-stdin'] || values['generate-password']) throw new InvalidRequest('user create: --invite takes no password (the person chooses it)');
       if (!fields.email) throw new InvalidRequest('user create: --invite needs --email');
+      const [{ invitedUserSchema, inviteUser }] = await mailingUseCases();
       parseInput(invitedUserSchema, fields); // bad input fails here, before a database is opened
       const { user, invitation } = await inviteUser(await ctx.mailing(), fields, BY_CLI);
       return invitationResult(user, invitation.status === 'sent', `Invited ${user.role === 'admin' ? 'admin' : 'user'}`);
@@ -96,6 +102,7 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
     const { password, generated } = await readPassword('user create', values);
     const input = { ...fields, password };
     parseInput(newUserSchema, input); // bad input fails here, before a database is opened or created
+    const [, { addUser }] = await mailingUseCases();
     const { user, verification } = await addUser(await ctx.mailing(), input, BY_CLI, { generated });
     const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
     if (verification === 'sent') lines.push(`A link to verify ${user.email} is on its way.`);
@@ -117,7 +124,7 @@ const invite: Command = {
   summary: 'send an invited user a new invitation link',
   help: `Usage: gatehouse user invite <username> [--json]
 
-Mails the user's address a new link (once, ${INVITATION_LINK_DAYS} days) to choose their password;
+Mails the user's address a new link (once, for ${INVITATION_DAYS} days) to choose their password;
 it replaces the earlier one once it has left. Only for a user created with
 --invite who has not chosen a password yet (exits 1 otherwise, and when the mail
 could not be sent: the earlier link then still works). Mail goes through
@@ -126,8 +133,9 @@ SMTP_URL, as the server's; without it, outside production, it is written to stde
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user invite', argv, {});
     const [username] = positionals('user invite', rest, ['username']);
-    const mailing = await ctx.mailing();
-    const { user, invitation } = await resendInvitation(mailing, await userIdByUsername(mailing.db, username), BY_CLI);
+    const [{ resendInvitation }] = await mailingUseCases();
+    const mail = await ctx.mailing();
+    const { user, invitation } = await resendInvitation(mail, await userIdByUsername(mail.db, username), BY_CLI);
     return invitationResult(user, invitation.status === 'sent', 'Invited');
   },
 };
