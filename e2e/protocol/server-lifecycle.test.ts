@@ -24,7 +24,14 @@ async function startAndStop(dbUrl: string) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, serverCommand('server', port), {
-    env: { ...process.env, DATABASE_URL: dbUrl, ISSUER: url, ADMIN_PASSWORD: randomBytes(18).toString('base64url'), NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      ISSUER: url,
+      ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
+      METRICS_PORT: '', // no metrics listener: a port set in the environment would be bound by each start in turn
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
