@@ -5,6 +5,16 @@
  */
 import { z } from 'zod';
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL: pino's level names in any case, surrounding blanks ignored, empty as unset; `silent` writes nothing. */
+export const logLevelSchema = z
+  .string()
+  .default('info')
+  .transform((v) => v.trim().toLowerCase() || 'info')
+  .pipe(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }));
+
 const envSchema = z.object({
   /** Bare origin the provider is reached at; every URL the server prints derives from it. */
   ISSUER: z
@@ -152,6 +162,8 @@ const envSchema = z.object({
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65_535).optional()),
   /** The interface the metrics server listens on: loopback unless the scraper is on another host. */
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** The least severe log line written (lib/ops/log.ts); `debug` adds the health probes' requests. */
+  LOG_LEVEL: logLevelSchema,
 });
 
 /** A count of attempts for the throttle settings: a whole number from 1 to 100,000. */

@@ -19,7 +19,7 @@ export const VERIFICATION_LINK_HOURS = 24;
 /** The product's name in mails, until the operator's brand is configurable (as in password-reset.ts). */
 const PRODUCT = 'Gatehouse';
 
-type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: Pick<AppContext['config'], 'ISSUER'> };
 type LinkContext = Context & Pick<AppContext, 'throttle'>;
 
 /** `off`: this server sends no mail (SMTP_URL unset in production); `failed`: the mail server refused, no link was kept. */
@@ -45,7 +45,7 @@ export async function sendEmailVerification(ctx: Context, user: { id: string; us
     return 'sent';
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
-    console.error(`[gatehouse] an email verification mail for account ${user.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log.error({ account_id: user.id, err: error }, 'an email verification mail could not be sent');
     return 'failed';
   }
 }

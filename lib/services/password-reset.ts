@@ -30,7 +30,7 @@ const newPasswordSchema = z
 /** The product's name in mails and pages, until the operator's brand is configurable. */
 const PRODUCT = 'Gatehouse';
 
-type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
+type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: Pick<AppContext['config'], 'ISSUER'> };
 
 /** `identifier`: what was typed, back in the field after a refusal (a username or address, never a secret). */
 export type ResetRequestState =
@@ -70,7 +70,7 @@ export async function requestPasswordReset(ctx: Context, form: FormData, context
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
-    console.error(`[gatehouse] a password reset mail for account ${user.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log.error({ account_id: user.id, err: error }, 'a password reset mail could not be sent');
     return { status: 'failed', identifier };
   }
   const person = { id: user.id, username: user.username };

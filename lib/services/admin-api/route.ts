@@ -98,7 +98,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
       // The answer is checked too: a field that should not be there (a secret, a hash) is a bug, answered as server_error.
       return Response.json(operation.response.parse(result), { status: operation.status, headers: apiHeaders(requestId) });
     } catch (error) {
-      return errorResponse(error, requestId);
+      return errorResponse(error, requestId, serverContext().log);
     }
   };
 }
@@ -110,6 +110,6 @@ export async function unknownAdminPath(request: Request): Promise<Response> {
     await authorizeAdminRequest(request, liveSources());
     throw new NotFound('no such admin API path; see /api/admin/openapi.json');
   } catch (error) {
-    return errorResponse(error, requestId);
+    return errorResponse(error, requestId, serverContext().log);
   }
 }
