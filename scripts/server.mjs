@@ -77,6 +77,10 @@ const server = createServer((req, res) => {
 });
 // As `next start`: idle keep-alive connections stay open past a load balancer's typical 60 s.
 server.keepAliveTimeout = 65_000;
+server.once('error', (error) => {
+  log.fatal({ err: error }, `cannot listen on port ${port}`);
+  process.exit(1);
+});
 server.listen(port, hostname, () => {
   const { address, port: bound } = server.address();
   log.info(`listening on ${address.includes(':') ? `[${address}]` : address}:${bound}`);
