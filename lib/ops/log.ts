@@ -8,7 +8,10 @@
  * route name, never a path with its token or a query string (lib/ops/request-log.ts),
  * and errors are reduced to their type, message and stack (`err` below). The
  * redaction is defence in depth for a field that slips through anyway: any
- * field of these names, up to two levels down, is written as `[redacted]`.
+ * field of these names at the top or one level down, and the credential headers
+ * of a `headers` object one level down (`req.headers.cookie`), is written as
+ * `[redacted]`. Not deeper: pino's wildcards cost per level and per line, and a
+ * second level made every request line several times dearer.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/env.ts';
@@ -30,12 +33,19 @@ const SECRET_FIELDS = [
   'token',
 ];
 
-/** pino's redact paths for SECRET_FIELDS at the top and one or two levels down (`req.headers.cookie`). */
-export const REDACT_PATHS = SECRET_FIELDS.flatMap((name) => {
+const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'];
+
+/** pino's paths (`a.b`, `a["b-c"]`, `*` for any key) for `name` under `prefix`. */
+const path = (prefix: string, name: string) => {
   const key = /^[a-z_]+$/.test(name) ? name : `["${name}"]`;
-  const below = (prefix: string) => (key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`);
-  return [key, below('*'), below('*.*')];
-});
+  return !prefix ? key : key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`;
+};
+
+/** pino's redact paths: SECRET_FIELDS at the top and one level down, SECRET_HEADERS in `*.headers`. */
+export const REDACT_PATHS = [
+  ...SECRET_FIELDS.flatMap((name) => [path('', name), path('*', name)]),
+  ...SECRET_HEADERS.flatMap((name) => [path('headers', name), path('*.headers', name)]),
+];
 
 export interface LogOptions {
   level?: LogLevel;
