@@ -35,7 +35,7 @@ test('the level decides what is written; silent writes nothing', () => {
   assert.equal(silent.lines.length, 0);
 });
 
-test('one JSON object a line with an ISO time; credentials under their usual names are redacted at the top, one level down and in headers', () => {
+test("one JSON object a line with an ISO time; credentials under their usual names are redacted at the top, in a request's parts and headers", () => {
   const { log, lines } = memoryLog();
   log.info(
     {

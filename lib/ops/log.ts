@@ -7,11 +7,11 @@
  * The rule is never to hand the logger a credential: a request line carries a
  * route name, never a path with its token or a query string (lib/ops/request-log.ts),
  * and errors are reduced to their type, message and stack (`err` below). The
- * redaction is defence in depth for a field that slips through anyway: any
- * field of these names at the top or one level down, and the credential headers
- * of a `headers` object one level down (`req.headers.cookie`), is written as
- * `[redacted]`. Not deeper: pino's wildcards cost per level and per line, and a
- * second level made every request line several times dearer.
+ * redaction is defence in depth for a field that slips through anyway: a field
+ * of these names at the top or in a request's parts (`body.code`), and the
+ * credential headers (`req.headers.cookie`), are written as `[redacted]`.
+ * Named paths only: pino's `*` wildcards cost on every line, and two levels of
+ * them made each request line several times dearer than the line itself.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/env.ts';
@@ -34,17 +34,19 @@ const SECRET_FIELDS = [
 ];
 
 const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'];
+/** Where a request's parameters and headers would be, were they ever logged. */
+const PARAMETER_HOLDERS = ['', 'body', 'params', 'query', 'form'];
+const HEADER_HOLDERS = ['headers', 'req.headers', 'res.headers', 'request.headers', 'response.headers'];
 
-/** pino's paths (`a.b`, `a["b-c"]`, `*` for any key) for `name` under `prefix`. */
+/** pino's path (`a.b`, `a["b-c"]`) of `name` under `prefix`. */
 const path = (prefix: string, name: string) => {
   const key = /^[a-z_]+$/.test(name) ? name : `["${name}"]`;
   return !prefix ? key : key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`;
 };
 
-/** pino's redact paths: SECRET_FIELDS at the top and one level down, SECRET_HEADERS in `*.headers`. */
 export const REDACT_PATHS = [
-  ...SECRET_FIELDS.flatMap((name) => [path('', name), path('*', name)]),
-  ...SECRET_HEADERS.flatMap((name) => [path('headers', name), path('*.headers', name)]),
+  ...PARAMETER_HOLDERS.flatMap((holder) => SECRET_FIELDS.map((name) => path(holder, name))),
+  ...HEADER_HOLDERS.flatMap((holder) => SECRET_HEADERS.map((name) => path(holder, name))),
 ];
 
 export interface LogOptions {
