@@ -3,6 +3,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // Under `npm start`, the custom server (scripts/server.mjs) waits for the provider's mount or the failure.
   const { registerProviderMount, reportStartupFailure } = await import('./lib/oidc/mounts/node');
+  const { createLogger } = await import('./lib/ops/log');
+  let log: import('./lib/ops/log').Log | undefined;
   try {
     // First: stamps each request with its TCP peer address for the audit log.
     const { installPeerAddressStamp } = await import('./lib/services/request-context');
@@ -11,6 +13,9 @@ export async function register() {
     const { serverContext } = await import('./lib/context');
     const ctx = serverContext();
     const { db, config } = ctx;
+    log = ctx.log;
+    const info = (line: string) => ctx.log.info(line);
+    const warn = (line: string) => ctx.log.warn(line);
     // A logo file that cannot be served stops the start, as a bad setting does.
     if (config.BRAND_LOGO_FILE) {
       const { serverLogoFile } = await import('./lib/config/brand-logo');
@@ -18,9 +23,10 @@ export async function register() {
     }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
     await prepareDatabase(db);
-    await prepareSecrets(db);
-    await ensureAdmin(db, config);
-    await ensurePortalClient(db, { issuer: config.ISSUER });
+    await prepareSecrets(db, info);
+    // At warn: a generated password is for the operator, once, and must not pass unseen.
+    await ensureAdmin(db, config, warn);
+    await ensurePortalClient(db, { issuer: config.ISSUER, log: warn });
     const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
     auditTokenRevocations(provider, db);
@@ -28,23 +34,25 @@ export async function register() {
       // Both `npm start` and plain `next start` run this, so both serve metrics. Before
       // the mount: a port that is taken stops the start rather than leave it unwatched.
       const { startMetricsServer } = await import('./lib/ops/metrics-server');
-      const metrics = await startMetricsServer(ctx.metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT });
-      console.log(`[gatehouse] metrics at ${metrics.url}`);
+      const metrics = await startMetricsServer(ctx.metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, log: ctx.log });
+      ctx.log.info({ url: metrics.url }, `metrics at ${metrics.url}`);
     }
     const { healthMount } = await import('./lib/ops/health');
-    registerProviderMount(provider, config.ISSUER, ctx.metrics, healthMount(ctx.readiness));
+    registerProviderMount(provider, config.ISSUER, ctx.metrics, ctx.log, healthMount(ctx.readiness));
     // Where password reset links go: the operator should know before a person asks for one.
-    console.log(`[gatehouse] mail goes to ${ctx.mailer.destination}`);
+    ctx.log.info(`mail goes to ${ctx.mailer.destination}`);
     // After the server can serve: reports for the operator and the audit log's
     // retention. They read through Prisma, whose first query costs a start
     // that finds everything in place a few hundred ms it need not wait for.
     const { reportClientPolicyViolations } = await import('./lib/services/client-policy-report');
     const { reportUsernameClashes } = await import('./lib/services/username-clashes');
     const { startAuditRetention } = await import('./lib/services/audit-retention');
-    void reportClientPolicyViolations(db).catch((error) => console.error('[gatehouse] the client policy report failed:', error));
-    void reportUsernameClashes(db).catch((error) => console.error('[gatehouse] the username clash report failed:', error));
-    startAuditRetention(db, { days: config.AUDIT_RETENTION_DAYS });
+    void reportClientPolicyViolations(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the client policy report failed'));
+    void reportUsernameClashes(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the username clash report failed'));
+    startAuditRetention(db, { days: config.AUDIT_RETENTION_DAYS, log: info });
   } catch (error) {
+    // Without a context (an invalid configuration, LOG_LEVEL included) a logger at the defaults says why.
+    (log ?? createLogger()).fatal({ err: error }, 'start-up failed');
     reportStartupFailure(error);
     throw error;
   }

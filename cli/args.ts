@@ -6,6 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Database } from '../lib/db/database.ts';
 import type { Mailer } from '../lib/mail/mailer.ts';
+import type { Log } from '../lib/ops/log.ts';
 import type { MailLinkConfig } from '../lib/services/email-verification.ts';
 import { InvalidRequest } from '../lib/services/errors.ts';
 import { generatePassword } from '../lib/services/passwords.ts';
@@ -27,6 +28,8 @@ export interface MailingContext {
   now: () => number;
   /** SMTP_URL's, as the server's; without it, outside production, mails are written to stderr. */
   mailer: Mailer;
+  /** Where a use case reports what went wrong beside the answer (a mail not sent): stderr, keeping stdout for the answer. */
+  log: Log;
   /** The links point at ISSUER, and the mails wear the brand, like the server's. */
   config: MailLinkConfig;
 }

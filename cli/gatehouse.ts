@@ -10,6 +10,7 @@
 import { env } from '../lib/config/env.ts';
 import type { Database } from '../lib/db/database.ts';
 import type { Mailer } from '../lib/mail/mailer.ts';
+import type { Log } from '../lib/ops/log.ts';
 import { InvalidRequest, ServiceError } from '../lib/services/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
@@ -55,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
 
   let db: Database | undefined;
   let mailer: Mailer | undefined;
+  let log: Log | undefined;
   const ctx: Context = {
     async db() {
       if (!db) {
@@ -65,9 +67,11 @@ async function main(argv: string[]): Promise<number> {
       return db;
     },
     async mailing() {
-      const { createMailer } = await import('../lib/mail/mailer.ts');
-      mailer ??= createMailer(env(), undefined, (text) => process.stderr.write(`${text}\n`));
-      return { db: await ctx.db(), now: Date.now, mailer, config: env() };
+      const [{ createMailer }, { createLogger, prettyStream }] = await Promise.all([import('../lib/mail/mailer.ts'), import('../lib/ops/log.ts')]);
+      // Human-readable, on stderr: the CLI's stdout is its answer (--json).
+      log ??= createLogger({ level: env().LOG_LEVEL, destination: prettyStream(process.stderr) });
+      mailer ??= createMailer(env(), { log });
+      return { db: await ctx.db(), now: Date.now, mailer, log, config: env() };
     },
   };
   try {

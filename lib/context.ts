@@ -14,6 +14,7 @@ import { database, type Database } from './db/database.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { countActiveSessions } from './db/artifacts.ts';
 import { createReadiness, type Readiness } from './ops/health.ts';
+import { createLogger, type Log } from './ops/log.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { argon2Load } from './services/passwords.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './services/sign-in-failures.ts';
@@ -21,6 +22,8 @@ import { createThrottle, throttleSettings, type Throttle } from './services/thro
 
 export interface AppContext {
   readonly config: Env;
+  /** The process's log (lib/ops/log.ts): JSON lines on stdout at LOG_LEVEL. Never hand it a secret. */
+  readonly log: Log;
   readonly db: Database;
   /** Epoch milliseconds: tests pass their own clock. */
   readonly now: () => number;
@@ -40,7 +43,9 @@ export interface AppContext {
 
 export interface ContextOptions {
   config?: Env;
-  /** Defaults to the handle for `config.DATABASE_URL`. */
+  /** Defaults to one at `config.LOG_LEVEL` on stdout. */
+  log?: Log;
+  /** Defaults to the handle for `config.DATABASE_URL`, reporting to `log`. */
   db?: Database;
   now?: () => number;
   /** Defaults to one on `db` (or REDIS_URL) with the configured limits. */
@@ -53,7 +58,8 @@ export interface ContextOptions {
 
 export function createContext({
   config = env(),
-  db = database(config.DATABASE_URL),
+  log = createLogger({ level: config.LOG_LEVEL }),
+  db = database(config.DATABASE_URL, { log }),
   now = Date.now,
   throttle,
   mailer,
@@ -63,6 +69,7 @@ export function createContext({
   let providerBuilt = false;
   const context: AppContext = {
     config,
+    log,
     db,
     now,
     provider() {
@@ -78,7 +85,7 @@ export function createContext({
         });
       return provider;
     },
-    readiness: createReadiness({ db, providerBuilt: () => providerBuilt }),
+    readiness: createReadiness({ db, providerBuilt: () => providerBuilt, log: (line) => log.warn(line) }),
     get metrics() {
       metrics ??= createMetrics({ activeSessions: () => countActiveSessions(db.sql, now()), argon2: argon2Load, processMetrics: true });
       return metrics;
@@ -89,7 +96,7 @@ export function createContext({
       return throttle;
     },
     get mailer() {
-      mailer ??= createMailer(config);
+      mailer ??= createMailer(config, { log });
       return mailer;
     },
   };

@@ -7,7 +7,13 @@
 //   are scripts/server-node-flags.json's, which `npm start`, the tests and the
 //   benchmark all use: with V8's default limit the heap grows under load for no more
 //   requests per second (README, *Configuration*).
+//
+// Logging: instrumentation.ts hands over the process's logger (lib/ops/log.ts, built
+// by the context from LOG_LEVEL) with the mount, and the mount logs every request.
+// Only what fails before that handover is written here, as one line of the same
+// shape: instrumentation logs its own failures itself.
 import { createServer } from 'node:http';
+import { hostname as hostName } from 'node:os';
 import { parseArgs } from 'node:util';
 
 process.env.NODE_ENV = 'production';
@@ -21,38 +27,63 @@ const { values } = parseArgs({
 });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const hostname = values.hostname;
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`[gatehouse] invalid port: ${values.port ?? process.env.PORT}`);
-  process.exit(2);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(2, `invalid port: ${values.port ?? process.env.PORT}`);
+
+/** A failure before the logger is handed over: one fatal line as lib/ops/log.ts writes them (JSON, or plain on a terminal), then exit. */
+function fail(status, msg, error) {
+  const detail = error instanceof Error ? error.message : error === undefined ? undefined : String(error);
+  const line = process.stdout.isTTY
+    ? `FATAL ${msg}${detail ? `: ${detail}` : ''}`
+    : JSON.stringify({
+        level: 60,
+        time: new Date().toISOString(),
+        pid: process.pid,
+        hostname: hostName(),
+        msg,
+        ...(detail ? { err: { message: detail } } : {}),
+      });
+  process.stdout.write(`${line}\n`);
+  process.exit(status);
 }
 
 // instrumentation.ts (migrations, the first admin, the provider) hands over the
-// provider's mount here when it is done (lib/oidc/mounts/node.ts).
-const mountReady = new Promise((resolve, reject) => {
+// provider's mount and the logger here when it is done (lib/oidc/mounts/node.ts),
+// or the error it has already logged.
+const notRegistered = new Error('instrumentation.ts did not register the provider within 120 s; is the build current?');
+const handoverReady = new Promise((resolve, reject) => {
   globalThis[Symbol.for('gatehouse.providerMount')] = { resolve, reject };
-  setTimeout(() => reject(new Error('instrumentation.ts did not register the provider within 120 s; is the build current?')), 120_000).unref();
+  setTimeout(() => reject(notRegistered), 120_000).unref();
 });
 
 const { default: next } = await import('next');
 const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
 const handleWithNext = app.getRequestHandler();
-let mount;
+let handover;
 try {
   await app.prepare();
-  mount = await mountReady;
 } catch (error) {
-  console.error('[gatehouse] start-up failed:', error instanceof Error ? error.message : error);
-  process.exit(1);
+  fail(1, 'start-up failed: Next could not prepare the app', error);
 }
+try {
+  handover = await handoverReady;
+} catch (error) {
+  if (error === notRegistered) fail(1, 'start-up failed', error);
+  process.exit(1); // instrumentation.ts logged why
+}
+const { handle, log } = handover;
 
 const server = createServer((req, res) => {
-  if (!mount(req, res)) handleWithNext(req, res);
+  if (!handle(req, res)) handleWithNext(req, res);
 });
 // As `next start`: idle keep-alive connections stay open past a load balancer's typical 60 s.
 server.keepAliveTimeout = 65_000;
+server.once('error', (error) => {
+  log.fatal({ err: error }, `cannot listen on port ${port}`);
+  process.exit(1);
+});
 server.listen(port, hostname, () => {
   const { address, port: bound } = server.address();
-  console.log(`[gatehouse] listening on ${address.includes(':') ? `[${address}]` : address}:${bound}`);
+  log.info(`listening on ${address.includes(':') ? `[${address}]` : address}:${bound}`);
 });
 
 let stopping = false;
@@ -60,6 +91,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
+    log.info({ signal }, 'stopping');
     server.close(() => app.close().finally(() => process.exit(0)));
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { startMailSink, type MailSink } from '../e2e/support/mail-sink.ts';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import pg from 'pg';
@@ -166,8 +166,18 @@ const secretsEnv = (databaseUrl: string): Record<string, string> => (databaseUrl
 /** The run's SMTP server (e2e/support/mail-sink.ts): every server under test mails to it, the tests read it back. */
 let mailSink: MailSink | undefined;
 
-async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; metricsUrl: string; stop: () => Promise<void> }> {
+/**
+ * Each server's whole output (its log, lib/ops/log.ts) goes to a file here, which the
+ * protocol tests read (GATEHOUSE_TEST_LOG_FILE; e2e/protocol/log-secrets.test.ts).
+ * Removed at the end of a run that failed nothing; kept to read otherwise.
+ */
+let logDir: string | undefined;
+
+async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; metricsUrl: string; logFile: string; stop: () => Promise<void> }> {
   const port = await freePort();
+  logDir ??= mkdtempSync(join(tmpdir(), 'gatehouse-logs-'));
+  const logFile = join(logDir, `${mount}-${port}.log`);
+  const logStream = createWriteStream(logFile);
   const url = `http://localhost:${port}`;
   // Its own metrics server (lib/ops/metrics-server.ts), which e2e/protocol/metrics.test.ts scrapes.
   const metricsPort = await freePort();
@@ -186,8 +196,13 @@ async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: st
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  child.stdout!.on('data', (c) => (log += c));
-  child.stderr!.on('data', (c) => (log += c));
+  const keep = (chunk: Buffer) => {
+    log += chunk;
+    logStream.write(chunk);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  child.once('exit', () => logStream.end());
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
@@ -197,6 +212,7 @@ async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: st
         return {
           url,
           metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+          logFile,
           stop: async () => {
             child.kill('SIGTERM');
             await new Promise((r) => child.once('exit', r));
@@ -236,6 +252,7 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
     GATEHOUSE_TEST_DATABASE_URL: databaseUrl,
     GATEHOUSE_TEST_MOUNT: mount,
     GATEHOUSE_TEST_METRICS_URL: server.metricsUrl,
+    GATEHOUSE_TEST_LOG_FILE: server.logFile,
     ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl } : {}),
   };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
@@ -292,6 +309,8 @@ main()
     totals.failed += 1;
   })
   .finally(() => {
+    if (logDir && totals.failed === 0) rmSync(logDir, { recursive: true, force: true });
+    else if (logDir) console.log(`\nthe servers' logs: ${logDir}`);
     const seconds = Math.round((Date.now() - started) / 1000);
     console.log(`\nGatehouse test run finished in ${seconds}s`);
     console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -9,6 +9,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
+import { createLogger } from '../../lib/ops/log.ts';
 import { INVITATION_LINK_DAYS, inviteUser } from '../../lib/services/invitations.ts';
 import { capturingMailer } from '../../lib/services/testing.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
@@ -116,7 +117,13 @@ test('an expired invitation link is explained', async ({ page }) => {
   const eightDaysAgo = () => Date.now() - (INVITATION_LINK_DAYS + 1) * 86_400_000;
   const username = `late-${Date.now().toString(36)}`;
   await inviteUser(
-    { db: database(databaseUrl), mailer, now: eightDaysAgo, config: { ISSUER: origin(page), BRAND_NAME: 'Gatehouse', BRAND_ACCENT_COLOR: '#4f46e5' } },
+    {
+      db: database(databaseUrl),
+      mailer,
+      log: createLogger({ level: 'silent' }),
+      now: eightDaysAgo,
+      config: { ISSUER: origin(page), BRAND_NAME: 'Gatehouse', BRAND_ACCENT_COLOR: '#4f46e5' },
+    },
     { username, email: `${username}@example.test` },
   );
   await page.goto(linkIn({ ...sent[0], from: '' }, `${origin(page)}/invitation/`));

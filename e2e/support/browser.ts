@@ -15,6 +15,8 @@ interface Cookie {
 
 export class TestBrowser {
   private cookies: Cookie[] = [];
+  /** Every value any cookie ever had here, for tests that look for them where they must not be. */
+  private readonly cookieHistory = new Set<string>();
 
   /**
    * `formOrigin`: the Origin its form posts send, the server's own unless said
@@ -44,12 +46,18 @@ export class TestBrowser {
       const expired = attr.get('max-age') === '0' || (attr.has('expires') && Date.parse(attr.get('expires')!) < Date.now());
       this.cookies = this.cookies.filter((c) => !(c.name === name && c.path === path));
       if (!expired) this.cookies.push({ name, value, path });
+      if (value) this.cookieHistory.add(value);
     }
   }
 
   /** A cookie's value as this browser holds it (for tests that reason about cookies themselves). */
   cookie(name: string): string | undefined {
     return this.cookies.find((c) => c.name === name)?.value;
+  }
+
+  /** Every cookie value the server ever set in this browser, expired ones included. */
+  cookieValues(): string[] {
+    return [...this.cookieHistory];
   }
 
   /** One request, no redirect following. */

@@ -6,6 +6,16 @@
 import { z } from 'zod';
 import { normalizeHex } from './colour.ts';
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL: pino's level names in any case, surrounding blanks ignored, empty as unset; `silent` writes nothing. */
+export const logLevelSchema = z
+  .string()
+  .default('info')
+  .transform((v) => v.trim().toLowerCase() || 'info')
+  .pipe(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }));
+
 const envSchema = z.object({
   /** Bare origin the provider is reached at; every URL the server prints derives from it. */
   ISSUER: z
@@ -197,6 +207,8 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /\.(svg|png|webp|jpe?g)$/i.test(v), 'BRAND_LOGO_FILE must name an .svg, .png, .webp or .jpg file'),
+  /** The least severe log line written (lib/ops/log.ts); `debug` adds the health probes' requests. */
+  LOG_LEVEL: logLevelSchema,
 });
 
 /** A path from the site's root with no `..`, `//` or query: a file of public/ (or a page) on this server. */

@@ -7,6 +7,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { env } from '../config/env.ts';
+import { createLogger, type Log } from '../ops/log.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.ts';
 import { PrismaClient } from '../generated/sqlite/client.ts';
 import { keyringFor, type Keyring } from './keyring.ts';
@@ -25,24 +26,36 @@ export interface Database {
    * first use, so commands that touch no secret need no key.
    */
   readonly keyring: Keyring;
+  /**
+   * Where what fails out of any caller's sight is reported (the SQLite
+   * checkpointer, an audit entry that could not be written): the context's
+   * logger for the server's handle (lib/context.ts), a default one otherwise.
+   */
+  readonly log: Log;
+}
+
+export interface DatabaseOptions {
+  /** Used when this call opens the handle; a handle already open keeps its own. */
+  log?: Log;
 }
 
 /** Open handles by URL, so every caller in this module graph shares one pool per database. */
 const handles = new Map<string, Database>();
 
 /** The handle for a database URL, opened on first use. */
-export function database(url: string): Database {
+export function database(url: string, options: DatabaseOptions = {}): Database {
   const cache = handles;
   let db = cache.get(url);
   if (!db) {
-    db = openDatabase(url);
+    db = openDatabase(url, options);
     cache.set(url, db);
   }
   return db;
 }
 
-function openDatabase(url: string): Database {
+function openDatabase(url: string, options: DatabaseOptions): Database {
   let keyring: Keyring | undefined;
+  let log = options.log;
   const handle = (prisma: PrismaClient, sql: Sql): Database => ({
     url,
     prisma,
@@ -50,11 +63,18 @@ function openDatabase(url: string): Database {
     get keyring() {
       return (keyring ??= keyringFor(url, env().SECRETS_KEY));
     },
+    get log() {
+      return (log ??= createLogger());
+    },
   });
   if (url.startsWith('file:')) {
     // withLiteralLike: searches match % and _ literally (lib/db/text-search.ts).
     const adapter = withLiteralLike(new PrismaBetterSqlite3({ url: url.slice('file:'.length) }));
-    return handle(new PrismaClient({ adapter }), openSql(url));
+    const db: Database = handle(
+      new PrismaClient({ adapter }),
+      openSql(url, undefined, { onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed') }),
+    );
+    return db;
   }
   const { connectionString, schema } = splitSchema(url);
   const pool = new pg.Pool({

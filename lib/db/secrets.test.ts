@@ -53,9 +53,9 @@ for (const storage of testDatabases('secrets')) {
       const newKey = randomBytes(32);
       // The database's own keyring stands for the old key; the rotated one lists the new key first.
       const oldKeyring = db.keyring;
-      const rotated: Database = { url: db.url, prisma: db.prisma, sql: db.sql, keyring: keyringOfBoth(newKey, oldKeyring) };
+      const rotated: Database = { url: db.url, prisma: db.prisma, sql: db.sql, log: db.log, keyring: keyringOfBoth(newKey, oldKeyring) };
       assert.ok((await resealSecrets(rotated)) >= 2);
-      const onlyNew: Database = { url: db.url, prisma: db.prisma, sql: db.sql, keyring: keyringOf([newKey]) };
+      const onlyNew: Database = { url: db.url, prisma: db.prisma, sql: db.sql, log: db.log, keyring: keyringOf([newKey]) };
       assert.equal(await serverSecret(onlyNew, 'rotated_secret', () => assert.fail('exists already')), secret);
       assert.deepEqual(await listActiveSigningKeys(onlyNew), before);
       for (const value of await raw(db)) assert.ok(onlyNew.keyring.isCurrent(value), 'every row is under the new key');

@@ -32,12 +32,17 @@ export interface Sql {
   close(): Promise<void>;
 }
 
-/** Opens the driver for a DATABASE_URL; a PostgreSQL pool may be shared with Prisma's adapter. */
-export function openSql(databaseUrl: string, pool?: pg.Pool): Sql {
-  return databaseUrl.startsWith('file:') ? openSqlite(databaseUrl.slice('file:'.length)) : openPostgres(databaseUrl, pool);
+export interface SqlOptions {
+  /** The SQLite checkpointer's failures (a message per failed checkpoint); ignored when unset. */
+  onCheckpointFailure?: (message: string) => void;
 }
 
-function openSqlite(path: string): Sql {
+/** Opens the driver for a DATABASE_URL; a PostgreSQL pool may be shared with Prisma's adapter. */
+export function openSql(databaseUrl: string, pool?: pg.Pool, options: SqlOptions = {}): Sql {
+  return databaseUrl.startsWith('file:') ? openSqlite(databaseUrl.slice('file:'.length), options) : openPostgres(databaseUrl, pool);
+}
+
+function openSqlite(path: string, { onCheckpointFailure }: SqlOptions): Sql {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new BetterSqlite3(path);
   // WAL lets readers run beside the single writer; a busy timeout makes a
@@ -48,7 +53,7 @@ function openSqlite(path: string): Sql {
   // Reads through a memory map instead of a read() call per page: cheaper for
   // the random lookups tokens make (bench/results/notes-2026-11-22-session2.md).
   db.pragma('mmap_size = 67108864');
-  const checkpointer = path === ':memory:' ? undefined : backgroundCheckpointer(db, path);
+  const checkpointer = path === ':memory:' ? undefined : backgroundCheckpointer(db, path, onCheckpointFailure);
   const statements = new Map<string, BetterSqlite3.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
@@ -108,7 +113,7 @@ parentPort.on('message', () => {
  * automatic checkpoint comes back if the thread cannot run. Started on the
  * first write, so read-only uses (and `next build`) never start it.
  */
-function backgroundCheckpointer(db: BetterSqlite3.Database, path: string) {
+function backgroundCheckpointer(db: BetterSqlite3.Database, path: string, onFailure: (message: string) => void = () => undefined) {
   let worker: Worker | undefined;
   let started = false;
   const fallBack = () => {
@@ -124,7 +129,7 @@ function backgroundCheckpointer(db: BetterSqlite3.Database, path: string) {
       } catch {
         return fallBack();
       }
-      worker.on('message', (message: string) => console.error(`[gatehouse] SQLite checkpoint failed: ${message}`));
+      worker.on('message', onFailure);
       worker.on('error', fallBack);
       worker.on('exit', fallBack);
       // After the listeners: adding a 'message' listener refs the worker again.

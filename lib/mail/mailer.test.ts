@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { startMailSink, type MailSink } from '../../e2e/support/mail-sink.ts';
+import { memoryLog } from '../ops/log.ts';
 import { createMailer } from './mailer.ts';
+
+const quiet = memoryLog().log;
 import { passwordResetMail } from './templates/password-reset.ts';
 
 let sink: MailSink;
@@ -28,7 +31,7 @@ const mail = {
 };
 
 test('over SMTP: one mail with a plain-text and an HTML body, from MAIL_FROM; HTML escaped', async () => {
-  const mailer = createMailer({ ISSUER, SMTP_URL: sink.smtpUrl, MAIL_FROM: 'Acme ID <id@acme.example>' });
+  const mailer = createMailer({ ISSUER, SMTP_URL: sink.smtpUrl, MAIL_FROM: 'Acme ID <id@acme.example>' }, { log: quiet });
   assert.equal(mailer.mode, 'smtp');
   assert.doesNotMatch(mailer.destination, /@/, 'no credentials in what is printed');
   await mailer.send(mail);
@@ -45,22 +48,22 @@ test('over SMTP: one mail with a plain-text and an HTML body, from MAIL_FROM; HT
 
 test('a server that refuses the mail makes send throw', async () => {
   await fetch(`${sink.apiUrl}/refuse?ms=2000`, { method: 'POST' });
-  const mailer = createMailer({ ISSUER, SMTP_URL: sink.smtpUrl, MAIL_FROM: undefined });
+  const mailer = createMailer({ ISSUER, SMTP_URL: sink.smtpUrl, MAIL_FROM: undefined }, { log: quiet });
   await assert.rejects(mailer.send(mail));
   mailer.close();
   await fetch(`${sink.apiUrl}/refuse?ms=0`, { method: 'POST' });
-  const unreachable = createMailer({ ISSUER, SMTP_URL: 'smtp://127.0.0.1:1', MAIL_FROM: undefined });
+  const unreachable = createMailer({ ISSUER, SMTP_URL: 'smtp://127.0.0.1:1', MAIL_FROM: undefined }, { log: quiet });
   await assert.rejects(unreachable.send(mail), 'nothing listening');
 });
 
-test('without SMTP_URL: the marked log outside production, nothing in production', async (t) => {
-  const logged: string[] = [];
-  t.mock.method(console, 'log', (line: string) => logged.push(line));
-  const development = createMailer({ ISSUER, SMTP_URL: undefined, MAIL_FROM: undefined }, false);
+test('without SMTP_URL: the marked log outside production, nothing in production', async () => {
+  const { log, lines } = memoryLog();
+  const development = createMailer({ ISSUER, SMTP_URL: undefined, MAIL_FROM: undefined }, { log, production: false });
   assert.equal(development.mode, 'log');
   await development.send(mail);
-  assert.match(logged.join('\n'), /MAIL NOT SENT \(SMTP_URL is not set\)[\s\S]*To: grace@example\.test[\s\S]*password-reset\/abc/);
-  const production = createMailer({ ISSUER, SMTP_URL: undefined, MAIL_FROM: undefined }, true);
+  assert.equal(lines.length, 1, 'one log line per mail');
+  assert.match(String(lines[0].msg), /MAIL NOT SENT \(SMTP_URL is not set\)[\s\S]*To: grace@example\.test[\s\S]*password-reset\/abc/);
+  const production = createMailer({ ISSUER, SMTP_URL: undefined, MAIL_FROM: undefined }, { log, production: true });
   assert.equal(production.mode, 'off');
   await assert.rejects(production.send(mail));
 });

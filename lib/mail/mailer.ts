@@ -11,6 +11,7 @@
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Env } from '../config/env.ts';
+import type { Log } from '../ops/log.ts';
 
 /** A rendered mail: always both a plain-text and an HTML body (lib/mail/templates). */
 export interface Mail {
@@ -35,8 +36,13 @@ export type MailConfig = Pick<Env, 'SMTP_URL' | 'MAIL_FROM' | 'ISSUER'> & Partia
 /** How long one send may take before it counts as failed (connect, greeting, each command). */
 const SMTP_TIMEOUT_MS = 10_000;
 
-/** `log`: where development mail is written (the server's log; the CLI's stderr, keeping its stdout for its answer). */
-export function createMailer(config: MailConfig, production = process.env.NODE_ENV === 'production', log: (text: string) => void = console.log): Mailer {
+export interface MailerOptions {
+  /** Where the development mode writes its mails (the server's log; the CLI's stderr, keeping its stdout for its answer). */
+  log: Pick<Log, 'info'>;
+  production?: boolean;
+}
+
+export function createMailer(config: MailConfig, { log, production = process.env.NODE_ENV === 'production' }: MailerOptions): Mailer {
   // The brand's name as an RFC 5322 quoted display name (its quotes and backslashes dropped).
   const from = config.MAIL_FROM ?? `"${(config.BRAND_NAME ?? 'Gatehouse').replace(/["\\]/g, '')}" <no-reply@${new URL(config.ISSUER).hostname}>`;
   if (config.SMTP_URL) {
@@ -70,10 +76,10 @@ export function createMailer(config: MailConfig, production = process.env.NODE_E
     mode: 'log',
     destination: 'the server log (development: SMTP_URL is not set; the mails are not sent)',
     async send(mail) {
-      // Development only: the text body carries the links a developer follows.
-      log(
-        `[gatehouse] ---- MAIL NOT SENT (SMTP_URL is not set) ----\nFrom: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n[gatehouse] ---- end of mail ----`,
-      );
+      // Development only, never under `npm start` (production): the text body carries
+      // the links a developer follows, tokens included, so it is the one log line that
+      // holds a credential; README, *Logs*, says so.
+      log.info(`---- MAIL NOT SENT (SMTP_URL is not set) ----\nFrom: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n---- end of mail ----`);
     },
     close() {},
   };

@@ -16,7 +16,13 @@ import { logServerError } from './server-errors.ts';
 /** How often expired artifacts are deleted (they are already ignored on read). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
-export async function createProvider({ db, config, throttle, metrics }: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics'>): Promise<Provider> {
+export async function createProvider({
+  db,
+  config,
+  throttle,
+  metrics,
+  log,
+}: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log'>): Promise<Provider> {
   const [jwks, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
   const brand = brandFrom(config);
   const provider = new Provider(
@@ -37,14 +43,14 @@ export async function createProvider({ db, config, throttle, metrics }: Pick<App
   // overwrite with the issuer's (lib/oidc/issuer-headers.ts): never the client's.
   provider.proxy = true;
   useHashedClientSecrets(provider, throttle);
-  useExtensions(provider, brand);
+  useExtensions(provider, brand, log);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
-  provider.on('server_error', (ctx, error) => logServerError(ctx.get('x-request-id'), error));
+  provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.
   provider.on('grant.success', (ctx) => metrics.tokenIssued(ctx.oidc.params?.grant_type));
 
   const cleanup = setInterval(() => {
-    deleteExpiredArtifacts(db.sql).catch((error) => logServerError('cleanup', error));
+    deleteExpiredArtifacts(db.sql).catch((error: unknown) => log.error({ err: error }, 'deleting expired artifacts failed'));
   }, CLEANUP_INTERVAL_MS);
   cleanup.unref();
   return provider;

@@ -47,7 +47,7 @@ for (const storage of testDatabases('health')) {
       assert.deepEqual(await response.json(), { status: 'unavailable', reason: 'database: no answer to SELECT 1' });
       await ready();
       assert.equal(logged.length, 1, 'logged when readiness is lost, not at every probe');
-      assert.match(logged[0], /^\[gatehouse\] not ready: database: no answer to SELECT 1: /);
+      assert.match(logged[0], /^not ready: database: no answer to SELECT 1: /);
     });
   });
 }

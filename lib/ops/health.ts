@@ -29,12 +29,12 @@ export interface ReadinessSources {
   db: Pick<Database, 'sql'>;
   /** Whether the provider, and with it the signing keys, is built (lib/context.ts). */
   providerBuilt(): boolean;
-  /** Where a lost readiness is reported; console.error by default. */
-  log?: (line: string) => void;
+  /** Where a lost readiness is reported (the context's log). */
+  log: (line: string) => void;
 }
 
 /** The readiness check of one context: call it per /readyz. */
-export function createReadiness({ db, providerBuilt, log = console.error }: ReadinessSources): () => Promise<Readiness> {
+export function createReadiness({ db, providerBuilt, log }: ReadinessSources): () => Promise<Readiness> {
   // Migrations only change when a new build starts (which applies them first):
   // once this build's folders are all recorded, that stays true for the process.
   let migrationsApplied = false;
@@ -67,7 +67,7 @@ export function createReadiness({ db, providerBuilt, log = console.error }: Read
     }
     if (result.reason !== lastReason) {
       const cause = 'cause' in result && result.cause instanceof Error ? `: ${result.cause.message}` : '';
-      log(`[gatehouse] not ready: ${result.reason}${cause}`);
+      log(`not ready: ${result.reason}${cause}`);
     }
     lastReason = result.reason;
     return { ready: false, reason: result.reason };

@@ -10,6 +10,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Log } from './log.ts';
 import type { Metrics } from './metrics.ts';
 
 const SERVER = Symbol.for('gatehouse.metricsServer');
@@ -21,7 +22,7 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export function createMetricsServer(metrics: Pick<Metrics, 'registry'>): Server {
+export function createMetricsServer(metrics: Pick<Metrics, 'registry'>, log: Pick<Log, 'error'>): Server {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -34,7 +35,7 @@ export function createMetricsServer(metrics: Pick<Metrics, 'registry'>): Server 
         res.end(req.method === 'HEAD' ? undefined : text);
       },
       (error: unknown) => {
-        console.error('[gatehouse] metrics: collecting failed:', error);
+        log.error({ err: error }, 'metrics: collecting failed');
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('collecting the metrics failed\n');
       },
     );
@@ -45,9 +46,12 @@ export function createMetricsServer(metrics: Pick<Metrics, 'registry'>): Server 
 }
 
 /** Listens once per process; a second call gets the first server. Rejects when the port is taken. */
-export function startMetricsServer(metrics: Pick<Metrics, 'registry'>, { host, port }: { host: string; port: number }): Promise<MetricsServer> {
+export function startMetricsServer(
+  metrics: Pick<Metrics, 'registry'>,
+  { host, port, log }: { host: string; port: number; log: Pick<Log, 'error'> },
+): Promise<MetricsServer> {
   globalForServer[SERVER] ??= new Promise<MetricsServer>((resolve, reject) => {
-    const server = createMetricsServer(metrics);
+    const server = createMetricsServer(metrics, log);
     server.once('error', (error) => {
       delete globalForServer[SERVER];
       reject(error);

@@ -6,6 +6,7 @@ import { countActiveSessions, upsertArtifact } from '../db/artifacts.ts';
 import { testDatabases } from '../db/testing.ts';
 import { adapterFor } from '../oidc/adapter.ts';
 import { metricRoute } from '../oidc/mounts/metric-routes.ts';
+import { memoryLog } from './log.ts';
 import { createMetricsServer, startMetricsServer } from './metrics-server.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 
@@ -77,11 +78,12 @@ test('process metrics only when asked: memory and event-loop lag', async () => {
 });
 
 test('the metrics server: GET /metrics in the text format, 404 elsewhere, one server per process', async () => {
+  const { log } = memoryLog();
   const metrics = createMetrics();
   metrics.signIn('succeeded');
-  const server = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0 });
+  const server = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0, log });
   try {
-    assert.equal(await startMetricsServer(createMetrics(), { host: '127.0.0.1', port: 0 }), server, 'a second start gets the first');
+    assert.equal(await startMetricsServer(createMetrics(), { host: '127.0.0.1', port: 0, log }), server, 'a second start gets the first');
     const response = await fetch(server.url);
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
@@ -91,7 +93,7 @@ test('the metrics server: GET /metrics in the text format, 404 elsewhere, one se
   } finally {
     await server.close();
   }
-  assert.equal(createMetricsServer(metrics).listening, false);
+  assert.equal(createMetricsServer(metrics, log).listening, false);
 });
 
 for (const storage of testDatabases('metrics')) {

@@ -21,13 +21,13 @@ export async function purgeAuditEvents(db: Database, days: number, now = Date.no
  */
 export function startAuditRetention(
   db: Database,
-  { days, intervalMs = 3_600_000, log = console.log }: { days: number; intervalMs?: number; log?: (line: string) => void },
+  { days, intervalMs = 3_600_000, log }: { days: number; intervalMs?: number; log: (line: string) => void },
 ): () => void {
   if (!(days > 0)) return () => {};
   const run = () =>
     purgeAuditEvents(db, days).then(
-      (count) => count > 0 && log(`[gatehouse] audit log: deleted ${count} entries older than ${days} days (AUDIT_RETENTION_DAYS)`),
-      (error: unknown) => log(`[gatehouse] audit log: the retention purge failed: ${(error as { code?: string })?.code ?? (error as Error)?.name ?? 'error'}`),
+      (count) => count > 0 && log(`audit log: deleted ${count} entries older than ${days} days (AUDIT_RETENTION_DAYS)`),
+      (error: unknown) => log(`audit log: the retention purge failed: ${(error as { code?: string })?.code ?? (error as Error)?.name ?? 'error'}`),
     );
   void run();
   const timer = setInterval(run, intervalMs);

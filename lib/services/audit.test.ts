@@ -7,10 +7,10 @@ import type { Database } from '../db/database.ts';
 import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor, auditLogPage, clientActor, isSecretKey, recordAudit, sanitizeDetails } from './audit.ts';
 
-/** Captures console.error while `fn` runs. */
-async function stderrOf(t: TestContext, fn: () => Promise<void>): Promise<string> {
+/** Captures what the handle's log gets at error level while `fn` runs. */
+async function errorsLogged(t: TestContext, db: Database, fn: () => Promise<void>): Promise<string> {
   const lines: string[] = [];
-  t.mock.method(console, 'error', (...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+  t.mock.method(db.log, 'error', (...args: unknown[]) => void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ')));
   await fn();
   t.mock.restoreAll();
   return lines.join('\n');
@@ -124,7 +124,7 @@ for (const storage of testDatabases('audit')) {
     test('details that do not match the action are dropped, not stored; the note names fields, never values', async (t) => {
       const db = await open();
       const id = tag();
-      const stderr = await stderrOf(t, () =>
+      const stderr = await errorsLogged(t, db, () =>
         recordAudit(db, {
           action: 'user.password_changed',
           actor: null,
@@ -151,12 +151,12 @@ for (const storage of testDatabases('audit')) {
           },
         },
       } as unknown as Database;
-      const stderr = await stderrOf(t, () =>
+      const stderr = await errorsLogged(t, db, () =>
         recordAudit(broken, { action: 'sign_in.failed', actor: null, details: { username: 'alice@example.com', reason: 'wrong_password' } }),
       );
       assert.match(stderr, /could not record sign_in\.failed: Error P2000/);
       assert.doesNotMatch(stderr, /alice/);
-      const unknown = await stderrOf(t, () => recordAudit(db, { action: 'nope' as never, actor: null }));
+      const unknown = await errorsLogged(t, db, () => recordAudit(db, { action: 'nope' as never, actor: null }));
       assert.match(unknown, /could not record nope/);
     });
 

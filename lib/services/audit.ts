@@ -131,12 +131,12 @@ export function sanitizeDetails(value: unknown, depth = 0): unknown {
   return undefined; // functions, bigint, symbols: not log material
 }
 
-/** The details as stored: schema-checked and sanitized, or `{}` (with a note on stderr naming only the bad fields). */
-function detailsJson(action: AuditAction, details: unknown): string {
+/** The details as stored: schema-checked and sanitized, or `{}` (with a log line naming only the bad fields). */
+function detailsJson(db: Database, action: AuditAction, details: unknown): string {
   const parsed = auditDetailsSchemas[action].safeParse(details ?? {});
   if (!parsed.success) {
     const paths = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(',') : '(root)')))];
-    console.error(`[audit] ${action}: details refused (${paths.join(', ')}); recorded without them`);
+    db.log.error(`audit: ${action}: details refused (${paths.join(', ')}); recorded without them`);
     return '{}';
   }
   return JSON.stringify(sanitizeDetails(parsed.data));
@@ -158,12 +158,12 @@ export async function recordAudit<A extends AuditAction>(db: Database, event: Au
       targetLabel: cap(event.target?.label, 200),
       ip: cap(event.context?.ip, 64),
       userAgent: cap(event.context?.userAgent, 512),
-      details: detailsJson(action, event.details),
+      details: detailsJson(db, action, event.details),
     });
   } catch (error) {
     // Only what identifies the failure: a Prisma error's message can quote the values it was given.
     const e = error as { name?: string; code?: string };
-    console.error(`[audit] could not record ${String(action).slice(0, 64)}: ${e?.name ?? 'Error'}${e?.code ? ` ${e.code}` : ''}`);
+    db.log.error(`audit: could not record ${String(action).slice(0, 64)}: ${e?.name ?? 'Error'}${e?.code ? ` ${e.code}` : ''}`);
   }
 }
 

@@ -31,17 +31,18 @@ export async function prepareDatabase(db: Database): Promise<Database> {
  * database that held them in clear; re-encrypted after a new first key in
  * SECRETS_KEY). The server's start only: the CLI touches no secret.
  */
-export async function prepareSecrets(db: Database, log: (line: string) => void = console.log): Promise<void> {
+export async function prepareSecrets(db: Database, log: (line: string) => void): Promise<void> {
   const sealed = await resealSecrets(db);
-  if (sealed > 0) log(`[gatehouse] encrypted ${sealed} stored secret${sealed === 1 ? '' : 's'} under the current secrets key`);
+  if (sealed > 0) log(`encrypted ${sealed} stored secret${sealed === 1 ? '' : 's'} under the current secrets key`);
 }
 
-/** Creates the first admin (ADMIN_USERNAME, ADMIN_PASSWORD) when there are no users; prints a generated password once. */
-export async function ensureAdmin(
-  db: Database,
-  config: Pick<Env, 'ADMIN_USERNAME' | 'ADMIN_PASSWORD'>,
-  log: (line: string) => void = console.log,
-): Promise<void> {
+/**
+ * Creates the first admin (ADMIN_USERNAME, ADMIN_PASSWORD) when there are no
+ * users. A generated password is logged once, in one line, for the operator
+ * starting the server: the only password Gatehouse ever logs, on a database
+ * with no users yet.
+ */
+export async function ensureAdmin(db: Database, config: Pick<Env, 'ADMIN_USERNAME' | 'ADMIN_PASSWORD'>, log: (line: string) => void): Promise<void> {
   if (await hasUsers(db)) return;
   const password = config.ADMIN_PASSWORD ?? generatePassword();
   try {
@@ -51,10 +52,12 @@ export async function ensureAdmin(
     throw error;
   }
   if (config.ADMIN_PASSWORD) {
-    log(`[gatehouse] created admin user "${config.ADMIN_USERNAME}" with the password from ADMIN_PASSWORD`);
+    log(`created admin user "${config.ADMIN_USERNAME}" with the password from ADMIN_PASSWORD`);
   } else {
-    log(`[gatehouse] created admin user "${config.ADMIN_USERNAME}" with generated password: ${password}`);
-    log('[gatehouse] this password is shown only once; change it with: npm run gatehouse -- user set-password ' + config.ADMIN_USERNAME);
+    log(
+      `created admin user "${config.ADMIN_USERNAME}" with generated password: ${password} ` +
+        `(shown only once; change it with: npm run gatehouse -- user set-password ${config.ADMIN_USERNAME})`,
+    );
   }
 }
 
@@ -64,11 +67,11 @@ export async function ensureAdmin(
  * redirect URIs for the current ISSUER, enabled, and the secret every instance
  * reads from server_secrets (stored, like every client secret, only hashed).
  */
-export async function ensurePortalClient(db: Database, { issuer, log = console.log }: { issuer: string; log?: (line: string) => void }): Promise<void> {
+export async function ensurePortalClient(db: Database, { issuer, log }: { issuer: string; log: (line: string) => void }): Promise<void> {
   const registration = portalRegistration(issuer);
   if (!newClientSchema.safeParse(registration).success) {
     // Redirect URIs must be https, or http on loopback (RFC 9700 §2.1): the portal follows the same rule.
-    log(`[gatehouse] the admin portal needs an https ISSUER (http only on localhost); sign-in at ${issuer}/admin is off`);
+    log(`the admin portal needs an https ISSUER (http only on localhost); sign-in at ${issuer}/admin is off`);
     return;
   }
   const secret = await portalClientSecret(db);

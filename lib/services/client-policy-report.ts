@@ -56,13 +56,13 @@ export async function clientPolicyViolations(db: Database): Promise<ClientPolicy
  * honoured and how to fix it (the admin portal's edit page or PATCH
  * /api/admin/clients/{id}). Called once at start; returns what it found.
  */
-export async function reportClientPolicyViolations(db: Database, log: (line: string) => void = console.warn): Promise<ClientPolicyViolation[]> {
+export async function reportClientPolicyViolations(db: Database, log: (line: string) => void): Promise<ClientPolicyViolation[]> {
   const found = await clientPolicyViolations(db);
   for (const { client, violations } of found) {
     const reasons = violations.map((v) => explained[v](client)).join('; also, ');
     const id = encodeURIComponent(client.id);
     log(
-      `[gatehouse] client "${client.name}" (client_id ${client.id}${client.enabled ? '' : ', disabled'}) breaks the client trust rule: ${reasons}. ` +
+      `client "${client.name}" (client_id ${client.id}${client.enabled ? '' : ', disabled'}) breaks the client trust rule: ${reasons}. ` +
         `Edit it at /admin/clients/${id}/edit or with PATCH /api/admin/clients/${id}.`,
     );
   }

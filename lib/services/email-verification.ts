@@ -20,7 +20,7 @@ export const VERIFICATION_LINK_HOURS = 24;
 /** What sending a link needs: where the link points (ISSUER) and whose brand the mail wears. */
 export type MailLinkConfig = Pick<AppContext['config'], 'ISSUER' | 'BRAND_NAME' | 'BRAND_ACCENT_COLOR'>;
 
-type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: MailLinkConfig };
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };
 type LinkContext = Context & Pick<AppContext, 'throttle'>;
 
 /** `off`: this server sends no mail (SMTP_URL unset in production); `failed`: the mail server refused, no link was kept. */
@@ -46,7 +46,7 @@ export async function sendEmailVerification(ctx: Context, user: { id: string; us
     return 'sent';
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
-    console.error(`[gatehouse] an email verification mail for account ${user.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log.error({ account_id: user.id, err: error }, 'an email verification mail could not be sent');
     return 'failed';
   }
 }

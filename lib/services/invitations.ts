@@ -39,7 +39,7 @@ import { existingUser, insertNewUser, newUserSchema, type NewUserInput } from '.
 
 export const INVITATION_LINK_DAYS = 7;
 
-type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: MailLinkConfig };
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };
 type LinkContext = Context & Pick<AppContext, 'throttle'>;
 
 /** A new user's fields without a password; `email` is required. */
@@ -88,7 +88,7 @@ async function mailInvitation(ctx: Context, user: UserRecord, email: string, by:
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
-    console.error(`[gatehouse] an invitation mail for account ${user.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log.error({ account_id: user.id, err: error }, 'an invitation mail could not be sent');
     return { status: 'failed' };
   }
   await dropEarlierMailLinks(ctx.db, linkId);

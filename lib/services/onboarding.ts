@@ -12,7 +12,7 @@ import type { AuditBy } from './audit.ts';
 import { sendEmailVerification, type MailLinkConfig, type VerificationSend } from './email-verification.ts';
 import { createUser, type NewUserInput } from './users.ts';
 
-type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: MailLinkConfig };
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };
 
 /**
  * `verification`: what became of the link's mail, absent without an address. A

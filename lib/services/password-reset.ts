@@ -29,7 +29,7 @@ const newPasswordSchema = z
   .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'enter the new password again') })
   .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match' });
 
-type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer'> & { config: MailLinkConfig };
+type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: MailLinkConfig };
 
 /** `identifier`: what was typed, back in the field after a refusal (a username or address, never a secret). */
 export type ResetRequestState =
@@ -69,7 +69,7 @@ export async function requestPasswordReset(ctx: Context, form: FormData, context
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
-    console.error(`[gatehouse] a password reset mail for account ${user.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log.error({ account_id: user.id, err: error }, 'a password reset mail could not be sent');
     return { status: 'failed', identifier };
   }
   const person = { id: user.id, username: user.username };

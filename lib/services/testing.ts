@@ -6,6 +6,7 @@
 import type { ClientRecord } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
+import { createLogger, type Log } from '../ops/log.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './sign-in-failures.ts';
 import { createThrottle, throttleSettings, type Throttle } from './throttle.ts';
 
@@ -13,6 +14,8 @@ export interface TestContext {
   db: Database;
   throttle: Throttle;
   signInFailures: UnknownUsernameFailures;
+  /** Silent: a test that reads the log passes its own (lib/ops/log.ts memoryLog). */
+  log: Log;
   /** The issuer unit tests act for (the passkeys' relying party), and the brand their mails wear. */
   config: { ISSUER: string; BRAND_NAME: string; BRAND_ACCENT_COLOR: string };
 }
@@ -25,7 +28,13 @@ const contexts = new WeakMap<Database, TestContext>();
 export function testContext(db: Database): TestContext {
   let ctx = contexts.get(db);
   if (!ctx) {
-    ctx = { db, throttle: createThrottle({ db, settings: throttleSettings() }), signInFailures: unknownUsernameFailures(), config: TEST_CONFIG };
+    ctx = {
+      db,
+      throttle: createThrottle({ db, settings: throttleSettings() }),
+      signInFailures: unknownUsernameFailures(),
+      log: createLogger({ level: 'silent' }),
+      config: TEST_CONFIG,
+    };
     contexts.set(db, ctx);
   }
   return ctx;

@@ -161,7 +161,10 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
   const source = counter(store, 'source', settings.source, settings);
   const client = counter(store, 'client', settings.client, settings);
   const mail = counter(store, 'mail', settings.account, settings);
-  const sweeper = store.kind !== 'redis' && sweepEveryMs > 0 ? setInterval(() => void store.sweep().catch(logSweepFailure), sweepEveryMs) : undefined;
+  const sweeper =
+    store.kind !== 'redis' && sweepEveryMs > 0
+      ? setInterval(() => void store.sweep().catch((error: unknown) => db.log.error({ err: error }, 'deleting expired throttle counters failed')), sweepEveryMs)
+      : undefined;
   sweeper?.unref();
 
   let hmacKey: Promise<string> | undefined;
@@ -253,10 +256,6 @@ function latest(refusals: Array<Refusal | undefined>): Refusal | undefined {
 function refusal(reason: Refusal['reason'], ms: number): Refusal {
   const retryAfterSeconds = Math.max(1, Math.ceil(ms / 1000));
   return { reason, retryAfterSeconds, until: new Date(Date.now() + retryAfterSeconds * 1000) };
-}
-
-function logSweepFailure(error: unknown) {
-  console.error(`[gatehouse] deleting expired throttle counters failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /**

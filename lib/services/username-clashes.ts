@@ -9,12 +9,12 @@ import type { Database } from '../db/database.ts';
 import { findUsernameClashes } from '../db/users.ts';
 
 /** Logs one line per group of usernames that differ only in case; returns the groups. */
-export async function reportUsernameClashes(db: Database, log: (line: string) => void = console.warn): Promise<string[][]> {
+export async function reportUsernameClashes(db: Database, log: (line: string) => void): Promise<string[][]> {
   const groups = await findUsernameClashes(db);
   for (const [first, ...others] of groups) {
     const quoted = (names: string[]) => names.map((name) => JSON.stringify(name)).join(', ');
     log(
-      `[gatehouse] usernames that differ only in case: ${quoted([first, ...others])}. ` +
+      `usernames that differ only in case: ${quoted([first, ...others])}. ` +
         `Sign-in matches usernames without case, so ${quoted(others)} sign in only with that exact spelling and any other reaches ${JSON.stringify(first)}; ` +
         'rename the extra accounts (npm run gatehouse -- user rename <username> <new-username>) or disable them, so each name is one account.',
     );

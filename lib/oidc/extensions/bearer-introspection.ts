@@ -9,15 +9,15 @@ import { bearerToken } from '../../http/bearer.ts';
 import { routes } from '../configuration.ts';
 import { readNodeFormBody } from '../form-body.ts';
 import { introspectWithBearer } from '../introspection.ts';
-import { serverErrorResponse } from '../server-errors.ts';
+import { serverErrorResponse, type ErrorLog } from '../server-errors.ts';
 import { respondWith } from './context.ts';
 
-export function useBearerIntrospection(provider: Provider): void {
+export function useBearerIntrospection(provider: Provider, log: ErrorLog): void {
   provider.use(async (ctx, next) => {
     const bearer = ctx.method === 'POST' && ctx.path === routes.introspection ? bearerToken(ctx.get('authorization')) : undefined;
     if (!bearer) return next();
     const response = await introspectWithBearer(provider, bearer, () => readNodeFormBody(ctx.req)).catch((error: unknown) =>
-      serverErrorResponse(ctx.get('x-request-id'), error),
+      serverErrorResponse(log, ctx.get('x-request-id'), error),
     );
     await respondWith(ctx, response);
   });

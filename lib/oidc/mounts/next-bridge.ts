@@ -11,6 +11,7 @@ import { Socket } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import type Provider from 'oidc-provider';
 import { pinToIssuer } from '../issuer-headers.ts';
+import { shareRequestFacts, type RequestFacts } from '../request-facts.ts';
 
 type NodeHandler = ReturnType<Provider['callback']>;
 /** Koa composes its middleware on every callback() call: do it once per provider. */
@@ -19,6 +20,8 @@ const handlers = new WeakMap<Provider, NodeHandler>();
 export interface BridgeOptions {
   issuer: URL;
   requestId?: string;
+  /** Filled in by the provider's chain (lib/oidc/extensions/request-facts.ts) by the time the Response is returned. */
+  facts?: RequestFacts;
 }
 
 /** Runs one request through the provider and returns its response. */
@@ -26,6 +29,7 @@ export async function callProvider(provider: Provider, request: Request, options
   const requestId = options.requestId ?? randomUUID();
   const url = new URL(request.url);
   const req = incomingMessage(request, url, options.issuer, requestId);
+  if (options.facts) shareRequestFacts(req, options.facts);
   const res = new ServerResponse(req);
   const body = new PassThrough();
 

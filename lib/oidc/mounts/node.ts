@@ -14,18 +14,31 @@
  * Each request is counted and timed (lib/ops/metrics.ts) until its response is
  * sent, replays included. GET /healthz and /readyz are answered here too
  * (lib/ops/health.ts), so a probe never waits behind Next's router.
+ *
+ * Every request the custom server gets passes here first, Next's included: each
+ * gets a request id (X-Request-Id) and one log line (lib/ops/request-log.ts)
+ * when its response is sent.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { isProviderPath } from '../../http/paths.ts';
+import type { Log } from '../../ops/log.ts';
 import type { Metrics } from '../../ops/metrics.ts';
+import { logRequest, pathRoute } from '../../ops/request-log.ts';
 import { pinToIssuer } from '../issuer-headers.ts';
+import { requestFacts } from '../request-facts.ts';
 import { metricRoute } from './metric-routes.ts';
 import { StaticDocuments } from './node-documents.ts';
 
 /** Answers a request, or returns false when it is not the provider's to answer (Next serves it). */
 export type ProviderMount = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** What scripts/server.mjs gets: every request goes to `handle` first; `log` is the process's (lib/context.ts). */
+export interface ServerHandover {
+  handle: ProviderMount;
+  log: Log;
+}
 
 /**
  * Where scripts/server.mjs waits for the mount: it puts { resolve, reject } here
@@ -35,40 +48,72 @@ export type ProviderMount = (req: IncomingMessage, res: ServerResponse) => boole
  */
 const MOUNT = Symbol.for('gatehouse.providerMount');
 interface MountWaiter {
-  resolve(mount: ProviderMount): void;
+  resolve(handover: ServerHandover): void;
   reject(error: unknown): void;
 }
 const globalForMount = globalThis as typeof globalThis & { [MOUNT]?: MountWaiter };
 
-export function createProviderMount(provider: Provider, issuerOrigin: string, metrics: Pick<Metrics, 'providerRequest'>): ProviderMount {
+/** Answers a provider request under the given request id, or returns false (not the provider's). */
+type IdentifiedMount = (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean;
+
+export function createProviderMount(provider: Provider, issuerOrigin: string, metrics: Pick<Metrics, 'providerRequest'>): IdentifiedMount {
   const issuer = new URL(issuerOrigin);
   const callback = provider.callback();
   const documents = new StaticDocuments();
 
-  return (req, res) => {
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const pathname = query === -1 ? url : url.slice(0, query);
+  return (req, res, requestId) => {
+    const { pathname, hasQuery } = splitUrl(req.url);
     if (!isProviderPath(pathname)) return false;
     const done = metrics.providerRequest(metricRoute(pathname));
     // 'close' comes once per response, sent or cut off, where 'finish' misses the latter.
     res.once('close', () => done(res.statusCode));
-    const requestId = randomUUID();
-    if (documents.replay(req, res, pathname, query !== -1, requestId)) return true;
+    if (documents.replay(req, res, pathname, hasQuery, requestId)) return true;
     pinToIssuer(req.headers, issuer, requestId);
     callback(req, res);
     return true;
   };
 }
 
+function splitUrl(url = '/'): { pathname: string; hasQuery: boolean } {
+  const query = url.indexOf('?');
+  return { pathname: query === -1 ? url : url.slice(0, query), hasQuery: query !== -1 };
+}
+
 /**
- * Called once per process (instrumentation.ts): hands the mount to the custom
- * server, if one is waiting, behind `ahead` (the health probes), which answers
- * first or returns false.
+ * Every request of the custom server: a request id, a log line once answered,
+ * then `ahead` (the health probes), the provider, or false for Next, whose
+ * answer carries the request id too (the admin API sets its own).
  */
-export function registerProviderMount(provider: Provider, issuer: string, metrics: Pick<Metrics, 'providerRequest'>, ahead?: ProviderMount): void {
-  const mount = createProviderMount(provider, issuer, metrics);
-  globalForMount[MOUNT]?.resolve(ahead ? (req, res) => ahead(req, res) || mount(req, res) : mount);
+export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: ProviderMount): ProviderMount {
+  return (req, res) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const { pathname } = splitUrl(req.url);
+    res.once('close', () => {
+      const answeredId = res.getHeader('x-request-id');
+      logRequest(log, {
+        requestId: typeof answeredId === 'string' ? answeredId : requestId,
+        method: req.method,
+        route: isProviderPath(pathname) ? metricRoute(pathname) : pathRoute(pathname),
+        status: res.statusCode,
+        durationMs: performance.now() - started,
+        clientId: requestFacts(req).clientId,
+      });
+    });
+    if (ahead?.(req, res) || mount(req, res, requestId)) return true;
+    res.setHeader('X-Request-Id', requestId);
+    return false;
+  };
+}
+
+/**
+ * Called once per process (instrumentation.ts): hands the mount and the log to
+ * the custom server, if one is waiting, behind `ahead` (the health probes),
+ * which answers first or returns false.
+ */
+export function registerProviderMount(provider: Provider, issuer: string, metrics: Pick<Metrics, 'providerRequest'>, log: Log, ahead?: ProviderMount): void {
+  const handle = createServerMount(createProviderMount(provider, issuer, metrics), log, ahead);
+  globalForMount[MOUNT]?.resolve({ handle, log });
 }
 
 /** Tells a waiting custom server that start-up failed, so it exits instead of serving half an app. */

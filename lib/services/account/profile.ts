@@ -33,7 +33,7 @@ export type ProfileState = {
   pendingEmail?: string;
 };
 
-type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: MailLinkConfig };
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };
 
 export function profileValues(user: { name: string | null; email: string | null }): ProfileValues {
   return { name: user.name ?? '', email: user.email ?? '' };

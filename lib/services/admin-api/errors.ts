@@ -6,7 +6,7 @@
  * carrying only the request id, which is also logged with the error itself.
  */
 import { z } from 'zod';
-import { logServerError } from '../../oidc/server-errors.ts';
+import { logServerError, type ErrorLog } from '../../oidc/server-errors.ts';
 import { describeIssues, errorCodes, InvalidRequest, ServiceError } from '../errors.ts';
 
 export const errorBodySchema = z
@@ -29,12 +29,12 @@ export function invalidRequest(error: z.ZodError, rename?: Record<string, string
 }
 
 /** The answer for anything thrown while serving a request; logs what is not shown. */
-export function errorResponse(error: unknown, requestId: string): Response {
+export function errorResponse(error: unknown, requestId: string, log: ErrorLog): Response {
   // A ZodError getting here was not a check of the request (those become
   // InvalidRequest where they happen) but of something inside, such as a
   // response failing its own schema: a bug, like anything else not a ServiceError.
   const shown = error instanceof ServiceError && error.shown ? error : undefined;
-  if (!shown) logServerError(requestId, error);
+  if (!shown) logServerError(log, requestId, error);
   const body: ErrorBody = shown
     ? { error: shown.code, error_description: shown.message }
     : { error: 'server_error', error_description: `an unexpected error occurred (request id ${requestId})` };

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { Env } from '../../config/env.ts';
 import type { Database } from '../../db/database.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import type { Log } from '../../ops/log.ts';
 import { serverContext } from '../../context.ts';
 import type { Throttle } from '../throttle.ts';
 import { checkAdminToken } from '../../oidc/admin-token.ts';
@@ -37,6 +38,8 @@ export interface AdminContext<O extends Operation> {
   throttle: Throttle;
   /** Outgoing mail, for the links a new user gets (read on first use), and the clock their expiry counts from. */
   mailer: Mailer;
+  /** The process's log, for what a use case reports without failing (a mail that could not be sent). */
+  log: Log;
   now: () => number;
   params: Out<O, 'params'>;
   query: Out<O, 'query'>;
@@ -93,6 +96,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
         query,
         body,
         now: server.now,
+        log: server.log,
         // Getters, so only the operations that read them open the counters or the mail transport.
         get throttle() {
           return server.throttle;
@@ -106,7 +110,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
       // The answer is checked too: a field that should not be there (a secret, a hash) is a bug, answered as server_error.
       return Response.json(operation.response.parse(result), { status: operation.status, headers: apiHeaders(requestId) });
     } catch (error) {
-      return errorResponse(error, requestId);
+      return errorResponse(error, requestId, serverContext().log);
     }
   };
 }
@@ -118,6 +122,6 @@ export async function unknownAdminPath(request: Request): Promise<Response> {
     await authorizeAdminRequest(request, liveSources());
     throw new NotFound('no such admin API path; see /api/admin/openapi.json');
   } catch (error) {
-    return errorResponse(error, requestId);
+    return errorResponse(error, requestId, serverContext().log);
   }
 }
