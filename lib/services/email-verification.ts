@@ -10,7 +10,7 @@
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, setVerifiedEmail } from '../db/users.ts';
-import { emailVerificationMail } from '../mail/templates/email-verification.ts';
+import { emailVerificationMail, type EmailVerificationMail } from '../mail/templates/email-verification.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { canMailLinks } from './password-reset.ts';
 
@@ -25,8 +25,16 @@ type LinkContext = Context & Pick<AppContext, 'throttle'>;
 /** `off`: this server sends no mail (SMTP_URL unset in production); `failed`: the mail server refused, no link was kept. */
 export type VerificationSend = 'sent' | 'failed' | 'off';
 
-/** Mails `email` a link that verifies it for the account (replacing an earlier unused one). */
-export async function sendEmailVerification(ctx: Context, user: { id: string; username: string }, email: string): Promise<VerificationSend> {
+/**
+ * Mails `email` a link that verifies it for the account (replacing an earlier unused one).
+ * `template`: the mail's wording (a sign-up's says more, lib/mail/templates/sign-up.ts).
+ */
+export async function sendEmailVerification(
+  ctx: Context,
+  user: { id: string; username: string },
+  email: string,
+  template: (mail: EmailVerificationMail) => { subject: string; text: string; html: string } = emailVerificationMail,
+): Promise<VerificationSend> {
   if (!canMailLinks(ctx)) return 'off';
   const token = newLinkToken();
   const linkId = await insertMailLink(ctx.db, {
@@ -40,7 +48,7 @@ export async function sendEmailVerification(ctx: Context, user: { id: string; us
   try {
     await ctx.mailer.send({
       to: email,
-      ...emailVerificationMail({ product: PRODUCT, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
+      ...template({ product: PRODUCT, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
     });
     return 'sent';
   } catch (error) {

@@ -73,7 +73,7 @@ export const profileSchema = z.object({
 
 export type ProfileInput = z.input<typeof profileSchema>;
 
-function isUniqueViolation(error: unknown, field: string): boolean {
+export function isUniqueViolation(error: unknown, field: string): boolean {
   const e = error as { code?: string; meta?: { target?: unknown; driverAdapterError?: unknown } };
   return e?.code === 'P2002' && JSON.stringify(e.meta ?? {}).includes(field);
 }
