@@ -16,7 +16,8 @@ export function VerifyEmailForm({ action, email }: { action: (state: Verificatio
   if (state.status === 'verified') {
     return (
       <Notice compact>
-        <strong>{state.email}</strong> is confirmed: it is your account’s email address now. <TextLink href="/account">Open your account</TextLink>
+        <strong>{state.email}</strong> is confirmed: it is your account’s email address now. Signing up or in to an app? Go back to that page and continue.{' '}
+        <TextLink href="/account">Open your account</TextLink>
       </Notice>
     );
   }

@@ -14,7 +14,7 @@ import { authenticate } from './authentication.ts';
 import { confirmEmail } from './email-verification.ts';
 import { Conflict, Forbidden, InvalidRequest } from './errors.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
-import { emailDomainAllowed, resendSignUpLink, signUp, signUpOffered, type SignUpInput } from './sign-up.ts';
+import { emailDomainAllowed, resendSignUpLink, signUp, signUpOffered, signUpStartupLine, type SignUpInput } from './sign-up.ts';
 import { capturingMailer, TEST_ISSUER, testContext } from './testing.ts';
 
 const tag = () => randomBytes(4).toString('hex');
@@ -145,6 +145,12 @@ for (const storage of testDatabases('sign-up')) {
       assert.equal(signUpOffered(off), false);
       assert.equal(signUpOffered(noMail), false);
       assert.equal(signUpOffered(contextFor(db, capturingMailer().mailer)), true);
+      assert.equal(signUpStartupLine(off), undefined);
+      assert.match(signUpStartupLine(noMail) ?? '', /sign-up is NOT offered/);
+      assert.equal(
+        signUpStartupLine(contextFor(db, capturingMailer().mailer, { SIGN_UP_EMAIL_DOMAINS: ['example.com'] })),
+        'sign-up is on, for addresses at example.com',
+      );
       await assert.rejects(signUp(off, input(), from()), Forbidden);
       await assert.rejects(signUp(noMail, input(), from()), Forbidden);
     });

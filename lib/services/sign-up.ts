@@ -60,6 +60,14 @@ export const signUpFields = ['username', 'email', 'name', 'password', 'confirmPa
 /** Whether this server offers sign-up: turned on, and able to mail the link the account needs. */
 export const signUpOffered = (ctx: Pick<AppContext, 'mailer'> & { config: Pick<Settings, 'SIGN_UP'> }) => ctx.config.SIGN_UP === 'on' && canMailLinks(ctx);
 
+/** The start-up log's line about sign-up, when it is turned on: open to whom, or why it is not offered after all. */
+export function signUpStartupLine(ctx: Pick<AppContext, 'mailer'> & { config: Pick<Settings, 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'> }): string | undefined {
+  if (ctx.config.SIGN_UP !== 'on') return undefined;
+  if (!signUpOffered(ctx)) return 'SIGN_UP=on, but this server sends no mail (SMTP_URL is not set): sign-up is NOT offered';
+  const domains = ctx.config.SIGN_UP_EMAIL_DOMAINS;
+  return `sign-up is on, for ${domains.length ? `addresses at ${domains.join(', ')}` : 'any email address'}`;
+}
+
 /** Whether SIGN_UP_EMAIL_DOMAINS lets `email` sign up: its domain, without case, is one of them (or there are none). */
 export function emailDomainAllowed(email: string, domains: readonly string[]): boolean {
   if (domains.length === 0) return true;

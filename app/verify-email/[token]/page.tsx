@@ -10,7 +10,8 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Confirm your email address' };
 
 const problems = {
-  expired: 'It expired: a link works for 24 hours. Ask for a new one from your account, or ask your administrator.',
+  expired:
+    'It expired: a link works for 24 hours. Ask for a new one from your account (a new account: sign in, and the page offers to send it again), or ask your administrator.',
   used: 'It was used already: each link works once.',
   unknown: 'It is not a link we sent, or a newer one replaced it.',
 } as const;
