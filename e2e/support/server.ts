@@ -25,8 +25,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts an instance with the given environment; resolves once discovery answers. */
-export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string }, port?: number) {
+/** Starts an instance with the given environment (beyond DATABASE_URL and ISSUER, any setting); resolves once discovery answers. */
+export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>, port?: number) {
   const listen = port ?? (await freePort());
   const url = `http://localhost:${listen}`;
   const child = spawn(process.execPath, serverCommand(process.env.GATEHOUSE_TEST_MOUNT === 'next' ? 'next' : 'server', listen), {

@@ -94,9 +94,17 @@ for (const storage of testDatabases('sign-up')) {
       const ok = await signUp(ctx, { ...upper, email: `${upper.username}@EXAMPLE.Org` }, from());
       assert.equal(ok.status, 'sent');
       for (const email of ['x@sub.example.com', 'x@example.com.evil.test', 'x@other.test']) {
-        await assert.rejects(signUp(ctx, input({ email }), from()), (e: unknown) => e instanceof InvalidRequest && e.field === 'email');
+        await assert.rejects(
+          signUp(ctx, input({ email }), from()),
+          (e: unknown) => e instanceof InvalidRequest && e.validation?.issues[0]?.path[0] === 'email',
+        );
       }
-      await assert.rejects(signUp(ctx, input({ confirmPassword: 'another password' }), from()), (e: unknown) => e instanceof InvalidRequest);
+      await assert.rejects(
+        signUp(ctx, input({ email: 'x@other.test', confirmPassword: 'another password' }), from()),
+        (e: unknown) =>
+          e instanceof InvalidRequest && JSON.stringify(e.validation?.issues.map((i) => i.path[0]).sort()) === JSON.stringify(['confirmPassword', 'email']),
+        'both problems at once',
+      );
       await assert.rejects(signUp(ctx, input({ password: 'short', confirmPassword: 'short' }), from()), (e: unknown) => e instanceof InvalidRequest);
       await assert.rejects(signUp(ctx, input({ email: 'not an address' }), from()), (e: unknown) => e instanceof InvalidRequest);
       assert.equal(sent.length, 1, 'only the accepted one was mailed');

@@ -26,7 +26,7 @@ import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail,
 import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sign-up.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { sendEmailVerification } from './email-verification.ts';
-import { Conflict, Forbidden, InvalidRequest, parseInput } from './errors.ts';
+import { Conflict, Forbidden, parseInput } from './errors.ts';
 import { canMailLinks } from './password-reset.ts';
 import { hashPassword } from './passwords.ts';
 import type { Refusal } from './throttle.ts';
@@ -90,16 +90,18 @@ export type SignUpClient = { clientId?: string; clientName?: string };
 
 /**
  * Creates the account and mails its verification link. Throws InvalidRequest
- * (a field; an address outside SIGN_UP_EMAIL_DOMAINS), Conflict on `username`
+ * (its issues by field; an address outside SIGN_UP_EMAIL_DOMAINS under `email`), Conflict on `username`
  * (taken, in any case), Forbidden when sign-up is not offered.
  */
 export async function signUp(ctx: SignUpContext, input: SignUpInput, context: RequestContext, client: SignUpClient = {}): Promise<SignUpOutcome> {
   if (!signUpOffered(ctx)) throw new Forbidden('sign-up is off on this server');
-  const data = parseInput(signUpSchema, input);
-  if (!emailDomainAllowed(data.email, ctx.config.SIGN_UP_EMAIL_DOMAINS)) {
-    const domains = ctx.config.SIGN_UP_EMAIL_DOMAINS.join(', ');
-    throw new InvalidRequest(`sign-up is open to addresses at ${domains} only`, { field: 'email' });
-  }
+  const domains = ctx.config.SIGN_UP_EMAIL_DOMAINS;
+  // Beside the other rules, so a form shows every problem at once.
+  const schema = signUpSchema.refine((p) => emailDomainAllowed(p.email, domains), {
+    path: ['email'],
+    message: `sign-up is open to addresses at ${domains.join(', ')} only`,
+  });
+  const data = parseInput(schema, input);
   // Counted before anything is looked up: trying usernames costs the same as signing up.
   const check = await ctx.throttle.beforeSignUp(context.ip);
   if (!check.allowed) return { status: 'throttled', refusal: check };

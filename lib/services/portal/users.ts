@@ -58,6 +58,8 @@ export interface UserSummary {
   role: 'user' | 'admin';
   disabled: boolean;
   createdAt: Date;
+  /** Signed up (lib/services/sign-up.ts) and the address not verified yet: the account cannot sign in. */
+  awaitingEmail: boolean;
 }
 
 export interface UsersPage extends ListPosition {
@@ -72,6 +74,7 @@ const summary = (u: UserRecord): UserSummary => ({
   role: u.role,
   disabled: u.disabled,
   createdAt: u.createdAt,
+  awaitingEmail: u.requiresVerifiedEmail && !u.emailVerified,
 });
 
 export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<UsersPage> {

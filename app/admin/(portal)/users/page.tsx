@@ -47,6 +47,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
               <div className="flex flex-wrap gap-1">
                 {user.disabled ? <Badge variant="red">Disabled</Badge> : <Badge variant="green">Active</Badge>}
                 {user.role === 'admin' ? <Badge variant="indigo">Admin</Badge> : null}
+                {user.awaitingEmail ? <Badge variant="amber">Signed up, email not verified</Badge> : null}
                 {user.id === admin.id ? <Badge>You</Badge> : null}
               </div>
             </td>
