@@ -9,6 +9,7 @@ import type { SignUpFormState } from '@/lib/services/sign-up-interaction';
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { FormError, Notice } from '../ui/notice';
+import { PasswordPair } from '../recovery/password-pair';
 
 const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
 
@@ -71,25 +72,7 @@ export function SignUpForm({
           errors={sentence(errors.email)}
         />
         <TextField compact id="name" label="Name (optional)" autoComplete="name" maxLength={128} defaultValue={values?.name} errors={sentence(errors.name)} />
-        <TextField
-          compact
-          id="password"
-          label="Password"
-          hint={`At least ${minLength} characters.`}
-          type="password"
-          autoComplete="new-password"
-          required
-          errors={sentence(errors.password)}
-        />
-        <TextField
-          compact
-          id="confirmPassword"
-          label="Password again"
-          type="password"
-          autoComplete="new-password"
-          required
-          errors={sentence(errors.confirmPassword)}
-        />
+        <PasswordPair label="Password" minLength={minLength} errors={errors} />
         <FormError messages={sentence(errors.form)} />
         <Button block type="submit" disabled={pending}>
           {pending ? 'Creating…' : 'Create account'}

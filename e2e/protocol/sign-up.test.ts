@@ -76,25 +76,41 @@ const signUpFields = (person: ReturnType<typeof newPerson>, overrides: Record<st
   ...overrides,
 });
 
-test('off by default: no Create an account, and the sign-up page is a 404 even with mail', needsMail, async () => {
-  const off = await startInstance({ DATABASE_URL: databaseUrl, SMTP_URL: smtpUrl! });
+/**
+ * An instance of its own, on a database of its own (a shared one would take over the portal client's
+ * redirect URIs, which follow ISSUER, and share the throttle's counters), with these settings and mail;
+ * `use` gets a browser on the sign-in page of a new client's authorization request there.
+ */
+async function ownInstance(settings: Record<string, string>, use: (page: Awaited<ReturnType<typeof openRequest>>, origin: string) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-sign-up-'));
+  const url = `file:${join(dir, 'own.db')}`;
+  const instance = await startInstance({ DATABASE_URL: url, SMTP_URL: smtpUrl!, ...settings });
   try {
-    const { browser, uid, html } = await signInPage(off.url);
+    const { client } = await registerClient(database(url), { name: 'Own', redirectUris: [redirectUri] });
+    const { challenge } = await pkce();
+    await use(await openRequest(instance.url, `/oauth/authorize?${authorizeQuery(client, challenge)}`), instance.url);
+  } finally {
+    instance.stop();
+    await closeDatabase(url);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('off by default: no Create an account, and the sign-up page is a 404 even with mail', needsMail, async () => {
+  await ownInstance({}, async ({ browser, uid, html }, origin) => {
     assert.match(html, /Forgot your password\?/, 'the control: this instance sends mail');
     assert.doesNotMatch(html, /\/sign-up"|Create an account/);
     assert.equal((await browser.request(`/interaction/${uid}/sign-up`)).status, 404);
-    const post = await browser.request(`/interaction/${uid}/sign-up`, { method: 'POST', body: new FormData(), headers: { origin: off.url } });
+    const post = await browser.request(`/interaction/${uid}/sign-up`, { method: 'POST', body: new FormData(), headers: { origin } });
     assert.ok([400, 404].includes(post.status), `a post to it is refused: ${post.status}`);
     const proceed = await browser.request(`/interaction/${uid}/continue`, {
       method: 'POST',
-      headers: { origin: off.url, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
       body: '',
     });
     assert.equal(proceed.status, 303);
     assert.match(proceed.headers.get('location') ?? '', /\?error=password_first$/, 'nothing to continue');
-  } finally {
-    off.stop();
-  }
+  });
 });
 
 test('on, for @example.test only: another domain is refused beside the field, and no account is made', needsMail, async () => {
@@ -167,20 +183,9 @@ test('a signed-up account cannot sign in until its address is verified; then its
   assert.deepEqual(claims?.amr, ['pwd'], 'the password was typed at sign-up');
 });
 
-test('sign-ups are capped per source address (an instance and database of their own: the counters outlive the test)', needsMail, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-sign-up-cap-'));
-  const url = `file:${join(dir, 'cap.db')}`;
-  const capped = await startInstance({
-    DATABASE_URL: url,
-    SMTP_URL: smtpUrl!,
-    SIGN_UP: 'on',
-    SIGN_UP_EMAIL_DOMAINS: 'example.test',
-    THROTTLE_SIGN_UP_HOURLY_CAP: '2',
-  });
-  try {
-    const { client } = await registerClient(database(url), { name: 'Capped', redirectUris: [redirectUri] });
-    const { challenge } = await pkce();
-    const { browser, uid } = await openRequest(capped.url, `/oauth/authorize?${authorizeQuery(client, challenge)}`);
+test('sign-ups are capped per source address (on an instance of its own: the counters outlive the test)', needsMail, async () => {
+  const settings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test', THROTTLE_SIGN_UP_HOURLY_CAP: '2' };
+  await ownInstance(settings, async ({ browser, uid }) => {
     const answers: string[] = [];
     for (let i = 0; i < 3; i++) {
       const page = await postSignUp(browser, uid, signUpFields(newPerson()));
@@ -188,9 +193,5 @@ test('sign-ups are capped per source address (an instance and database of their 
       answers.push(/Too many attempts; try again in/.test(html) ? 'throttled' : /Check your mail/.test(html) ? 'sent' : `other: ${html.slice(0, 200)}`);
     }
     assert.deepEqual(answers, ['sent', 'sent', 'throttled']);
-  } finally {
-    capped.stop();
-    await closeDatabase(url);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

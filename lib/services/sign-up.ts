@@ -30,7 +30,7 @@ import { Conflict, Forbidden, parseInput } from './errors.ts';
 import { canMailLinks } from './password-reset.ts';
 import { hashPassword } from './passwords.ts';
 import type { Refusal } from './throttle.ts';
-import { isUniqueViolation, passwordSchema, usernameSchema } from './users.ts';
+import { isUniqueViolation, passwordSchema, profileSchema, usernameSchema } from './users.ts';
 
 /** The product's name in mails, until the operator's brand is configurable (as in password-reset.ts). */
 const PRODUCT = 'Gatehouse';
@@ -42,13 +42,7 @@ export const signUpSchema = z
   .object({
     username: usernameSchema,
     email: z.string().trim().min(1, 'email is required').pipe(z.email('email is not a valid address').max(254)),
-    name: z
-      .string()
-      .trim()
-      .max(128, 'name is at most 128 characters')
-      .transform((v) => v || null)
-      .nullable()
-      .default(null),
+    name: profileSchema.shape.name,
     password: passwordSchema,
     confirmPassword: z.string().min(1, 'enter the password again'),
   })
