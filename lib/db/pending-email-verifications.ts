@@ -40,3 +40,11 @@ export async function findPendingEmailVerification(db: Database, interactionUid:
 export async function deletePendingEmailVerification(db: Database, interactionUid: string): Promise<void> {
   await destroyArtifact(db.sql, MODEL, interactionUid);
 }
+
+/**
+ * Forgets every interaction bound to the account: its password changed (a reset by the
+ * address's owner, say), so what the old password started must not finish.
+ */
+export async function deletePendingEmailVerificationsOf(db: Database, accountId: string): Promise<number> {
+  return db.sql.run('DELETE FROM oidc_model_instances WHERE model = ? AND account_id = ?', [MODEL, accountId]);
+}

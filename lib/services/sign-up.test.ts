@@ -1,10 +1,12 @@
 // Self-service sign-up on SQLite and PostgreSQL: an account that signs in only once its address is verified; the
 // domain limit; a taken username said, a taken address not; a mail server that is down leaving nothing; the
-// per-address throttle; the resend; and a password reset by mail verifying the address (squatting).
+// per-address throttle; the resend; and a password reset by mail verifying the address and forgetting the
+// interaction that waited for it (squatting).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Database } from '../db/database.ts';
+import { deletePendingEmailVerificationsOf, savePendingEmailVerification } from '../db/pending-email-verifications.ts';
 import { findUserById } from '../db/users.ts';
 import { testDatabases } from '../db/testing.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
@@ -207,11 +209,14 @@ for (const storage of testDatabases('sign-up')) {
         for (const [k, v] of Object.entries(fields)) f.append(k, v);
         return f;
       };
+      // The squatter's browser waits in an interaction for the address's verification (lib/services/sign-up-interaction.ts).
+      await savePendingEmailVerification(db, `i-${tag()}`, { accountId: outcome.accountId, email: squatter.email, via: 'sign_up' }, Date.now() + 600_000);
       assert.deepEqual(await requestPasswordReset(ctx, form({ identifier: squatter.email }), from()), { status: 'sent' });
       const token = linkIn(sent[1], '/password-reset/');
       const done = await resetPassword(ctx, token, form({ password: 'the owner’s password', confirmPassword: 'the owner’s password' }), from());
       assert.equal(done.status, 'done');
       assert.equal((await findUserById(db, outcome.accountId))?.emailVerified, true);
+      assert.equal(await deletePendingEmailVerificationsOf(db, outcome.accountId), 0, 'the reset forgot the waiting interaction: it cannot continue');
       assert.equal((await authenticate(ctx, squatter.username, squatter.password)).ok, false, 'the old password is gone');
       assert.equal((await authenticate(ctx, squatter.username, 'the owner’s password')).ok, true);
       const events = await auditEventsFor(db, { involvingUserId: outcome.accountId });
