@@ -58,15 +58,22 @@ export async function sendEmailVerification(
   }
 }
 
-export type VerificationLinkView = { status: 'valid'; username: string; email: string } | { status: 'expired' | 'used' | 'unknown' };
+/**
+ * `confirmed`: the link was used, and the address it went to is the account's, verified: what the page
+ * shows after its own plain form post (without JavaScript the page is drawn again, the link spent by then).
+ */
+export type VerificationLinkView =
+  | { status: 'valid'; username: string; email: string }
+  | { status: 'confirmed'; email: string }
+  | { status: 'expired' | 'used' | 'unknown' };
 
 /** Looks only: opening the link changes nothing. */
 export async function viewVerificationLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<VerificationLinkView> {
   const link = token.length <= 64 ? await findMailLink(ctx.db, token, 'email_verification') : undefined;
   if (!link) return { status: 'unknown' };
-  if (link.usedAt) return { status: 'used' };
-  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
   const account = await findAccount(ctx.db, link.userId);
+  if (link.usedAt) return account?.emailVerified && account.email === link.email ? { status: 'confirmed', email: link.email } : { status: 'used' };
+  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
   return account && !account.disabled ? { status: 'valid', username: account.username, email: link.email } : { status: 'unknown' };
 }
 
@@ -85,7 +92,7 @@ export async function confirmEmail(ctx: LinkContext, token: string, context: Req
   const view = await viewVerificationLink(ctx, token);
   if (view.status !== 'valid') {
     if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
-    return { status: 'link', problem: view.status };
+    return { status: 'link', problem: view.status === 'confirmed' ? 'used' : view.status };
   }
   const link = await findMailLink(ctx.db, token, 'email_verification');
   if (!link || !(await spendMailLink(ctx.db, token, 'email_verification', new Date(ctx.now())))) return { status: 'link', problem: 'used' };

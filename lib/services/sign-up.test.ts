@@ -13,7 +13,7 @@ import type { Mail, Mailer } from '../mail/mailer.ts';
 import { person } from './account/testing.ts';
 import { auditEventsFor } from './audit.ts';
 import { authenticate } from './authentication.ts';
-import { confirmEmail } from './email-verification.ts';
+import { confirmEmail, viewVerificationLink } from './email-verification.ts';
 import { Conflict, Forbidden, InvalidRequest } from './errors.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import { emailDomainAllowed, resendSignUpLink, signUp, signUpOffered, signUpStartupLine, type SignUpInput } from './sign-up.ts';
@@ -78,6 +78,8 @@ for (const storage of testDatabases('sign-up')) {
       assert.equal(!wrong.ok && wrong.awaitingEmail, undefined);
 
       assert.deepEqual(await confirmEmail(ctx, token, context), { status: 'verified', email: typed.email });
+      assert.deepEqual(await viewVerificationLink(ctx, token), { status: 'confirmed', email: typed.email }, 'opened again: used, and why that is fine');
+      assert.deepEqual(await confirmEmail(ctx, token, context), { status: 'link', problem: 'used' });
       assert.equal((await authenticate(ctx, typed.username, typed.password, context.ip)).ok, true);
 
       const events = await auditEventsFor(db, { involvingUserId: outcome.accountId });
