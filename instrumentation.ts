@@ -11,6 +11,11 @@ export async function register() {
     const { serverContext } = await import('./lib/context');
     const ctx = serverContext();
     const { db, config } = ctx;
+    // A logo file that cannot be served stops the start, as a bad setting does.
+    if (config.BRAND_LOGO_FILE) {
+      const { serverLogoFile } = await import('./lib/config/brand-logo');
+      await serverLogoFile(config.BRAND_LOGO_FILE);
+    }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
     await prepareDatabase(db);
     await prepareSecrets(db);
@@ -19,7 +24,15 @@ export async function register() {
     const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
     auditTokenRevocations(provider, db);
-    registerProviderMount(provider, config.ISSUER);
+    if (config.METRICS_PORT !== undefined) {
+      // Both `npm start` and plain `next start` run this, so both serve metrics. Before
+      // the mount: a port that is taken stops the start rather than leave it unwatched.
+      const { startMetricsServer } = await import('./lib/ops/metrics-server');
+      const metrics = await startMetricsServer(ctx.metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT });
+      console.log(`[gatehouse] metrics at ${metrics.url}`);
+    }
+    const { healthMount } = await import('./lib/ops/health');
+    registerProviderMount(provider, config.ISSUER, ctx.metrics, healthMount(ctx.readiness));
     // Where password reset links go: the operator should know before a person asks for one.
     console.log(`[gatehouse] mail goes to ${ctx.mailer.destination}`);
     // Sign-up needs mail: an operator who turned it on learns here when it is not offered.

@@ -5,6 +5,7 @@
  * path that does not decode, which Next would answer with a 500.
  */
 import { NextResponse, type NextRequest } from 'next/server';
+import { brand, imageOrigins } from '@/lib/config/brand';
 import { env } from '@/lib/config/env';
 import { isProviderPath, isWellFormedPath, MALFORMED_PATH_ERROR } from '@/lib/http/paths';
 import { pagePolicy, transportSecurity } from '@/lib/http/security-headers';
@@ -21,7 +22,7 @@ export function proxy(request: NextRequest): NextResponse {
   // The provider's answers carry their own headers (lib/oidc/extensions/security-headers.ts).
   if (isProviderPath(pathname)) return NextResponse.next();
 
-  const policy = pagePolicy(nonce(), process.env.NODE_ENV === 'development');
+  const policy = pagePolicy(nonce(), process.env.NODE_ENV === 'development', imageOrigins(brand()));
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
   const response = NextResponse.next({ request: { headers } });

@@ -18,6 +18,7 @@ import LRU from 'oidc-provider/lib/helpers/lru.js';
 import type { Database } from '../lib/db/database.ts';
 import type { AccountRecord } from '../lib/db/users.ts';
 import { accountClaims, providerConfiguration } from '../lib/oidc/configuration.ts';
+import { DEFAULT_BRAND } from '../lib/config/brand.ts';
 
 export interface BaselineConfig {
   port: number;
@@ -42,6 +43,7 @@ const configuration = providerConfiguration({
   accessTokenTtl: config.accessTokenTtl,
   refreshTokenTtl: config.refreshTokenTtl,
   sessionTtl: config.sessionTtl,
+  brand: DEFAULT_BRAND,
 });
 // oidc-provider's default adapter, its in-memory store. By default it is an LRU
 // of 1,000 entries, which the benchmark outgrows in a second (codes and the

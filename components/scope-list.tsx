@@ -1,22 +1,24 @@
 /** What each scope means to the person consenting, in plain words. */
-const descriptions: Record<string, string> = {
-  openid: 'Know who you are (your Gatehouse user id)',
+const descriptions = (product: string): Record<string, string> => ({
+  openid: `Know who you are (your ${product} user id)`,
   profile: 'See your name and username',
   email: 'See your email address',
   offline_access: 'Stay connected when you are not using it',
   introspect: 'Check whether access tokens are valid',
-};
+});
 
-export function ScopeList({ scopes, claims }: { scopes: string[]; claims: string[] }) {
+/** `product`: the brand's name. */
+export function ScopeList({ scopes, claims, product }: { scopes: string[]; claims: string[]; product: string }) {
+  const said = descriptions(product);
   return (
     <ul className="space-y-2 text-sm text-slate-700">
       {scopes.map((scope) => (
         <li key={scope} className="flex gap-2">
-          <span aria-hidden className="text-indigo-600">
+          <span aria-hidden className="text-accent-text">
             ✓
           </span>
           <span>
-            {descriptions[scope] ?? scope} <span className="text-slate-400">({scope})</span>
+            {said[scope] ?? scope} <span className="text-slate-500">({scope})</span>
           </span>
         </li>
       ))}

@@ -12,6 +12,10 @@ import type Provider from 'oidc-provider';
 import { env, type Env } from './config/env.ts';
 import { database, type Database } from './db/database.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { countActiveSessions } from './db/artifacts.ts';
+import { createReadiness, type Readiness } from './ops/health.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { argon2Load } from './services/passwords.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './services/sign-in-failures.ts';
 import { createThrottle, throttleSettings, type Throttle } from './services/throttle.ts';
 
@@ -22,6 +26,10 @@ export interface AppContext {
   readonly now: () => number;
   /** The process's oidc-provider, built on first use: `next build` loads every module with no database to read keys from. */
   provider(): Promise<Provider>;
+  /** The answer of GET /readyz (lib/ops/health.ts): asks whether provider() has built it, without starting the build. */
+  readonly readiness: () => Promise<Readiness>;
+  /** The process's Prometheus metrics (lib/ops/metrics.ts). Built on first use. */
+  readonly metrics: Metrics;
   /** Failed sign-ins for unknown usernames, counted per source before they reach the audit log. */
   readonly signInFailures: UnknownUsernameFailures;
   /** Limits on guessing: passwords, second factors, client secrets (lib/services/throttle.ts). Opened on first use. */
@@ -39,10 +47,20 @@ export interface ContextOptions {
   throttle?: Throttle;
   /** Defaults to the configured one (SMTP_URL). */
   mailer?: Mailer;
+  /** Defaults to a registry of its own with the process metrics. */
+  metrics?: Metrics;
 }
 
-export function createContext({ config = env(), db = database(config.DATABASE_URL), now = Date.now, throttle, mailer }: ContextOptions = {}): AppContext {
+export function createContext({
+  config = env(),
+  db = database(config.DATABASE_URL),
+  now = Date.now,
+  throttle,
+  mailer,
+  metrics,
+}: ContextOptions = {}): AppContext {
   let provider: Promise<Provider> | undefined;
+  let providerBuilt = false;
   const context: AppContext = {
     config,
     db,
@@ -50,11 +68,20 @@ export function createContext({ config = env(), db = database(config.DATABASE_UR
     provider() {
       provider ??= import('./oidc/provider.ts')
         .then(({ createProvider }) => createProvider(context))
+        .then((built) => {
+          providerBuilt = true;
+          return built;
+        })
         .catch((error: unknown) => {
           provider = undefined; // the next request tries again
           throw error;
         });
       return provider;
+    },
+    readiness: createReadiness({ db, providerBuilt: () => providerBuilt }),
+    get metrics() {
+      metrics ??= createMetrics({ activeSessions: () => countActiveSessions(db.sql, now()), argon2: argon2Load, processMetrics: true });
+      return metrics;
     },
     signInFailures: unknownUsernameFailures({ clock: now }),
     get throttle() {

@@ -173,9 +173,11 @@ const secretsEnv = (databaseUrl: string): Record<string, string> => (databaseUrl
 /** The run's SMTP server (e2e/support/mail-sink.ts): every server under test mails to it, the tests read it back. */
 let mailSink: MailSink | undefined;
 
-async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; metricsUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
+  // Its own metrics server (lib/ops/metrics-server.ts), which e2e/protocol/metrics.test.ts scrapes.
+  const metricsPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, serverCommand(mount, port), {
     env: {
       ...env,
@@ -185,6 +187,8 @@ async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: st
       DATABASE_URL: databaseUrl,
       ISSUER: url,
       ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
+      METRICS_PORT: String(metricsPort),
+      METRICS_HOST: '127.0.0.1',
       ...(mailSink ? { SMTP_URL: mailSink.smtpUrl } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -200,6 +204,7 @@ async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: st
       if (response.ok) {
         return {
           url,
+          metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
           stop: async () => {
             child.kill('SIGTERM');
             await new Promise((r) => child.once('exit', r));
@@ -238,6 +243,7 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
     GATEHOUSE_TEST_URL: server.url,
     GATEHOUSE_TEST_DATABASE_URL: databaseUrl,
     GATEHOUSE_TEST_MOUNT: mount,
+    GATEHOUSE_TEST_METRICS_URL: server.metricsUrl,
     ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl, GATEHOUSE_TEST_SMTP_URL: mailSink.smtpUrl } : {}),
   };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;

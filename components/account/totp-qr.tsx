@@ -13,7 +13,8 @@ export async function TotpQr({ uri }: { uri: string }) {
       alt="QR code to scan with your authenticator app"
       width={192}
       height={192}
-      className="rounded-lg border border-slate-200 bg-white"
+      // White in both schemes: scanners expect dark modules on a light ground.
+      className="rounded-lg border border-slate-200 bg-on-fill"
     />
   );
 }

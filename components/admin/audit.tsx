@@ -48,7 +48,7 @@ export function Actor({ actor, ip }: { actor: AuditEventRecord['actor']; ip?: st
 const targetPaths: Record<string, string> = { user: '/admin/users/', client: '/admin/clients/' };
 
 export function Target({ target }: { target: AuditEventRecord['target'] }) {
-  if (!target) return <span className="text-slate-400">—</span>;
+  if (!target) return <span className="text-slate-500">—</span>;
   const label = target.label ?? target.id ?? '—';
   const base = targetPaths[target.type];
   return (
@@ -75,7 +75,7 @@ function show(value: unknown): string {
 
 export function Details({ details }: { details: Record<string, unknown> }) {
   const entries = Object.entries(details);
-  if (!entries.length) return <span className="text-slate-400">—</span>;
+  if (!entries.length) return <span className="text-slate-500">—</span>;
   return (
     <dl className="space-y-0.5 text-xs">
       {entries.map(([key, value]) => (

@@ -24,7 +24,7 @@ export function NavLinks({ sections }: { sections: NavSection[] }) {
               href={href}
               aria-current={current ? 'page' : undefined}
               className={`block rounded-md px-3 py-2 text-sm font-medium ${focusRing} ${
-                current ? 'bg-indigo-50 text-indigo-800' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
+                current ? 'bg-accent-soft text-accent-text' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900'
               }`}
             >
               {label}

@@ -1,12 +1,14 @@
 /** The frame of the portal's two areas (admin, /account): skip link, header with the area's navigation and the signed-in person, main content. */
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { Button, focusRing } from '../ui/button';
+import { brand } from '@/lib/config/brand';
+import { BrandLockup } from '../ui/brand';
+import { Button, focusRing, TextLink } from '../ui/button';
 import { NavLinks, type NavSection } from './nav-links';
 
 interface Area {
   home: string;
-  /** After "Gatehouse" in the header, and the navigation's name. */
+  /** After the brand's name in the header, and the navigation's name. */
   name: string;
   sections: NavSection[];
   width: string;
@@ -55,12 +57,7 @@ export function PortalShell({
   children: ReactNode;
 }) {
   const area = areas[which];
-  const other =
-    person && (!area.other.adminOnly || person.role === 'admin') ? (
-      <Link href={area.other.href} className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}>
-        {area.other.label}
-      </Link>
-    ) : null;
+  const other = person && (!area.other.adminOnly || person.role === 'admin') ? <TextLink href={area.other.href}>{area.other.label}</TextLink> : null;
   return (
     <div className="min-h-screen">
       <a
@@ -72,8 +69,9 @@ export function PortalShell({
       <header className="border-b border-slate-200 bg-white">
         <div className={`mx-auto flex ${area.width} flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 sm:px-6`}>
           <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
-            <Link href={area.home} className={`rounded-sm text-sm font-bold tracking-widest text-indigo-600 uppercase ${focusRing}`}>
-              Gatehouse <span className="font-medium tracking-normal text-slate-500 normal-case">{area.name}</span>
+            <Link href={area.home} className={`flex items-center gap-2 rounded-sm ${focusRing}`}>
+              <BrandLockup brand={brand()} size="header" />
+              <span className="text-sm font-medium text-slate-500">{area.name}</span>
             </Link>
             <nav aria-label={area.name.charAt(0).toUpperCase() + area.name.slice(1)}>
               <NavLinks sections={area.sections} />

@@ -2,19 +2,20 @@
  * The portal's sign-in card, worded for the area the browser came from: next-auth's error (if any) in plain
  * words, then one button that posts next-auth's CSRF token to start the authorization code flow against Gatehouse.
  */
+import { brand } from '@/lib/config/brand';
 import { Button } from '../ui/button';
 import { AuthCard } from '../ui/card';
 import { Notice } from '../ui/notice';
 
 /** next-auth's error codes (https://next-auth.js.org/configuration/pages#sign-in-page), in plain words. */
-const messages: Record<string, string> = {
-  OAuthSignin: 'Gatehouse could not start the sign-in. Try again.',
+const messages = (product: string): Record<string, string> => ({
+  OAuthSignin: `${product} could not start the sign-in. Try again.`,
   OAuthCallback: 'The sign-in did not complete. Try again.',
   Callback: 'The sign-in did not complete. Try again.',
   AccessDenied: 'The sign-in was cancelled.',
   SessionRequired: 'Sign in to continue.',
   Configuration: 'The admin portal is not configured correctly. See the server log.',
-};
+});
 
 export function SignInCard({
   account,
@@ -25,14 +26,15 @@ export function SignInCard({
   error: unknown;
   view: { kind: 'form'; csrfToken: string; callbackUrl: string } | { kind: 'cookies_blocked' };
 }) {
-  const message = typeof error === 'string' ? (messages[error] ?? 'The sign-in did not complete. Try again.') : undefined;
+  const product = brand().name;
+  const message = typeof error === 'string' ? (messages(product)[error] ?? 'The sign-in did not complete. Try again.') : undefined;
   return (
     <AuthCard
-      title={account ? 'Your Gatehouse account' : 'Gatehouse admin'}
+      title={account ? `Your ${product} account` : `${product} admin`}
       subtitle={
         account
           ? 'Sign in to see and change your profile, password, connected apps and sessions.'
-          : 'Sign in with your Gatehouse account to manage applications and users.'
+          : `Sign in with your ${product} account to manage applications and users.`
       }
     >
       {message ? (
@@ -49,7 +51,7 @@ export function SignInCard({
           <input type="hidden" name="csrfToken" value={view.csrfToken} />
           <input type="hidden" name="callbackUrl" value={view.callbackUrl} />
           <Button type="submit" block autoFocus>
-            Sign in with Gatehouse
+            Sign in with {product}
           </Button>
         </form>
       )}

@@ -2,18 +2,20 @@
 import Link from 'next/link';
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
 
-export const focusRing = 'focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-300';
+/** 3:1 or more against the page and the card in both schemes (lib/config/brand.ts, `ring`); indigo-300 was 2.0:1. */
+export const focusRing = 'focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-accent-ring';
 
 const variants = {
-  primary: 'border-indigo-600 bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-400',
+  primary:
+    'border-accent bg-accent text-on-accent hover:border-accent-hover hover:bg-accent-hover hover:text-on-accent-hover disabled:border-accent-muted disabled:bg-accent-muted disabled:text-on-accent',
   secondary: 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50 disabled:text-slate-400',
-  danger: 'border-red-600 bg-red-600 text-white hover:bg-red-500 disabled:bg-red-400',
+  danger: 'border-red-600 bg-red-600 text-on-fill hover:bg-red-500 disabled:bg-red-400',
 } as const;
 
 export type ButtonVariant = keyof typeof variants;
 
 /** `block`: the full width of its container, as on the sign-in cards; otherwise as wide as its label. */
-function buttonLook(variant: ButtonVariant, block: boolean): string {
+export function buttonLook(variant: ButtonVariant, block: boolean): string {
   const shape = block ? 'w-full px-4 text-center' : 'inline-flex items-center justify-center gap-2 px-3.5 whitespace-nowrap';
   return `${shape} rounded-lg border py-2 text-sm font-semibold ${variants[variant]} ${focusRing}`;
 }
@@ -43,7 +45,7 @@ export function ButtonLink({
 
 export function TextLink({ href, children }: { href: string; children: ReactNode }) {
   return (
-    <Link href={href} className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}>
+    <Link href={href} className={`rounded-sm font-medium text-accent-text underline-offset-2 hover:underline ${focusRing}`}>
       {children}
     </Link>
   );

@@ -1,6 +1,8 @@
 /** Surfaces of the one UI kit: a page's header, a card, the centred card of the sign-in pages. UI only. */
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { brand } from '@/lib/config/brand';
+import { BrandLockup } from './brand';
 import { focusRing } from './button';
 
 export function PageHeader({
@@ -59,13 +61,15 @@ export function Card({
   );
 }
 
-/** The centred card every sign-in page is built on. */
+/** The centred card every sign-in page is built on, under the operator's logo and name. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-10">
       <section aria-labelledby="card-title" className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
-        <p className="mb-4 text-xs font-bold uppercase tracking-widest text-indigo-600">Gatehouse</p>
-        <h1 id="card-title" className="text-xl font-semibold">
+        <p className="mb-6">
+          <BrandLockup brand={brand()} />
+        </p>
+        <h1 id="card-title" className="text-xl font-semibold text-slate-900">
           {title}
         </h1>
         {subtitle ? <div className="mt-2 text-sm text-slate-600">{subtitle}</div> : null}

@@ -48,7 +48,7 @@ export function CopyField({ id, label, value, secret = false }: { id: string; la
           autoComplete="off"
           data-secret={secret || undefined}
           onFocus={(e) => e.currentTarget.select()}
-          className={`block w-full min-w-0 rounded-lg border px-3 py-2 font-mono text-sm ${secret ? 'border-amber-300 bg-amber-50' : 'border-slate-300 bg-slate-50'} ${focusRing}`}
+          className={`block w-full min-w-0 rounded-lg border px-3 py-2 font-mono text-sm ${secret ? 'border-amber-300 bg-amber-50' : 'border-control bg-slate-50'} ${focusRing}`}
         />
         <CopyButton value={value} label={label} targetId={id} />
       </div>

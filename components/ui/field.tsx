@@ -5,8 +5,9 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { focusRing } from './button';
 
-export const inputLook = `block w-full rounded-lg border px-3 py-2 text-sm shadow-xs focus:border-indigo-500 ${focusRing}`;
-export const border = (invalid: boolean) => (invalid ? 'border-red-400' : 'border-slate-300');
+export const inputLook = `block w-full rounded-lg border px-3 py-2 text-sm shadow-xs focus:border-accent-ring ${focusRing}`;
+/** `control`: 3:1 or more against the card in both schemes (WCAG 1.4.11; slate-300 was 1.5:1). */
+export const border = (invalid: boolean) => (invalid ? 'border-red-400' : 'border-control');
 
 export const describedBy = (id: string, hint: boolean, errors?: string[]) =>
   [hint ? `${id}-hint` : '', errors?.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
@@ -83,9 +84,9 @@ export function ChoiceCard({ label, hint, ...input }: { label: ReactNode; hint: 
   return (
     <label
       htmlFor={input.id}
-      className="flex gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50"
+      className="flex gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50 has-[:checked]:border-accent-ring has-[:checked]:bg-accent-soft/60"
     >
-      <input className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} {...input} />
+      <input className={`mt-0.5 size-4 accent-accent ${focusRing}`} {...input} />
       <span>
         <span className="font-medium text-slate-900">{label}</span>
         <span className="block text-slate-500">{hint}</span>

@@ -39,7 +39,7 @@ const badgeVariants = {
   green: 'bg-emerald-50 text-emerald-800 ring-emerald-600/20',
   slate: 'bg-slate-100 text-slate-700 ring-slate-500/20',
   amber: 'bg-amber-50 text-amber-800 ring-amber-600/20',
-  indigo: 'bg-indigo-50 text-indigo-800 ring-indigo-600/20',
+  indigo: 'bg-accent-soft text-accent-text ring-accent/25',
   red: 'bg-red-50 text-red-800 ring-red-600/20',
 } as const;
 

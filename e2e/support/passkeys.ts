@@ -17,7 +17,7 @@ export const origin = new URL(baseUrl).origin;
 
 /** Registers a passkey for `user` on a new software authenticator (or `authenticator`); returns it. */
 export async function enrolPasskey(user: { id: string; username: string; password: string }, authenticator = new SoftAuthenticator()) {
-  const ctx = { ...testContext(database(databaseUrl)), now: Date.now, config: { ISSUER: baseUrl } };
+  const ctx = { ...testContext(database(databaseUrl)), now: Date.now, config: { ...testContext(database(databaseUrl)).config, ISSUER: baseUrl } };
   const holder = { id: user.id, username: user.username };
   const form = new FormData();
   form.append('name', 'Test key');

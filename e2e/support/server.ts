@@ -25,7 +25,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts an instance with the given environment (beyond DATABASE_URL and ISSUER, any setting); resolves once discovery answers. */
+/** Starts an instance with the given environment; resolves once discovery answers. */
+/** `env` adds to the test run's environment (BRAND_NAME and the like: any setting of lib/config/env.ts). */
 export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>, port?: number) {
   const listen = port ?? (await freePort());
   const url = `http://localhost:${listen}`;

@@ -4,6 +4,7 @@
  * a bad value stops the process with a message naming the variable.
  */
 import { z } from 'zod';
+import { normalizeHex } from './colour.ts';
 
 const envSchema = z.object({
   /** Bare origin the provider is reached at; every URL the server prints derives from it. */
@@ -141,7 +142,7 @@ const envSchema = z.object({
    * portal is the keys to everything), `everyone` (every /account page asks for it first), or `off`.
    */
   SECOND_FACTOR_REQUIRED: z.enum(['admins', 'everyone', 'off']).default('admins'),
-  /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default Gatehouse <no-reply@the issuer's host>. */
+  /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default "BRAND_NAME" <no-reply@the issuer's host>. */
   MAIL_FROM: z.string().min(3).max(200).optional(),
   /**
    * Self-service sign-up (lib/services/sign-up.ts): `off` by default, since who may
@@ -170,6 +171,76 @@ const envSchema = z.object({
     ),
   /** Sign-ups per source address (IPv6: per /64) an hour; past it the address waits until the hour ends. */
   THROTTLE_SIGN_UP_HOURLY_CAP: throttleCount(10),
+  /**
+   * Where Prometheus scrapes /metrics (lib/ops/metrics-server.ts): a port of its
+   * own, apart from the issuer's, so the figures never reach the public side of a
+   * load balancer. Unset, no metrics server runs: several instances on one host
+   * would otherwise fight over one default port. 0 takes any free port (tests).
+   */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65_535).optional()),
+  /** The interface the metrics server listens on: loopback unless the scraper is on another host. */
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  // The operator's brand (lib/config/brand.ts): every page, the provider's own pages and every mail.
+  /** The product's name people see: page titles, the sign-in card, the portal's header, mails. */
+  BRAND_NAME: z
+    .string()
+    .trim()
+    .min(1, 'BRAND_NAME must not be empty')
+    .refine((v) => !/\p{Cc}/u.test(v), 'BRAND_NAME must be one line of text')
+    .max(60, 'BRAND_NAME must be at most 60 characters')
+    .default('Gatehouse'),
+  /**
+   * The accent colour, #rgb or #rrggbb: primary buttons, links, focus rings. Text on it and the shades
+   * used as text are derived so they reach WCAG AA contrast (lib/config/brand.ts).
+   */
+  BRAND_ACCENT_COLOR: z
+    .string()
+    .default('#4f46e5')
+    .transform((v, ctx) => {
+      const hex = normalizeHex(v);
+      if (!hex) {
+        ctx.addIssue({ code: 'custom', message: `BRAND_ACCENT_COLOR must be a hex colour such as #4f46e5 (got "${v.slice(0, 40)}")` });
+        return z.NEVER;
+      }
+      return hex;
+    }),
+  /**
+   * The logo: an https:// URL (the pages' Content-Security-Policy then allows images from that
+   * origin only) or a path this server serves from public/, such as /logo.svg. Unset: the gate mark.
+   */
+  BRAND_LOGO_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || isLogoPath(v) || isHttpsUrl(v), 'BRAND_LOGO_URL must be an https:// URL or a path on this server such as /logo.svg'),
+  /**
+   * A logo file on this server's disk (SVG, PNG, WebP or JPEG, at most 256 kB), served at /brand/logo;
+   * checked at start (lib/config/brand-logo.ts). Instead of BRAND_LOGO_URL, not with it.
+   */
+  BRAND_LOGO_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /\.(svg|png|webp|jpe?g)$/i.test(v), 'BRAND_LOGO_FILE must name an .svg, .png, .webp or .jpg file'),
+});
+
+/** A path from the site's root with no `..`, `//` or query: a file of public/ (or a page) on this server. */
+const isLogoPath = (v: string) => /^\/[A-Za-z0-9._~/-]*$/.test(v) && !v.startsWith('//') && !v.split('/').includes('..');
+
+function isHttpsUrl(v: string): boolean {
+  try {
+    const url = new URL(v);
+    return url.protocol === 'https:' && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+const configSchema = envSchema.refine((c) => !(c.BRAND_LOGO_URL && c.BRAND_LOGO_FILE), {
+  path: ['BRAND_LOGO_FILE'],
+  message: 'set BRAND_LOGO_URL or BRAND_LOGO_FILE, not both',
 });
 
 /** A count of attempts for the throttle settings: a whole number from 1 to 100,000. */
@@ -183,19 +254,23 @@ export function decodeSecretsKey(text: string): Buffer | undefined {
   return key?.length === 32 ? key : undefined;
 }
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = z.infer<typeof configSchema>;
 
 let cached: Env | undefined;
 
-/** Parses process.env once; throws an Error listing every invalid variable. */
-export function env(): Env {
-  if (cached) return cached;
-  const parsed = envSchema.safeParse(process.env);
+/** Validates an environment (process.env, or a test's); throws an Error listing every invalid variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = configSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  cached = parsed.data;
+  return parsed.data;
+}
+
+/** Parses process.env once. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
   return cached;
 }
 

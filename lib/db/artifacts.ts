@@ -317,6 +317,16 @@ export async function listSessionsOfAccount({ sql }: Database, accountId: string
     .sort((a, b) => (b.loginTs ?? b.iat ?? 0) - (a.loginTs ?? a.iat ?? 0));
 }
 
+/**
+ * Sign-in sessions that have not expired, for the metrics' gauge (lib/ops/metrics.ts),
+ * once per scrape. The primary key (model, id) narrows it to the sessions; their
+ * expiry is then read per row, so it costs one row per session.
+ */
+export async function countActiveSessions(sql: Sql, now = Date.now()): Promise<number> {
+  const row = await sql.one<{ n: number | string | bigint }>(`SELECT COUNT(*) AS n FROM oidc_model_instances WHERE model = 'Session' AND ${live}`, [now]);
+  return Number(row?.n ?? 0);
+}
+
 /** Ends one of the account's sessions, by uid; returns how many rows went (0 or 1). */
 export async function destroySessionOfAccount({ sql }: Database, accountId: string, uid: string): Promise<number> {
   return sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND uid = ?", [accountId, uid]);

@@ -16,7 +16,7 @@ import type { PoolConfig, QueryConfig, QueryResult } from 'pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaContainer, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { databaseKind, sqlitePath } from '../config/env.ts';
-import { openSql } from './sql.ts';
+import { openSql, type Sql } from './sql.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
 type Log = (msg: string) => void;
@@ -292,24 +292,36 @@ export async function migrate(databaseUrl: string, opts: { log?: Log } = {}): Pr
 
 /** Migration folders not yet recorded as finished in _prisma_migrations (all of them when the table is missing). */
 async function pendingMigrations(kind: DatabaseKind, databaseUrl: string): Promise<string[]> {
-  const dir = path.join(prismaDir(kind), 'migrations');
-  const names = fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(dir, entry.name, 'migration.sql')))
-    .map((entry) => entry.name);
-  if (kind === 'sqlite' && !fs.existsSync(sqlitePath(databaseUrl))) return names;
+  if (kind === 'sqlite' && !fs.existsSync(sqlitePath(databaseUrl))) return migrationNames(kind);
   const sql = openSql(databaseUrl);
   try {
-    const rows = await sql.all<{ migration_name: string }>(
-      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-    );
-    const done = new Set(rows.map((row) => row.migration_name));
-    return names.filter((name) => !done.has(name));
+    return await unappliedMigrations(sql);
   } catch {
-    return names; // no _prisma_migrations yet (or no schema): let the engine create everything
+    return migrationNames(kind); // no _prisma_migrations yet (or no schema): let the engine create everything
   } finally {
     await sql.close();
   }
+}
+
+/**
+ * The migration folders of the database's kind that _prisma_migrations does not
+ * record as finished, read through an open handle (the server's readiness,
+ * lib/ops/health.ts). Throws when the table cannot be read.
+ */
+export async function unappliedMigrations(sql: Sql): Promise<string[]> {
+  const rows = await sql.all<{ migration_name: string }>(
+    'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+  );
+  const done = new Set(rows.map((row) => row.migration_name));
+  return migrationNames(sql.kind).filter((name) => !done.has(name));
+}
+
+function migrationNames(kind: DatabaseKind): string[] {
+  const dir = path.join(prismaDir(kind), 'migrations');
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(dir, entry.name, 'migration.sql')))
+    .map((entry) => entry.name);
 }
 
 /** The URL without its password, for messages. */

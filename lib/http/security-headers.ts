@@ -33,6 +33,8 @@ export interface PolicySources {
   /** script-src: a nonce for Next's pages, a hash for the provider's one inline script. */
   script: string[];
   style: string[];
+  /** img-src beyond 'self' and data: (the brand's logo origin, lib/config/brand.ts). */
+  images?: string[];
 }
 
 /**
@@ -47,7 +49,7 @@ export function contentSecurityPolicy(sources: PolicySources): string {
     "default-src 'self'",
     `script-src ${sources.script.join(' ')}`,
     `style-src ${sources.style.join(' ')}`,
-    "img-src 'self' data:",
+    ["img-src 'self' data:", ...(sources.images ?? [])].join(' '),
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",
@@ -62,8 +64,8 @@ export function contentSecurityPolicy(sources: PolicySources): string {
  * those scripts load the chunks they import. `next dev` needs eval for React's
  * development build and injects styles without the nonce; production never does.
  */
-export function pagePolicy(nonce: string, development = false): string {
+export function pagePolicy(nonce: string, development = false, images: string[] = []): string {
   const script = ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'"];
   if (development) script.push("'unsafe-eval'");
-  return contentSecurityPolicy({ script, style: ["'self'", development ? "'unsafe-inline'" : `'nonce-${nonce}'`] });
+  return contentSecurityPolicy({ script, style: ["'self'", development ? "'unsafe-inline'" : `'nonce-${nonce}'`], images });
 }

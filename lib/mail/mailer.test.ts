@@ -17,7 +17,7 @@ const ISSUER = 'https://id.example.test';
 const mail = {
   to: 'grace@example.test',
   ...passwordResetMail({
-    product: 'Gatehouse',
+    brand: { name: 'Gatehouse', accent: '#4f46e5' },
     username: 'grace',
     url: `${ISSUER}/password-reset/abc`,
     validMinutes: 30,

@@ -30,13 +30,14 @@ export interface Mailer {
   close(): void;
 }
 
-export type MailConfig = Pick<Env, 'SMTP_URL' | 'MAIL_FROM' | 'ISSUER'>;
+export type MailConfig = Pick<Env, 'SMTP_URL' | 'MAIL_FROM' | 'ISSUER'> & Partial<Pick<Env, 'BRAND_NAME'>>;
 
 /** How long one send may take before it counts as failed (connect, greeting, each command). */
 const SMTP_TIMEOUT_MS = 10_000;
 
 export function createMailer(config: MailConfig, production = process.env.NODE_ENV === 'production'): Mailer {
-  const from = config.MAIL_FROM ?? `Gatehouse <no-reply@${new URL(config.ISSUER).hostname}>`;
+  // The brand's name as an RFC 5322 quoted display name (its quotes and backslashes dropped).
+  const from = config.MAIL_FROM ?? `"${(config.BRAND_NAME ?? 'Gatehouse').replace(/["\\]/g, '')}" <no-reply@${new URL(config.ISSUER).hostname}>`;
   if (config.SMTP_URL) {
     const url = new URL(config.SMTP_URL);
     const transport: Transporter = nodemailer.createTransport({

@@ -20,12 +20,13 @@ import {
 } from '../db/artifacts.ts';
 import { cachedClientMetadata } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
+import type { Metrics, StorageOperation } from '../ops/metrics.ts';
 
 const isTokenModel = (model: string): model is (typeof TOKEN_MODELS)[number] => (TOKEN_MODELS as readonly string[]).includes(model);
 
-/** Builds the adapter class the provider instantiates once per model name. */
-export function adapterFor(db: Database) {
-  return class GatehouseAdapter implements Adapter {
+/** Builds the adapter class the provider instantiates once per model name; with `metrics`, every call is timed per operation. */
+export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>) {
+  const adapter = class GatehouseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
@@ -69,4 +70,23 @@ export function adapterFor(db: Database) {
       await destroyArtifactsByGrantId(db.sql, this.model, grantId);
     }
   };
+  return metrics ? timed(adapter, metrics) : adapter;
+}
+
+const OPERATIONS: StorageOperation[] = ['upsert', 'find', 'findByUid', 'findByUserCode', 'consume', 'destroy', 'revokeByGrantId'];
+
+/**
+ * Times each operation of a class adapterFor just built (its own, so changing
+ * its prototype touches no other), until it settles: a slow failure is as slow.
+ */
+function timed<T extends { prototype: Adapter }>(adapter: T, metrics: Pick<Metrics, 'storageCall'>): T {
+  const methods = adapter.prototype as unknown as Record<StorageOperation, (...args: unknown[]) => Promise<unknown>>;
+  for (const operation of OPERATIONS) {
+    const call = methods[operation];
+    methods[operation] = function (this: Adapter, ...args: unknown[]) {
+      const done = metrics.storageCall(operation);
+      return call.apply(this, args).finally(done);
+    };
+  }
+  return adapter;
 }

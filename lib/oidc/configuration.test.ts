@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Database } from '../db/database.ts';
 import { corsOrigins, providerConfiguration } from './configuration.ts';
+import { DEFAULT_BRAND } from '../config/brand.ts';
 
 const configuration = providerConfiguration({
   issuer: 'http://localhost:3000',
@@ -13,6 +14,7 @@ const configuration = providerConfiguration({
   accessTokenTtl: 60,
   refreshTokenTtl: 60,
   sessionTtl: 60,
+  brand: DEFAULT_BRAND,
 });
 
 type Metadata = Record<string, unknown>;

@@ -7,8 +7,10 @@ import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { findAccount, type AccountRecord } from '../db/users.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import { adapterFor } from './adapter.ts';
-import { escapeHtml, page } from './html.ts';
+import type { Brand } from '../config/brand.ts';
+import { escapeHtml, providerPages } from './html.ts';
 import { loadExistingGrant } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
 import { ACR_VALUES } from './authentication-context.ts';
@@ -29,6 +31,10 @@ export interface ProviderSettings {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   sessionTtl: number;
+  /** Times the storage adapter's calls (lib/ops/metrics.ts); the bench's bare configuration has none. */
+  metrics?: Pick<Metrics, 'storageCall'>;
+  /** The operator's brand on the provider's own pages (logout, errors). */
+  brand: Brand;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -82,9 +88,10 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const { db } = settings;
   const https = settings.issuer.startsWith('https:');
   const readAccount = accountReader(db);
+  const pages = providerPages(settings.brand);
 
   return {
-    adapter: adapterFor(db),
+    adapter: adapterFor(db, settings.metrics),
     // Clients come from the database through the adapter (model "Client").
     clients: [],
     jwks: { keys: settings.jwks },
@@ -221,9 +228,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         logoutSource: async (ctx, form) => {
           const client = ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId;
           ctx.type = 'html';
-          ctx.body = page(
+          ctx.body = pages.page(
             'Sign out',
-            `<h1>Sign out of Gatehouse?</h1>
+            `<h1>Sign out of ${escapeHtml(settings.brand.name)}?</h1>
 <p>${client ? `${escapeHtml(client)} asked to end your session.` : 'You asked to end your session.'}</p>${form}
 <button class="primary" autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
 <button type="submit" form="op.logoutForm">No, stay signed in</button>`,
@@ -231,7 +238,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         },
         postLogoutSuccessSource: async (ctx) => {
           ctx.type = 'html';
-          ctx.body = page('Signed out', '<h1>You are signed out</h1><p>You can close this window.</p>');
+          ctx.body = pages.page('Signed out', '<h1>You are signed out</h1><p>You can close this window.</p>');
         },
       },
     },
@@ -239,10 +246,10 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // redirect_uri) are shown to the person, never redirected (RFC 6749 §4.1.2.1).
     async renderError(ctx, out) {
       ctx.type = 'html';
-      ctx.body = page(
+      ctx.body = pages.page(
         'Request refused',
         `<h1>This sign-in request cannot continue</h1>
-<p>The application that sent you here made a request Gatehouse cannot accept.</p>
+<p>The application that sent you here made a request ${escapeHtml(settings.brand.name)} cannot accept.</p>
 <p><code>${escapeHtml(out.error)}</code></p>${out.error_description ? `<p>${escapeHtml(out.error_description)}</p>` : ''}`,
       );
     },

@@ -7,6 +7,7 @@
  * The link's page asks for one click (a POST): mail scanners open links.
  * Wrong links are counted per source address; the verification is audited.
  */
+import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, setVerifiedEmail } from '../db/users.ts';
@@ -16,10 +17,10 @@ import { canMailLinks } from './password-reset.ts';
 
 export const VERIFICATION_LINK_HOURS = 24;
 
-/** The product's name in mails, until the operator's brand is configurable (as in password-reset.ts). */
-const PRODUCT = 'Gatehouse';
+/** What sending a link needs: where the link points (ISSUER) and whose brand the mail wears. */
+export type MailLinkConfig = Pick<AppContext['config'], 'ISSUER' | 'BRAND_NAME' | 'BRAND_ACCENT_COLOR'>;
 
-type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: MailLinkConfig };
 type LinkContext = Context & Pick<AppContext, 'throttle'>;
 
 /** `off`: this server sends no mail (SMTP_URL unset in production); `failed`: the mail server refused, no link was kept. */
@@ -48,7 +49,7 @@ export async function sendEmailVerification(
   try {
     await ctx.mailer.send({
       to: email,
-      ...template({ product: PRODUCT, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
+      ...template({ brand: mailBrand(ctx.config), username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
     });
     return 'sent';
   } catch (error) {

@@ -2,8 +2,10 @@
  * The sign-in and consent use cases behind /interaction/:uid. Each returns where
  * the browser goes next: back to the authorization request (resume URL), or
  * back to the page with an error code. Each outcome is recorded in the audit log
- * with the request's IP and user agent (`context`); never the password. The
- * route handlers and the page call these with the server's context.
+ * with the request's IP and user agent (`context`); never the password, and
+ * counted in the metrics (sign-ins succeeded, failed or throttled at either
+ * step; consent granted or denied). The route handlers and the page call these
+ * with the server's context.
  */
 import 'server-only';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
@@ -180,6 +182,7 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
   const result = await authenticate(ctx, username, password, context.ip);
   const client = await clientOf(ctx, interaction);
   if (!result.ok) {
+    ctx.metrics.signIn(result.refusal ? 'throttled' : 'failed');
     await recordSignInFailure(ctx, result, client, context);
     if (result.locked && result.accountId && result.username) {
       await recordLockout(ctx.db, { id: result.accountId, username: result.username }, result.locked.until, context);
@@ -219,6 +222,7 @@ export async function completePasswordStep(
   }
   if (client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
     // The portal, where a factor is set up, is the one app such a person may still sign in to.
+    ctx.metrics.signIn('failed');
     await recordAudit(ctx.db, {
       action: 'sign_in.failed',
       actor: null,
@@ -228,6 +232,7 @@ export async function completePasswordStep(
     });
     return { error: 'second_factor_required' };
   }
+  ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, {
     action: 'sign_in.succeeded',
     actor: person,
@@ -287,10 +292,12 @@ export async function passkeyStep(uid: string, cookie: string | null, form: Form
   if (!checked.ok || !person || found?.disabled) {
     // A passkey names its account (its signature checked or not): no username is guessed here, so saying "disabled" reveals nothing.
     const reason = checked.ok ? 'disabled' : 'passkey';
+    ctx.metrics.signIn('failed');
     if (person)
       await recordAudit(ctx.db, { action: 'sign_in.failed', actor: null, target, context, details: { username: person.username, reason, ...client } });
     return { error: checked.ok ? 'account_disabled' : checked.error };
   }
+  ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
   const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, 'passwordless') }, { mergeWithLastSubmission: false });
   return { redirect };
@@ -310,10 +317,12 @@ async function finishSecondStep(
   const client = await clientOf(ctx, interaction);
   const outcome = await verifySecondStep(ctx, person, input, context, client);
   if (!outcome.ok) {
+    ctx.metrics.signIn(outcome.error === 'throttled' ? 'throttled' : 'failed');
     if (outcome.error === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
     return { error: outcome.error === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.error };
   }
   await deletePendingSecondStep(ctx.db, uid);
+  ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, {
     action: 'sign_in.succeeded',
     actor: person,
@@ -343,6 +352,7 @@ async function recordConsent(
   const client = await clientOf(ctx, interaction);
   const actor = await consentingPerson(ctx, interaction);
   const target = { type: 'client' as const, id: client.clientId, label: client.clientName ?? client.clientId };
+  ctx.metrics.consent(outcome.action === 'consent.denied' ? 'denied' : 'granted');
   if (outcome.action === 'consent.denied') {
     await recordAudit(ctx.db, { action: 'consent.denied', actor, target, context, details: client });
     return;

@@ -12,11 +12,13 @@
  * (lib/services/throttle.ts). Each reset is in the audit log; never the link.
  */
 import { z } from 'zod';
+import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, findUserByUsernameOrEmail, markEmailVerified } from '../db/users.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
+import type { MailLinkConfig } from './email-verification.ts';
 import { addError, fieldErrors, formText, type FieldErrors } from './forms.ts';
 import { passwordPolicy } from './passwords.ts';
 import { tryAgainIn } from './throttle.ts';
@@ -28,10 +30,7 @@ const newPasswordSchema = z
   .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'enter the new password again') })
   .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match' });
 
-/** The product's name in mails and pages, until the operator's brand is configurable. */
-const PRODUCT = 'Gatehouse';
-
-type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
+type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer'> & { config: MailLinkConfig };
 
 /** `identifier`: what was typed, back in the field after a refusal (a username or address, never a secret). */
 export type ResetRequestState =
@@ -65,7 +64,7 @@ export async function requestPasswordReset(ctx: Context, form: FormData, context
     expiresAt: new Date(requestedAt.getTime() + RESET_LINK_MINUTES * 60_000),
   });
   const url = new URL(`/password-reset/${token}`, ctx.config.ISSUER).toString();
-  const mail = passwordResetMail({ product: PRODUCT, username: user.username, url, validMinutes: RESET_LINK_MINUTES, requestedAt, ...context });
+  const mail = passwordResetMail({ brand: mailBrand(ctx.config), username: user.username, url, validMinutes: RESET_LINK_MINUTES, requestedAt, ...context });
   try {
     await ctx.mailer.send({ to: user.email, ...mail });
   } catch (error) {

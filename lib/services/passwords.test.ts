@@ -25,7 +25,10 @@ test('the limit runs at most N tasks at once, in arrival order, and a failure fr
     if (i === 1) throw new Error('boom');
     return i;
   };
-  const results = await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => limited(task(i))));
+  const all = Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => limited(task(i))));
+  assert.deepEqual(limited.load(), { waiting: 4, running: 2 }, 'what the argon2id gauges read');
+  const results = await all;
+  assert.deepEqual(limited.load(), { waiting: 0, running: 0 });
   assert.equal(peak, 2);
   assert.deepEqual(started, [0, 1, 2, 3, 4, 5]);
   assert.equal(results[1].status, 'rejected');

@@ -16,7 +16,7 @@ const params = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 }
 export function concurrencyLimit(slots: number) {
   let running = 0;
   const waiting: Array<() => void> = [];
-  return async function limited<T>(task: () => Promise<T>): Promise<T> {
+  async function limited<T>(task: () => Promise<T>): Promise<T> {
     if (running < slots) running++;
     else await new Promise<void>((resolve) => waiting.push(resolve));
     try {
@@ -26,7 +26,10 @@ export function concurrencyLimit(slots: number) {
       if (next) next();
       else running--;
     }
-  };
+  }
+  /** Tasks waiting for a slot and running now (the metrics' argon2id gauges, lib/ops/metrics.ts). */
+  limited.load = () => ({ waiting: waiting.length, running });
+  return limited;
 }
 
 /**
@@ -35,6 +38,9 @@ export function concurrencyLimit(slots: number) {
  * so they queue here instead.
  */
 const argon2 = concurrencyLimit(availableParallelism());
+
+/** argon2id hashes waiting for a slot and running: a queue that grows means sign-ins wait for CPU. */
+export const argon2Load = argon2.load;
 
 export function hashPassword(password: string): Promise<string> {
   return argon2(() => hash(password, params));

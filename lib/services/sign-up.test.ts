@@ -25,7 +25,8 @@ let ipCounter = 0;
 const from = () => ({ ip: `198.51.100.${++ipCounter}`, userAgent: 'sign-up-test' });
 
 function contextFor(db: Database, mailer: Mailer, settings: { SIGN_UP?: 'on' | 'off'; SIGN_UP_EMAIL_DOMAINS?: string[] } = {}) {
-  return { ...testContext(db), mailer, now: Date.now, config: { ISSUER: TEST_ISSUER, SIGN_UP: 'on' as const, SIGN_UP_EMAIL_DOMAINS: [], ...settings } };
+  const base = testContext(db);
+  return { ...base, mailer, now: Date.now, config: { ...base.config, SIGN_UP: 'on' as const, SIGN_UP_EMAIL_DOMAINS: [], ...settings } };
 }
 
 const input = (overrides: Partial<SignUpInput> = {}): SignUpInput => {

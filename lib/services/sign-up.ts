@@ -21,21 +21,19 @@
  * No 'server-only' marker: tested under node:test, like authentication.ts.
  */
 import { z } from 'zod';
+import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail, insertUser } from '../db/users.ts';
 import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sign-up.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
-import { sendEmailVerification } from './email-verification.ts';
+import { type MailLinkConfig, sendEmailVerification } from './email-verification.ts';
 import { Conflict, Forbidden, parseInput } from './errors.ts';
 import { canMailLinks } from './password-reset.ts';
 import { hashPassword } from './passwords.ts';
 import type { Refusal } from './throttle.ts';
 import { isUniqueViolation, passwordSchema, profileSchema, usernameSchema } from './users.ts';
 
-/** The product's name in mails, until the operator's brand is configurable (as in password-reset.ts). */
-const PRODUCT = 'Gatehouse';
-
-type Settings = Pick<AppContext['config'], 'ISSUER' | 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'>;
+type Settings = MailLinkConfig & Pick<AppContext['config'], 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'>;
 export type SignUpContext = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer'> & { config: Settings };
 
 export const signUpSchema = z
@@ -142,7 +140,7 @@ async function tellOwner(
 ): Promise<SignUpOutcome> {
   const resetUrl = new URL('/password-reset', ctx.config.ISSUER).toString();
   try {
-    await ctx.mailer.send({ to: email, ...signUpAttemptMail({ product: PRODUCT, username: owner.username, email, resetUrl }) });
+    await ctx.mailer.send({ to: email, ...signUpAttemptMail({ brand: mailBrand(ctx.config), username: owner.username, email, resetUrl }) });
   } catch (error) {
     console.error(`[gatehouse] a sign-up note for account ${owner.id} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
     return { status: 'failed', email };

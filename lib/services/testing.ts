@@ -13,18 +13,19 @@ export interface TestContext {
   db: Database;
   throttle: Throttle;
   signInFailures: UnknownUsernameFailures;
-  /** The issuer unit tests act for (the passkeys' relying party). */
-  config: { ISSUER: string };
+  /** The issuer unit tests act for (the passkeys' relying party), and the brand their mails wear. */
+  config: { ISSUER: string; BRAND_NAME: string; BRAND_ACCENT_COLOR: string };
 }
 
 export const TEST_ISSUER = 'https://id.gatehouse.test';
+const TEST_CONFIG = { ISSUER: TEST_ISSUER, BRAND_NAME: 'Gatehouse', BRAND_ACCENT_COLOR: '#4f46e5' };
 
 const contexts = new WeakMap<Database, TestContext>();
 
 export function testContext(db: Database): TestContext {
   let ctx = contexts.get(db);
   if (!ctx) {
-    ctx = { db, throttle: createThrottle({ db, settings: throttleSettings() }), signInFailures: unknownUsernameFailures(), config: { ISSUER: TEST_ISSUER } };
+    ctx = { db, throttle: createThrottle({ db, settings: throttleSettings() }), signInFailures: unknownUsernameFailures(), config: TEST_CONFIG };
     contexts.set(db, ctx);
   }
   return ctx;

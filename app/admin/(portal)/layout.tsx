@@ -1,11 +1,14 @@
 // The admin area's frame. Not an authorization check: every page and server action calls requireAdmin() itself.
 import type { Metadata } from 'next';
+import { brand } from '@/lib/config/brand';
 import type { ReactNode } from 'react';
 import { signOutAction } from '@/app/admin/actions';
 import { PortalShell } from '@/components/portal/shell';
 import { currentAdmin } from '@/lib/services/portal/session';
 
-export const metadata: Metadata = { title: { default: 'Admin', template: '%s · Gatehouse admin' } };
+export function generateMetadata(): Metadata {
+  return { title: { default: 'Admin', template: `%s · ${brand().name} admin` } };
+}
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   return (

@@ -1,7 +1,7 @@
 // The interaction entrypoint: renders the login or the consent step of one authorization request.
 import { cookies } from 'next/headers';
 import type { Metadata } from 'next';
-import { Button, TextLink } from '@/components/ui/button';
+import { Button, buttonLook, TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
@@ -13,6 +13,7 @@ import { ExpiredInteraction } from '@/components/interaction/expired';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
 import { tryAgainIn } from '@/lib/services/throttle';
+import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
 // One title for both steps: consent is part of signing in to the client.
@@ -137,10 +138,7 @@ export default async function InteractionPage({
           {view.remaining === 0 ? 'That was your last recovery code.' : `You have ${view.remaining} recovery code${view.remaining === 1 ? '' : 's'} left.`} Each
           code works once: get new ones under Two-step verification in your account.
         </Notice>
-        <a
-          href={view.continueTo}
-          className="mt-4 inline-flex w-full justify-center rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-500"
-        >
+        <a href={view.continueTo} className={`mt-4 block ${buttonLook('primary', true)}`}>
           Continue to {view.client.name}
         </a>
       </AuthCard>
@@ -217,7 +215,7 @@ export default async function InteractionPage({
       }
     >
       {notice}
-      <ScopeList scopes={view.scopes} claims={view.claims} />
+      <ScopeList scopes={view.scopes} claims={view.claims} product={brand().name} />
       <form method="post" action={`${base}/confirm`} className="mt-6">
         <Button block type="submit" autoFocus>
           Allow

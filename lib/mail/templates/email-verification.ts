@@ -1,8 +1,8 @@
 /** The mail that confirms an address: sent when an account gets one (an admin, or the person changing theirs). */
-import { render } from './layout.ts';
+import { type MailBrand, render } from './layout.ts';
 
 export interface EmailVerificationMail {
-  product: string;
+  brand: MailBrand;
   username: string;
   email: string;
   url: string;
@@ -10,8 +10,8 @@ export interface EmailVerificationMail {
 }
 
 export function emailVerificationMail(mail: EmailVerificationMail) {
-  return render(mail.product, {
-    subject: `Confirm your email address for ${mail.product}`,
+  return render(mail.brand, {
+    subject: `Confirm your email address for ${mail.brand.name}`,
     paragraphs: [
       `Please confirm that ${mail.email} is the email address of your account ${mail.username}.`,
       `The link works once, for ${mail.validHours} hours. Until it is used, apps are told the address is not verified, and a new address does not replace the old one.`,

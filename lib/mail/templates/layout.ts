@@ -1,9 +1,15 @@
 /**
- * The frame every mail shares: the product's name on top, one paragraph per
+ * The frame every mail shares: the brand's name on top (in its accent colour), one paragraph per
  * line of text, one button for the link, and the link again as text for mail
  * readers that show no buttons. Plain HTML with inline styles (mail readers
- * ignore style sheets), no images and nothing loaded from anywhere: no tracking.
+ * ignore style sheets), no images and nothing loaded from anywhere: no tracking,
+ * hence no logo. The button's text and the links take the contrast rules of
+ * lib/config/brand.ts (4.5:1 on the button and on the white card).
  */
+import type { MailBrand } from '../../config/brand.ts';
+import { readableOn, withContrast } from '../../config/colour.ts';
+
+export type { MailBrand };
 
 export interface MailContent {
   subject: string;
@@ -17,9 +23,10 @@ export interface MailContent {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Both bodies of a mail from `product` (the operator's product name). */
-export function render(product: string, content: MailContent): { subject: string; text: string; html: string } {
-  const text = [product, '', ...content.paragraphs.flatMap((p) => [p, '']), `${content.action.label}:`, content.action.url, '', ...content.footnotes].join(
+/** Both bodies of a mail from the operator's brand (`mailBrand(config)`, lib/config/brand.ts). */
+export function render(brand: MailBrand, content: MailContent): { subject: string; text: string; html: string } {
+  const accentText = withContrast(brand.accent, ['#ffffff'], 4.5, 'darker');
+  const text = [brand.name, '', ...content.paragraphs.flatMap((p) => [p, '']), `${content.action.label}:`, content.action.url, '', ...content.footnotes].join(
     '\n',
   );
   const p = (body: string, style = '') => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1e293b;${style}">${body}</p>`;
@@ -27,10 +34,10 @@ export function render(product: string, content: MailContent): { subject: string
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(content.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
 <div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:32px">
-${p(escapeHtml(product), 'font-weight:700;letter-spacing:0.05em;text-transform:uppercase;color:#4338ca;font-size:13px')}
+${p(escapeHtml(brand.name), `font-weight:700;letter-spacing:0.05em;text-transform:uppercase;color:${accentText};font-size:13px`)}
 ${content.paragraphs.map((para) => p(escapeHtml(para))).join('\n')}
-<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;padding:10px 18px;border-radius:8px">${escapeHtml(content.action.label)}</a></p>
-${p(`Or open this link: <a href="${escapeHtml(content.action.url)}" style="color:#4338ca;word-break:break-all">${escapeHtml(content.action.url)}</a>`, 'font-size:13px;color:#475569')}
+<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:${brand.accent};color:${readableOn(brand.accent)};text-decoration:none;font-weight:600;padding:10px 18px;border-radius:8px">${escapeHtml(content.action.label)}</a></p>
+${p(`Or open this link: <a href="${escapeHtml(content.action.url)}" style="color:${accentText};word-break:break-all">${escapeHtml(content.action.url)}</a>`, 'font-size:13px;color:#475569')}
 ${content.footnotes.map((note) => p(escapeHtml(note), 'font-size:13px;color:#475569')).join('\n')}
 </div></body></html>
 `;

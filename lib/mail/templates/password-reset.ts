@@ -1,8 +1,8 @@
 /** The password reset mail: the link, how long it works, and where the request came from (so a person who did not ask can tell). */
-import { render } from './layout.ts';
+import { type MailBrand, render } from './layout.ts';
 
 export interface PasswordResetMail {
-  product: string;
+  brand: MailBrand;
   username: string;
   url: string;
   validMinutes: number;
@@ -13,8 +13,8 @@ export interface PasswordResetMail {
 
 export function passwordResetMail(mail: PasswordResetMail) {
   const when = `${mail.requestedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
-  return render(mail.product, {
-    subject: `Reset your ${mail.product} password`,
+  return render(mail.brand, {
+    subject: `Reset your ${mail.brand.name} password`,
     paragraphs: [
       `Someone asked to reset the password of your account ${mail.username}.`,
       `The request came on ${when} from ${mail.ip ?? 'an unknown address'}, using ${mail.userAgent ? `“${mail.userAgent.slice(0, 120)}”` : 'an unknown browser'}.`,

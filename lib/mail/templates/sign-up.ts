@@ -4,11 +4,11 @@
  * account (so the sign-up page can answer both alike without saying which).
  */
 import type { EmailVerificationMail } from './email-verification.ts';
-import { render } from './layout.ts';
+import { type MailBrand, render } from './layout.ts';
 
 export function signUpVerificationMail(mail: EmailVerificationMail) {
-  return render(mail.product, {
-    subject: `Confirm your email address to finish signing up for ${mail.product}`,
+  return render(mail.brand, {
+    subject: `Confirm your email address to finish signing up for ${mail.brand.name}`,
     paragraphs: [
       `Welcome, ${mail.username}. Please confirm that ${mail.email} is your email address: your new account can sign in once it is confirmed.`,
       `The link works once, for ${mail.validHours} hours. Afterwards, go back to the page where you signed up and continue, or sign in.`,
@@ -19,7 +19,7 @@ export function signUpVerificationMail(mail: EmailVerificationMail) {
 }
 
 export interface SignUpAttemptMail {
-  product: string;
+  brand: MailBrand;
   /** The account that has the address already. */
   username: string;
   email: string;
@@ -28,10 +28,10 @@ export interface SignUpAttemptMail {
 }
 
 export function signUpAttemptMail(mail: SignUpAttemptMail) {
-  return render(mail.product, {
-    subject: `Someone tried to sign up for ${mail.product} with your email address`,
+  return render(mail.brand, {
+    subject: `Someone tried to sign up for ${mail.brand.name} with your email address`,
     paragraphs: [
-      `Someone tried to create a new ${mail.product} account with ${mail.email}. This address already belongs to your account ${mail.username}, so no new account was created.`,
+      `Someone tried to create a new ${mail.brand.name} account with ${mail.email}. This address already belongs to your account ${mail.username}, so no new account was created.`,
       'If it was you, sign in with that account instead. If you forgot its password, you can choose a new one:',
     ],
     action: { label: 'Reset my password', url: mail.resetUrl },

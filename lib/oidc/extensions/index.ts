@@ -4,14 +4,15 @@
  * the provider. In the order a request meets them, before the provider's routes.
  */
 import type Provider from 'oidc-provider';
+import type { Brand } from '../../config/brand.ts';
 import { useAuthorizationPostOverHttp } from './authorization-post.ts';
 import { useBearerIntrospection } from './bearer-introspection.ts';
 import { useBodyLimit } from './body-limit.ts';
 import { useErrorConventions } from './error-conventions.ts';
 import { useSecurityHeaders } from './security-headers.ts';
 
-export function useExtensions(provider: Provider): void {
-  useSecurityHeaders(provider); // on every answer below, the refusals included
+export function useExtensions(provider: Provider, brand: Brand): void {
+  useSecurityHeaders(provider, brand); // on every answer below, the refusals included
   useBodyLimit(provider); // 413 before any body is read, ours included
   useErrorConventions(provider); // corrects the provider's answers on the way out
   useAuthorizationPostOverHttp(provider);

@@ -7,17 +7,21 @@
 import type Provider from 'oidc-provider';
 import { isWellFormedPath, MALFORMED_PATH_ERROR } from '../../http/paths.ts';
 import { contentSecurityPolicy, STATIC_SECURITY_HEADERS, transportSecurity } from '../../http/security-headers.ts';
-import { STYLE_SOURCE } from '../html.ts';
+import { type Brand, imageOrigins } from '../../config/brand.ts';
+import { providerPages } from '../html.ts';
 
 /**
  * The provider's pages (logout confirmation, errors; lib/oidc/html.ts) run no
- * script and have one inline style. Set before the provider answers: its
+ * script and have one inline style, which depends on the brand; images come from
+ * here or from the brand's logo origin. Set before the provider answers: its
  * form_post response adds the hash of its one inline script to script-src.
  */
-const PROVIDER_POLICY = contentSecurityPolicy({ script: ["'none'"], style: [STYLE_SOURCE] });
+export function providerPolicy(brand: Brand): string {
+  return contentSecurityPolicy({ script: ["'none'"], style: [providerPages(brand).styleSource], images: imageOrigins(brand) });
+}
 
-export function useSecurityHeaders(provider: Provider): void {
-  const headers = [...STATIC_SECURITY_HEADERS, ...transportSecurity(provider.issuer), ['Content-Security-Policy', PROVIDER_POLICY] as const];
+export function useSecurityHeaders(provider: Provider, brand: Brand): void {
+  const headers = [...STATIC_SECURITY_HEADERS, ...transportSecurity(provider.issuer), ['Content-Security-Policy', providerPolicy(brand)] as const];
   provider.use(async (ctx, next) => {
     for (const [name, value] of headers) ctx.set(name, value);
     const requestId = ctx.get('x-request-id');

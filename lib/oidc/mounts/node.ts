@@ -11,12 +11,17 @@
  * (lib/oidc/issuer-headers.ts), a request id, then the provider's own chain,
  * where every extension lives (lib/oidc/extensions/). Discovery and the JWKS are
  * replayed from the provider's first answer (./node-documents.ts says why here).
+ * Each request is counted and timed (lib/ops/metrics.ts) until its response is
+ * sent, replays included. GET /healthz and /readyz are answered here too
+ * (lib/ops/health.ts), so a probe never waits behind Next's router.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { isProviderPath } from '../../http/paths.ts';
+import type { Metrics } from '../../ops/metrics.ts';
 import { pinToIssuer } from '../issuer-headers.ts';
+import { metricRoute } from './metric-routes.ts';
 import { StaticDocuments } from './node-documents.ts';
 
 /** Answers a request, or returns false when it is not the provider's to answer (Next serves it). */
@@ -35,7 +40,7 @@ interface MountWaiter {
 }
 const globalForMount = globalThis as typeof globalThis & { [MOUNT]?: MountWaiter };
 
-export function createProviderMount(provider: Provider, issuerOrigin: string): ProviderMount {
+export function createProviderMount(provider: Provider, issuerOrigin: string, metrics: Pick<Metrics, 'providerRequest'>): ProviderMount {
   const issuer = new URL(issuerOrigin);
   const callback = provider.callback();
   const documents = new StaticDocuments();
@@ -45,6 +50,9 @@ export function createProviderMount(provider: Provider, issuerOrigin: string): P
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);
     if (!isProviderPath(pathname)) return false;
+    const done = metrics.providerRequest(metricRoute(pathname));
+    // 'close' comes once per response, sent or cut off, where 'finish' misses the latter.
+    res.once('close', () => done(res.statusCode));
     const requestId = randomUUID();
     if (documents.replay(req, res, pathname, query !== -1, requestId)) return true;
     pinToIssuer(req.headers, issuer, requestId);
@@ -53,9 +61,14 @@ export function createProviderMount(provider: Provider, issuerOrigin: string): P
   };
 }
 
-/** Called once per process (instrumentation.ts): hands the mount to the custom server, if one is waiting. */
-export function registerProviderMount(provider: Provider, issuer: string): void {
-  globalForMount[MOUNT]?.resolve(createProviderMount(provider, issuer));
+/**
+ * Called once per process (instrumentation.ts): hands the mount to the custom
+ * server, if one is waiting, behind `ahead` (the health probes), which answers
+ * first or returns false.
+ */
+export function registerProviderMount(provider: Provider, issuer: string, metrics: Pick<Metrics, 'providerRequest'>, ahead?: ProviderMount): void {
+  const mount = createProviderMount(provider, issuer, metrics);
+  globalForMount[MOUNT]?.resolve(ahead ? (req, res) => ahead(req, res) || mount(req, res) : mount);
 }
 
 /** Tells a waiting custom server that start-up failed, so it exits instead of serving half an app. */

@@ -13,7 +13,7 @@
 import type { AppContext } from '../../context.ts';
 import { findUserByUsernameOrEmail } from '../../db/users.ts';
 import type { AuditBy } from '../audit.ts';
-import { sendEmailVerification } from '../email-verification.ts';
+import { type MailLinkConfig, sendEmailVerification } from '../email-verification.ts';
 import { fieldErrors, formErrors, formText, type FieldErrors } from '../forms.ts';
 import { canMailLinks } from '../password-reset.ts';
 import { existingUser as existingUserById, profileSchema, updateProfile } from '../users.ts';
@@ -33,7 +33,7 @@ export type ProfileState = {
   pendingEmail?: string;
 };
 
-type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: Pick<AppContext['config'], 'ISSUER'> };
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: MailLinkConfig };
 
 export function profileValues(user: { name: string | null; email: string | null }): ProfileValues {
   return { name: user.name ?? '', email: user.email ?? '' };

@@ -8,6 +8,7 @@ import { Time } from '@/components/ui/time';
 import { appsOf, type ConnectedApp } from '@/lib/services/account/pages';
 import { requireUser } from '@/lib/services/portal/session';
 import { revokeAppAction } from '../../actions';
+import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Connected apps' };
@@ -48,7 +49,7 @@ function AppCard({ app }: { app: ConnectedApp }) {
         <div>
           <h3 className="text-sm font-medium text-slate-500">It may</h3>
           <div className="mt-2">
-            <ScopeList scopes={app.scopes} claims={[]} />
+            <ScopeList scopes={app.scopes} claims={[]} product={brand().name} />
           </div>
         </div>
         <dl className="space-y-2 text-sm">

@@ -10,6 +10,7 @@ import { AddPasskeyForm, RemovePasskeyForm } from '@/components/account/passkey-
 import { passkeysOfUser, recoveryCodesLeftOf, twoStepOf } from '@/lib/services/account/pages';
 import { groupedKey, otpauthUri } from '@/lib/services/factors/totp';
 import { requireUser } from '@/lib/services/portal/session';
+import { brand } from '@/lib/config/brand';
 import {
   confirmTwoStepAction,
   finishPasskeyAction,
@@ -80,7 +81,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
               description="Scan the QR code with the app, or type the key into it. Then enter the code it shows to turn two-step verification on."
             >
               <div className="flex flex-wrap items-start gap-6">
-                <TotpQr uri={otpauthUri(status.secret, 'Gatehouse', user.username)} />
+                <TotpQr uri={otpauthUri(status.secret, brand().name, user.username)} />
                 <div className="min-w-60 flex-1 space-y-4">
                   <div>
                     <p className="text-sm font-medium text-slate-700">Key</p>

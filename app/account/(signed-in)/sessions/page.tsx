@@ -7,6 +7,7 @@ import { formatDate, Time } from '@/components/ui/time';
 import { activityOf, sessionsOf, type ActiveSession, type ActivityEntry } from '@/lib/services/account/pages';
 import { requireUser } from '@/lib/services/portal/session';
 import { endOtherSessionsAction, endSessionAction } from '../../actions';
+import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sessions' };
@@ -57,12 +58,13 @@ function SessionItem({ session }: { session: ActiveSession }) {
   );
 }
 
-const actors: Record<ActivityEntry['by'], string> = {
+/** Who did it; `product`, the brand's name, for what the server did by itself. */
+const actors = (product: string): Record<ActivityEntry['by'], string> => ({
   you: 'You',
   administrator: 'An administrator',
   someone: 'Someone not signed in',
-  gatehouse: 'Gatehouse',
-};
+  gatehouse: product,
+});
 
 function Activity({ entries }: { entries: ActivityEntry[] }) {
   if (!entries.length) return <p className="text-sm text-slate-600">Nothing recorded yet.</p>;
@@ -75,7 +77,7 @@ function Activity({ entries }: { entries: ActivityEntry[] }) {
             {entry.app ? <span className="font-normal text-slate-600"> · {entry.app}</span> : null}
           </p>
           <p className="text-slate-600">
-            {actors[entry.by]}
+            {actors(brand().name)[entry.by]}
             {entry.browser ? <span className="block text-xs text-slate-500">{entry.browser}</span> : null}
           </p>
           <p className="text-slate-600">

@@ -42,7 +42,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
               <TextLink href={`/admin/users/${encodeURIComponent(user.id)}`}>{user.username}</TextLink>
               {user.name ? <span className="block text-xs text-slate-500">{user.name}</span> : null}
             </td>
-            <td className="hidden px-4 py-3 break-all text-slate-600 sm:table-cell">{user.email ?? <span className="text-slate-400">None</span>}</td>
+            <td className="hidden px-4 py-3 break-all text-slate-600 sm:table-cell">{user.email ?? <span className="text-slate-500">None</span>}</td>
             <td className="px-4 py-3">
               <div className="flex flex-wrap gap-1">
                 {user.disabled ? <Badge variant="red">Disabled</Badge> : <Badge variant="green">Active</Badge>}

@@ -1,0 +1,106 @@
+// Prometheus metrics (lib/ops/metrics.ts) scraped from the server under test's METRICS_PORT (scripts/test.ts):
+// each test reads the figures, does something over HTTP, reads them again and expects exactly what it caused.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as oidc from 'openid-client';
+import { authorize, TestBrowser } from '../support/browser.ts';
+import { basic, baseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
+
+const metricsUrl = process.env.GATEHOUSE_TEST_METRICS_URL;
+const skip = metricsUrl ? false : 'GATEHOUSE_TEST_METRICS_URL is not set (scripts/test.ts sets it with the server it starts)';
+
+type Scrape = Map<string, number>;
+
+async function scrape(): Promise<Scrape> {
+  // The npm start mount counts a request when its response has gone (lib/oidc/mounts/node.ts): give that a moment.
+  await new Promise((r) => setTimeout(r, 100));
+  const response = await fetch(metricsUrl!);
+  assert.equal(response.status, 200);
+  const samples: Scrape = new Map();
+  for (const line of (await response.text()).split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const space = line.lastIndexOf(' ');
+    samples.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return samples;
+}
+
+/** How much a series moved between two scrapes (a series first seen in `after` moved from 0). */
+function moved(before: Scrape, after: Scrape, series: string): number {
+  return (after.get(series) ?? 0) - (before.get(series) ?? 0);
+}
+
+/** How much the series whose name and labels start with `prefix` moved together (e.g. one route, every status). */
+function movedAll(before: Scrape, after: Scrape, prefix: string): number {
+  return [...after.keys()].filter((series) => series.startsWith(prefix)).reduce((sum, series) => sum + moved(before, after, series), 0);
+}
+
+test('client_credentials: one token issued, one 200 and one 401 at the token endpoint, the calls to storage timed', { skip }, async () => {
+  const client = await makeClient({ grantTypes: ['client_credentials'], redirectUris: [], postLogoutRedirectUris: [] });
+  const before = await scrape();
+  const ok = await post('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(client.id, client.clientSecret!) });
+  assert.equal(ok.status, 200);
+  const refused = await post('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(client.id, 'not-the-secret') });
+  assert.equal(refused.status, 401);
+  const after = await scrape();
+  assert.equal(moved(before, after, 'gatehouse_tokens_issued_total{grant_type="client_credentials"}'), 1);
+  assert.equal(moved(before, after, 'gatehouse_http_requests_total{route="token",status="200"}'), 1);
+  assert.equal(moved(before, after, 'gatehouse_http_requests_total{route="token",status="401"}'), 1);
+  assert.equal(moved(before, after, 'gatehouse_http_request_duration_seconds_count{route="token",status="200"}'), 1);
+  assert.ok(moved(before, after, 'gatehouse_storage_call_duration_seconds_count{operation="find"}') >= 1, 'the client was read');
+});
+
+test('a sign-in with consent and its code redeemed: one sign-in, one consent, one code grant, one more session, one discovery', { skip }, async () => {
+  const client = await makeClient();
+  const before = await scrape();
+  const { tokens } = await signIn(client);
+  assert.ok(tokens.access_token);
+  const after = await scrape();
+  assert.equal(moved(before, after, 'gatehouse_sign_ins_total{outcome="succeeded"}'), 1);
+  assert.equal(moved(before, after, 'gatehouse_sign_ins_total{outcome="failed"}'), 0);
+  assert.equal(moved(before, after, 'gatehouse_consents_total{outcome="granted"}'), 1);
+  assert.equal(moved(before, after, 'gatehouse_tokens_issued_total{grant_type="authorization_code"}'), 1);
+  assert.equal(moved(before, after, 'gatehouse_active_sessions'), 1);
+  assert.equal(moved(before, after, 'gatehouse_http_requests_total{route="discovery",status="200"}'), 1);
+  assert.equal(moved(before, after, 'gatehouse_http_requests_total{route="token",status="200"}'), 1);
+  // The request, then its resume after the login and after the consent (RFC 6749 §4.1.1, oidc-provider's resume URL).
+  assert.equal(movedAll(before, after, 'gatehouse_http_requests_total{route="authorization",'), 3);
+});
+
+test('wrong passwords: each one failed, until the throttle refuses the attempt; a denied consent', { skip }, async () => {
+  const user = await makeUser();
+  const client = await makeClient();
+  const config = await discover(client);
+  const { challenge } = await pkce();
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
+  const before = await scrape();
+  const browser = new TestBrowser(baseUrl);
+  let page = await browser.navigate(url);
+  // THROTTLE_ACCOUNT_FREE_FAILURES (5) cost nothing; the 6th earns a wait of 1 s, so an attempt right after is
+  // refused unchecked. On a slow machine one more may come after the wait and fail: every attempt counts once.
+  for (let i = 0; i < 8; i++) page = await browser.submit(await page.response.text(), '/login', { username: user.username, password: 'wrong' });
+  const afterFailures = await scrape();
+  const failed = moved(before, afterFailures, 'gatehouse_sign_ins_total{outcome="failed"}');
+  const throttled = moved(before, afterFailures, 'gatehouse_sign_ins_total{outcome="throttled"}');
+  assert.equal(failed + throttled, 8);
+  assert.ok(failed >= 6 && throttled >= 1, `${failed} failed, ${throttled} throttled`);
+  assert.equal(moved(before, afterFailures, 'gatehouse_sign_ins_total{outcome="succeeded"}'), 0);
+
+  const other = await makeUser();
+  const location = await authorize(new TestBrowser(baseUrl), url, other, { consent: 'deny' });
+  assert.equal(location.searchParams.get('error'), 'access_denied');
+  const afterDenial = await scrape();
+  assert.equal(moved(afterFailures, afterDenial, 'gatehouse_sign_ins_total{outcome="succeeded"}'), 1);
+  assert.equal(moved(afterFailures, afterDenial, 'gatehouse_consents_total{outcome="denied"}'), 1);
+  assert.equal(moved(afterFailures, afterDenial, 'gatehouse_consents_total{outcome="granted"}'), 0);
+});
+
+test('process figures: memory, event-loop lag, the argon2id queue; no path ever becomes a label', { skip }, async () => {
+  assert.equal((await fetch(new URL('/oauth/no-such-endpoint-d41d8cd9', baseUrl))).status, 404);
+  const after = await scrape();
+  assert.ok((after.get('process_resident_memory_bytes') ?? 0) > 10_000_000);
+  assert.ok(after.has('nodejs_eventloop_lag_seconds'));
+  assert.equal(after.get('gatehouse_argon2id_queue_length'), 0);
+  assert.ok((after.get('gatehouse_http_requests_total{route="other",status="404"}') ?? 0) >= 1);
+  assert.ok(![...after.keys()].some((series) => series.includes('d41d8cd9')));
+});

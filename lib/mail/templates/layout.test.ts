@@ -1,0 +1,75 @@
+// The mail frame in the operator's brand: the name and the accent appear, the button's text
+// and the links keep their contrast, and nothing is loaded from anywhere.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { contrast } from '../../config/colour.ts';
+import { emailVerificationMail } from './email-verification.ts';
+import { render } from './layout.ts';
+import { passwordResetMail } from './password-reset.ts';
+
+const content = {
+  subject: 'Hello',
+  paragraphs: ['One <b>line</b>.'],
+  action: { label: 'Go', url: 'https://id.acme.example/go?a=1&b=2' },
+  footnotes: ['If not, ignore it.'],
+};
+
+/** Every URL-bearing attribute and CSS url() of the HTML: what a mail reader would fetch or follow. */
+const remoteLoads = (html: string) =>
+  [...html.matchAll(/<(img|link|script|iframe|object|embed|video|audio|source)\b|\b(src|srcset|background|poster)=|url\(/gi)].map((m) => m[0]);
+
+test("the brand's name heads both bodies, in the accent; the button is the accent with readable text", () => {
+  const mail = render({ name: 'Acme ID', accent: '#0ea5e9' }, content);
+  assert.match(mail.text, /^Acme ID\n/);
+  assert.match(mail.html, />Acme ID<\/p>/);
+  const button = /<a href="[^"]*" style="display:inline-block;background:(#[0-9a-f]{6});color:(#[0-9a-f]{6});/.exec(mail.html);
+  assert.ok(button, mail.html);
+  assert.equal(button[1], '#0ea5e9');
+  assert.ok(contrast(button[1], button[2]) >= 4.5);
+  // The name and the link as text, darkened from the sky blue until they read on white.
+  const onWhite = mail.html.replace(button[0], '');
+  for (const [, colour] of onWhite.matchAll(/[;"]color:(#[0-9a-f]{6})/g)) assert.ok(contrast(colour, '#ffffff') >= 4.5, colour);
+  assert.ok(onWhite.includes('color:#0e7da8'), 'the accent, darkened to 4.5:1 on white');
+});
+
+test('nothing remote: no images, styles, scripts or frames, only the one link (twice)', () => {
+  const mail = render({ name: 'Acme ID', accent: '#4f46e5' }, content);
+  assert.deepEqual(remoteLoads(mail.html), []);
+  assert.deepEqual(
+    [...mail.html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]),
+    ['https://id.acme.example/go?a=1&#38;b=2', 'https://id.acme.example/go?a=1&#38;b=2'],
+  );
+  assert.ok(!mail.html.includes('<b>'), 'text is escaped');
+});
+
+test("the brand's name is escaped like any text", () => {
+  const mail = render({ name: 'A&B <ID>', accent: '#4f46e5' }, content);
+  assert.ok(mail.html.includes('A&#38;B &#60;ID&#62;'));
+  assert.ok(!mail.html.includes('<ID>'));
+});
+
+test('each kind of mail names the brand in its subject and wears its accent', () => {
+  const brand = { name: 'Acme ID', accent: '#e11d48' };
+  const reset = passwordResetMail({
+    brand,
+    username: 'grace',
+    url: 'https://id.acme.example/password-reset/t',
+    validMinutes: 30,
+    requestedAt: new Date(0),
+    ip: null,
+    userAgent: null,
+  });
+  const verify = emailVerificationMail({
+    brand,
+    username: 'grace',
+    email: 'grace@acme.example',
+    url: 'https://id.acme.example/verify-email/t',
+    validHours: 24,
+  });
+  assert.equal(reset.subject, 'Reset your Acme ID password');
+  assert.equal(verify.subject, 'Confirm your email address for Acme ID');
+  for (const mail of [reset, verify]) {
+    assert.ok(mail.html.includes('background:#e11d48'));
+    assert.deepEqual(remoteLoads(mail.html), []);
+  }
+});
