@@ -6,6 +6,6 @@ import serverNodeFlags from './server-node-flags.json' with { type: 'json' };
 
 test("npm start runs the server with scripts/server-node-flags.json's flags", () => {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
-  assert.equal(scripts.start, `node ${serverNodeFlags.join(' ')} scripts/start.mjs`);
+  assert.equal(scripts.start, `node scripts/node.mjs ${serverNodeFlags.join(' ')} scripts/start.mjs`);
   for (const flag of serverNodeFlags) assert.match(flag, /^--[a-z-]+=\d+$/);
 });

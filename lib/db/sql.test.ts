@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,4 +87,33 @@ await sql.run('CREATE TABLE t (id INTEGER)');`;
   const result = spawnSync(process.execPath, ['--import', 'tsx', file], { timeout: 15_000 });
   assert.equal(result.signal, null, 'the process had to be killed');
   assert.equal(result.status, 0, String(result.stderr));
+});
+
+test('statements a thread prepared are freed safely when the thread stops (better-sqlite3 12 aborted Node 24 here)', () => {
+  // The checkpoint thread's pattern: db.pragma() prepares a statement per call, then the thread
+  // stops with statements left for the garbage collector. With node::ObjectWrap (better-sqlite3 12)
+  // Node 24 aborted on "Assertion failed: (env) != nullptr" every time; Node-API frees them in order.
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const thread = join(dir, 'thread-statements.cjs');
+  writeFileSync(
+    thread,
+    `const db = new (require(${JSON.stringify(driver)}))(':memory:');
+for (let i = 0; i < 20000; i++) db.pragma('user_version');
+require('node:worker_threads').parentPort.postMessage('done');`,
+  );
+  const file = join(dir, 'threads.cjs');
+  writeFileSync(
+    file,
+    `const { Worker } = require('node:worker_threads');
+(async () => {
+  for (let i = 0; i < 10; i++) {
+    const worker = new Worker(${JSON.stringify(thread)});
+    await new Promise((resolve) => worker.once('message', resolve));
+    await worker.terminate();
+  }
+})();`,
+  );
+  const result = spawnSync(process.execPath, [file], { timeout: 60_000 });
+  assert.equal(result.signal, null, `ended by ${result.signal}: ${String(result.stderr).slice(0, 500)}`);
+  assert.equal(result.status, 0, String(result.stderr).slice(0, 500));
 });
