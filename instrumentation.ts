@@ -41,6 +41,10 @@ export async function register() {
     registerProviderMount(provider, config.ISSUER, ctx.metrics, ctx.log, healthMount(ctx.readiness));
     // Where password reset links go: the operator should know before a person asks for one.
     ctx.log.info(`mail goes to ${ctx.mailer.destination}`);
+    // Sign-up needs mail: an operator who turned it on learns here when it is not offered.
+    const { signUpStartupLine } = await import('./lib/services/sign-up');
+    const signUpLine = signUpStartupLine(ctx);
+    if (signUpLine) ctx.log.warn(signUpLine);
     // After the server can serve: reports for the operator and the audit log's
     // retention. They read through Prisma, whose first query costs a start
     // that finds everything in place a few hundred ms it need not wait for.

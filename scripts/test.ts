@@ -25,7 +25,14 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
  * the unit tests of those limits keep the defaults. The per-account and
  * per-client limits keep theirs everywhere.
  */
-const serverLimits = { THROTTLE_SOURCE_FREE_FAILURES: '99999', THROTTLE_SOURCE_HOURLY_CAP: '100000' };
+const serverLimits = { THROTTLE_SOURCE_FREE_FAILURES: '99999', THROTTLE_SOURCE_HOURLY_CAP: '100000', THROTTLE_SIGN_UP_HOURLY_CAP: '100000' };
+/**
+ * Sign-up is off by default; the servers under test offer it, for the fixtures' domain only
+ * (e2e/support/fixtures.ts makes every address @example.test), so the browser tests can sign up
+ * and the protocol tests can check the domain limit. e2e/protocol/sign-up.test.ts starts an
+ * instance of its own for the default (off) and the per-address cap.
+ */
+const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test' };
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
@@ -185,6 +192,7 @@ async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: st
     env: {
       ...env,
       ...serverLimits,
+      ...signUpSettings,
       ...secretsEnv(databaseUrl),
       DATABASE_URL: databaseUrl,
       ISSUER: url,
@@ -253,7 +261,7 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
     GATEHOUSE_TEST_MOUNT: mount,
     GATEHOUSE_TEST_METRICS_URL: server.metricsUrl,
     GATEHOUSE_TEST_LOG_FILE: server.logFile,
-    ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl } : {}),
+    ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl, GATEHOUSE_TEST_SMTP_URL: mailSink.smtpUrl } : {}),
   };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {

@@ -9,6 +9,7 @@ import type { ResetRequestState, ResetState } from '@/lib/services/password-rese
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { FormError, Notice } from '../ui/notice';
+import { PasswordPair } from './password-pair';
 
 const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
 
@@ -106,26 +107,7 @@ export function NewPasswordForm({
   return (
     <form action={formAction} noValidate className="space-y-4">
       <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
-      <TextField
-        compact
-        id="password"
-        label="New password"
-        hint={`At least ${minLength} characters.`}
-        type="password"
-        autoComplete="new-password"
-        required
-        autoFocus
-        errors={sentence(errors.password)}
-      />
-      <TextField
-        compact
-        id="confirmPassword"
-        label="New password again"
-        type="password"
-        autoComplete="new-password"
-        required
-        errors={sentence(errors.confirmPassword)}
-      />
+      <PasswordPair label="New password" minLength={minLength} errors={errors} autoFocus />
       <FormError messages={sentence(errors.form)} />
       <Button block type="submit" disabled={pending}>
         {pending ? 'Saving…' : wording.submit}

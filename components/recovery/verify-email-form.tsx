@@ -11,15 +11,23 @@ const problems = {
   unknown: 'It is not a link we sent, or a newer one replaced it.',
 } as const;
 
+/**
+ * The address is confirmed: said by the form once its button worked, and by the page for a link used
+ * already (`used`), which is what a browser without JavaScript shows after the button.
+ */
+export function EmailConfirmed({ email, used = false }: { email: string; used?: boolean }) {
+  return (
+    <Notice compact>
+      {used ? 'This link was used: ' : null}
+      <strong>{email}</strong> is confirmed: it is your account’s email address now. Signing up or in to an app? Go back to that page and continue.{' '}
+      <TextLink href="/account">Open your account</TextLink>
+    </Notice>
+  );
+}
+
 export function VerifyEmailForm({ action, email }: { action: (state: VerificationOutcome, form: FormData) => Promise<VerificationOutcome>; email: string }) {
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
-  if (state.status === 'verified') {
-    return (
-      <Notice compact>
-        <strong>{state.email}</strong> is confirmed: it is your account’s email address now. <TextLink href="/account">Open your account</TextLink>
-      </Notice>
-    );
-  }
+  if (state.status === 'verified') return <EmailConfirmed email={state.email} />;
   return (
     <form action={formAction} className="space-y-4">
       {state.status === 'link' ? (

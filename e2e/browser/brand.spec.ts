@@ -14,6 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { brandFrom } from '../../lib/config/brand.ts';
 import { emailVerificationMail } from '../../lib/mail/templates/email-verification.ts';
 import { passwordResetMail } from '../../lib/mail/templates/password-reset.ts';
+import { signUpAttemptMail, signUpVerificationMail } from '../../lib/mail/templates/sign-up.ts';
 import { hexToRgb } from '../../lib/config/colour.ts';
 import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin, screenshots } from '../support/pages.ts';
@@ -146,15 +147,22 @@ test("one mail of each kind, in an operator's brand, loads nothing", async ({ pa
       url: 'https://id.acme.example/verify-email/9a1e',
       validHours: 24,
     }),
+    'sign-up': signUpVerificationMail({
+      brand,
+      username: 'grace',
+      email: 'grace@acme.example',
+      url: 'https://id.acme.example/verify-email/7c3d',
+      validHours: 24,
+    }),
+    'sign-up-attempt': signUpAttemptMail({ brand, username: 'grace', email: 'grace@acme.example', resetUrl: 'https://id.acme.example/password-reset' }),
   };
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
   for (const [kind, mail] of Object.entries(mails)) {
     await page.setContent(mail.html);
     await expect(page.getByText('Acme ID', { exact: true })).toBeVisible();
-    await expect(
-      page.getByRole('link', { name: mail.html.includes('Choose a new password') ? 'Choose a new password' : 'Confirm my email address' }),
-    ).toHaveCSS('background-color', rgb('#0e7490'));
+    const action = ['Choose a new password', 'Confirm my email address', 'Reset my password'].find((label) => mail.html.includes(label));
+    await expect(page.getByRole('link', { name: action })).toHaveCSS('background-color', rgb('#0e7490'));
     await shoot(page, `mail-${kind}`);
   }
   expect(requests.filter((url) => !url.startsWith('about:') && !url.startsWith('data:'))).toEqual([]);

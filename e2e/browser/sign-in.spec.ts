@@ -180,11 +180,18 @@ test('keyboard only: Tab between fields, Enter submits', async ({ page }) => {
     await page.keyboard.press('Tab');
     await expect(forgot).toBeFocused();
   }
+  // "Create an account" when sign-up is on (scripts/test.ts turns it on).
+  const create = page.getByRole('link', { name: 'Create an account' });
+  const signUp = (await create.count()) === 1;
+  if (signUp) {
+    await page.keyboard.press('Tab');
+    await expect(create).toBeFocused();
+  }
   await page.keyboard.press('Tab');
   await expect(passkey).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  for (let i = 0; i < (mail ? 5 : 4); i++) await page.keyboard.press('Shift+Tab');
+  for (let i = 0; i < 4 + Number(mail) + Number(signUp); i++) await page.keyboard.press('Shift+Tab');
   await expect(username).toBeFocused();
 
   await page.keyboard.type(user.username);

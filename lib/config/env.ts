@@ -155,6 +155,33 @@ const envSchema = z.object({
   /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default "BRAND_NAME" <no-reply@the issuer's host>. */
   MAIL_FROM: z.string().min(3).max(200).optional(),
   /**
+   * Self-service sign-up (lib/services/sign-up.ts): `off` by default, since who may
+   * have an account is the operator's decision. `on` offers "Create an account" on the
+   * sign-in page, but only where mail can be sent (the account signs in once its
+   * address is confirmed): in production without SMTP_URL it stays unoffered, and the
+   * start-up log says so.
+   */
+  SIGN_UP: z.enum(['off', 'on']).default('off'),
+  /**
+   * With SIGN_UP=on, the email domains sign-up accepts, comma-separated (`example.com,example.org`),
+   * compared without case and exactly (a subdomain is another domain). Empty: any.
+   */
+  SIGN_UP_EMAIL_DOMAINS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+        .filter(Boolean),
+    )
+    .refine(
+      (domains) => domains.every((d) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(d)),
+      'SIGN_UP_EMAIL_DOMAINS must be domain names separated by commas, such as example.com,example.org',
+    ),
+  /** Sign-ups per source address (IPv6: per /64) an hour; past it the address waits until the hour ends. */
+  THROTTLE_SIGN_UP_HOURLY_CAP: throttleCount(10),
+  /**
    * Where Prometheus scrapes /metrics (lib/ops/metrics-server.ts): a port of its
    * own, apart from the issuer's, so the figures never reach the public side of a
    * load balancer. Unset, no metrics server runs: several instances on one host

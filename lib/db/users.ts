@@ -61,10 +61,13 @@ export function usernameKey(username: string): string {
   return username.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
-/** Throws Prisma's P2002 when the username, in any case, or the email is taken. */
+/**
+ * Throws Prisma's P2002 when the username, in any case, or the email is taken.
+ * `requiresVerifiedEmail`: a signed-up account, which signs in only once its address is verified.
+ */
 export async function insertUser(
   db: Database,
-  user: { username: string; email: string | null; name: string | null; passwordHash: string | null; role: Role },
+  user: { username: string; email: string | null; name: string | null; passwordHash: string | null; role: Role; requiresVerifiedEmail?: boolean },
 ): Promise<UserRecord> {
   const row = await db.prisma.user.create({ data: { id: randomUUID(), ...user, usernameKey: usernameKey(user.username) }, select: publicFields });
   return toRecord(row);
@@ -103,14 +106,24 @@ export interface Credentials {
   /** Null while an invited person has not chosen a password: no password matches. */
   passwordHash: string | null;
   disabled: boolean;
+  /** A signed-up account whose address is not verified yet: the address its link went to; it may not sign in. */
+  awaitingEmail: string | null;
 }
 
-const credentialsFields = ['id', 'username', 'passwordHash', 'disabled'] as const;
+const credentialsFields = ['id', 'username', 'passwordHash', 'disabled', 'email', 'emailVerified', 'requiresVerifiedEmail'] as const;
 const credentialsColumns = columnList<User>(credentialsFields);
 type CredentialsRow = RawRow<User, (typeof credentialsFields)[number]>;
 
 const toCredentials = (row: CredentialsRow | undefined): Credentials | undefined =>
-  row ? { id: row.id, username: row.username, passwordHash: row.password_hash, disabled: Boolean(row.disabled) } : undefined;
+  row
+    ? {
+        id: row.id,
+        username: row.username,
+        passwordHash: row.password_hash,
+        disabled: Boolean(row.disabled),
+        awaitingEmail: row.requires_verified_email && !row.email_verified ? (row.email ?? '') : null,
+      }
+    : undefined;
 
 /** For password checks only: the id, hash and state of the account a typed username names (as findUserByUsername). */
 export async function findCredentials(db: Database, username: string): Promise<Credentials | undefined> {
@@ -130,7 +143,7 @@ export async function findCredentials(db: Database, username: string): Promise<C
  */
 export async function findUserByUsernameOrEmail(db: Database, text: string): Promise<UserRecord | undefined> {
   if (!text.includes('@')) return findUserByUsername(db, text);
-  const row = await db.sql.one<{ id: string }>('SELECT id FROM users WHERE lower(email) = lower(?) LIMIT 1', [text]);
+  const row = await findUserIdByEmail(db, text);
   return row ? findUserById(db, row.id) : undefined;
 }
 
@@ -248,6 +261,26 @@ export async function searchUsers(
 export async function setVerifiedEmail(db: Database, id: string, email: string): Promise<UserRecord | undefined> {
   const { count } = await db.prisma.user.updateMany({ where: { id }, data: { email, emailVerified: true } });
   return count === 1 ? findUserById(db, id) : undefined;
+}
+
+/**
+ * Marks the account's address verified if it still is `email` (a mailed link
+ * proved the mailbox: a password reset's). False when the address changed since.
+ */
+export async function markEmailVerified(db: Database, id: string, email: string): Promise<boolean> {
+  const { count } = await db.prisma.user.updateMany({ where: { id, email, emailVerified: false }, data: { emailVerified: true } });
+  return count === 1;
+}
+
+/** The id and username of the account with this address, compared without case (as mail systems do). */
+export async function findUserIdByEmail(db: Database, email: string): Promise<{ id: string; username: string } | undefined> {
+  return db.sql.one<{ id: string; username: string }>('SELECT id, username FROM users WHERE lower(email) = lower(?) LIMIT 1', [email]);
+}
+
+/** Removes an account that was never used: a sign-up whose verification mail could not be sent. */
+export async function deleteUser(db: Database, id: string): Promise<boolean> {
+  const { count } = await db.prisma.user.deleteMany({ where: { id } });
+  return count === 1;
 }
 
 /** Replaces a user's name and email; a changed email is no longer verified. */

@@ -21,7 +21,16 @@ const role = z.enum(['user', 'admin']);
  * `second_factor_required`: the right password, for an app, from a person SECOND_FACTOR_REQUIRED says must first
  * set up a second factor (lib/services/factors/policy.ts).
  */
-export const signInFailureReasons = ['unknown_user', 'wrong_password', 'disabled', 'throttled', 'passkey', 'second_factor_required'] as const;
+/** `email_unverified`: the right password of a signed-up account whose address is not verified yet (lib/services/sign-up.ts). */
+export const signInFailureReasons = [
+  'unknown_user',
+  'wrong_password',
+  'disabled',
+  'throttled',
+  'passkey',
+  'second_factor_required',
+  'email_unverified',
+] as const;
 
 /** The kinds of second step a person can take: their TOTP app, a passkey, or one of their recovery codes. */
 export const secondFactorMethods = ['totp', 'passkey', 'recovery_code'] as const;
@@ -124,6 +133,13 @@ export const auditDetailsSchemas = {
    * their own; `viaMailLink`: with a password reset link from a mail.
    */
   'user.password_changed': z.strictObject({ generated: z.boolean().optional(), self: z.boolean().optional(), viaMailLink: z.boolean().optional() }),
+  /**
+   * A person created the account themselves (SIGN_UP=on) from a sign-in page of `clientId`; the link to
+   * verify `email` went out. Never the password.
+   */
+  'user.signed_up': z.strictObject({ email: z.string().max(254), clientId: id.optional(), clientName: label.optional() }),
+  /** A sign-up named this account's address: no account was made, and the address got a note saying so. */
+  'sign_up.address_taken': z.strictObject({ clientId: id.optional(), clientName: label.optional() }),
   /** The person used the verification link mailed to `email`, which is now the account's address, verified. */
   'user.email_verified': z.strictObject({ email: z.string().max(254) }),
   /** A password reset link was mailed to the account's address (lib/services/password-reset.ts); never the link. */
@@ -182,6 +198,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.password_changed': 'Password changed',
   'password_reset.requested': 'Password reset mailed',
   'user.email_verified': 'Email verified',
+  'user.signed_up': 'Signed up',
+  'sign_up.address_taken': 'Sign-up with a taken address',
   'user.role_changed': 'Role changed',
   'user.locked': 'Account locked',
   'user.unlocked': 'Account unlocked',

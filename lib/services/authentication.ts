@@ -8,7 +8,9 @@
  * The answer the person sees never says whether the username exists: unknown
  * users, disabled users and wrong passwords all take one argon2id verification
  * and fail alike, and an unknown username is throttled exactly like a known
- * one. Only the audit log (read by admins) is told which it was.
+ * one. Only the audit log (read by admins) is told which it was. The one
+ * exception comes after the right password: a signed-up account whose address
+ * is not verified yet is told so (it may not sign in until it is).
  *
  * No 'server-only' marker: like the other use cases under lib/services that
  * take their dependencies as arguments, it is tested under node:test, which
@@ -32,6 +34,8 @@ export type Authentication =
   /**
    * `accountId` and `username` (the account's own spelling) are set when the username names an account.
    * `refusal`: the throttle refused the attempt (nothing was verified). `locked`: this failure locked the account.
+   * `awaitingEmail` (reason `email_unverified`): the password was right, but the account signed up and its
+   * address, this one, is not verified yet; only then may the person be told (lib/services/sign-up.ts).
    */
   | {
       ok: false;
@@ -40,6 +44,7 @@ export type Authentication =
       username?: string;
       refusal?: Refusal;
       locked?: { until: Date };
+      awaitingEmail?: string;
     };
 
 type PasswordCheck = { ok: true } | { ok: false; refusal?: Refusal; locked?: { until: Date } };
@@ -79,6 +84,9 @@ export async function authenticate(ctx: PasswordCheckContext, username: string, 
     return { ok: false, reason: credentials ? 'wrong_password' : 'unknown_user', ...account, ...(checked.locked ? { locked: checked.locked } : {}) };
   }
   if (credentials?.disabled) return { ok: false, reason: 'disabled', ...account };
+  if (credentials?.awaitingEmail !== null && credentials?.awaitingEmail !== undefined) {
+    return { ok: false, reason: 'email_unverified', ...account, awaitingEmail: credentials.awaitingEmail };
+  }
   return { ok: true, ...(account as { accountId: string; username: string }) };
 }
 

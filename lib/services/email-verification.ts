@@ -9,9 +9,9 @@
  */
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
-import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
+import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, setVerifiedEmail } from '../db/users.ts';
-import { emailVerificationMail } from '../mail/templates/email-verification.ts';
+import { emailVerificationMail, type EmailVerificationMail } from '../mail/templates/email-verification.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { canMailLinks } from './password-reset.ts';
 
@@ -26,8 +26,16 @@ type LinkContext = Context & Pick<AppContext, 'throttle'>;
 /** `off`: this server sends no mail (SMTP_URL unset in production); `failed`: the mail server refused, no link was kept. */
 export type VerificationSend = 'sent' | 'failed' | 'off';
 
-/** Mails `email` a link that verifies it for the account (replacing an earlier unused one). */
-export async function sendEmailVerification(ctx: Context, user: { id: string; username: string }, email: string): Promise<VerificationSend> {
+/**
+ * Mails `email` a link that verifies it for the account (replacing an earlier unused one).
+ * `template`: the mail's wording (a sign-up's says more, lib/mail/templates/sign-up.ts).
+ */
+export async function sendEmailVerification(
+  ctx: Context,
+  user: { id: string; username: string },
+  email: string,
+  template: (mail: EmailVerificationMail) => { subject: string; text: string; html: string } = emailVerificationMail,
+): Promise<VerificationSend> {
   if (!canMailLinks(ctx)) return 'off';
   const token = newLinkToken();
   const linkId = await insertMailLink(ctx.db, {
@@ -41,7 +49,7 @@ export async function sendEmailVerification(ctx: Context, user: { id: string; us
   try {
     await ctx.mailer.send({
       to: email,
-      ...emailVerificationMail({ brand: mailBrand(ctx.config), username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
+      ...template({ brand: mailBrand(ctx.config), username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
     });
     return 'sent';
   } catch (error) {
@@ -51,14 +59,22 @@ export async function sendEmailVerification(ctx: Context, user: { id: string; us
   }
 }
 
-export type VerificationLinkView = { status: 'valid'; username: string; email: string } | { status: 'expired' | 'used' | 'unknown' };
+/**
+ * `confirmed`: the link was used, and the address it went to is the account's, verified: what the page
+ * shows after its own plain form post (without JavaScript the page is drawn again, the link spent by then).
+ */
+export type VerificationLinkView =
+  | { status: 'valid'; username: string; email: string }
+  | { status: 'confirmed'; email: string }
+  | { status: 'expired' | 'used' | 'unknown' };
 
 /** Looks only: opening the link changes nothing. */
 export async function viewVerificationLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<VerificationLinkView> {
-  const state = await mailLinkState(ctx.db, token, 'email_verification', ctx.now());
-  if (state.status !== 'open') return state;
-  const { link } = state;
+  const link = token.length <= 64 ? await findMailLink(ctx.db, token, 'email_verification') : undefined;
+  if (!link) return { status: 'unknown' };
   const account = await findAccount(ctx.db, link.userId);
+  if (link.usedAt) return account?.emailVerified && account.email === link.email ? { status: 'confirmed', email: link.email } : { status: 'used' };
+  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
   return account && !account.disabled ? { status: 'valid', username: account.username, email: link.email } : { status: 'unknown' };
 }
 
@@ -77,7 +93,7 @@ export async function confirmEmail(ctx: LinkContext, token: string, context: Req
   const view = await viewVerificationLink(ctx, token);
   if (view.status !== 'valid') {
     if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
-    return { status: 'link', problem: view.status };
+    return { status: 'link', problem: view.status === 'confirmed' ? 'used' : view.status };
   }
   const link = await findMailLink(ctx.db, token, 'email_verification');
   if (!link || !(await spendMailLink(ctx.db, token, 'email_verification', new Date(ctx.now())))) return { status: 'link', problem: 'used' };

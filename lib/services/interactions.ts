@@ -17,6 +17,7 @@ import { stepUpAccountId } from '../oidc/step-up.ts';
 import { findAccount, findUserById } from '../db/users.ts';
 import { countPasskeys, findTotpFactor } from '../db/factors.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from '../db/pending-second-steps.ts';
+import { findPendingEmailVerification, savePendingEmailVerification } from '../db/pending-email-verifications.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { authenticate, recordLockout } from './authentication.ts';
 import { recoveryCodesLeft } from './factors/recovery-codes.ts';
@@ -24,6 +25,7 @@ import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyPro
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from './factors/second-step.ts';
 import { formText } from './forms.ts';
 import { canMailLinks } from './password-reset.ts';
+import { signUpOffered } from './sign-up.ts';
 import { secondFactorRequiredFor } from './factors/policy.ts';
 import { PORTAL_CLIENT_ID } from './portal/registration.ts';
 import { recordSignInFailure } from './sign-in-failures.ts';
@@ -53,6 +55,12 @@ export type InteractionView =
       passkey?: PublicKeyCredentialRequestOptionsJSON;
       recoveryCodes: boolean;
     }
+  /**
+   * The password was typed in this interaction (at sign-up, or at sign-in) for an account whose
+   * address is not verified yet: where the link went, and whether it has been used since
+   * (`verified`: the person may continue). `via`: how they got here.
+   */
+  | { kind: 'check_mail'; uid: string; client: { name: string; logoUri?: string }; email: string; via: 'sign_up' | 'sign_in'; verified: boolean }
   /** Signed in with a recovery code: how many are left, and where to continue. */
   | { kind: 'recovery_code_used'; uid: string; client: { name: string; logoUri?: string }; remaining: number; continueTo: string }
   | {
@@ -66,6 +74,8 @@ export type InteractionView =
       passkey?: PublicKeyCredentialRequestOptionsJSON;
       /** On the login step: whether "Forgot your password?" can mail a link (lib/services/password-reset.ts). */
       passwordReset?: boolean;
+      /** On the login step: whether "Create an account" is offered (lib/services/sign-up.ts). */
+      signUp?: boolean;
       scopes: string[];
       claims: string[];
     };
@@ -81,6 +91,12 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
   if (finished?.accountId && interaction.returnTo && finished.amr?.join(' ') === AMR.recovery_code.join(' ')) {
     // Finished with a recovery code and not resumed yet (lib/services/interactions.ts secondStep).
     return { kind: 'recovery_code_used', uid, client: shown, remaining: await recoveryCodesLeft(ctx.db, finished.accountId), continueTo: interaction.returnTo };
+  }
+  const awaiting = interaction.prompt.name === 'login' ? await findPendingEmailVerification(ctx.db, uid, ctx.now()) : undefined;
+  if (awaiting) {
+    const account = awaiting.accountId ? await findAccount(ctx.db, awaiting.accountId) : undefined;
+    const verified = Boolean(account?.emailVerified && !account.disabled);
+    return { kind: 'check_mail', uid, client: shown, email: awaiting.email, via: awaiting.via, verified };
   }
   const secondStepAccount = await accountForSecondStep(ctx, interaction);
   if (secondStepAccount) {
@@ -111,6 +127,7 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
     username: account?.username,
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
     passwordReset: kind === 'login' && canMailLinks(ctx),
+    signUp: kind === 'login' && signUpOffered(ctx),
     scopes: details.missingOIDCScope ?? [],
     claims: details.missingOIDCClaims ?? [],
   };
@@ -132,6 +149,8 @@ async function accountForSecondStep(ctx: AppContext, interaction: Interaction) {
 /** `throttled`: too many attempts; `retryAfterSeconds` says when the next is taken. */
 type Failure =
   | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' | 'account_disabled' | 'second_factor_required' }
+  /** The check-your-mail step (lib/services/sign-up-interaction.ts): not confirmed yet, or the mail could not be sent. */
+  | { error: 'email_not_verified' | 'mail_failed' }
   /** A passkey's answer refused (lib/services/factors/passkeys.ts). */
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/services/factors/second-step.ts), for the page to say. */
@@ -139,7 +158,7 @@ type Failure =
   | { error: 'throttled'; retryAfterSeconds: number };
 export type Next = { redirect: string } | Failure;
 
-async function current(ctx: AppContext, uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
+export async function current(ctx: AppContext, uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   if (interaction.prompt.name !== step) return { error: 'wrong_step' };
@@ -147,7 +166,7 @@ async function current(ctx: AppContext, uid: string, cookie: string | null, step
 }
 
 /** The client an interaction is for, as the audit log names it. */
-async function clientOf(ctx: AppContext, interaction: Interaction): Promise<{ clientId: string; clientName?: string }> {
+export async function clientOf(ctx: AppContext, interaction: Interaction): Promise<{ clientId: string; clientName?: string }> {
   const clientId = String(interaction.params.client_id);
   const client = await clientForDisplay(ctx, clientId);
   return { clientId, clientName: client?.name };
@@ -168,10 +187,33 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
     if (result.locked && result.accountId && result.username) {
       await recordLockout(ctx.db, { id: result.accountId, username: result.username }, result.locked.until, context);
     }
+    if (result.awaitingEmail !== undefined && result.accountId) {
+      // The right password of a signed-up account not verified yet: the page says where the link went, and
+      // this interaction may continue as that account once it is used, without the password again.
+      const pending = { accountId: result.accountId, email: result.awaitingEmail, via: 'sign_in' as const };
+      await savePendingEmailVerification(ctx.db, uid, pending, interaction.exp * 1000);
+      return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
+    }
     return result.refusal ? { error: 'throttled', retryAfterSeconds: result.refusal.retryAfterSeconds } : { error: 'invalid_credentials' };
   }
   // The account's own spelling: usernames match whatever the case typed.
-  const person = { id: result.accountId, username: result.username };
+  return completePasswordStep(ctx, uid, cookie, interaction, { id: result.accountId, username: result.username }, client, context);
+}
+
+/**
+ * After a password typed in this interaction (at sign-in, or at sign-up once the address is
+ * verified): on to the second step when the person has one, refused when the policy says they
+ * must set one up first, else signed in with the password (amr `pwd`).
+ */
+export async function completePasswordStep(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  interaction: Interaction,
+  person: { id: string; username: string },
+  client: { clientId: string; clientName?: string },
+  context: RequestContext,
+): Promise<Next> {
   if (await hasSecondFactor(ctx.db, person.id)) {
     // Not signed in yet: the interaction stays open, and its page asks for the code.
     const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + SECOND_STEP_TTL_MS);
@@ -198,7 +240,7 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
     context,
     details: client,
   });
-  const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(result.accountId) }, { mergeWithLastSubmission: false });
+  const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id) }, { mergeWithLastSubmission: false });
   return { redirect };
 }
 

@@ -3,6 +3,7 @@
  * address; the account's address gets a single-use link that works for 30
  * minutes (lib/db/mail-links.ts keeps only its hash); the link's page sets a
  * new password under the usual rules, and every session of the person ends.
+ * Using the link verifies the address it went to, as a verification link would.
  *
  * The answer to a request is the same whether an account exists or not (no
  * mail for an unknown one), except when the mail server fails: then the
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
-import { findAccount, findUserByUsernameOrEmail } from '../db/users.ts';
+import { findAccount, findUserByUsernameOrEmail, markEmailVerified } from '../db/users.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import type { MailLinkConfig } from './email-verification.ts';
@@ -126,6 +127,17 @@ export async function resetPassword(ctx: Context, token: string, form: FormData,
   if (!link || !(await spendMailLink(ctx.db, token, 'password_reset', new Date(ctx.now())))) return { status: 'link', problem: 'used' };
   const person = { id: link.userId, username: view.username };
   await changePassword(ctx.db, person.id, password, { actor: person, context }, { viaMailLink: true });
+  // The link proves the mailbox as a verification link does. A sign-up made with someone else's address
+  // (lib/services/sign-up.ts) thus becomes the address's owner's once they reset its password.
+  if (await markEmailVerified(ctx.db, person.id, link.email)) {
+    await recordAudit(ctx.db, {
+      action: 'user.email_verified',
+      actor: person,
+      target: { type: 'user', ...personLabel(person) },
+      context,
+      details: { email: link.email },
+    });
+  }
   // Whoever holds the mailbox could reset anyway: a guessing run's lock no longer protects anything.
   await ctx.throttle.unlock(person.id);
   return { status: 'done', username: person.username };

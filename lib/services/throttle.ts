@@ -56,6 +56,8 @@ export interface ThrottleSettings {
   source: Limits;
   /** Client authentication per client_id. */
   client: Limits;
+  /** Sign-ups per source address (lib/services/sign-up.ts): each one creates an account and sends a mail. */
+  signUp: Limits;
   delaySeconds: number;
   maxDelaySeconds: number;
 }
@@ -80,6 +82,8 @@ export function throttleSettings(e: Env = env()): ThrottleSettings {
     },
     source: { free: e.THROTTLE_SOURCE_FREE_FAILURES, cap: e.THROTTLE_SOURCE_HOURLY_CAP, windowSeconds: 3600 },
     client: { free: e.THROTTLE_CLIENT_FREE_FAILURES, cap: e.THROTTLE_CLIENT_HOURLY_CAP, windowSeconds: 3600 },
+    // No waits in between: a person signs up once; the cap alone stops a script filling the user table or the mail queue.
+    signUp: { free: e.THROTTLE_SIGN_UP_HOURLY_CAP, cap: e.THROTTLE_SIGN_UP_HOURLY_CAP, windowSeconds: 3600 },
     delaySeconds: e.THROTTLE_DELAY_SECONDS,
     maxDelaySeconds: e.THROTTLE_MAX_DELAY_SECONDS,
   };
@@ -129,6 +133,12 @@ export interface Throttle {
    * lock of that account's mails), so nobody floods a mailbox or the mail server.
    */
   beforeMailRequest(request: { ip: string | null; accountId?: string }): Promise<Check>;
+  /**
+   * Before a sign-up (a well-formed one: a typo costs nothing): counted per source
+   * address; the `cap`th in an hour makes the address wait until that hour ends.
+   * Attempts with a taken username count too, so usernames cannot be tried in bulk.
+   */
+  beforeSignUp(ip: string | null): Promise<Check>;
   /** Before checking a token from a mailed link: refused while the source waits. */
   beforeLinkCheck(ip: string | null): Promise<Check>;
   /** A link's token matched nothing (or is spent or expired): counted against the source, like a wrong password. */
@@ -161,6 +171,7 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
   const source = counter(store, 'source', settings.source, settings);
   const client = counter(store, 'client', settings.client, settings);
   const mail = counter(store, 'mail', settings.account, settings);
+  const signUp = counter(store, 'sign_up', settings.signUp, settings);
   const sweeper =
     store.kind !== 'redis' && sweepEveryMs > 0
       ? setInterval(() => void store.sweep().catch((error: unknown) => db.log.error({ err: error }, 'deleting expired throttle counters failed')), sweepEveryMs)
@@ -224,6 +235,13 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
       if (waiting) return refused(waiting);
       // Every request counts, for an account or not: the wait it earns applies to the next one.
       await Promise.all([source.failed(from, false), accountId ? mail.failed(accountKey(accountId), false) : undefined]);
+      return { allowed: true };
+    },
+    async beforeSignUp(ip) {
+      const from = sourceOf(ip);
+      const waiting = await signUp.waiting(from);
+      if (waiting) return refused(waiting);
+      await signUp.failed(from, false);
       return { allowed: true };
     },
     async beforeLinkCheck(ip) {

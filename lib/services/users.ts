@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { destroyArtifactsOfAccount } from '../db/artifacts.ts';
 import type { Database } from '../db/database.ts';
 import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskeys, type PasskeySummary } from '../db/factors.ts';
+import { deletePendingEmailVerificationsOf } from '../db/pending-email-verifications.ts';
 import {
   countUsers,
   findUserById,
@@ -73,7 +74,7 @@ export const profileSchema = z.object({
 
 export type ProfileInput = z.input<typeof profileSchema>;
 
-function isUniqueViolation(error: unknown, field: string): boolean {
+export function isUniqueViolation(error: unknown, field: string): boolean {
   const e = error as { code?: string; meta?: { target?: unknown; driverAdapterError?: unknown } };
   return e?.code === 'P2002' && JSON.stringify(e.meta ?? {}).includes(field);
 }
@@ -141,6 +142,7 @@ export interface PasswordChange {
  * API) or the CLI. Every Gatehouse session of the person ends with it, so a
  * browser signed in with the old password cannot get another code without the
  * new one; only `keepSessionUid` stays, the session the person changed it from.
+ * So does a sign-in waiting for a signed-up address's verification.
  * Grants and refresh tokens stay; tokens bound to an ended session end with it.
  */
 export async function changePassword(
@@ -153,6 +155,8 @@ export async function changePassword(
   const hash = await hashPassword(parseInput(passwordSchema, password, 'password'));
   const user = await existingUser(db, id);
   if (!(await setPasswordHash(db, user.id, hash))) throw new NotFound(`no user ${id}`);
+  // A sign-in waiting for the address's verification was started with the old password (lib/services/sign-up.ts).
+  await deletePendingEmailVerificationsOf(db, user.id);
   await recordAuditBy(db, by, {
     action: 'user.password_changed',
     target: target(user),

@@ -8,6 +8,8 @@ import { Notice } from '@/components/ui/notice';
 import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
 import { SecondFactorStep } from '@/components/interaction/second-factor-step';
+import { CheckMailStep } from '@/components/interaction/check-mail-step';
+import { ExpiredInteraction } from '@/components/interaction/expired';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
 import { tryAgainIn } from '@/lib/services/throttle';
@@ -36,6 +38,8 @@ const messages: Record<string, string> = {
   passkey_other_account: 'That passkey belongs to another account. Use one of your own.',
   passkey_failed: 'That passkey could not be checked. Try again, or use another way to sign in.',
   account_disabled: 'This account is disabled. Ask your administrator to turn it back on.',
+  email_not_verified: 'Your email address is not confirmed yet. Open the link in the mail we sent, then continue.',
+  mail_failed: 'The email could not be sent just now. Try again in a few minutes.',
 };
 
 /** Errors about a recovery code bring the recovery-code form back. */
@@ -56,22 +60,14 @@ export default async function InteractionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { uid } = await params;
-  const { error, retry_after: retryAfter, method } = await searchParams;
+  const { error, retry_after: retryAfter, method, sent } = await searchParams;
   const jar = await cookies();
   const view = await viewInteraction(uid, jar.toString() || null);
   const message = typeof error === 'string' ? (error === 'throttled' ? throttledMessage(retryAfter) : messages[error]) : undefined;
   const base = `/interaction/${encodeURIComponent(uid)}`;
   const lastUsername = error === 'invalid_credentials' || error === 'throttled' ? jar.get(LAST_USERNAME_COOKIE)?.value : undefined;
 
-  if (view.kind === 'expired') {
-    return (
-      <AuthCard title="This sign-in request has expired">
-        <p className="text-sm text-slate-600">
-          It may have timed out, been finished already, or been opened in another browser. Go back to the application and start again.
-        </p>
-      </AuthCard>
-    );
-  }
+  if (view.kind === 'expired') return <ExpiredInteraction />;
 
   const notice =
     error === 'second_factor_required' ? (
@@ -113,6 +109,23 @@ export default async function InteractionPage({
           </div>
         ) : null}
         <SecondFactorStep base={base} method={useRecovery ? 'recovery_code' : view.totp ? 'totp' : 'none'} recoveryCodes={view.recoveryCodes} />
+        {deny}
+      </AuthCard>
+    );
+  }
+
+  if (view.kind === 'check_mail') {
+    return (
+      <AuthCard
+        title={view.verified ? 'Email address confirmed' : view.via === 'sign_in' ? 'Confirm your email address first' : 'Check your mail'}
+        subtitle={
+          <>
+            to continue to <strong className="text-slate-900">{view.client.name}</strong>
+          </>
+        }
+      >
+        {notice ? <div className="mb-4">{notice}</div> : null}
+        <CheckMailStep base={base} email={view.email} via={view.via} verified={view.verified} clientName={view.client.name} resent={sent === '1' && !error} />
         {deny}
       </AuthCard>
     );
@@ -176,6 +189,11 @@ export default async function InteractionPage({
             </p>
           ) : null}
         </form>
+        {view.signUp ? (
+          <p className="mt-4 text-center text-sm text-slate-600">
+            New here? <TextLink href={`${base}/sign-up`}>Create an account</TextLink>
+          </p>
+        ) : null}
         {view.passkey ? (
           <div className="mt-6 border-t border-slate-200 pt-6">
             <PasskeySignIn action={`${base}/passkey`} options={view.passkey} label="Sign in with a passkey" autofill />

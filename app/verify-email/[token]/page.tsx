@@ -1,6 +1,6 @@
 // /verify-email/{token}: the mailed verification link — one button confirms the address. Opening it changes nothing.
 import type { Metadata } from 'next';
-import { VerifyEmailForm } from '@/components/recovery/verify-email-form';
+import { EmailConfirmed, VerifyEmailForm } from '@/components/recovery/verify-email-form';
 import { AuthCard } from '@/components/ui/card';
 import { serverContext } from '@/lib/context';
 import { viewVerificationLink } from '@/lib/services/email-verification';
@@ -10,7 +10,8 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Confirm your email address' };
 
 const problems = {
-  expired: 'It expired: a link works for 24 hours. Ask for a new one from your account, or ask your administrator.',
+  expired:
+    'It expired: a link works for 24 hours. Ask for a new one from your account (a new account: sign in, and the page offers to send it again), or ask your administrator.',
   used: 'It was used already: each link works once.',
   unknown: 'It is not a link we sent, or a newer one replaced it.',
 } as const;
@@ -18,6 +19,13 @@ const problems = {
 export default async function VerifyEmailPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const view = await viewVerificationLink(serverContext(), token);
+  if (view.status === 'confirmed') {
+    return (
+      <AuthCard title="Confirm your email address">
+        <EmailConfirmed email={view.email} used />
+      </AuthCard>
+    );
+  }
   if (view.status !== 'valid') {
     return (
       <AuthCard title="This link no longer works">

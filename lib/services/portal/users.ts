@@ -64,6 +64,8 @@ export interface UserSummary {
   /** No password yet: invited, not accepted. */
   invited: boolean;
   createdAt: Date;
+  /** Signed up (lib/services/sign-up.ts) and the address not verified yet: the account cannot sign in. */
+  awaitingEmail: boolean;
 }
 
 export interface UsersPage extends ListPosition {
@@ -79,6 +81,7 @@ const summary = (u: UserRecord): UserSummary => ({
   disabled: u.disabled,
   invited: u.invited,
   createdAt: u.createdAt,
+  awaitingEmail: u.requiresVerifiedEmail && !u.emailVerified,
 });
 
 export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<UsersPage> {

@@ -53,6 +53,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
                   <Badge variant="green">Active</Badge>
                 )}
                 {user.role === 'admin' ? <Badge variant="indigo">Admin</Badge> : null}
+                {user.awaitingEmail ? <Badge variant="amber">Signed up, email not verified</Badge> : null}
                 {user.id === admin.id ? <Badge>You</Badge> : null}
               </div>
             </td>

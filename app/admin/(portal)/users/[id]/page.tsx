@@ -163,6 +163,12 @@ export default async function UserPage({
                   Email: user.email ? (
                     <>
                       {user.email} {user.emailVerified ? <Badge variant="green">Verified</Badge> : <Badge>Not verified</Badge>}
+                      {user.awaitingEmail ? (
+                        <span className="mt-1 block">
+                          <Badge variant="amber">Signed up, email not verified</Badge>{' '}
+                          <span className="text-xs text-slate-500">cannot sign in until the link is used</span>
+                        </span>
+                      ) : null}
                       {user.emailVerified || user.invited ? null : (
                         <form action={resendVerificationAction.bind(null, user.id)} className="mt-2">
                           <Button type="submit" variant="secondary">

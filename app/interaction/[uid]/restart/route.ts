@@ -1,0 +1,5 @@
+// POST /interaction/:uid/restart — the check-your-mail step's "Sign in with another account".
+import { interactionForm } from '@/app/interaction/respond';
+import { restartSignIn } from '@/lib/services/sign-up-interaction';
+
+export const POST = interactionForm((uid, cookie) => restartSignIn(uid, cookie));
