@@ -28,13 +28,17 @@ export type VerificationSend = 'sent' | 'failed' | 'off';
 
 /**
  * Mails `email` a link that verifies it for the account (replacing an earlier unused one).
- * `template`: the mail's wording (a sign-up's says more, lib/mail/templates/sign-up.ts).
+ * `template`: the mail's wording (a sign-up's says more, lib/mail/templates/sign-up.ts);
+ * `requestId`: the request that asked, named in the log line of a failed send.
  */
 export async function sendEmailVerification(
   ctx: Context,
   user: { id: string; username: string },
   email: string,
-  template: (mail: EmailVerificationMail) => { subject: string; text: string; html: string } = emailVerificationMail,
+  {
+    template = emailVerificationMail,
+    requestId,
+  }: { template?: (mail: EmailVerificationMail) => { subject: string; text: string; html: string }; requestId?: string | null } = {},
 ): Promise<VerificationSend> {
   if (!canMailLinks(ctx)) return 'off';
   const token = newLinkToken();
@@ -54,7 +58,7 @@ export async function sendEmailVerification(
     return 'sent';
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
-    ctx.log.error({ account_id: user.id, err: error }, 'an email verification mail could not be sent');
+    ctx.log.error({ account_id: user.id, request_id: requestId ?? undefined, err: error }, 'an email verification mail could not be sent');
     return 'failed';
   }
 }

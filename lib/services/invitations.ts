@@ -88,7 +88,7 @@ async function mailInvitation(ctx: Context, user: UserRecord, email: string, by:
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
-    ctx.log.error({ account_id: user.id, err: error }, 'an invitation mail could not be sent');
+    ctx.log.error({ account_id: user.id, request_id: by?.context?.requestId ?? undefined, err: error }, 'an invitation mail could not be sent');
     return { status: 'failed' };
   }
   await dropEarlierMailLinks(ctx.db, linkId);

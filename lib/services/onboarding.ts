@@ -25,5 +25,5 @@ export async function addUser(
   options: { generated?: boolean } = {},
 ): Promise<{ user: UserRecord; verification?: VerificationSend }> {
   const user = await createUser(ctx.db, input, by, options);
-  return user.email ? { user, verification: await sendEmailVerification(ctx, user, user.email) } : { user };
+  return user.email ? { user, verification: await sendEmailVerification(ctx, user, user.email, { requestId: by?.context?.requestId }) } : { user };
 }

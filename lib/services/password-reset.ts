@@ -70,7 +70,7 @@ export async function requestPasswordReset(ctx: Context, form: FormData, context
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
-    ctx.log.error({ account_id: user.id, err: error }, 'a password reset mail could not be sent');
+    ctx.log.error({ account_id: user.id, request_id: context.requestId ?? undefined, err: error }, 'a password reset mail could not be sent');
     return { status: 'failed', identifier };
   }
   const person = { id: user.id, username: user.username };

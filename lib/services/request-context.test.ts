@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { clientIp, installPeerAddressStamp, normalizeIp, PEER_HEADER, requestContext, stampFor } from './request-context.ts';
+import { clientIp, installPeerAddressStamp, normalizeIp, PEER_HEADER, REQUEST_ID_HEADER, requestContext, requestIdOf, stampFor } from './request-context.ts';
 
 const headers = (entries: Record<string, string>) => new Headers(entries);
 
@@ -43,6 +43,23 @@ test('the stamp is set on every request a Node server receives, over anything th
     const { port } = server.address() as AddressInfo;
     const stamp = await (await fetch(`http://127.0.0.1:${port}/`, { headers: { [PEER_HEADER]: 'forged 6.6.6.6' } })).text();
     assert.equal(clientIp(headers({ [PEER_HEADER]: stamp }), 0), '127.0.0.1');
+  } finally {
+    server.close();
+  }
+});
+
+test('every request gets its own request id as it arrives, over any the client sent; an unstamped one has none we vouch for', async () => {
+  installPeerAddressStamp();
+  const server = createServer((req, res) => res.end(JSON.stringify({ stamp: req.headers[PEER_HEADER], id: req.headers[REQUEST_ID_HEADER] })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const ask = async () => (await fetch(`http://127.0.0.1:${port}/`, { headers: { [REQUEST_ID_HEADER]: 'chosen-by-the-client' } })).json();
+    const [first, second] = [await ask(), await ask()];
+    const seen = requestContext(headers({ [PEER_HEADER]: first.stamp, [REQUEST_ID_HEADER]: first.id }), 0).requestId;
+    assert.match(seen ?? '', /^[0-9a-f-]{36}$/);
+    assert.notEqual(first.id, second.id);
+    assert.equal(requestIdOf(headers({ [REQUEST_ID_HEADER]: 'chosen-by-the-client' })), null);
   } finally {
     server.close();
   }

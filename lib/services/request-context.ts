@@ -15,7 +15,7 @@
  * TRUST_PROXY=n (lib/config/env.ts) says n reverse proxies append to
  * X-Forwarded-For; the client is then the n-th address from its right end.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
@@ -24,6 +24,8 @@ import { env } from '../config/env.ts';
 export interface RequestContext {
   ip: string | null;
   userAgent: string | null;
+  /** The X-Request-Id the answer carries, for log lines about this request (a mail that could not be sent). */
+  requestId?: string | null;
 }
 
 /** Anything with a `get` like Fetch's Headers (and Next's `headers()`). */
@@ -32,6 +34,8 @@ export interface HeaderSource {
 }
 
 export const PEER_HEADER = 'x-gatehouse-peer';
+/** Given to every request as it arrives (over anything the client sent), so every log line about it can name it. */
+export const REQUEST_ID_HEADER = 'x-request-id';
 const MAX_USER_AGENT = 512;
 
 /**
@@ -48,8 +52,9 @@ export function installPeerAddressStamp(): void {
   globalForPeer.__gatehousePeerNonce = nonce;
   subscribe('http.server.request.start', (message) => {
     const { request, socket } = message as { request: IncomingMessage; socket: Socket };
-    // Overwrites anything the client sent under this name.
+    // Overwrites anything the client sent under these names.
     request.headers[PEER_HEADER] = `${nonce} ${socket.remoteAddress ?? ''}`;
+    request.headers[REQUEST_ID_HEADER] = randomUUID();
   });
 }
 
@@ -84,9 +89,19 @@ export function clientIp(headers: HeaderSource, trustedProxies: number = env().T
   return normalizeIp(chain[Math.max(0, chain.length - trustedProxies)]);
 }
 
+/** The request id the stamp gave this request; null when the stamp is missing or not ours (then the header is the client's). */
+export function requestIdOf(headers: HeaderSource): string | null {
+  return stamped(headers) ? headers.get(REQUEST_ID_HEADER) : null;
+}
+
+const stamped = (headers: HeaderSource) => {
+  const nonce = globalForPeer.__gatehousePeerNonce;
+  return Boolean(nonce) && headers.get(PEER_HEADER)?.split(' ')[0] === nonce;
+};
+
 export function requestContext(headers: HeaderSource, trustedProxies?: number): RequestContext {
   const userAgent = headers.get('user-agent')?.trim().slice(0, MAX_USER_AGENT) || null;
-  return { ip: clientIp(headers, trustedProxies), userAgent };
+  return { ip: clientIp(headers, trustedProxies), userAgent, requestId: requestIdOf(headers) };
 }
 
 /** For tests: the header value the stamp would have set for `address`. */

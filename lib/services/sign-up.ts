@@ -112,7 +112,7 @@ export async function signUp(ctx: SignUpContext, input: SignUpInput, context: Re
     if ((error as { code?: string })?.code === 'P2002') throw takenUsername(data.username);
     throw error;
   }
-  const sent = await sendEmailVerification(ctx, user, data.email, signUpVerificationMail);
+  const sent = await sendEmailVerification(ctx, user, data.email, { template: signUpVerificationMail, requestId: context.requestId });
   if (sent !== 'sent') {
     // Nothing half-made: the same sign-up works again once mail does.
     await deleteUser(ctx.db, user.id);
@@ -143,7 +143,7 @@ async function tellOwner(
     await ctx.mailer.send({ to: email, ...signUpAttemptMail({ brand: mailBrand(ctx.config), username: owner.username, email, resetUrl }) });
   } catch (error) {
     // The account's id and the failure, never the address.
-    ctx.log.error({ account_id: owner.id, err: error }, 'a sign-up note could not be sent');
+    ctx.log.error({ account_id: owner.id, request_id: context.requestId ?? undefined, err: error }, 'a sign-up note could not be sent');
     return { status: 'failed', email };
   }
   await recordAudit(ctx.db, {
@@ -171,6 +171,6 @@ export async function resendSignUpLink(ctx: SignUpContext, accountId: string | u
   const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: waiting?.id });
   if (!check.allowed) return { status: 'throttled', refusal: check };
   if (!waiting?.awaitingEmail) return { status: 'sent' };
-  const sent = await sendEmailVerification(ctx, waiting, waiting.awaitingEmail, signUpVerificationMail);
+  const sent = await sendEmailVerification(ctx, waiting, waiting.awaitingEmail, { template: signUpVerificationMail, requestId: context.requestId });
   return { status: sent === 'sent' ? 'sent' : 'failed' };
 }

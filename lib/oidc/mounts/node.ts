@@ -87,7 +87,10 @@ function splitUrl(url = '/'): { pathname: string; hasQuery: boolean } {
 export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: ProviderMount): ProviderMount {
   return (req, res) => {
     const started = performance.now();
-    const requestId = randomUUID();
+    // The id the peer stamp gave the request as it arrived (lib/services/request-context.ts), so
+    // the pages' and server actions' own log lines name the same one; a fresh one without the stamp.
+    const stampedId = req.headers['x-request-id'];
+    const requestId = typeof stampedId === 'string' && stampedId ? stampedId : randomUUID();
     const { pathname } = splitUrl(req.url);
     res.once('close', () => {
       const answeredId = res.getHeader('x-request-id');

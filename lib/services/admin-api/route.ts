@@ -17,6 +17,7 @@ import { serverContext } from '../../context.ts';
 import type { Throttle } from '../throttle.ts';
 import { checkAdminToken } from '../../oidc/admin-token.ts';
 import { clientActor, requestContext, type AuditBy } from '../audit.ts';
+import { requestIdOf } from '../request-context.ts';
 import { adminSessionAccess } from '../portal/session.ts';
 import { authorizeAdminRequest, type AdminCaller, type AuthSources } from './auth.ts';
 import { NotFound } from '../errors.ts';
@@ -74,7 +75,7 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<O>) {
   return async (request: Request, route?: RouteContext): Promise<Response> => {
-    const requestId = randomUUID();
+    const requestId = requestIdOf(request.headers) ?? randomUUID();
     try {
       const caller = await authorizeAdminRequest(request, liveSources());
       const by: AuditBy = {
@@ -96,7 +97,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
         query,
         body,
         now: server.now,
-        log: server.log,
+        log: server.log.child({ request_id: requestId }),
         // Getters, so only the operations that read them open the counters or the mail transport.
         get throttle() {
           return server.throttle;
@@ -117,7 +118,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
 
 /** Any other path under /api/admin: authorized like the rest, then 404 in the same error model. */
 export async function unknownAdminPath(request: Request): Promise<Response> {
-  const requestId = randomUUID();
+  const requestId = requestIdOf(request.headers) ?? randomUUID();
   try {
     await authorizeAdminRequest(request, liveSources());
     throw new NotFound('no such admin API path; see /api/admin/openapi.json');
