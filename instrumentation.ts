@@ -21,9 +21,14 @@ export async function register() {
     await prepareSecrets(db);
     await ensureAdmin(db, config);
     await ensurePortalClient(db, { issuer: config.ISSUER });
+    // Before the provider reads the keys: the first start's keys are created here (and audited),
+    // and a rotation that fell due while no instance ran happens before anything is signed.
+    const { checkSigningKeys, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
+    await checkSigningKeys(db, rotationSettings(config));
     const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
-    auditTokenRevocations(provider, db);
+    // On this provider and on each one rebuilt after a key change.
+    ctx.onProvider((built) => auditTokenRevocations(built, db));
     if (config.METRICS_PORT !== undefined) {
       // Both `npm start` and plain `next start` run this, so both serve metrics. Before
       // the mount: a port that is taken stops the start rather than leave it unwatched.
@@ -32,7 +37,9 @@ export async function register() {
       console.log(`[gatehouse] metrics at ${metrics.url}`);
     }
     const { healthMount } = await import('./lib/ops/health');
-    registerProviderMount(provider, config.ISSUER, ctx.metrics, healthMount(ctx.readiness));
+    ctx.onProvider(registerProviderMount(provider, config.ISSUER, ctx.metrics, healthMount(ctx.readiness)));
+    // From now on every few seconds: what the clock makes due, and keys changed by another instance or the CLI.
+    startSigningKeyRotation(ctx, rotationSettings(config));
     // Where password reset links go: the operator should know before a person asks for one.
     console.log(`[gatehouse] mail goes to ${ctx.mailer.destination}`);
     // After the server can serve: reports for the operator and the audit log's

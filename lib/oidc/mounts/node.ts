@@ -10,7 +10,9 @@
  * A transport only, as ./next-route.ts: host and scheme pinned to the issuer
  * (lib/oidc/issuer-headers.ts), a request id, then the provider's own chain,
  * where every extension lives (lib/oidc/extensions/). Discovery and the JWKS are
- * replayed from the provider's first answer (./node-documents.ts says why here).
+ * replayed from the provider's first answer (./node-documents.ts says why here);
+ * a provider rebuilt on new signing keys replaces the old one here, and its
+ * answers replace the kept ones from its first request on.
  * Each request is counted and timed (lib/ops/metrics.ts) until its response is
  * sent, replays included. GET /healthz and /readyz are answered here too
  * (lib/ops/health.ts), so a probe never waits behind Next's router.
@@ -40,12 +42,18 @@ interface MountWaiter {
 }
 const globalForMount = globalThis as typeof globalThis & { [MOUNT]?: MountWaiter };
 
-export function createProviderMount(provider: Provider, issuerOrigin: string, metrics: Pick<Metrics, 'providerRequest'>): ProviderMount {
+/** The mount, and how to make it serve another provider (one rebuilt on new signing keys) from the next request on. */
+export function createProviderMount(
+  provider: Provider,
+  issuerOrigin: string,
+  metrics: Pick<Metrics, 'providerRequest'>,
+): { mount: ProviderMount; serve(provider: Provider): void } {
   const issuer = new URL(issuerOrigin);
-  const callback = provider.callback();
-  const documents = new StaticDocuments();
+  // Swapped together: the replayed documents are the served provider's own answers.
+  let served = { callback: provider.callback(), documents: new StaticDocuments() };
 
-  return (req, res) => {
+  const mount: ProviderMount = (req, res) => {
+    const { callback, documents } = served;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);
@@ -59,16 +67,29 @@ export function createProviderMount(provider: Provider, issuerOrigin: string, me
     callback(req, res);
     return true;
   };
+  return {
+    mount,
+    serve(next) {
+      if (next !== provider) served = { callback: next.callback(), documents: new StaticDocuments() };
+      provider = next;
+    },
+  };
 }
 
 /**
  * Called once per process (instrumentation.ts): hands the mount to the custom
  * server, if one is waiting, behind `ahead` (the health probes), which answers
- * first or returns false.
+ * first or returns false. Returns what makes it serve a rebuilt provider.
  */
-export function registerProviderMount(provider: Provider, issuer: string, metrics: Pick<Metrics, 'providerRequest'>, ahead?: ProviderMount): void {
-  const mount = createProviderMount(provider, issuer, metrics);
+export function registerProviderMount(
+  provider: Provider,
+  issuer: string,
+  metrics: Pick<Metrics, 'providerRequest'>,
+  ahead?: ProviderMount,
+): (provider: Provider) => void {
+  const { mount, serve } = createProviderMount(provider, issuer, metrics);
   globalForMount[MOUNT]?.resolve(ahead ? (req, res) => ahead(req, res) || mount(req, res) : mount);
+  return serve;
 }
 
 /** Tells a waiting custom server that start-up failed, so it exits instead of serving half an app. */
