@@ -8,6 +8,7 @@
  */
 import type { ClientRecord } from '../db/clients.ts';
 import type { SigningKeyInfo } from '../db/signing-keys.ts';
+import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
 import type { UserRecord } from '../db/users.ts';
 
 export const clientType = (client: ClientRecord) => (client.confidential ? 'confidential' : 'public');
@@ -54,7 +55,7 @@ export function signingKeyToWire(key: SigningKeyInfo) {
   const at = (ms: number) => (ms ? new Date(ms).toISOString() : null);
   return {
     kid: key.kid,
-    alg: key.alg,
+    alg: key.alg as IdTokenSigningAlg,
     state: key.state,
     created_at: new Date(key.createdAt).toISOString(),
     activates_at: at(key.activatesAt),

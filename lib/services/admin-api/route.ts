@@ -34,6 +34,8 @@ export interface AdminContext<O extends Operation> {
   config: Env;
   /** The process's counters of failed sign-ins, for the lock on a user (read on first use). */
   throttle: Throttle;
+  /** Serves changed signing keys from this instance at once (lib/context.ts); the others follow within seconds. */
+  refreshProvider: () => Promise<boolean>;
   params: Out<O, 'params'>;
   query: Out<O, 'query'>;
   body: Out<O, 'body'>;
@@ -88,6 +90,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
         params,
         query,
         body,
+        refreshProvider: () => server.refreshProvider(),
         // A getter, so only the operations that read it open the counters.
         get throttle() {
           return server.throttle;
