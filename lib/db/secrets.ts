@@ -24,10 +24,18 @@ const serverSecretContext = (name: string) => `server_secrets:${name}`;
 
 const stateRank: Record<string, number> = { current: 0, next: 1, previous: 2 };
 
-/** Prisma stores DateTime as a Date (PostgreSQL), an ISO string or epoch ms (SQLite): accept each. */
+/**
+ * A DateTime column as the raw driver returns it, in epoch ms: an ISO string or
+ * epoch ms (SQLite), or a Date (PostgreSQL). Prisma writes UTC into PostgreSQL's
+ * `timestamp` (without time zone), which node-postgres reads as local time:
+ * its wall-clock fields are the UTC ones.
+ */
 export function epochMs(value: unknown): number {
   if (value === null || value === undefined) return 0;
-  if (value instanceof Date) return value.getTime();
+  if (value instanceof Date) {
+    const d = value;
+    return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+  }
   if (typeof value === 'number' || typeof value === 'bigint') return Number(value);
   const parsed = Date.parse(String(value));
   return Number.isNaN(parsed) ? 0 : parsed;
