@@ -114,7 +114,8 @@ test('a rotation: published ahead, verified from the cached JWKS across the take
   // The audit log tells the story.
   const audit = await api('GET', '/api/admin/audit-events?action=key.rotated', { token });
   const rotated = audit.body.data.find((e: { target: { id: string } | null }) => e.target?.id === scheduled.kid);
-  assert.deepEqual(rotated?.details, { alg: 'ES256', previousKid: old.kid, retireAfter: rotated?.details.retireAfter, immediately: true, automatic: false });
+  assert.deepEqual(rotated?.details, { alg: 'ES256', previous_kid: old.kid, retire_after: rotated?.details.retire_after, immediately: true, automatic: false });
+  assert.ok(Date.parse(rotated.details.retire_after) > Date.now() + 3_600_000, 'the previous key would have stayed published past the ID token lifetime');
 });
 
 test('refusals: the signing key cannot be retired; an unknown kid is not found', async () => {
