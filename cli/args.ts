@@ -5,19 +5,37 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Database } from '../lib/db/database.ts';
+import type { Mailer } from '../lib/mail/mailer.ts';
+import type { MailLinkConfig } from '../lib/services/email-verification.ts';
 import { InvalidRequest } from '../lib/services/errors.ts';
 import { generatePassword } from '../lib/services/passwords.ts';
 
-/** What a command produced: `json` for --json, `text` for people, `notice` for stderr in both. */
+/**
+ * What a command produced: `json` for --json, `text` for people, `notice` for stderr in both;
+ * `failed`: printed all the same, but the exit status is 1 (a mail that did not leave).
+ */
 export interface Result {
   json: unknown;
   text: string;
   notice?: string;
+  failed?: boolean;
+}
+
+/** What the use cases that mail links take (lib/services/invitations.ts, onboarding.ts). */
+export interface MailingContext {
+  db: Database;
+  now: () => number;
+  /** SMTP_URL's, as the server's; without it, outside production, mails are written to stderr. */
+  mailer: Mailer;
+  /** The links point at ISSUER, and the mails wear the brand, like the server's. */
+  config: MailLinkConfig;
 }
 
 export interface Context {
   /** Opens (and migrates) DATABASE_URL on first call; commands call it only once their input is valid. */
   db(): Promise<Database>;
+  /** The database with the mailer, for the commands that mail a link. */
+  mailing(): Promise<MailingContext>;
 }
 
 export interface Command {

@@ -9,6 +9,7 @@
  */
 import { env } from '../lib/config/env.ts';
 import type { Database } from '../lib/db/database.ts';
+import type { Mailer } from '../lib/mail/mailer.ts';
 import { InvalidRequest, ServiceError } from '../lib/services/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
@@ -55,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
   if (flagsOf(rest).some(isHelp)) return print(command.help.trimEnd(), 0);
 
   let db: Database | undefined;
+  let mailer: Mailer | undefined;
   const ctx: Context = {
     async db() {
       if (!db) {
@@ -64,16 +66,22 @@ async function main(argv: string[]): Promise<number> {
       }
       return db;
     },
+    async mailing() {
+      const { createMailer } = await import('../lib/mail/mailer.ts');
+      mailer ??= createMailer(env(), undefined, (text) => process.stderr.write(`${text}\n`));
+      return { db: await ctx.db(), now: Date.now, mailer, config: env() };
+    },
   };
   try {
     const result = await command.run(rest, ctx);
     const json = flagsOf(rest).includes('--json');
     print(json ? JSON.stringify(result.json, null, 2) : result.text, 0);
     if (result.notice) process.stderr.write(`${result.notice}\n`);
-    return 0;
+    return result.failed ? 1 : 0;
   } catch (error) {
     return fail(error, command);
   } finally {
+    mailer?.close();
     if (db) await (await import('../lib/db/database.ts')).closeDatabase(db.url);
   }
 }

@@ -14,16 +14,17 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs the CLI; stdin is `input` when given, else /dev/null (not a TTY, like a script's). */
+/** Runs the CLI; stdin is `input` when given, else /dev/null (not a TTY, like a script's); `env` adds to the environment (undefined: removes). */
 export function cliRunner(defaultDatabaseUrl: string) {
-  return (args: string[], options: { input?: string; databaseUrl?: string } = {}) => runCli(args, { databaseUrl: defaultDatabaseUrl, ...options });
+  return (args: string[], options: { input?: string; databaseUrl?: string; env?: Record<string, string | undefined> } = {}) =>
+    runCli(args, { databaseUrl: defaultDatabaseUrl, ...options });
 }
 
-function runCli(args: string[], { input, databaseUrl }: { input?: string; databaseUrl: string }): Promise<Run> {
+function runCli(args: string[], { input, databaseUrl, env }: { input?: string; databaseUrl: string; env?: Record<string, string | undefined> }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'cli/gatehouse.ts', ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
+      env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,16 +1,16 @@
 /**
- * `gatehouse user ...`: create, list, set passwords, rename, disable, enable and unlock users,
- * and reset their two-step verification.
+ * `gatehouse user ...`: create (with a password or an invitation), list, resend invitations,
+ * set passwords, rename, disable, enable and unlock users, and reset their two-step verification.
  * Users are named by username here and by id in the use cases: each command
  * resolves the name once (userIdByUsername, any case). Passwords come from
  * stdin or are generated, never from arguments.
  */
 import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
-import { parseInput } from '../../lib/services/errors.ts';
+import type { UserRecord } from '../../lib/db/users.ts';
+import { InvalidRequest, parseInput } from '../../lib/services/errors.ts';
 import {
   changePassword,
-  createUser,
   disableUser,
   enableUser,
   listUsers,
@@ -23,7 +23,7 @@ import {
   usernameSchema,
 } from '../../lib/services/users.ts';
 import { userToWire } from '../../lib/services/wire.ts';
-import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command } from '../args.ts';
+import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
 import { table } from '../output.ts';
 
 const passwordFlags = `  --password-stdin      read the password from stdin (one trailing newline is dropped);
@@ -40,17 +40,44 @@ const passwordOptions = {
 
 const generatedNotice = 'This password is shown only once; pass it on to its owner over a safe channel.';
 
+/**
+ * The mailing use cases are loaded by the commands that mail (as `unlock` loads the throttle): every
+ * other command starts without them. Their link's lifetime, for the help texts (cli/invitations.test.ts checks it).
+ */
+const mailingUseCases = () => Promise.all([import('../../lib/services/invitations.ts'), import('../../lib/services/onboarding.ts')]);
+const INVITATION_DAYS = 7;
+
+const mailNote = `A user with an email address gets a mail: the invitation with --invite, else a
+link that verifies the address. Mail goes through SMTP_URL, as the server's;
+without it, outside production, the mail is written to stderr.`;
+
+/** An invitation's outcome: printed either way, exit 1 when the mail did not leave (the user stays invited). */
+function invitationResult(user: UserRecord, sent: boolean, verb: string): Result {
+  const expires = `the link works once, for ${INVITATION_DAYS} days`;
+  return {
+    json: { ...userToWire(user), mail_sent: sent },
+    text: sent ? `${verb} ${user.username}: the invitation is on its way to ${user.email} (${expires}).` : `${verb} ${user.username}`,
+    notice: sent ? undefined : `The invitation could not be sent (see the mail server's error above); try again: gatehouse user invite ${user.username}`,
+    failed: !sent,
+  };
+}
+
 const create: Command = {
-  summary: 'create a user (password from stdin or generated)',
-  help: `Usage: gatehouse user create <username> [--email E] [--name N] [--admin] [--password-stdin | --generate-password]
+  summary: 'create a user (password from stdin or generated, or an invitation)',
+  help: `Usage: gatehouse user create <username> [--email E] [--name N] [--admin] [--password-stdin | --generate-password | --invite]
 
   --email E             email address
   --name N              full name
   --admin               give the user the admin role
 ${passwordFlags}
-  --json                print the user as JSON (with "password" only when generated)
+  --invite              no password: mail --email (required) a link that works
+                        once, for ${INVITATION_DAYS} days, to choose one (it verifies the address too)
+  --json                print the user as JSON (with "password" only when generated,
+                        "mail_sent" when they have an email)
 
 ${passwordNote}
+${mailNote} An invitation that could not be sent
+leaves the user invited and exits 1: send it again with gatehouse user invite.
 `,
   fields: { username: '<username>', email: '--email', name: '--name', password: 'password', role: '--admin' },
   async run(argv, ctx) {
@@ -59,19 +86,57 @@ ${passwordNote}
       email: { type: 'string' },
       name: { type: 'string' },
       admin: { type: 'boolean' },
+      invite: { type: 'boolean' },
       ...passwordOptions,
     });
     const [username] = positionals('user create', rest, ['username']);
+    const fields = { username, email: values.email ?? null, name: values.name ?? null, role: values.admin ? 'admin' : 'user' } as const;
+    if (values.invite) {
+      if (values['password-stdin'] || values['generate-password']) throw new InvalidRequest('user create: --invite takes no password (the person chooses it)');
+      if (!fields.email) throw new InvalidRequest('user create: --invite needs --email');
+      const [{ invitedUserSchema, inviteUser }] = await mailingUseCases();
+      parseInput(invitedUserSchema, fields); // bad input fails here, before a database is opened
+      const { user, invitation } = await inviteUser(await ctx.mailing(), fields, BY_CLI);
+      return invitationResult(user, invitation.status === 'sent', `Invited ${user.role === 'admin' ? 'admin' : 'user'}`);
+    }
     const { password, generated } = await readPassword('user create', values);
-    const input = { username, email: values.email ?? null, name: values.name ?? null, password, role: values.admin ? 'admin' : 'user' } as const;
+    const input = { ...fields, password };
     parseInput(newUserSchema, input); // bad input fails here, before a database is opened or created
-    const user = await createUser(await ctx.db(), input, BY_CLI, { generated });
+    const [, { addUser }] = await mailingUseCases();
+    const { user, verification } = await addUser(await ctx.mailing(), input, BY_CLI, { generated });
     const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
+    if (verification === 'sent') lines.push(`A link to verify ${user.email} is on its way.`);
+    const notices = [
+      ...(generated ? [generatedNotice] : []),
+      ...(verification === 'failed'
+        ? [`The link to verify ${user.email} could not be sent; an admin can send it again from the user's page in the portal.`]
+        : []),
+    ];
     return {
-      json: { ...userToWire(user), ...(generated ? { password } : {}) },
+      json: { ...userToWire(user), ...(generated ? { password } : {}), ...(verification ? { mail_sent: verification === 'sent' } : {}) },
       text: lines.join('\n'),
-      notice: generated ? generatedNotice : undefined,
+      notice: notices.length ? notices.join('\n') : undefined,
     };
+  },
+};
+
+const invite: Command = {
+  summary: 'send an invited user a new invitation link',
+  help: `Usage: gatehouse user invite <username> [--json]
+
+Mails the user's address a new link (once, for ${INVITATION_DAYS} days) to choose their password;
+it replaces the earlier one once it has left. Only for a user created with
+--invite who has not chosen a password yet (exits 1 otherwise, and when the mail
+could not be sent: the earlier link then still works). Mail goes through
+SMTP_URL, as the server's; without it, outside production, it is written to stderr.
+`,
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user invite', argv, {});
+    const [username] = positionals('user invite', rest, ['username']);
+    const [{ resendInvitation }] = await mailingUseCases();
+    const mail = await ctx.mailing();
+    const { user, invitation } = await resendInvitation(mail, await userIdByUsername(mail.db, username), BY_CLI);
+    return invitationResult(user, invitation.status === 'sent', 'Invited');
   },
 };
 
@@ -83,7 +148,8 @@ const list: Command = {
     const { positionals: rest } = parseCommand('user list', argv, {});
     positionals('user list', rest, []);
     const users = await listUsers(await ctx.db());
-    const rows = users.map((u) => [u.username, u.name ?? '', u.email ?? '', u.role, u.disabled ? 'disabled' : 'active', u.createdAt.toISOString()]);
+    const status = (u: UserRecord) => (u.disabled ? 'disabled' : u.invited ? 'invited' : 'active');
+    const rows = users.map((u) => [u.username, u.name ?? '', u.email ?? '', u.role, status(u), u.createdAt.toISOString()]);
     return {
       json: users.map(userToWire),
       text: table(['USERNAME', 'NAME', 'EMAIL', 'ROLE', 'STATUS', 'CREATED'], rows, 'No users.'),
@@ -231,6 +297,7 @@ stay). Recorded in the audit log only when something was removed.
 
 export const userCommands: Record<string, Command> = {
   create,
+  invite,
   list,
   'set-password': setPassword,
   rename,

@@ -4,7 +4,7 @@
  * actions validated by the shared user schemas; expected errors come back as
  * values and show next to their fields. Work without JavaScript. A generated
  * password is shown once, in the answer to the create form; a typed one is
- * never shown again.
+ * never shown again; an invitation's link never (it goes to the person only).
  */
 import { useActionState } from 'react';
 import type { NewUserFormValues, ProfileFormValues, UserFieldErrors } from '@/lib/services/portal/user-form';
@@ -14,6 +14,7 @@ import { Created } from './created';
 import { PasswordFields } from './password-fields';
 import { PasswordReveal } from './password-reveal';
 import { FormActions, focusRing } from '../ui/button';
+import { Notice } from '../ui/notice';
 import { ProblemSummary } from '../ui/problem-summary';
 
 const fieldNames: Record<keyof UserFieldErrors, string> = {
@@ -29,7 +30,8 @@ const fieldNames: Record<keyof UserFieldErrors, string> = {
 /** Anchors of the fields, for the summary's links. */
 const anchors: Partial<Record<keyof UserFieldErrors, string>> = { password: 'new-user-password', confirmPassword: 'new-user-confirm' };
 
-function ProfileFields({ values, errors }: { values: { name: string; email: string }; errors: UserFieldErrors }) {
+/** `creating`: the new-user form, where the address gets a mail (an invitation needs one). */
+function ProfileFields({ values, errors, creating = false }: { values: { name: string; email: string }; errors: UserFieldErrors; creating?: boolean }) {
   return (
     <>
       <Field id="name" label="Name (optional)" hint="Shown to apps that ask for the profile scope." errors={errors.name}>
@@ -44,7 +46,16 @@ function ProfileFields({ values, errors }: { values: { name: string; email: stri
           className={`${inputLook} ${border(!!errors.name)}`}
         />
       </Field>
-      <Field id="email" label="Email (optional)" hint="Unique across users. A changed address is no longer marked verified." errors={errors.email}>
+      <Field
+        id="email"
+        label="Email (optional)"
+        hint={
+          creating
+            ? 'Unique across users. Needed for an invitation; otherwise it gets a link that verifies it.'
+            : 'Unique across users. A changed address is no longer marked verified.'
+        }
+        errors={errors.email}
+      >
         <input
           id="email"
           name="email"
@@ -61,20 +72,47 @@ function ProfileFields({ values, errors }: { values: { name: string; email: stri
   );
 }
 
-export function NewUserForm({ action, initial }: { action: (state: NewUserState, form: FormData) => Promise<NewUserState>; initial: NewUserFormValues }) {
+/** What the answer says about the mail a new user got, if any. */
+function mailNotice(state: Extract<NewUserState, { status: 'created' }>) {
+  const { user, invitation, verification } = state;
+  if (invitation === 'sent') return <Notice>An invitation is on its way to {user.email}: they choose their password with its link.</Notice>;
+  if (invitation === 'failed')
+    return (
+      <Notice variant="error">
+        The mail server refused the invitation: {user.username} is created without a password. Send the invitation again from their page.
+      </Notice>
+    );
+  if (verification === 'sent') return <Notice>A link to verify {user.email} is on its way to it.</Notice>;
+  if (verification === 'failed') return <Notice variant="error">The mail server refused the verification link: send it again from the user’s page.</Notice>;
+  return null;
+}
+
+export function NewUserForm({
+  action,
+  initial,
+  invite,
+}: {
+  action: (state: NewUserState, form: FormData) => Promise<NewUserState>;
+  initial: NewUserFormValues;
+  /** Whether this server can mail invitations, and for how long their links work. */
+  invite: { available: boolean; validDays: number };
+}) {
   const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, errors: {} });
 
   if (state.status === 'created') {
-    const { user, password } = state;
+    const { user, password, invitation } = state;
     return (
-      <Created
-        heading={`${user.username} is created`}
-        reveal={password ? <PasswordReveal heading={`${user.username} is created`} username={user.username} password={password} /> : undefined}
-        href={`/admin/users/${encodeURIComponent(user.id)}`}
-        next={password ? 'I have copied it — show the user' : 'Show the user'}
-      >
-        They can sign in with the password you typed.
-      </Created>
+      <>
+        {mailNotice(state)}
+        <Created
+          heading={`${user.username} is created`}
+          reveal={password ? <PasswordReveal heading={`${user.username} is created`} username={user.username} password={password} /> : undefined}
+          href={`/admin/users/${encodeURIComponent(user.id)}`}
+          next={password ? 'I have copied it — show the user' : 'Show the user'}
+        >
+          {invitation ? 'They cannot sign in until they choose their password.' : 'They can sign in with the password you typed.'}
+        </Created>
+      </>
     );
   }
 
@@ -96,8 +134,8 @@ export function NewUserForm({ action, initial }: { action: (state: NewUserState,
           className={`${inputLook} ${border(!!errors.username)}`}
         />
       </Field>
-      <ProfileFields values={v} errors={errors} />
-      <PasswordFields idPrefix="new-user" choice={v.passwordChoice} errors={errors} />
+      <ProfileFields values={v} errors={errors} creating />
+      <PasswordFields idPrefix="new-user" choice={v.passwordChoice} errors={errors} invite={invite} />
       <label className="flex gap-3 text-sm">
         <input type="checkbox" name="role" value="admin" defaultChecked={v.role === 'admin'} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
         <span>

@@ -1,10 +1,10 @@
 'use client';
 /**
  * The two forms of a password reset: asking for the link (username or email),
- * and choosing the new password on the link's page. Server actions: they work
+ * and choosing the new password on the link's page (an invitation's page too). Server actions: they work
  * without JavaScript. Nothing typed comes back. UI only.
  */
-import { useActionState } from 'react';
+import { useActionState, type ReactNode } from 'react';
 import type { ResetRequestState, ResetState } from '@/lib/services/password-reset';
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
@@ -59,29 +59,46 @@ export function RequestResetForm({
   );
 }
 
+/** What the link's page says around the form: a reset's by default; an invitation's page says its own (app/invitation). */
+export interface NewPasswordWording {
+  /** After the password is set. */
+  done: ReactNode;
+  /** After the link turned out not to work: where to get another. */
+  another: ReactNode;
+  submit: string;
+}
+
+const resetWording: NewPasswordWording = {
+  done: (
+    <>
+      Your password is changed, and you are signed out everywhere. Go back to the app you were signing in to and sign in with the new password, or{' '}
+      <TextLink href="/account">open your account</TextLink>.
+    </>
+  ),
+  another: <TextLink href="/password-reset">Ask for a new one</TextLink>,
+  submit: 'Set the new password',
+};
+
 export function NewPasswordForm({
   action,
   username,
   minLength,
+  wording = resetWording,
 }: {
   action: (state: ResetState, form: FormData) => Promise<ResetState>;
   username: string;
   minLength: number;
+  wording?: NewPasswordWording;
 }) {
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
   if (state.status === 'done') {
-    return (
-      <Notice compact>
-        Your password is changed, and you are signed out everywhere. Go back to the app you were signing in to and sign in with the new password, or{' '}
-        <TextLink href="/account">open your account</TextLink>.
-      </Notice>
-    );
+    return <Notice compact>{wording.done}</Notice>;
   }
   if (state.status === 'link') {
     return (
       <Notice variant="error" compact>
         This link no longer works ({state.problem === 'expired' ? 'it expired' : state.problem === 'used' ? 'it was used already' : 'it is not known'}).{' '}
-        <TextLink href="/password-reset">Ask for a new one</TextLink>.
+        {wording.another}.
       </Notice>
     );
   }
@@ -111,7 +128,7 @@ export function NewPasswordForm({
       />
       <FormError messages={sentence(errors.form)} />
       <Button block type="submit" disabled={pending}>
-        {pending ? 'Saving…' : 'Set the new password'}
+        {pending ? 'Saving…' : wording.submit}
       </Button>
     </form>
   );

@@ -1,7 +1,7 @@
 /**
  * Email verification an admin starts, in Chromium with the test run's SMTP
- * server: a user whose address nobody verified (created by the CLI or the API
- * here: the fixtures) gets the link again from the admin's Resend, follows it
+ * server: a user whose address nobody verified (made by the fixtures with the
+ * bare use case, which mails nothing) gets the link again from the admin's Resend, follows it
  * out of the mail, and the admin then sees the address as verified. A tampered
  * link is explained. (A person changing their own address is in account.spec.ts.)
  */

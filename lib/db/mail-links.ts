@@ -7,8 +7,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from './database.ts';
 
-/** `email_verification`: the link proves the person reads `email` (a new address becomes the account's only then). */
-export type MailLinkPurpose = 'password_reset' | 'email_verification';
+/**
+ * `email_verification`: the link proves the person reads `email` (a new address becomes the account's only then);
+ * `invitation`: an invited person chooses their first password with it, which verifies `email` too.
+ */
+export type MailLinkPurpose = 'password_reset' | 'email_verification' | 'invitation';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -18,18 +21,26 @@ export const newLinkToken = () => randomBytes(32).toString('base64url');
 /**
  * Stores a link for `userId`, replacing their earlier unspent links of the same
  * purpose (only the newest mail works). Returns its id, for undoing it when the
- * mail cannot be sent.
+ * mail cannot be sent. `keepEarlier`: the earlier ones stay until
+ * `dropEarlierMailLinks`, called once the mail is sent, so a failed send takes
+ * nothing away from a person who holds an earlier mail (an invitation resent).
  */
 export async function insertMailLink(
   db: Database,
   link: { token: string; userId: string; purpose: MailLinkPurpose; email: string; expiresAt: Date },
+  options: { keepEarlier?: boolean } = {},
 ): Promise<string> {
   const id = hashOf(link.token);
-  await db.prisma.$transaction([
-    db.prisma.mailLink.deleteMany({ where: { userId: link.userId, purpose: link.purpose, usedAt: null } }),
-    db.prisma.mailLink.create({ data: { id, userId: link.userId, purpose: link.purpose, email: link.email, expiresAt: link.expiresAt } }),
-  ]);
+  const create = db.prisma.mailLink.create({ data: { id, userId: link.userId, purpose: link.purpose, email: link.email, expiresAt: link.expiresAt } });
+  if (options.keepEarlier) await create;
+  else await db.prisma.$transaction([db.prisma.mailLink.deleteMany({ where: { userId: link.userId, purpose: link.purpose, usedAt: null } }), create]);
   return id;
+}
+
+/** Removes the unspent links of the same person and purpose as link `id`, other than it. */
+export async function dropEarlierMailLinks(db: Database, id: string): Promise<void> {
+  const link = await db.prisma.mailLink.findUnique({ where: { id }, select: { userId: true, purpose: true } });
+  if (link) await db.prisma.mailLink.deleteMany({ where: { userId: link.userId, purpose: link.purpose, usedAt: null, id: { not: id } } });
 }
 
 /** Removes a link whose mail was never sent. */
@@ -53,8 +64,26 @@ export async function findMailLink(db: Database, token: string, purpose: MailLin
   return row ?? undefined;
 }
 
+/** What a link's page says of a token: `open` (unspent, unexpired at `now`, epoch ms) with the link, or why it does not work. */
+export type MailLinkState = { status: 'open'; link: MailLinkRecord } | { status: 'expired' | 'used' | 'unknown' };
+
+/** Looks only. A token longer than any we send is unknown without a query. */
+export async function mailLinkState(db: Database, token: string, purpose: MailLinkPurpose, now: number): Promise<MailLinkState> {
+  const link = token.length <= 64 ? await findMailLink(db, token, purpose) : undefined;
+  if (!link) return { status: 'unknown' };
+  if (link.usedAt) return { status: 'used' };
+  if (link.expiresAt.getTime() <= now) return { status: 'expired' };
+  return { status: 'open', link };
+}
+
 /** Spends a link: true only for the one request that found it unspent and unexpired. */
 export async function spendMailLink(db: Database, token: string, purpose: MailLinkPurpose, at: Date): Promise<boolean> {
   const { count } = await db.prisma.mailLink.updateMany({ where: { id: hashOf(token), purpose, usedAt: null, expiresAt: { gt: at } }, data: { usedAt: at } });
   return count === 1;
+}
+
+/** When the person's unspent link of `purpose` stops working (the newest: a new one replaces the older), or undefined. */
+export async function pendingMailLinkExpiry(db: Database, userId: string, purpose: MailLinkPurpose): Promise<Date | undefined> {
+  const row = await db.prisma.mailLink.findFirst({ where: { userId, purpose, usedAt: null }, select: { expiresAt: true }, orderBy: { expiresAt: 'desc' } });
+  return row?.expiresAt;
 }

@@ -1,8 +1,8 @@
 /**
- * Users. Functions return plain `UserRecord`s without the password hash; the
- * only functions that read the hash are `findCredentials` and
- * `findCredentialsById`, used where a password is verified
- * (lib/services/authentication.ts).
+ * Users. Functions return plain `UserRecord`s without the password hash (only
+ * whether there is one: `invited`); the only functions that return the hash are
+ * `findCredentials` and `findCredentialsById`, used where a password is
+ * verified (lib/services/authentication.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { User } from '../generated/sqlite/client.ts';
@@ -12,15 +12,21 @@ import { containsText, escapeLike } from './text-search.ts';
 
 export type Role = 'user' | 'admin';
 
-/** A user as the CLI, the portal and the API see it: the model without its password hash and comparison key. */
-export type UserRecord = Omit<User, 'passwordHash' | 'usernameKey' | 'role'> & { role: Role };
+/**
+ * A user as the CLI, the portal and the API see it: the model without its password hash and comparison key.
+ * `invited`: they have no password yet (an invitation not accepted: lib/services/invitations.ts).
+ */
+export type UserRecord = Omit<User, 'passwordHash' | 'usernameKey' | 'role'> & { role: Role; invited: boolean };
 
 const accountFields = ['id', 'username', 'email', 'emailVerified', 'name', 'updatedAt', 'disabled'] as const;
 
 /** The claims-relevant part of a user, read on the provider's hot path with the raw driver; `updatedAt` in epoch seconds. */
 export type AccountRecord = Omit<Pick<User, (typeof accountFields)[number]>, 'updatedAt'> & { updatedAt: number };
 
-/** Prisma's `select` of a UserRecord: tsc fails here when a field is added to one and not the other. */
+/**
+ * Prisma's `select` of a UserRecord: tsc fails here when a field is added to one and not the other.
+ * The hash is read only to say whether there is one (`toRecord` drops it): Prisma selects no expressions.
+ */
 const publicFields = {
   id: true,
   username: true,
@@ -32,10 +38,17 @@ const publicFields = {
   disabled: true,
   createdAt: true,
   updatedAt: true,
-} as const satisfies Record<keyof UserRecord, true>;
+  passwordHash: true,
+} as const satisfies Record<Exclude<keyof UserRecord, 'invited'> | 'passwordHash', true>;
 
 function toRole(role: string): Role {
   return role === 'admin' ? 'admin' : 'user';
+}
+
+type PublicRow = Omit<UserRecord, 'role' | 'invited'> & { role: string; passwordHash: string | null };
+
+function toRecord({ passwordHash, ...row }: PublicRow): UserRecord {
+  return { ...row, role: toRole(row.role), invited: passwordHash === null };
 }
 
 /**
@@ -54,7 +67,7 @@ export async function insertUser(
   user: { username: string; email: string | null; name: string | null; passwordHash: string | null; role: Role },
 ): Promise<UserRecord> {
   const row = await db.prisma.user.create({ data: { id: randomUUID(), ...user, usernameKey: usernameKey(user.username) }, select: publicFields });
-  return { ...row, role: toRole(row.role) };
+  return toRecord(row);
 }
 
 /** Whether any user exists: the check every start makes, on the raw driver (no Prisma start-up cost). */
@@ -68,7 +81,7 @@ export async function countUsers(db: Database): Promise<number> {
 
 export async function listUsers(db: Database): Promise<UserRecord[]> {
   const rows = await db.prisma.user.findMany({ select: publicFields, orderBy: { createdAt: 'asc' } });
-  return rows.map((row) => ({ ...row, role: toRole(row.role) }));
+  return rows.map(toRecord);
 }
 
 /**
@@ -80,7 +93,7 @@ export async function listUsers(db: Database): Promise<UserRecord[]> {
 export async function findUserByUsername(db: Database, username: string): Promise<UserRecord | undefined> {
   const rows = await db.prisma.user.findMany({ where: { OR: [{ username }, { usernameKey: usernameKey(username) }] }, select: publicFields, take: 2 });
   const row = rows.find((r) => r.username === username) ?? rows[0];
-  return row ? { ...row, role: toRole(row.role) } : undefined;
+  return row ? toRecord(row) : undefined;
 }
 
 export interface Credentials {
@@ -208,7 +221,7 @@ export async function setUserDisabled(db: Database, id: string, disabled: boolea
 /** The user behind a `sub` with their role, for the portal's authorization check on every request. */
 export async function findUserById(db: Database, id: string): Promise<UserRecord | undefined> {
   const row = await db.prisma.user.findUnique({ where: { id }, select: publicFields });
-  return row ? { ...row, role: toRole(row.role) } : undefined;
+  return row ? toRecord(row) : undefined;
 }
 
 /**
@@ -225,7 +238,7 @@ export async function searchUsers(
     db.prisma.user.findMany({ where, select: publicFields, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip, take }),
     db.prisma.user.count({ where }),
   ]);
-  return { users: rows.map((row) => ({ ...row, role: toRole(row.role) })), total };
+  return { users: rows.map(toRecord), total };
 }
 
 /**
@@ -249,4 +262,15 @@ export async function updateUserProfile(db: Database, id: string, profile: { nam
 export async function setUserRole(db: Database, id: string, role: Role): Promise<UserRecord | undefined> {
   const { count } = await db.prisma.user.updateMany({ where: { id }, data: { role } });
   return count === 1 ? findUserById(db, id) : undefined;
+}
+
+/**
+ * An invited person's first password, with the address the invitation went to
+ * verified: one conditional UPDATE, so it happens only while the account has no
+ * password and still has that address (an admin may have set a password or
+ * changed the address since the mail). False when nothing matched.
+ */
+export async function setFirstPassword(db: Database, id: string, passwordHash: string, email: string): Promise<boolean> {
+  const { count } = await db.prisma.user.updateMany({ where: { id, passwordHash: null, email }, data: { passwordHash, emailVerified: true } });
+  return count === 1;
 }

@@ -35,7 +35,8 @@ export type MailConfig = Pick<Env, 'SMTP_URL' | 'MAIL_FROM' | 'ISSUER'> & Partia
 /** How long one send may take before it counts as failed (connect, greeting, each command). */
 const SMTP_TIMEOUT_MS = 10_000;
 
-export function createMailer(config: MailConfig, production = process.env.NODE_ENV === 'production'): Mailer {
+/** `log`: where development mail is written (the server's log; the CLI's stderr, keeping its stdout for its answer). */
+export function createMailer(config: MailConfig, production = process.env.NODE_ENV === 'production', log: (text: string) => void = console.log): Mailer {
   // The brand's name as an RFC 5322 quoted display name (its quotes and backslashes dropped).
   const from = config.MAIL_FROM ?? `"${(config.BRAND_NAME ?? 'Gatehouse').replace(/["\\]/g, '')}" <no-reply@${new URL(config.ISSUER).hostname}>`;
   if (config.SMTP_URL) {
@@ -70,7 +71,7 @@ export function createMailer(config: MailConfig, production = process.env.NODE_E
     destination: 'the server log (development: SMTP_URL is not set; the mails are not sent)',
     async send(mail) {
       // Development only: the text body carries the links a developer follows.
-      console.log(
+      log(
         `[gatehouse] ---- MAIL NOT SENT (SMTP_URL is not set) ----\nFrom: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n[gatehouse] ---- end of mail ----`,
       );
     },

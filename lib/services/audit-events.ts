@@ -105,7 +105,17 @@ export const auditDetailsSchemas = {
   'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /** That a secret was rotated, never the secret. */
   'client.secret_rotated': z.strictObject({}),
-  'user.created': z.strictObject({ role, email: z.string().max(254).nullable().optional(), generated: z.boolean().optional() }),
+  /** `invited`: without a password, which the person chooses with their invitation link (lib/services/invitations.ts). */
+  'user.created': z.strictObject({
+    role,
+    email: z.string().max(254).nullable().optional(),
+    generated: z.boolean().optional(),
+    invited: z.boolean().optional(),
+  }),
+  /** An invitation link was mailed to `email` (`resent`: a new one replacing the earlier); never the link. */
+  'user.invited': z.strictObject({ email: z.string().max(254), resent: z.boolean().optional() }),
+  /** The invited person chose their password with the link, which verified `email`. */
+  'invitation.accepted': z.strictObject({ email: z.string().max(254) }),
   'user.updated': z.strictObject({ changed: fields }),
   'user.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   'user.enabled': z.strictObject({}),
@@ -192,6 +202,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'client.deleted': 'Client deleted',
   'client.secret_rotated': 'Client secret rotated',
   'user.created': 'User created',
+  'user.invited': 'Invitation sent',
+  'invitation.accepted': 'Invitation accepted',
   'user.updated': 'User updated',
   'user.disabled': 'User disabled',
   'user.enabled': 'User enabled',

@@ -9,7 +9,7 @@
  */
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
-import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
+import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, setVerifiedEmail } from '../db/users.ts';
 import { emailVerificationMail } from '../mail/templates/email-verification.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
@@ -55,10 +55,9 @@ export type VerificationLinkView = { status: 'valid'; username: string; email: s
 
 /** Looks only: opening the link changes nothing. */
 export async function viewVerificationLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<VerificationLinkView> {
-  const link = token.length <= 64 ? await findMailLink(ctx.db, token, 'email_verification') : undefined;
-  if (!link) return { status: 'unknown' };
-  if (link.usedAt) return { status: 'used' };
-  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
+  const state = await mailLinkState(ctx.db, token, 'email_verification', ctx.now());
+  if (state.status !== 'open') return state;
+  const { link } = state;
   const account = await findAccount(ctx.db, link.userId);
   return account && !account.disabled ? { status: 'valid', username: account.username, email: link.email } : { status: 'unknown' };
 }

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
-import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
+import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, findUserByUsernameOrEmail } from '../db/users.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
@@ -84,12 +84,21 @@ export type ResetLinkView = { status: 'valid'; username: string } | { status: 'e
 
 /** Looks only: a mail scanner opening the link spends nothing. */
 export async function viewResetLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<ResetLinkView> {
-  const link = token.length <= 64 ? await findMailLink(ctx.db, token, 'password_reset') : undefined;
-  if (!link) return { status: 'unknown' };
-  if (link.usedAt) return { status: 'used' };
-  if (link.expiresAt.getTime() <= ctx.now()) return { status: 'expired' };
-  const account = await findAccount(ctx.db, link.userId);
+  const state = await mailLinkState(ctx.db, token, 'password_reset', ctx.now());
+  if (state.status !== 'open') return state;
+  const account = await findAccount(ctx.db, state.link.userId);
   return account && !account.disabled ? { status: 'valid', username: account.username } : { status: 'unknown' };
+}
+
+/** A new password typed twice on a mailed link's page (here, and an invitation's), under the usual rules. */
+export function readNewPassword(form: FormData): { ok: true; password: string } | { ok: false; errors: FieldErrors<'password' | 'confirmPassword'> } {
+  const parsed = newPasswordSchema.safeParse({
+    password: formText(form, 'password', passwordPolicy.maxLength + 1),
+    confirmPassword: formText(form, 'confirmPassword', passwordPolicy.maxLength + 1),
+  });
+  return parsed.success
+    ? { ok: true, password: parsed.data.password }
+    : { ok: false, errors: fieldErrors(parsed.error, ['password', 'confirmPassword'] as const) };
 }
 
 export type ResetState =
@@ -109,12 +118,9 @@ export async function resetPassword(ctx: Context, token: string, form: FormData,
     return { status: 'link', problem: view.status };
   }
   // The same rules as everywhere else (users.ts passwordSchema), checked before the link is spent.
-  const parsed = newPasswordSchema.safeParse({
-    password: formText(form, 'password', passwordPolicy.maxLength + 1),
-    confirmPassword: formText(form, 'confirmPassword', passwordPolicy.maxLength + 1),
-  });
-  if (!parsed.success) return { status: 'invalid', errors: fieldErrors(parsed.error, ['password', 'confirmPassword'] as const) };
-  const { password } = parsed.data;
+  const typed = readNewPassword(form);
+  if (!typed.ok) return { status: 'invalid', errors: typed.errors };
+  const { password } = typed;
 
   const link = await findMailLink(ctx.db, token, 'password_reset');
   if (!link || !(await spendMailLink(ctx.db, token, 'password_reset', new Date(ctx.now())))) return { status: 'link', problem: 'used' };

@@ -83,7 +83,21 @@ const target = (user: UserRecord) => ({ type: 'user' as const, id: user.id, labe
 /** `generated`: Gatehouse generated the password (recorded, so the log says who has seen it). */
 export async function createUser(db: Database, input: NewUserInput, by?: AuditBy, options: { generated?: boolean } = {}): Promise<UserRecord> {
   const data = parseInput(newUserSchema, input);
-  const passwordHash = await hashPassword(data.password);
+  return insertNewUser(db, data, await hashPassword(data.password), by, options.generated === undefined ? {} : { generated: options.generated });
+}
+
+/**
+ * Stores a validated new user and records `user.created`; a taken username or
+ * email is a Conflict on its field. `passwordHash` null: an invited person, who
+ * chooses the password with their link (lib/services/invitations.ts).
+ */
+export async function insertNewUser(
+  db: Database,
+  data: Omit<z.output<typeof newUserSchema>, 'password'>,
+  passwordHash: string | null,
+  by: AuditBy | undefined,
+  details: { generated?: boolean; invited?: boolean },
+): Promise<UserRecord> {
   let user: UserRecord;
   try {
     user = await insertUser(db, { username: data.username, email: data.email, name: data.name, passwordHash, role: data.role as Role });
@@ -94,11 +108,7 @@ export async function createUser(db: Database, input: NewUserInput, by?: AuditBy
     }
     throw error;
   }
-  await recordAuditBy(db, by, {
-    action: 'user.created',
-    target: target(user),
-    details: { role: user.role, email: user.email, ...(options.generated === undefined ? {} : { generated: options.generated }) },
-  });
+  await recordAuditBy(db, by, { action: 'user.created', target: target(user), details: { role: user.role, email: user.email, ...details } });
   return user;
 }
 

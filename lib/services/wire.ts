@@ -45,6 +45,7 @@ export function userToWire(user: UserRecord) {
     name: user.name,
     role: user.role,
     disabled: user.disabled,
+    invited: user.invited,
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };

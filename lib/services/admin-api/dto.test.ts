@@ -32,7 +32,7 @@ test('a client goes out in RFC 7591 names, and its schema has no room for a secr
   assert.ok(!clientSchema.safeParse({ ...dto, secret_hash: 'x' }).success);
 });
 
-test("the CLI's --json and the API's answer are one serializer's (lib/services/wire.ts); the API adds `managed` and `locked_until`", () => {
+test("the CLI's --json and the API's answer are one serializer's (lib/services/wire.ts); the API adds `managed`, `locked_until`, `invitation_expires_at`", () => {
   const { managed, ...dto } = clientSchema.parse(clientDto(api, true));
   assert.equal(managed, true);
   assert.deepEqual(clientToWire(api), dto);
@@ -42,6 +42,7 @@ test("the CLI's --json and the API's answer are one serializer's (lib/services/w
     email: null,
     emailVerified: false,
     requiresVerifiedEmail: false,
+    invited: false,
     name: 'Ada',
     role: 'user' as const,
     disabled: false,
@@ -51,8 +52,12 @@ test("the CLI's --json and the API's answer are one serializer's (lib/services/w
   assert.deepEqual(userToWire(user), userSummarySchema.parse(userSummaryDto(user)));
   const since = new Date(Date.UTC(2026, 0, 1));
   const factors = { totp: true, since, pending: false, passkeys: [{ name: 'Laptop', createdAt: since, lastUsedAt: null }], recoveryCodesLeft: 7 };
-  const { locked_until, second_factor, ...rest } = userSchema.parse(userDto(user, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), factors));
+  const { locked_until, second_factor, invitation_expires_at, ...rest } = userSchema.parse(userDto(user, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), factors));
   assert.equal(locked_until, '2026-01-02T03:04:05.000Z');
+  assert.equal(invitation_expires_at, null);
+  const invited = userSchema.parse(userDto({ ...user, invited: true }, null, noSecondFactors, new Date(Date.UTC(2026, 0, 8))));
+  assert.equal(invited.invited, true);
+  assert.equal(invited.invitation_expires_at, '2026-01-08T00:00:00.000Z');
   assert.deepEqual(second_factor, {
     totp: true,
     totp_since: '2026-01-01T00:00:00.000Z',
@@ -169,6 +174,7 @@ test('users: a password goes in, and out only as a generated one; never a hash',
     email: null,
     emailVerified: false,
     requiresVerifiedEmail: false,
+    invited: false,
     name: 'Ada',
     role: 'admin' as const,
     disabled: false,
@@ -183,6 +189,8 @@ test('users: a password goes in, and out only as a generated one; never a hash',
   assert.ok(!newUserBodySchema.safeParse({ username: 'ada', password: 'short' }).success, 'the password policy');
   assert.ok(!newUserBodySchema.safeParse({ username: 'ada lovelace' }).success, 'the username rule');
   assert.deepEqual(newUserBodySchema.parse({ username: ' ada ' }), { username: 'ada' });
+  assert.ok(newUserBodySchema.safeParse({ username: 'ada', email: 'ada@example.com', invite: true }).success);
+  assert.ok(!userSchema.safeParse({ ...dto, invitation_token: 'x' }).success, 'never the link');
   assert.deepEqual(passwordBodySchema.parse({}), {});
   assert.deepEqual(profilePatchSchema.parse({ name: '', email: ' ' }), { name: null, email: null }, 'empty clears, as on the portal form');
   assert.deepEqual(profilePatchSchema.parse({}), {});

@@ -14,6 +14,7 @@ import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchem
 import {
   createdUserSchema,
   grantListSchema,
+  invitationSentSchema,
   newUserBodySchema,
   passwordBodySchema,
   passwordSetSchema,
@@ -142,11 +143,25 @@ export const operations = {
     method: 'POST',
     path: '/api/admin/users',
     tag: 'users',
-    summary: 'Create a user with a given or generated password',
+    summary: 'Create a user with a given or generated password, or invite them to choose one',
+    description:
+      'A user with an email gets a mail: the invitation with `"invite": true`, else a link that verifies the address (`mail_sent` says whether it left).',
     body: newUserBodySchema,
     status: 201,
     response: createdUserSchema,
     errors: ['conflict'],
+  },
+  resendInvitation: {
+    method: 'POST',
+    path: '/api/admin/users/{id}/invitation',
+    tag: 'users',
+    summary: 'Send an invited user a new invitation link',
+    description:
+      'The new link (7 days, once) replaces the earlier one once its mail has left; when the mail server refuses, `mail_sent` is false and the earlier link still works. 409 when the user has a password already; 400 without an email or when the server sends no mail.',
+    params: userId,
+    status: 200,
+    response: invitationSentSchema,
+    errors: ['not_found', 'conflict'],
   },
   getUser: {
     method: 'GET',

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Env } from '../../config/env.ts';
 import type { Database } from '../../db/database.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { serverContext } from '../../context.ts';
 import type { Throttle } from '../throttle.ts';
 import { checkAdminToken } from '../../oidc/admin-token.ts';
@@ -34,6 +35,9 @@ export interface AdminContext<O extends Operation> {
   config: Env;
   /** The process's counters of failed sign-ins, for the lock on a user (read on first use). */
   throttle: Throttle;
+  /** Outgoing mail, for the links a new user gets (read on first use), and the clock their expiry counts from. */
+  mailer: Mailer;
+  now: () => number;
   /** Serves changed signing keys from this instance at once (lib/context.ts); the others follow within seconds. */
   refreshProvider: () => Promise<boolean>;
   params: Out<O, 'params'>;
@@ -90,10 +94,14 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
         params,
         query,
         body,
+        now: server.now,
         refreshProvider: () => server.refreshProvider(),
-        // A getter, so only the operations that read it open the counters.
+        // Getters, so only the operations that read them open the counters or the mail transport.
         get throttle() {
           return server.throttle;
+        },
+        get mailer() {
+          return server.mailer;
         },
       };
       const result = await handle(context as AdminContext<O>);

@@ -13,11 +13,12 @@ import type { UserRecord } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser } from '../account/apps.ts';
 import { activeSessions, endAllSessions, endOneSession } from '../account/sessions.ts';
 import { generatePassword } from '../passwords.ts';
-import { Conflict, Forbidden, NotFound } from '../errors.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound } from '../errors.ts';
+import { invitationOf, inviteUser, resendInvitation as resendInvitationUseCase } from '../invitations.ts';
+import { addUser } from '../onboarding.ts';
 import type { Throttle } from '../throttle.ts';
 import {
   changePassword,
-  createUser as createUserUseCase,
   disableUser as disableUserUseCase,
   enableUser as enableUserUseCase,
   getUserById,
@@ -50,10 +51,10 @@ function reworded(error: unknown): never {
 
 const holder = (user: UserRecord) => ({ id: user.id, username: user.username });
 
-/** One user on the wire, with the lock the throttle holds on them now and their second step (never its secrets). */
+/** One user on the wire, with the lock the throttle holds on them now, their second step (never its secrets) and a pending invitation. */
 const withLock = async (db: Database, throttle: Throttle, user: UserRecord) => {
-  const [lockedUntil, factors] = await Promise.all([lockOf(throttle, user.id), secondFactorsOf(db, user.id)]);
-  return userDto(user, lockedUntil, factors);
+  const [lockedUntil, factors, invitation] = await Promise.all([lockOf(throttle, user.id), secondFactorsOf(db, user.id), invitationOf(db, user)]);
+  return userDto(user, lockedUntil, factors, invitation ?? null);
 };
 
 export const listUsers = endpoint(operations.listUsers, async ({ db, query }) => {
@@ -62,14 +63,30 @@ export const listUsers = endpoint(operations.listUsers, async ({ db, query }) =>
   return { data: users.map(userSummaryDto), page: query.page, per_page: query.per_page, total };
 });
 
-export const createUser = endpoint(operations.createUser, async ({ db, body, by }) => {
+export const createUser = endpoint(operations.createUser, async (ctx) => {
+  const { body, by } = ctx;
+  const fields = { username: body.username, name: body.name ?? null, email: body.email ?? null, role: body.role };
+  // A new id has no counters and no factors: nothing to read.
+  if (body.invite) {
+    if (body.password !== undefined) throw new InvalidRequest('an invited user chooses their own password: leave out password, or invite');
+    const { user, invitation } = await inviteUser(ctx, fields, by).catch(reworded);
+    const expiresAt = invitation.status === 'sent' ? invitation.expiresAt : null;
+    return { ...userDto(user, null, noSecondFactors, expiresAt), mail_sent: invitation.status === 'sent' };
+  }
   const generated = body.password === undefined;
   const password = body.password ?? generatePassword();
-  const user = await createUserUseCase(db, { username: body.username, name: body.name ?? null, email: body.email ?? null, role: body.role, password }, by, {
-    generated,
-  }).catch(reworded);
-  // A new id has no counters and no factors: nothing to read.
-  return { ...userDto(user, null, noSecondFactors), ...(generated ? { password } : {}) };
+  const { user, verification } = await addUser(ctx, { ...fields, password }, by, { generated }).catch(reworded);
+  return {
+    ...userDto(user, null, noSecondFactors),
+    ...(generated ? { password } : {}),
+    ...(verification ? { mail_sent: verification === 'sent' } : {}),
+  };
+});
+
+/** 200 whether or not the mail left (`mail_sent`): the user is unchanged either way, and an earlier link still works after a failure. */
+export const resendInvitation = endpoint(operations.resendInvitation, async (ctx) => {
+  const { user, invitation } = await resendInvitationUseCase(ctx, (await existing(ctx.db, ctx.params.id)).id, ctx.by);
+  return { ...(await withLock(ctx.db, ctx.throttle, user)), mail_sent: invitation.status === 'sent' };
 });
 
 export const getUser = endpoint(operations.getUser, async ({ db, throttle, params }) => withLock(db, throttle, await existing(db, params.id)));

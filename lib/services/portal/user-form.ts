@@ -18,7 +18,8 @@ export interface NewUserFormValues {
   name: string;
   email: string;
   role: 'user' | 'admin';
-  passwordChoice: PasswordChoice;
+  /** `invite`: no password; the person chooses it with a mailed link (lib/services/invitations.ts). */
+  passwordChoice: PasswordChoice | 'invite';
 }
 
 export interface ProfileFormValues {
@@ -48,7 +49,8 @@ export function readPasswordChoice(form: FormData): { choice: PasswordChoice; pa
 }
 
 export function readNewUserForm(form: FormData): { values: NewUserFormValues; input: NewUserInput; generated: boolean; errors: UserFieldErrors } {
-  const { choice, password, generated, errors } = readPasswordChoice(form);
+  const invite = form.get('passwordChoice') === 'invite';
+  const { choice, password, generated, errors } = invite ? { choice: 'invite' as const, password: '', generated: false, errors: {} } : readPasswordChoice(form);
   const values: NewUserFormValues = {
     username: formText(form, 'username', 200).trim(),
     name: formText(form, 'name', 500).trim(),

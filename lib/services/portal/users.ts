@@ -1,27 +1,31 @@
 /**
- * The admin portal's user pages as use cases: list, show, create, edit the
- * profile, set or generate a password, disable/enable, grant or remove the
+ * The admin portal's user pages as use cases: list, show, create (with a
+ * password, or an invitation: lib/services/invitations.ts), send an invitation
+ * or a verification link again, edit the profile, set or generate a password, disable/enable, grant or remove the
  * admin role, lift a lock that failed password checks put on them, reset their
  * two-step verification (a lost authenticator). Each takes the admin that `requireAdmin()` returned; the user
  * use cases (lib/services/users.ts) record every change in the audit log as
  * done by them, from their request's IP and user agent. Expected failures
  * come back as values for the page to show; anything else throws.
- * A password is returned only when Gatehouse generated it, to be shown once.
+ * A password is returned only when Gatehouse generated it, to be shown once;
+ * a mailed link never.
  */
 import 'server-only';
-import { sendEmailVerification } from '../email-verification.ts';
+import { sendEmailVerification, type VerificationSend } from '../email-verification.ts';
 import { z } from 'zod';
+import { invitationOf, inviteUser, resendInvitation } from '../invitations.ts';
+import { addUser } from '../onboarding.ts';
+import { canMailLinks } from '../password-reset.ts';
 import { type ListPosition, pageRange, pageWindow, parseListQuery } from '../paging.ts';
 import { serverContext } from '../../context.ts';
 import type { UserRecord } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../account/apps.ts';
 import { activeSessions, endAllSessions, type ActiveSession } from '../account/sessions.ts';
 import { auditEventsFor, type AuditEventRecord } from '../audit.ts';
-import { Forbidden, NotFound } from '../errors.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound } from '../errors.ts';
 import { formErrors } from '../forms.ts';
 import {
   changePassword,
-  createUser,
   disableUser,
   enableUser,
   getUserById,
@@ -57,6 +61,8 @@ export interface UserSummary {
   email: string | null;
   role: 'user' | 'admin';
   disabled: boolean;
+  /** No password yet: invited, not accepted. */
+  invited: boolean;
   createdAt: Date;
 }
 
@@ -71,6 +77,7 @@ const summary = (u: UserRecord): UserSummary => ({
   email: u.email,
   role: u.role,
   disabled: u.disabled,
+  invited: u.invited,
   createdAt: u.createdAt,
 });
 
@@ -90,6 +97,11 @@ export interface UserDetails {
   lockedUntil: Date | null;
   /** Their two-step verification as an admin may see it: whether it is on and since when, recovery codes left; never a secret or code. */
   secondFactors: SecondFactors;
+  /**
+   * For an invited user: when their latest invitation link stops working (past: expired), or null when
+   * none was sent (the mail server refused); undefined once they have a password.
+   */
+  invitation: Date | null | undefined;
   /** The admin looking is this user: they cannot disable themselves or remove their own admin role. */
   self: boolean;
   /** Their Gatehouse sign-in sessions (named by uid: a session's id is its cookie value and never leaves lib/db). */
@@ -106,8 +118,9 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
   const user = await getUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
-  const [lockedUntil, secondFactors, sessions, apps, activity] = await Promise.all([
+  const [lockedUntil, invitation, secondFactors, sessions, apps, activity] = await Promise.all([
     lockOf(throttle, user.id),
+    invitationOf(db, user),
     secondFactorsOf(db, user.id),
     activeSessions(db, holder, config.SESSION_TTL),
     connectedApps(db, holder),
@@ -116,6 +129,7 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
   return {
     user: { ...summary(user), emailVerified: user.emailVerified, updatedAt: user.updatedAt },
     lockedUntil,
+    invitation,
     secondFactors,
     self: user.id === admin.id,
     sessions,
@@ -124,19 +138,40 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
   };
 }
 
+/** Whether the new-user form may offer an invitation: only a server that sends mail can. */
+export const canInvite = () => canMailLinks(serverContext());
+
 export type NewUserState =
   | { status: 'editing'; values: NewUserFormValues; errors: UserFieldErrors }
-  /** `password` only when generated: in this one answer and nowhere else. */
-  | { status: 'created'; user: { id: string; username: string }; password?: string };
+  /**
+   * `password` only when generated: in this one answer and nowhere else. `invitation`: what became of the
+   * invitation's mail; `verification`: of the verification link's, for a user with a password and an address.
+   */
+  | {
+      status: 'created';
+      user: { id: string; username: string; email: string | null };
+      password?: string;
+      invitation?: 'sent' | 'failed';
+      verification?: VerificationSend;
+    };
 
 export async function createUserFromForm(admin: AdminUser, form: FormData): Promise<NewUserState> {
   const { values, input, generated, errors } = readNewUserForm(form);
   try {
     if (Object.keys(errors).length) return { status: 'editing', values, errors };
-    const user = await createUser(serverContext().db, input, await byAdmin(admin), { generated });
-    // Their address is verified by them, not by the admin who typed it (lib/services/email-verification.ts).
-    if (user.email) await sendEmailVerification(serverContext(), user, user.email);
-    return { status: 'created', user: { id: user.id, username: user.username }, ...(generated ? { password: input.password } : {}) };
+    const by = await byAdmin(admin);
+    if (values.passwordChoice === 'invite') {
+      const { password: _, ...fields } = input;
+      const { user, invitation } = await inviteUser(serverContext(), fields, by);
+      return { status: 'created', user: { id: user.id, username: user.username, email: user.email }, invitation: invitation.status };
+    }
+    const { user, verification } = await addUser(serverContext(), input, by, { generated });
+    return {
+      status: 'created',
+      user: { id: user.id, username: user.username, email: user.email },
+      ...(generated ? { password: input.password } : {}),
+      ...(verification ? { verification } : {}),
+    };
   } catch (error) {
     return { status: 'editing', values, errors: { ...formErrors(error, userFields, { username: 'this username is taken', email: EMAIL_TAKEN }), ...errors } };
   }
@@ -283,4 +318,26 @@ export async function resendVerificationFor(
   if (!user.email || user.emailVerified) return { status: 'nothing_to_verify' };
   const sent = await sendEmailVerification(ctx, user, user.email);
   return { status: sent === 'sent' ? 'verification_sent' : sent === 'failed' ? 'verification_failed' : 'no_mail' };
+}
+
+export type InvitationResend = { status: 'invitation_sent' | 'invitation_failed' | 'no_mail' | 'not_invited' | 'not_found' };
+
+/**
+ * Mails an invited user a new invitation link (an admin's "Send the invitation again"):
+ * `invitation_failed` when the mail server refused (the earlier link still works),
+ * `no_mail` without mail or an address, `not_invited` once they have a password.
+ */
+export async function resendInvitationFor(admin: AdminUser, id: string): Promise<InvitationResend> {
+  const ctx = serverContext();
+  const user = userId.safeParse(id).success ? await getUserById(ctx.db, id) : undefined;
+  if (!user) return { status: 'not_found' };
+  try {
+    const { invitation } = await resendInvitation(ctx, user.id, await byAdmin(admin));
+    return { status: invitation.status === 'sent' ? 'invitation_sent' : 'invitation_failed' };
+  } catch (error) {
+    if (error instanceof Conflict) return { status: 'not_invited' };
+    if (error instanceof InvalidRequest) return { status: 'no_mail' };
+    if (error instanceof NotFound) return { status: 'not_found' };
+    throw error;
+  }
 }

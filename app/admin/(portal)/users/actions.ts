@@ -5,6 +5,7 @@ import {
   createUserFromForm,
   endSessionsFor,
   resetFactorsFor,
+  resendInvitationFor,
   resendVerificationFor,
   revokeAppFor,
   setPasswordFromForm,
@@ -50,6 +51,12 @@ export async function resetFactorsAction(id: string): Promise<void> {
 
 export async function resendVerificationAction(id: string): Promise<void> {
   const result = await asAdmin(userPath(id), (admin) => resendVerificationFor(admin, id));
+  if (result.status === 'not_found') notFound();
+  redirect(`${userPath(id)}?notice=${result.status}`);
+}
+
+export async function resendInvitationAction(id: string): Promise<void> {
+  const result = await asAdmin(userPath(id), (admin) => resendInvitationFor(admin, id));
   if (result.status === 'not_found') notFound();
   redirect(`${userPath(id)}?notice=${result.status}`);
 }

@@ -45,7 +45,13 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
             <td className="hidden px-4 py-3 break-all text-slate-600 sm:table-cell">{user.email ?? <span className="text-slate-500">None</span>}</td>
             <td className="px-4 py-3">
               <div className="flex flex-wrap gap-1">
-                {user.disabled ? <Badge variant="red">Disabled</Badge> : <Badge variant="green">Active</Badge>}
+                {user.disabled ? (
+                  <Badge variant="red">Disabled</Badge>
+                ) : user.invited ? (
+                  <Badge variant="amber">Invited</Badge>
+                ) : (
+                  <Badge variant="green">Active</Badge>
+                )}
                 {user.role === 'admin' ? <Badge variant="indigo">Admin</Badge> : null}
                 {user.id === admin.id ? <Badge>You</Badge> : null}
               </div>

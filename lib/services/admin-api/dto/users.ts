@@ -24,6 +24,9 @@ export const userSummarySchema = z
     email_verified: z.boolean(),
     role,
     disabled: z.boolean(),
+    invited: z.boolean().meta({
+      description: 'Created with an invitation and no password yet: the person chooses it with the mailed link (POST .../invitation sends a new one).',
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -56,6 +59,10 @@ export const userSchema = userSummarySchema
         'Until when failed password checks lock the account (the throttle, README "Locked accounts"); null when it is not locked. POST .../unlock lifts it.',
     }),
     second_factor: secondFactorSchema,
+    invitation_expires_at: timestamp.nullable().meta({
+      description:
+        'For an invited user: when the latest invitation link stops working (in the past: it expired); null when none is pending (not invited, or the mail could not be sent). Never the link.',
+    }),
   })
   .meta({ id: 'User', description: 'A person who can sign in. Never their password or its hash.' });
 
@@ -63,7 +70,22 @@ export const userListSchema = pageOf(userSummarySchema).meta({ id: 'UserList' })
 
 const generatedPassword = z.string().meta({ description: 'Only when Gatehouse generated the password: shown in this answer and never again.' });
 
-export const createdUserSchema = userSchema.extend({ password: generatedPassword.optional() }).meta({ id: 'CreatedUser' });
+const mailSent = z.boolean().meta({
+  description:
+    'Whether the mail reached the mail server: false when it refused or could not be reached (nothing else is undone: send it again) or when this server sends no mail.',
+});
+
+export const createdUserSchema = userSchema
+  .extend({
+    password: generatedPassword.optional(),
+    mail_sent: mailSent.optional().meta({
+      description:
+        'Only for a user with an email: whether the invitation (`invite`) or else the verification link reached the mail server. False: the user is created all the same; POST .../invitation sends an invitation again.',
+    }),
+  })
+  .meta({ id: 'CreatedUser' });
+
+export const invitationSentSchema = userSchema.extend({ mail_sent: mailSent }).meta({ id: 'InvitationSent' });
 
 export const newUserBodySchema = z
   .strictObject({
@@ -71,7 +93,11 @@ export const newUserBodySchema = z
     name: newUserSchema.shape.name.unwrap().optional(),
     email: newUserSchema.shape.email.unwrap().optional(),
     role: newUserSchema.shape.role.unwrap().optional(),
-    password: passwordSchema.optional().meta({ description: 'Leave out to have Gatehouse generate one (returned once).' }),
+    password: passwordSchema.optional().meta({ description: 'Leave out to have Gatehouse generate one (returned once), or to invite.' }),
+    invite: z.boolean().optional().meta({
+      description:
+        'true: no password; `email` (required) gets a link that works once, for 7 days, to choose one, which also verifies the address. Refused with `password`, and when the server sends no mail.',
+    }),
   })
   .meta({ id: 'NewUser' });
 
@@ -137,12 +163,19 @@ export const noSecondFactors: SecondFactors = { totp: false, since: null, pendin
 
 /**
  * One user, with what only the API adds: the lock the throttle holds on them
- * (lockOf in lib/services/users.ts) and their second step (secondFactorsOf).
+ * (lockOf in lib/services/users.ts), their second step (secondFactorsOf) and
+ * their pending invitation's expiry (invitationOf in lib/services/invitations.ts).
  */
-export function userDto(user: UserRecord, lockedUntil: Date | null, factors: SecondFactors): z.input<typeof userSchema> {
+export function userDto(
+  user: UserRecord,
+  lockedUntil: Date | null,
+  factors: SecondFactors,
+  invitationExpiresAt: Date | null = null,
+): z.input<typeof userSchema> {
   return {
     ...userToWire(user),
     locked_until: isoOrNull(lockedUntil),
+    invitation_expires_at: isoOrNull(invitationExpiresAt),
     second_factor: {
       totp: factors.totp,
       totp_since: isoOrNull(factors.since),

@@ -1,4 +1,4 @@
-// /admin/users/:id: one user's profile, role and state (a lock after failed password checks, with Unlock), two-step verification (with Reset), password, sessions, connected apps and recent activity.
+// /admin/users/:id: one user's profile, role and state (an invitation not accepted yet, with Send again; a lock after failed password checks, with Unlock), two-step verification (with Reset), password, sessions, connected apps and recent activity.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ActionBadge, Actor, Target } from '@/components/admin/audit';
@@ -12,6 +12,7 @@ import { requireAdmin } from '@/lib/services/portal/session';
 import { userDetails } from '@/lib/services/portal/users';
 import {
   endSessionsAction,
+  resendInvitationAction,
   resendVerificationAction,
   resetFactorsAction,
   revokeAppAction,
@@ -40,14 +41,39 @@ const notices = {
   no_factors: { variant: 'success', text: 'The user had no two-step verification: nothing to reset.' },
   verification_sent: { variant: 'success', text: 'A new verification link is on its way to the user’s email address.' },
   verification_failed: { variant: 'error', text: 'The mail server refused the verification mail. Nothing was changed: try again later.' },
-  no_mail: { variant: 'error', text: 'This server sends no mail (SMTP_URL is not set), so no verification link can be sent.' },
+  no_mail: { variant: 'error', text: 'This server sends no mail (SMTP_URL is not set), or the user has no email address, so no link can be sent.' },
   nothing_to_verify: { variant: 'success', text: 'The user’s email address is verified already, or there is none.' },
+  invitation_sent: { variant: 'success', text: 'A new invitation is on its way to the user’s email address; the earlier link no longer works.' },
+  invitation_failed: { variant: 'error', text: 'The mail server refused the invitation. Nothing was changed (an earlier link still works): try again later.' },
+  not_invited: { variant: 'success', text: 'The user has chosen a password already: there is no invitation to send.' },
   app_revoked: { variant: 'success', text: 'Access revoked: the app’s tokens for this user no longer work, and it must ask for consent again.' },
   app_gone: { variant: 'error', text: 'That app no longer holds anything for this user.' },
   portal_app: { variant: 'error', text: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' },
 } as const;
 
 const maybeDate = (date: Date | null) => (date ? formatDate(date) : '—');
+
+/** An invited user who has no password yet: whether the link is out, until when, and a new one. The link itself is never shown. */
+function InvitationNotice({ userId, expiresAt }: { userId: string; expiresAt: Date | null }) {
+  const text =
+    expiresAt === null
+      ? 'Invitation not sent: the mail server refused it. They have no password and cannot sign in until they get one.'
+      : expiresAt.getTime() > Date.now()
+        ? `Invitation sent, not accepted yet (expires ${formatDate(expiresAt)}).`
+        : `The invitation expired ${formatDate(expiresAt)} without being accepted.`;
+  return (
+    <Notice variant="warning">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p>{text}</p>
+        <form action={resendInvitationAction.bind(null, userId)}>
+          <Button type="submit" variant="secondary">
+            Send the invitation again
+          </Button>
+        </form>
+      </div>
+    </Notice>
+  );
+}
 
 export default async function UserPage({
   params,
@@ -59,7 +85,7 @@ export default async function UserPage({
   const { id, path } = await detailRoute('/admin/users', params);
   const details = await userDetails(await requireAdmin(path), id);
   if (!details) notFound();
-  const { user, lockedUntil, secondFactors, self, sessions, apps, activity } = details;
+  const { user, lockedUntil, invitation, secondFactors, self, sessions, apps, activity } = details;
   const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.passkeys.length > 0 || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
   const endedCount = query.notice === 'sessions_ended' ? Number(query.count) || 0 : undefined;
@@ -73,6 +99,7 @@ export default async function UserPage({
           <>
             {user.disabled ? <Badge variant="red">Disabled</Badge> : <Badge variant="green">Active</Badge>}
             {lockedUntil ? <Badge variant="amber">Locked</Badge> : null}
+            {user.invited ? <Badge variant="amber">Invited</Badge> : null}
             {user.role === 'admin' ? <Badge variant="indigo">Admin</Badge> : <Badge>User</Badge>}
             {self ? <Badge variant="amber">You</Badge> : null}
           </>
@@ -115,6 +142,7 @@ export default async function UserPage({
           </div>
         </Notice>
       ) : null}
+      {invitation !== undefined ? <InvitationNotice userId={user.id} expiresAt={invitation} /> : null}
       {endedCount !== undefined ? (
         <Notice>
           {endedCount === 0
@@ -135,7 +163,7 @@ export default async function UserPage({
                   Email: user.email ? (
                     <>
                       {user.email} {user.emailVerified ? <Badge variant="green">Verified</Badge> : <Badge>Not verified</Badge>}
-                      {user.emailVerified ? null : (
+                      {user.emailVerified || user.invited ? null : (
                         <form action={resendVerificationAction.bind(null, user.id)} className="mt-2">
                           <Button type="submit" variant="secondary">
                             Send the verification link again
