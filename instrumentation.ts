@@ -27,9 +27,14 @@ export async function register() {
     // At warn: a generated password is for the operator, once, and must not pass unseen.
     await ensureAdmin(db, config, warn);
     await ensurePortalClient(db, { issuer: config.ISSUER, log: warn });
+    // Before the provider reads the keys: the first start's keys are created here (and audited),
+    // and a rotation that fell due while no instance ran happens before anything is signed.
+    const { checkSigningKeys, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
+    await checkSigningKeys(db, rotationSettings(config));
     const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
-    auditTokenRevocations(provider, db);
+    // On this provider and on each one rebuilt after a key change.
+    ctx.onProvider((built) => auditTokenRevocations(built, db));
     if (config.METRICS_PORT !== undefined) {
       // Both `npm start` and plain `next start` run this, so both serve metrics. Before
       // the mount: a port that is taken stops the start rather than leave it unwatched.
@@ -38,7 +43,9 @@ export async function register() {
       ctx.log.info({ url: metrics.url }, `metrics at ${metrics.url}`);
     }
     const { healthMount } = await import('./lib/ops/health');
-    registerProviderMount(provider, config.ISSUER, ctx.metrics, ctx.log, healthMount(ctx.readiness));
+    ctx.onProvider(registerProviderMount(provider, config.ISSUER, ctx.metrics, ctx.log, healthMount(ctx.readiness)));
+    // From now on every few seconds: what the clock makes due, and keys changed by another instance or the CLI.
+    startSigningKeyRotation(ctx, rotationSettings(config));
     // Where password reset links go: the operator should know before a person asks for one.
     ctx.log.info(`mail goes to ${ctx.mailer.destination}`);
     // Sign-up needs mail: an operator who turned it on learns here when it is not offered.

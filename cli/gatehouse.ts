@@ -14,12 +14,14 @@ import type { Log } from '../lib/ops/log.ts';
 import { InvalidRequest, ServiceError } from '../lib/services/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
+import { keyCommands } from './commands/keys.ts';
 import { userCommands } from './commands/users.ts';
 import { describeIssues, table } from './output.ts';
 
 const groups: Record<string, { summary: string; commands: Record<string, Command> }> = {
   client: { summary: 'OAuth clients', commands: clientCommands },
   user: { summary: 'people who sign in', commands: userCommands },
+  keys: { summary: 'token signing keys', commands: keyCommands },
 };
 
 function usage(): string {

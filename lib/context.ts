@@ -9,6 +9,7 @@
  * way in.
  */
 import type Provider from 'oidc-provider';
+import type { BuiltProvider } from './oidc/provider.ts';
 import { env, type Env } from './config/env.ts';
 import { database, type Database } from './db/database.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -29,6 +30,15 @@ export interface AppContext {
   readonly now: () => number;
   /** The process's oidc-provider, built on first use: `next build` loads every module with no database to read keys from. */
   provider(): Promise<Provider>;
+  /**
+   * Builds the provider again when the published signing keys changed since it
+   * was built (`keysVersion`, lib/db/signing-keys.ts: read now when not given),
+   * and serves the new one from then on; true when it did. The rotation calls it
+   * every few seconds and after each change it makes (lib/services/signing-keys.ts).
+   */
+  refreshProvider(keysVersion?: string): Promise<boolean>;
+  /** Calls `use` with the provider once built (now, if it is) and with every one built after it. */
+  onProvider(use: (provider: Provider) => void): void;
   /** The answer of GET /readyz (lib/ops/health.ts): asks whether provider() has built it, without starting the build. */
   readonly readiness: () => Promise<Readiness>;
   /** The process's Prometheus metrics (lib/ops/metrics.ts). Built on first use. */
@@ -65,25 +75,48 @@ export function createContext({
   mailer,
   metrics,
 }: ContextOptions = {}): AppContext {
-  let provider: Promise<Provider> | undefined;
+  let built: Promise<BuiltProvider> | undefined;
   let providerBuilt = false;
+  let refreshing: Promise<boolean> = Promise.resolve(false);
+  const providerUsers: ((provider: Provider) => void)[] = [];
+  const build = async (): Promise<BuiltProvider> => {
+    const { createProvider, startArtifactCleanup } = await import('./oidc/provider.ts');
+    const next = await createProvider(context);
+    for (const use of providerUsers) use(next.provider);
+    if (!providerBuilt) startArtifactCleanup(db, context.log);
+    providerBuilt = true;
+    return next;
+  };
+  const refresh = async (keysVersion?: string): Promise<boolean> => {
+    const current = await built?.catch(() => undefined);
+    if (!current) return false; // not built yet: the first build reads the keys as they are then
+    const { listSigningKeyInfo, signingKeysVersion } = await import('./db/signing-keys.ts');
+    const version = keysVersion ?? signingKeysVersion(await listSigningKeyInfo(db));
+    if (current.keysVersion === version) return false;
+    // The old provider serves until the new one is ready; a failed build leaves it serving.
+    built = Promise.resolve(await build());
+    return true;
+  };
   const context: AppContext = {
     config,
     log,
     db,
     now,
     provider() {
-      provider ??= import('./oidc/provider.ts')
-        .then(({ createProvider }) => createProvider(context))
-        .then((built) => {
-          providerBuilt = true;
-          return built;
-        })
-        .catch((error: unknown) => {
-          provider = undefined; // the next request tries again
-          throw error;
-        });
-      return provider;
+      built ??= build().catch((error: unknown) => {
+        built = undefined; // the next request tries again
+        throw error;
+      });
+      return built.then(({ provider }) => provider);
+    },
+    refreshProvider(keysVersion) {
+      // One rebuild at a time: a second caller waits, then compares again.
+      refreshing = refreshing.catch(() => false).then(() => refresh(keysVersion));
+      return refreshing;
+    },
+    onProvider(use) {
+      providerUsers.push(use);
+      if (providerBuilt) void built?.then(({ provider }) => use(provider));
     },
     readiness: createReadiness({ db, providerBuilt: () => providerBuilt, log: (line) => log.warn(line) }),
     get metrics() {

@@ -10,10 +10,11 @@ import { SecretReveal } from './secret-reveal';
 import { Button, focusRing } from '../ui/button';
 import { FormError } from '../ui/notice';
 
-function Confirm({ id, children, invalid }: { id: string; children: ReactNode; invalid: boolean }) {
+/** A tick the form's action asks for (`name`, "confirm" by default); the System page's key rotation uses it too. */
+export function Confirm({ id, children, invalid, name = 'confirm' }: { id: string; children: ReactNode; invalid: boolean; name?: string }) {
   return (
     <label htmlFor={id} className="flex gap-3 text-sm text-slate-700">
-      <input id={id} type="checkbox" name="confirm" aria-invalid={invalid || undefined} className={`mt-0.5 size-4 accent-red-600 ${focusRing}`} />
+      <input id={id} type="checkbox" name={name} aria-invalid={invalid || undefined} className={`mt-0.5 size-4 accent-red-600 ${focusRing}`} />
       <span>{children}</span>
     </label>
   );

@@ -106,6 +106,22 @@ const envSchema = z.object({
     .max(36_500)
     .default(0),
   /**
+   * Automatic signing key rotation (lib/services/signing-keys.ts): each
+   * algorithm's key signs this many days, then the next one takes over. 0 turns
+   * it off (an admin still rotates with `gatehouse keys rotate`).
+   */
+  KEY_ROTATION_DAYS: z.coerce
+    .number({ error: 'KEY_ROTATION_DAYS must be a whole number of days (0 turns automatic rotation off)' })
+    .int()
+    .min(0)
+    .max(3650)
+    .default(90),
+  /**
+   * How many hours a new signing key is published in the JWKS before it signs,
+   * so relying parties that cache the JWKS know it before they meet it.
+   */
+  KEY_PUBLISH_AHEAD_HOURS: z.coerce.number({ error: 'KEY_PUBLISH_AHEAD_HOURS must be a whole number of hours' }).int().min(1).max(720).default(24),
+  /**
    * Where the throttling counters live (lib/services/throttle.ts). Unset: in the
    * database, which every instance already shares. redis:// or rediss://: in Redis.
    */

@@ -14,29 +14,64 @@ import type { RawRow } from './rows.ts';
 /** A signing key as the provider uses it: its private JWK opened and parsed. */
 export type SigningKeyRecord = Pick<SigningKey, 'kid' | 'alg'> & { privateJwk: Record<string, unknown> };
 
+/** A published key's place in its algorithm's rotation (lib/services/signing-keys.ts). */
+export const signingKeyStates = ['next', 'current', 'previous'] as const;
+export type SigningKeyState = (typeof signingKeyStates)[number];
+
 /** Associated data of each sealed value: a ciphertext only opens in the row it was written for. */
-const signingKeyContext = (kid: string) => `signing_keys:${kid}`;
+export const signingKeyContext = (kid: string) => `signing_keys:${kid}`;
 const serverSecretContext = (name: string) => `server_secrets:${name}`;
 
-/** Active keys, oldest first (the provider signs with the first key that fits an algorithm). */
-export async function listActiveSigningKeys(db: Database): Promise<SigningKeyRecord[]> {
-  const rows = await db.sql.all<RawRow<SigningKey, 'kid' | 'alg' | 'privateJwk'>>(
-    'SELECT kid, alg, private_jwk FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at ASC, kid ASC',
+const stateRank: Record<string, number> = { current: 0, next: 1, previous: 2 };
+
+/**
+ * A DateTime column as the raw driver returns it, in epoch ms: an ISO string or
+ * epoch ms (SQLite), or a Date (PostgreSQL). Prisma writes UTC into PostgreSQL's
+ * `timestamp` (without time zone), which node-postgres reads as local time:
+ * its wall-clock fields are the UTC ones.
+ */
+export function epochMs(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  if (value instanceof Date) {
+    const d = value;
+    return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+  }
+  if (typeof value === 'number' || typeof value === 'bigint') return Number(value);
+  const parsed = Date.parse(String(value));
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+/**
+ * Every published key (next, current, previous), the signing ones first:
+ * oidc-provider signs with the first key of an algorithm in its JWKS and
+ * publishes them all. Should an algorithm briefly have two current keys (a
+ * rotation half done, two instances creating the first key at once), the one
+ * that became current last signs, on every instance alike.
+ */
+export async function listActiveSigningKeys(db: Database): Promise<(SigningKeyRecord & { state: SigningKeyState })[]> {
+  const rows = await db.sql.all<RawRow<SigningKey, 'kid' | 'alg' | 'state' | 'activatesAt' | 'privateJwk'>>(
+    'SELECT kid, alg, state, activates_at, private_jwk FROM signing_keys',
   );
+  rows.sort((a, b) => stateRank[a.state] - stateRank[b.state] || epochMs(b.activates_at) - epochMs(a.activates_at) || (a.kid < b.kid ? -1 : 1));
   return rows.map((row) => ({
     kid: row.kid,
     alg: row.alg,
+    state: row.state as SigningKeyState,
     privateJwk: JSON.parse(db.keyring.open(row.private_jwk, signingKeyContext(row.kid))) as Record<string, unknown>,
   }));
 }
 
 /**
- * Stores a key. Two instances starting at once on an empty database may both
- * generate one: the unique kid keeps both, and both publish both.
+ * Stores a key, current from now unless told otherwise. Two instances starting
+ * at once on an empty database may both generate one: the unique kid keeps
+ * both, both publish both, and the later one signs.
  */
-export async function insertSigningKey(db: Database, key: SigningKeyRecord): Promise<void> {
+export async function insertSigningKey(db: Database, key: SigningKeyRecord & { state?: SigningKeyState; activatesAt?: Date; createdAt?: Date }): Promise<void> {
   const privateJwk = db.keyring.seal(JSON.stringify(key.privateJwk), signingKeyContext(key.kid));
-  await db.prisma.signingKey.create({ data: { kid: key.kid, alg: key.alg, privateJwk } });
+  const createdAt = key.createdAt ?? new Date();
+  await db.prisma.signingKey.create({
+    data: { kid: key.kid, alg: key.alg, privateJwk, state: key.state ?? 'current', createdAt, activatesAt: key.activatesAt ?? createdAt },
+  });
 }
 
 /** A named server secret (e.g. cookie keys), created with `generate` the first time it is asked for. */

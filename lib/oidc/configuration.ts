@@ -16,6 +16,7 @@ import { isConfidentialResourceServer, trustViolations, type TrustViolation } fr
 import { ACR_VALUES } from './authentication-context.ts';
 import { interactionPolicyWithStepUp } from './step-up.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
+import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
   public_resource_server: 'only confidential clients can be resource servers',
@@ -196,7 +197,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       ClientCredentials: settings.accessTokenTtl,
       // RFC 6749 §4.1.2 recommends at most 10 minutes; one is plenty for a redirect.
       AuthorizationCode: 60,
-      IdToken: 3600,
+      // The previous signing key stays published this long after a rotation (./signed-lifetimes.ts).
+      IdToken: ID_TOKEN_TTL,
       RefreshToken: settings.refreshTokenTtl,
       Grant: settings.refreshTokenTtl,
       Session: settings.sessionTtl,

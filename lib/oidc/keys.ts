@@ -1,17 +1,20 @@
 /**
- * Signing keys: generated with the CSPRNG on first start, stored in the
- * database, and loaded by every instance, so all of them publish one JWKS and
- * verify each other's tokens. RS256 is OIDC's default algorithm (Core §3.1.3.7)
- * and stays available; ES256 signs much faster (bench/results).
+ * Signing keys: generated with the CSPRNG, stored sealed in the database, and
+ * loaded by every instance, so all of them publish one JWKS and verify each
+ * other's tokens. RS256 is OIDC's default algorithm (Core §3.1.3.7) and stays
+ * available; ES256 signs much faster (bench/results). Each algorithm has its
+ * own rotation (lib/services/signing-keys.ts); the provider is built on the
+ * published keys, the signing one of each algorithm first.
  */
 import { generateKeyPairSync, randomBytes, createHash } from 'node:crypto';
 import type { JWK } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { insertSigningKey, listActiveSigningKeys, serverSecret } from '../db/secrets.ts';
+import { listSigningKeyInfo, signingKeysVersion } from '../db/signing-keys.ts';
+import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from './algorithms.ts';
 
-const algorithms = ['RS256', 'ES256'] as const;
-
-function generateJwk(alg: (typeof algorithms)[number]): JWK {
+/** A new private JWK for `alg`, with a random kid. */
+export function generateSigningJwk(alg: IdTokenSigningAlg): JWK & { kid: string } {
   const { privateKey } = alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' }) as JWK;
   // RFC 7638-style thumbprint input is overkill here: a random kid is unique and opaque.
@@ -19,18 +22,23 @@ function generateJwk(alg: (typeof algorithms)[number]): JWK {
   return { ...jwk, kid, alg, use: 'sig' };
 }
 
-/** Active private JWKs, creating the missing algorithms' keys on first start. */
-export async function loadSigningKeys(db: Database): Promise<JWK[]> {
-  let keys = await listActiveSigningKeys(db);
-  const missing = algorithms.filter((alg) => !keys.some((k) => k.alg === alg));
-  if (missing.length) {
-    for (const alg of missing) {
-      const jwk = generateJwk(alg);
-      await insertSigningKey(db, { kid: jwk.kid as string, alg, privateJwk: jwk as Record<string, unknown> });
-    }
-    keys = await listActiveSigningKeys(db);
+/**
+ * The published private JWKs, the signing ones first, and the version of the
+ * rotation state they were read at (read before them: a change in between
+ * shows as a newer version, never a missed one). Creates a current key for an
+ * algorithm that has none, for a process that did not run the rotation's check
+ * first (instrumentation.ts does, and audits it).
+ */
+export async function loadSigningKeys(db: Database): Promise<{ jwks: JWK[]; version: string }> {
+  const version = signingKeysVersion(await listSigningKeyInfo(db));
+  const keys = await listActiveSigningKeys(db);
+  const missing = ID_TOKEN_SIGNING_ALGS.filter((alg) => !keys.some((k) => k.alg === alg && k.state === 'current'));
+  if (missing.length === 0) return { jwks: keys.map((k) => k.privateJwk as JWK), version };
+  for (const alg of missing) {
+    const jwk = generateSigningJwk(alg);
+    await insertSigningKey(db, { kid: jwk.kid, alg, privateJwk: jwk as unknown as Record<string, unknown> });
   }
-  return keys.map((k) => k.privateJwk as JWK);
+  return loadSigningKeys(db);
 }
 
 /** Keys for the provider's signed cookies: the environment's, or generated once and shared through the database. */

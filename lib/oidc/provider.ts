@@ -1,7 +1,9 @@
 /**
  * Builds the process's oidc-provider on a database: its keys, its
- * configuration, Gatehouse's extensions and the sweep of expired artifacts.
- * The server's context (lib/context.ts) builds it once, on first use.
+ * configuration, Gatehouse's extensions; and the sweep of expired artifacts.
+ * The server's context (lib/context.ts) builds it on first use, and again
+ * whenever the published signing keys change: oidc-provider reads its JWKS
+ * once, when it is constructed (lib/services/signing-keys.ts).
  */
 import Provider from 'oidc-provider';
 import { brandFrom } from '../config/brand.ts';
@@ -16,14 +18,20 @@ import { logServerError } from './server-errors.ts';
 /** How often expired artifacts are deleted (they are already ignored on read). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
+/** A provider and the version of the signing keys it publishes (lib/db/signing-keys.ts). */
+export interface BuiltProvider {
+  provider: Provider;
+  keysVersion: string;
+}
+
 export async function createProvider({
   db,
   config,
   throttle,
   metrics,
   log,
-}: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log'>): Promise<Provider> {
-  const [jwks, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
+}: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log'>): Promise<BuiltProvider> {
+  const [{ jwks, version }, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
   const brand = brandFrom(config);
   const provider = new Provider(
     config.ISSUER,
@@ -48,10 +56,13 @@ export async function createProvider({
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.
   provider.on('grant.success', (ctx) => metrics.tokenIssued(ctx.oidc.params?.grant_type));
+  return { provider, keysVersion: version };
+}
 
+/** Deletes expired artifacts every few minutes, for the process's life (lib/context.ts starts it with the first provider). */
+export function startArtifactCleanup(db: AppContext['db'], log: AppContext['log']): void {
   const cleanup = setInterval(() => {
     deleteExpiredArtifacts(db.sql).catch((error: unknown) => log.error({ err: error }, 'deleting expired artifacts failed'));
   }, CLEANUP_INTERVAL_MS);
   cleanup.unref();
-  return provider;
 }

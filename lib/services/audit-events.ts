@@ -149,6 +149,34 @@ export const auditDetailsSchemas = {
   'user.locked': z.strictObject({ until: z.iso.datetime() }),
   /** An admin lifted a lock before it ended. */
   'user.unlocked': z.strictObject({}),
+  /**
+   * A signing key was generated (the target is its kid): published from now, signing from
+   * `activatesAt` (`state` current: at once). `automatic`: by the rotation schedule
+   * (KEY_ROTATION_DAYS) or a first start, not by an admin. Never key material.
+   */
+  'key.created': z.strictObject({
+    alg: z.enum(ID_TOKEN_SIGNING_ALGS),
+    state: z.enum(['next', 'current']),
+    activatesAt: z.iso.datetime(),
+    automatic: z.boolean(),
+  }),
+  /**
+   * The target started signing for `alg`; `previousKid` stopped, and stays published until
+   * `retireAfter`. `immediately`: an admin skipped the publication lead time (a compromised key).
+   */
+  'key.rotated': z.strictObject({
+    alg: z.enum(ID_TOKEN_SIGNING_ALGS),
+    previousKid: id.optional(),
+    retireAfter: z.iso.datetime().optional(),
+    immediately: z.boolean(),
+    automatic: z.boolean(),
+  }),
+  /**
+   * The target left the JWKS and was deleted. `reason`: `expired`, every token it signed has;
+   * `admin`, an admin retired it (`early`: before that); `duplicate`, a second next key of
+   * its algorithm that two instances created at once, which never signed.
+   */
+  'key.retired': z.strictObject({ alg: z.enum(ID_TOKEN_SIGNING_ALGS), reason: z.enum(['expired', 'admin', 'duplicate']), early: z.boolean().optional() }),
 } satisfies Record<string, z.ZodType>;
 
 export type AuditAction = keyof typeof auditDetailsSchemas;
@@ -159,7 +187,7 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
 }
 
-export type AuditTargetType = 'user' | 'client' | 'grant' | 'session';
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -203,4 +231,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.role_changed': 'Role changed',
   'user.locked': 'Account locked',
   'user.unlocked': 'Account unlocked',
+  'key.created': 'Signing key created',
+  'key.rotated': 'Signing key rotated',
+  'key.retired': 'Signing key retired',
 };

@@ -1,5 +1,5 @@
 /**
- * A client and a user in their wire names, the one serializer of each: what
+ * A client, a user and a signing key in their wire names, the one serializer of each: what
  * `gatehouse ... --json` prints (cli/commands/) and what the admin API answers
  * (admin-api/dto/, which adds what only it knows and checks the result against
  * its schemas). Clients in RFC 7591's metadata names. Never a secret or a
@@ -7,6 +7,8 @@
  * nothing but types, so the CLI can load it without the provider.
  */
 import type { ClientRecord } from '../db/clients.ts';
+import type { SigningKeyInfo } from '../db/signing-keys.ts';
+import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
 import type { UserRecord } from '../db/users.ts';
 
 export const clientType = (client: ClientRecord) => (client.confidential ? 'confidential' : 'public');
@@ -46,5 +48,18 @@ export function userToWire(user: UserRecord) {
     invited: user.invited,
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+/** A signing key's place in the rotation (lib/services/signing-keys.ts): never key material, which the record does not carry. */
+export function signingKeyToWire(key: SigningKeyInfo) {
+  const at = (ms: number) => (ms ? new Date(ms).toISOString() : null);
+  return {
+    kid: key.kid,
+    alg: key.alg as IdTokenSigningAlg,
+    state: key.state,
+    created_at: new Date(key.createdAt).toISOString(),
+    activates_at: at(key.activatesAt),
+    retire_after: key.state === 'previous' ? at(key.retireAfter) : null,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Discovery and the JWKS, replayed by the `npm start` mount (./node.ts) without
  * running the provider. They are the same for every request while the process
- * runs (configuration and keys are loaded at start), and every relying party and
+ * serves one provider (configuration and keys are read when it is built; new
+ * signing keys build a new provider, whose mount starts a new set: ./node.ts), and every relying party and
  * resource server fetches them. The provider's first 200 answer to a plain GET is
  * kept, byte for byte, and replayed with a fresh X-Request-Id; a request with a
  * query, an Origin (CORS) or another method still goes to the provider.

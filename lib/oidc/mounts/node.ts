@@ -10,7 +10,9 @@
  * A transport only, as ./next-route.ts: host and scheme pinned to the issuer
  * (lib/oidc/issuer-headers.ts), a request id, then the provider's own chain,
  * where every extension lives (lib/oidc/extensions/). Discovery and the JWKS are
- * replayed from the provider's first answer (./node-documents.ts says why here).
+ * replayed from the provider's first answer (./node-documents.ts says why here);
+ * a provider rebuilt on new signing keys replaces the old one here, and its
+ * answers replace the kept ones from its first request on.
  * Each request is counted and timed (lib/ops/metrics.ts) until its response is
  * sent, replays included. GET /healthz and /readyz are answered here too
  * (lib/ops/health.ts), so a probe never waits behind Next's router.
@@ -56,12 +58,18 @@ const globalForMount = globalThis as typeof globalThis & { [MOUNT]?: MountWaiter
 /** Answers a provider request under the given request id, or returns false (not the provider's). */
 type IdentifiedMount = (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean;
 
-export function createProviderMount(provider: Provider, issuerOrigin: string, metrics: Pick<Metrics, 'providerRequest'>): IdentifiedMount {
+/** The mount, and how to make it serve another provider (one rebuilt on new signing keys) from the next request on. */
+export function createProviderMount(
+  provider: Provider,
+  issuerOrigin: string,
+  metrics: Pick<Metrics, 'providerRequest'>,
+): { mount: IdentifiedMount; serve(provider: Provider): void } {
   const issuer = new URL(issuerOrigin);
-  const callback = provider.callback();
-  const documents = new StaticDocuments();
+  // Swapped together: the replayed documents are the served provider's own answers.
+  let served = { callback: provider.callback(), documents: new StaticDocuments() };
 
-  return (req, res, requestId) => {
+  const mount: IdentifiedMount = (req, res, requestId) => {
+    const { callback, documents } = served;
     const { pathname, hasQuery } = splitUrl(req.url);
     if (!isProviderPath(pathname)) return false;
     const done = metrics.providerRequest(metricRoute(pathname));
@@ -71,6 +79,13 @@ export function createProviderMount(provider: Provider, issuerOrigin: string, me
     pinToIssuer(req.headers, issuer, requestId);
     callback(req, res);
     return true;
+  };
+  return {
+    mount,
+    serve(next) {
+      if (next !== provider) served = { callback: next.callback(), documents: new StaticDocuments() };
+      provider = next;
+    },
   };
 }
 
@@ -112,11 +127,18 @@ export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: Prov
 /**
  * Called once per process (instrumentation.ts): hands the mount and the log to
  * the custom server, if one is waiting, behind `ahead` (the health probes),
- * which answers first or returns false.
+ * which answers first or returns false. Returns what makes it serve a rebuilt provider.
  */
-export function registerProviderMount(provider: Provider, issuer: string, metrics: Pick<Metrics, 'providerRequest'>, log: Log, ahead?: ProviderMount): void {
-  const handle = createServerMount(createProviderMount(provider, issuer, metrics), log, ahead);
-  globalForMount[MOUNT]?.resolve({ handle, log });
+export function registerProviderMount(
+  provider: Provider,
+  issuer: string,
+  metrics: Pick<Metrics, 'providerRequest'>,
+  log: Log,
+  ahead?: ProviderMount,
+): (provider: Provider) => void {
+  const { mount, serve } = createProviderMount(provider, issuer, metrics);
+  globalForMount[MOUNT]?.resolve({ handle: createServerMount(mount, log, ahead), log });
+  return serve;
 }
 
 /** Tells a waiting custom server that start-up failed, so it exits instead of serving half an app. */

@@ -10,6 +10,7 @@ import type { ErrorCode } from '../errors.ts';
 import { auditEventListSchema, auditQuerySchema } from './dto/audit.ts';
 import { clientListSchema, clientPatchSchema, clientSchema, clientSecretSchema, createdClientSchema, newClientBodySchema } from './dto/clients.ts';
 import { pathId, searchQuery } from './dto/common.ts';
+import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchema } from './dto/keys.ts';
 import {
   createdUserSchema,
   grantListSchema,
@@ -31,7 +32,7 @@ export interface Operation {
   method: Method;
   /** The path as OpenAPI writes it: `{id}` for the route folder `[id]`. */
   path: string;
-  tag: 'clients' | 'users' | 'audit' | 'meta';
+  tag: 'clients' | 'users' | 'audit' | 'keys' | 'meta';
   summary: string;
   description?: string;
   params?: z.ZodObject;
@@ -226,6 +227,40 @@ export const operations = {
     status: 200,
     response: userSchema,
     errors: ['not_found'],
+  },
+  listSigningKeys: {
+    method: 'GET',
+    path: '/api/admin/keys',
+    tag: 'keys',
+    summary: 'List the signing keys: kid, algorithm, state and dates',
+    status: 200,
+    response: signingKeyListSchema,
+  },
+  rotateSigningKeys: {
+    method: 'POST',
+    path: '/api/admin/keys/rotate',
+    tag: 'keys',
+    summary: 'Rotate the signing keys of one algorithm or both',
+    description:
+      'For each algorithm: a next key published for KEY_PUBLISH_AHEAD_HOURS signs from now on (key.rotated); otherwise a next key is published (key.created, when there is none) and signs once that time has passed. ' +
+      'The key that stops signing stays published until every token it signed has expired. `now` makes the new key sign at once: relying parties that cached the JWKS refuse its tokens until they fetch it again. ' +
+      'This instance serves the change at once, the others within seconds.',
+    body: rotateBodySchema,
+    status: 200,
+    response: rotationSchema,
+    errors: ['conflict'],
+  },
+  retireSigningKey: {
+    method: 'POST',
+    path: '/api/admin/keys/{kid}/retire',
+    tag: 'keys',
+    summary: 'Take a key that does not sign out of the JWKS, and delete it',
+    description:
+      'A next key, or a previous one: tokens a previous key signed stop verifying, even those not yet expired (`early`). The current key answers conflict: rotate first. Recorded as key.retired.',
+    params: z.strictObject({ kid: pathId().meta({ description: "The key's kid." }) }),
+    status: 200,
+    response: retiredKeySchema,
+    errors: ['not_found', 'conflict'],
   },
   unlockUser: {
     method: 'POST',

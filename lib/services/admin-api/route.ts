@@ -42,6 +42,8 @@ export interface AdminContext<O extends Operation> {
   /** The process's log, for what a use case reports without failing (a mail that could not be sent). */
   log: Log;
   now: () => number;
+  /** Serves changed signing keys from this instance at once (lib/context.ts); the others follow within seconds. */
+  refreshProvider: () => Promise<boolean>;
   params: Out<O, 'params'>;
   query: Out<O, 'query'>;
   body: Out<O, 'body'>;
@@ -98,6 +100,7 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
         body,
         now: server.now,
         log: server.log.child({ request_id: requestId }),
+        refreshProvider: () => server.refreshProvider(),
         // Getters, so only the operations that read them open the counters or the mail transport.
         get throttle() {
           return server.throttle;

@@ -1,11 +1,16 @@
 /**
  * What /admin/system shows: how this server is set up, in the words an
- * operator checks against their configuration. Never a secret, URL
- * credential or key: the database and Redis are named by kind only.
+ * operator checks against their configuration, and the signing keys' rotation.
+ * Never a secret, URL credential or key material: the database and Redis are
+ * named by kind only, signing keys by kid.
  */
 import 'server-only';
 import { serverContext } from '../../context.ts';
+import { Conflict } from '../errors.ts';
 import { canMailLinks } from '../password-reset.ts';
+import { listSigningKeys, rotateSigningKeys, rotationSettings, type SigningKeyInfo } from '../signing-keys.ts';
+import { byAdmin } from './audit-context.ts';
+import type { AdminUser } from './session.ts';
 
 export interface SystemView {
   issuer: string;
@@ -13,6 +18,8 @@ export interface SystemView {
   throttleCounters: 'the database' | 'Redis';
   mail: { destination: string; passwordReset: boolean };
   secondFactorRequired: 'admins' | 'everyone' | 'off';
+  /** KEY_ROTATION_DAYS (0: automatic rotation off) and KEY_PUBLISH_AHEAD_HOURS. */
+  keyRotation: { days: number; publishAheadHours: number };
 }
 
 export function systemView(): SystemView {
@@ -24,5 +31,38 @@ export function systemView(): SystemView {
     throttleCounters: config.REDIS_URL ? 'Redis' : 'the database',
     mail: { destination: ctx.mailer.destination, passwordReset: canMailLinks(ctx) },
     secondFactorRequired: config.SECOND_FACTOR_REQUIRED,
+    keyRotation: { days: config.KEY_ROTATION_DAYS, publishAheadHours: config.KEY_PUBLISH_AHEAD_HOURS },
   };
+}
+
+/** The signing keys as the System page lists them (lib/services/signing-keys.ts): never key material. */
+export function signingKeysView(): Promise<SigningKeyInfo[]> {
+  return listSigningKeys(serverContext().db);
+}
+
+export type KeyRotation = { status: 'idle' } | { status: 'refused'; message: string } | { status: 'done'; lines: string[] };
+
+/**
+ * The System page's Rotate: ticked first, as every destructive form in the portal.
+ * `now` (a compromised key) makes the new keys sign at once. This instance serves
+ * the change before the page answers; the others follow within seconds.
+ */
+export async function rotateKeysFromForm(admin: AdminUser, form: FormData): Promise<KeyRotation> {
+  if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm the rotation.' };
+  const ctx = serverContext();
+  try {
+    const outcomes = await rotateSigningKeys(ctx.db, rotationSettings(ctx.config), { immediately: form.get('now') === 'on', by: await byAdmin(admin) });
+    await ctx.refreshProvider();
+    return {
+      status: 'done',
+      lines: outcomes.map((o) =>
+        o.outcome === 'rotated'
+          ? `${o.alg}: ${o.kid} signs from now on.`
+          : `${o.alg}: ${o.kid} is published and signs from ${new Date(o.activatesAt).toISOString()}.`,
+      ),
+    };
+  } catch (error) {
+    if (error instanceof Conflict) return { status: 'refused', message: error.message };
+    throw error;
+  }
 }
