@@ -165,6 +165,10 @@ test('an app the person connected is listed with what it may do, and revoking it
   await expect(portal.getByRole('button'), 'the portal is listed, not revocable').toHaveCount(0);
   await shoot(page, 'apps');
 
+  await page.getByText(`Revoke access… for ${client.name}`).click();
+  await page.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
+  await expect(alert(page, 'Tick the box to confirm: the app’s access ends at once.')).toBeVisible();
+  await page.getByLabel(/its tokens stop working, and it asks for your permission again/).check();
   await page.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
   await expect(status(page, 'Access revoked.')).toBeVisible();
   await expect(page.getByRole('heading', { name: client.name })).toHaveCount(0);
@@ -183,6 +187,7 @@ test('"sign out everywhere else" ends the other browser’s session and keeps th
   await expect(page.getByRole('button', { name: /^Sign out the session signed in at / })).toHaveCount(1);
   await shoot(page, 'sessions');
 
+  await page.getByLabel('Sign out every other browser and device where I am signed in.').check();
   await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
   await expect(status(page, 'Signed out of one other session. You stay signed in here.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Active sessions (1)' })).toBeVisible();
@@ -262,6 +267,8 @@ test.describe('without JavaScript', () => {
 
     const { tokens } = await connectApp(page, client);
     await page.goto('/account/apps');
+    await page.getByText(`Revoke access… for ${client.name}`).click();
+    await page.getByLabel(/its tokens stop working/).check();
     await page.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
     await expect(page.getByText('Access revoked.')).toBeVisible();
     expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
@@ -269,6 +276,9 @@ test.describe('without JavaScript', () => {
     const elsewhere = await newSignedInPage(browser, { ...user, password: 'a long enough password' });
     await page.goto('/account/sessions');
     await expect(page.getByRole('heading', { name: 'Active sessions (2)' })).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect(page.getByText('Tick the box to confirm: every other browser and device is signed out.'), 'unticked, nothing ends').toBeVisible();
+    await page.getByLabel('Sign out every other browser and device where I am signed in.').check();
     await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
     await expect(page.getByText('Signed out of one other session.')).toBeVisible();
     await elsewhere.page.reload();
@@ -287,6 +297,7 @@ test.describe('without JavaScript', () => {
       .locator('input[type=hidden]');
     const fields: Record<string, string> = {};
     for (let i = 0; i < (await hidden.count()); i++) fields[(await hidden.nth(i).getAttribute('name'))!] = (await hidden.nth(i).getAttribute('value')) ?? '';
+    fields.confirm = 'on'; // the box a person ticks: what is refused here is the origin
     const submit = (origin: string) => page.request.post(page.url(), { multipart: fields, headers: { origin }, maxRedirects: 0 });
 
     expect((await submit('http://evil.example')).status()).toBeGreaterThanOrEqual(400);

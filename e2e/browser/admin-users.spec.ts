@@ -88,7 +88,13 @@ test('disabling a user ends their access: their access token introspects as {"ac
   await expect(page.getByText('No active sessions.'), 'the sign-in left a session').toHaveCount(0);
   await shoot(page, 'user');
 
-  await page.getByRole('button', { name: 'Disable' }).click();
+  await expect(page.getByRole('button', { name: 'Disable', exact: true }), 'no one-click Disable next to Edit').toHaveCount(0);
+  await page.getByRole('button', { name: 'Disable user' }).click();
+  await expect(alert(page, 'Tick the box to confirm: the user’s sessions end')).toBeVisible();
+  expect((await introspect(client, tokens.access_token)).active, 'an unconfirmed Disable changes nothing').toBe(true);
+  await shoot(page, 'user-disable-unconfirmed');
+  await page.getByLabel(/their sessions end and every token and grant they hold is revoked/).check();
+  await page.getByRole('button', { name: 'Disable user' }).click();
   await expect(status(page, 'The user is disabled')).toBeVisible();
   await expect(page.getByText('No connected apps.')).toBeVisible();
   await expect(page.getByText('No active sessions.')).toBeVisible();
@@ -128,7 +134,17 @@ test("a user's page: revoking an app makes its token inactive; ending all sessio
   const apps = page.getByRole('region', { name: 'Connected apps' });
   await expect(apps).toContainText(client.name);
   await expect(apps).toContainText('openid profile');
+  await apps.getByText(`Revoke… ${client.name}`).click();
   await apps.getByRole('button', { name: `Revoke ${client.name}` }).click();
+  await expect(alert(page, 'Tick the box to confirm')).toBeVisible();
+  await page
+    .getByRole('region', { name: 'Connected apps' })
+    .getByLabel(/its tokens stop working at once/)
+    .check();
+  await page
+    .getByRole('region', { name: 'Connected apps' })
+    .getByRole('button', { name: `Revoke ${client.name}` })
+    .click();
   await expect(status(page, 'Access revoked')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Connected apps' })).toContainText('No connected apps.');
   expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
@@ -136,6 +152,7 @@ test("a user's page: revoking an app makes its token inactive; ending all sessio
 
   const sessions = page.getByRole('region', { name: 'Sessions' });
   await expect(sessions).not.toContainText('No active sessions.');
+  await sessions.getByLabel(/End all one session of/).check();
   await sessions.getByRole('button', { name: 'End all sessions' }).click();
   await expect(status(page, 'One session ended')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Sessions' })).toContainText('No active sessions.');
@@ -322,7 +339,8 @@ test.describe('without JavaScript', () => {
     expect(await tryPassword(browser, client, username, 'typed without js')).toBe('signed-in');
 
     await page.getByRole('link', { name: 'Show the user' }).click();
-    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByLabel(/their sessions end and every token/).check();
+    await page.getByRole('button', { name: 'Disable user' }).click();
     await expect(page.getByText('The user is disabled')).toBeVisible();
     expect(await tryPassword(browser, client, username, 'typed without js')).toBe('refused');
 

@@ -261,7 +261,11 @@ test('edit, disable, enable and delete a client', async ({ page }) => {
   await expect(page.getByText('RS256', { exact: true })).toBeVisible();
   expect((await clientCredentials(client.id, client.clientSecret!)).status, 'an edit keeps the secret').toBe(200);
 
-  await page.getByRole('button', { name: 'Disable' }).click();
+  await page.getByRole('button', { name: 'Disable client' }).click();
+  await expect(alert(page, 'Tick the box to confirm: every token and grant of this client is revoked.')).toBeVisible();
+  expect((await clientCredentials(client.id, client.clientSecret!)).status, 'an unconfirmed Disable changes nothing').toBe(200);
+  await page.getByLabel(/and revoke every token and grant it holds/).check();
+  await page.getByRole('button', { name: 'Disable client' }).click();
   await expect(page.getByText('The client is disabled')).toBeVisible();
   expect((await clientCredentials(client.id, client.clientSecret!)).status, 'a disabled client is unknown to the provider').toBe(401);
   await page.getByRole('button', { name: 'Enable' }).click();
@@ -356,12 +360,13 @@ test.describe('without JavaScript', () => {
     // The Disable form as the page renders it for a browser without JavaScript: the action's id in hidden fields.
     const hidden = page
       .locator('form')
-      .filter({ has: page.getByRole('button', { name: 'Disable' }) })
+      .filter({ has: page.getByRole('button', { name: 'Disable client' }) })
       .locator('input[type=hidden]');
     const fields: Record<string, string> = {};
     for (let i = 0; i < (await hidden.count()); i++) {
       fields[(await hidden.nth(i).getAttribute('name'))!] = (await hidden.nth(i).getAttribute('value')) ?? '';
     }
+    fields.confirm = 'on'; // the box a person ticks: what is refused here is the origin
     const submit = (origin: string) => page.request.post(page.url(), { multipart: fields, headers: { origin }, maxRedirects: 0 });
 
     const forged = await submit('http://evil.example');

@@ -57,6 +57,7 @@ test('a person without the admin role is not stopped; an admin resets their two-
   await page.getByRole('link', { name: person.username }).click();
   await expect(page.getByText(/Authenticator app since/)).toBeVisible();
   await shoot(page, 'user-factors');
+  await page.getByLabel('Remove their authenticator app, passkeys and recovery codes.').check();
   await page.getByRole('button', { name: 'Reset two-step verification' }).click();
   await expect(page.getByText('Two-step verification is reset: the user signs in with their password alone')).toBeVisible();
   await expect(page.getByText(/Authenticator app since/)).toHaveCount(0);

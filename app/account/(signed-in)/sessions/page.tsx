@@ -1,6 +1,7 @@
 // /account/sessions: where the person is signed in to Gatehouse, with "sign out everywhere else".
 import type { Metadata } from 'next';
 import { Button } from '@/components/ui/button';
+import { ConfirmForm } from '@/components/portal/confirm';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
 import { formatDate, Time } from '@/components/ui/time';
@@ -118,11 +119,13 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
           title="Sign out everywhere else"
           description="Ends every Gatehouse session of yours except this browser’s. Apps signed in through them without offline access lose it too; apps with offline access keep it until you revoke them under Connected apps."
         >
-          <form action={endOtherSessionsAction}>
-            <Button type="submit" variant={others ? 'danger' : 'secondary'}>
-              Sign out everywhere else
-            </Button>
-          </form>
+          <ConfirmForm
+            action={endOtherSessionsAction}
+            statement="Sign out every other browser and device where I am signed in."
+            submit="Sign out everywhere else"
+            pendingLabel="Signing out…"
+            variant={others ? 'danger' : 'secondary'}
+          />
         </Card>
       </div>
       <div className="mt-6">
