@@ -20,7 +20,7 @@ export async function register() {
     await prepareDatabase(db);
     await prepareSecrets(db);
     await ensureAdmin(db, config);
-    await ensurePortalClient(db, { issuer: config.ISSUER });
+    await ensurePortalClient(db, { issuer: config.ISSUER, product: config.BRAND_NAME });
     const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
     auditTokenRevocations(provider, db);

@@ -19,12 +19,9 @@ const shoot = screenshots('admin');
 /** From a signed-out browser: /admin/clients → portal sign-in page → Gatehouse login → back, with no consent screen. */
 async function portalSignIn(page: Page, user: User, { screenshot = false } = {}) {
   await page.goto('/admin/clients');
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
-  await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
-  if (screenshot) await shoot(page, 'sign-in');
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
-  await expect(page.getByText('Gatehouse admin portal')).toBeVisible();
+  await expect(page.getByText('to continue to Gatehouse account portal')).toBeVisible();
+  if (screenshot) await shoot(page, 'sign-in');
   await gatehouseLogin(page, user);
 }
 
@@ -179,8 +176,6 @@ test('signing out ends the portal session and the Gatehouse session', async ({ p
 
   // The portal forgot the admin, and so did Gatehouse: signing in asks for the password again.
   await page.getByRole('link', { name: 'Sign in again' }).click();
-  await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
   await expect(page.getByLabel('Password')).toBeVisible();
 });
@@ -379,9 +374,26 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('the sign-in page’s old address, /admin/sign-in, still leads to it with its query (bookmarks)', async ({ page }) => {
-  await page.goto('/admin/sign-in?callbackUrl=%2Faccount%2Fsessions');
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
-  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' }), 'the callbackUrl came along').toBeVisible();
-  await expect(page.getByRole('button', { name: 'Sign in with Gatehouse' })).toBeVisible();
+test('/admin/sign-in and /account/sign-in go straight to Gatehouse’s sign-in, with no page in between, and back to their callbackUrl', async ({ page }) => {
+  const user = await makeUser();
+  const start = await page.request.get('/account/sign-in?callbackUrl=%2Faccount%2Fsessions', { maxRedirects: 0 });
+  expect(start.status(), 'a redirect, no page').toBe(302);
+  expect(new URL(start.headers().location).pathname).toBe('/oauth/auth');
+  await page.goto('/account/sign-in?callbackUrl=%2Faccount%2Fsessions');
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
+  await gatehouseLogin(page, user);
+  await expect(page).toHaveURL(/\/account\/sessions$/);
+  await page.goto('/account/sign-in');
+  await expect(page, 'signed in already: straight back').toHaveURL(/\/account$/);
+});
+
+test('a failed portal sign-in says so in the words of its area, with Try again', async ({ page }) => {
+  await page.goto('/sign-in?error=OAuthCallback');
+  await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
+  await page.goto('/sign-in?error=OAuthCallback&callbackUrl=%2Faccount%2Fapps');
+  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' })).toBeVisible();
+  await expect(page.getByText('The sign-in did not complete.')).toBeVisible();
+  await shoot(page, 'sign-in-failed');
+  await page.getByRole('link', { name: 'Try again' }).click();
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
 });
