@@ -174,7 +174,7 @@ test("setting a new password: the old one stops working at the Gatehouse login, 
   await page.getByLabel('New password', { exact: true }).fill('a brand new password');
   await page.getByLabel('New password, again').fill('a brand new passw0rd');
   await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(page.getByText('the two passwords do not match')).toBeVisible();
+  await expect(page.getByText('The two passwords do not match')).toBeVisible();
   await expect(page.getByLabel('New password', { exact: true }), 'a password is never rendered back').toHaveValue('');
   await page.getByLabel('New password', { exact: true }).fill('a brand new password');
   await page.getByLabel('New password, again').fill('a brand new password');
@@ -243,7 +243,7 @@ test('creating a user: errors next to their fields, then a generated password sh
   await page.getByLabel('Email (optional)').fill('not an email');
   await page.getByRole('button', { name: 'Create user' }).click();
   await expect(alert(page, 'One field needs attention')).toBeVisible();
-  await expect(page.getByText('email is not a valid address', { exact: true })).toBeVisible();
+  await expect(page.getByText('Email is not a valid address', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Email (optional)')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Email (optional)'), 'what was typed comes back').toHaveValue('not an email');
   await shoot(page, 'user-new-errors');

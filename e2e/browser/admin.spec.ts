@@ -117,7 +117,7 @@ test('the ID token signing algorithm: RS256 on request; a forged value is refuse
   });
   await page.getByRole('button', { name: 'Register client' }).click();
   await expect(alert(page, 'One field needs attention')).toBeVisible();
-  await expect(page.getByText('the ID token signing algorithm is one of ES256, RS256', { exact: true })).toBeVisible();
+  await expect(page.getByText('The ID token signing algorithm is one of ES256, RS256', { exact: true })).toBeVisible();
   await expect(select).toHaveAttribute('aria-invalid', 'true');
 
   await select.selectOption('RS256');
@@ -216,7 +216,7 @@ test('an admin-API client registered in the portal gets the admin scope and call
   for (const scope of ['openid', 'profile', 'email', 'offline_access']) await page.getByRole('checkbox', { name: scope }).uncheck();
   await page.getByRole('checkbox', { name: /^admin Call the admin API/ }).check();
   await page.getByRole('button', { name: 'Register client' }).click();
-  await expect(page.getByText('only admin-API clients may have the admin scope', { exact: true })).toBeVisible();
+  await expect(page.getByText('Only admin-API clients may have the admin scope', { exact: true })).toBeVisible();
 
   await page.getByRole('checkbox', { name: /^Admin API/ }).check();
   await page.getByRole('button', { name: 'Register client' }).click();

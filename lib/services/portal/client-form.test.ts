@@ -53,7 +53,7 @@ test('the ID token signing algorithm: RS256 or ES256 as chosen, anything else an
   const { values, input } = readClientForm(form([...base, ['idTokenSignedResponseAlg', 'HS256']]));
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
-  assert.deepEqual(fieldErrors(result.error, clientFields), { idTokenSignedResponseAlg: ['the ID token signing algorithm is one of ES256, RS256'] });
+  assert.deepEqual(fieldErrors(result.error, clientFields), { idTokenSignedResponseAlg: ['The ID token signing algorithm is one of ES256, RS256'] });
   assert.equal(values.idTokenSignedResponseAlg, 'HS256', 'shown again as submitted');
 });
 
@@ -98,7 +98,7 @@ test('a cross-field rule lands on the field it is about', () => {
   );
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
-  assert.deepEqual(fieldErrors(result.error, clientFields), { tokenEndpointAuthMethod: ['a public client authenticates with none'] });
+  assert.deepEqual(fieldErrors(result.error, clientFields), { tokenEndpointAuthMethod: ['A public client authenticates with none'] });
 });
 
 test('a new client starts as a confidential code-flow client; an existing one shows what it has', () => {
@@ -129,7 +129,7 @@ test('a public resource server, or the introspect scope beside the code grant, i
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
   assert.deepEqual(fieldErrors(result.error, clientFields), {
-    resourceServer: ['only confidential clients can be resource servers (a public client has no secret to authenticate with)'],
-    grantTypes: ['a client with the introspect scope uses the client_credentials grant only'],
+    resourceServer: ['Only confidential clients can be resource servers (a public client has no secret to authenticate with)'],
+    grantTypes: ['A client with the introspect scope uses the client_credentials grant only'],
   });
 });
