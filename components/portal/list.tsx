@@ -105,12 +105,13 @@ export interface PageWindow {
   last: number;
 }
 
-/** "Showing a–b of n" with Previous / Next links; `none` when the list is empty. */
-export function Pagination({ list, none, href, summary }: { list: PageWindow; none: string; href: (page: number) => string; summary?: string }) {
+/** "Showing a–b of n" with Previous / Next links; nothing when the list is empty (its table's empty row says so, once). */
+export function Pagination({ list, href, summary }: { list: PageWindow; href: (page: number) => string; summary?: string }) {
   const { page, pageCount } = list;
+  if (list.total === 0 && page <= 1) return null;
   return (
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
-      <p>{list.total === 0 ? none : (summary ?? `Showing ${list.first}–${list.last} of ${list.total}`)}</p>
+      <p>{list.total === 0 ? 'Nothing on this page.' : (summary ?? `Showing ${list.first}–${list.last} of ${list.total}`)}</p>
       <div className="flex gap-2">
         {page > 1 ? (
           <ButtonLink variant="secondary" href={href(Math.min(page - 1, pageCount))} rel="prev">

@@ -201,6 +201,17 @@ test('the form shows what is wrong next to each field, keeps what was typed, and
 
   await page.goto(`/admin/clients?q=${encodeURIComponent(name)}`);
   await expect(page.getByText(`No client matches “${name}”.`)).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Pagination' }), 'the empty row says it, once').toHaveCount(0);
+});
+
+test('the audit log at 1280 px keeps the actor “System” on one line', async ({ page }) => {
+  await makeClient(); // registered by the system
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await adminSignIn(page);
+  await page.goto('/admin/audit');
+  const system = page.getByRole('cell').getByText('System', { exact: true }).first();
+  const lineHeight = await system.evaluate((e) => Number.parseFloat(getComputedStyle(e).lineHeight));
+  expect((await system.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
 });
 
 test('an admin-API client registered in the portal gets the admin scope and calls the admin API; without the flag the form refuses the scope', async ({
@@ -314,6 +325,31 @@ test('the navigation reaches the Users, Audit log and System sections, marking t
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
+
+  test('the client form offers a public client only what applies to it, with CSS alone', async ({ page }) => {
+    await adminSignIn(page);
+    await page.getByRole('link', { name: 'Register a client' }).click();
+    const confidentialOnly = [
+      page.getByRole('checkbox', { name: /Client credentials/ }),
+      page.getByRole('checkbox', { name: /^introspect/ }),
+      page.getByRole('checkbox', { name: /^admin/ }),
+      page.getByRole('checkbox', { name: /^Resource server/ }),
+      page.getByRole('checkbox', { name: /^Admin API/ }),
+      page.getByLabel('Token endpoint authentication'),
+    ];
+    for (const field of confidentialOnly) await expect(field).toBeVisible();
+    await page.getByRole('checkbox', { name: /Client credentials/ }).check();
+    await page.getByRole('radio', { name: /^Public/ }).check();
+    for (const field of confidentialOnly) await expect(field).toBeHidden();
+    await shoot(page, 'client-new-public');
+    await fillClientForm(page, { name: 'No-JS SPA', redirectUris: 'http://localhost:5173/cb' });
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await expect(page.getByText('No-JS SPA is registered'), 'the hidden, ticked client_credentials is not sent on').toBeVisible();
+    await page.getByRole('link', { name: /show the client/ }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page.getByRole('checkbox', { name: /Client credentials/ }), 'a public client’s edit form leaves it out').toHaveCount(0);
+    await expect(page.getByLabel('Token endpoint authentication')).toHaveCount(0);
+  });
 
   test('signs in, shows form errors, registers a client and shows its secret once', async ({ page }) => {
     await adminSignIn(page);

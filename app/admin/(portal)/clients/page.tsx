@@ -53,7 +53,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
           </tr>
         )),
       }}
-      paging={{ list, none: 'No clients', href: (page) => listHref('/admin/clients', { q: list.query }, page) }}
+      paging={{ list, href: (page) => listHref('/admin/clients', { q: list.query }, page) }}
     />
   );
 }

@@ -54,7 +54,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
           </tr>
         )),
       }}
-      paging={{ list, none: 'No users', href: (page) => listHref('/admin/users', { q: list.query }, page) }}
+      paging={{ list, href: (page) => listHref('/admin/users', { q: list.query }, page) }}
     />
   );
 }
