@@ -106,6 +106,37 @@ test('disabling a user ends their access: their access token introspects as {"ac
   expect(await introspect(client, tokens.access_token), 'enabling does not bring revoked tokens back').toEqual({ active: false });
 });
 
+test('the users list sorts by a column (a link per heading, aria-sort, kept by search and paging) and shows each user’s last sign-in', async ({
+  page,
+  browser,
+}) => {
+  const client = await makeClient();
+  const tag = `sort${Date.now()}`;
+  const first = await makeUser({ name: `First ${tag}`, email: `aa-${tag}@example.test` });
+  const second = await makeUser({ name: `Second ${tag}`, email: `zz-${tag}@example.test` });
+  expect(await tryPassword(browser, client, first.username, first.password)).toBe('signed-in');
+  await adminSignIn(page);
+  await page.goto(`/admin/users?q=${tag}`);
+  const usernames = () => page.getByRole('cell').getByRole('link').allInnerTexts();
+  expect(await usernames(), 'newest first by default').toEqual([second.username, first.username]);
+  const email = page.getByRole('columnheader', { name: /Email/ });
+  await expect(email).not.toHaveAttribute('aria-sort');
+  await email.getByRole('link').click();
+  await expect(page).toHaveURL(/[?&]sort=email(&|$)/);
+  await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
+  expect(await usernames()).toEqual([first.username, second.username]);
+  await shoot(page, 'users-sorted');
+  await page.getByRole('columnheader', { name: /Email/ }).getByRole('link').click();
+  await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'descending');
+  expect(await usernames()).toEqual([second.username, first.username]);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page, 'a new search keeps the order').toHaveURL(/[?&]sort=-email(&|$)/);
+
+  const lastSignIn = (user: { username: string }) => page.getByRole('row').filter({ hasText: user.username }).getByRole('cell').nth(3);
+  await expect(lastSignIn(first)).toHaveText(/\d{4}/);
+  await expect(lastSignIn(second)).toHaveText('None recorded');
+});
+
 test('a locked user: their page says until when; Unlock lets them sign in at once', async ({ page, browser }) => {
   const client = await makeClient();
   const user = await makeUser();

@@ -204,6 +204,28 @@ test('the form shows what is wrong next to each field, keeps what was typed, and
   await expect(page.getByRole('navigation', { name: 'Pagination' }), 'the empty row says it, once').toHaveCount(0);
 });
 
+test('the clients list sorts by name, type, status or registration, without JavaScript too', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  try {
+    const tag = `Sorted ${Date.now()}`;
+    await makeClient({ name: `${tag} b` });
+    await makeClient({ name: `${tag} a` });
+    await adminSignIn(page);
+    await page.goto(`/admin/clients?q=${encodeURIComponent(tag)}`);
+    const names = () => page.getByRole('cell').getByRole('link').allInnerTexts();
+    expect(await names()).toEqual([`${tag} a`, `${tag} b`]);
+    await page.getByRole('columnheader', { name: /Name/ }).getByRole('link').click();
+    await expect(page.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'ascending');
+    expect(await names()).toEqual([`${tag} a`, `${tag} b`]);
+    await page.getByRole('columnheader', { name: /Name/ }).getByRole('link').click();
+    await expect(page.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'descending');
+    expect(await names()).toEqual([`${tag} b`, `${tag} a`]);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the audit log at 1280 px keeps the actor “System” on one line', async ({ page }) => {
   await makeClient(); // registered by the system
   await page.setViewportSize({ width: 1280, height: 900 });
