@@ -156,3 +156,18 @@ export async function lastSignIns(db: Database, userIds: string[]): Promise<Map<
   });
   return new Map(rows.flatMap((row) => (row.actorId && row._max.at ? [[row.actorId, row._max.at] as const] : [])));
 }
+
+/** An account's successful sign-ins since `since`, newest first (at most `take`): where each session came from. */
+export async function signInsSince(
+  db: Database,
+  accountId: string,
+  since: Date,
+  take = 200,
+): Promise<Array<{ at: Date; ip: string | null; userAgent: string | null }>> {
+  return db.prisma.auditEvent.findMany({
+    where: { actorId: accountId, action: 'sign_in.succeeded', at: { gte: since } },
+    select: { at: true, ip: true, userAgent: true },
+    orderBy: [{ at: 'desc' }, { id: 'desc' }],
+    take,
+  });
+}

@@ -31,13 +31,22 @@ function SessionItem({ session }: { session: ActiveSession }) {
     <li className="flex flex-wrap items-start justify-between gap-4 py-4">
       <div className="min-w-0 space-y-1 text-sm">
         <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-          <span>Signed in {session.signedInAt ? <Time date={session.signedInAt} /> : 'at an unknown time'}</span>
-          {session.current ? <Badge variant="green">This browser</Badge> : null}
+          <span>{session.browser ?? 'Unknown browser'}</span>
+          {session.current ? <Badge variant="green">This device</Badge> : null}
+        </p>
+        <p className="text-slate-600">
+          Signed in {session.signedInAt ? <Time date={session.signedInAt} /> : 'at an unknown time'}
+          {session.ip ? (
+            <>
+              {' '}
+              from <span className="font-mono text-xs">{session.ip}</span>
+            </>
+          ) : null}
         </p>
         <p className="text-slate-600">
           {session.lastActiveAt ? (
             <>
-              Last used to sign in to an app <Time date={session.lastActiveAt} />
+              Last active <Time date={session.lastActiveAt} />
             </>
           ) : null}
           {session.expiresAt ? (

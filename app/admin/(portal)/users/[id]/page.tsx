@@ -278,7 +278,16 @@ export default async function UserPage({
               <ItemList items={sessions} empty="No active sessions." className="mb-4">
                 {(session) => (
                   <li key={session.uid} className="py-3 text-sm">
-                    <p className="text-slate-900">Signed in {maybeDate(session.signedInAt)}</p>
+                    <p className="font-medium text-slate-900">{session.browser ?? 'Unknown browser'}</p>
+                    <p className="text-slate-700">
+                      Signed in {maybeDate(session.signedInAt)}
+                      {session.ip ? (
+                        <>
+                          {' '}
+                          from <span className="font-mono text-xs">{session.ip}</span>
+                        </>
+                      ) : null}
+                    </p>
                     <p className="text-xs text-slate-500">
                       Last active {maybeDate(session.lastActiveAt)} · ends {maybeDate(session.expiresAt)}
                     </p>
