@@ -436,7 +436,7 @@ test('/admin/sign-in and /account/sign-in go straight to Gatehouse’s sign-in, 
   const user = await makeUser();
   const start = await page.request.get('/account/sign-in?callbackUrl=%2Faccount%2Fsessions', { maxRedirects: 0 });
   expect(start.status(), 'a redirect, no page').toBe(302);
-  expect(new URL(start.headers().location).pathname).toBe('/oauth/auth');
+  expect(new URL(start.headers().location).pathname).toBe('/oauth/authorize');
   await page.goto('/account/sign-in?callbackUrl=%2Faccount%2Fsessions');
   await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
   await gatehouseLogin(page, user);

@@ -29,6 +29,7 @@ export async function createProvider({ db, config, throttle, metrics }: Pick<App
       accessTokenTtl: config.ACCESS_TOKEN_TTL,
       refreshTokenTtl: config.REFRESH_TOKEN_TTL,
       sessionTtl: config.SESSION_TTL,
+      sessionIdleTtl: config.SESSION_IDLE_TTL,
       metrics,
       brand,
     }),
