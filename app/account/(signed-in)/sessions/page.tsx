@@ -2,6 +2,7 @@
 import type { Metadata } from 'next';
 import { Button } from '@/components/ui/button';
 import { ConfirmForm } from '@/components/portal/confirm';
+import { SignedInFrom } from '@/components/portal/session-origin';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
 import { formatDate, Time } from '@/components/ui/time';
@@ -35,13 +36,7 @@ function SessionItem({ session }: { session: ActiveSession }) {
           {session.current ? <Badge variant="green">This device</Badge> : null}
         </p>
         <p className="text-slate-600">
-          Signed in {session.signedInAt ? <Time date={session.signedInAt} /> : 'at an unknown time'}
-          {session.ip ? (
-            <>
-              {' '}
-              from <span className="font-mono text-xs">{session.ip}</span>
-            </>
-          ) : null}
+          <SignedInFrom when={session.signedInAt ? <Time date={session.signedInAt} /> : 'at an unknown time'} ip={session.ip} />
         </p>
         <p className="text-slate-600">
           {session.lastActiveAt ? (

@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { ActionBadge, Actor, Target } from '@/components/admin/audit';
 import { SetPasswordForm } from '@/components/admin/user-actions';
 import { ConfirmForm } from '@/components/portal/confirm';
+import { SignedInFrom } from '@/components/portal/session-origin';
 import { Button, ButtonLink, TextLink } from '@/components/ui/button';
 import { DetailColumns, DetailHeader, detailRoute, Facts, ItemList } from '@/components/portal/detail';
 import { Card } from '@/components/ui/card';
@@ -280,13 +281,7 @@ export default async function UserPage({
                   <li key={session.uid} className="py-3 text-sm">
                     <p className="font-medium text-slate-900">{session.browser ?? 'Unknown browser'}</p>
                     <p className="text-slate-700">
-                      Signed in {maybeDate(session.signedInAt)}
-                      {session.ip ? (
-                        <>
-                          {' '}
-                          from <span className="font-mono text-xs">{session.ip}</span>
-                        </>
-                      ) : null}
+                      <SignedInFrom when={maybeDate(session.signedInAt)} ip={session.ip} />
                     </p>
                     <p className="text-xs text-slate-500">
                       Last active {maybeDate(session.lastActiveAt)} · ends {maybeDate(session.expiresAt)}
