@@ -9,7 +9,9 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
-import { authorizationRequest, basic, makeClient, makeUser, post, redirectUri } from '../support/fixtures.ts';
+import { database } from '../../lib/db/database.ts';
+import { recordAudit } from '../../lib/services/audit.ts';
+import { authorizationRequest, basic, databaseUrl, makeClient, makeUser, post, redirectUri } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, portalSignOut, screenshots } from '../support/pages.ts';
 
 type User = Awaited<ReturnType<typeof makeUser>>;
@@ -227,10 +229,18 @@ test('the clients list sorts by name, type, status or registration, without Java
 });
 
 test('the audit log at 1280 px keeps the actor “System” on one line', async ({ page }) => {
-  await makeClient(); // registered by the system
+  const client = await makeClient();
+  // What the CLI records: a change by the system itself, with no address.
+  await recordAudit(database(databaseUrl), {
+    action: 'client.enabled',
+    actor: null,
+    target: { type: 'client', id: client.id, label: client.name },
+    context: { ip: null, userAgent: null },
+    details: {},
+  });
   await page.setViewportSize({ width: 1280, height: 900 });
   await adminSignIn(page);
-  await page.goto('/admin/audit');
+  await page.goto(`/admin/audit?target=${encodeURIComponent(client.id)}`);
   const system = page.getByRole('cell').getByText('System', { exact: true }).first();
   const lineHeight = await system.evaluate((e) => Number.parseFloat(getComputedStyle(e).lineHeight));
   expect((await system.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
@@ -292,7 +302,7 @@ test('edit, disable, enable and delete a client', async ({ page }) => {
   await page.getByRole('button', { name: 'Disable client' }).click();
   await expect(alert(page, 'Tick the box to confirm: every token and grant of this client is revoked.')).toBeVisible();
   expect((await clientCredentials(client.id, client.clientSecret!)).status, 'an unconfirmed Disable changes nothing').toBe(200);
-  await page.getByLabel(/and revoke every token and grant it holds/).check();
+  await page.getByRole('checkbox', { name: /^Disable .* and revoke every token and grant it holds/ }).check();
   await page.getByRole('button', { name: 'Disable client' }).click();
   await expect(page.getByText('The client is disabled')).toBeVisible();
   expect((await clientCredentials(client.id, client.clientSecret!)).status, 'a disabled client is unknown to the provider').toBe(401);
