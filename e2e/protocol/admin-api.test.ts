@@ -192,7 +192,7 @@ test('over the API: a public resource server and the introspect scope beside a p
   assert.equal(spa.status, 201);
   const flagged = await api('PATCH', `/api/admin/clients/${spa.body.client_id}`, { token, json: { resource_server: true } });
   assert.equal(flagged.status, 400);
-  assert.match(flagged.body.error_description, /resource_server: only confidential clients/);
+  assert.match(flagged.body.error_description, /resource_server: Only confidential clients/);
 
   const web = await api('POST', '/api/admin/clients', { token, json: { client_name: 'Web', redirect_uris: [redirectUri], resource_server: true } });
   assert.equal(web.status, 201, 'a confidential resource server that also signs people in');
