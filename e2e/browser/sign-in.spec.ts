@@ -172,6 +172,8 @@ test('keyboard only: Tab between fields, Enter submits', async ({ page }) => {
   await page.keyboard.press('Tab');
   await expect(password).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Keep me signed in')).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeFocused();
   // "Forgot your password?" when the server can send mail (the test run's SMTP server).
   const forgot = page.getByRole('link', { name: 'Forgot your password?' });
