@@ -186,7 +186,7 @@ test('keyboard only: Tab between fields, Enter submits', async ({ page }) => {
   await expect(passkey).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  for (let i = 0; i < (mail ? 5 : 4); i++) await page.keyboard.press('Shift+Tab');
+  for (let i = 0; i < (mail ? 6 : 5); i++) await page.keyboard.press('Shift+Tab');
   await expect(username).toBeFocused();
 
   await page.keyboard.type(user.username);
