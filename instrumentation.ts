@@ -26,7 +26,7 @@ export async function register() {
     await prepareSecrets(db, info);
     // At warn: a generated password is for the operator, once, and must not pass unseen.
     await ensureAdmin(db, config, warn);
-    await ensurePortalClient(db, { issuer: config.ISSUER, log: warn });
+    await ensurePortalClient(db, { issuer: config.ISSUER, product: config.BRAND_NAME, log: warn });
     // Before the provider reads the keys: the first start's keys are created here (and audited),
     // and a rotation that fell due while no instance ran happens before anything is signed.
     const { checkSigningKeys, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');

@@ -93,10 +93,10 @@ describe('gatehouse client update', { concurrency: true }, () => {
           [[id, '--redirect-uri', 'http://example.com/cb'], 2, /--redirect-uri: http:\/\/example\.com\/cb must use https/],
           [[id, '--logo-uri', 'http://logo.example/a.png'], 2, /--logo-uri: the logo URI must be an https URL/],
           [[id, '--scope', 'everything'], 2, /--scope: /],
-          [[id, '--name', ' '], 2, /--name: name is required/],
+          [[id, '--name', ' '], 2, /--name: Name is required/],
           [[id, '--require-second-factor', '--no-require-second-factor'], 2, /choose one of --require-second-factor and --no-require-second-factor/],
-          [[id, '--no-redirect-uri'], 2, /--redirect-uri: the authorization_code grant needs at least one redirect URI/],
-          [[id, '--auth-method', 'none'], 2, /--auth-method: a confidential client needs client_secret_basic or client_secret_post/],
+          [[id, '--no-redirect-uri'], 2, /--redirect-uri: The authorization_code grant needs at least one redirect URI/],
+          [[id, '--auth-method', 'none'], 2, /--auth-method: A confidential client needs client_secret_basic or client_secret_post/],
           [[id, '--public'], 2, /Unknown option '--public'/],
         ];
         for (const [args, code, message] of refusals) {

@@ -125,7 +125,7 @@ describe('gatehouse CLI', { concurrency: true }, () => {
         databaseUrl: `file:${untouched}`,
       });
       assert.equal(refused.code, 2);
-      assert.match(failure(refused), /--id-token-alg: the ID token signing algorithm is one of ES256, RS256/);
+      assert.match(failure(refused), /--id-token-alg: The ID token signing algorithm is one of ES256, RS256/);
       assert.equal(existsSync(untouched), false);
       const created = JSON.parse(
         ok(await gatehouse(['client', 'create', '--name', 'Legacy RP', '--redirect-uri', 'https://legacy.example/cb', '--id-token-alg', 'RS256', '--json']))
@@ -164,7 +164,7 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       const args = ['client', 'create', '--name', 'Automation', '--grant-type', 'client_credentials', '--scope', 'admin'];
       const refused = await gatehouse(args);
       assert.equal(refused.code, 2);
-      assert.match(failure(refused), /--scope: only admin-API clients may have the admin scope/);
+      assert.match(failure(refused), /--scope: Only admin-API clients may have the admin scope/);
       const created = JSON.parse(ok(await gatehouse([...args, '--admin-api', '--json'])).stdout);
       assert.equal(created.admin_api, true);
       assert.equal(created.require_second_factor, false);
@@ -198,7 +198,7 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.equal(publicRs.code, 2);
       assert.match(
         failure(publicRs),
-        /--resource-server: only confidential clients can be resource servers.*--grant-type: a client with the introspect scope uses the client_credentials grant only/,
+        /--resource-server: Only confidential clients can be resource servers.*--grant-type: A client with the introspect scope uses the client_credentials grant only/,
       );
       const withCode = await gatehouse([
         'client',
@@ -212,7 +212,7 @@ describe('gatehouse CLI', { concurrency: true }, () => {
         'https://orders.example/cb',
       ]);
       assert.equal(withCode.code, 2);
-      assert.match(failure(withCode), /--grant-type: a client with the introspect scope uses the client_credentials grant only/);
+      assert.match(failure(withCode), /--grant-type: A client with the introspect scope uses the client_credentials grant only/);
       const api = JSON.parse(
         ok(
           await gatehouse([

@@ -18,7 +18,7 @@ export function table(headers: string[], rows: string[][], empty: string): strin
 }
 
 /**
- * "--redirect-uri: http://x must use https; --name: name is required". `flags`
+ * "--redirect-uri: http://x must use https; --name: Name is required". `flags`
  * maps a schema field to what the user typed (a flag stands for the whole
  * field, so `redirectUris.2` is `--redirect-uri`); other paths print as dotted paths.
  */

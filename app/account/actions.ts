@@ -27,6 +27,7 @@ import {
   type PasswordChangeState,
   type ProfileState,
 } from '@/lib/services/account/pages';
+import { confirmFirst, type Confirmation } from '@/lib/services/portal/confirm';
 import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/services/portal/registration';
 import { endPortalSession, requireUser } from '@/lib/services/portal/session';
 
@@ -40,16 +41,20 @@ export async function changePasswordAction(_state: PasswordChangeState, form: Fo
   return savePassword(user, form);
 }
 
-export async function revokeAppAction(clientId: string): Promise<void> {
+export async function revokeAppAction(clientId: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   const user = await requireUser('/account/apps');
-  const result = await revokeApp(user, clientId);
-  redirect(`/account/apps?notice=${result.status}`);
+  return confirmFirst(form, 'the app’s access ends at once.', async () => {
+    const result = await revokeApp(user, clientId);
+    redirect(`/account/apps?notice=${result.status}`);
+  });
 }
 
-export async function endOtherSessionsAction(): Promise<void> {
+export async function endOtherSessionsAction(_state: Confirmation, form: FormData): Promise<Confirmation> {
   const user = await requireUser('/account/sessions');
-  const count = await signOutOtherSessions(user);
-  redirect(`/account/sessions?notice=others_ended&count=${count}`);
+  return confirmFirst(form, 'every other browser and device is signed out.', async () => {
+    const count = await signOutOtherSessions(user);
+    redirect(`/account/sessions?notice=others_ended&count=${count}`);
+  });
 }
 
 export async function endSessionAction(uid: string): Promise<void> {

@@ -1,19 +1,21 @@
-// /sign-in: the portal's sign-in page, for the admin area and /account alike (one client, one session),
-// next-auth's pages.signIn and pages.error. A signed-in visitor goes straight back to where they were going.
+// /sign-in: next-auth's pages.signIn and pages.error. With an error, a card in the words of the area the
+// browser came from and a way to try again; without one, straight on to that area's sign-in route.
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { SignInCard } from '@/components/portal/sign-in';
-import { isAccountPath } from '@/lib/services/portal/return-to';
-import { currentAdmin, currentUser, signInView } from '@/lib/services/portal/session';
+import { env } from '@/lib/config/env';
+import { portalCookieNames } from '@/lib/services/portal/auth';
+import { isAccountPath, safeReturnTo, signInPathFor } from '@/lib/services/portal/return-to';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Admin sign-in' };
+export const metadata: Metadata = { title: 'Sign-in' };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const view = await signInView({ callbackUrl: params.callbackUrl, via: params.via });
-  if (view.kind === 'restart') redirect(view.location);
-  const account = isAccountPath(view.callbackUrl);
-  if (view.kind === 'form' && (account ? await currentUser() : await currentAdmin())) redirect(view.callbackUrl);
-  return <SignInCard account={account} error={params.error} view={view} />;
+  // next-auth's error redirect may leave out the callbackUrl: its own cookie still has it.
+  const asked = params.callbackUrl ?? (await cookies()).get(portalCookieNames().callbackUrl)?.value;
+  const callbackUrl = safeReturnTo(asked, env().ISSUER);
+  if (typeof params.error !== 'string') redirect(signInPathFor(callbackUrl));
+  return <SignInCard account={isAccountPath(callbackUrl)} error={params.error} retry={signInPathFor(callbackUrl)} />;
 }

@@ -23,7 +23,8 @@ export function ActionBadge({ action }: { action: string }) {
 
 /** No actor: Gatehouse itself (the CLI, the first start), or, for a request from somewhere, someone not signed in. */
 export function Actor({ actor, ip }: { actor: AuditEventRecord['actor']; ip?: string | null }) {
-  if (!actor) return <span className="text-slate-500 italic">{ip ? 'Not signed in' : 'System'}</span>;
+  // Never broken inside a word, however narrow the column gets (it wrapped "Sys-tem" at 1280 px).
+  if (!actor) return <span className="whitespace-nowrap text-slate-500 italic">{ip ? 'Not signed in' : 'System'}</span>;
   const name = actor.username ?? actor.id ?? 'unknown';
   // A client that called the admin API as itself.
   if (!actor.id && name.startsWith(CLIENT_ACTOR_PREFIX)) {

@@ -1,24 +1,15 @@
 'use client';
 /**
  * The destructive client actions: rotate the secret, delete. Each asks for a
- * tick first (it works without JavaScript, unlike a confirm() dialog) and
- * shows its answer in place.
+ * tick first (the portal's one confirmation, components/portal/confirm.tsx)
+ * and shows its answer in place.
  */
-import { useActionState, useId, type ReactNode } from 'react';
+import { useActionState, useId } from 'react';
 import type { ClientChange, SecretRotation } from '@/lib/services/portal/clients';
 import { SecretReveal } from './secret-reveal';
-import { Button, focusRing } from '../ui/button';
+import { ConfirmCheck as Confirm } from '../portal/confirm';
+import { Button } from '../ui/button';
 import { FormError } from '../ui/notice';
-
-/** A tick the form's action asks for (`name`, "confirm" by default); the System page's key rotation uses it too. */
-export function Confirm({ id, children, invalid, name = 'confirm' }: { id: string; children: ReactNode; invalid: boolean; name?: string }) {
-  return (
-    <label htmlFor={id} className="flex gap-3 text-sm text-slate-700">
-      <input id={id} type="checkbox" name={name} aria-invalid={invalid || undefined} className={`mt-0.5 size-4 accent-red-600 ${focusRing}`} />
-      <span>{children}</span>
-    </label>
-  );
-}
 
 export function RotateSecretForm({ action }: { action: (state: SecretRotation, form: FormData) => Promise<SecretRotation> }) {
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });

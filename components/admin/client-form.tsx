@@ -6,7 +6,7 @@
  * (React renders the action's answer into the page), and holds no secret.
  */
 import { useActionState } from 'react';
-import type { ClientFormValues, FieldErrors } from '@/lib/services/portal/client-form';
+import { CONFIDENTIAL_ONLY, type ClientFormValues, type FieldErrors } from '@/lib/services/portal/client-form';
 import type { ClientFormState } from '@/lib/services/portal/clients';
 import { Created } from './created';
 import { SecretReveal } from './secret-reveal';
@@ -28,6 +28,13 @@ const scopeOptions = [
   { value: 'introspect', hint: "A resource server checks tokens at /oauth/introspect with it; client credentials only, never in a person's token." },
   { value: 'admin', hint: 'Call the admin API (/api/admin); admin-API clients with client credentials only.' },
 ];
+
+/**
+ * Hidden while Public is chosen: CSS (:has) on the server-rendered form, so it
+ * works without JavaScript; on edit the type is fixed and the server leaves
+ * them out. readClientForm drops any left ticked.
+ */
+const confidentialOnly = 'group-has-[input[name=type][value=public]:checked]/client:hidden';
 
 const fieldNames: Record<keyof FieldErrors, string> = {
   form: 'Form',
@@ -53,6 +60,7 @@ function Choices({
   checked,
   errors,
   hint,
+  only,
 }: {
   legend: string;
   name: string;
@@ -60,6 +68,8 @@ function Choices({
   checked: string[];
   errors?: string[];
   hint?: string;
+  /** The values only a confidential client is offered. */
+  only: readonly string[];
 }) {
   return (
     <fieldset aria-describedby={errors?.length ? `${name}-error` : undefined}>
@@ -67,15 +77,16 @@ function Choices({
       {hint ? <p className="mt-0.5 text-sm text-slate-500">{hint}</p> : null}
       <div className="mt-2 grid gap-2 sm:grid-cols-2">
         {options.map((o) => (
-          <ChoiceCard
-            key={o.value}
-            type="checkbox"
-            name={name}
-            value={o.value}
-            defaultChecked={checked.includes(o.value)}
-            label={o.label ?? <code>{o.value}</code>}
-            hint={o.hint}
-          />
+          <div key={o.value} className={only.includes(o.value) ? confidentialOnly : undefined}>
+            <ChoiceCard
+              type="checkbox"
+              name={name}
+              value={o.value}
+              defaultChecked={checked.includes(o.value)}
+              label={o.label ?? <code>{o.value}</code>}
+              hint={o.hint}
+            />
+          </div>
         ))}
       </div>
       <Errors id={`${name}-error`} messages={errors} />
@@ -83,9 +94,23 @@ function Choices({
   );
 }
 
-function Toggle({ name, label, hint, checked, errors }: { name: string; label: string; hint: string; checked: boolean; errors?: string[] }) {
+function Toggle({
+  name,
+  label,
+  hint,
+  checked,
+  errors,
+  className,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  errors?: string[];
+  className?: string;
+}) {
   return (
-    <div>
+    <div className={className}>
       <label className="flex gap-3 text-sm">
         <input
           id={name}
@@ -132,8 +157,12 @@ export function ClientForm({
   }
 
   const v = state.values;
+  // Editing a public client (its type is fixed): what it cannot have is not offered at all.
+  const fixedPublic = mode === 'edit' && v.type === 'public';
+  const shown = <T extends { value: string }>(options: T[], only: readonly string[]) =>
+    fixedPublic ? options.filter((o) => !only.includes(o.value)) : options;
   return (
-    <form action={formAction} noValidate className="space-y-8">
+    <form action={formAction} noValidate className="group/client space-y-8">
       <ProblemSummary errors={errors} names={fieldNames} />
 
       <section className="space-y-5">
@@ -208,31 +237,48 @@ export function ClientForm({
 
       <section className="space-y-6">
         <div id="grantTypes">
-          <Choices legend="Grant types" name="grantTypes" options={grantTypeOptions} checked={v.grantTypes} errors={errors.grantTypes} />
+          <Choices
+            legend="Grant types"
+            name="grantTypes"
+            options={shown(grantTypeOptions, CONFIDENTIAL_ONLY.grantTypes)}
+            only={CONFIDENTIAL_ONLY.grantTypes}
+            checked={v.grantTypes}
+            errors={errors.grantTypes}
+          />
         </div>
         <div id="scopes">
-          <Choices legend="Allowed scopes" name="scopes" options={scopeOptions} checked={v.scopes} errors={errors.scopes} />
+          <Choices
+            legend="Allowed scopes"
+            name="scopes"
+            options={shown(scopeOptions, CONFIDENTIAL_ONLY.scopes)}
+            only={CONFIDENTIAL_ONLY.scopes}
+            checked={v.scopes}
+            errors={errors.scopes}
+          />
         </div>
-        <Field
-          id="tokenEndpointAuthMethod"
-          label="Token endpoint authentication"
-          hint="How the client proves who it is at /oauth/token."
-          errors={errors.tokenEndpointAuthMethod}
-        >
-          <select
-            id="tokenEndpointAuthMethod"
-            name="tokenEndpointAuthMethod"
-            defaultValue={v.tokenEndpointAuthMethod}
-            aria-invalid={!!errors.tokenEndpointAuthMethod}
-            aria-describedby={describedBy('tokenEndpointAuthMethod', true, errors.tokenEndpointAuthMethod)}
-            className={`${inputLook} bg-white ${border(!!errors.tokenEndpointAuthMethod)}`}
-          >
-            <option value="">Default (client_secret_basic, or none for public clients)</option>
-            <option value="client_secret_basic">client_secret_basic (HTTP Basic)</option>
-            <option value="client_secret_post">client_secret_post (in the form body)</option>
-            <option value="none">none (public clients)</option>
-          </select>
-        </Field>
+        {fixedPublic ? null : (
+          <div className={confidentialOnly}>
+            <Field
+              id="tokenEndpointAuthMethod"
+              label="Token endpoint authentication"
+              hint="How the client proves who it is at /oauth/token."
+              errors={errors.tokenEndpointAuthMethod}
+            >
+              <select
+                id="tokenEndpointAuthMethod"
+                name="tokenEndpointAuthMethod"
+                defaultValue={v.tokenEndpointAuthMethod}
+                aria-invalid={!!errors.tokenEndpointAuthMethod}
+                aria-describedby={describedBy('tokenEndpointAuthMethod', true, errors.tokenEndpointAuthMethod)}
+                className={`${inputLook} bg-white ${border(!!errors.tokenEndpointAuthMethod)}`}
+              >
+                <option value="">Default (client_secret_basic)</option>
+                <option value="client_secret_basic">client_secret_basic (HTTP Basic)</option>
+                <option value="client_secret_post">client_secret_post (in the form body)</option>
+              </select>
+            </Field>
+          </div>
+        )}
         <Field
           id="idTokenSignedResponseAlg"
           label="ID token signing algorithm"
@@ -276,6 +322,7 @@ export function ClientForm({
             errors={errors.firstParty}
           />
           <Toggle
+            className={confidentialOnly}
             name="resourceServer"
             label="Resource server"
             hint="An API that may introspect any token; confidential clients only (its secret, or its client-credentials token with the introspect scope)."
@@ -283,6 +330,7 @@ export function ClientForm({
             errors={errors.resourceServer}
           />
           <Toggle
+            className={confidentialOnly}
             name="adminApi"
             label="Admin API"
             hint="Automation that may manage Gatehouse through /api/admin (with the admin scope, client credentials only)."

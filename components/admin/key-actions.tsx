@@ -8,7 +8,7 @@ import { useActionState, useId } from 'react';
 import type { KeyRotation } from '@/lib/services/portal/system';
 import { Button } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
-import { Confirm } from './client-actions';
+import { ConfirmCheck as Confirm } from '../portal/confirm';
 
 export function RotateKeysForm({
   action,

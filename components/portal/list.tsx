@@ -2,8 +2,10 @@
  * The admin lists' building blocks (clients, users, the audit log): a search box, a table with its
  * head and its empty row, and the pagination under it. Plain links and GET forms: they work without JavaScript.
  */
+import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { Button, ButtonLink } from '../ui/button';
+import type { ListSort } from '@/lib/services/paging';
+import { Button, ButtonLink, focusRing } from '../ui/button';
 import { PageHeader } from '../ui/card';
 import { border, inputLook } from '../ui/field';
 
@@ -16,17 +18,36 @@ export function listHref(path: string, filters: Record<string, string | undefine
   return `${path}${search ? `?${search}` : ''}`;
 }
 
-/** A searchable list's query string: its search `q` and `page` (a repeated or missing parameter is none), and the URL of this very page. */
+/** A searchable list's query string: its search `q`, `sort` and `page` (a repeated or missing parameter is none), and the URL of this very page. */
 export async function listQuery(path: string, searchParams: Promise<Record<string, string | string[] | undefined>>) {
   const params = await searchParams;
-  const [q, page] = [params.q, params.page].map((value) => (typeof value === 'string' ? value : undefined));
-  return { params, q, page, href: listHref(path, { q }, Number(page) || 1) };
+  const [q, page, sort] = [params.q, params.page, params.sort].map((value) => (typeof value === 'string' ? value : undefined));
+  return { params, q, page, sort, href: listHref(path, { q, sort }, Number(page) || 1) };
 }
 
+/** The query string's value for a sort (`-` before the column for descending; lib/services/paging.ts reads it). */
+export const sortParam = (sort: ListSort): string => `${sort.direction === 'desc' ? '-' : ''}${sort.column}`;
+
 /** The search box above a list: a plain GET form to the list's own path. */
-export function SearchForm({ action, id, label, placeholder, query }: { action: string; id: string; label: string; placeholder: string; query: string }) {
+export function SearchForm({
+  action,
+  id,
+  label,
+  placeholder,
+  query,
+  sort,
+}: {
+  action: string;
+  id: string;
+  label: string;
+  placeholder: string;
+  query: string;
+  /** The list's order, kept by a new search. */
+  sort?: string;
+}) {
   return (
     <form role="search" method="get" action={action} className="mb-4 flex max-w-lg gap-2">
+      {sort ? <input type="hidden" name="sort" value={sort} /> : null}
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
@@ -46,10 +67,40 @@ export function SearchForm({ action, id, label, placeholder, query }: { action: 
   );
 }
 
-/** A column's heading; `className` hides it on narrow screens (the row's cell says the same). */
+/** A column's heading; `className` hides it on narrow screens (the row's cell says the same); `sort`, the column's key when the list can be ordered by it. */
 export interface Column {
   label: string;
   className?: string;
+  sort?: string;
+}
+
+/** How a list is ordered now, and the URL of the list ordered another way (on its first page). */
+export interface TableSort {
+  current: ListSort;
+  href: (sort: string) => string;
+}
+
+/**
+ * A sortable column's heading: a link (a GET, so without JavaScript too) to the list ordered by it,
+ * ascending first, the other way when it is the order already; aria-sort on the heading says which.
+ */
+function SortHeading({ column, sort }: { column: Column & { sort: string }; sort: TableSort }) {
+  const active = sort.current.column === column.sort;
+  const next: ListSort = { column: column.sort, direction: active && sort.current.direction === 'asc' ? 'desc' : 'asc' };
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (sort.current.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+      className={`px-4 py-3 ${column.className ?? ''}`}
+    >
+      <Link href={sort.href(sortParam(next))} className={`inline-flex items-center gap-1 rounded-sm uppercase hover:text-slate-900 ${focusRing}`}>
+        {column.label}
+        <span aria-hidden className={active ? 'text-slate-700' : 'text-slate-300'}>
+          {active && sort.current.direction === 'desc' ? '↓' : '↑'}
+        </span>
+      </Link>
+    </th>
+  );
 }
 
 /** A list's table: screen-reader caption, column headings, the rows, and `empty` in one wide row when there are none. */
@@ -58,6 +109,7 @@ export function DataTable({
   columns,
   empty,
   rows,
+  sort,
   className = '',
   bodyClassName = '',
 }: {
@@ -65,6 +117,7 @@ export function DataTable({
   columns: Column[];
   empty: string;
   rows: ReactNode[];
+  sort?: TableSort;
   className?: string;
   bodyClassName?: string;
 }) {
@@ -74,11 +127,15 @@ export function DataTable({
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
           <tr>
-            {columns.map((column) => (
-              <th key={column.label} scope="col" className={`px-4 py-3 ${column.className ?? ''}`}>
-                {column.label}
-              </th>
-            ))}
+            {columns.map((column) =>
+              column.sort && sort ? (
+                <SortHeading key={column.label} column={{ ...column, sort: column.sort }} sort={sort} />
+              ) : (
+                <th key={column.label} scope="col" className={`px-4 py-3 ${column.className ?? ''}`}>
+                  {column.label}
+                </th>
+              ),
+            )}
           </tr>
         </thead>
         <tbody className={`divide-y divide-slate-100 ${bodyClassName}`}>
@@ -105,12 +162,13 @@ export interface PageWindow {
   last: number;
 }
 
-/** "Showing a–b of n" with Previous / Next links; `none` when the list is empty. */
-export function Pagination({ list, none, href, summary }: { list: PageWindow; none: string; href: (page: number) => string; summary?: string }) {
+/** "Showing a–b of n" with Previous / Next links; nothing when the list is empty (its table's empty row says so, once). */
+export function Pagination({ list, href, summary }: { list: PageWindow; href: (page: number) => string; summary?: string }) {
   const { page, pageCount } = list;
+  if (list.total === 0 && page <= 1) return null;
   return (
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
-      <p>{list.total === 0 ? none : (summary ?? `Showing ${list.first}–${list.last} of ${list.total}`)}</p>
+      <p>{list.total === 0 ? 'Nothing on this page.' : (summary ?? `Showing ${list.first}–${list.last} of ${list.total}`)}</p>
       <div className="flex gap-2">
         {page > 1 ? (
           <ButtonLink variant="secondary" href={href(Math.min(page - 1, pageCount))} rel="prev">

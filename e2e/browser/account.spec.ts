@@ -18,13 +18,12 @@ type Client = Awaited<ReturnType<typeof makeClient>>;
 
 const shoot = screenshots('account');
 
-/** From a signed-out browser: `path` → the portal's sign-in page, worded for /account → Gatehouse login → back. */
+/** From a signed-out browser: `path` → straight to Gatehouse's sign-in (through /account/sign-in, no page of its own) → back. */
 async function accountSignIn(page: Page, user: { username: string; password: string }, { path = '/account', screenshot = false } = {}) {
   await page.goto(path);
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
-  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' })).toBeVisible();
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
+  await expect(page.getByText('to continue to Gatehouse account portal')).toBeVisible();
   if (screenshot) await shoot(page, 'sign-in');
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await gatehouseLogin(page, user);
   await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`));
 }
@@ -138,8 +137,7 @@ test('changing the password: the current one is required; then the old one fails
   await page.goto('/account/sessions');
   await expect(page.getByRole('heading', { name: 'Active sessions (1)' })).toBeVisible();
   await elsewhere.page.goto('/account');
-  await expect(elsewhere.page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
-  await elsewhere.page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await expect(elsewhere.page).toHaveURL(/\/interaction\/[^/?]+$/);
   await gatehouseLogin(elsewhere.page, user);
   await expect(alert(elsewhere.page, 'The username or password is not right.'), 'the old password fails').toBeVisible();
   await elsewhere.page.getByLabel('Password').fill(newPassword);
@@ -160,11 +158,15 @@ test('an app the person connected is listed with what it may do, and revoking it
   await expect(app.getByText('See your name and username')).toBeVisible();
   await expect(app.getByText('Stay connected when you are not using it')).toBeVisible();
   await expect(app.getByText('No token in use'), 'it has a token: its last use is known').toHaveCount(0);
-  const portal = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Gatehouse admin portal' }) });
+  const portal = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Gatehouse account portal' }) });
   await expect(portal.getByText('This portal')).toBeVisible();
   await expect(portal.getByRole('button'), 'the portal is listed, not revocable').toHaveCount(0);
   await shoot(page, 'apps');
 
+  await page.getByText(`Revoke access… for ${client.name}`).click();
+  await page.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
+  await expect(alert(page, 'Tick the box to confirm: the app’s access ends at once.')).toBeVisible();
+  await page.getByLabel(/its tokens stop working, and it asks for your permission again/).check();
   await page.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
   await expect(status(page, 'Access revoked.')).toBeVisible();
   await expect(page.getByRole('heading', { name: client.name })).toHaveCount(0);
@@ -179,10 +181,16 @@ test('"sign out everywhere else" ends the other browser’s session and keeps th
   const elsewhere = await newSignedInPage(browser, user, '/account/sessions');
   await accountSignIn(page, user, { path: '/account/sessions' });
   await expect(page.getByRole('heading', { name: 'Active sessions (2)' })).toBeVisible();
-  await expect(page.getByText('This browser', { exact: true })).toHaveCount(1);
+  await expect(page.getByText('This device', { exact: true })).toHaveCount(1);
+  // Each session says where it was signed in from, read from its sign-in: Chrome (its emulated desktop) from this machine.
+  const sessionList = page.getByRole('region', { name: /Active sessions/ }).getByRole('listitem');
+  await expect(sessionList.first()).toContainText(/^Chrome on \w+/);
+  await expect(sessionList.first()).toContainText(/from (127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)/);
+  await expect(sessionList.nth(1)).toContainText(/^Chrome on \w+/);
   await expect(page.getByRole('button', { name: /^Sign out the session signed in at / })).toHaveCount(1);
   await shoot(page, 'sessions');
 
+  await page.getByLabel('Sign out every other browser and device where I am signed in.').check();
   await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
   await expect(status(page, 'Signed out of one other session. You stay signed in here.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Active sessions (1)' })).toBeVisible();
@@ -192,8 +200,7 @@ test('"sign out everywhere else" ends the other browser’s session and keeps th
   await shoot(page, 'sessions-signed-out-others');
 
   await elsewhere.page.reload();
-  await expect(elsewhere.page, 'its portal session ended with its Gatehouse session').toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
-  await elsewhere.page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await expect(elsewhere.page, 'its portal session ended with its Gatehouse session').toHaveURL(/\/interaction\/[^/?]+$/);
   await expect(elsewhere.page.getByLabel('Password'), 'Gatehouse asks for the password again').toBeVisible();
   await elsewhere.context.close();
 
@@ -207,7 +214,8 @@ test('signing out of /account ends the portal and Gatehouse sessions and comes b
   await portalSignOut(page, '/account/signed-out');
   await shoot(page, 'signed-out');
   await page.getByRole('link', { name: 'Sign in again' }).click();
-  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' })).toBeVisible();
+  await expect(page, 'straight to Gatehouse’s sign-in').toHaveURL(/\/interaction\/[^/?]+$/);
+  await expect(page.getByLabel('Password')).toBeVisible();
 });
 
 test('one portal session: an admin’s /account is their own; a person signed in at /account still gets 403 at /admin', async ({ page, browser }) => {
@@ -262,6 +270,8 @@ test.describe('without JavaScript', () => {
 
     const { tokens } = await connectApp(page, client);
     await page.goto('/account/apps');
+    await page.getByText(`Revoke access… for ${client.name}`).click();
+    await page.getByLabel(/its tokens stop working/).check();
     await page.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
     await expect(page.getByText('Access revoked.')).toBeVisible();
     expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
@@ -270,9 +280,12 @@ test.describe('without JavaScript', () => {
     await page.goto('/account/sessions');
     await expect(page.getByRole('heading', { name: 'Active sessions (2)' })).toBeVisible();
     await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect(page.getByText('Tick the box to confirm: every other browser and device is signed out.'), 'unticked, nothing ends').toBeVisible();
+    await page.getByLabel('Sign out every other browser and device where I am signed in.').check();
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
     await expect(page.getByText('Signed out of one other session.')).toBeVisible();
     await elsewhere.page.reload();
-    await expect(elsewhere.page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
+    await expect(elsewhere.page).toHaveURL(/\/interaction\/[^/?]+$/);
     await elsewhere.context.close();
   });
 
@@ -287,6 +300,7 @@ test.describe('without JavaScript', () => {
       .locator('input[type=hidden]');
     const fields: Record<string, string> = {};
     for (let i = 0; i < (await hidden.count()); i++) fields[(await hidden.nth(i).getAttribute('name'))!] = (await hidden.nth(i).getAttribute('value')) ?? '';
+    fields.confirm = 'on'; // the box a person ticks: what is refused here is the origin
     const submit = (origin: string) => page.request.post(page.url(), { multipart: fields, headers: { origin }, maxRedirects: 0 });
 
     expect((await submit('http://evil.example')).status()).toBeGreaterThanOrEqual(400);
@@ -295,7 +309,7 @@ test.describe('without JavaScript', () => {
 
     expect((await submit(new URL(page.url()).origin)).status(), 'the same post from our own origin goes through').toBe(303);
     await elsewhere.page.reload();
-    await expect(elsewhere.page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
+    await expect(elsewhere.page).toHaveURL(/\/interaction\/[^/?]+$/);
     await elsewhere.context.close();
   });
 });

@@ -25,8 +25,7 @@ const shoot = screenshots('admin');
 /** From a signed-out browser: an admin page → portal sign-in → Gatehouse login → back. */
 async function portalSignIn(page: Page, user: { username: string; password: string }, path = '/admin/users') {
   await page.goto(path);
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
   await gatehouseLogin(page, user);
 }
 
@@ -88,7 +87,13 @@ test('disabling a user ends their access: their access token introspects as {"ac
   await expect(page.getByText('No active sessions.'), 'the sign-in left a session').toHaveCount(0);
   await shoot(page, 'user');
 
-  await page.getByRole('button', { name: 'Disable' }).click();
+  await expect(page.getByRole('button', { name: 'Disable', exact: true }), 'no one-click Disable next to Edit').toHaveCount(0);
+  await page.getByRole('button', { name: 'Disable user' }).click();
+  await expect(alert(page, 'Tick the box to confirm: the user’s sessions end')).toBeVisible();
+  expect((await introspect(client, tokens.access_token)).active, 'an unconfirmed Disable changes nothing').toBe(true);
+  await shoot(page, 'user-disable-unconfirmed');
+  await page.getByLabel(/their sessions end and every token and grant they hold is revoked/).check();
+  await page.getByRole('button', { name: 'Disable user' }).click();
   await expect(status(page, 'The user is disabled')).toBeVisible();
   await expect(page.getByText('No connected apps.')).toBeVisible();
   await expect(page.getByText('No active sessions.')).toBeVisible();
@@ -99,6 +104,37 @@ test('disabling a user ends their access: their access token introspects as {"ac
   await expect(status(page, 'The user is enabled')).toBeVisible();
   expect(await tryPassword(page.context().browser()!, client, user.username, user.password)).toBe('signed-in');
   expect(await introspect(client, tokens.access_token), 'enabling does not bring revoked tokens back').toEqual({ active: false });
+});
+
+test('the users list sorts by a column (a link per heading, aria-sort, kept by search and paging) and shows each user’s last sign-in', async ({
+  page,
+  browser,
+}) => {
+  const client = await makeClient();
+  const tag = `sort${Date.now()}`;
+  const first = await makeUser({ name: `First ${tag}`, email: `aa-${tag}@example.test` });
+  const second = await makeUser({ name: `Second ${tag}`, email: `zz-${tag}@example.test` });
+  expect(await tryPassword(browser, client, first.username, first.password)).toBe('signed-in');
+  await adminSignIn(page);
+  await page.goto(`/admin/users?q=${tag}`);
+  const usernames = () => page.getByRole('cell').getByRole('link').allInnerTexts();
+  expect(await usernames(), 'newest first by default').toEqual([second.username, first.username]);
+  const email = page.getByRole('columnheader', { name: /Email/ });
+  await expect(email).not.toHaveAttribute('aria-sort');
+  await email.getByRole('link').click();
+  await expect(page).toHaveURL(/[?&]sort=email(&|$)/);
+  await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
+  expect(await usernames()).toEqual([first.username, second.username]);
+  await shoot(page, 'users-sorted');
+  await page.getByRole('columnheader', { name: /Email/ }).getByRole('link').click();
+  await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'descending');
+  expect(await usernames()).toEqual([second.username, first.username]);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page, 'a new search keeps the order').toHaveURL(/[?&]sort=-email(&|$)/);
+
+  const lastSignIn = (user: { username: string }) => page.getByRole('row').filter({ hasText: user.username }).getByRole('cell').nth(3);
+  await expect(lastSignIn(first)).toHaveText(/\d{4}/);
+  await expect(lastSignIn(second)).toHaveText('None recorded');
 });
 
 test('a locked user: their page says until when; Unlock lets them sign in at once', async ({ page, browser }) => {
@@ -128,7 +164,17 @@ test("a user's page: revoking an app makes its token inactive; ending all sessio
   const apps = page.getByRole('region', { name: 'Connected apps' });
   await expect(apps).toContainText(client.name);
   await expect(apps).toContainText('openid profile');
+  await apps.getByText(`Revoke… ${client.name}`).click();
   await apps.getByRole('button', { name: `Revoke ${client.name}` }).click();
+  await expect(alert(page, 'Tick the box to confirm')).toBeVisible();
+  await page
+    .getByRole('region', { name: 'Connected apps' })
+    .getByLabel(/its tokens stop working at once/)
+    .check();
+  await page
+    .getByRole('region', { name: 'Connected apps' })
+    .getByRole('button', { name: `Revoke ${client.name}` })
+    .click();
   await expect(status(page, 'Access revoked')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Connected apps' })).toContainText('No connected apps.');
   expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
@@ -136,6 +182,7 @@ test("a user's page: revoking an app makes its token inactive; ending all sessio
 
   const sessions = page.getByRole('region', { name: 'Sessions' });
   await expect(sessions).not.toContainText('No active sessions.');
+  await sessions.getByLabel(/End all one session of/).check();
   await sessions.getByRole('button', { name: 'End all sessions' }).click();
   await expect(status(page, 'One session ended')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Sessions' })).toContainText('No active sessions.');
@@ -158,7 +205,7 @@ test("setting a new password: the old one stops working at the Gatehouse login, 
   await page.getByLabel('New password', { exact: true }).fill('a brand new password');
   await page.getByLabel('New password, again').fill('a brand new passw0rd');
   await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(page.getByText('the two passwords do not match')).toBeVisible();
+  await expect(page.getByText('The two passwords do not match')).toBeVisible();
   await expect(page.getByLabel('New password', { exact: true }), 'a password is never rendered back').toHaveValue('');
   await page.getByLabel('New password', { exact: true }).fill('a brand new password');
   await page.getByLabel('New password, again').fill('a brand new password');
@@ -227,7 +274,7 @@ test('creating a user: errors next to their fields, then a generated password sh
   await page.getByLabel('Email (optional)').fill('not an email');
   await page.getByRole('button', { name: 'Create user' }).click();
   await expect(alert(page, 'One field needs attention')).toBeVisible();
-  await expect(page.getByText('email is not a valid address', { exact: true })).toBeVisible();
+  await expect(page.getByText('Email is not a valid address', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Email (optional)')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Email (optional)'), 'what was typed comes back').toHaveValue('not an email');
   await shoot(page, 'user-new-errors');
@@ -322,7 +369,8 @@ test.describe('without JavaScript', () => {
     expect(await tryPassword(browser, client, username, 'typed without js')).toBe('signed-in');
 
     await page.getByRole('link', { name: 'Show the user' }).click();
-    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByLabel(/their sessions end and every token/).check();
+    await page.getByRole('button', { name: 'Disable user' }).click();
     await expect(page.getByText('The user is disabled')).toBeVisible();
     expect(await tryPassword(browser, client, username, 'typed without js')).toBe('refused');
 

@@ -9,7 +9,9 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
-import { authorizationRequest, basic, makeClient, makeUser, post, redirectUri } from '../support/fixtures.ts';
+import { database } from '../../lib/db/database.ts';
+import { recordAudit } from '../../lib/services/audit.ts';
+import { authorizationRequest, basic, databaseUrl, makeClient, makeUser, post, redirectUri } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, portalSignOut, screenshots } from '../support/pages.ts';
 
 type User = Awaited<ReturnType<typeof makeUser>>;
@@ -19,12 +21,9 @@ const shoot = screenshots('admin');
 /** From a signed-out browser: /admin/clients → portal sign-in page → Gatehouse login → back, with no consent screen. */
 async function portalSignIn(page: Page, user: User, { screenshot = false } = {}) {
   await page.goto('/admin/clients');
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
-  await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
-  if (screenshot) await shoot(page, 'sign-in');
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
-  await expect(page.getByText('Gatehouse admin portal')).toBeVisible();
+  await expect(page.getByText('to continue to Gatehouse account portal')).toBeVisible();
+  if (screenshot) await shoot(page, 'sign-in');
   await gatehouseLogin(page, user);
 }
 
@@ -120,7 +119,7 @@ test('the ID token signing algorithm: RS256 on request; a forged value is refuse
   });
   await page.getByRole('button', { name: 'Register client' }).click();
   await expect(alert(page, 'One field needs attention')).toBeVisible();
-  await expect(page.getByText('the ID token signing algorithm is one of ES256, RS256', { exact: true })).toBeVisible();
+  await expect(page.getByText('The ID token signing algorithm is one of ES256, RS256', { exact: true })).toBeVisible();
   await expect(select).toHaveAttribute('aria-invalid', 'true');
 
   await select.selectOption('RS256');
@@ -179,8 +178,6 @@ test('signing out ends the portal session and the Gatehouse session', async ({ p
 
   // The portal forgot the admin, and so did Gatehouse: signing in asks for the password again.
   await page.getByRole('link', { name: 'Sign in again' }).click();
-  await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
   await expect(page.getByLabel('Password')).toBeVisible();
 });
@@ -206,6 +203,47 @@ test('the form shows what is wrong next to each field, keeps what was typed, and
 
   await page.goto(`/admin/clients?q=${encodeURIComponent(name)}`);
   await expect(page.getByText(`No client matches “${name}”.`)).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Pagination' }), 'the empty row says it, once').toHaveCount(0);
+});
+
+test('the clients list sorts by name, type, status or registration, without JavaScript too', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  try {
+    const tag = `Sorted ${Date.now()}`;
+    await makeClient({ name: `${tag} b` });
+    await makeClient({ name: `${tag} a` });
+    await adminSignIn(page);
+    await page.goto(`/admin/clients?q=${encodeURIComponent(tag)}`);
+    const names = () => page.getByRole('cell').getByRole('link').allInnerTexts();
+    expect(await names()).toEqual([`${tag} a`, `${tag} b`]);
+    await page.getByRole('columnheader', { name: /Name/ }).getByRole('link').click();
+    await expect(page.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'ascending');
+    expect(await names()).toEqual([`${tag} a`, `${tag} b`]);
+    await page.getByRole('columnheader', { name: /Name/ }).getByRole('link').click();
+    await expect(page.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'descending');
+    expect(await names()).toEqual([`${tag} b`, `${tag} a`]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the audit log at 1280 px keeps the actor “System” on one line', async ({ page }) => {
+  const client = await makeClient();
+  // What the CLI records: a change by the system itself, with no address.
+  await recordAudit(database(databaseUrl), {
+    action: 'client.enabled',
+    actor: null,
+    target: { type: 'client', id: client.id, label: client.name },
+    context: { ip: null, userAgent: null },
+    details: {},
+  });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await adminSignIn(page);
+  await page.goto(`/admin/audit?target=${encodeURIComponent(client.id)}`);
+  const system = page.getByRole('cell').getByText('System', { exact: true }).first();
+  const lineHeight = await system.evaluate((e) => Number.parseFloat(getComputedStyle(e).lineHeight));
+  expect((await system.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
 });
 
 test('an admin-API client registered in the portal gets the admin scope and calls the admin API; without the flag the form refuses the scope', async ({
@@ -221,7 +259,7 @@ test('an admin-API client registered in the portal gets the admin scope and call
   for (const scope of ['openid', 'profile', 'email', 'offline_access']) await page.getByRole('checkbox', { name: scope }).uncheck();
   await page.getByRole('checkbox', { name: /^admin Call the admin API/ }).check();
   await page.getByRole('button', { name: 'Register client' }).click();
-  await expect(page.getByText('only admin-API clients may have the admin scope', { exact: true })).toBeVisible();
+  await expect(page.getByText('Only admin-API clients may have the admin scope', { exact: true })).toBeVisible();
 
   await page.getByRole('checkbox', { name: /^Admin API/ }).check();
   await page.getByRole('button', { name: 'Register client' }).click();
@@ -261,7 +299,11 @@ test('edit, disable, enable and delete a client', async ({ page }) => {
   await expect(page.getByText('RS256', { exact: true })).toBeVisible();
   expect((await clientCredentials(client.id, client.clientSecret!)).status, 'an edit keeps the secret').toBe(200);
 
-  await page.getByRole('button', { name: 'Disable' }).click();
+  await page.getByRole('button', { name: 'Disable client' }).click();
+  await expect(alert(page, 'Tick the box to confirm: every token and grant of this client is revoked.')).toBeVisible();
+  expect((await clientCredentials(client.id, client.clientSecret!)).status, 'an unconfirmed Disable changes nothing').toBe(200);
+  await page.getByRole('checkbox', { name: /^Disable .* and revoke every token and grant it holds/ }).check();
+  await page.getByRole('button', { name: 'Disable client' }).click();
   await expect(page.getByText('The client is disabled')).toBeVisible();
   expect((await clientCredentials(client.id, client.clientSecret!)).status, 'a disabled client is unknown to the provider').toBe(401);
   await page.getByRole('button', { name: 'Enable' }).click();
@@ -316,6 +358,31 @@ test('the navigation reaches the Users, Audit log and System sections, marking t
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
+  test('the client form offers a public client only what applies to it, with CSS alone', async ({ page }) => {
+    await adminSignIn(page);
+    await page.getByRole('link', { name: 'Register a client' }).click();
+    const confidentialOnly = [
+      page.getByRole('checkbox', { name: /Client credentials/ }),
+      page.getByRole('checkbox', { name: /^introspect/ }),
+      page.getByRole('checkbox', { name: /^admin/ }),
+      page.getByRole('checkbox', { name: /^Resource server/ }),
+      page.getByRole('checkbox', { name: /^Admin API/ }),
+      page.getByLabel('Token endpoint authentication'),
+    ];
+    for (const field of confidentialOnly) await expect(field).toBeVisible();
+    await page.getByRole('checkbox', { name: /Client credentials/ }).check();
+    await page.getByRole('radio', { name: /^Public/ }).check();
+    for (const field of confidentialOnly) await expect(field).toBeHidden();
+    await shoot(page, 'client-new-public');
+    await fillClientForm(page, { name: 'No-JS SPA', redirectUris: 'http://localhost:5173/cb' });
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await expect(page.getByText('No-JS SPA is registered'), 'the hidden, ticked client_credentials is not sent on').toBeVisible();
+    await page.getByRole('link', { name: /show the client/ }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page.getByRole('checkbox', { name: /Client credentials/ }), 'a public client’s edit form leaves it out').toHaveCount(0);
+    await expect(page.getByLabel('Token endpoint authentication')).toHaveCount(0);
+  });
+
   test('signs in, shows form errors, registers a client and shows its secret once', async ({ page }) => {
     await adminSignIn(page);
     await page.getByRole('link', { name: 'Register a client' }).click();
@@ -356,12 +423,13 @@ test.describe('without JavaScript', () => {
     // The Disable form as the page renders it for a browser without JavaScript: the action's id in hidden fields.
     const hidden = page
       .locator('form')
-      .filter({ has: page.getByRole('button', { name: 'Disable' }) })
+      .filter({ has: page.getByRole('button', { name: 'Disable client' }) })
       .locator('input[type=hidden]');
     const fields: Record<string, string> = {};
     for (let i = 0; i < (await hidden.count()); i++) {
       fields[(await hidden.nth(i).getAttribute('name'))!] = (await hidden.nth(i).getAttribute('value')) ?? '';
     }
+    fields.confirm = 'on'; // the box a person ticks: what is refused here is the origin
     const submit = (origin: string) => page.request.post(page.url(), { multipart: fields, headers: { origin }, maxRedirects: 0 });
 
     const forged = await submit('http://evil.example');
@@ -374,9 +442,26 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('the sign-in page’s old address, /admin/sign-in, still leads to it with its query (bookmarks)', async ({ page }) => {
-  await page.goto('/admin/sign-in?callbackUrl=%2Faccount%2Fsessions');
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/sign-in\?/);
-  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' }), 'the callbackUrl came along').toBeVisible();
-  await expect(page.getByRole('button', { name: 'Sign in with Gatehouse' })).toBeVisible();
+test('/admin/sign-in and /account/sign-in go straight to Gatehouse’s sign-in, with no page in between, and back to their callbackUrl', async ({ page }) => {
+  const user = await makeUser();
+  const start = await page.request.get('/account/sign-in?callbackUrl=%2Faccount%2Fsessions', { maxRedirects: 0 });
+  expect(start.status(), 'a redirect, no page').toBe(302);
+  expect(new URL(start.headers().location).pathname).toBe('/oauth/authorize');
+  await page.goto('/account/sign-in?callbackUrl=%2Faccount%2Fsessions');
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
+  await gatehouseLogin(page, user);
+  await expect(page).toHaveURL(/\/account\/sessions$/);
+  await page.goto('/account/sign-in');
+  await expect(page, 'signed in already: straight back').toHaveURL(/\/account$/);
+});
+
+test('a failed portal sign-in says so in the words of its area, with Try again', async ({ page }) => {
+  await page.goto('/sign-in?error=OAuthCallback');
+  await expect(page.getByRole('heading', { name: 'Gatehouse admin' })).toBeVisible();
+  await page.goto('/sign-in?error=OAuthCallback&callbackUrl=%2Faccount%2Fapps');
+  await expect(page.getByRole('heading', { name: 'Your Gatehouse account' })).toBeVisible();
+  await expect(page.getByText('The sign-in did not complete.')).toBeVisible();
+  await shoot(page, 'sign-in-failed');
+  await page.getByRole('link', { name: 'Try again' }).click();
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
 });

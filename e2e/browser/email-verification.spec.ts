@@ -19,7 +19,6 @@ test('an admin sends the verification link again; the person confirms; the admin
   const person = await makeUser({ name: 'Vera Fication' });
   const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
   await page.goto('/admin/users');
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await gatehouseLogin(page, admin);
   await page.getByRole('searchbox', { name: 'Search users by username, email or name' }).fill(person.username);
   await page.getByRole('button', { name: 'Search' }).click();

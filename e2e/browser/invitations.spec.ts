@@ -40,7 +40,7 @@ test('an admin invites a person; the person chooses their password from the mail
   await page.getByLabel('Name (optional)').fill('Ivy Invited');
   await page.getByLabel('Send an invitation').check();
   await page.getByRole('button', { name: 'Create user' }).click();
-  await expect(page.getByText('an invitation needs an email address', { exact: false }).first()).toBeVisible();
+  await expect(page.getByText('An invitation needs an email address', { exact: false }).first()).toBeVisible();
   await page.getByLabel('Email (optional)').fill(email);
   await shoot(page, 'new-user');
   await page.getByRole('button', { name: 'Create user' }).click();

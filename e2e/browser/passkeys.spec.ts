@@ -53,7 +53,6 @@ async function credentialIds(cdp: CDPSession, authenticatorId: string): Promise<
 /** From a signed-out browser: /account → the portal's sign-in page → Gatehouse's login page. */
 async function toLoginPage(page: Page) {
   await page.goto('/account');
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
 }
 
@@ -111,7 +110,6 @@ test('a person adds a passkey, then signs in with it alone, and with password th
   // Autofill: picking the passkey from the username field's suggestions signs in (the virtual authenticator picks at once).
   await autofill(page, true);
   await page.goto('/account');
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByText(user.username).first()).toBeVisible();
   await portalSignOut(page, '/account/signed-out');

@@ -24,7 +24,6 @@ const appCode = (key: string, at = Date.now()) =>
 /** From a signed-out browser: /account → the portal's sign-in page → Gatehouse's login form, password posted. */
 async function signInWithPassword(page: Page, user: User) {
   await page.goto('/account');
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await gatehouseLogin(page, user);
 }
 

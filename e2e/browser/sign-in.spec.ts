@@ -172,6 +172,8 @@ test('keyboard only: Tab between fields, Enter submits', async ({ page }) => {
   await page.keyboard.press('Tab');
   await expect(password).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Keep me signed in')).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeFocused();
   // "Forgot your password?" when the server can send mail (the test run's SMTP server).
   const forgot = page.getByRole('link', { name: 'Forgot your password?' });
@@ -191,7 +193,7 @@ test('keyboard only: Tab between fields, Enter submits', async ({ page }) => {
   await expect(passkey).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  for (let i = 0; i < 4 + Number(mail) + Number(signUp); i++) await page.keyboard.press('Shift+Tab');
+  for (let i = 0; i < 5 + Number(mail) + Number(signUp); i++) await page.keyboard.press('Shift+Tab');
   await expect(username).toBeFocused();
 
   await page.keyboard.type(user.username);

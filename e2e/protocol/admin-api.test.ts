@@ -182,8 +182,8 @@ test('over the API: a public resource server and the introspect scope beside a p
   });
   assert.equal(publicRs.status, 400);
   assert.equal(publicRs.body.error, 'invalid_request');
-  assert.match(publicRs.body.error_description, /body\.resource_server: only confidential clients can be resource servers/);
-  assert.match(publicRs.body.error_description, /body\.grant_types: a client with the introspect scope uses the client_credentials grant only/);
+  assert.match(publicRs.body.error_description, /body\.resource_server: Only confidential clients can be resource servers/);
+  assert.match(publicRs.body.error_description, /body\.grant_types: A client with the introspect scope uses the client_credentials grant only/);
 
   const spa = await api('POST', '/api/admin/clients', {
     token,
@@ -192,13 +192,13 @@ test('over the API: a public resource server and the introspect scope beside a p
   assert.equal(spa.status, 201);
   const flagged = await api('PATCH', `/api/admin/clients/${spa.body.client_id}`, { token, json: { resource_server: true } });
   assert.equal(flagged.status, 400);
-  assert.match(flagged.body.error_description, /resource_server: only confidential clients/);
+  assert.match(flagged.body.error_description, /resource_server: Only confidential clients/);
 
   const web = await api('POST', '/api/admin/clients', { token, json: { client_name: 'Web', redirect_uris: [redirectUri], resource_server: true } });
   assert.equal(web.status, 201, 'a confidential resource server that also signs people in');
   const widened = await api('PATCH', `/api/admin/clients/${web.body.client_id}`, { token, json: { scope: 'openid introspect' } });
   assert.equal(widened.status, 400);
-  assert.match(widened.body.error_description, /grant_types: a client with the introspect scope uses the client_credentials grant only/);
+  assert.match(widened.body.error_description, /grant_types: A client with the introspect scope uses the client_credentials grant only/);
   assert.equal(
     (await api('GET', `/api/admin/clients/${web.body.client_id}`, { token })).body.scope,
     'openid profile email offline_access',

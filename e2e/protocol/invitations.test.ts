@@ -77,7 +77,7 @@ test('an invitation needs an email and no password; a user with a password has n
   const token = await adminToken(await makeAdminApiClient());
   const noEmail = await api('POST', '/api/admin/users', { token, json: { username: unique(), invite: true } });
   assert.equal(noEmail.status, 400);
-  assert.match(noEmail.body.error_description, /an invitation needs an email address/);
+  assert.match(noEmail.body.error_description, /An invitation needs an email address/);
   const both = await api('POST', '/api/admin/users', {
     token,
     json: { username: unique(), email: `${unique()}@example.test`, invite: true, password: 'a fine password' },

@@ -49,7 +49,7 @@ async function interactionPage(browser = new TestBrowser(baseUrl)) {
 }
 
 test("every page has a nonce-based policy, and each of Next's scripts carries that nonce", async () => {
-  const paths = ['/', '/admin/sign-in', '/admin/signed-out', '/account/signed-out', '/no-such-page', await interactionPage()];
+  const paths = ['/', '/sign-in?error=OAuthCallback', '/admin/signed-out', '/account/signed-out', '/no-such-page', await interactionPage()];
   for (const path of paths) {
     const response = await fetch(new URL(path, baseUrl), { redirect: 'manual' });
     const policy = policyOf(response);

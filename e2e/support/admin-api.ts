@@ -61,28 +61,14 @@ export async function api(
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-/** The hidden inputs of the form posting to `action` on a page. */
-function hiddenFields(html: string): Record<string, string> {
-  const decode = (v: string) =>
-    v
-      .replace(/&amp;/g, '&')
-      .replace(/&quot;/g, '"')
-      .replace(/&#x27;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>');
-  return Object.fromEntries([...html.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], decode(m[2])]));
-}
-
 /**
- * A user signs in to the portal the way a browser does: next-auth's sign-in
- * page, Gatehouse's login form, the callback, then /admin (a 403 page for
+ * A user signs in to the portal the way a browser does: /admin/sign-in, which goes
+ * straight to Gatehouse's login form, the callback, then /admin (a 403 page for
  * anyone but an admin). Returns the browser holding the portal session cookie.
  */
 export async function portalSignIn(user: { username: string; password: string; totpSecret?: string }) {
   const browser = new TestBrowser(baseUrl);
-  const start = await browser.navigate(`/api/auth/signin?callbackUrl=${encodeURIComponent(`${baseUrl}/admin`)}`);
-  const page = await start.response.text();
-  let step = await browser.submit(page, '/api/auth/signin/gatehouse', hiddenFields(page));
+  let step = await browser.navigate(`/admin/sign-in?callbackUrl=${encodeURIComponent('/admin')}`);
   const login = await step.response.text();
   assert.ok(login.includes('/login"'), `expected Gatehouse's login form at ${step.url}`);
   step = await browser.submit(login, '/login', credentials(user));

@@ -81,6 +81,12 @@ const envSchema = z.object({
     .min(300)
     .max(31_536_000)
     .default(14 * 86_400),
+  /**
+   * Idle limit, in seconds, of a session signed in without "Keep me signed in":
+   * it ends when not used at the authorization endpoint for this long (and with
+   * the browser, its cookie having no expiry). 60 minutes by default.
+   */
+  SESSION_IDLE_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /**
    * How many reverse proxies in front of Gatehouse append the client's address to

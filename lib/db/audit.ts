@@ -140,3 +140,34 @@ export async function deleteAuditEventsBefore(db: Database, before: Date, batch 
     if (rows.length < batch) return deleted;
   }
 }
+
+/**
+ * When each of these users last signed in, from the log's `sign_in.succeeded`
+ * entries (one grouped query on the (actor_id, at) index, for one page of a
+ * list). A user missing from the answer has no sign-in left in the log: never,
+ * or before AUDIT_RETENTION_DAYS deleted it.
+ */
+export async function lastSignIns(db: Database, userIds: string[]): Promise<Map<string, Date>> {
+  if (!userIds.length) return new Map();
+  const rows = await db.prisma.auditEvent.groupBy({
+    by: ['actorId'],
+    where: { actorId: { in: userIds }, action: 'sign_in.succeeded' },
+    _max: { at: true },
+  });
+  return new Map(rows.flatMap((row) => (row.actorId && row._max.at ? [[row.actorId, row._max.at] as const] : [])));
+}
+
+/** An account's successful sign-ins since `since`, newest first (at most `take`): where each session came from. */
+export async function signInsSince(
+  db: Database,
+  accountId: string,
+  since: Date,
+  take = 200,
+): Promise<Array<{ at: Date; ip: string | null; userAgent: string | null }>> {
+  return db.prisma.auditEvent.findMany({
+    where: { actorId: accountId, action: 'sign_in.succeeded', at: { gte: since } },
+    select: { at: true, ip: true, userAgent: true },
+    orderBy: [{ at: 'desc' }, { id: 'desc' }],
+    take,
+  });
+}

@@ -231,16 +231,26 @@ export async function setClientSecretHash(db: Database, id: string, secretHash: 
  * One page of clients, newest first, whose name or client_id contains `query`
  * (literally, ignoring case: lib/db/text-search.ts), and how many match in all.
  */
+/** The columns a list of clients may be ordered by. */
+export const CLIENT_SORTS = ['name', 'type', 'status', 'createdAt'] as const;
+export type ClientSort = { column: (typeof CLIENT_SORTS)[number]; direction: 'asc' | 'desc' };
+
+const clientOrder = ({ column, direction }: ClientSort) =>
+  column === 'type' ? { confidential: direction } : column === 'status' ? { enabled: direction } : { [column]: direction };
+
+/** One page of clients, newest first unless `sort` says otherwise (the id breaks ties, so pages never overlap). */
 export async function searchClients(
   db: Database,
-  { query, skip, take }: { query?: string; skip: number; take: number },
+  { query, skip, take, sort }: { query?: string; skip: number; take: number; sort?: ClientSort },
 ): Promise<{ clients: ClientRecord[]; total: number }> {
   const contains = (value: string) => containsText(db.sql.kind, value);
   const where = query ? { OR: [{ name: contains(query) }, { id: contains(query) }] } : {};
-  const [rows, total] = await Promise.all([
-    db.prisma.client.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip, take }),
-    db.prisma.client.count({ where }),
-  ]);
+  const orderBy = [
+    sort ? clientOrder(sort) : { createdAt: 'desc' as const },
+    ...(sort?.column === 'createdAt' ? [] : [{ createdAt: 'desc' as const }]),
+    { id: 'asc' as const },
+  ];
+  const [rows, total] = await Promise.all([db.prisma.client.findMany({ where, orderBy, skip, take }), db.prisma.client.count({ where })]);
   return { clients: rows.map(toRecord), total };
 }
 

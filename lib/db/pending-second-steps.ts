@@ -15,15 +15,18 @@ const MODEL = 'PendingSecondStep';
 
 export interface PendingSecondStep {
   accountId: string;
+  /** "Keep me signed in", as ticked with the password: the session the second step opens follows it. */
+  remember?: boolean;
 }
 
 export async function savePendingSecondStep(db: Database, interactionUid: string, pending: PendingSecondStep, expiresAt: number): Promise<void> {
-  await upsertArtifact(db.sql, MODEL, interactionUid, { accountId: pending.accountId }, expiresAt);
+  await upsertArtifact(db.sql, MODEL, interactionUid, { accountId: pending.accountId, remember: pending.remember }, expiresAt);
 }
 
 export async function findPendingSecondStep(db: Database, interactionUid: string, now = Date.now()): Promise<PendingSecondStep | undefined> {
   const payload = await findArtifact(db.sql, MODEL, interactionUid, now);
-  return typeof payload?.accountId === 'string' ? { accountId: payload.accountId } : undefined;
+  if (typeof payload?.accountId !== 'string') return undefined;
+  return { accountId: payload.accountId, ...(typeof payload.remember === 'boolean' ? { remember: payload.remember } : {}) };
 }
 
 export async function deletePendingSecondStep(db: Database, interactionUid: string): Promise<void> {

@@ -241,16 +241,33 @@ export async function findUserById(db: Database, id: string): Promise<UserRecord
  * One page of users, newest first, whose username, email or name contains
  * `query` (literally, ignoring case: lib/db/text-search.ts), and how many match in all.
  */
+/** The columns a list of users may be ordered by. */
+export const USER_SORTS = ['username', 'email', 'status', 'createdAt'] as const;
+export type UserSort = { column: (typeof USER_SORTS)[number]; direction: 'asc' | 'desc' };
+
+// Usernames by their lowercased key, as they are compared; emails with none last either way.
+const userOrder = ({ column, direction }: UserSort) =>
+  column === 'username'
+    ? { usernameKey: direction }
+    : column === 'email'
+      ? { email: { sort: direction, nulls: 'last' as const } }
+      : column === 'status'
+        ? { disabled: direction }
+        : { createdAt: direction };
+
+/** One page of users, newest first unless `sort` says otherwise (the id breaks ties, so pages never overlap). */
 export async function searchUsers(
   db: Database,
-  { query, skip, take }: { query?: string; skip: number; take: number },
+  { query, skip, take, sort }: { query?: string; skip: number; take: number; sort?: UserSort },
 ): Promise<{ users: UserRecord[]; total: number }> {
   const contains = (value: string) => containsText(db.sql.kind, value);
   const where = query ? { OR: [{ username: contains(query) }, { email: contains(query) }, { name: contains(query) }] } : {};
-  const [rows, total] = await Promise.all([
-    db.prisma.user.findMany({ where, select: publicFields, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip, take }),
-    db.prisma.user.count({ where }),
-  ]);
+  const orderBy = [
+    sort ? userOrder(sort) : { createdAt: 'desc' as const },
+    ...(sort?.column === 'createdAt' ? [] : [{ createdAt: 'desc' as const }]),
+    { id: 'asc' as const },
+  ];
+  const [rows, total] = await Promise.all([db.prisma.user.findMany({ where, select: publicFields, orderBy, skip, take }), db.prisma.user.count({ where })]);
   return { users: rows.map(toRecord), total };
 }
 

@@ -32,6 +32,8 @@ export interface ProviderSettings {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   sessionTtl: number;
+  /** A session signed in without "Keep me signed in" (transient): its idle limit; sessionTtl when not given. */
+  sessionIdleTtl?: number;
   /** Times the storage adapter's calls (lib/ops/metrics.ts); the bench's bare configuration has none. */
   metrics?: Pick<Metrics, 'storageCall'>;
   /** The operator's brand on the provider's own pages (logout, errors). */
@@ -201,7 +203,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       IdToken: ID_TOKEN_TTL,
       RefreshToken: settings.refreshTokenTtl,
       Grant: settings.refreshTokenTtl,
-      Session: settings.sessionTtl,
+      // Saved, and so pushed back, at every use. A transient session (login `remember: false`, "Keep me
+      // signed in" unticked) gets a cookie without Expires, which ends with the browser, and a short idle limit.
+      Session: (_ctx, session) => (session.transient ? (settings.sessionIdleTtl ?? settings.sessionTtl) : settings.sessionTtl),
       Interaction: 3600,
     },
     features: {

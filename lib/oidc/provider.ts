@@ -43,6 +43,7 @@ export async function createProvider({
       accessTokenTtl: config.ACCESS_TOKEN_TTL,
       refreshTokenTtl: config.REFRESH_TOKEN_TTL,
       sessionTtl: config.SESSION_TTL,
+      sessionIdleTtl: config.SESSION_IDLE_TTL,
       metrics,
       brand,
     }),

@@ -5,7 +5,7 @@ import { describe, test, type TestContext } from 'node:test';
 import { auditEventId, insertAuditEvent, listAuditEvents } from '../db/audit.ts';
 import type { Database } from '../db/database.ts';
 import { testDatabases } from '../db/testing.ts';
-import { auditEventsFor, auditLogPage, clientActor, isSecretKey, recordAudit, sanitizeDetails } from './audit.ts';
+import { auditEventsFor, auditLogPage, clientActor, isSecretKey, lastSignIns, recordAudit, sanitizeDetails } from './audit.ts';
 
 /** Captures what the handle's log gets at error level while `fn` runs. */
 async function errorsLogged(t: TestContext, db: Database, fn: () => Promise<void>): Promise<string> {
@@ -206,6 +206,23 @@ for (const storage of testDatabases('audit')) {
       assert.equal(page2.events[0].actor?.username, `Alice-${t}`, 'the oldest is last');
       const { total } = await listAuditEvents(db, { actions: ['client.deleted', 'client.updated'], target: t }, { skip: 0, take: 1 });
       assert.equal(total, 2);
+    });
+
+    test('lastSignIns: each user’s newest successful sign-in, none for a user without one', async () => {
+      const db = await open();
+      const [u, v, w] = [`u-${tag()}`, `v-${tag()}`, `w-${tag()}`];
+      const signIn = (id: string) => recordAudit(db, { action: 'sign_in.succeeded', actor: { id, username: id }, target: { type: 'user', id, label: id } });
+      await signIn(u);
+      await new Promise((r) => setTimeout(r, 5));
+      await signIn(u);
+      await signIn(v);
+      await recordAudit(db, { action: 'user.disabled', actor: { id: w, username: w }, target: { type: 'user', id: v, label: v } });
+      const found = await lastSignIns(db, [u, v, w]);
+      const newest = (await auditEventsFor(db, { actorId: u, actions: ['sign_in.succeeded'] }, 1))[0].at;
+      assert.equal(found.get(u)?.getTime(), newest.getTime(), 'the newer of two');
+      assert.ok(found.get(v));
+      assert.equal(found.has(w), false, 'acting is not signing in');
+      assert.equal((await lastSignIns(db, [])).size, 0);
     });
 
     test('involvingUserId: entries where the user acted or was acted on', async () => {

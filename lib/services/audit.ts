@@ -24,6 +24,7 @@ import {
 import type { RequestContext } from './request-context.ts';
 
 export { requestContext, type RequestContext } from './request-context.ts';
+export { lastSignIns } from '../db/audit.ts';
 export { auditActions, auditActionLabels, isAuditAction, type AuditAction } from './audit-events.ts';
 export type { AuditEventRecord };
 

@@ -35,6 +35,14 @@ for (const storage of testDatabases('bootstrap')) {
       assert.deepEqual(await findClient(db, PORTAL_CLIENT_ID), before, 'a second start changes nothing');
     });
 
+    test('is named after the brand, for both areas: renamed when BRAND_NAME changes', async () => {
+      const db = await storage.open();
+      await ensurePortalClient(db, { issuer: 'http://localhost:3000', ...quiet });
+      assert.equal((await findClient(db, PORTAL_CLIENT_ID))?.name, 'Gatehouse account portal');
+      await ensurePortalClient(db, { issuer: 'http://localhost:3000', product: 'Acme ID', ...quiet });
+      assert.equal((await findClient(db, PORTAL_CLIENT_ID))?.name, 'Acme ID account portal');
+    });
+
     test('follows a new ISSUER, and undoes an edit, a disable and a rotated secret', async () => {
       const db = await storage.open();
       await ensurePortalClient(db, { issuer: 'http://localhost:3000', ...quiet });

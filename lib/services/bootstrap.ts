@@ -67,8 +67,11 @@ export async function ensureAdmin(db: Database, config: Pick<Env, 'ADMIN_USERNAM
  * redirect URIs for the current ISSUER, enabled, and the secret every instance
  * reads from server_secrets (stored, like every client secret, only hashed).
  */
-export async function ensurePortalClient(db: Database, { issuer, log }: { issuer: string; log: (line: string) => void }): Promise<void> {
-  const registration = portalRegistration(issuer);
+export async function ensurePortalClient(
+  db: Database,
+  { issuer, product, log }: { issuer: string; product?: string; log: (line: string) => void },
+): Promise<void> {
+  const registration = portalRegistration(issuer, product);
   if (!newClientSchema.safeParse(registration).success) {
     // Redirect URIs must be https, or http on loopback (RFC 9700 §2.1): the portal follows the same rule.
     log(`the admin portal needs an https ISSUER (http only on localhost); sign-in at ${issuer}/admin is off`);

@@ -84,7 +84,7 @@ test('only confidential clients can be resource servers', () => {
   assert.ok(!refused.success);
   assert.deepEqual(
     refused.error.issues.map((i) => [i.path.join('.'), i.message]),
-    [['resourceServer', 'only confidential clients can be resource servers (a public client has no secret to authenticate with)']],
+    [['resourceServer', 'Only confidential clients can be resource servers (a public client has no secret to authenticate with)']],
   );
   assert.ok(newClientSchema.safeParse({ ...spa, type: 'confidential' }).success, 'a confidential API that also signs people in');
 });
@@ -100,7 +100,7 @@ test("the introspect scope goes with the client_credentials grant alone, never w
     assert.ok(!refused.success, grantTypes.join());
     assert.deepEqual(
       refused.error.issues.map((i) => [i.path.join('.'), i.message]),
-      [['grantTypes', 'a client with the introspect scope uses the client_credentials grant only']],
+      [['grantTypes', 'A client with the introspect scope uses the client_credentials grant only']],
     );
   }
   // The CLI's `--public --resource-server --scope introspect`: refused on both counts.
@@ -124,7 +124,7 @@ test('only admin-API clients may have the admin scope, and only with client_cred
   assert.ok(!refused.success);
   assert.deepEqual(
     refused.error.issues.map((i) => i.message),
-    ['only admin-API clients may have the admin scope'],
+    ['Only admin-API clients may have the admin scope'],
   );
   assert.ok(newClientSchema.safeParse({ ...automation, adminApi: true }).success);
   // A code or refresh grant beside it could carry the scope into a person's token.
@@ -137,7 +137,7 @@ test('only admin-API clients may have the admin scope, and only with client_cred
   assert.ok(!withCode.success);
   assert.deepEqual(
     withCode.error.issues.map((i) => [i.path.join('.'), i.message]),
-    [['grantTypes', 'a client with the admin scope uses the client_credentials grant only']],
+    [['grantTypes', 'A client with the admin scope uses the client_credentials grant only']],
   );
   // The flag alone changes nothing the provider would hand out.
   assert.equal(newClientSchema.parse({ name: 'x', redirectUris: ['https://a.example/cb'], adminApi: true }).adminApi, true);
@@ -159,7 +159,7 @@ test('the ID token signing algorithm: ES256 unless RS256 is asked for; nothing e
     assert.ok(!result.success, bad);
     assert.deepEqual(
       result.error.issues.map((i) => [i.path.join('.'), i.message]),
-      [['idTokenSignedResponseAlg', 'the ID token signing algorithm is one of ES256, RS256']],
+      [['idTokenSignedResponseAlg', 'The ID token signing algorithm is one of ES256, RS256']],
     );
   }
 });

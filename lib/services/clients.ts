@@ -49,20 +49,20 @@ export const idTokenSigningAlgs = ID_TOKEN_SIGNING_ALGS;
 const trustIssues: Record<TrustViolation, { path: [string]; message: string }> = {
   public_resource_server: {
     path: ['resourceServer'],
-    message: 'only confidential clients can be resource servers (a public client has no secret to authenticate with)',
+    message: 'Only confidential clients can be resource servers (a public client has no secret to authenticate with)',
   },
-  introspect_without_resource_server: { path: ['scopes'], message: `only resource servers may have the ${INTROSPECT_SCOPE} scope` },
-  introspect_with_user_grant: { path: ['grantTypes'], message: `a client with the ${INTROSPECT_SCOPE} scope uses the client_credentials grant only` },
+  introspect_without_resource_server: { path: ['scopes'], message: `Only resource servers may have the ${INTROSPECT_SCOPE} scope` },
+  introspect_with_user_grant: { path: ['grantTypes'], message: `A client with the ${INTROSPECT_SCOPE} scope uses the client_credentials grant only` },
 };
 
 export const newClientSchema = z
   .object({
-    name: z.string().trim().min(1, 'name is required').max(128),
+    name: z.string().trim().min(1, 'Name is required').max(128),
     type: z.enum(['confidential', 'public']).default('confidential'),
     redirectUris: z.array(redirectUriSchema).default([]),
     postLogoutRedirectUris: z.array(redirectUriSchema).default([]),
-    grantTypes: z.array(z.enum(grantTypes)).min(1, 'choose at least one grant type').default(['authorization_code', 'refresh_token']),
-    scopes: z.array(z.enum(supportedScopes)).min(1, 'choose at least one scope').default(['openid', 'profile', 'email', 'offline_access']),
+    grantTypes: z.array(z.enum(grantTypes)).min(1, 'Choose at least one grant type').default(['authorization_code', 'refresh_token']),
+    scopes: z.array(z.enum(supportedScopes)).min(1, 'Choose at least one scope').default(['openid', 'profile', 'email', 'offline_access']),
     tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post', 'none']).optional(),
     logoUri: z
       .url({ protocol: /^https$/, error: 'the logo URI must be an https URL' })
@@ -79,7 +79,7 @@ export const newClientSchema = z
      * An update that leaves it out keeps the client's current one (updateClient).
      */
     idTokenSignedResponseAlg: z
-      .enum(idTokenSigningAlgs, { error: `the ID token signing algorithm is one of ${idTokenSigningAlgs.join(', ')}` })
+      .enum(idTokenSigningAlgs, { error: `The ID token signing algorithm is one of ${idTokenSigningAlgs.join(', ')}` })
       .default(DEFAULT_ID_TOKEN_SIGNING_ALG),
     /** Every sign-in for the client ends with a second factor, as if it asked with acr_values (lib/oidc/step-up.ts). */
     requireSecondFactor: z.boolean().default(false),
@@ -87,15 +87,15 @@ export const newClientSchema = z
   .superRefine((c, ctx) => {
     const method = c.tokenEndpointAuthMethod ?? (c.type === 'public' ? 'none' : 'client_secret_basic');
     if (c.type === 'public' && method !== 'none')
-      ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'a public client authenticates with none' });
+      ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'A public client authenticates with none' });
     if (c.type === 'confidential' && method === 'none')
-      ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'a confidential client needs client_secret_basic or client_secret_post' });
+      ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'A confidential client needs client_secret_basic or client_secret_post' });
     if (c.grantTypes.includes('authorization_code') && c.redirectUris.length === 0)
-      ctx.addIssue({ code: 'custom', path: ['redirectUris'], message: 'the authorization_code grant needs at least one redirect URI' });
+      ctx.addIssue({ code: 'custom', path: ['redirectUris'], message: 'The authorization_code grant needs at least one redirect URI' });
     if (c.grantTypes.includes('refresh_token') && !c.grantTypes.includes('authorization_code'))
-      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'refresh_token only makes sense with authorization_code' });
+      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'The refresh_token grant only makes sense with authorization_code' });
     if (c.type === 'public' && c.grantTypes.includes('client_credentials'))
-      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'client_credentials needs a confidential client' });
+      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'The client_credentials grant needs a confidential client' });
     // Who may introspect others' tokens, and that the introspect scope never reaches a person's token (lib/oidc/client-policy.ts).
     for (const violation of trustViolations({
       confidential: c.type === 'confidential',
@@ -108,9 +108,9 @@ export const newClientSchema = z
     // The admin scope must never reach a person's token: no code or refresh grant beside it
     // (the provider's client metadata validator, lib/oidc/configuration.ts, says the same).
     if (c.scopes.includes(ADMIN_SCOPE) && !c.adminApi)
-      ctx.addIssue({ code: 'custom', path: ['scopes'], message: `only admin-API clients may have the ${ADMIN_SCOPE} scope` });
+      ctx.addIssue({ code: 'custom', path: ['scopes'], message: `Only admin-API clients may have the ${ADMIN_SCOPE} scope` });
     if (c.scopes.includes(ADMIN_SCOPE) && c.grantTypes.some((grant) => grant !== 'client_credentials')) {
-      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: `a client with the ${ADMIN_SCOPE} scope uses the client_credentials grant only` });
+      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: `A client with the ${ADMIN_SCOPE} scope uses the client_credentials grant only` });
     }
   });
 

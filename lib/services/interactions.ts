@@ -179,6 +179,8 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
   if (!parsed.success) return { error: 'invalid_form' };
   const { username, password } = parsed.data;
+  // "Keep me signed in": unticked, the provider opens a transient session (lib/oidc/configuration.ts, ttl.Session).
+  const remember = form.get('remember') === 'on';
   const result = await authenticate(ctx, username, password, context.ip);
   const client = await clientOf(ctx, interaction);
   if (!result.ok) {
@@ -197,13 +199,14 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
     return result.refusal ? { error: 'throttled', retryAfterSeconds: result.refusal.retryAfterSeconds } : { error: 'invalid_credentials' };
   }
   // The account's own spelling: usernames match whatever the case typed.
-  return completePasswordStep(ctx, uid, cookie, interaction, { id: result.accountId, username: result.username }, client, context);
+  return completePasswordStep(ctx, uid, cookie, interaction, { id: result.accountId, username: result.username }, client, context, remember);
 }
 
 /**
  * After a password typed in this interaction (at sign-in, or at sign-up once the address is
  * verified): on to the second step when the person has one, refused when the policy says they
- * must set one up first, else signed in with the password (amr `pwd`).
+ * must set one up first, else signed in with the password (amr `pwd`). `remember`: "Keep me
+ * signed in" was ticked (SESSION_TTL), else a transient session with SESSION_IDLE_TTL.
  */
 export async function completePasswordStep(
   ctx: AppContext,
@@ -213,11 +216,12 @@ export async function completePasswordStep(
   person: { id: string; username: string },
   client: { clientId: string; clientName?: string },
   context: RequestContext,
+  remember: boolean,
 ): Promise<Next> {
   if (await hasSecondFactor(ctx.db, person.id)) {
     // Not signed in yet: the interaction stays open, and its page asks for the code.
     const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + SECOND_STEP_TTL_MS);
-    await savePendingSecondStep(ctx.db, uid, { accountId: person.id }, expiresAt);
+    await savePendingSecondStep(ctx.db, uid, { accountId: person.id, remember }, expiresAt);
     return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
   }
   if (client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
@@ -240,7 +244,7 @@ export async function completePasswordStep(
     context,
     details: client,
   });
-  const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id) }, { mergeWithLastSubmission: false });
+  const redirect = await finishInteraction(ctx, uid, cookie, { login: { ...loginResult(person.id), remember } }, { mergeWithLastSubmission: false });
   return { redirect };
 }
 
@@ -321,6 +325,9 @@ async function finishSecondStep(
     if (outcome.error === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
     return { error: outcome.error === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.error };
   }
+  // A step-up has no pending step: its session keeps what was chosen when it was opened.
+  const pending = await findPendingSecondStep(ctx.db, uid, ctx.now());
+  const remember = pending ? (pending.remember ?? true) : !(await sessionIsTransient(ctx, interaction));
   await deletePendingSecondStep(ctx.db, uid);
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, {
@@ -330,8 +337,22 @@ async function finishSecondStep(
     context,
     details: { ...client, secondFactor: outcome.method },
   });
-  const resume = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, outcome.method) }, { mergeWithLastSubmission: false });
+  const resume = await finishInteraction(
+    ctx,
+    uid,
+    cookie,
+    { login: { ...loginResult(person.id, outcome.method), remember } },
+    { mergeWithLastSubmission: false },
+  );
   return { redirect: outcome.method === 'recovery_code' ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume };
+}
+
+/** Whether the session an interaction continues was opened without "Keep me signed in". */
+async function sessionIsTransient(ctx: AppContext, interaction: Interaction): Promise<boolean> {
+  const sessionUid = interaction.session?.uid;
+  if (!sessionUid) return false;
+  const provider = await ctx.provider();
+  return (await provider.Session.findByUid(sessionUid))?.transient === true;
 }
 
 /** Who is consenting (or refusing): the session's account, by its current username. */

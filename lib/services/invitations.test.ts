@@ -111,7 +111,7 @@ for (const storage of testDatabases('invitations')) {
       const { email: _, ...noEmail } = newPerson();
       await assert.rejects(
         inviteUser(ctx, noEmail, admin),
-        (e: unknown) => e instanceof InvalidRequest && e.validation?.issues[0].path[0] === 'email' && /an invitation needs an email address/.test(e.message),
+        (e: unknown) => e instanceof InvalidRequest && e.validation?.issues[0].path[0] === 'email' && /An invitation needs an email address/.test(e.message),
       );
       const off = contextFor(db, capturingMailer('off').mailer);
       const input = newPerson();

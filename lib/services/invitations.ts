@@ -48,14 +48,14 @@ export type InvitationInput = Omit<NewUserInput, 'password'>;
 /** A new user's fields for an invitation: no password, an email required. */
 export const invitedUserSchema = newUserSchema.omit({ password: true }).extend({
   email: z
-    .email({ error: (issue) => (issue.input == null || issue.input === '' ? 'an invitation needs an email address' : 'email is not a valid address') })
+    .email({ error: (issue) => (issue.input == null || issue.input === '' ? 'An invitation needs an email address' : 'Email is not a valid address') })
     .max(254),
 });
 
 /** `sent` with when the link stops working; `failed`: the mail server refused or was unreachable, no new link was kept. */
 export type InvitationSend = { status: 'sent'; expiresAt: Date } | { status: 'failed' };
 
-export const NO_MAIL = 'this server sends no mail (SMTP_URL is not set), so it cannot send an invitation: set a password instead';
+export const NO_MAIL = 'This server sends no mail (SMTP_URL is not set), so it cannot send an invitation: set a password instead';
 
 function refuseWithoutMail(ctx: Pick<AppContext, 'mailer'>) {
   if (!canMailLinks(ctx)) throw new InvalidRequest(NO_MAIL);

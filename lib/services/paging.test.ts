@@ -1,7 +1,7 @@
 // The lists' paging arithmetic: which rows a page reads, and what it says about where they stand.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pageRange, pageWindow } from './paging.ts';
+import { pageRange, pageWindow, parseSort } from './paging.ts';
 
 test('page n of 20 reads rows 20(n-1) onwards, 20 of them', () => {
   assert.deepEqual(pageRange(1, 20), { skip: 0, take: 20 });
@@ -13,4 +13,12 @@ test('a page says which rows it shows and how many pages there are; an empty lis
   assert.deepEqual(pageWindow(3, 20, 45, 5), { pageCount: 3, first: 41, last: 45 });
   assert.deepEqual(pageWindow(1, 20, 0, 0), { pageCount: 1, first: 0, last: 0 });
   assert.deepEqual(pageWindow(4, 20, 45, 0), { pageCount: 3, first: 0, last: 0 });
+});
+
+test('a sort from the query string: a known column, `-` before it for descending; anything else is the default', () => {
+  const columns = ['name', 'createdAt'] as const;
+  const fallback = { column: 'createdAt', direction: 'desc' } as const;
+  assert.deepEqual(parseSort('name', columns, fallback), { column: 'name', direction: 'asc' });
+  assert.deepEqual(parseSort('-name', columns, fallback), { column: 'name', direction: 'desc' });
+  for (const odd of [undefined, '', '-', 'secretHash', '--name', ['name']]) assert.deepEqual(parseSort(odd, columns, fallback), fallback, String(odd));
 });

@@ -33,3 +33,22 @@ export interface ListPosition {
   first: number;
   last: number;
 }
+
+export type SortDirection = 'asc' | 'desc';
+
+/** A list's order: one of its sortable columns, and which way. */
+export interface ListSort<C extends string = string> {
+  column: C;
+  direction: SortDirection;
+}
+
+/**
+ * A list's order from its query string, `sort=<column>` (ascending) or
+ * `sort=-<column>` (descending); anything else is the list's default.
+ */
+export function parseSort<C extends string>(value: unknown, columns: readonly C[], fallback: ListSort<C>): ListSort<C> {
+  if (typeof value !== 'string') return fallback;
+  const direction: SortDirection = value.startsWith('-') ? 'desc' : 'asc';
+  const column = value.replace(/^-/, '');
+  return (columns as readonly string[]).includes(column) ? { column: column as C, direction } : fallback;
+}

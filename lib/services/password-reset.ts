@@ -27,8 +27,8 @@ import { changePassword, passwordSchema } from './users.ts';
 export const RESET_LINK_MINUTES = 30;
 
 const newPasswordSchema = z
-  .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'enter the new password again') })
-  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match' });
+  .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'Enter the new password again') })
+  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'The two passwords do not match' });
 
 type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: MailLinkConfig };
 

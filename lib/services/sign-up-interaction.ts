@@ -101,7 +101,8 @@ export async function continueAfterVerification(uid: string, cookie: string | nu
   if (!account?.emailVerified) return { error: 'email_not_verified' };
   await deletePendingEmailVerification(ctx.db, uid);
   const person = { id: account.id, username: account.username };
-  return completePasswordStep(ctx, uid, cookie, interaction, person, await clientOf(ctx, interaction), context);
+  // The sign-up form asks nothing about staying signed in: a browser session, as an unticked sign-in gets.
+  return completePasswordStep(ctx, uid, cookie, interaction, person, await clientOf(ctx, interaction), context, false);
 }
 
 /** "Send the link again" (throttled: lib/services/sign-up.ts resendSignUpLink). */

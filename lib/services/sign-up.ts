@@ -39,7 +39,7 @@ export type SignUpContext = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer
 export const signUpSchema = z
   .object({
     username: usernameSchema,
-    email: z.string().trim().min(1, 'email is required').pipe(z.email('email is not a valid address').max(254)),
+    email: z.string().trim().min(1, 'Email is required').pipe(z.email('Email is not a valid address').max(254)),
     name: profileSchema.shape.name,
     password: passwordSchema,
     confirmPassword: z.string().min(1, 'enter the password again'),

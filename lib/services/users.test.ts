@@ -301,5 +301,19 @@ for (const storage of testDatabases('users')) {
       assert.equal((await searchUsers(db, { query: `amy-${t}@EXAMPLE`, skip: 0, take: 10 })).total, 1);
       assert.ok(!('passwordHash' in users[0]));
     });
+
+    test('search orders by a column either way, usernames regardless of case, no email last', async () => {
+      const db = await storage.open();
+      const t = tag();
+      await createUser(db, { username: `b-${t}`, email: `a-${t}@example.com`, password: 'a long password' });
+      await createUser(db, { username: `C-${t}`, password: 'a long password' });
+      await createUser(db, { username: `a-${t}`, email: `b-${t}@example.com`, password: 'a long password' });
+      const names = async (sort: Parameters<typeof searchUsers>[1]['sort']) =>
+        (await searchUsers(db, { query: t, skip: 0, take: 10, sort })).users.map((u) => u.username);
+      assert.deepEqual(await names({ column: 'username', direction: 'asc' }), [`a-${t}`, `b-${t}`, `C-${t}`]);
+      assert.deepEqual(await names({ column: 'username', direction: 'desc' }), [`C-${t}`, `b-${t}`, `a-${t}`]);
+      assert.deepEqual(await names({ column: 'email', direction: 'asc' }), [`b-${t}`, `a-${t}`, `C-${t}`]);
+      assert.deepEqual(await names({ column: 'email', direction: 'desc' }), [`a-${t}`, `b-${t}`, `C-${t}`]);
+    });
   });
 }

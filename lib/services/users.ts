@@ -36,18 +36,18 @@ import type { Throttle } from './throttle.ts';
 export const usernameSchema = z
   .string()
   .trim()
-  .min(1, 'username is required')
-  .max(64, 'username is at most 64 characters')
-  .regex(/^[A-Za-z0-9._@-]+$/, 'username may contain letters, digits and . _ @ - only');
+  .min(1, 'Username is required')
+  .max(64, 'Username is at most 64 characters')
+  .regex(/^[A-Za-z0-9._@-]+$/, 'Username may contain letters, digits and . _ @ - only');
 
 export const passwordSchema = z
   .string()
-  .min(passwordPolicy.minLength, `password must be at least ${passwordPolicy.minLength} characters`)
-  .max(passwordPolicy.maxLength, `password is at most ${passwordPolicy.maxLength} characters`);
+  .min(passwordPolicy.minLength, `Password must be at least ${passwordPolicy.minLength} characters`)
+  .max(passwordPolicy.maxLength, `Password is at most ${passwordPolicy.maxLength} characters`);
 
 export const newUserSchema = z.object({
   username: usernameSchema,
-  email: z.email('email is not a valid address').max(254).nullable().default(null),
+  email: z.email('Email is not a valid address').max(254).nullable().default(null),
   name: z.string().trim().min(1).max(128).nullable().default(null),
   password: passwordSchema,
   role: z.enum(['user', 'admin']).default('user'),
@@ -59,7 +59,7 @@ export const profileSchema = z.object({
   name: z
     .string()
     .trim()
-    .max(128, 'name is at most 128 characters')
+    .max(128, 'Name is at most 128 characters')
     .transform((v) => v || null)
     .nullable()
     .default(null),
@@ -67,7 +67,7 @@ export const profileSchema = z.object({
     .string()
     .trim()
     .transform((v) => v || null)
-    .pipe(z.email('email is not a valid address').max(254).nullable())
+    .pipe(z.email('Email is not a valid address').max(254).nullable())
     .nullable()
     .default(null),
 });
@@ -103,9 +103,9 @@ export async function insertNewUser(
   try {
     user = await insertUser(db, { username: data.username, email: data.email, name: data.name, passwordHash, role: data.role as Role });
   } catch (error) {
-    if (isUniqueViolation(error, 'email')) throw new Conflict(`a user with email ${data.email} already exists`, { field: 'email' });
+    if (isUniqueViolation(error, 'email')) throw new Conflict(`A user with email ${data.email} already exists`, { field: 'email' });
     if (isUniqueViolation(error, 'username') || (error as { code?: string })?.code === 'P2002') {
-      throw new Conflict(`a user named ${data.username} already exists`, { field: 'username' });
+      throw new Conflict(`A user named ${data.username} already exists`, { field: 'username' });
     }
     throw error;
   }
@@ -285,7 +285,7 @@ export async function updateProfile(db: Database, id: string, input: ProfileInpu
     user = await updateUserProfile(db, id, profile);
   } catch (error) {
     if (isUniqueViolation(error, 'email') || (error as { code?: string })?.code === 'P2002') {
-      throw new Conflict(`a user with email ${profile.email} already exists`, { field: 'email' });
+      throw new Conflict(`A user with email ${profile.email} already exists`, { field: 'email' });
     }
     throw error;
   }
@@ -307,7 +307,7 @@ export async function renameUser(db: Database, id: string, newUsername: string, 
   try {
     user = await setUsername(db, before.id, name);
   } catch (error) {
-    if ((error as { code?: string })?.code === 'P2002') throw new Conflict(`a user named ${name} already exists`, { field: 'username' });
+    if ((error as { code?: string })?.code === 'P2002') throw new Conflict(`A user named ${name} already exists`, { field: 'username' });
     throw error;
   }
   if (!user) throw new NotFound(`no user ${id}`);

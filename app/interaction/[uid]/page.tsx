@@ -179,6 +179,10 @@ export default async function InteractionPage({
             autoFocus={Boolean(lastUsername)}
             maxLength={256}
           />
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" name="remember" className="size-4 accent-accent" />
+            Keep me signed in
+          </label>
 
           <Button block type="submit">
             Sign in

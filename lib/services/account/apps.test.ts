@@ -33,7 +33,7 @@ for (const storage of testDatabases('account-apps')) {
         [
           ['Notes', false],
           ['Tasks', false],
-          ['Gatehouse admin portal', true],
+          ['Gatehouse account portal', true],
         ],
       );
       const [notesApp, tasksApp] = apps;

@@ -43,8 +43,8 @@ export type PasskeyStart =
 export async function startPasskeyRegistration(ctx: Context, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasskeyStart> {
   const name = formText(form, 'name', 4 * PASSKEY_NAME_MAX).trim();
   let errors: FieldErrors<'name' | 'currentPassword'> = {};
-  if (!name) errors = addError(errors, 'name', 'give the passkey a name, such as the device or password manager it is in');
-  else if (name.length > PASSKEY_NAME_MAX) errors = addError(errors, 'name', `a name is at most ${PASSKEY_NAME_MAX} characters`);
+  if (!name) errors = addError(errors, 'name', 'Give the passkey a name, such as the device or password manager it is in');
+  else if (name.length > PASSKEY_NAME_MAX) errors = addError(errors, 'name', `A name is at most ${PASSKEY_NAME_MAX} characters`);
   if (errors.name) return { status: 'invalid', errors };
   const problem = await passwordProblem(ctx, holder, form, by);
   if (problem) return { status: 'invalid', errors: problem };

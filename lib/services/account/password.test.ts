@@ -53,17 +53,17 @@ for (const storage of testDatabases('account-password')) {
       assert.deepEqual(short, {
         status: 'invalid',
         errors: {
-          currentPassword: ['enter your current password'],
-          newPassword: ['password must be at least 8 characters'],
-          confirmPassword: ['the two new passwords do not match'],
+          currentPassword: ['Enter your current password'],
+          newPassword: ['Password must be at least 8 characters'],
+          confirmPassword: ['The two new passwords do not match'],
         },
       });
       const mismatch = await changeOwnPassword(testContext(db), holder, form(password, 'a brand new password', 'a brand new passw0rd'));
-      assert.deepEqual(mismatch, { status: 'invalid', errors: { confirmPassword: ['the two new passwords do not match'] } });
+      assert.deepEqual(mismatch, { status: 'invalid', errors: { confirmPassword: ['The two new passwords do not match'] } });
       const same = await changeOwnPassword(testContext(db), holder, form(password, password));
-      assert.deepEqual(same, { status: 'invalid', errors: { newPassword: ['the new password is the one you have now'] } });
+      assert.deepEqual(same, { status: 'invalid', errors: { newPassword: ['The new password is the one you have now'] } });
       const huge = await changeOwnPassword(testContext(db), holder, form(password, 'x'.repeat(100_000)));
-      assert.deepEqual(huge, { status: 'invalid', errors: { newPassword: ['password is at most 256 characters'] } }, 'cut before argon2 sees it');
+      assert.deepEqual(huge, { status: 'invalid', errors: { newPassword: ['Password is at most 256 characters'] } }, 'cut before argon2 sees it');
       assert.ok(await passwordIs(db, holder.username, password));
     });
 

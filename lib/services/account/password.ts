@@ -20,12 +20,12 @@ type Field = (typeof fields)[number];
 
 export const passwordChangeSchema = z
   .object({
-    currentPassword: z.string().min(1, 'enter your current password'),
+    currentPassword: z.string().min(1, 'Enter your current password'),
     newPassword: passwordSchema,
-    confirmPassword: z.string().min(1, 'enter the new password again'),
+    confirmPassword: z.string().min(1, 'Enter the new password again'),
   })
-  .refine((p) => p.newPassword === p.confirmPassword, { path: ['confirmPassword'], message: 'the two new passwords do not match' })
-  .refine((p) => p.newPassword !== p.currentPassword, { path: ['newPassword'], message: 'the new password is the one you have now' });
+  .refine((p) => p.newPassword === p.confirmPassword, { path: ['confirmPassword'], message: 'The two new passwords do not match' })
+  .refine((p) => p.newPassword !== p.currentPassword, { path: ['newPassword'], message: 'The new password is the one you have now' });
 
 /** No values: a password is never rendered back into a form. */
 export type PasswordChangeState = { status: 'idle' } | { status: 'invalid'; errors: FieldErrors<Field> } | { status: 'changed'; endedSessions: number };

@@ -40,7 +40,7 @@ for (const storage of testDatabases('account-profile')) {
       const { user, holder, by } = await person(db);
       const other = await person(db);
       const invalid = await updateOwnProfile(withoutMail(db), holder, form({ name: 'Pat', email: 'not-an-email' }), by);
-      assert.deepEqual(invalid, { status: 'editing', values: { name: 'Pat', email: 'not-an-email' }, errors: { email: ['email is not a valid address'] } });
+      assert.deepEqual(invalid, { status: 'editing', values: { name: 'Pat', email: 'not-an-email' }, errors: { email: ['Email is not a valid address'] } });
       const taken = await updateOwnProfile(withoutMail(db), holder, form({ name: 'Pat', email: other.user.email! }), by);
       assert.equal(taken.status, 'editing');
       assert.deepEqual(taken.errors, { email: ['another account already uses this email address'] });

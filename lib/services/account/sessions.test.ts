@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { findArtifactByUid } from '../../db/artifacts.ts';
 import { testDatabases } from '../../db/testing.ts';
-import { auditEventsFor } from '../audit.ts';
+import { auditEventsFor, recordAudit } from '../audit.ts';
 import { activeSessions, endAllSessions, endOneSession, endOtherSessions } from './sessions.ts';
 import { app, person, session } from './testing.ts';
 
@@ -36,6 +36,21 @@ for (const storage of testDatabases('account-sessions')) {
       assert.ok(other.expiresAt! > new Date());
       assert.deepEqual(other.apps, ['Notes', 'gone-client'], 'a client that no longer exists shows its id');
       assert.ok(!JSON.stringify(sessions).includes('jti-'), "a session's id is its cookie value: never listed");
+    });
+
+    test('each session says where it was signed in from: the browser and system, and the address, of its sign-in', async () => {
+      const db = await storage.open();
+      const { holder } = await person(db);
+      const older = await session(db, holder.id, { ago: 7200 });
+      const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0';
+      const target = { type: 'user' as const, id: holder.id, label: holder.username };
+      await recordAudit(db, { action: 'sign_in.succeeded', actor: holder, target, context: { ip: '203.0.113.7', userAgent: firefox }, details: {} });
+      const recent = await session(db, holder.id, { ago: 0 });
+
+      const sessions = await activeSessions(db, holder, SESSION_TTL);
+      const of = (uid: string) => sessions.find((s) => s.uid === uid)!;
+      assert.deepEqual([of(recent).browser, of(recent).ip], ['Firefox on Windows', '203.0.113.7']);
+      assert.deepEqual([of(older).browser, of(older).ip], [null, null], 'a sign-in the log no longer has (or never had)');
     });
 
     test('"sign out everywhere else" ends every other session, keeps the current one, and is recorded', async () => {

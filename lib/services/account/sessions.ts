@@ -7,9 +7,11 @@
  * offline_access: the provider checks their session on every use).
  */
 import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../../db/artifacts.ts';
+import { signInsSince } from '../../db/audit.ts';
 import { findClient } from '../../db/clients.ts';
 import type { Database } from '../../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
+import { describeUserAgent } from './activity.ts';
 
 /** The person, and the uid of the Gatehouse session their portal sign-in came from (when known). */
 export interface AccountHolder {
@@ -27,6 +29,30 @@ export interface ActiveSession {
   current: boolean;
   /** The apps signed in through this session, by name. */
   apps: string[];
+  /** Where it was signed in from: "Chrome on Linux" and the address, from its sign-in's audit entry (null when not found). */
+  browser: string | null;
+  ip: string | null;
+}
+
+/**
+ * How far before the session's login time its sign-in's audit entry may be:
+ * the entry is written as the interaction finishes, and the provider stamps the
+ * login when the browser comes back to the authorization endpoint, a redirect later.
+ */
+const SIGN_IN_LEEWAY_SECONDS = 60;
+
+/**
+ * The audit entry of each session's sign-in: the newest `sign_in.succeeded` of
+ * the account at or before its login time (within the leeway). The provider's
+ * Session keeps no request data of its own; the log has the address and the user
+ * agent of every sign-in (README, *Admin portal*), as long as AUDIT_RETENTION_DAYS keeps it.
+ */
+async function signInOrigins(db: Database, accountId: string, loginTimes: Array<number | null>) {
+  const known = loginTimes.filter((t): t is number => t !== null);
+  if (!known.length) return () => undefined;
+  const entries = await signInsSince(db, accountId, new Date((Math.min(...known) - SIGN_IN_LEEWAY_SECONDS) * 1000));
+  return (loginTs: number | null) =>
+    loginTs === null ? undefined : entries.find((e) => e.at.getTime() <= (loginTs + 1) * 1000 && e.at.getTime() >= (loginTs - SIGN_IN_LEEWAY_SECONDS) * 1000);
 }
 
 const date = (epochSeconds: number | null) => (epochSeconds === null ? null : new Date(epochSeconds * 1000));
@@ -39,9 +65,15 @@ export async function activeSessions(db: Database, holder: AccountHolder, sessio
     sessions.flatMap((s) => s.clientIds),
   );
   const ttl = sessionTtl;
+  const origin = await signInOrigins(
+    db,
+    holder.id,
+    sessions.map((s) => s.loginTs),
+  );
   return sessions
     .map((s) => {
       const start = s.loginTs ?? s.iat;
+      const signIn = origin(s.loginTs);
       // exp = last save + ttl.Session; clamped, in case SESSION_TTL changed since.
       const saved = s.exp === null ? start : Math.min(Math.floor(now / 1000), Math.max(start ?? 0, s.exp - ttl));
       return {
@@ -51,6 +83,8 @@ export async function activeSessions(db: Database, holder: AccountHolder, sessio
         expiresAt: date(s.exp),
         current: s.uid === holder.sessionUid,
         apps: s.clientIds.map((id) => names.get(id) ?? id),
+        browser: describeUserAgent(signIn?.userAgent ?? null),
+        ip: signIn?.ip ?? null,
       };
     })
     .sort((a, b) => Number(b.current) - Number(a.current));

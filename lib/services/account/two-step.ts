@@ -78,7 +78,7 @@ export async function passwordProblem(
   by?: AuditBy,
 ): Promise<FieldErrors<'currentPassword'> | undefined> {
   const password = formText(form, 'currentPassword', passwordPolicy.maxLength + 1);
-  if (!password) return { currentPassword: ['enter your current password'] };
+  if (!password) return { currentPassword: ['Enter your current password'] };
   const checked = await verifyCurrentPassword(ctx, holder, password, by?.context);
   if (checked.ok) return undefined;
   return addError({}, 'currentPassword', checked.refusal ? tryAgainIn(checked.refusal) : 'this is not your current password');

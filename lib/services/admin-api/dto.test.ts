@@ -144,8 +144,8 @@ test('a public resource server, or the introspect scope beside a person-facing g
   assert.ok(!result.success);
   assert.equal(
     invalidRequest(result.error, clientFieldNames, 'body').message,
-    'body.resource_server: only confidential clients can be resource servers (a public client has no secret to authenticate with); ' +
-      'body.grant_types: a client with the introspect scope uses the client_credentials grant only',
+    'body.resource_server: Only confidential clients can be resource servers (a public client has no secret to authenticate with); ' +
+      'body.grant_types: A client with the introspect scope uses the client_credentials grant only',
   );
   // A PATCH that adds the code grant to a resource server holding introspect.
   const patched = newClientSchema.safeParse(

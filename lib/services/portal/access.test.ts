@@ -116,3 +116,10 @@ test('after sign-in the browser only goes to an admin page on our own origin', (
     assert.equal(safeReturnTo(elsewhere, issuer), '/admin', String(elsewhere));
   }
 });
+
+test('sign-in starts in the area the browser is going back to, each with its own route', async () => {
+  const { signInPathFor } = await import('./return-to.ts');
+  assert.equal(signInPathFor('/account/sessions'), '/account/sign-in?callbackUrl=%2Faccount%2Fsessions');
+  assert.equal(signInPathFor('/admin/clients?q=x'), '/admin/sign-in?callbackUrl=%2Fadmin%2Fclients%3Fq%3Dx');
+  assert.equal(safeReturnTo('/account/sign-in', 'https://id.example.com'), '/admin', 'never back to a sign-in route');
+});

@@ -11,6 +11,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
+import { brand } from '../../config/brand.ts';
 import { env } from '../../config/env.ts';
 import { sessionUidOfAccessToken } from '../../db/artifacts.ts';
 import { serverContext } from '../../context.ts';
@@ -54,6 +55,7 @@ export function portalCookieNames(issuer = env().ISSUER) {
     secure,
     sessionToken: `${secure ? '__Secure-' : ''}next-auth.session-token`,
     csrfToken: `${secure ? '__Host-' : ''}next-auth.csrf-token`,
+    callbackUrl: `${secure ? '__Secure-' : ''}next-auth.callback-url`,
   };
 }
 
@@ -65,7 +67,7 @@ async function buildOptions(): Promise<AuthOptions> {
     providers: [
       {
         id: PORTAL_PROVIDER_ID,
-        name: 'Gatehouse',
+        name: brand().name,
         type: 'oauth',
         wellKnown: `${issuer}/.well-known/openid-configuration`,
         clientId: PORTAL_CLIENT_ID,
@@ -84,8 +86,8 @@ async function buildOptions(): Promise<AuthOptions> {
     ],
     session: { strategy: 'jwt', maxAge: PORTAL_SESSION_TTL },
     jwt: { maxAge: PORTAL_SESSION_TTL },
-    // `?via=auth` tells the page it was reached through next-auth, which has set its CSRF cookie by then.
-    pages: { signIn: '/sign-in?via=auth', error: '/sign-in' },
+    // Sign-in starts at /admin/sign-in or /account/sign-in (./sign-in.ts); next-auth sends only its errors here.
+    pages: { signIn: '/sign-in', error: '/sign-in' },
     callbacks: {
       // The ID token stays in the encrypted session cookie for RP-initiated logout's id_token_hint.
       async jwt({ token, account }) {

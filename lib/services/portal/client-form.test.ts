@@ -53,7 +53,7 @@ test('the ID token signing algorithm: RS256 or ES256 as chosen, anything else an
   const { values, input } = readClientForm(form([...base, ['idTokenSignedResponseAlg', 'HS256']]));
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
-  assert.deepEqual(fieldErrors(result.error, clientFields), { idTokenSignedResponseAlg: ['the ID token signing algorithm is one of ES256, RS256'] });
+  assert.deepEqual(fieldErrors(result.error, clientFields), { idTokenSignedResponseAlg: ['The ID token signing algorithm is one of ES256, RS256'] });
   assert.equal(values.idTokenSignedResponseAlg, 'HS256', 'shown again as submitted');
 });
 
@@ -88,17 +88,43 @@ test('each issue lands on its field, and the values come back as typed for the f
 test('a cross-field rule lands on the field it is about', () => {
   const { input } = readClientForm(
     form([
-      ['name', 'SPA'],
-      ['type', 'public'],
-      ['redirectUris', 'http://localhost:5173/cb'],
+      ['name', 'Web'],
+      ['type', 'confidential'],
+      ['redirectUris', 'https://app.example/cb'],
       ['grantTypes', 'authorization_code'],
       ['scopes', 'openid'],
-      ['tokenEndpointAuthMethod', 'client_secret_basic'],
+      ['tokenEndpointAuthMethod', 'none'],
     ]),
   );
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
-  assert.deepEqual(fieldErrors(result.error, clientFields), { tokenEndpointAuthMethod: ['a public client authenticates with none'] });
+  assert.deepEqual(fieldErrors(result.error, clientFields), {
+    tokenEndpointAuthMethod: ['A confidential client needs client_secret_basic or client_secret_post'],
+  });
+});
+
+test('a public client’s form drops what only a confidential client is offered (left ticked, hidden, after switching type)', () => {
+  const { values, input } = readClientForm(
+    form([
+      ['name', 'SPA'],
+      ['type', 'public'],
+      ['redirectUris', 'http://localhost:5173/cb'],
+      ['grantTypes', 'authorization_code'],
+      ['grantTypes', 'client_credentials'],
+      ['scopes', 'openid'],
+      ['scopes', 'introspect'],
+      ['scopes', 'admin'],
+      ['tokenEndpointAuthMethod', 'client_secret_basic'],
+      ['resourceServer', 'on'],
+      ['adminApi', 'on'],
+    ]),
+  );
+  assert.deepEqual(values.grantTypes, ['authorization_code']);
+  assert.deepEqual(values.scopes, ['openid']);
+  assert.equal(values.tokenEndpointAuthMethod, '');
+  assert.equal(values.resourceServer, false);
+  assert.equal(values.adminApi, false);
+  assert.ok(newClientSchema.safeParse(input).success, 'what is left is a valid public client');
 });
 
 test('a new client starts as a confidential code-flow client; an existing one shows what it has', () => {
@@ -114,22 +140,21 @@ test('a new client starts as a confidential code-flow client; an existing one sh
   assert.equal(values.idTokenSignedResponseAlg, 'RS256', 'an existing RS256 client is edited as RS256');
 });
 
-test('a public resource server, or the introspect scope beside the code grant, is refused next to the field it is about', () => {
+test('the introspect scope beside the code grant, without the resource server flag, is refused next to the fields it is about', () => {
   const { input } = readClientForm(
     form([
       ['name', 'Orders'],
-      ['type', 'public'],
-      ['redirectUris', 'http://localhost:5173/cb'],
+      ['type', 'confidential'],
+      ['redirectUris', 'https://app.example/cb'],
       ['grantTypes', 'authorization_code'],
       ['scopes', 'openid'],
       ['scopes', 'introspect'],
-      ['resourceServer', 'on'],
     ]),
   );
   const result = newClientSchema.safeParse(input);
   assert.ok(!result.success);
   assert.deepEqual(fieldErrors(result.error, clientFields), {
-    resourceServer: ['only confidential clients can be resource servers (a public client has no secret to authenticate with)'],
-    grantTypes: ['a client with the introspect scope uses the client_credentials grant only'],
+    grantTypes: ['A client with the introspect scope uses the client_credentials grant only'],
+    scopes: ['Only resource servers may have the introspect scope'],
   });
 });

@@ -56,9 +56,39 @@ const lines = (value: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
+/**
+ * What only a confidential client may have, so the form offers it only for one
+ * (components/admin/client-form.tsx hides it when Public is chosen, without
+ * JavaScript): it needs a secret to authenticate with (RFC 6749 §2.1, §4.4).
+ */
+export const CONFIDENTIAL_ONLY = {
+  grantTypes: ['client_credentials'],
+  scopes: ['introspect', 'admin'],
+  tokenEndpointAuthMethods: ['client_secret_basic', 'client_secret_post'],
+} as const;
+
+const offered = (list: readonly string[]) => (value: string) => !list.includes(value);
+
+/**
+ * A public client's form drops what it was never offered: boxes ticked while
+ * Confidential was chosen stay in the page, hidden, when the person switches
+ * to Public. The schema still refuses them from any other surface.
+ */
+function publicOnly(values: ClientFormValues): ClientFormValues {
+  if (values.type !== 'public') return values;
+  return {
+    ...values,
+    grantTypes: values.grantTypes.filter(offered(CONFIDENTIAL_ONLY.grantTypes)),
+    scopes: values.scopes.filter(offered(CONFIDENTIAL_ONLY.scopes)),
+    tokenEndpointAuthMethod: offered(CONFIDENTIAL_ONLY.tokenEndpointAuthMethods)(values.tokenEndpointAuthMethod) ? values.tokenEndpointAuthMethod : '',
+    resourceServer: false,
+    adminApi: false,
+  };
+}
+
 /** `type` fixes the client type on edit (it cannot change); on create it comes from the form. */
 export function readClientForm(form: FormData, type?: 'confidential' | 'public'): { values: ClientFormValues; input: NewClientInput } {
-  const values: ClientFormValues = {
+  const values: ClientFormValues = publicOnly({
     name: text(form, 'name').slice(0, 200),
     type: type ?? (text(form, 'type') === 'public' ? 'public' : 'confidential'),
     redirectUris: text(form, 'redirectUris').slice(0, 10_000),
@@ -72,7 +102,7 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     adminApi: form.get('adminApi') === 'on',
     idTokenSignedResponseAlg: text(form, 'idTokenSignedResponseAlg').slice(0, 20),
     requireSecondFactor: form.get('requireSecondFactor') === 'on',
-  };
+  });
   const input: NewClientInput = {
     name: values.name,
     type: values.type,

@@ -6,9 +6,9 @@
  * as values for the form to show; anything else throws.
  */
 import 'server-only';
-import { type ListPosition, pageRange, pageWindow, parseListQuery } from '../paging.ts';
+import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../paging.ts';
 import { serverContext } from '../../context.ts';
-import type { ClientRecord } from '../../db/clients.ts';
+import { CLIENT_SORTS, type ClientRecord, type ClientSort } from '../../db/clients.ts';
 import { disableClient, enableClient, findClient, registerClient, removeClient, rotateClientSecret, searchClients, updateClient } from '../clients.ts';
 import { policyProblemsOf } from '../client-policy-report.ts';
 import { Conflict, NotFound } from '../errors.ts';
@@ -41,11 +41,16 @@ export interface ClientSummary {
 
 export interface ClientsPage extends ListPosition {
   clients: ClientSummary[];
+  sort: ListSort<ClientSort['column']>;
 }
 
-export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<ClientsPage> {
+/** Newest first, as the list always was. */
+const DEFAULT_CLIENT_SORT: ClientSort = { column: 'createdAt', direction: 'desc' };
+
+export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page?: unknown; sort?: unknown }): Promise<ClientsPage> {
   const { q, page } = parseListQuery(params);
-  const { clients, total } = await searchClients(serverContext().db, { query: q || undefined, ...pageRange(page, CLIENTS_PER_PAGE) });
+  const sort = parseSort(params.sort, CLIENT_SORTS, DEFAULT_CLIENT_SORT);
+  const { clients, total } = await searchClients(serverContext().db, { query: q || undefined, ...pageRange(page, CLIENTS_PER_PAGE), sort });
   const { pageCount, first, last } = pageWindow(page, CLIENTS_PER_PAGE, total, clients.length);
   return {
     clients: clients.map((c) => ({
@@ -58,6 +63,7 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
       managed: isManagedClient(c.id),
       createdAt: c.createdAt,
     })),
+    sort,
     query: q,
     page,
     pageCount,

@@ -21,9 +21,13 @@ export function portalRedirectUri(issuer: string): string {
   return `${issuer}/api/auth/callback/${PORTAL_PROVIDER_ID}`;
 }
 
-export function portalRegistration(issuer: string): NewClientInput {
+/**
+ * `product` is the brand's name (BRAND_NAME): the portal is shown under it on the sign-in page ("to continue
+ * to …") and among a person's connected apps, so it names neither area, admins and everyone sign in with it.
+ */
+export function portalRegistration(issuer: string, product = 'Gatehouse'): NewClientInput {
   return {
-    name: 'Gatehouse admin portal',
+    name: `${product} account portal`,
     type: 'confidential',
     redirectUris: [portalRedirectUri(issuer)],
     postLogoutRedirectUris: [`${issuer}${SIGNED_OUT_PATH}`, `${issuer}${ACCOUNT_SIGNED_OUT_PATH}`],

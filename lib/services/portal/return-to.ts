@@ -4,7 +4,9 @@
  * never back to the sign-in or signed-out pages, which would loop).
  */
 const areas = ['/admin', '/account'];
-const notAfterSignIn = new Set(['/admin/sign-in', '/admin/signed-out', '/account/signed-out']);
+const notAfterSignIn = new Set(['/admin/sign-in', '/admin/signed-out', '/account/sign-in', '/account/signed-out']);
+
+export type PortalArea = '/admin' | '/account';
 
 export function safeReturnTo(value: unknown, issuer: string): string {
   if (typeof value !== 'string' || !value) return '/admin';
@@ -18,4 +20,10 @@ export function safeReturnTo(value: unknown, issuer: string): string {
 /** Whether a (safe) return path is the account area rather than the admin area: the sign-in page speaks to each. */
 export function isAccountPath(path: string): boolean {
   return path === '/account' || path.startsWith('/account/');
+}
+
+/** The sign-in address of the area `returnTo` is in (each speaks its own words), coming back there afterwards. */
+export function signInPathFor(returnTo: string): string {
+  const area: PortalArea = isAccountPath(returnTo) ? '/account' : '/admin';
+  return `${area}/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`;
 }

@@ -8,7 +8,6 @@
  * own, and anyone else's /admin is a 403.
  */
 import 'server-only';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { getToken, type JWT } from 'next-auth/jwt';
 import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
@@ -17,7 +16,7 @@ import { serverContext } from '../../context.ts';
 import { adminAccess, enrolmentPath, gatehouseSessionAlive, userAccess, type AdminAccess, type AdminUser, type PortalUser } from './access.ts';
 import { pinNextAuthUrl, portalCookieNames, portalSessionSecret } from './auth.ts';
 import { PORTAL_CLIENT_ID, SIGNED_OUT_PATH } from './registration.ts';
-import { safeReturnTo } from './return-to.ts';
+import { safeReturnTo, signInPathFor } from './return-to.ts';
 
 export type { AdminUser, PortalUser };
 
@@ -109,40 +108,9 @@ export async function hasPortalSession(): Promise<boolean> {
   return (await sessionSubject()) !== undefined;
 }
 
-/**
- * Sign-in starts at next-auth's GET /api/auth/signin, which sets its CSRF
- * cookie and sends the browser on to our sign-in page (pages.signIn).
- */
+/** Sign-in starts at the area's own sign-in route (lib/services/portal/sign-in.ts), which goes straight on to Gatehouse. */
 export function signInPath(returnTo: string): string {
-  return `/api/auth/signin?callbackUrl=${encodeURIComponent(safeReturnTo(returnTo, env().ISSUER))}`;
-}
-
-export type SignInView =
-  | { kind: 'form'; csrfToken: string; callbackUrl: string }
-  /** No CSRF cookie yet: go through next-auth once to get one. */
-  | { kind: 'restart'; location: string }
-  /** next-auth set the cookie and the browser did not send it back. */
-  | { kind: 'cookies_blocked'; callbackUrl: string };
-
-/**
- * What the sign-in page needs: next-auth's double-submit CSRF token, read from
- * its cookie (`token|sha256(token + secret)`) and checked the way next-auth
- * checks it, so the form's POST to /api/auth/signin/gatehouse is accepted.
- * This is what next-auth's own sign-in page does, with our page around it.
- */
-export async function signInView(params: { callbackUrl?: unknown; via?: unknown }): Promise<SignInView> {
-  pinNextAuthUrl();
-  const callbackUrl = safeReturnTo(params.callbackUrl, env().ISSUER);
-  const value = (await cookies()).get(portalCookieNames().csrfToken)?.value ?? '';
-  const [token = '', hash = ''] = value.split('|');
-  const expected = createHash('sha256')
-    .update(`${token}${await portalSessionSecret()}`)
-    .digest();
-  const presented = Buffer.from(hash, 'hex');
-  if (token && presented.length === expected.length && timingSafeEqual(presented, expected)) {
-    return { kind: 'form', csrfToken: token, callbackUrl };
-  }
-  return params.via === 'auth' ? { kind: 'cookies_blocked', callbackUrl } : { kind: 'restart', location: signInPath(callbackUrl) };
+  return signInPathFor(safeReturnTo(returnTo, env().ISSUER));
 }
 
 /**

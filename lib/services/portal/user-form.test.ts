@@ -26,7 +26,7 @@ test('a generated password is 24 characters from the CSPRNG; the form values nev
 
 test('a typed password must be typed twice the same; its policy errors land on the password field', () => {
   assert.deepEqual(readPasswordChoice(form({ passwordChoice: 'type', password: 'a long password', confirmPassword: 'a long passw0rd' })).errors, {
-    confirmPassword: ['the two passwords do not match'],
+    confirmPassword: ['The two passwords do not match'],
   });
   const typed = readNewUserForm(form({ username: 'bob', passwordChoice: 'type', password: 'short', confirmPassword: 'short' }));
   assert.equal(typed.generated, false);

@@ -44,7 +44,7 @@ export function readPasswordChoice(form: FormData): { choice: PasswordChoice; pa
   if (choice === 'generate') return { choice, password: generatePassword(), generated: true, errors: {} };
   const password = formText(form, 'password', PASSWORD_MAX);
   const confirm = formText(form, 'confirmPassword', PASSWORD_MAX);
-  const errors: UserFieldErrors = password && confirm !== password ? { confirmPassword: ['the two passwords do not match'] } : {};
+  const errors: UserFieldErrors = password && confirm !== password ? { confirmPassword: ['The two passwords do not match'] } : {};
   return { choice, password, generated: false, errors };
 }
 

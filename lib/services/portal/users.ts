@@ -16,12 +16,12 @@ import { z } from 'zod';
 import { invitationOf, inviteUser, resendInvitation } from '../invitations.ts';
 import { addUser } from '../onboarding.ts';
 import { canMailLinks } from '../password-reset.ts';
-import { type ListPosition, pageRange, pageWindow, parseListQuery } from '../paging.ts';
+import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../paging.ts';
 import { serverContext } from '../../context.ts';
-import type { UserRecord } from '../../db/users.ts';
+import { USER_SORTS, type UserRecord, type UserSort } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../account/apps.ts';
 import { activeSessions, endAllSessions, type ActiveSession } from '../account/sessions.ts';
-import { auditEventsFor, type AuditEventRecord } from '../audit.ts';
+import { auditEventsFor, lastSignIns, type AuditEventRecord } from '../audit.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../errors.ts';
 import { formErrors } from '../forms.ts';
 import {
@@ -69,8 +69,13 @@ export interface UserSummary {
 }
 
 export interface UsersPage extends ListPosition {
-  users: UserSummary[];
+  /** With when each last signed in (null: no sign-in in the audit log). */
+  users: Array<UserSummary & { lastSignInAt: Date | null }>;
+  sort: ListSort<UserSort['column']>;
 }
+
+/** Newest first, as the list always was. */
+const DEFAULT_USER_SORT: UserSort = { column: 'createdAt', direction: 'desc' };
 
 const summary = (u: UserRecord): UserSummary => ({
   id: u.id,
@@ -84,11 +89,17 @@ const summary = (u: UserRecord): UserSummary => ({
   awaitingEmail: u.requiresVerifiedEmail && !u.emailVerified,
 });
 
-export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown }): Promise<UsersPage> {
+export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown; sort?: unknown }): Promise<UsersPage> {
   const { q, page } = parseListQuery(params);
-  const { users, total } = await searchUsers(serverContext().db, { query: q || undefined, ...pageRange(page, USERS_PER_PAGE) });
+  const sort = parseSort(params.sort, USER_SORTS, DEFAULT_USER_SORT);
+  const { db } = serverContext();
+  const { users, total } = await searchUsers(db, { query: q || undefined, ...pageRange(page, USERS_PER_PAGE), sort });
+  const signIns = await lastSignIns(
+    db,
+    users.map((u) => u.id),
+  );
   const { pageCount, first, last } = pageWindow(page, USERS_PER_PAGE, total, users.length);
-  return { users: users.map(summary), query: q, page, pageCount, total, first, last };
+  return { users: users.map((u) => ({ ...summary(u), lastSignInAt: signIns.get(u.id) ?? null })), sort, query: q, page, pageCount, total, first, last };
 }
 
 /** A user id from a URL: bounded, or nothing. */

@@ -1,7 +1,7 @@
 // /account/apps: the apps the person has connected (their grants), with a revoke button for each.
 import type { Metadata } from 'next';
 import { ScopeList } from '@/components/scope-list';
-import { Button } from '@/components/ui/button';
+import { ConfirmForm } from '@/components/portal/confirm';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
@@ -38,11 +38,25 @@ function AppCard({ app }: { app: ConnectedApp }) {
           </div>
         </div>
         {app.portal ? null : (
-          <form action={revokeAppAction.bind(null, app.clientId)}>
-            <Button type="submit" variant="secondary">
-              Revoke access<span className="sr-only"> for {app.name}</span>
-            </Button>
-          </form>
+          <ConfirmForm
+            action={revokeAppAction.bind(null, app.clientId)}
+            collapsed={
+              <>
+                Revoke access…<span className="sr-only"> for {app.name}</span>
+              </>
+            }
+            statement={
+              <>
+                End <strong>{app.name}</strong>’s access: its tokens stop working, and it asks for your permission again next time.
+              </>
+            }
+            submit={
+              <>
+                Revoke access<span className="sr-only"> for {app.name}</span>
+              </>
+            }
+            pendingLabel="Revoking…"
+          />
         )}
       </div>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">

@@ -1,6 +1,8 @@
 // /account/sessions: where the person is signed in to Gatehouse, with "sign out everywhere else".
 import type { Metadata } from 'next';
 import { Button } from '@/components/ui/button';
+import { ConfirmForm } from '@/components/portal/confirm';
+import { SignedInFrom } from '@/components/portal/session-origin';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
 import { formatDate, Time } from '@/components/ui/time';
@@ -30,13 +32,16 @@ function SessionItem({ session }: { session: ActiveSession }) {
     <li className="flex flex-wrap items-start justify-between gap-4 py-4">
       <div className="min-w-0 space-y-1 text-sm">
         <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-          <span>Signed in {session.signedInAt ? <Time date={session.signedInAt} /> : 'at an unknown time'}</span>
-          {session.current ? <Badge variant="green">This browser</Badge> : null}
+          <span>{session.browser ?? 'Unknown browser'}</span>
+          {session.current ? <Badge variant="green">This device</Badge> : null}
+        </p>
+        <p className="text-slate-600">
+          <SignedInFrom when={session.signedInAt ? <Time date={session.signedInAt} /> : 'at an unknown time'} ip={session.ip} />
         </p>
         <p className="text-slate-600">
           {session.lastActiveAt ? (
             <>
-              Last used to sign in to an app <Time date={session.lastActiveAt} />
+              Last active <Time date={session.lastActiveAt} />
             </>
           ) : null}
           {session.expiresAt ? (
@@ -118,11 +123,13 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
           title="Sign out everywhere else"
           description="Ends every Gatehouse session of yours except this browser’s. Apps signed in through them without offline access lose it too; apps with offline access keep it until you revoke them under Connected apps."
         >
-          <form action={endOtherSessionsAction}>
-            <Button type="submit" variant={others ? 'danger' : 'secondary'}>
-              Sign out everywhere else
-            </Button>
-          </form>
+          <ConfirmForm
+            action={endOtherSessionsAction}
+            statement="Sign out every other browser and device where I am signed in."
+            submit="Sign out everywhere else"
+            pendingLabel="Signing out…"
+            variant={others ? 'danger' : 'secondary'}
+          />
         </Card>
       </div>
       <div className="mt-6">

@@ -90,7 +90,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
             <td className="px-4 py-3">
               <ActionBadge action={event.action} />
             </td>
-            <td className="max-w-44 px-4 py-3 wrap-anywhere">
+            <td className="max-w-44 min-w-32 px-4 py-3 wrap-anywhere">
               <Actor actor={event.actor} ip={event.ip} />
             </td>
             <td className="max-w-48 px-4 py-3">
@@ -112,7 +112,6 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
       }}
       paging={{
         list: log,
-        none: 'No entries',
         summary: log.events.length === 0 ? `Past the last page (${log.total} entries)` : undefined,
         href: (page) => listHref('/admin/audit', f, page),
       }}

@@ -3,6 +3,7 @@
 import { notFound, redirect } from 'next/navigation';
 import { createClientFromForm, deleteClientFromForm, rotateSecretFromForm, setClientEnabledFor, updateClientFromForm } from '@/lib/services/portal/clients';
 import type { ClientChange, ClientFormState, SecretRotation } from '@/lib/services/portal/clients';
+import { confirmFirst, type Confirmation } from '@/lib/services/portal/confirm';
 import { afterChange, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const clientPath = (id: string) => recordPath('clients', id);
@@ -15,9 +16,17 @@ export async function rotateSecretAction(id: string, _state: SecretRotation, for
   return asAdmin(clientPath(id), (admin) => rotateSecretFromForm(admin, id, form));
 }
 
-export async function setClientEnabledAction(id: string, enabled: boolean): Promise<void> {
-  const result = await asAdmin(clientPath(id), (admin) => setClientEnabledFor(admin, id, enabled));
-  afterChange(clientPath(id), result, { done: enabled ? 'enabled' : 'disabled', refused: 'managed' });
+export async function enableClientAction(id: string): Promise<void> {
+  const result = await asAdmin(clientPath(id), (admin) => setClientEnabledFor(admin, id, true));
+  afterChange(clientPath(id), result, { done: 'enabled', refused: 'managed' });
+}
+
+/** Disabling revokes every token and grant the client holds: only with the box ticked. */
+export async function disableClientAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmFirst(form, 'every token and grant of this client is revoked.', async () => {
+    const result = await asAdmin(clientPath(id), (admin) => setClientEnabledFor(admin, id, false));
+    afterChange(clientPath(id), result, { done: 'disabled', refused: 'managed' });
+  });
 }
 
 export async function deleteClientAction(id: string, _state: ClientChange | undefined, form: FormData): Promise<ClientChange | undefined> {

@@ -1,7 +1,7 @@
 // /admin/clients: every registered client, searchable by name or client_id, a page at a time.
 import type { Metadata } from 'next';
 import { SecondFactorBadge } from '@/components/admin/client-badges';
-import { ListPage, listHref, listQuery } from '@/components/portal/list';
+import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/list';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { formatDate } from '@/components/ui/time';
@@ -14,8 +14,10 @@ export const metadata: Metadata = { title: 'Clients' };
 const notices = { deleted: { variant: 'success', text: 'The client is deleted, and every token and grant it held is revoked.' } } as const;
 
 export default async function ClientsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { params, q, page, href } = await listQuery('/admin/clients', searchParams);
-  const list = await clientsPage(await requireAdmin(href), { q, page });
+  const { params, q, page, sort, href } = await listQuery('/admin/clients', searchParams);
+  const list = await clientsPage(await requireAdmin(href), { q, page, sort });
+  // In the links only when asked for: the default order keeps the URLs as they were.
+  const order = sort ? sortParam(list.sort) : undefined;
 
   return (
     <ListPage
@@ -29,10 +31,17 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
         label: 'Search clients by name or client ID',
         placeholder: 'Search by name or client ID',
         query: list.query,
+        sort: order,
       }}
       table={{
         caption: `Registered clients${list.query ? ` matching “${list.query}”` : ''}`,
-        columns: [{ label: 'Name' }, { label: 'Type' }, { label: 'Status' }, { label: 'Registered', className: 'hidden md:table-cell' }],
+        columns: [
+          { label: 'Name', sort: 'name' },
+          { label: 'Type', sort: 'type' },
+          { label: 'Status', sort: 'status' },
+          { label: 'Registered', className: 'hidden md:table-cell', sort: 'createdAt' },
+        ],
+        sort: { current: list.sort, href: (sort) => listHref('/admin/clients', { q: list.query, sort }, 1) },
         empty: list.query ? `No client matches “${list.query}”.` : 'No clients yet. Register your first application.',
         rows: list.clients.map((client) => (
           <tr key={client.id} className="hover:bg-slate-50">
@@ -53,7 +62,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
           </tr>
         )),
       }}
-      paging={{ list, none: 'No clients', href: (page) => listHref('/admin/clients', { q: list.query }, page) }}
+      paging={{ list, href: (page) => listHref('/admin/clients', { q: list.query, sort: order }, page) }}
     />
   );
 }

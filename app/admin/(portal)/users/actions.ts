@@ -15,6 +15,7 @@ import {
   updateProfileFromForm,
 } from '@/lib/services/portal/users';
 import type { NewUserState, PasswordState, ProfileFormState } from '@/lib/services/portal/users';
+import { confirmFirst, type Confirmation } from '@/lib/services/portal/confirm';
 import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const userPath = (id: string) => recordPath('users', id);
@@ -27,9 +28,17 @@ export async function setPasswordAction(id: string, _state: PasswordState, form:
   return asAdmin(userPath(id), async (admin) => afterForm(userPath(id), await setPasswordFromForm(admin, id, form)));
 }
 
-export async function setUserEnabledAction(id: string, enabled: boolean): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => setUserEnabledFor(admin, id, enabled));
-  afterChange(userPath(id), result, { done: enabled ? 'enabled' : 'disabled', refused: 'self' });
+export async function enableUserAction(id: string): Promise<void> {
+  const result = await asAdmin(userPath(id), (admin) => setUserEnabledFor(admin, id, true));
+  afterChange(userPath(id), result, { done: 'enabled', refused: 'self' });
+}
+
+/** Disabling ends the user's sessions and revokes their tokens and grants: only with the box ticked. */
+export async function disableUserAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmFirst(form, 'the user’s sessions end and every token and grant they hold is revoked.', async () => {
+    const result = await asAdmin(userPath(id), (admin) => setUserEnabledFor(admin, id, false));
+    afterChange(userPath(id), result, { done: 'disabled', refused: 'self' });
+  });
 }
 
 export async function setRoleAction(id: string, role: 'user' | 'admin'): Promise<void> {
@@ -43,10 +52,12 @@ export async function unlockAction(id: string): Promise<void> {
   redirect(`${userPath(id)}?notice=${result.status}`);
 }
 
-export async function resetFactorsAction(id: string): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => resetFactorsFor(admin, id));
-  if (result.status === 'not_found') notFound();
-  redirect(`${userPath(id)}?notice=${result.status}`);
+export async function resetFactorsAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmFirst(form, 'the user’s authenticator app, passkeys and recovery codes are removed.', async () => {
+    const result = await asAdmin(userPath(id), (admin) => resetFactorsFor(admin, id));
+    if (result.status === 'not_found') notFound();
+    redirect(`${userPath(id)}?notice=${result.status}`);
+  });
 }
 
 export async function resendVerificationAction(id: string): Promise<void> {
@@ -61,16 +72,20 @@ export async function resendInvitationAction(id: string): Promise<void> {
   redirect(`${userPath(id)}?notice=${result.status}`);
 }
 
-export async function endSessionsAction(id: string): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => endSessionsFor(admin, id));
-  if (result.status === 'not_found') notFound();
-  redirect(`${userPath(id)}?notice=sessions_ended&count=${result.count}`);
+export async function endSessionsAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmFirst(form, 'every session of the user ends.', async () => {
+    const result = await asAdmin(userPath(id), (admin) => endSessionsFor(admin, id));
+    if (result.status === 'not_found') notFound();
+    redirect(`${userPath(id)}?notice=sessions_ended&count=${result.count}`);
+  });
 }
 
-export async function revokeAppAction(id: string, clientId: string): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => revokeAppFor(admin, id, clientId));
-  if (result.status === 'not_found') redirect(`${userPath(id)}?notice=app_gone`);
-  redirect(`${userPath(id)}?notice=${result.status === 'done' ? 'app_revoked' : 'portal_app'}`);
+export async function revokeAppAction(id: string, clientId: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmFirst(form, 'the app’s tokens for this user stop working.', async () => {
+    const result = await asAdmin(userPath(id), (admin) => revokeAppFor(admin, id, clientId));
+    if (result.status === 'not_found') redirect(`${userPath(id)}?notice=app_gone`);
+    redirect(`${userPath(id)}?notice=${result.status === 'done' ? 'app_revoked' : 'portal_app'}`);
+  });
 }
 
 export async function updateProfileAction(id: string, _state: ProfileFormState, form: FormData): Promise<ProfileFormState> {

@@ -3,6 +3,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { DeleteClientForm, RotateSecretForm } from '@/components/admin/client-actions';
 import { SecondFactorBadge } from '@/components/admin/client-badges';
+import { ConfirmForm } from '@/components/portal/confirm';
 import { DetailColumns, DetailHeader, detailRoute, Facts } from '@/components/portal/detail';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -12,7 +13,7 @@ import { formatDate } from '@/components/ui/time';
 import { env } from '@/lib/config/env';
 import { clientDetails } from '@/lib/services/portal/clients';
 import { requireAdmin } from '@/lib/services/portal/session';
-import { deleteClientAction, rotateSecretAction, setClientEnabledAction } from '../actions';
+import { deleteClientAction, disableClientAction, enableClientAction, rotateSecretAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Client' };
@@ -70,11 +71,13 @@ export default async function ClientPage({
               <ButtonLink variant="secondary" href={`${path}/edit`}>
                 Edit
               </ButtonLink>
-              <form action={setClientEnabledAction.bind(null, client.id, !client.enabled)}>
-                <Button type="submit" variant="secondary">
-                  {client.enabled ? 'Disable' : 'Enable'}
-                </Button>
-              </form>
+              {client.enabled ? null : (
+                <form action={enableClientAction.bind(null, client.id)}>
+                  <Button type="submit" variant="secondary">
+                    Enable
+                  </Button>
+                </form>
+              )}
             </>
           )
         }
@@ -130,6 +133,21 @@ export default async function ClientPage({
                 <RotateSecretForm action={rotateSecretAction.bind(null, client.id)} />
               </Card>
             ) : null}
+
+            {client.managed || !client.enabled ? null : (
+              <Card title="Disable client" variant="danger" description="It signs no one in until enabled again; its registration stays.">
+                <ConfirmForm
+                  action={disableClientAction.bind(null, client.id)}
+                  statement={
+                    <>
+                      Disable <strong>{client.name}</strong>, and revoke every token and grant it holds: people signed in to it are signed out.
+                    </>
+                  }
+                  submit="Disable client"
+                  pendingLabel="Disabling…"
+                />
+              </Card>
+            )}
 
             {client.managed ? null : (
               <Card title="Delete client" variant="danger">

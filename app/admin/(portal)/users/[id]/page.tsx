@@ -3,6 +3,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ActionBadge, Actor, Target } from '@/components/admin/audit';
 import { SetPasswordForm } from '@/components/admin/user-actions';
+import { ConfirmForm } from '@/components/portal/confirm';
+import { SignedInFrom } from '@/components/portal/session-origin';
 import { Button, ButtonLink, TextLink } from '@/components/ui/button';
 import { DetailColumns, DetailHeader, detailRoute, Facts, ItemList } from '@/components/portal/detail';
 import { Card } from '@/components/ui/card';
@@ -18,7 +20,8 @@ import {
   revokeAppAction,
   setPasswordAction,
   setRoleAction,
-  setUserEnabledAction,
+  disableUserAction,
+  enableUserAction,
   unlockAction,
 } from '../actions';
 
@@ -116,11 +119,13 @@ export default async function UserPage({
                     {user.role === 'admin' ? 'Remove admin role' : 'Make admin'}
                   </Button>
                 </form>
-                <form action={setUserEnabledAction.bind(null, user.id, user.disabled)}>
-                  <Button type="submit" variant={user.disabled ? 'secondary' : 'danger'}>
-                    {user.disabled ? 'Enable' : 'Disable'}
-                  </Button>
-                </form>
+                {user.disabled ? (
+                  <form action={enableUserAction.bind(null, user.id)}>
+                    <Button type="submit" variant="secondary">
+                      Enable
+                    </Button>
+                  </form>
+                ) : null}
               </>
             )}
           </>
@@ -226,11 +231,25 @@ export default async function UserPage({
                       </p>
                     </div>
                     {app.portal ? null : (
-                      <form action={revokeAppAction.bind(null, user.id, app.clientId)}>
-                        <Button type="submit" variant="secondary" aria-label={`Revoke ${app.name}`}>
-                          Revoke
-                        </Button>
-                      </form>
+                      <ConfirmForm
+                        action={revokeAppAction.bind(null, user.id, app.clientId)}
+                        collapsed={
+                          <>
+                            Revoke…<span className="sr-only"> {app.name}</span>
+                          </>
+                        }
+                        statement={
+                          <>
+                            Revoke what <strong>{app.name}</strong> holds for this user: its tokens stop working at once.
+                          </>
+                        }
+                        submit={
+                          <>
+                            Revoke<span className="sr-only"> {app.name}</span>
+                          </>
+                        }
+                        pendingLabel="Revoking…"
+                      />
                     )}
                   </li>
                 )}
@@ -281,11 +300,12 @@ export default async function UserPage({
                 title="Two-step verification"
                 description="For a user who lost their authenticator app and recovery codes: removes the app and every recovery code, and nothing else. They sign in with their password alone until they set it up again."
               >
-                <form action={resetFactorsAction.bind(null, user.id)}>
-                  <Button type="submit" variant="danger">
-                    Reset two-step verification
-                  </Button>
-                </form>
+                <ConfirmForm
+                  action={resetFactorsAction.bind(null, user.id)}
+                  statement="Remove their authenticator app, passkeys and recovery codes."
+                  submit="Reset two-step verification"
+                  pendingLabel="Resetting…"
+                />
               </Card>
             ) : null}
 
@@ -293,7 +313,10 @@ export default async function UserPage({
               <ItemList items={sessions} empty="No active sessions." className="mb-4">
                 {(session) => (
                   <li key={session.uid} className="py-3 text-sm">
-                    <p className="text-slate-900">Signed in {maybeDate(session.signedInAt)}</p>
+                    <p className="font-medium text-slate-900">{session.browser ?? 'Unknown browser'}</p>
+                    <p className="text-slate-700">
+                      <SignedInFrom when={maybeDate(session.signedInAt)} ip={session.ip} />
+                    </p>
                     <p className="text-xs text-slate-500">
                       Last active {maybeDate(session.lastActiveAt)} · ends {maybeDate(session.expiresAt)}
                     </p>
@@ -301,12 +324,35 @@ export default async function UserPage({
                   </li>
                 )}
               </ItemList>
-              <form action={endSessionsAction.bind(null, user.id)}>
-                <Button type="submit" variant="secondary" disabled={sessions.length === 0}>
-                  End all sessions
-                </Button>
-              </form>
+              {sessions.length ? (
+                <ConfirmForm
+                  action={endSessionsAction.bind(null, user.id)}
+                  statement={
+                    <>
+                      End all {sessions.length === 1 ? 'one session' : `${sessions.length} sessions`} of <strong>{user.username}</strong>: they sign in again at
+                      their next visit.
+                    </>
+                  }
+                  submit="End all sessions"
+                  pendingLabel="Ending…"
+                />
+              ) : null}
             </Card>
+
+            {self || user.disabled ? null : (
+              <Card title="Disable user" variant="danger" description="They cannot sign in until enabled again; their account stays.">
+                <ConfirmForm
+                  action={disableUserAction.bind(null, user.id)}
+                  statement={
+                    <>
+                      Disable <strong>{user.username}</strong>: their sessions end and every token and grant they hold is revoked.
+                    </>
+                  }
+                  submit="Disable user"
+                  pendingLabel="Disabling…"
+                />
+              </Card>
+            )}
           </>
         }
       />

@@ -1,0 +1,6 @@
+// GET /account/sign-in: straight on to Gatehouse's sign-in, and back to ?callbackUrl (/account by default).
+import { startPortalSignIn } from '@/lib/services/portal/sign-in';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = (request: Request) => startPortalSignIn(request, '/account');
