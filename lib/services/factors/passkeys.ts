@@ -28,7 +28,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import { COSEALG, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { z } from 'zod';
 import type { Env } from '../../config/env.ts';
 import type { AppContext } from '../../context.ts';
@@ -52,6 +52,15 @@ function relyingParty(config: PasskeyContext['config']) {
 }
 
 /** The WebAuthn user handle of an account: its id's bytes (a random UUID, no personal data; WebAuthn §14.6.1). */
+/**
+ * The key types a passkey may have (COSE, RFC 9053), named here rather than left to
+ * SimpleWebAuthn's default: on a runtime with post-quantum crypto (Node 24) that default puts
+ * ML-DSA-44 first, whose 2,420-byte signatures a server on Node 22 could not verify, so a passkey's
+ * usability would depend on the Node it was registered under. Ed25519, P-256 and RSA are what
+ * every authenticator and both supported runtimes speak.
+ */
+export const PASSKEY_ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
+
 export const userHandleOf = (accountId: string) => isoBase64URL.fromUTF8String(accountId);
 
 const base64url = (max: number) =>
@@ -210,6 +219,7 @@ export async function registrationOptions(ctx: PasskeyContext, holder: Holder, n
     // The same authenticator twice is refused by the browser before anything is created.
     excludeCredentials: existing.map((c) => ({ id: c.id, transports: c.transports as AuthenticatorTransport[] })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     timeout: CEREMONY_MS,
   });
   await saveRegistrationChallenge(ctx.db, holder.id, { challenge: options.challenge, name }, ctx.now() + CEREMONY_MS);
