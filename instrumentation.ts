@@ -23,7 +23,7 @@ export async function register() {
     }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
     await prepareDatabase(db);
-    await prepareSecrets(db, info);
+    await prepareSecrets(db);
     // At warn: a generated password is for the operator, once, and must not pass unseen.
     await ensureAdmin(db, config, warn);
     await ensurePortalClient(db, { issuer: config.ISSUER, product: config.BRAND_NAME, log: warn });

@@ -32,7 +32,7 @@ export interface TotpSecret extends FactorSummary {
 export const totpFactorId = (userId: string) => `totp:${userId}`;
 
 /** Associated data of the sealed secret: it opens only in the row it was written for. */
-const secretContext = (factorId: string) => `user_factors:${factorId}`;
+export const totpSecretContext = (factorId: string) => `user_factors:${factorId}`;
 
 const summaryFields = { id: true, kind: true, createdAt: true, confirmedAt: true } as const;
 
@@ -47,7 +47,7 @@ export async function findTotpFactor(db: Database, userId: string): Promise<Fact
 export async function findTotpSecret(db: Database, userId: string): Promise<TotpSecret | undefined> {
   const row = await db.prisma.userFactor.findUnique({ where: { id: totpFactorId(userId) }, select: { ...summaryFields, secret: true, lastUsedStep: true } });
   if (!row) return undefined;
-  return { ...asSummary(row), secret: db.keyring.open(row.secret, secretContext(row.id)), lastUsedStep: row.lastUsedStep };
+  return { ...asSummary(row), secret: db.keyring.open(row.secret, totpSecretContext(row.id)), lastUsedStep: row.lastUsedStep };
 }
 
 /**
@@ -58,7 +58,7 @@ export async function findTotpSecret(db: Database, userId: string): Promise<Totp
 export async function insertPendingTotp(db: Database, userId: string, secret: string): Promise<boolean> {
   const id = totpFactorId(userId);
   try {
-    await db.prisma.userFactor.create({ data: { id, userId, kind: 'totp', secret: db.keyring.seal(secret, secretContext(id)) } });
+    await db.prisma.userFactor.create({ data: { id, userId, kind: 'totp', secret: db.keyring.seal(secret, totpSecretContext(id)) } });
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') return false; // a concurrent or earlier start: keep that one

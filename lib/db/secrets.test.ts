@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Database } from './database.ts';
-import { keyringOf } from './keyring.ts';
-import { insertSigningKey, listActiveSigningKeys, resealSecrets, serverSecret } from './secrets.ts';
+import { findTotpSecret, insertPendingTotp } from './factors.ts';
+import { type Keyring, keyringOf } from './keyring.ts';
+import { insertSigningKey, listActiveSigningKeys, resealSecrets, sealedTables, serverSecret } from './secrets.ts';
 import { testDatabases } from './testing.ts';
+import { insertUser } from './users.ts';
 
 const jwk = () => ({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: randomBytes(32).toString('base64url') });
 
@@ -14,7 +16,11 @@ for (const storage of testDatabases('secrets')) {
     const raw = async (db: Database) => [
       ...(await db.sql.all<{ value: string }>('SELECT value FROM server_secrets')).map((r) => r.value),
       ...(await db.sql.all<{ private_jwk: string }>('SELECT private_jwk FROM signing_keys')).map((r) => r.private_jwk),
+      ...(await db.sql.all<{ secret: string }>('SELECT secret FROM user_factors')).map((r) => r.secret),
     ];
+    const withKeyring = (db: Database, keyring: Keyring): Database => ({ url: db.url, prisma: db.prisma, sql: db.sql, log: db.log, keyring });
+    const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+    const none = Object.fromEntries(sealedTables.map((table) => [table, 0]));
 
     test('written sealed: the rows hold neither the secret nor the private key', async () => {
       const db = await storage.open();
@@ -27,7 +33,7 @@ for (const storage of testDatabases('secrets')) {
       const stored = (await raw(db)).join('\n');
       assert.ok(!stored.includes(secret));
       assert.ok(!stored.includes(key.privateJwk.d));
-      assert.equal(await resealSecrets(db), 0, 'nothing to do when everything is current');
+      assert.deepEqual(await resealSecrets(db), none, 'nothing to do when everything is current');
     });
 
     test('a database that held them in clear is sealed in place, and reads the same afterwards', async () => {
@@ -39,32 +45,55 @@ for (const storage of testDatabases('secrets')) {
       await db.prisma.signingKey.create({ data: { kid, alg: 'ES256', privateJwk: JSON.stringify(privateJwk) } });
       assert.throws(() => db.keyring.open(secret, 'server_secrets:legacy_secret'), /not encrypted/);
 
-      assert.equal(await resealSecrets(db), 2);
+      assert.deepEqual(await resealSecrets(db), { ...none, signing_keys: 1, server_secrets: 1 });
       const stored = (await raw(db)).join('\n');
       assert.ok(!stored.includes(secret) && !stored.includes(privateJwk.d));
       assert.equal(await serverSecret(db, 'legacy_secret', () => assert.fail('exists already')), secret);
       assert.deepEqual((await listActiveSigningKeys(db)).find((k) => k.kid === kid)?.privateJwk, privateJwk);
     });
 
-    test('a new first key: everything is re-sealed under it, after which the old key can go', async () => {
+    test('a value no configured key opens stops the re-sealing, naming its table and never the value, and changes nothing', async () => {
+      const db = await storage.open();
+      const secret = await serverSecret(db, 'unopenable_secret', () => randomBytes(32).toString('base64url'));
+      const before = await raw(db);
+      const stranger = withKeyring(db, keyringOf([randomBytes(32)]));
+      await assert.rejects(resealSecrets(stranger), (error: Error) => {
+        assert.match(error.message, /^cannot re-encrypt signing_keys: .* not among SECRETS_KEY's keys/);
+        for (const value of [secret, ...before]) assert.ok(!error.message.includes(value), 'the message holds no stored value');
+        return true;
+      });
+      assert.deepEqual(await raw(db), before, 'nothing was written');
+    });
+
+    // Last: from here on the rows are under a key the database's own keyring does not hold.
+    test('a new first key: every sealed column is re-sealed under it, once, by instances racing, after which the old key can go', async () => {
       const db = await storage.open();
       const secret = await serverSecret(db, 'rotated_secret', () => randomBytes(32).toString('base64url'));
+      const user = await insertUser(db, { username: `totp-${randomBytes(4).toString('hex')}`, email: null, name: null, passwordHash: null, role: 'user' });
+      const totp = randomBytes(20).toString('hex');
+      assert.ok(await insertPendingTotp(db, user.id, totp));
       const before = await listActiveSigningKeys(db);
+      const stale = await raw(db);
       const newKey = randomBytes(32);
       // The database's own keyring stands for the old key; the rotated one lists the new key first.
-      const oldKeyring = db.keyring;
-      const rotated: Database = { url: db.url, prisma: db.prisma, sql: db.sql, log: db.log, keyring: keyringOfBoth(newKey, oldKeyring) };
-      assert.ok((await resealSecrets(rotated)) >= 2);
-      const onlyNew: Database = { url: db.url, prisma: db.prisma, sql: db.sql, log: db.log, keyring: keyringOf([newKey]) };
+      const rotated = withKeyring(db, keyringOfBoth(newKey, db.keyring));
+      // Two instances starting at once: each row is re-sealed by one of them only.
+      const [first, second] = await Promise.all([resealSecrets(rotated), resealSecrets(rotated)]);
+      assert.equal(total(first) + total(second), stale.length, 'each row written once');
+      for (const table of sealedTables) assert.ok(first[table] + second[table] >= 1, `${table} re-sealed`);
+      assert.deepEqual(await resealSecrets(rotated), none, 'a second start finds nothing to do');
+
+      const onlyNew = withKeyring(db, keyringOf([newKey]));
+      for (const value of await raw(db)) assert.ok(onlyNew.keyring.isCurrent(value), 'every row is under the new key');
       assert.equal(await serverSecret(onlyNew, 'rotated_secret', () => assert.fail('exists already')), secret);
       assert.deepEqual(await listActiveSigningKeys(onlyNew), before);
-      for (const value of await raw(db)) assert.ok(onlyNew.keyring.isCurrent(value), 'every row is under the new key');
+      assert.equal((await findTotpSecret(onlyNew, user.id))?.secret, totp);
     });
   });
 }
 
 /** A keyring that seals under `newKey` and opens what either it or `old` sealed. */
-function keyringOfBoth(newKey: Buffer, old: Database['keyring']): Database['keyring'] {
+function keyringOfBoth(newKey: Buffer, old: Keyring): Keyring {
   const fresh = keyringOf([newKey]);
   return {
     seal: fresh.seal,

@@ -8,6 +8,7 @@
  */
 import type { ServerSecret, SigningKey } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
+import { totpSecretContext } from './factors.ts';
 import { isSealed } from './keyring.ts';
 import type { RawRow } from './rows.ts';
 
@@ -86,26 +87,65 @@ export async function serverSecret(db: Database, name: string, generate: () => s
 }
 
 /**
+ * Every sealed column, read through the raw driver (`id`, `value`) and written
+ * back through Prisma with a conditional update: only when the row still holds
+ * the value read, so instances starting together never overwrite each other's
+ * work and a second pass finds nothing to do.
+ */
+const sealedColumns = [
+  {
+    table: 'signing_keys',
+    select: 'SELECT kid AS id, private_jwk AS value FROM signing_keys',
+    context: signingKeyContext,
+    update: (db: Database, kid: string, from: string, to: string) =>
+      db.prisma.signingKey.updateMany({ where: { kid, privateJwk: from }, data: { privateJwk: to } }),
+  },
+  {
+    table: 'server_secrets',
+    select: 'SELECT name AS id, value FROM server_secrets',
+    context: serverSecretContext,
+    update: (db: Database, name: string, from: string, to: string) => db.prisma.serverSecret.updateMany({ where: { name, value: from }, data: { value: to } }),
+  },
+  {
+    table: 'user_factors',
+    select: 'SELECT id, secret AS value FROM user_factors',
+    context: totpSecretContext,
+    update: (db: Database, id: string, from: string, to: string) => db.prisma.userFactor.updateMany({ where: { id, secret: from }, data: { secret: to } }),
+  },
+] as const;
+
+/** The tables `resealSecrets` covers: every column sealed under the keyring. */
+export const sealedTables = sealedColumns.map((column) => column.table);
+
+/**
  * Brings every stored secret under the current key, in place: values written
  * in clear before secrets were encrypted, and values sealed under an older
- * key after SECRETS_KEY gained a new first key. Runs at every start; a start
- * that finds everything current reads two small tables and writes nothing.
- * Each update is conditional on the value it read, so instances starting
- * together never overwrite each other's work. Returns how many were sealed.
+ * key after SECRETS_KEY gained a new first key (README, "Rotating
+ * SECRETS_KEY"). Runs at every start; a start that finds everything current
+ * reads three small tables and writes nothing. Each table's rows are
+ * re-sealed in one transaction, so a table is never left half under each key
+ * by a start that fails. A value no configured key opens stops it, naming the
+ * table and row (never the value). Returns how many rows each table had re-sealed.
  */
-export async function resealSecrets(db: Database): Promise<number> {
+export async function resealSecrets(db: Database): Promise<Record<string, number>> {
   const { keyring } = db;
-  let sealed = 0;
-  const reseal = (stored: string, context: string) => keyring.seal(isSealed(stored) ? keyring.open(stored, context) : stored, context);
-  for (const row of await db.sql.all<RawRow<SigningKey, 'kid' | 'privateJwk'>>('SELECT kid, private_jwk FROM signing_keys')) {
-    if (keyring.isCurrent(row.private_jwk)) continue;
-    const value = reseal(row.private_jwk, signingKeyContext(row.kid));
-    sealed += await db.sql.run('UPDATE signing_keys SET private_jwk = ? WHERE kid = ? AND private_jwk = ?', [value, row.kid, row.private_jwk]);
+  const counts: Record<string, number> = {};
+  for (const column of sealedColumns) {
+    const stale = (await db.sql.all<{ id: string; value: string }>(column.select)).filter((row) => !keyring.isCurrent(row.value));
+    counts[column.table] = 0;
+    if (stale.length === 0) continue;
+    const updates = stale.map((row) => {
+      const context = column.context(row.id);
+      let plaintext: string;
+      try {
+        plaintext = isSealed(row.value) ? keyring.open(row.value, context) : row.value;
+      } catch (error) {
+        throw new Error(`cannot re-encrypt ${column.table}: ${(error as Error).message}; add the key it was encrypted under to SECRETS_KEY, after the first`);
+      }
+      return column.update(db, row.id, row.value, keyring.seal(plaintext, context));
+    });
+    const results = await db.prisma.$transaction(updates);
+    counts[column.table] = results.reduce((sum, { count }) => sum + count, 0);
   }
-  for (const row of await db.sql.all<RawRow<ServerSecret, 'name' | 'value'>>('SELECT name, value FROM server_secrets')) {
-    if (keyring.isCurrent(row.value)) continue;
-    const value = reseal(row.value, serverSecretContext(row.name));
-    sealed += await db.sql.run('UPDATE server_secrets SET value = ? WHERE name = ? AND value = ?', [value, row.name, row.value]);
-  }
-  return sealed;
+  return counts;
 }

@@ -1,11 +1,15 @@
 // The admin portal's own client: created on first start, put back as the portal needs it on every start.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { findClientMetadata } from '../db/clients.ts';
-import { serverSecret } from '../db/secrets.ts';
+import type { Database } from '../db/database.ts';
+import { keyringOf } from '../db/keyring.ts';
+import { insertSigningKey, serverSecret } from '../db/secrets.ts';
 import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
-import { ensurePortalClient } from './bootstrap.ts';
+import { memoryLog } from '../ops/log.ts';
+import { ensurePortalClient, prepareSecrets } from './bootstrap.ts';
 import { disableClient, findClient, rotateClientSecret, updateClient } from './clients.ts';
 import { PORTAL_CLIENT_ID, portalRegistration } from './portal/registration.ts';
 
@@ -73,6 +77,32 @@ for (const storage of testDatabases('bootstrap')) {
       await ensurePortalClient(db, { issuer: 'http://gatehouse.internal:3000', log: (line) => lines.push(line) });
       assert.match(lines.join('\n'), /needs an https ISSUER/);
       assert.deepEqual(await findClient(db, PORTAL_CLIENT_ID), before);
+    });
+  });
+}
+
+for (const storage of testDatabases('bootstrap-secrets')) {
+  describe(`prepareSecrets on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    test('after a new first key, logs how many secrets each table had re-encrypted; the next start logs nothing', async () => {
+      const db = await storage.open();
+      const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+      const { log, lines } = memoryLog();
+      const under = (keys: Buffer[]): Database => ({ url: db.url, prisma: db.prisma, sql: db.sql, log, keyring: keyringOf(keys) });
+      await serverSecret(under([oldKey]), 'a_secret', () => 'value');
+      await insertSigningKey(under([oldKey]), { kid: 'old-key', alg: 'ES256', privateJwk: { kty: 'EC', d: 'private' } });
+
+      await prepareSecrets(under([newKey, oldKey]));
+      // level 30: pino's info
+      assert.deepEqual(
+        lines.map(({ level, table, count, msg }) => ({ level, table, count, msg })),
+        [
+          { level: 30, table: 'signing_keys', count: 1, msg: 'encrypted 1 stored secret in signing_keys under the current secrets key' },
+          { level: 30, table: 'server_secrets', count: 1, msg: 'encrypted 1 stored secret in server_secrets under the current secrets key' },
+        ],
+      );
+      lines.length = 0;
+      await prepareSecrets(under([newKey]));
+      assert.deepEqual(lines, []);
     });
   });
 }

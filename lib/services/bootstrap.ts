@@ -29,11 +29,14 @@ export async function prepareDatabase(db: Database): Promise<Database> {
  * Before anything reads a secret: every stored secret and private key is
  * brought under the current key (encrypted in place on the first start of a
  * database that held them in clear; re-encrypted after a new first key in
- * SECRETS_KEY). The server's start only: the CLI touches no secret.
+ * SECRETS_KEY), and the log says how many per table, so the operator knows
+ * when the old key may go (README, "Rotating SECRETS_KEY"). A value no key
+ * opens stops the start. The server's start only: the CLI touches no secret.
  */
-export async function prepareSecrets(db: Database, log: (line: string) => void): Promise<void> {
-  const sealed = await resealSecrets(db);
-  if (sealed > 0) log(`encrypted ${sealed} stored secret${sealed === 1 ? '' : 's'} under the current secrets key`);
+export async function prepareSecrets(db: Database): Promise<void> {
+  for (const [table, count] of Object.entries(await resealSecrets(db))) {
+    if (count > 0) db.log.info({ table, count }, `encrypted ${count} stored secret${count === 1 ? '' : 's'} in ${table} under the current secrets key`);
+  }
 }
 
 /**
