@@ -32,6 +32,6 @@ test('plurals and times follow the language', () => {
   assert.equal(translator('de', 'interaction.errors')('throttled_minutes', { count: 1 }), 'Zu viele Versuche; versuchen Sie es in 1 Minute erneut.');
   assert.equal(translator('en', 'interaction.errors')('throttled_minutes', { count: 15 }), 'Too many attempts; try again in 15 minutes.');
   const moment = new Date(Date.UTC(2026, 10, 24, 21, 5));
-  assert.equal(formatUtc('en', moment), 'Nov 24, 2026, 9:05 PM');
+  assert.match(formatUtc('en', moment), /^Nov 24, 2026, 9:05\sPM$/);
   assert.equal(formatUtc('de', moment), '24.11.2026, 21:05');
 });
