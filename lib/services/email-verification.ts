@@ -8,6 +8,7 @@
  * Wrong links are counted per source address; the verification is audited.
  */
 import { mailBrand } from '../config/brand.ts';
+import type { Locale } from '../i18n/locale.ts';
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, setVerifiedEmail } from '../db/users.ts';
@@ -17,8 +18,14 @@ import { canMailLinks } from './password-reset.ts';
 
 export const VERIFICATION_LINK_HOURS = 24;
 
-/** What sending a link needs: where the link points (ISSUER) and whose brand the mail wears. */
-export type MailLinkConfig = Pick<AppContext['config'], 'ISSUER' | 'BRAND_NAME' | 'BRAND_ACCENT_COLOR'>;
+/**
+ * What sending a link needs: where the link points (ISSUER), whose brand the mail wears, and the
+ * language of a mail no person's request caused (an admin's; unset: English).
+ */
+export type MailLinkConfig = Pick<AppContext['config'], 'ISSUER' | 'BRAND_NAME' | 'BRAND_ACCENT_COLOR'> & Partial<Pick<AppContext['config'], 'DEFAULT_LOCALE'>>;
+
+/** The language of a mail an admin (or the CLI) causes: DEFAULT_LOCALE. */
+export const adminMailLocale = (config: MailLinkConfig): Locale => config.DEFAULT_LOCALE ?? 'en';
 
 type Context = Pick<AppContext, 'db' | 'now' | 'mailer'> & { config: MailLinkConfig };
 type LinkContext = Context & Pick<AppContext, 'throttle'>;
@@ -26,8 +33,16 @@ type LinkContext = Context & Pick<AppContext, 'throttle'>;
 /** `off`: this server sends no mail (SMTP_URL unset in production); `failed`: the mail server refused, no link was kept. */
 export type VerificationSend = 'sent' | 'failed' | 'off';
 
-/** Mails `email` a link that verifies it for the account (replacing an earlier unused one). */
-export async function sendEmailVerification(ctx: Context, user: { id: string; username: string }, email: string): Promise<VerificationSend> {
+/**
+ * Mails `email` a link that verifies it for the account (replacing an earlier unused one), in `locale`:
+ * the language of the person's own request, DEFAULT_LOCALE when an admin's.
+ */
+export async function sendEmailVerification(
+  ctx: Context,
+  user: { id: string; username: string },
+  email: string,
+  locale: Locale = adminMailLocale(ctx.config),
+): Promise<VerificationSend> {
   if (!canMailLinks(ctx)) return 'off';
   const token = newLinkToken();
   const linkId = await insertMailLink(ctx.db, {
@@ -41,7 +56,7 @@ export async function sendEmailVerification(ctx: Context, user: { id: string; us
   try {
     await ctx.mailer.send({
       to: email,
-      ...emailVerificationMail({ brand: mailBrand(ctx.config), username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
+      ...emailVerificationMail({ brand: mailBrand(ctx.config), locale, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
     });
     return 'sent';
   } catch (error) {
