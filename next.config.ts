@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next';
+import createNextIntlPlugin from 'next-intl/plugin';
 import { BODY_LIMITS, LARGEST_BODY, bodyLimitRewrites } from './lib/http/body-limits.ts';
 import { STATIC_SECURITY_HEADERS } from './lib/http/security-headers.ts';
 
@@ -38,4 +39,5 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+// next-intl without i18n routing: lib/i18n/request.ts picks each request's language and catalog.
+export default createNextIntlPlugin('./lib/i18n/request.ts')(nextConfig);

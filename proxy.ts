@@ -2,12 +2,13 @@
  * Runs in front of Next's routes (Next 16's proxy, formerly middleware): a
  * Content-Security-Policy with a fresh nonce for every page, which Next reads
  * from the request's header and puts on its own scripts; HSTS; and a 400 for a
- * path that does not decode, which Next would answer with a 500.
+ * path that does not decode, which Next would answer with a 500; and the page's own
+ * path in a request header, for its language (lib/i18n/server.ts).
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { brand, imageOrigins } from '@/lib/config/brand';
 import { env } from '@/lib/config/env';
-import { isProviderPath, isWellFormedPath, MALFORMED_PATH_ERROR } from '@/lib/http/paths';
+import { isProviderPath, isWellFormedPath, MALFORMED_PATH_ERROR, PATHNAME_HEADER } from '@/lib/http/paths';
 import { pagePolicy, transportSecurity } from '@/lib/http/security-headers';
 
 export function proxy(request: NextRequest): NextResponse {
@@ -25,6 +26,7 @@ export function proxy(request: NextRequest): NextResponse {
   const policy = pagePolicy(nonce(), process.env.NODE_ENV === 'development', imageOrigins(brand()));
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
+  headers.set(PATHNAME_HEADER, pathname);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', policy);
   for (const [name, value] of security) response.headers.set(name, value);

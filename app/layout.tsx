@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { brand, brandCss } from '@/lib/config/brand';
+import { pageLocale } from '@/lib/i18n/server';
 import './globals.css';
 
 export function generateMetadata(): Metadata {
@@ -31,7 +32,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   await connection();
   const nonce = nonceOf((await headers()).get('content-security-policy'));
   return (
-    <html lang="en">
+    <html lang={await pageLocale()}>
       <head>
         {/* The brand's accent for both schemes (lib/config/brand.ts): validated colours only, allowed by the page's nonce. */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: CSS built from validated #rrggbb values, no input from requests */}

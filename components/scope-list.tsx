@@ -1,15 +1,13 @@
-/** What each scope means to the person consenting, in plain words. */
-const descriptions = (product: string): Record<string, string> => ({
-  openid: `Know who you are (your ${product} user id)`,
-  profile: 'See your name and username',
-  email: 'See your email address',
-  offline_access: 'Stay connected when you are not using it',
-  introspect: 'Check whether access tokens are valid',
-});
+/** What each scope means to the person consenting, in plain words, in the page's language (scopes in the catalogs). */
+import { getTranslations } from 'next-intl/server';
 
-/** `product`: the brand's name. */
-export function ScopeList({ scopes, claims, product }: { scopes: string[]; claims: string[]; product: string }) {
-  const said = descriptions(product);
+const described = new Set(['openid', 'profile', 'email', 'offline_access', 'introspect'] as const);
+type Described = typeof described extends Set<infer T> ? T : never;
+const isDescribed = (scope: string): scope is Described => (described as Set<string>).has(scope);
+
+/** `product`: the brand's name. A scope the catalogs do not describe is shown by its name. */
+export async function ScopeList({ scopes, claims, product }: { scopes: string[]; claims: string[]; product: string }) {
+  const t = await getTranslations('scopes');
   return (
     <ul className="space-y-2 text-sm text-slate-700">
       {scopes.map((scope) => (
@@ -18,11 +16,11 @@ export function ScopeList({ scopes, claims, product }: { scopes: string[]; claim
             ✓
           </span>
           <span>
-            {said[scope] ?? scope} <span className="text-slate-500">({scope})</span>
+            {isDescribed(scope) ? t(scope, { product }) : scope} <span className="text-slate-500">({scope})</span>
           </span>
         </li>
       ))}
-      {claims.length ? <li className="text-slate-600">Also: {claims.join(', ')}</li> : null}
+      {claims.length ? <li className="text-slate-600">{t('alsoClaims', { claims: claims.join(', ') })}</li> : null}
     </ul>
   );
 }

@@ -28,12 +28,14 @@ import {
   type ProfileState,
 } from '@/lib/services/account/pages';
 import { confirmFirst, type Confirmation } from '@/lib/services/portal/confirm';
+import { requestLocale } from '@/lib/i18n/server';
 import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/services/portal/registration';
 import { endPortalSession, requireUser } from '@/lib/services/portal/session';
 
 export async function updateProfileAction(_state: ProfileState, form: FormData): Promise<ProfileState> {
   const user = await requireUser('/account');
-  return saveProfile(user, form);
+  // A new address's confirmation mail in the language this request asks for (lib/i18n/server.ts).
+  return saveProfile(user, form, await requestLocale());
 }
 
 export async function changePasswordAction(_state: PasswordChangeState, form: FormData): Promise<PasswordChangeState> {

@@ -6,11 +6,13 @@
  */
 import { headers } from 'next/headers';
 import { serverContext } from '@/lib/context';
+import { requestLocale } from '@/lib/i18n/server';
 import { requestPasswordReset, resetPassword, type ResetRequestState, type ResetState } from '@/lib/services/password-reset';
 import { requestContext } from '@/lib/services/request-context';
 
 export async function requestResetAction(_state: ResetRequestState, form: FormData): Promise<ResetRequestState> {
-  return requestPasswordReset(serverContext(), form, requestContext(await headers()));
+  // The mail in the language this request asks for (Accept-Language; lib/i18n/server.ts).
+  return requestPasswordReset(serverContext(), form, requestContext(await headers()), await requestLocale());
 }
 
 export async function resetPasswordAction(token: string, _state: ResetState, form: FormData): Promise<ResetState> {

@@ -1,12 +1,12 @@
-/** What an interaction page shows once its authorization request is gone. UI only. */
+/** What an interaction page shows once its authorization request is gone, in the page's language. UI only. */
+import { getTranslations } from 'next-intl/server';
 import { AuthCard } from '../ui/card';
 
-export function ExpiredInteraction() {
+export async function ExpiredInteraction() {
+  const t = await getTranslations('interaction.expired');
   return (
-    <AuthCard title="This sign-in request has expired">
-      <p className="text-sm text-slate-600">
-        It may have timed out, been finished already, or been opened in another browser. Go back to the application and start again.
-      </p>
+    <AuthCard title={t('title')}>
+      <p className="text-sm text-slate-600">{t('body')}</p>
     </AuthCard>
   );
 }

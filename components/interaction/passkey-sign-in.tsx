@@ -8,7 +8,8 @@
  * it (conditional mediation; the field says `autocomplete="username webauthn"`).
  *
  * Passkeys need JavaScript: without it the button stays disabled and a note
- * says so; the password (and a code) works without. UI only.
+ * says so; the password (and a code) works without. Its words come from the
+ * page, in the page's language (`texts`, passkey in the catalogs). UI only.
  */
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
@@ -17,16 +18,27 @@ import { Button } from '../ui/button';
 
 type Support = 'checking' | 'yes' | 'no';
 
+/** What the button and its note say besides the label. */
+export interface PasskeyTexts {
+  waiting: string;
+  cancelled: string;
+  failed: string;
+  unsupported: string;
+  needsScript: string;
+}
+
 export function PasskeySignIn({
   action,
   options,
   label,
+  texts,
   autofill = false,
   variant = 'secondary',
 }: {
   action: string;
   options: PublicKeyCredentialRequestOptionsJSON;
   label: string;
+  texts: PasskeyTexts;
   /** Offer passkeys in the username field's autofill too (the login step). */
   autofill?: boolean;
   variant?: 'primary' | 'secondary';
@@ -66,11 +78,7 @@ export function PasskeySignIn({
     } catch (error) {
       setBusy(false);
       const name = (error as { name?: string }).name;
-      setProblem(
-        name === 'NotAllowedError' || name === 'AbortError'
-          ? 'The passkey was not used: it was cancelled, timed out, or is not on this device. Try again, or use your password.'
-          : 'This browser could not use a passkey. Try again, or use your password.',
-      );
+      setProblem(name === 'NotAllowedError' || name === 'AbortError' ? texts.cancelled : texts.failed);
     }
   };
 
@@ -78,11 +86,10 @@ export function PasskeySignIn({
     <form ref={form} method="post" action={action} className="space-y-2">
       <input ref={answer} type="hidden" name="response" />
       <Button block type="button" variant={variant} onClick={start} disabled={support !== 'yes' || busy} aria-describedby="passkey-note">
-        {busy ? 'Waiting for your passkey…' : label}
+        {busy ? texts.waiting : label}
       </Button>
       <p id="passkey-note" className="text-xs text-slate-600" role={problem ? 'alert' : undefined}>
-        {problem ??
-          (support === 'no' ? 'This browser cannot use passkeys.' : support === 'checking' ? 'Passkeys need JavaScript, which is off or still loading.' : '')}
+        {problem ?? (support === 'no' ? texts.unsupported : support === 'checking' ? texts.needsScript : '')}
       </p>
     </form>
   );

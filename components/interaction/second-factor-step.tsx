@@ -3,25 +3,39 @@
  * person's authenticator app, or one of their recovery codes. Plain forms
  * posted to /interaction/:uid/second-factor: no JavaScript needed. `none`: the
  * person has no authenticator app (passkeys only; the page shows their button),
- * just the way to a recovery code. UI only.
+ * just the way to a recovery code. Its words come from the page, in the page's
+ * language (`texts`, interaction.secondFactor in the catalogs). UI only.
  */
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
+
+/** What the step says. */
+export interface SecondFactorTexts {
+  totpLabel: string;
+  verify: string;
+  recoveryLabel: string;
+  recoveryHint: string;
+  continue: string;
+  useRecoveryCode: string;
+  useAnotherWay: string;
+}
 
 export function SecondFactorStep({
   base,
   method,
   recoveryCodes,
+  texts,
 }: {
   base: string;
   method: 'totp' | 'recovery_code' | 'none';
   /** Whether the person has recovery codes left to offer. */
   recoveryCodes: boolean;
+  texts: SecondFactorTexts;
 }) {
   const action = `${base}/second-factor`;
   const recoveryLink = recoveryCodes ? (
     <p className="mt-4 text-sm text-slate-600">
-      <TextLink href={`${base}?method=recovery_code`}>Use a recovery code instead</TextLink>
+      <TextLink href={`${base}?method=recovery_code`}>{texts.useRecoveryCode}</TextLink>
     </p>
   ) : null;
   if (method === 'none') return recoveryLink;
@@ -34,8 +48,8 @@ export function SecondFactorStep({
             compact
             id="code"
             name="code"
-            label="Recovery code"
-            hint="One of the codes you saved when you turned on two-step verification. Each works once."
+            label={texts.recoveryLabel}
+            hint={texts.recoveryHint}
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
@@ -44,11 +58,11 @@ export function SecondFactorStep({
             maxLength={64}
           />
           <Button block type="submit">
-            Continue
+            {texts.continue}
           </Button>
         </form>
         <p className="mt-4 text-sm text-slate-600">
-          <TextLink href={base}>Use another way to verify</TextLink>
+          <TextLink href={base}>{texts.useAnotherWay}</TextLink>
         </p>
       </>
     );
@@ -57,19 +71,9 @@ export function SecondFactorStep({
     <>
       <form method="post" action={action} className="space-y-4">
         <input type="hidden" name="method" value="totp" />
-        <TextField
-          compact
-          id="code"
-          name="code"
-          label="Enter the code from your authenticator app"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          required
-          autoFocus
-          maxLength={64}
-        />
+        <TextField compact id="code" name="code" label={texts.totpLabel} inputMode="numeric" autoComplete="one-time-code" required autoFocus maxLength={64} />
         <Button block type="submit">
-          Verify
+          {texts.verify}
         </Button>
       </form>
       {recoveryLink}

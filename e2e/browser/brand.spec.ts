@@ -133,6 +133,7 @@ test("one mail of each kind, in an operator's brand, loads nothing", async ({ pa
     'password-reset': passwordResetMail({
       brand,
       username: 'grace',
+      locale: 'en',
       url: 'https://id.acme.example/password-reset/5f2b0c',
       validMinutes: 30,
       requestedAt: new Date('2026-11-24T09:30:00Z'),
@@ -143,11 +144,13 @@ test("one mail of each kind, in an operator's brand, loads nothing", async ({ pa
       brand,
       username: 'grace',
       email: 'grace@acme.example',
+      locale: 'en',
       url: 'https://id.acme.example/verify-email/9a1e',
       validHours: 24,
     }),
     'sign-up': signUpVerificationMail({
       brand,
+      locale: 'en',
       username: 'grace',
       email: 'grace@acme.example',
       url: 'https://id.acme.example/verify-email/7c3d',

@@ -4,6 +4,7 @@
  * a bad value stops the process with a message naming the variable.
  */
 import { z } from 'zod';
+import { SUPPORTED_LOCALES } from '../i18n/locale.ts';
 import { normalizeHex } from './colour.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -212,6 +213,11 @@ const envSchema = z.object({
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65_535).optional()),
   /** The interface the metrics server listens on: loopback unless the scraper is on another host. */
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /**
+   * The language of the pages and mails when neither the authorization request's ui_locales nor the
+   * browser's Accept-Language names a supported one (lib/i18n/locale.ts), and of the mails an admin sends.
+   */
+  DEFAULT_LOCALE: z.enum(SUPPORTED_LOCALES, { error: `DEFAULT_LOCALE must be one of ${SUPPORTED_LOCALES.join(', ')}` }).default('en'),
   // The operator's brand (lib/config/brand.ts): every page, the provider's own pages and every mail.
   /** The product's name people see: page titles, the sign-in card, the portal's header, mails. */
   BRAND_NAME: z

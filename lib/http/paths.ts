@@ -28,3 +28,10 @@ export const MALFORMED_PATH_ERROR = {
   error: 'invalid_request',
   error_description: 'the request path is not valid percent-encoded UTF-8',
 } as const;
+
+/**
+ * The request header in which proxy.ts hands a page its own path (a server component is not told
+ * it): the language of an interaction page comes from that interaction (lib/i18n/server.ts).
+ * Set on every request the proxy sees, replacing whatever the client sent.
+ */
+export const PATHNAME_HEADER = 'x-gatehouse-pathname';

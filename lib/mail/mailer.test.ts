@@ -22,6 +22,7 @@ const mail = {
   ...passwordResetMail({
     brand: { name: 'Gatehouse', accent: '#4f46e5' },
     username: 'grace',
+    locale: 'en',
     url: `${ISSUER}/password-reset/abc`,
     validMinutes: 30,
     requestedAt: new Date(0),

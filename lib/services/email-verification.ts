@@ -8,6 +8,7 @@
  * Wrong links are counted per source address; the verification is audited.
  */
 import { mailBrand } from '../config/brand.ts';
+import type { Locale } from '../i18n/locale.ts';
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, setVerifiedEmail } from '../db/users.ts';
@@ -17,8 +18,14 @@ import { canMailLinks } from './password-reset.ts';
 
 export const VERIFICATION_LINK_HOURS = 24;
 
-/** What sending a link needs: where the link points (ISSUER) and whose brand the mail wears. */
-export type MailLinkConfig = Pick<AppContext['config'], 'ISSUER' | 'BRAND_NAME' | 'BRAND_ACCENT_COLOR'>;
+/**
+ * What sending a link needs: where the link points (ISSUER), whose brand the mail wears, and the
+ * language of a mail no person's request caused (an admin's; unset: English).
+ */
+export type MailLinkConfig = Pick<AppContext['config'], 'ISSUER' | 'BRAND_NAME' | 'BRAND_ACCENT_COLOR'> & Partial<Pick<AppContext['config'], 'DEFAULT_LOCALE'>>;
+
+/** The language of a mail an admin (or the CLI) causes: DEFAULT_LOCALE. */
+export const adminMailLocale = (config: MailLinkConfig): Locale => config.DEFAULT_LOCALE ?? 'en';
 
 type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };
 type LinkContext = Context & Pick<AppContext, 'throttle'>;
@@ -29,7 +36,8 @@ export type VerificationSend = 'sent' | 'failed' | 'off';
 /**
  * Mails `email` a link that verifies it for the account (replacing an earlier unused one).
  * `template`: the mail's wording (a sign-up's says more, lib/mail/templates/sign-up.ts);
- * `requestId`: the request that asked, named in the log line of a failed send.
+ * `requestId`: the request that asked, named in the log line of a failed send; `locale`: the
+ * language of the person's own request, DEFAULT_LOCALE when an admin's.
  */
 export async function sendEmailVerification(
   ctx: Context,
@@ -38,7 +46,12 @@ export async function sendEmailVerification(
   {
     template = emailVerificationMail,
     requestId,
-  }: { template?: (mail: EmailVerificationMail) => { subject: string; text: string; html: string }; requestId?: string | null } = {},
+    locale = adminMailLocale(ctx.config),
+  }: {
+    template?: (mail: EmailVerificationMail) => { subject: string; text: string; html: string };
+    requestId?: string | null;
+    locale?: Locale;
+  } = {},
 ): Promise<VerificationSend> {
   if (!canMailLinks(ctx)) return 'off';
   const token = newLinkToken();
@@ -53,7 +66,7 @@ export async function sendEmailVerification(
   try {
     await ctx.mailer.send({
       to: email,
-      ...template({ brand: mailBrand(ctx.config), username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
+      ...template({ brand: mailBrand(ctx.config), locale, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
     });
     return 'sent';
   } catch (error) {

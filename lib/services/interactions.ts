@@ -9,6 +9,7 @@
  */
 import 'server-only';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { cache } from 'react';
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
 import { serverContext, type AppContext } from '../context.ts';
@@ -80,9 +81,21 @@ export type InteractionView =
       claims: string[];
     };
 
+/**
+ * The interaction as one page render reads it: the language (lib/i18n/server.ts) and the page
+ * (viewInteraction) share one lookup per request (React's cache; outside a render, none is kept).
+ */
+const findForPage = cache((uid: string, cookie: string | null) => findInteraction(serverContext(), uid, cookie));
+
+/** The authorization request's `ui_locales` (OIDC Core §3.1.2.1), for the language of its pages. */
+export async function interactionUiLocales(uid: string, cookie: string | null): Promise<string | undefined> {
+  const uiLocales = (await findForPage(uid, cookie))?.params.ui_locales;
+  return typeof uiLocales === 'string' ? uiLocales : undefined;
+}
+
 export async function viewInteraction(uid: string, cookie: string | null): Promise<InteractionView> {
   const ctx = serverContext();
-  const interaction = await findInteraction(ctx, uid, cookie);
+  const interaction = await findForPage(uid, cookie);
   if (!interaction) return { kind: 'expired' };
   const client = await clientForDisplay(ctx, interaction.params.client_id as string);
   if (!client) return { kind: 'expired' };

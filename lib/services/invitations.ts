@@ -31,7 +31,7 @@ import { invitationMail } from '../mail/templates/invitation.ts';
 import { recordAudit, recordAuditBy, type AuditBy, type RequestContext } from './audit.ts';
 import { Conflict, InvalidRequest, parseInput } from './errors.ts';
 import { addError, type FieldErrors } from './forms.ts';
-import type { MailLinkConfig } from './email-verification.ts';
+import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
 import { canMailLinks, readNewPassword } from './password-reset.ts';
 import { hashPassword } from './passwords.ts';
 import { tryAgainIn } from './throttle.ts';
@@ -84,7 +84,10 @@ async function mailInvitation(ctx: Context, user: UserRecord, email: string, by:
   const linkId = await insertMailLink(ctx.db, { token, userId: user.id, purpose: 'invitation', email, expiresAt }, { keepEarlier: true });
   const url = new URL(`/invitation/${token}`, ctx.config.ISSUER).toString();
   try {
-    await ctx.mailer.send({ to: email, ...invitationMail({ brand: mailBrand(ctx.config), username: user.username, url, validDays: INVITATION_LINK_DAYS }) });
+    await ctx.mailer.send({
+      to: email,
+      ...invitationMail({ brand: mailBrand(ctx.config), locale: adminMailLocale(ctx.config), username: user.username, url, validDays: INVITATION_LINK_DAYS }),
+    });
   } catch (error) {
     await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.

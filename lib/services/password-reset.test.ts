@@ -52,7 +52,7 @@ for (const storage of testDatabases('password-reset')) {
       const [mail] = sent;
       assert.equal(mail.to, user.email);
       assert.match(mail.subject, /Reset your Gatehouse password/);
-      assert.match(mail.text, /2026-11-23 12:00 UTC from 198\.51\.100\.23, using “Mozilla\/5\.0 \(test browser\)”/);
+      assert.match(mail.text, /Nov 23, 2026, 12:00\sPM UTC from 198\.51\.100\.23, using “Mozilla\/5\.0 \(test browser\)”/);
       assert.match(mail.text, new RegExp(`for ${RESET_LINK_MINUTES} minutes`));
       assert.match(mail.html, /<a href="https:\/\/id\.gatehouse\.test\/password-reset\/[A-Za-z0-9_-]{43}"/);
       assert.doesNotMatch(mail.html, /<img|https?:\/\/(?!id\.gatehouse\.test)/, 'nothing loaded from anywhere: no tracking');

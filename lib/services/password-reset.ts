@@ -18,7 +18,8 @@ import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkTok
 import { findAccount, findUserByUsernameOrEmail, markEmailVerified } from '../db/users.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
-import type { MailLinkConfig } from './email-verification.ts';
+import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
+import type { Locale } from '../i18n/locale.ts';
 import { addError, fieldErrors, formText, type FieldErrors } from './forms.ts';
 import { passwordPolicy } from './passwords.ts';
 import { tryAgainIn } from './throttle.ts';
@@ -44,7 +45,13 @@ export type ResetRequestState =
 /** Whether this server can mail links at all (SMTP_URL, or the development log). */
 export const canMailLinks = (ctx: Pick<AppContext, 'mailer'>) => ctx.mailer.mode !== 'off';
 
-export async function requestPasswordReset(ctx: Context, form: FormData, context: RequestContext): Promise<ResetRequestState> {
+/** `locale`: the language of the page the request came from, which the mail is written in. */
+export async function requestPasswordReset(
+  ctx: Context,
+  form: FormData,
+  context: RequestContext,
+  locale: Locale = adminMailLocale(ctx.config),
+): Promise<ResetRequestState> {
   const identifier = formText(form, 'identifier', 320).trim();
   if (!identifier) return { status: 'invalid', errors: { identifier: ['enter your username or email address'] } };
   if (!canMailLinks(ctx)) return { status: 'invalid', errors: { form: ['password reset by email is off on this server: ask your administrator'] }, identifier };
@@ -64,7 +71,15 @@ export async function requestPasswordReset(ctx: Context, form: FormData, context
     expiresAt: new Date(requestedAt.getTime() + RESET_LINK_MINUTES * 60_000),
   });
   const url = new URL(`/password-reset/${token}`, ctx.config.ISSUER).toString();
-  const mail = passwordResetMail({ brand: mailBrand(ctx.config), username: user.username, url, validMinutes: RESET_LINK_MINUTES, requestedAt, ...context });
+  const mail = passwordResetMail({
+    brand: mailBrand(ctx.config),
+    locale,
+    username: user.username,
+    url,
+    validMinutes: RESET_LINK_MINUTES,
+    requestedAt,
+    ...context,
+  });
   try {
     await ctx.mailer.send({ to: user.email, ...mail });
   } catch (error) {

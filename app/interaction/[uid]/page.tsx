@@ -1,6 +1,8 @@
 // The interaction entrypoint: renders the login or the consent step of one authorization request.
 import { cookies } from 'next/headers';
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
+import type { ReactNode } from 'react';
 import { Button, buttonLook, TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { TextField } from '@/components/ui/field';
@@ -12,45 +14,55 @@ import { CheckMailStep } from '@/components/interaction/check-mail-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
-import { tryAgainIn } from '@/lib/services/throttle';
 import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
-// One title for both steps: consent is part of signing in to the client.
-export const metadata: Metadata = { title: 'Sign in' };
 
-const messages: Record<string, string> = {
-  invalid_credentials: 'The username or password is not right.',
-  invalid_form: 'Enter your username and password.',
-  wrong_step: 'That step is already done. Continue below.',
-  password_first: 'Sign in with your username and password first.',
-  code_missing: 'Enter the 6-digit code from your authenticator app.',
-  code_letters: 'The code is 6 digits, with no letters.',
-  code_length: 'The code is exactly 6 digits.',
-  wrong_code: 'That code is not right. Enter the code your app shows now.',
-  code_used: 'That code was used already. Wait for the next one your app shows.',
-  recovery_code_missing: 'Enter one of your recovery codes.',
-  recovery_code_format: 'A recovery code is 16 letters and digits, like abcd-efgh-jkmn-pqrs.',
-  wrong_recovery_code: 'That recovery code is not right, or was used already.',
-  passkey_expired: 'That passkey request has expired or was used already. Try again.',
-  passkey_invalid: 'Your browser did not send a passkey. Try again.',
-  passkey_unknown: 'That passkey is not registered with this account service. It may have been removed: sign in with your password.',
-  passkey_other_account: 'That passkey belongs to another account. Use one of your own.',
-  passkey_failed: 'That passkey could not be checked. Try again, or use another way to sign in.',
-  account_disabled: 'This account is disabled. Ask your administrator to turn it back on.',
-  email_not_verified: 'Your email address is not confirmed yet. Open the link in the mail we sent, then continue.',
-  mail_failed: 'The email could not be sent just now. Try again in a few minutes.',
-};
+// One title for both steps: consent is part of signing in to the client.
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('interaction'))('title') };
+}
+
+/** The refusals the page explains (interaction.errors in the catalogs), by the code in the redirect's `error`. */
+const explained = new Set([
+  'invalid_credentials',
+  'invalid_form',
+  'wrong_step',
+  'password_first',
+  'code_missing',
+  'code_letters',
+  'code_length',
+  'wrong_code',
+  'code_used',
+  'recovery_code_missing',
+  'recovery_code_format',
+  'wrong_recovery_code',
+  'passkey_expired',
+  'passkey_invalid',
+  'passkey_unknown',
+  'passkey_other_account',
+  'passkey_failed',
+  'account_disabled',
+  'email_not_verified',
+  'mail_failed',
+] as const);
+type Explained = typeof explained extends Set<infer T> ? T : never;
+const isExplained = (error: string): error is Explained => (explained as Set<string>).has(error);
 
 /** Errors about a recovery code bring the recovery-code form back. */
 const recoveryErrors = new Set(['recovery_code_missing', 'recovery_code_format', 'wrong_recovery_code']);
 
-/** "Too many attempts; try again in N minutes", from the redirect's retry_after (a bounded number of seconds). */
-function throttledMessage(retryAfter: string | string[] | undefined): string {
+type ErrorsT = Awaited<ReturnType<typeof getTranslations<'interaction.errors'>>>;
+
+/** "Too many attempts; try again in N minutes", from the redirect's retry_after (a bounded number of seconds), in the units of tryAgainIn. */
+function throttledMessage(t: ErrorsT, retryAfter: string | string[] | undefined): string {
   const seconds = typeof retryAfter === 'string' && /^\d{1,6}$/.test(retryAfter) ? Math.max(1, Number(retryAfter)) : 60;
-  const text = tryAgainIn({ retryAfterSeconds: seconds });
-  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+  if (seconds < 60) return t('throttled_seconds', { count: seconds });
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 120 ? t('throttled_minutes', { count: minutes }) : t('throttled_hours', { count: Math.ceil(minutes / 60) });
 }
+
+const strong = (chunks: ReactNode) => <strong className="text-slate-900">{chunks}</strong>;
 
 export default async function InteractionPage({
   params,
@@ -63,7 +75,10 @@ export default async function InteractionPage({
   const { error, retry_after: retryAfter, method, sent } = await searchParams;
   const jar = await cookies();
   const view = await viewInteraction(uid, jar.toString() || null);
-  const message = typeof error === 'string' ? (error === 'throttled' ? throttledMessage(retryAfter) : messages[error]) : undefined;
+  const t = await getTranslations('interaction');
+  const errors = await getTranslations('interaction.errors');
+  const message =
+    typeof error === 'string' ? (error === 'throttled' ? throttledMessage(errors, retryAfter) : isExplained(error) ? errors(error) : undefined) : undefined;
   const base = `/interaction/${encodeURIComponent(uid)}`;
   const lastUsername = error === 'invalid_credentials' || error === 'throttled' ? jar.get(LAST_USERNAME_COOKIE)?.value : undefined;
 
@@ -72,8 +87,7 @@ export default async function InteractionPage({
   const notice =
     error === 'second_factor_required' ? (
       <Notice variant="error" compact>
-        Your account must use two-step verification before you can sign in here. <TextLink href="/account/security">Set it up in your account</TextLink>, then
-        come back and sign in again.
+        {errors.rich('second_factor_required', { link: (chunks) => <TextLink href="/account/security">{chunks}</TextLink> })}
       </Notice>
     ) : message ? (
       <Notice variant="error" compact>
@@ -84,31 +98,51 @@ export default async function InteractionPage({
   const deny = (
     <form method="post" action={`${base}/abort`} className="mt-3">
       <Button block type="submit" variant="secondary">
-        Cancel
+        {t('cancel')}
       </Button>
     </form>
   );
+
+  const passkey = await getTranslations('passkey');
+  const passkeyTexts = {
+    waiting: passkey('waiting'),
+    cancelled: passkey('cancelled'),
+    failed: passkey('failed'),
+    unsupported: passkey('unsupported'),
+    needsScript: passkey('needsScript'),
+  };
 
   if (view.kind === 'second_factor') {
     const useRecovery =
       view.recoveryCodes && (method === 'recovery_code' || (typeof error === 'string' && recoveryErrors.has(error)) || (!view.totp && !view.passkey));
     return (
-      <AuthCard
-        title="Two-step verification"
-        subtitle={
-          <>
-            Signing in as <strong className="text-slate-900">{view.username}</strong> to continue to{' '}
-            <strong className="text-slate-900">{view.client.name}</strong>
-          </>
-        }
-      >
+      <AuthCard title={t('secondFactor.title')} subtitle={t.rich('secondFactor.subtitle', { username: view.username, client: view.client.name, strong })}>
         {notice}
         {view.passkey && !useRecovery ? (
           <div className={view.totp ? 'mb-6 border-b border-slate-200 pb-6' : 'mb-4'}>
-            <PasskeySignIn action={`${base}/passkey`} options={view.passkey} label="Use your passkey" variant={view.totp ? 'secondary' : 'primary'} />
+            <PasskeySignIn
+              action={`${base}/passkey`}
+              options={view.passkey}
+              label={t('secondFactor.passkey')}
+              texts={passkeyTexts}
+              variant={view.totp ? 'secondary' : 'primary'}
+            />
           </div>
         ) : null}
-        <SecondFactorStep base={base} method={useRecovery ? 'recovery_code' : view.totp ? 'totp' : 'none'} recoveryCodes={view.recoveryCodes} />
+        <SecondFactorStep
+          base={base}
+          method={useRecovery ? 'recovery_code' : view.totp ? 'totp' : 'none'}
+          recoveryCodes={view.recoveryCodes}
+          texts={{
+            totpLabel: t('secondFactor.totpLabel'),
+            verify: t('secondFactor.verify'),
+            recoveryLabel: t('secondFactor.recoveryLabel'),
+            recoveryHint: t('secondFactor.recoveryHint'),
+            continue: t('secondFactor.continue'),
+            useRecoveryCode: t('secondFactor.useRecoveryCode'),
+            useAnotherWay: t('secondFactor.useAnotherWay'),
+          }}
+        />
         {deny}
       </AuthCard>
     );
@@ -133,13 +167,12 @@ export default async function InteractionPage({
 
   if (view.kind === 'recovery_code_used') {
     return (
-      <AuthCard title="Recovery code accepted">
+      <AuthCard title={t('recoveryCodeUsed.title')}>
         <Notice variant={view.remaining > 2 ? 'success' : 'warning'} compact>
-          {view.remaining === 0 ? 'That was your last recovery code.' : `You have ${view.remaining} recovery code${view.remaining === 1 ? '' : 's'} left.`} Each
-          code works once: get new ones under Two-step verification in your account.
+          {t('recoveryCodeUsed.left', { count: view.remaining })}
         </Notice>
         <a href={view.continueTo} className={`mt-4 block ${buttonLook('primary', true)}`}>
-          Continue to {view.client.name}
+          {t('recoveryCodeUsed.continue', { client: view.client.name })}
         </a>
       </AuthCard>
     );
@@ -147,21 +180,14 @@ export default async function InteractionPage({
 
   if (view.kind === 'login') {
     return (
-      <AuthCard
-        title="Sign in"
-        subtitle={
-          <>
-            to continue to <strong className="text-slate-900">{view.client.name}</strong>
-          </>
-        }
-      >
+      <AuthCard title={t('title')} subtitle={t.rich('login.subtitle', { client: view.client.name, strong })}>
         {notice}
         <form method="post" action={`${base}/login`} className="space-y-4">
           <TextField
             compact
             id="username"
             name="username"
-            label="Username"
+            label={t('login.username')}
             autoComplete={view.passkey ? 'username webauthn' : 'username'}
             required
             autoFocus={!lastUsername}
@@ -172,7 +198,7 @@ export default async function InteractionPage({
             compact
             id="password"
             name="password"
-            label="Password"
+            label={t('login.password')}
             type="password"
             autoComplete="current-password"
             required
@@ -181,26 +207,26 @@ export default async function InteractionPage({
           />
           <label className="flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" name="remember" className="size-4 accent-accent" />
-            Keep me signed in
+            {t('login.remember')}
           </label>
 
           <Button block type="submit">
-            Sign in
+            {t('login.submit')}
           </Button>
           {view.passwordReset ? (
             <p className="text-center text-sm">
-              <TextLink href={`/password-reset?from=${encodeURIComponent(base)}`}>Forgot your password?</TextLink>
+              <TextLink href={`/password-reset?from=${encodeURIComponent(base)}`}>{t('login.forgotPassword')}</TextLink>
             </p>
           ) : null}
         </form>
         {view.signUp ? (
           <p className="mt-4 text-center text-sm text-slate-600">
-            New here? <TextLink href={`${base}/sign-up`}>Create an account</TextLink>
+            {t.rich('login.newHere', { link: (chunks) => <TextLink href={`${base}/sign-up`}>{chunks}</TextLink> })}
           </p>
         ) : null}
         {view.passkey ? (
           <div className="mt-6 border-t border-slate-200 pt-6">
-            <PasskeySignIn action={`${base}/passkey`} options={view.passkey} label="Sign in with a passkey" autofill />
+            <PasskeySignIn action={`${base}/passkey`} options={view.passkey} label={t('login.passkey')} texts={passkeyTexts} autofill />
           </div>
         ) : null}
         {deny}
@@ -210,11 +236,11 @@ export default async function InteractionPage({
 
   return (
     <AuthCard
-      title={`Allow ${view.client.name}?`}
+      title={t('consent.title', { client: view.client.name })}
       subtitle={
         <>
-          <strong className="text-slate-900">{view.client.name}</strong> is asking to:
-          {view.username ? <span className="mt-1 block text-xs text-slate-500">Signed in as {view.username}</span> : null}
+          {t.rich('consent.subtitle', { client: view.client.name, strong })}
+          {view.username ? <span className="mt-1 block text-xs text-slate-500">{t('consent.signedInAs', { username: view.username })}</span> : null}
         </>
       }
     >
@@ -222,12 +248,12 @@ export default async function InteractionPage({
       <ScopeList scopes={view.scopes} claims={view.claims} product={brand().name} />
       <form method="post" action={`${base}/confirm`} className="mt-6">
         <Button block type="submit" autoFocus>
-          Allow
+          {t('consent.allow')}
         </Button>
       </form>
       <form method="post" action={`${base}/abort`} className="mt-3">
         <Button block type="submit" variant="secondary">
-          Deny
+          {t('consent.deny')}
         </Button>
       </form>
     </AuthCard>

@@ -1,24 +1,26 @@
 /** The mail that invites a person an admin created without a password: the link lets them choose it. */
+import type { Locale } from '../../i18n/locale.ts';
+import { translator } from '../../i18n/messages.ts';
 import { type MailBrand, render } from './layout.ts';
 
 export interface InvitationMail {
   brand: MailBrand;
+  locale: Locale;
   username: string;
   url: string;
   validDays: number;
 }
 
 export function invitationMail(mail: InvitationMail) {
-  return render(mail.brand, {
-    subject: `You are invited to ${mail.brand.name}`,
-    paragraphs: [
-      `An administrator created the account ${mail.username} for you on ${mail.brand.name}. Choose your password to start using it.`,
-      `The link works once, for ${mail.validDays} days. Using it also confirms that this email address is yours.`,
-    ],
-    action: { label: 'Choose my password', url: mail.url },
-    footnotes: [
-      'If you did not expect this, ignore this mail: nobody can sign in to the account without a password.',
-      'If the link no longer works, ask your administrator to send the invitation again.',
-    ],
-  });
+  const t = translator(mail.locale, 'mail.invitation');
+  return render(
+    mail.brand,
+    {
+      subject: t('subject', { product: mail.brand.name }),
+      paragraphs: [t('created', { username: mail.username, product: mail.brand.name }), t('link', { days: mail.validDays })],
+      action: { label: t('action'), url: mail.url },
+      footnotes: [t('notExpected'), t('expired')],
+    },
+    mail.locale,
+  );
 }

@@ -53,6 +53,7 @@ test('each kind of mail names the brand in its subject and wears its accent', ()
   const reset = passwordResetMail({
     brand,
     username: 'grace',
+    locale: 'en',
     url: 'https://id.acme.example/password-reset/t',
     validMinutes: 30,
     requestedAt: new Date(0),
@@ -63,6 +64,7 @@ test('each kind of mail names the brand in its subject and wears its accent', ()
     brand,
     username: 'grace',
     email: 'grace@acme.example',
+    locale: 'en',
     url: 'https://id.acme.example/verify-email/t',
     validHours: 24,
   });
@@ -72,4 +74,22 @@ test('each kind of mail names the brand in its subject and wears its accent', ()
     assert.ok(mail.html.includes('background:#e11d48'));
     assert.deepEqual(remoteLoads(mail.html), []);
   }
+});
+
+test('a mail in German: its words, the time the German way (in UTC, said so), <html lang="de">', () => {
+  const mail = passwordResetMail({
+    brand: { name: 'Acme ID', accent: '#4f46e5' },
+    locale: 'de',
+    username: 'grace',
+    url: 'https://id.acme.example/password-reset/t',
+    validMinutes: 30,
+    requestedAt: new Date(Date.UTC(2026, 10, 23, 21, 5)),
+    ip: null,
+    userAgent: 'Firefox',
+  });
+  assert.equal(mail.subject, 'Ihr Passwort für Acme ID zurücksetzen');
+  assert.match(mail.text, /Die Anfrage kam am 23\.11\.2026, 21:05 UTC von einer unbekannten Adresse, mit „Firefox“\./);
+  assert.match(mail.text, /Oder öffnen Sie diesen Link|Neues Passwort wählen:/);
+  assert.match(mail.html, /<html lang="de">/);
+  assert.match(mail.html, /Oder öffnen Sie diesen Link:/);
 });

@@ -8,6 +8,8 @@
  */
 import type { MailBrand } from '../../config/brand.ts';
 import { readableOn, withContrast } from '../../config/colour.ts';
+import type { Locale } from '../../i18n/locale.ts';
+import { translator } from '../../i18n/messages.ts';
 
 export type { MailBrand };
 
@@ -23,21 +25,22 @@ export interface MailContent {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Both bodies of a mail from the operator's brand (`mailBrand(config)`, lib/config/brand.ts). */
-export function render(brand: MailBrand, content: MailContent): { subject: string; text: string; html: string } {
+/** Both bodies of a mail from the operator's brand (`mailBrand(config)`, lib/config/brand.ts), in the content's language. */
+export function render(brand: MailBrand, content: MailContent, locale: Locale = 'en'): { subject: string; text: string; html: string } {
+  const openLink = translator(locale, 'mail')('openLink');
   const accentText = withContrast(brand.accent, ['#ffffff'], 4.5, 'darker');
   const text = [brand.name, '', ...content.paragraphs.flatMap((p) => [p, '']), `${content.action.label}:`, content.action.url, '', ...content.footnotes].join(
     '\n',
   );
   const p = (body: string, style = '') => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1e293b;${style}">${body}</p>`;
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(content.subject)}</title></head>
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(content.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
 <div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:32px">
 ${p(escapeHtml(brand.name), `font-weight:700;letter-spacing:0.05em;text-transform:uppercase;color:${accentText};font-size:13px`)}
 ${content.paragraphs.map((para) => p(escapeHtml(para))).join('\n')}
 <p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:${brand.accent};color:${readableOn(brand.accent)};text-decoration:none;font-weight:600;padding:10px 18px;border-radius:8px">${escapeHtml(content.action.label)}</a></p>
-${p(`Or open this link: <a href="${escapeHtml(content.action.url)}" style="color:${accentText};word-break:break-all">${escapeHtml(content.action.url)}</a>`, 'font-size:13px;color:#475569')}
+${p(`${escapeHtml(openLink)} <a href="${escapeHtml(content.action.url)}" style="color:${accentText};word-break:break-all">${escapeHtml(content.action.url)}</a>`, 'font-size:13px;color:#475569')}
 ${content.footnotes.map((note) => p(escapeHtml(note), 'font-size:13px;color:#475569')).join('\n')}
 </div></body></html>
 `;

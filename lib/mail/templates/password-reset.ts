@@ -1,8 +1,14 @@
-/** The password reset mail: the link, how long it works, and where the request came from (so a person who did not ask can tell). */
+/**
+ * The password reset mail: the link, how long it works, and where the request came from (so a person who did not ask can tell),
+ * in the language of the page it was asked from; the time in UTC, written the language's way.
+ */
+import type { Locale } from '../../i18n/locale.ts';
+import { formatUtc, translator } from '../../i18n/messages.ts';
 import { type MailBrand, render } from './layout.ts';
 
 export interface PasswordResetMail {
   brand: MailBrand;
+  locale: Locale;
   username: string;
   url: string;
   validMinutes: number;
@@ -12,15 +18,20 @@ export interface PasswordResetMail {
 }
 
 export function passwordResetMail(mail: PasswordResetMail) {
-  const when = `${mail.requestedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
-  return render(mail.brand, {
-    subject: `Reset your ${mail.brand.name} password`,
-    paragraphs: [
-      `Someone asked to reset the password of your account ${mail.username}.`,
-      `The request came on ${when} from ${mail.ip ?? 'an unknown address'}, using ${mail.userAgent ? `“${mail.userAgent.slice(0, 120)}”` : 'an unknown browser'}.`,
-      `Choose a new password with the link below. It works once, for ${mail.validMinutes} minutes. Afterwards you are signed out everywhere.`,
-    ],
-    action: { label: 'Choose a new password', url: mail.url },
-    footnotes: ['If you did not ask for this, ignore this mail: your password stays as it is, and nobody can use the link without this mailbox.'],
-  });
+  const t = translator(mail.locale, 'mail.passwordReset');
+  const browser = mail.userAgent ? t('quotedBrowser', { browser: mail.userAgent.slice(0, 120) }) : t('unknownBrowser');
+  return render(
+    mail.brand,
+    {
+      subject: t('subject', { product: mail.brand.name }),
+      paragraphs: [
+        t('asked', { username: mail.username }),
+        t('origin', { when: formatUtc(mail.locale, mail.requestedAt), ip: mail.ip ?? t('unknownAddress'), browser }),
+        t('link', { minutes: mail.validMinutes }),
+      ],
+      action: { label: t('action'), url: mail.url },
+      footnotes: [t('notYou')],
+    },
+    mail.locale,
+  );
 }

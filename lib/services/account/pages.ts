@@ -7,6 +7,7 @@
  */
 import 'server-only';
 import { serverContext } from '../../context.ts';
+import type { Locale } from '../../i18n/locale.ts';
 import { recoveryCodesLeft } from '../factors/recovery-codes.ts';
 import { byAdmin } from '../portal/audit-context.ts';
 import type { SignedInUser } from '../portal/session.ts';
@@ -47,8 +48,9 @@ export function profileFormValues(user: SignedInUser): ProfileValues {
   return profileValues(user);
 }
 
-export async function saveProfile(user: SignedInUser, form: FormData): Promise<ProfileState> {
-  return updateOwnProfile(serverContext(), user, form, await bySelf(user));
+/** `locale`: the language of the request, which a new address's confirmation mail is written in. */
+export async function saveProfile(user: SignedInUser, form: FormData, locale: Locale): Promise<ProfileState> {
+  return updateOwnProfile(serverContext(), user, form, await bySelf(user), locale);
 }
 
 export async function savePassword(user: SignedInUser, form: FormData): Promise<PasswordChangeState> {

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import { findUserByUsernameOrEmail } from '../../db/users.ts';
 import type { AuditBy } from '../audit.ts';
 import { type MailLinkConfig, sendEmailVerification } from '../email-verification.ts';
+import type { Locale } from '../../i18n/locale.ts';
 import { fieldErrors, formErrors, formText, type FieldErrors } from '../forms.ts';
 import { canMailLinks } from '../password-reset.ts';
 import { existingUser as existingUserById, profileSchema, updateProfile } from '../users.ts';
@@ -41,7 +42,7 @@ export function profileValues(user: { name: string | null; email: string | null 
 
 const TAKEN = 'another account already uses this email address';
 
-export async function updateOwnProfile(ctx: Context, user: { id: string }, form: FormData, by?: AuditBy): Promise<ProfileState> {
+export async function updateOwnProfile(ctx: Context, user: { id: string }, form: FormData, by?: AuditBy, locale?: Locale): Promise<ProfileState> {
   const values: ProfileValues = { name: formText(form, 'name', 500), email: formText(form, 'email', 500) };
   const parsed = profileSchema.safeParse(values);
   if (!parsed.success) return { status: 'editing', values, errors: fieldErrors(parsed.error, fields) };
@@ -55,7 +56,7 @@ export async function updateOwnProfile(ctx: Context, user: { id: string }, form:
     }
     const holder = await findUserByUsernameOrEmail(ctx.db, newEmail);
     if (holder && holder.id !== user.id) return { status: 'editing', values, errors: { email: [TAKEN] } };
-    const sent = await sendEmailVerification(ctx, current, newEmail);
+    const sent = await sendEmailVerification(ctx, current, newEmail, { locale, requestId: by?.context?.requestId });
     if (sent !== 'sent') {
       return {
         status: 'editing',

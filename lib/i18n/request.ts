@@ -1,0 +1,11 @@
+// next-intl's request configuration (next.config.ts names this file): the page's language and its catalog.
+// No locale in the URL: the protocol fixes the paths (/interaction/{uid}); lib/i18n/server.ts decides per request.
+import { getRequestConfig } from 'next-intl/server';
+import { catalogs } from './messages.ts';
+import { pageLocale } from './server.ts';
+
+export default getRequestConfig(async () => {
+  const locale = await pageLocale();
+  // Times on the pages are in UTC unless a page knows the person's time zone (and says which it shows).
+  return { locale, messages: catalogs[locale], timeZone: 'UTC' };
+});

@@ -1,0 +1,36 @@
+/**
+ * The language of the request being answered (lib/i18n/locale.ts decides; this reads the request).
+ * Nothing is kept per process: React's cache holds the answer for one request only.
+ */
+import 'server-only';
+import { cookies, headers } from 'next/headers';
+import { cache } from 'react';
+import { env } from '../config/env.ts';
+import { PATHNAME_HEADER } from '../http/paths.ts';
+import { interactionUiLocales } from '../services/interactions.ts';
+import { type Locale, negotiateLocale } from './locale.ts';
+
+const INTERACTION_PATH = /^\/interaction\/([^/]{1,128})(?:\/|$)/;
+
+/**
+ * The pages whose every string is in the catalogs. The others (the portal, /account, the recovery
+ * pages) are English until they are translated, and say so in `<html lang>`.
+ */
+const LOCALISED_PAGES = [INTERACTION_PATH];
+
+/**
+ * The language this request asks for: on an interaction page its authorization request's
+ * ui_locales first, then Accept-Language, then DEFAULT_LOCALE. Mails caused by the request use it.
+ */
+export const requestLocale = cache(async (): Promise<Locale> => {
+  const request = await headers();
+  const uid = INTERACTION_PATH.exec(request.get(PATHNAME_HEADER) ?? '')?.[1];
+  const uiLocales = uid ? await interactionUiLocales(decodeURIComponent(uid), (await cookies()).toString() || null) : undefined;
+  return negotiateLocale({ uiLocales, acceptLanguage: request.get('accept-language'), defaultLocale: env().DEFAULT_LOCALE });
+});
+
+/** The language the page is rendered in: the request's on a translated page, English on the others (for now). */
+export const pageLocale = cache(async (): Promise<Locale> => {
+  const path = (await headers()).get(PATHNAME_HEADER) ?? '';
+  return LOCALISED_PAGES.some((page) => page.test(path)) ? requestLocale() : 'en';
+});
