@@ -27,3 +27,20 @@ export const column = (field: string) => field.replace(/[A-Z]/g, (letter) => `_$
 
 /** The SQL column list of these fields of `Model`: `columnList<Client>(['id', 'secretHash'])` is `id, secret_hash`. */
 export const columnList = <Model>(fields: readonly (keyof Model & string)[]) => fields.map(column).join(', ');
+
+/**
+ * A DateTime column as the raw driver returns it, in epoch ms: an ISO string or
+ * epoch ms (SQLite), or a Date (PostgreSQL). Prisma writes UTC into PostgreSQL's
+ * `timestamp` (without time zone), which node-postgres reads as local time:
+ * its wall-clock fields are the UTC ones.
+ */
+export function epochMs(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  if (value instanceof Date) {
+    const d = value;
+    return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+  }
+  if (typeof value === 'number' || typeof value === 'bigint') return Number(value);
+  const parsed = Date.parse(String(value));
+  return Number.isNaN(parsed) ? 0 : parsed;
+}

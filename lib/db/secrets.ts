@@ -10,7 +10,7 @@ import type { ServerSecret, SigningKey } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
 import { totpSecretContext } from './factors.ts';
 import { isSealed } from './keyring.ts';
-import type { RawRow } from './rows.ts';
+import { epochMs, type RawRow } from './rows.ts';
 
 /** A signing key as the provider uses it: its private JWK opened and parsed. */
 export type SigningKeyRecord = Pick<SigningKey, 'kid' | 'alg'> & { privateJwk: Record<string, unknown> };
@@ -24,23 +24,6 @@ export const signingKeyContext = (kid: string) => `signing_keys:${kid}`;
 const serverSecretContext = (name: string) => `server_secrets:${name}`;
 
 const stateRank: Record<string, number> = { current: 0, next: 1, previous: 2 };
-
-/**
- * A DateTime column as the raw driver returns it, in epoch ms: an ISO string or
- * epoch ms (SQLite), or a Date (PostgreSQL). Prisma writes UTC into PostgreSQL's
- * `timestamp` (without time zone), which node-postgres reads as local time:
- * its wall-clock fields are the UTC ones.
- */
-export function epochMs(value: unknown): number {
-  if (value === null || value === undefined) return 0;
-  if (value instanceof Date) {
-    const d = value;
-    return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
-  }
-  if (typeof value === 'number' || typeof value === 'bigint') return Number(value);
-  const parsed = Date.parse(String(value));
-  return Number.isNaN(parsed) ? 0 : parsed;
-}
 
 /**
  * Every published key (next, current, previous), the signing ones first:

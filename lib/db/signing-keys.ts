@@ -9,7 +9,8 @@
 import type { SigningKey } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
 import type { RawRow } from './rows.ts';
-import { epochMs, type SigningKeyState } from './secrets.ts';
+import { epochMs } from './rows.ts';
+import type { SigningKeyState } from './secrets.ts';
 
 /** A key as the rotation and its surfaces see it: never its private part. Times are epoch ms (0: not set). */
 export interface SigningKeyInfo {

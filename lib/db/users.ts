@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
-import { columnList, type RawRow } from './rows.ts';
+import { columnList, epochMs, type RawRow } from './rows.ts';
 import { containsText, escapeLike } from './text-search.ts';
 
 export type Role = 'user' | 'admin';
@@ -190,13 +190,8 @@ export async function findAccount(db: Database, id: string): Promise<AccountReco
   };
 }
 
-/** Prisma stores DateTime as a Date (PostgreSQL), an ISO string or epoch ms (SQLite): accept each. */
-function toEpochSeconds(value: unknown): number {
-  if (value instanceof Date) return Math.floor(value.getTime() / 1000);
-  if (typeof value === 'number' || typeof value === 'bigint') return Math.floor(Number(value) / 1000);
-  const parsed = Date.parse(String(value));
-  return Number.isNaN(parsed) ? 0 : Math.floor(parsed / 1000);
-}
+/** The `updated_at` claim's epoch seconds, read as lib/db/rows.ts epochMs reads every raw DateTime (UTC on both databases). */
+const toEpochSeconds = (value: unknown): number => Math.floor(epochMs(value) / 1000);
 
 /**
  * Renames a user (Prisma's P2002 when the new name, in any case, is taken).
