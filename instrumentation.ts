@@ -43,9 +43,17 @@ export async function register() {
       ctx.log.info({ url: metrics.url }, `metrics at ${metrics.url}`);
     }
     const { healthMount } = await import('./lib/ops/health');
-    ctx.onProvider(registerProviderMount(provider, config.ISSUER, ctx.metrics, ctx.log, healthMount(ctx.readiness)));
+    // The timers first, so that none of them reaches for the database once it is closing.
+    let stopRotation = () => {};
+    let stopRetention = () => {};
+    const close = async () => {
+      stopRotation();
+      stopRetention();
+      await ctx.close();
+    };
+    ctx.onProvider(registerProviderMount(provider, config.ISSUER, ctx.metrics, ctx.log, close, healthMount(ctx.readiness)));
     // From now on every few seconds: what the clock makes due, and keys changed by another instance or the CLI.
-    startSigningKeyRotation(ctx, rotationSettings(config));
+    stopRotation = startSigningKeyRotation(ctx, rotationSettings(config));
     // Where password reset links go: the operator should know before a person asks for one.
     ctx.log.info(`mail goes to ${ctx.mailer.destination}`);
     // Sign-up needs mail: an operator who turned it on learns here when it is not offered.
@@ -60,7 +68,7 @@ export async function register() {
     const { startAuditRetention } = await import('./lib/services/audit-retention');
     void reportClientPolicyViolations(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the client policy report failed'));
     void reportUsernameClashes(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the username clash report failed'));
-    startAuditRetention(db, { days: config.AUDIT_RETENTION_DAYS, log: info });
+    stopRetention = startAuditRetention(db, { days: config.AUDIT_RETENTION_DAYS, log: info });
   } catch (error) {
     // Without a context (an invalid configuration, LOG_LEVEL included) a logger at the defaults says why.
     (log ?? createLogger()).fatal({ err: error }, 'start-up failed');

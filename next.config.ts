@@ -1,9 +1,12 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
+import { distDir } from './lib/config/dist-dir.ts';
 import { BODY_LIMITS, LARGEST_BODY, bodyLimitRewrites } from './lib/http/body-limits.ts';
 import { STATIC_SECURITY_HEADERS } from './lib/http/security-headers.ts';
 
 const nextConfig: NextConfig = {
+  // GATEHOUSE_DIST_DIR (lib/config/dist-dir.ts): the tests and the benchmark build beside `npm start`'s .next, never into it.
+  distDir: distDir(),
   // Loaded by Node as they are, not bundled: oidc-provider keeps module-level
   // state, the database drivers are native or Wasm, and the throttle's
   // stores deep-import rate-limiter-flexible's internals.

@@ -47,12 +47,15 @@ export interface ProfileSummary {
 }
 
 /** Which package a script belongs to: node_modules/<pkg>, Node's internals, or Next's compiled app chunks. */
+/** Next's build folder in a script's URL: `.next`, or the benchmark's own `.next-bench` (lib/config/dist-dir.ts). */
+const BUILD_FOLDER = /\/\.next(-[a-z0-9-]+)?\//;
+
 export function packageOf(url: string): string {
   if (!url) return '(native / V8)';
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (inModules) return inModules[1];
   if (url.startsWith('node:')) return 'node (internals)';
-  if (url.includes('/.next/')) return 'app code (.next chunks)';
+  if (BUILD_FOLDER.test(url)) return 'app code (.next chunks)';
   // Our own source, from a source map ("lib/db/sql.ts:83") or run directly (the baseline under tsx).
   const own = /^(?:file:\/\/.*?\/)?(lib|app|bench)\/(?:([^/]+)\/)?/.exec(url.replace(/^\/(?:[^/]+\/)*?(?=(lib|app|bench)\/)/, ''));
   if (own) return `${own[1]}/${own[2] && !own[2].includes('.') ? `${own[2]}/` : ''}`;
@@ -67,7 +70,7 @@ const sourceMaps = new Map<string, SourceMap | undefined>();
 
 /** Next's compiled chunks are minified: their source maps (next to them in .next) name the original file and line. */
 function original(frame: ProfileNode['callFrame']): string | undefined {
-  if (!frame.url.includes('/.next/')) return undefined;
+  if (!BUILD_FOLDER.test(frame.url)) return undefined;
   const file = fileURLToPath(frame.url.startsWith('file:') ? frame.url : pathToFileURL(frame.url).href);
   if (!sourceMaps.has(file)) {
     sourceMaps.set(file, existsSync(`${file}.map`) ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))) : undefined);
@@ -85,7 +88,7 @@ function where(frame: ProfileNode['callFrame']): string {
     .replace(/^file:\/\//, '')
     .replace(`${process.cwd()}/`, '')
     .replace(/^.*node_modules\//, '')
-    .replace(/^.*\/\.next\//, '.next/');
+    .replace(/^.*\/(\.next[^/]*)\//, '$1/');
   return `${short}:${frame.lineNumber + 1}`;
 }
 

@@ -5,7 +5,7 @@
  * Prints one table and writes bench/results/<timestamp>.json and latest.md.
  *
  *   npm run bench [-- options]
- *     --skip-build         use the existing .next build
+ *     --skip-build         use the existing .next-bench build
  *     --quick              smoke run: 1 round of 1 s per row
  *     --rows=a,b           only these rows (discovery, jwks, token, refresh_token,
  *                          client_credentials, introspection, userinfo, sign-in)
@@ -25,6 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { DIST_DIRS, DIST_DIR_VARIABLE } from '../lib/config/dist-dir.ts';
 import { mintCodes, type Browser, type Target } from './flows.ts';
 import { measureLimits, type Limits } from './limits.ts';
 import { ROWS, runRow, spareCodes, type Pools, type RowName, type Sample } from './load.ts';
@@ -88,12 +89,15 @@ async function main() {
   const startedAt = new Date();
   const uptimeBefore = uptime();
   log(`load before: ${uptimeBefore}`);
+  // Its own build folder, which the servers below inherit from this environment: never `.next`,
+  // which a server started by `npm start` from this checkout may be reading (lib/config/dist-dir.ts).
+  process.env[DIST_DIR_VARIABLE] = DIST_DIRS.bench;
   if (!flag('skip-build')) {
-    log('next build ...');
+    log(`next build (into ${DIST_DIRS.bench}) ...`);
     const build = spawnSync(process.execPath, [nextBin, 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
     if (build.status !== 0) throw new Error('next build failed');
-  } else if (!existsSync(join('.next', 'BUILD_ID'))) {
-    throw new Error('--skip-build needs an existing build (.next/BUILD_ID)');
+  } else if (!existsSync(join(DIST_DIRS.bench, 'BUILD_ID'))) {
+    throw new Error(`--skip-build needs an existing build (${DIST_DIRS.bench}/BUILD_ID)`);
   }
 
   const gatehouses = [await startGatehouseOn(ctx, 'gatehouse-sqlite', `file:${join(work, 'gatehouse.db')}`)];

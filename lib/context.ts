@@ -11,7 +11,7 @@
 import type Provider from 'oidc-provider';
 import type { BuiltProvider } from './oidc/provider.ts';
 import { env, type Env } from './config/env.ts';
-import { database, type Database } from './db/database.ts';
+import { closeDatabase, database, type Database } from './db/database.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { countActiveSessions } from './db/artifacts.ts';
 import { createReadiness, type Readiness } from './ops/health.ts';
@@ -49,6 +49,12 @@ export interface AppContext {
   readonly throttle: Throttle;
   /** Outgoing mail (lib/mail/mailer.ts): SMTP, the log in development, or off. */
   readonly mailer: Mailer;
+  /**
+   * Closes what the context opened, once nothing is served any more (scripts/server.mjs on
+   * SIGTERM): the throttle's store (Redis) and the database, which first commits SQLite's
+   * pending group-commit writes (lib/db/sql.ts), then ends the connections or pools.
+   */
+  close(): Promise<void>;
 }
 
 export interface ContextOptions {
@@ -131,6 +137,10 @@ export function createContext({
     get mailer() {
       mailer ??= createMailer(config, { log });
       return mailer;
+    },
+    async close() {
+      await throttle?.close();
+      await closeDatabase(db.url);
     },
   };
   return context;

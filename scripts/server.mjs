@@ -71,8 +71,10 @@ try {
   process.exit(1); // instrumentation.ts logged why
 }
 const { handle, log } = handover;
+let stopping = false;
 
 const server = createServer((req, res) => {
+  if (stopping) res.setHeader('Connection', 'close');
   if (!handle(req, res)) handleWithNext(req, res);
 });
 // As `next start`: idle keep-alive connections stay open past a load balancer's typical 60 s.
@@ -86,14 +88,51 @@ server.listen(port, hostname, () => {
   log.info(`listening on ${address.includes(':') ? `[${address}]` : address}:${bound}`);
 });
 
-let stopping = false;
+/**
+ * SIGTERM (a supervisor, a rolling restart) or SIGINT (Ctrl-C): stop accepting connections,
+ * let the requests in flight finish, for at most STOP_GRACE_MS (then their connections are
+ * cut), then close Next and what the context opened: the database, after committing SQLite's
+ * pending group-commit writes (lib/db/sql.ts), the PostgreSQL pools and Redis. Exits 0 when all
+ * of that went through, 1 when it did not or took longer than STOP_LIMIT_MS.
+ */
+const STOP_GRACE_MS = 10_000;
+const STOP_LIMIT_MS = 15_000;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    server.close(() => app.close().finally(() => process.exit(0)));
+    setTimeout(() => {
+      log.error(`not stopped after ${STOP_LIMIT_MS / 1000} s: exiting`);
+      process.exit(1);
+    }, STOP_LIMIT_MS).unref();
+    const grace = setTimeout(() => {
+      log.warn(`requests still in flight after ${STOP_GRACE_MS / 1000} s: closing their connections`);
+      server.closeAllConnections();
+    }, STOP_GRACE_MS).unref();
+    // Its callback runs once every connection has ended. A keep-alive connection would stay open
+    // until keepAliveTimeout: each is closed as soon as its current response is sent, and a
+    // response begun from now on tells its client so (Connection: close).
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 50).unref();
+    server.close(async () => {
+      clearInterval(closeIdle);
+      clearTimeout(grace);
+      let status = 0;
+      try {
+        await app.close();
+      } catch (error) {
+        log.error({ err: error }, 'Next did not close');
+        status = 1;
+      }
+      try {
+        await handover.close();
+      } catch (error) {
+        log.error({ err: error }, 'the database or the throttle store did not close');
+        status = 1;
+      }
+      log.info('stopped');
+      process.exit(status);
+    });
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
   });
 }

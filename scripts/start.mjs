@@ -21,7 +21,9 @@ const inputs = [
   'package-lock.json',
   'tsconfig.json',
 ];
-const stampFile = join('.next', 'gatehouse-source-hash');
+// Next's build folder (GATEHOUSE_DIST_DIR, validated by next.config.ts through lib/config/dist-dir.ts).
+const distDir = process.env.GATEHOUSE_DIST_DIR || '.next';
+const stampFile = join(distDir, 'gatehouse-source-hash');
 
 /** A hash of every source file's path, size and mtime: cheap, and changes whenever a build would. */
 function sourceHash() {
@@ -40,7 +42,7 @@ function sourceHash() {
 }
 
 const current = sourceHash();
-const built = existsSync(join('.next', 'BUILD_ID')) && existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
+const built = existsSync(join(distDir, 'BUILD_ID')) && existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
 if (built !== current) {
   console.log('[gatehouse] building the app (first start or sources changed)...');
   const result = spawnSync(process.execPath, [next, 'build'], { stdio: 'inherit' });

@@ -10,12 +10,18 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from 'node:os';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import pg from 'pg';
+import { DIST_DIRS, DIST_DIR_VARIABLE } from '../lib/config/dist-dir.ts';
 import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
 
 const args = process.argv.slice(2);
 const only = args.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length));
 const wants = (suite: string) => only.length === 0 || only.includes(suite);
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+/**
+ * The run builds into its own folder and starts every server on it (scripts/server.mjs, `next start`
+ * and the instances the protocol tests start, which inherit this environment), never into `.next`,
+ * which a server started by `npm start` from this checkout may be reading (lib/config/dist-dir.ts).
+ */
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [DIST_DIR_VARIABLE]: DIST_DIRS.test };
 
 /**
  * For the servers under test (and the instances protocol tests start beside
@@ -277,12 +283,34 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
   }
 }
 
+/** What a server running from `npm start`'s build reads, and the tracked file a build may rewrite: `npm test` must change neither. */
+function untouchedByTheRun() {
+  const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '(absent)');
+  return { [`${DIST_DIRS.start}/BUILD_ID`]: read(join(DIST_DIRS.start, 'BUILD_ID')), 'tsconfig.json': read('tsconfig.json') };
+}
+const beforeTheRun = untouchedByTheRun();
+
+/** A failure line, counted in the summary, for each of them that changed since the run began. */
+function checkUntouched(when: string) {
+  const now = untouchedByTheRun();
+  const changed = Object.keys(beforeTheRun).filter((path) => now[path] !== beforeTheRun[path]);
+  for (const path of changed) console.log(`✖ ${path} changed ${when}: the run must leave npm start's build and the tree as they were`);
+  if (changed.length > 0) totals.failed += changed.length;
+  else {
+    console.log(`✔ ${Object.keys(beforeTheRun).join(' and ')} unchanged ${when}`);
+    totals.passed += 1;
+  }
+}
+
 async function main() {
   const postgres = process.env.TEST_DATABASE_URL;
   if (!args.includes('--skip-build') && (wants('protocol') || wants('browser'))) {
-    console.log('=== next build ===');
+    console.log(`=== next build (into ${DIST_DIRS.test}) ===`);
     const build = spawnSync(process.execPath, [nextBin, 'build'], { env, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('next build failed');
+    checkUntouched('by the build');
+  } else if ((wants('protocol') || wants('browser')) && !existsSync(join(DIST_DIRS.test, 'BUILD_ID'))) {
+    throw new Error(`--skip-build needs an earlier build of the tests' own (${DIST_DIRS.test}/BUILD_ID): run once without it`);
   }
 
   if (wants('unit')) {
@@ -317,6 +345,7 @@ main()
     totals.failed += 1;
   })
   .finally(() => {
+    if (wants('protocol') || wants('browser')) checkUntouched('by the run');
     if (logDir && totals.failed === 0) rmSync(logDir, { recursive: true, force: true });
     else if (logDir) console.log(`\nthe servers' logs: ${logDir}`);
     const seconds = Math.round((Date.now() - started) / 1000);

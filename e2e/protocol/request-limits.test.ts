@@ -3,11 +3,11 @@
 // as soon as it passes the limit. Each request below sends its headers and 1 MB of a
 // body, then neither the rest nor its end: an answer proves the server did not wait for it.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { test } from 'node:test';
 import { BODY_LIMITS } from '../../lib/http/body-limits.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
+import { serverActionId } from '../support/build.ts';
 import { authorizeQuery, basic, baseUrl, makeClient, makeUser, pkce } from '../support/fixtures.ts';
 
 const SENT = 1024 * 1024;
@@ -103,20 +103,8 @@ test('the sign-in form takes a body of exactly the limit, refuses one byte more,
   assert.match(signedIn.headers.get('location')!, /\/oauth\/authorize\//, 'the refused posts left the interaction usable');
 });
 
-/** A server action of the admin portal, from the build the server runs (action ids change with every build). */
-function serverActionId(): string {
-  const manifest = JSON.parse(readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as {
-    node: Record<string, { exportedName?: string; workers: Record<string, unknown> }>;
-  };
-  const entry = Object.entries(manifest.node).find(
-    ([, action]) => action.exportedName === 'signOutAction' && Object.keys(action.workers).some((w) => w.startsWith('app/admin')),
-  );
-  assert.ok(entry, 'signOutAction is in the build');
-  return entry[0];
-}
-
 test(`a server action: 413 for a declared body over ${BODY_LIMITS.portalForm} bytes, 411 for a chunked one`, async () => {
-  const headers = { 'next-action': serverActionId(), 'content-type': 'text/plain;charset=UTF-8', origin: new URL(baseUrl).origin };
+  const headers = { 'next-action': serverActionId('signOutAction', 'app/admin'), 'content-type': 'text/plain;charset=UTF-8', origin: new URL(baseUrl).origin };
   assertRefused(await postPart('/admin/users', headers, DECLARED), 413, BODY_LIMITS.portalForm);
   assertRefused(await postPart('/admin/users', headers, undefined), 411);
 });

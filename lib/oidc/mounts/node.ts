@@ -36,10 +36,14 @@ import { StaticDocuments } from './node-documents.ts';
 /** Answers a request, or returns false when it is not the provider's to answer (Next serves it). */
 export type ProviderMount = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** What scripts/server.mjs gets: every request goes to `handle` first; `log` is the process's (lib/context.ts). */
+/**
+ * What scripts/server.mjs gets: every request goes to `handle` first; `log` is the process's (lib/context.ts);
+ * `close` is called once the server has stopped serving (SIGTERM, SIGINT), before the process exits.
+ */
 export interface ServerHandover {
   handle: ProviderMount;
   log: Log;
+  close(): Promise<void>;
 }
 
 /**
@@ -125,8 +129,8 @@ export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: Prov
 }
 
 /**
- * Called once per process (instrumentation.ts): hands the mount and the log to
- * the custom server, if one is waiting, behind `ahead` (the health probes),
+ * Called once per process (instrumentation.ts): hands the mount, the log and what
+ * closes the process's resources to the custom server, if one is waiting, behind `ahead` (the health probes),
  * which answers first or returns false. Returns what makes it serve a rebuilt provider.
  */
 export function registerProviderMount(
@@ -134,10 +138,11 @@ export function registerProviderMount(
   issuer: string,
   metrics: Pick<Metrics, 'providerRequest'>,
   log: Log,
+  close: () => Promise<void>,
   ahead?: ProviderMount,
 ): (provider: Provider) => void {
   const { mount, serve } = createProviderMount(provider, issuer, metrics);
-  globalForMount[MOUNT]?.resolve({ handle: createServerMount(mount, log, ahead), log });
+  globalForMount[MOUNT]?.resolve({ handle: createServerMount(mount, log, ahead), log, close });
   return serve;
 }
 
