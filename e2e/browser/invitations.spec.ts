@@ -24,7 +24,6 @@ test.describe.configure({ timeout: 90_000 });
 async function adminSignIn(page: Page) {
   const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
   await page.goto('/admin/users/new');
-  await page.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
   await gatehouseLogin(page, admin);
   await expect(page.getByRole('heading', { name: 'Create a user' })).toBeVisible();
 }
@@ -94,7 +93,6 @@ test('an admin invites a person; the person chooses their password from the mail
     await shoot(their, 'used');
 
     await their.getByRole('link', { name: 'Open your account' }).click();
-    await their.getByRole('button', { name: 'Sign in with Gatehouse' }).click();
     await gatehouseLogin(their, { username, password: 'ivy’s own password' });
     await expect(their).toHaveURL(/\/account$/);
     await portalSignOut(their, '/account/signed-out');
