@@ -1,4 +1,5 @@
 // /account: the person's profile (name, email), for every signed-in user whatever their role.
+import { brand } from '@/lib/config/brand';
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { ProfileForm } from '@/components/account/profile-form';
@@ -24,7 +25,7 @@ export default async function ProfilePage() {
   const user = await requireUser('/account');
   return (
     <>
-      <PageHeader title="Profile" description="Your name and email address, as the apps you sign in to with Gatehouse see them." />
+      <PageHeader title="Profile" description={`Your name and email address, as the apps you sign in to with ${brand().name} see them.`} />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
           <Card title="Your details">

@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: 'Connected apps' };
 
 const notices: Record<string, { variant: 'success' | 'error'; text: string }> = {
   revoked: { variant: 'success', text: 'Access revoked. The app’s tokens no longer work; if you use it again, it asks for your permission again.' },
-  refused: { variant: 'error', text: 'This is the Gatehouse portal you are using now. To end its access, sign out.' },
+  refused: { variant: 'error', text: 'This is the account portal you are using now. To end its access, sign out.' },
   not_found: { variant: 'error', text: 'That app had no access left to revoke.' },
 };
 
@@ -79,7 +79,7 @@ function AppCard({ app }: { app: ConnectedApp }) {
       </div>
       {app.portal ? (
         <p className="mt-4 text-sm text-slate-600">
-          Gatehouse’s own portal, where you are now. It cannot be revoked from here: it would sign you straight back in. Sign out to end its access.
+          The account portal, where you are now. It cannot be revoked from here: it would sign you straight back in. Sign out to end its access.
         </p>
       ) : app.firstParty ? (
         <p className="mt-4 text-sm text-slate-600">

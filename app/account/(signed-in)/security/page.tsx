@@ -54,7 +54,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader
         title="Two-step verification"
-        description="After your password, Gatehouse asks for a code from an authenticator app or for one of your passkeys, so a stolen password alone does not get anyone in."
+        description={`After your password, ${brand().name} asks for a code from an authenticator app or for one of your passkeys, so a stolen password alone does not get anyone in.`}
       />
       {requiredBy ? (
         <div className="mb-6 max-w-3xl">

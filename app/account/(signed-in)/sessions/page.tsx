@@ -103,7 +103,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   const others = sessions.filter((s) => !s.current).length;
   return (
     <>
-      <PageHeader title="Sessions" description="The browsers and devices where you are signed in to Gatehouse." />
+      <PageHeader title="Sessions" description={`The browsers and devices where you are signed in to ${brand().name}.`} />
       {notice ? <Notice variant={notice.variant}>{notice.text}</Notice> : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
@@ -115,13 +115,15 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
                 ))}
               </ul>
             ) : (
-              <p className="text-sm text-slate-600">No active Gatehouse session: you are signed in to this page only, until it asks you to sign in again.</p>
+              <p className="text-sm text-slate-600">
+                No active {brand().name} session: you are signed in to this page only, until it asks you to sign in again.
+              </p>
             )}
           </Card>
         </div>
         <Card
           title="Sign out everywhere else"
-          description="Ends every Gatehouse session of yours except this browser’s. Apps signed in through them without offline access lose it too; apps with offline access keep it until you revoke them under Connected apps."
+          description={`Ends every ${brand().name} session of yours except this browser’s. Apps signed in through them without offline access lose it too; apps with offline access keep it until you revoke them under Connected apps.`}
         >
           <ConfirmForm
             action={endOtherSessionsAction}
