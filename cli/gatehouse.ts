@@ -64,7 +64,8 @@ async function main(argv: string[]): Promise<number> {
       if (!db) {
         // Loaded on demand: --help and usage errors open no database.
         const [{ database }, { prepareDatabase }] = await Promise.all([import('../lib/db/database.ts'), import('../lib/services/bootstrap.ts')]);
-        db = await prepareDatabase(database(env().DATABASE_URL));
+        // With the server's REDIS_URL: deleting a client or disabling a user reaches the tokens held in Redis.
+        db = await prepareDatabase(database(env().DATABASE_URL, { redisUrl: env().REDIS_URL }));
       }
       return db;
     },

@@ -61,7 +61,7 @@ export interface ContextOptions {
   config?: Env;
   /** Defaults to one at `config.LOG_LEVEL` on stdout. */
   log?: Log;
-  /** Defaults to the handle for `config.DATABASE_URL`, reporting to `log`. */
+  /** Defaults to the handle for `config.DATABASE_URL` (short-lived artifacts in `config.REDIS_URL`), reporting to `log`. */
   db?: Database;
   now?: () => number;
   /** Defaults to one on `db` (or REDIS_URL) with the configured limits. */
@@ -75,7 +75,7 @@ export interface ContextOptions {
 export function createContext({
   config = env(),
   log = createLogger({ level: config.LOG_LEVEL }),
-  db = database(config.DATABASE_URL, { log }),
+  db = database(config.DATABASE_URL, { log, redisUrl: config.REDIS_URL }),
   now = Date.now,
   throttle,
   mailer,

@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { OidcModelInstance } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
+import type { RedisArtifactRow } from './redis-artifacts.ts';
 import { columnList, type RawRow } from './rows.ts';
 import type { Sql } from './sql.ts';
 
@@ -33,8 +34,21 @@ export interface ArtifactPayload {
 }
 
 const payloadFields = ['payload', 'expiresAt', 'consumedAt'] as const;
-type ArtifactRow = RawRow<OidcModelInstance, (typeof payloadFields)[number]>;
+/** What a read returns of a stored artifact, from the table or from Redis: the payload as stored, its expiry and its consumption. */
+export type ArtifactRow = RawRow<OidcModelInstance, (typeof payloadFields)[number]>;
 const columns = columnList<OidcModelInstance>(payloadFields);
+
+/**
+ * The provider's short-lived artifacts, which live in Redis when REDIS_URL is
+ * set (lib/db/redis-artifacts.ts): each is written once or twice and read a
+ * few times within minutes, and losing them all costs people a new sign-in
+ * and apps a refresh, never a durable right. Grants, refresh tokens and
+ * sessions (what lasts, and what a person sees and revokes in /account) stay
+ * in the table. Gatehouse's own interaction-scoped models (second steps,
+ * passkey challenges) stay in the table too: they are written through the
+ * functions below that take `sql`.
+ */
+export const REDIS_MODELS: ReadonlySet<string> = new Set(['Interaction', 'AuthorizationCode', 'AccessToken', 'ClientCredentials', 'ReplayDetection']);
 
 /**
  * The models whose id is a credential. Not hashed: grants (their id is only
@@ -61,7 +75,7 @@ export const hashArtifactId = (id: string) => createHash('sha256').update(id).di
 export const storedId = (model: string, id: string) => (CREDENTIAL_MODELS.has(model) ? hashArtifactId(id) : id);
 
 /** The payload as stored: without the copies of a credential the provider keeps in it. */
-function storedPayload(model: string, payload: ArtifactPayload): ArtifactPayload {
+export function storedPayload(model: string, payload: ArtifactPayload): ArtifactPayload {
   if (CREDENTIAL_MODELS.has(model)) {
     const { jti: _jti, ...rest } = payload;
     return rest;
@@ -79,7 +93,7 @@ function storedPayload(model: string, payload: ArtifactPayload): ArtifactPayload
  * epoch seconds, as the provider expects. Found by its value, a credential gets
  * its `jti` back (the provider's models read their id from it).
  */
-function toPayload(row: ArtifactRow | undefined, now: number, jti?: string): ArtifactPayload | undefined {
+export function toPayload(row: ArtifactRow | undefined, now: number, jti?: string): ArtifactPayload | undefined {
   if (!row) return undefined;
   if (row.expires_at !== null && Number(row.expires_at) <= now) return undefined;
   const payload = JSON.parse(row.payload) as ArtifactPayload;
@@ -88,7 +102,11 @@ function toPayload(row: ArtifactRow | undefined, now: number, jti?: string): Art
   return payload;
 }
 
-const jtiOf = (model: string, id: string) => (CREDENTIAL_MODELS.has(model) ? id : undefined);
+/** An artifact read from Redis as a row: Redis drops it at its expiry itself. */
+export const fromRedis = (stored: RedisArtifactRow | undefined): ArtifactRow | undefined =>
+  stored && { payload: stored.payload, expires_at: null, consumed_at: stored.consumedAt };
+
+export const jtiOf = (model: string, id: string) => (CREDENTIAL_MODELS.has(model) ? id : undefined);
 
 /** Saving fails safe if lost in a database crash (the artifact does not exist): see Sql.run's `durable`. */
 export async function upsertArtifact(sql: Sql, model: string, id: string, payload: ArtifactPayload, expiresAt: number | null) {
@@ -113,9 +131,15 @@ export async function upsertArtifact(sql: Sql, model: string, id: string, payloa
   );
 }
 
+/** The stored row, expired or not (lib/db/artifact-store.ts caches rows and reads them with toPayload). */
+export const findArtifactRow = (sql: Sql, model: string, id: string) =>
+  sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ?`, [model, storedId(model, id)]);
+
+export const findArtifactRowByUid = (sql: Sql, model: string, uid: string) =>
+  sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND uid = ?`, [model, uid]);
+
 export async function findArtifact(sql: Sql, model: string, id: string, now = Date.now()) {
-  const row = await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ?`, [model, storedId(model, id)]);
-  return toPayload(row, now, jtiOf(model, id));
+  return toPayload(await findArtifactRow(sql, model, id), now, jtiOf(model, id));
 }
 
 /** The models an opaque token value can belong to. */
@@ -149,8 +173,7 @@ export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[n
 }
 
 export async function findArtifactByUid(sql: Sql, model: string, uid: string, now = Date.now()) {
-  const row = await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND uid = ?`, [model, uid]);
-  return toPayload(row, now);
+  return toPayload(await findArtifactRowByUid(sql, model, uid), now);
 }
 
 export async function findArtifactByUserCode(sql: Sql, model: string, userCode: string, now = Date.now()) {
@@ -191,13 +214,25 @@ export async function destroyArtifact(sql: Sql, model: string, id: string) {
   await sql.run('DELETE FROM oidc_model_instances WHERE model = ? AND id = ?', [model, storedId(model, id)]);
 }
 
+/** Deletes a session and returns its uid (what the read cache names it by), when it existed. */
+export async function destroySessionReturningUid(sql: Sql, id: string): Promise<string | undefined> {
+  const row = await sql.one<{ uid: string | null }>("DELETE FROM oidc_model_instances WHERE model = 'Session' AND id = ? RETURNING uid", [
+    storedId('Session', id),
+  ]);
+  return row?.uid ?? undefined;
+}
+
 export async function destroyArtifactsByGrantId(sql: Sql, model: string, grantId: string) {
   await sql.run('DELETE FROM oidc_model_instances WHERE model = ? AND grant_id = ?', [model, grantId]);
 }
 
-/** Every artifact of a grant, whatever its model, and the grant itself (RFC 6749 §10.5 on code reuse). */
-export async function destroyGrant(sql: Sql, grantId: string) {
-  await sql.run("DELETE FROM oidc_model_instances WHERE grant_id = ? OR (model = 'Grant' AND id = ?)", [grantId, grantId]);
+/** Every artifact of a grant, whatever its model and wherever it lives, and the grant itself (RFC 6749 §10.5 on code reuse). */
+export async function destroyGrant({ sql, redisArtifacts, cache }: Database, grantId: string) {
+  await Promise.all([
+    sql.run("DELETE FROM oidc_model_instances WHERE grant_id = ? OR (model = 'Grant' AND id = ?)", [grantId, grantId]),
+    redisArtifacts?.destroyOf('grant', grantId),
+  ]);
+  cache.forget(`Grant:${grantId}`);
 }
 
 /** Removes expired rows; returns how many. */
@@ -243,19 +278,37 @@ export async function hashStoredCredentials(sql: Sql, batch = 500): Promise<numb
  * epoch seconds, as in the provider's payloads.
  */
 
+/*
+ * Each of those that ends something clears the process's read cache once its
+ * rows are gone (other instances hear it from PostgreSQL: lib/db/read-cache.ts),
+ * and reaches what Redis holds through the indexes of lib/db/redis-artifacts.ts.
+ */
+
 /** Ends everything a client holds: its grants, tokens, codes. */
-export async function destroyArtifactsOfClient({ sql }: Database, clientId: string): Promise<number> {
-  return sql.run("DELETE FROM oidc_model_instances WHERE client_id = ? AND model <> 'Session'", [clientId]);
+export async function destroyArtifactsOfClient({ sql, redisArtifacts, cache }: Database, clientId: string): Promise<number> {
+  const [inTable, inRedis = 0] = await Promise.all([
+    sql.run("DELETE FROM oidc_model_instances WHERE client_id = ? AND model <> 'Session'", [clientId]),
+    redisArtifacts?.destroyOf('client', clientId),
+  ]);
+  cache.clear();
+  return inTable + inRedis;
 }
 
 /** Ends everything a user holds: sessions, grants, tokens, codes. */
-export async function destroyArtifactsOfAccount({ sql }: Database, accountId: string): Promise<number> {
-  return sql.run('DELETE FROM oidc_model_instances WHERE account_id = ?', [accountId]);
+export async function destroyArtifactsOfAccount({ sql, redisArtifacts, cache }: Database, accountId: string): Promise<number> {
+  const [inTable, inRedis = 0] = await Promise.all([
+    sql.run('DELETE FROM oidc_model_instances WHERE account_id = ?', [accountId]),
+    redisArtifacts?.destroyOf('account', accountId),
+  ]);
+  cache.clear();
+  return inTable + inRedis;
 }
 
 /** The uid of the Gatehouse session an access token was issued in (the provider records it on the token), when it has one. */
-export async function sessionUidOfAccessToken({ sql }: Database, accessToken: string): Promise<string | undefined> {
-  const payload = await findArtifact(sql, 'AccessToken', accessToken);
+export async function sessionUidOfAccessToken({ sql, redisArtifacts }: Database, accessToken: string): Promise<string | undefined> {
+  const payload = redisArtifacts
+    ? toPayload(fromRedis(await redisArtifacts.find('AccessToken', hashArtifactId(accessToken))), Date.now())
+    : await findArtifact(sql, 'AccessToken', accessToken);
   return typeof payload?.sessionUid === 'string' ? payload.sessionUid : undefined;
 }
 
@@ -328,14 +381,19 @@ export async function countActiveSessions(sql: Sql, now = Date.now()): Promise<n
 }
 
 /** Ends one of the account's sessions, by uid; returns how many rows went (0 or 1). */
-export async function destroySessionOfAccount({ sql }: Database, accountId: string, uid: string): Promise<number> {
-  return sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND uid = ?", [accountId, uid]);
+export async function destroySessionOfAccount({ sql, cache }: Database, accountId: string, uid: string): Promise<number> {
+  const removed = await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND uid = ?", [accountId, uid]);
+  cache.forget(`Session:${uid}`);
+  return removed;
 }
 
 /** Ends every session of the account but the one with uid `keepUid` (every one, without it); returns how many. */
-export async function destroySessionsOfAccountExcept({ sql }: Database, accountId: string, keepUid?: string): Promise<number> {
-  if (!keepUid) return sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ?", [accountId]);
-  return sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND (uid IS NULL OR uid <> ?)", [accountId, keepUid]);
+export async function destroySessionsOfAccountExcept({ sql, cache }: Database, accountId: string, keepUid?: string): Promise<number> {
+  const removed = keepUid
+    ? await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND (uid IS NULL OR uid <> ?)", [accountId, keepUid])
+    : await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ?", [accountId]);
+  cache.clear();
+  return removed;
 }
 
 /** The account's grants that have not expired, oldest first. */
@@ -360,16 +418,26 @@ export async function listGrantsOfAccount({ sql }: Database, accountId: string, 
  * held can tell. Expired access tokens are swept away, so for an app that
  * only refreshes now and then this may be older than its real last use.
  */
-export async function lastIssuedByClient({ sql }: Database, accountId: string, now = Date.now()): Promise<Map<string, number>> {
-  const rows = await sql.all<RawRow<OidcModelInstance, 'clientId' | 'payload'>>(
-    `SELECT client_id, payload FROM oidc_model_instances
-     WHERE account_id = ? AND model IN ('AuthorizationCode', 'AccessToken', 'RefreshToken') AND ${live}`,
-    [accountId, now],
-  );
+export async function lastIssuedByClient({ sql, redisArtifacts }: Database, accountId: string, now = Date.now()): Promise<Map<string, number>> {
+  const issued = ['AuthorizationCode', 'AccessToken', 'RefreshToken'];
+  const [rows, held = []] = await Promise.all([
+    sql.all<RawRow<OidcModelInstance, 'clientId' | 'payload'>>(
+      `SELECT client_id, payload FROM oidc_model_instances
+       WHERE account_id = ? AND model IN ('AuthorizationCode', 'AccessToken', 'RefreshToken') AND ${live}`,
+      [accountId, now],
+    ),
+    redisArtifacts?.payloadsOf(
+      'account',
+      accountId,
+      issued.filter((model) => REDIS_MODELS.has(model)),
+      now,
+    ),
+  ]);
   const latest = new Map<string, number>();
-  for (const row of rows) {
+  const fromRedis = held.map((row) => ({ payload: row.payload, client_id: parse(row).clientId }));
+  for (const row of [...rows, ...fromRedis]) {
     const iat = seconds(parse(row).iat);
-    if (!row.client_id || iat === null) continue;
+    if (typeof row.client_id !== 'string' || iat === null) continue;
     latest.set(row.client_id, Math.max(iat, latest.get(row.client_id) ?? 0));
   }
   return latest;
@@ -380,17 +448,18 @@ export async function lastIssuedByClient({ sql }: Database, accountId: string, n
  * token issued to it for this person (sessions stay: they are the person's,
  * not the client's). Returns the grant ids and how many rows went.
  */
-export async function destroyGrantsOfAccountForClient(
-  { sql }: Database,
-  accountId: string,
-  clientId: string,
-): Promise<{ grantIds: string[]; removed: number }> {
+export async function destroyGrantsOfAccountForClient(db: Database, accountId: string, clientId: string): Promise<{ grantIds: string[]; removed: number }> {
+  const { sql, redisArtifacts, cache } = db;
   const grants = await sql.all<{ id: string }>("SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND client_id = ?", [
     accountId,
     clientId,
   ]);
-  const removed = await sql.run("DELETE FROM oidc_model_instances WHERE account_id = ? AND client_id = ? AND model <> 'Session'", [accountId, clientId]);
+  const [inTable, inRedis = 0] = await Promise.all([
+    sql.run("DELETE FROM oidc_model_instances WHERE account_id = ? AND client_id = ? AND model <> 'Session'", [accountId, clientId]),
+    redisArtifacts?.destroyOf('account', accountId, { alsoOf: ['client', clientId] }),
+  ]);
   // Anything else carrying one of these grants (as the adapter's revokeByGrantId would find it).
-  for (const grant of grants) await destroyGrant(sql, grant.id);
-  return { grantIds: grants.map((g) => g.id), removed };
+  for (const grant of grants) await destroyGrant(db, grant.id);
+  cache.clear();
+  return { grantIds: grants.map((g) => g.id), removed: inTable + inRedis };
 }

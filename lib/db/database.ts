@@ -9,8 +9,13 @@ import pg from 'pg';
 import { env } from '../config/env.ts';
 import { createLogger, type Log } from '../ops/log.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.ts';
+import { randomBytes } from 'node:crypto';
 import { PrismaClient } from '../generated/sqlite/client.ts';
+import { forgetClientMetadata } from './clients.ts';
 import { keyringFor, type Keyring } from './keyring.ts';
+import { noReadCache, postgresReadCache, type ReadCache } from './read-cache.ts';
+import { openRedisArtifacts, type RedisArtifacts } from './redis-artifacts.ts';
+import { serverSecret } from './secrets.ts';
 import { openSql, splitSchema, type Sql } from './sql.ts';
 import { withLiteralLike } from './text-search.ts';
 
@@ -32,11 +37,25 @@ export interface Database {
    * logger for the server's handle (lib/context.ts), a default one otherwise.
    */
   readonly log: Log;
+  /**
+   * Where the provider's short-lived artifacts live when REDIS_URL is set
+   * (lib/db/redis-artifacts.ts; lib/db/artifacts.ts says which); undefined: in
+   * the database with everything else.
+   */
+  readonly redisArtifacts?: RedisArtifacts;
+  /** The process's cache of grants, sessions and accounts (lib/db/read-cache.ts): PostgreSQL only, a pass-through on SQLite. */
+  readonly cache: ReadCache;
 }
 
 export interface DatabaseOptions {
   /** Used when this call opens the handle; a handle already open keeps its own. */
   log?: Log;
+  /**
+   * REDIS_URL: the provider's short-lived artifacts in Redis. Used when this
+   * call opens the handle; asking for it of a handle opened without it throws,
+   * rather than leave one process reading artifacts where another does not write them.
+   */
+  redisUrl?: string;
 }
 
 /** Open handles by URL, so every caller in this module graph shares one pool per database. */
@@ -49,6 +68,8 @@ export function database(url: string, options: DatabaseOptions = {}): Database {
   if (!db) {
     db = openDatabase(url, options);
     cache.set(url, db);
+  } else if (options.redisUrl && !db.redisArtifacts) {
+    throw new Error('this database was opened without REDIS_URL in this process: open it with REDIS_URL first');
   }
   return db;
 }
@@ -56,23 +77,32 @@ export function database(url: string, options: DatabaseOptions = {}): Database {
 function openDatabase(url: string, options: DatabaseOptions): Database {
   let keyring: Keyring | undefined;
   let log = options.log;
-  const handle = (prisma: PrismaClient, sql: Sql): Database => ({
-    url,
-    prisma,
-    sql,
-    get keyring() {
-      return (keyring ??= keyringFor(url, env().SECRETS_KEY));
-    },
-    get log() {
-      return (log ??= createLogger());
-    },
-  });
+  const handle = (prisma: PrismaClient, sql: Sql, cache: ReadCache): Database => {
+    const db: Database = {
+      url,
+      prisma,
+      sql,
+      get keyring() {
+        return (keyring ??= keyringFor(url, env().SECRETS_KEY));
+      },
+      get log() {
+        return (log ??= createLogger());
+      },
+      // Keys in Redis carry a random namespace kept in the database, shared by the deployment's instances (lib/db/redis-artifacts.ts).
+      redisArtifacts: options.redisUrl
+        ? openRedisArtifacts(options.redisUrl, () => serverSecret(db, 'redis_namespace', () => randomBytes(12).toString('base64url')))
+        : undefined,
+      cache,
+    };
+    return db;
+  };
   if (url.startsWith('file:')) {
     // withLiteralLike: searches match % and _ literally (lib/db/text-search.ts).
     const adapter = withLiteralLike(new PrismaBetterSqlite3({ url: url.slice('file:'.length) }));
     const db: Database = handle(
       new PrismaClient({ adapter }),
       openSql(url, undefined, { onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed') }),
+      noReadCache,
     );
     return db;
   }
@@ -84,7 +114,16 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
     options: schema ? `-c search_path=${schema}` : undefined,
   });
   const prisma = new PostgresPrismaClient({ adapter: new PrismaPg(pool, { schema }) }) as unknown as PrismaClient;
-  return handle(prisma, openSql(url, pool));
+  const db: Database = handle(
+    prisma,
+    openSql(url, pool),
+    // The error only: a driver's message can name the host or the user, never the password (the URL is not logged).
+    postgresReadCache(url, { onError: (message, error) => db.log.warn({ err: error }, `${message}: reading without the cache until it is back`) }),
+  );
+  // A client changed through another instance or the CLI is forgotten from the provider's client cache
+  // (lib/db/clients.ts) as soon as PostgreSQL says so, not only when its 2 s run out.
+  db.cache.watch({ forget: (key) => key.startsWith('Client:') && forgetClientMetadata(db, key.slice('Client:'.length)), clear: () => undefined });
+  return db;
 }
 
 /** Closes and forgets the handle for a URL (tests, CLI exit). */
@@ -92,6 +131,8 @@ export async function closeDatabase(url: string): Promise<void> {
   const db = handles.get(url);
   if (!db) return;
   handles.delete(url);
+  await db.cache.close();
+  await db.redisArtifacts?.close();
   await db.prisma.$disconnect();
   await db.sql.close();
 }

@@ -1,48 +1,118 @@
-// The storage adapter's contract, on every supported database: SQLite always,
-// PostgreSQL when TEST_DATABASE_URL is set (CI sets it).
+// The storage adapter's contract, on every supported store: SQLite always,
+// PostgreSQL when TEST_DATABASE_URL is set (CI sets it), and each of them with
+// the short-lived artifacts in Redis (REDIS_URL) when a Redis answers at
+// TEST_REDIS_URL (default redis://127.0.0.1:6379).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import pg from 'pg';
-import { deleteExpiredArtifacts, destroyArtifactsOfAccount, destroyArtifactsOfClient, hashArtifactId, hashStoredCredentials } from '../db/artifacts.ts';
-import { closeDatabase, database } from '../db/database.ts';
+import {
+  deleteExpiredArtifacts,
+  destroyArtifactsOfAccount,
+  destroyArtifactsOfClient,
+  destroyGrantsOfAccountForClient,
+  hashArtifactId,
+  hashStoredCredentials,
+  lastIssuedByClient,
+  REDIS_MODELS,
+} from '../db/artifacts.ts';
+import { closeDatabase, database, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { adapterFor } from './adapter.ts';
 
-const databases: Array<{ name: string; url?: string; cleanup: () => Promise<void> }> = [];
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisReachable = await (async () => {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+})();
+
+interface Store {
+  name: string;
+  url?: string;
+  redisUrl?: string;
+  skip: string | false;
+}
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-adapter-'));
-databases.push({ name: 'SQLite', url: `file:${join(dir, 'adapter.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) });
 const pgBase = process.env.TEST_DATABASE_URL;
-const schema = `gh_adapter_${randomBytes(4).toString('hex')}`;
-databases.push({
-  name: 'PostgreSQL',
-  url: pgBase ? `${pgBase}${pgBase.includes('?') ? '&' : '?'}schema=${schema}` : undefined,
-  cleanup: async () => {
-    if (!pgBase) return;
-    const client = new pg.Client({ connectionString: pgBase });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  },
-});
+const schemas: string[] = [];
+const pgUrl = () => {
+  if (!pgBase) return undefined;
+  const schema = `gh_adapter_${randomBytes(4).toString('hex')}`;
+  schemas.push(schema);
+  return `${pgBase}${pgBase.includes('?') ? '&' : '?'}schema=${schema}`;
+};
+const noPostgres = pgBase ? false : 'TEST_DATABASE_URL is not set: PostgreSQL not tested';
+const noRedis = redisReachable ? false : `no Redis at ${REDIS_URL} (TEST_REDIS_URL): Redis not tested`;
+const stores: Store[] = [
+  { name: 'SQLite', url: `file:${join(dir, 'adapter.db')}`, skip: false },
+  { name: 'PostgreSQL', url: pgUrl(), skip: noPostgres },
+  { name: 'SQLite with Redis', url: `file:${join(dir, 'adapter-redis.db')}`, redisUrl: REDIS_URL, skip: noRedis },
+  { name: 'PostgreSQL with Redis', url: pgUrl(), redisUrl: REDIS_URL, skip: noPostgres || noRedis },
+];
 
 after(async () => {
-  for (const db of databases) {
-    if (db.url) await closeDatabase(db.url);
-    await db.cleanup();
+  const redis = redisReachable ? new Redis(REDIS_URL) : undefined;
+  for (const store of stores) {
+    if (!store.url || store.skip) continue;
+    const prefix = await database(store.url).redisArtifacts?.keyPrefix();
+    const keys = prefix ? await redis!.keys(`${prefix}*`) : [];
+    if (keys.length > 0) await redis!.del(...keys);
+    await closeDatabase(store.url);
   }
+  await redis?.quit();
+  rmSync(dir, { recursive: true, force: true });
+  if (!pgBase) return;
+  const client = new pg.Client({ connectionString: pgBase });
+  await client.connect();
+  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
 });
 
 const id = () => randomBytes(12).toString('base64url');
 
-for (const { name, url } of databases) {
-  describe(`storage adapter on ${name}`, { skip: url ? false : 'TEST_DATABASE_URL is not set: PostgreSQL not tested' }, () => {
+/** Every value stored for the provider, keys included: the table's rows and, with Redis, this store's keys. */
+async function everythingStored(db: Database): Promise<string> {
+  const rows = (await db.sql.all<{ id: string; payload: string }>('SELECT id, payload FROM oidc_model_instances')).map((r) => r.id + r.payload);
+  if (!db.redisArtifacts) return rows.join('\n');
+  const redis = new Redis(REDIS_URL);
+  try {
+    const values: string[] = [];
+    for (const key of await redis.keys(`${await db.redisArtifacts.keyPrefix()}*`)) {
+      const type = await redis.type(key);
+      values.push(key, ...(type === 'hash' ? Object.values(await redis.hgetall(key)) : await redis.zrange(key, 0, -1)));
+    }
+    return [...rows, ...values].join('\n');
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** Whether an artifact is stored under this key, in the store that holds its model. */
+async function storedUnder(db: Database, model: string, key: string): Promise<boolean> {
+  if (db.redisArtifacts && REDIS_MODELS.has(model)) return (await db.redisArtifacts.find(model, key)) !== undefined;
+  return (await db.sql.one('SELECT 1 AS x FROM oidc_model_instances WHERE model = ? AND id = ?', [model, key])) !== undefined;
+}
+
+for (const { name, url, redisUrl, skip } of stores) {
+  describe(`storage adapter on ${name}`, { skip }, () => {
+    let migrated: Promise<void> | undefined;
+    const open = async () => {
+      await (migrated ??= migrate(url!).then(() => undefined));
+      return database(url!, { redisUrl });
+    };
     const adapter = async (model: string) => {
-      await migrate(url!);
-      const Adapter = adapterFor(database(url!));
+      const Adapter = adapterFor(await open());
       return new Adapter(model);
     };
 
@@ -95,21 +165,19 @@ for (const { name, url } of databases) {
       assert.equal(await sessions.findByUid(id()), undefined);
     });
 
-    test('a credential is stored under its SHA-256 and nowhere in the row; a reference is stored as it is', async () => {
-      const sql = database(url!).sql;
-      const rowsHolding = async (value: string) =>
-        (await sql.all<{ model: string }>('SELECT model FROM oidc_model_instances WHERE id = ? OR payload LIKE ?', [value, `%${value}%`])).map((r) => r.model);
+    test('a credential is stored under its SHA-256 and nowhere in the row (or Redis key); a reference is stored as it is', async () => {
+      const db = await open();
       const grantId = id();
       for (const model of ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'Session']) {
         const key = id();
         await (await adapter(model)).upsert(key, { jti: key, kind: model, grantId, uid: id() }, 60);
-        assert.deepEqual(await rowsHolding(key), [], `${model}: the value appears in no row`);
-        assert.ok(await sql.one('SELECT 1 AS x FROM oidc_model_instances WHERE model = ? AND id = ?', [model, hashArtifactId(key)]), model);
+        assert.ok(!(await everythingStored(db)).includes(key), `${model}: the value appears nowhere`);
+        assert.ok(await storedUnder(db, model, hashArtifactId(key)), model);
         assert.equal((await (await adapter(model)).find(key))?.jti, key);
         assert.equal(await (await adapter(model)).find(hashArtifactId(key)), undefined, `${model}: the stored key is not the credential`);
       }
       await (await adapter('Grant')).upsert(grantId, { jti: grantId, kind: 'Grant' }, 60);
-      assert.ok((await rowsHolding(grantId)).includes('Grant'), "a grant's id is a reference, kept as it is");
+      assert.ok(await storedUnder(db, 'Grant', grantId), "a grant's id is a reference, kept as it is");
     });
 
     test("an interaction keeps its session's uid but not the session's cookie value", async () => {
@@ -117,12 +185,12 @@ for (const { name, url } of databases) {
       const [uid, cookie, sessionUid] = [id(), id(), id()];
       await interactions.upsert(uid, { jti: uid, kind: 'Interaction', session: { accountId: 'a3', uid: sessionUid, cookie } }, 60);
       assert.deepEqual((await interactions.find(uid))?.session, { accountId: 'a3', uid: sessionUid });
-      const row = await database(url!).sql.one<{ payload: string }>("SELECT payload FROM oidc_model_instances WHERE model = 'Interaction' AND id = ?", [uid]);
-      assert.ok(!row!.payload.includes(cookie));
+      assert.ok(await storedUnder(await open(), 'Interaction', uid));
+      assert.ok(!(await everythingStored(await open())).includes(cookie));
     });
 
     test('rows written before credentials were hashed are rekeyed in place and keep working', async () => {
-      const sql = database(url!).sql;
+      const { sql } = await open();
       const [token, session, interaction, cookie] = [id(), id(), id(), id()];
       const insert = (model: string, key: string, payload: object) =>
         sql.run('INSERT INTO oidc_model_instances (model, id, payload, grant_id, expires_at) VALUES (?, ?, ?, ?, ?)', [
@@ -204,14 +272,18 @@ for (const { name, url } of databases) {
       assert.ok(await access.find(other));
     });
 
-    test('expired artifacts are not found and are cleaned up', async () => {
-      const tokens = await adapter('AccessToken');
-      const key = id();
-      await tokens.upsert(key, { jti: key }, 1);
-      assert.ok(await tokens.find(key));
-      await new Promise((r) => setTimeout(r, 1100));
-      assert.equal(await tokens.find(key), undefined);
-      assert.ok((await deleteExpiredArtifacts(database(url!).sql)) >= 1);
+    test('expired artifacts are not found and are cleaned up (Redis expires its own)', async () => {
+      const [access, refresh] = await Promise.all([adapter('AccessToken'), adapter('RefreshToken')]);
+      const [a, r] = [id(), id()];
+      await access.upsert(a, { jti: a }, 1);
+      await refresh.upsert(r, { jti: r }, 1);
+      assert.ok(await access.find(a));
+      assert.ok(await refresh.find(r));
+      await new Promise((done) => setTimeout(done, 1100));
+      assert.equal(await access.find(a), undefined);
+      assert.equal(await refresh.find(r), undefined);
+      assert.ok((await deleteExpiredArtifacts((await open()).sql)) >= 1);
+      assert.ok(!(await storedUnder(await open(), 'AccessToken', hashArtifactId(a))) || !redisUrl, 'gone from Redis at its expiry');
     });
 
     test('artifacts without expiry live until destroyed', async () => {
@@ -228,10 +300,38 @@ for (const { name, url } of databases) {
       await sessions.upsert(s, { jti: s, uid: id(), accountId: 'acct-x' }, 60);
       await tokens.upsert(t, { jti: t, accountId: 'acct-x', clientId: 'client-y' }, 60);
       await tokens.upsert(u, { jti: u, accountId: 'acct-z', clientId: 'client-y' }, 60);
-      assert.equal(await destroyArtifactsOfAccount(database(url!), 'acct-x'), 2);
+      assert.equal(await destroyArtifactsOfAccount(await open(), 'acct-x'), 2);
       assert.equal(await sessions.find(s), undefined);
-      assert.equal(await destroyArtifactsOfClient(database(url!), 'client-y'), 1);
+      assert.equal(await tokens.find(t), undefined);
+      assert.equal(await destroyArtifactsOfClient(await open(), 'client-y'), 1);
       assert.equal(await tokens.find(u), undefined);
+    });
+
+    test("revoking an app for a person ends that app's grants, codes and tokens of theirs, and nothing else", async () => {
+      const [grants, codes, tokens, refresh] = await Promise.all(['Grant', 'AuthorizationCode', 'AccessToken', 'RefreshToken'].map(adapter));
+      const [account, client, grantId, otherGrant] = ['acct-r', `client-${id()}`, id(), id()];
+      const [code, token, rt, kept] = [id(), id(), id(), id()];
+      await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: account, clientId: client }, 60);
+      await grants.upsert(otherGrant, { jti: otherGrant, kind: 'Grant', accountId: account, clientId: 'another-client' }, 60);
+      const iat = Math.floor(Date.now() / 1000);
+      await codes.upsert(code, { jti: code, grantId, accountId: account, clientId: client, iat }, 60);
+      await tokens.upsert(token, { jti: token, grantId, accountId: account, clientId: client, iat: iat + 1 }, 60);
+      await refresh.upsert(rt, { jti: rt, grantId, accountId: account, clientId: client, iat }, 60);
+      await tokens.upsert(kept, { jti: kept, grantId: otherGrant, accountId: account, clientId: 'another-client', iat }, 60);
+      assert.equal((await lastIssuedByClient(await open(), account)).get(client), iat + 1, 'the latest token, wherever it is held');
+      const { grantIds, removed } = await destroyGrantsOfAccountForClient(await open(), account, client);
+      assert.deepEqual(grantIds, [grantId]);
+      assert.equal(removed, 4);
+      for (const [model, key] of [
+        [grants, grantId],
+        [codes, code],
+        [tokens, token],
+        [refresh, rt],
+      ] as const) {
+        assert.equal(await model.find(key), undefined);
+      }
+      assert.ok(await tokens.find(kept));
+      assert.ok(await grants.find(otherGrant));
     });
 
     test('the Client model is read from the clients table and never written', async () => {

@@ -1,28 +1,27 @@
 /**
- * oidc-provider's storage adapter. Every artifact model lives in the one
- * `oidc_model_instances` table (lib/db/artifacts.ts); the `Client` model is read
- * from the `clients` table and never written (no dynamic registration).
+ * oidc-provider's storage adapter. Each model is stored where
+ * lib/db/artifact-store.ts says: the `oidc_model_instances` table
+ * (lib/db/artifacts.ts), or Redis for the short-lived ones when REDIS_URL is
+ * set, with grants and sessions read through the process's cache on
+ * PostgreSQL. The `Client` model is read from the `clients` table and never
+ * written (no dynamic registration).
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import {
-  consumeArtifact,
-  destroyArtifact,
-  destroyArtifactsByGrantId,
-  destroyGrant,
-  findArtifact,
-  findArtifactByUid,
-  findArtifactByUserCode,
-  findTokenArtifact,
-  TOKEN_MODELS,
-  grantIdOfArtifact,
-  upsertArtifact,
-} from '../db/artifacts.ts';
+  consumeArtifactOnce,
+  grantIdOf,
+  loadArtifact,
+  loadArtifactByUid,
+  loadArtifactByUserCode,
+  removeArtifact,
+  revokeArtifactsOfGrant,
+  saveArtifact,
+} from '../db/artifact-store.ts';
+import { destroyGrant } from '../db/artifacts.ts';
 import { cachedClientMetadata } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics, StorageOperation } from '../ops/metrics.ts';
-
-const isTokenModel = (model: string): model is (typeof TOKEN_MODELS)[number] => (TOKEN_MODELS as readonly string[]).includes(model);
 
 /** Builds the adapter class the provider instantiates once per model name; with `metrics`, every call is timed per operation. */
 export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>) {
@@ -32,42 +31,42 @@ export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>)
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       if (this.model === 'Client') throw new Error('clients are managed by the CLI and portal, not the provider');
       const expiresAt = typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : null;
-      await upsertArtifact(db.sql, this.model, id, payload, expiresAt);
+      await saveArtifact(db, this.model, id, payload, expiresAt);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return cachedClientMetadata(db, id) as Promise<AdapterPayload | undefined>;
-      if (isTokenModel(this.model)) return findTokenArtifact(db.sql, this.model, id) as Promise<AdapterPayload | undefined>;
-      return findArtifact(db.sql, this.model, id) as Promise<AdapterPayload | undefined>;
+      return loadArtifact(db, this.model, id) as Promise<AdapterPayload | undefined>;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return findArtifactByUid(db.sql, this.model, uid) as Promise<AdapterPayload | undefined>;
+      return loadArtifactByUid(db, this.model, uid) as Promise<AdapterPayload | undefined>;
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return findArtifactByUserCode(db.sql, this.model, userCode) as Promise<AdapterPayload | undefined>;
+      return loadArtifactByUserCode(db, this.model, userCode) as Promise<AdapterPayload | undefined>;
     }
 
     /**
      * The provider checks `consumed` after `find`, so two racing requests could
-     * both pass that check. The conditional UPDATE decides: the loser is refused
-     * with invalid_grant and, as RFC 6749 §4.1.2 and §10.5 ask for a reused code,
-     * the grant and every token issued from it are revoked.
+     * both pass that check. The store decides (a conditional UPDATE, or a Lua
+     * script in Redis): the loser is refused with invalid_grant and, as RFC 6749
+     * §4.1.2 and §10.5 ask for a reused code, the grant and every token issued
+     * from it are revoked.
      */
     async consume(id: string): Promise<void> {
-      if (await consumeArtifact(db.sql, this.model, id)) return;
-      const grantId = await grantIdOfArtifact(db.sql, this.model, id);
-      if (grantId) await destroyGrant(db.sql, grantId);
+      if (await consumeArtifactOnce(db, this.model, id)) return;
+      const grantId = await grantIdOf(db, this.model, id);
+      if (grantId) await destroyGrant(db, grantId);
       throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
     }
 
     async destroy(id: string): Promise<void> {
-      await destroyArtifact(db.sql, this.model, id);
+      await removeArtifact(db, this.model, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await destroyArtifactsByGrantId(db.sql, this.model, grantId);
+      await revokeArtifactsOfGrant(db, this.model, grantId);
     }
   };
   return metrics ? timed(adapter, metrics) : adapter;

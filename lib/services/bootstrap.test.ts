@@ -87,7 +87,7 @@ for (const storage of testDatabases('bootstrap-secrets')) {
       const db = await storage.open();
       const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
       const { log, lines } = memoryLog();
-      const under = (keys: Buffer[]): Database => ({ url: db.url, prisma: db.prisma, sql: db.sql, log, keyring: keyringOf(keys) });
+      const under = (keys: Buffer[]): Database => ({ url: db.url, prisma: db.prisma, sql: db.sql, log, keyring: keyringOf(keys), cache: db.cache });
       await serverSecret(under([oldKey]), 'a_secret', () => 'value');
       await insertSigningKey(under([oldKey]), { kid: 'old-key', alg: 'ES256', privateJwk: { kty: 'EC', d: 'private' } });
 

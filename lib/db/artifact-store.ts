@@ -1,0 +1,107 @@
+/**
+ * Where the provider's adapter (lib/oidc/adapter.ts) reads and writes each
+ * artifact: Redis for the short-lived models when REDIS_URL is set
+ * (REDIS_MODELS, lib/db/artifacts.ts), the table for the rest, and, on
+ * PostgreSQL, the process's read cache (lib/db/read-cache.ts) in front of the
+ * grants and sessions that every token, introspection and userinfo request
+ * reads again. Ids are hashed and payloads stripped by lib/db/artifacts.ts
+ * whatever the store.
+ */
+import {
+  type ArtifactPayload,
+  type ArtifactRow,
+  consumeArtifact,
+  destroyArtifact,
+  destroyArtifactsByGrantId,
+  destroySessionReturningUid,
+  findArtifactByUid,
+  findArtifactByUserCode,
+  findArtifactRow,
+  findArtifactRowByUid,
+  findTokenArtifact,
+  fromRedis,
+  grantIdOfArtifact,
+  jtiOf,
+  REDIS_MODELS,
+  storedId,
+  storedPayload,
+  TOKEN_MODELS,
+  toPayload,
+  upsertArtifact,
+} from './artifacts.ts';
+import type { Database } from './database.ts';
+
+const isTokenModel = (model: string): model is (typeof TOKEN_MODELS)[number] => (TOKEN_MODELS as readonly string[]).includes(model);
+const redisFor = (db: Database, model: string) => (REDIS_MODELS.has(model) ? db.redisArtifacts : undefined);
+const expiryOf = (row: ArtifactRow) => (row.expires_at === null ? null : Number(row.expires_at));
+
+/** Saves an artifact; a grant or session saved here is forgotten by this process's cache once written. */
+export async function saveArtifact(db: Database, model: string, id: string, payload: ArtifactPayload, expiresAt: number | null): Promise<void> {
+  const redis = redisFor(db, model);
+  if (redis) {
+    const owners = { grant: payload.grantId, client: payload.clientId, account: payload.accountId };
+    return redis.upsert(model, storedId(model, id), JSON.stringify(storedPayload(model, payload)), owners, expiresAt);
+  }
+  await upsertArtifact(db.sql, model, id, payload, expiresAt);
+  if (model === 'Grant') db.cache.forget(`Grant:${id}`);
+  if (model === 'Session' && payload.uid) db.cache.forget(`Session:${payload.uid}`);
+}
+
+/** An artifact by id, or undefined when missing or expired. */
+export async function loadArtifact(db: Database, model: string, id: string, now = Date.now()): Promise<ArtifactPayload | undefined> {
+  const redis = redisFor(db, model);
+  if (redis) return toPayload(fromRedis(await redis.find(model, storedId(model, id))), now, jtiOf(model, id));
+  // Introspection and revocation look a value up as all three token kinds at once: one query (lib/db/artifacts.ts).
+  if (isTokenModel(model)) return findTokenArtifact(db.sql, model, id, now);
+  if (model === 'Grant') return toPayload(await db.cache.read(`Grant:${id}`, () => findArtifactRow(db.sql, model, id), expiryOf), now);
+  return toPayload(await findArtifactRow(db.sql, model, id), now, jtiOf(model, id));
+}
+
+/** Only sessions are found by uid (a token's session binding: on every introspection and userinfo). */
+export async function loadArtifactByUid(db: Database, model: string, uid: string, now = Date.now()): Promise<ArtifactPayload | undefined> {
+  if (redisFor(db, model)) throw new Error(`${model} is held in Redis, which does not index it by uid`);
+  if (model === 'Session') return toPayload(await db.cache.read(`Session:${uid}`, () => findArtifactRowByUid(db.sql, model, uid), expiryOf), now);
+  return findArtifactByUid(db.sql, model, uid, now);
+}
+
+export async function loadArtifactByUserCode(db: Database, model: string, userCode: string): Promise<ArtifactPayload | undefined> {
+  if (redisFor(db, model)) throw new Error(`${model} is held in Redis, which does not index it by user code`);
+  return findArtifactByUserCode(db.sql, model, userCode);
+}
+
+/**
+ * Marks an artifact consumed; false when it already was (or is gone). Atomic
+ * in either store: a conditional UPDATE, or a Lua script in Redis.
+ */
+export async function consumeArtifactOnce(db: Database, model: string, id: string, now = Date.now()): Promise<boolean> {
+  const redis = redisFor(db, model);
+  if (redis) return redis.consume(model, storedId(model, id), now);
+  return consumeArtifact(db.sql, model, id, now);
+}
+
+export async function grantIdOf(db: Database, model: string, id: string): Promise<string | undefined> {
+  const redis = redisFor(db, model);
+  if (!redis) return grantIdOfArtifact(db.sql, model, id);
+  const stored = await redis.find(model, storedId(model, id));
+  const grantId = stored ? (JSON.parse(stored.payload) as ArtifactPayload).grantId : undefined;
+  return typeof grantId === 'string' ? grantId : undefined;
+}
+
+export async function removeArtifact(db: Database, model: string, id: string): Promise<void> {
+  const redis = redisFor(db, model);
+  if (redis) return redis.destroy(model, storedId(model, id));
+  if (model === 'Session') {
+    const uid = await destroySessionReturningUid(db.sql, id);
+    if (uid) db.cache.forget(`Session:${uid}`);
+    return;
+  }
+  await destroyArtifact(db.sql, model, id);
+  if (model === 'Grant') db.cache.forget(`Grant:${id}`);
+}
+
+/** The provider's revokeByGrantId: one model's artifacts of a grant. */
+export async function revokeArtifactsOfGrant(db: Database, model: string, grantId: string): Promise<void> {
+  const redis = redisFor(db, model);
+  if (redis) await redis.destroyOf('grant', grantId, { model });
+  else await destroyArtifactsByGrantId(db.sql, model, grantId);
+}

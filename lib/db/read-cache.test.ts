@@ -1,0 +1,149 @@
+// The read cache of grants, sessions and clients (PostgreSQL only): what this process changes is
+// seen at once, what another connection changes as soon as PostgreSQL notifies, and nothing is
+// served from the cache while the notifications may be missed.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import pg from 'pg';
+import { adapterFor } from '../oidc/adapter.ts';
+import { cachedClientMetadata } from './clients.ts';
+import type { Database } from './database.ts';
+import { READ_CACHE_MAX_AGE_MS } from './read-cache.ts';
+import { splitSchema } from './sql.ts';
+import { testDatabases } from './testing.ts';
+
+const postgres = testDatabases('read_cache').find((storage) => storage.name === 'PostgreSQL')!;
+const id = () => randomBytes(12).toString('base64url');
+
+/** Waits until `check` holds, up to `ms`; returns how long it took. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > ms) assert.fail(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A connection of its own, as another instance or the CLI would write. */
+async function elsewhere<T>(db: Database, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const { connectionString, schema } = splitSchema(db.url);
+  const client = new pg.Client({ connectionString, options: `-c search_path=${schema}` });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Counts the statements run through db.sql while `run` runs. */
+async function statements(db: Database, run: () => Promise<unknown>): Promise<number> {
+  const { one, all } = db.sql;
+  let count = 0;
+  db.sql.one = ((...args: Parameters<typeof one>) => {
+    count++;
+    return one.apply(db.sql, args);
+  }) as typeof one;
+  db.sql.all = ((...args: Parameters<typeof all>) => {
+    count++;
+    return all.apply(db.sql, args);
+  }) as typeof all;
+  try {
+    await run();
+  } finally {
+    db.sql.one = one;
+    db.sql.all = all;
+  }
+  return count;
+}
+
+describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABASE_URL is not set: PostgreSQL not tested' }, () => {
+  const ready = async () => {
+    const db = await postgres.open();
+    const Adapter = adapterFor(db);
+    const grants = new Adapter('Grant');
+    const sessions = new Adapter('Session');
+    // The first read starts listening; nothing is kept before LISTEN has succeeded.
+    await grants.find(id());
+    await within(5000, async () => db.cache.active);
+    return { db, grants, sessions };
+  };
+
+  test('a grant read again costs no statement; a change through this process is seen at once', async () => {
+    const { db, grants } = await ready();
+    const grantId = id();
+    await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a1', openid: { scope: 'openid' } }, 60);
+    assert.equal((await grants.find(grantId))?.accountId, 'a1');
+    assert.equal(await statements(db, () => grants.find(grantId)), 0);
+    await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a1', openid: { scope: 'openid email' } }, 60);
+    assert.deepEqual((await grants.find(grantId))?.openid, { scope: 'openid email' });
+    await grants.destroy(grantId);
+    assert.equal(await grants.find(grantId), undefined);
+  });
+
+  test('what is served is a copy: changing it changes nothing cached', async () => {
+    const { grants } = await ready();
+    const grantId = id();
+    await grants.upsert(grantId, { jti: grantId, kind: 'Grant', openid: { scope: 'openid' } }, 60);
+    const first = await grants.find(grantId);
+    (first!.openid as { scope: string }).scope = 'openid admin';
+    assert.deepEqual((await grants.find(grantId))?.openid, { scope: 'openid' });
+  });
+
+  test('a grant revoked or a session ended by another connection is seen as soon as PostgreSQL notifies', async () => {
+    const { db, grants, sessions } = await ready();
+    const [grantId, sessionId, uid] = [id(), id(), id()];
+    await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a2' }, 60);
+    await sessions.upsert(sessionId, { jti: sessionId, uid, accountId: 'a2' }, 60);
+    assert.ok(await grants.find(grantId));
+    assert.ok(await sessions.findByUid(uid));
+    assert.equal(await statements(db, async () => [await grants.find(grantId), await sessions.findByUid(uid)]), 0, 'both cached');
+    await elsewhere(db, (client) => client.query("DELETE FROM oidc_model_instances WHERE model IN ('Grant', 'Session') AND account_id = 'a2'"));
+    const took = await within(READ_CACHE_MAX_AGE_MS, async () => (await grants.find(grantId)) === undefined && (await sessions.findByUid(uid)) === undefined);
+    assert.ok(took < READ_CACHE_MAX_AGE_MS / 2, `notified, not aged out (${took} ms)`);
+  });
+
+  test("a client changed by another connection is forgotten by the provider's client cache", async () => {
+    const { db } = await ready();
+    const clientId = `c-${id()}`;
+    await db.sql.run(
+      `INSERT INTO clients (id, name, redirect_uris, grant_types, scope, token_endpoint_auth_method, created_at, updated_at)
+       VALUES (?, 'Before', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+      [clientId],
+    );
+    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'Before');
+    await elsewhere(db, (client) => client.query("UPDATE clients SET name = 'After' WHERE id = $1", [clientId]));
+    const took = await within(2000, async () => (await cachedClientMetadata(db, clientId))?.client_name === 'After');
+    assert.ok(took < 1000, `notified, not aged out (${took} ms)`);
+  });
+
+  test('a read in flight when its key changes is not kept', async () => {
+    const { db } = await ready();
+    const key = `Grant:${id()}`;
+    let finish!: (value: string) => void;
+    const slow = db.cache.read(key, () => new Promise<string>((resolve) => (finish = resolve)));
+    db.cache.forget(key);
+    finish('stale');
+    assert.equal(await slow, 'stale');
+    assert.equal(await db.cache.read(key, async () => 'fresh'), 'fresh');
+  });
+
+  test('while the listening connection is lost nothing is kept, and what was kept is forgotten', async () => {
+    const { db, grants } = await ready();
+    const grantId = id();
+    await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a3' }, 60);
+    assert.ok(await grants.find(grantId));
+    const { schema } = splitSchema(db.url);
+    await elsewhere(db, async (client) => {
+      // This schema's listener only: other processes may be testing on the same server.
+      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [`gatehouse-cache-listener:${schema}`]);
+      // While nobody listens: this notification reaches no one.
+      await client.query("DELETE FROM oidc_model_instances WHERE model = 'Grant' AND id = $1", [grantId]);
+    });
+    await within(5000, async () => !db.cache.active);
+    assert.equal(await grants.find(grantId), undefined, 'read from the database while not listening');
+    await within(10_000, async () => db.cache.active);
+    assert.equal(await grants.find(grantId), undefined, 'nothing kept from before the connection was lost');
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The provider's short-lived artifacts in Redis, when REDIS_URL is set
+ * (lib/db/artifacts.ts decides which models live here, and hashes ids and
+ * strips payloads exactly as for the table: a copy of Redis replays nothing).
+ * This module only knows keys, Lua and ioredis; it never parses a payload.
+ *
+ * Layout, under `gatehouse:<namespace>:` (the namespace is a random value
+ * kept in the database's server_secrets, so every instance of one deployment
+ * shares it and two deployments sharing a Redis never see each other's
+ * tokens):
+ * - `a:<model>:<stored id>`: a hash, `p` the payload (JSON), `c` when it was
+ *   consumed (epoch ms); it expires in Redis itself at the artifact's expiry.
+ * - `g:<grant id>`, `c:<client id>`, `u:<account id>`: sorted sets naming
+ *   (`<model>:<stored id>`) the artifacts of a grant, a client, an account,
+ *   scored by their expiry, so that revoking a grant, deleting a client or
+ *   disabling a person reaches what is held here. Each write drops the members
+ *   that have expired, and the set expires with its last member.
+ *
+ * Each operation is one command (the writes are Lua scripts, atomic in Redis),
+ * and commands issued in the same turn of the event loop share one write to
+ * the socket (ioredis' auto-pipelining). The scripts touch keys they compute,
+ * so this needs one Redis (a primary, with or without replicas), not Redis Cluster.
+ */
+import { Redis } from 'ioredis';
+
+export interface RedisArtifactRow {
+  payload: string;
+  /** Epoch ms, or null when not consumed. */
+  consumedAt: number | null;
+}
+
+export type ArtifactIndex = 'grant' | 'client' | 'account';
+
+export interface RedisArtifacts {
+  upsert(model: string, id: string, payload: string, owners: Partial<Record<ArtifactIndex, string | null>>, expiresAt: number | null): Promise<void>;
+  find(model: string, id: string): Promise<RedisArtifactRow | undefined>;
+  /** Marks it consumed unless it already was (or is gone); true when this call consumed it. */
+  consume(model: string, id: string, now?: number): Promise<boolean>;
+  destroy(model: string, id: string): Promise<void>;
+  /**
+   * Deletes the artifacts of a grant, client or account: only `model`'s when
+   * given, only those also in the index `alsoOf` when given. Returns how many
+   * existed.
+   */
+  destroyOf(index: ArtifactIndex, owner: string, options?: { model?: string; alsoOf?: [ArtifactIndex, string] }): Promise<number>;
+  /** The payloads of an account's artifacts of these models that have not expired. */
+  payloadsOf(index: ArtifactIndex, owner: string, models: readonly string[], now?: number): Promise<{ model: string; payload: string }[]>;
+  /** `gatehouse:<namespace>:`, which every key of this store starts with. */
+  keyPrefix(): Promise<string>;
+  close(): Promise<void>;
+}
+
+const INDEX_LETTER: Record<ArtifactIndex, string> = { grant: 'g', client: 'c', account: 'u' };
+
+// KEYS[1] the artifact, KEYS[2..] its indexes; ARGV: payload, expiry ('' for none), now, its member name.
+const UPSERT = `
+redis.call('HSET', KEYS[1], 'p', ARGV[1])
+local score = '+inf'
+if ARGV[2] ~= '' then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+  score = ARGV[2]
+else
+  redis.call('PERSIST', KEYS[1])
+end
+for i = 2, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', '(' .. ARGV[3])
+  redis.call('ZADD', KEYS[i], score, ARGV[4])
+  local last = redis.call('ZRANGE', KEYS[i], -1, -1, 'WITHSCORES')
+  if last[2] == 'inf' then redis.call('PERSIST', KEYS[i]) else redis.call('PEXPIREAT', KEYS[i], last[2]) end
+end
+return 1`;
+
+// The single use of a code: of two requests consuming it at once, exactly one gets 1.
+const CONSUME = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return redis.call('HSETNX', KEYS[1], 'c', ARGV[1])`;
+
+// KEYS[1] an index, KEYS[2] (optional) an index a member must also be in; ARGV: the artifacts' key prefix, a member prefix ('' for all).
+const DESTROY_OF = `
+local n = 0
+for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  if (ARGV[2] == '' or string.sub(m, 1, #ARGV[2]) == ARGV[2]) and (#KEYS < 2 or redis.call('ZSCORE', KEYS[2], m)) then
+    n = n + redis.call('DEL', ARGV[1] .. m)
+    redis.call('ZREM', KEYS[1], m)
+  end
+end
+return n`;
+
+interface ArtifactCommands {
+  gatehouseUpsert(numberOfKeys: number, ...args: (string | number)[]): Promise<number>;
+  gatehouseConsume(key: string, now: number): Promise<number>;
+  gatehouseDestroyOf(numberOfKeys: number, ...args: string[]): Promise<number>;
+}
+
+/**
+ * Opens the store on `url`; `namespace()` is asked once, on first use.
+ * `keyPrefix` (tests) replaces `gatehouse`.
+ */
+export function openRedisArtifacts(url: string, namespace: () => Promise<string>, keyPrefix = 'gatehouse'): RedisArtifacts {
+  // A command fails after two reconnection attempts instead of twenty (as the throttle's client):
+  // a token request waiting on a Redis that is down should fail, not hang.
+  // Connected on first use: a CLI command that touches no artifact never dials Redis.
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: true }) as Redis & ArtifactCommands;
+  redis.defineCommand('gatehouseUpsert', { lua: UPSERT });
+  redis.defineCommand('gatehouseConsume', { numberOfKeys: 1, lua: CONSUME });
+  redis.defineCommand('gatehouseDestroyOf', { lua: DESTROY_OF });
+
+  let root: string | undefined;
+  let rootRead: Promise<string> | undefined;
+  const rootKey = async () => {
+    if (root) return root;
+    rootRead ??= namespace().then(
+      (ns) => (root = `${keyPrefix}:${ns}:`),
+      (error: unknown) => {
+        rootRead = undefined; // asked again next time
+        throw error;
+      },
+    );
+    return rootRead;
+  };
+  const member = (model: string, id: string) => `${model}:${id}`;
+  const indexKey = (prefix: string, index: ArtifactIndex, owner: string) => `${prefix}${INDEX_LETTER[index]}:${owner}`;
+
+  return {
+    async upsert(model, id, payload, owners, expiresAt) {
+      const prefix = await rootKey();
+      const indexes = (Object.keys(INDEX_LETTER) as ArtifactIndex[]).filter((index) => owners[index]).map((index) => indexKey(prefix, index, owners[index]!));
+      await redis.gatehouseUpsert(1 + indexes.length, `${prefix}a:${member(model, id)}`, ...indexes, payload, expiresAt ?? '', Date.now(), member(model, id));
+    },
+    async find(model, id) {
+      const [payload, consumed] = await redis.hmget(`${await rootKey()}a:${member(model, id)}`, 'p', 'c');
+      if (payload === null) return undefined;
+      return { payload, consumedAt: consumed === null ? null : Number(consumed) };
+    },
+    async consume(model, id, now = Date.now()) {
+      return (await redis.gatehouseConsume(`${await rootKey()}a:${member(model, id)}`, now)) === 1;
+    },
+    async destroy(model, id) {
+      await redis.del(`${await rootKey()}a:${member(model, id)}`);
+    },
+    async destroyOf(index, owner, { model, alsoOf } = {}) {
+      const prefix = await rootKey();
+      const keys = [indexKey(prefix, index, owner), ...(alsoOf ? [indexKey(prefix, alsoOf[0], alsoOf[1])] : [])];
+      return redis.gatehouseDestroyOf(keys.length, ...keys, `${prefix}a:`, model ? `${model}:` : '');
+    },
+    async payloadsOf(index, owner, models, now = Date.now()) {
+      const prefix = await rootKey();
+      const members = (await redis.zrangebyscore(indexKey(prefix, index, owner), `(${now}`, '+inf')).filter((m) =>
+        models.some((model) => m.startsWith(`${model}:`)),
+      );
+      const payloads = await Promise.all(members.map((m) => redis.hget(`${prefix}a:${m}`, 'p')));
+      return members.flatMap((m, i) => (payloads[i] === null ? [] : [{ model: m.slice(0, m.indexOf(':')), payload: payloads[i]! }]));
+    },
+    keyPrefix: rootKey,
+    async close() {
+      if (redis.status === 'wait') return redis.disconnect();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
