@@ -39,8 +39,9 @@ const expiryOf = (row: ArtifactRow) => (row.expires_at === null ? null : Number(
 export async function saveArtifact(db: Database, model: string, id: string, payload: ArtifactPayload, expiresAt: number | null): Promise<void> {
   const redis = redisFor(db, model);
   if (redis) {
-    const owners = { grant: payload.grantId, client: payload.clientId, account: payload.accountId };
-    return redis.upsert(model, storedId(model, id), JSON.stringify(storedPayload(model, payload)), owners, expiresAt);
+    // Reached through its grant (revocation, a person's or a client's grants ending), or through its client when it has none.
+    const owner = payload.grantId ? (['grant', payload.grantId] as const) : payload.clientId ? (['client', payload.clientId] as const) : undefined;
+    return redis.upsert(model, storedId(model, id), JSON.stringify(storedPayload(model, payload)), owner && [...owner], expiresAt);
   }
   await upsertArtifact(db.sql, model, id, payload, expiresAt);
   if (model === 'Grant') db.cache.forget(`Grant:${id}`);
@@ -102,6 +103,6 @@ export async function removeArtifact(db: Database, model: string, id: string): P
 /** The provider's revokeByGrantId: one model's artifacts of a grant. */
 export async function revokeArtifactsOfGrant(db: Database, model: string, grantId: string): Promise<void> {
   const redis = redisFor(db, model);
-  if (redis) await redis.destroyOf('grant', grantId, { model });
+  if (redis) await redis.destroyOf('grant', grantId, model);
   else await destroyArtifactsByGrantId(db.sql, model, grantId);
 }

@@ -22,7 +22,7 @@ import type { OidcModelInstance } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
 import type { RedisArtifactRow } from './redis-artifacts.ts';
 import { columnList, type RawRow } from './rows.ts';
-import type { Sql } from './sql.ts';
+import type { Sql, SqlValue } from './sql.ts';
 
 export interface ArtifactPayload {
   grantId?: string;
@@ -226,14 +226,29 @@ export async function destroyArtifactsByGrantId(sql: Sql, model: string, grantId
   await sql.run('DELETE FROM oidc_model_instances WHERE model = ? AND grant_id = ?', [model, grantId]);
 }
 
-/** Every artifact of a grant, whatever its model and wherever it lives, and the grant itself (RFC 6749 §10.5 on code reuse). */
-export async function destroyGrant({ sql, redisArtifacts, cache }: Database, grantId: string) {
-  await Promise.all([
+/**
+ * Every artifact of a grant, whatever its model and wherever it lives, and the
+ * grant itself (RFC 6749 §10.5 on code reuse); returns how many there were.
+ */
+export async function destroyGrant({ sql, redisArtifacts, cache }: Database, grantId: string): Promise<number> {
+  const [inTable, inRedis = 0] = await Promise.all([
     sql.run("DELETE FROM oidc_model_instances WHERE grant_id = ? OR (model = 'Grant' AND id = ?)", [grantId, grantId]),
     redisArtifacts?.destroyOf('grant', grantId),
   ]);
   cache.forget(`Grant:${grantId}`);
+  return inTable + inRedis;
 }
+
+/** What Redis holds of these grants (codes, access tokens), deleted; how many there were. */
+async function destroyInRedisOfGrants({ redisArtifacts }: Database, grantIds: string[]): Promise<number> {
+  if (!redisArtifacts) return 0;
+  const counts = await Promise.all(grantIds.map((grantId) => redisArtifacts.destroyOf('grant', grantId)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** The ids of the grants matching a condition on the table's columns (`?` placeholders). */
+const grantIdsWhere = async (sql: Sql, where: string, params: SqlValue[]) =>
+  (await sql.all<{ id: string }>(`SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND ${where}`, params)).map((row) => row.id);
 
 /** Removes expired rows; returns how many. */
 export async function deleteExpiredArtifacts(sql: Sql, now = Date.now()): Promise<number> {
@@ -285,20 +300,25 @@ export async function hashStoredCredentials(sql: Sql, batch = 500): Promise<numb
  */
 
 /** Ends everything a client holds: its grants, tokens, codes. */
-export async function destroyArtifactsOfClient({ sql, redisArtifacts, cache }: Database, clientId: string): Promise<number> {
-  const [inTable, inRedis = 0] = await Promise.all([
+export async function destroyArtifactsOfClient(db: Database, clientId: string): Promise<number> {
+  const { sql, redisArtifacts, cache } = db;
+  const grantIds = redisArtifacts ? await grantIdsWhere(sql, 'client_id = ?', [clientId]) : [];
+  const [inTable, ofGrants, ofClient = 0] = await Promise.all([
     sql.run("DELETE FROM oidc_model_instances WHERE client_id = ? AND model <> 'Session'", [clientId]),
+    destroyInRedisOfGrants(db, grantIds),
     redisArtifacts?.destroyOf('client', clientId),
   ]);
   cache.clear();
-  return inTable + inRedis;
+  return inTable + ofGrants + ofClient;
 }
 
 /** Ends everything a user holds: sessions, grants, tokens, codes. */
-export async function destroyArtifactsOfAccount({ sql, redisArtifacts, cache }: Database, accountId: string): Promise<number> {
-  const [inTable, inRedis = 0] = await Promise.all([
+export async function destroyArtifactsOfAccount(db: Database, accountId: string): Promise<number> {
+  const { sql, redisArtifacts, cache } = db;
+  const grantIds = redisArtifacts ? await grantIdsWhere(sql, 'account_id = ?', [accountId]) : [];
+  const [inTable, inRedis] = await Promise.all([
     sql.run('DELETE FROM oidc_model_instances WHERE account_id = ?', [accountId]),
-    redisArtifacts?.destroyOf('account', accountId),
+    destroyInRedisOfGrants(db, grantIds),
   ]);
   cache.clear();
   return inTable + inRedis;
@@ -419,19 +439,19 @@ export async function listGrantsOfAccount({ sql }: Database, accountId: string, 
  * only refreshes now and then this may be older than its real last use.
  */
 export async function lastIssuedByClient({ sql, redisArtifacts }: Database, accountId: string, now = Date.now()): Promise<Map<string, number>> {
-  const issued = ['AuthorizationCode', 'AccessToken', 'RefreshToken'];
-  const [rows, held = []] = await Promise.all([
+  const inRedis = ['AuthorizationCode', 'AccessToken', 'RefreshToken'].filter((model) => REDIS_MODELS.has(model));
+  const [rows, held] = await Promise.all([
     sql.all<RawRow<OidcModelInstance, 'clientId' | 'payload'>>(
       `SELECT client_id, payload FROM oidc_model_instances
        WHERE account_id = ? AND model IN ('AuthorizationCode', 'AccessToken', 'RefreshToken') AND ${live}`,
       [accountId, now],
     ),
-    redisArtifacts?.payloadsOf(
-      'account',
-      accountId,
-      issued.filter((model) => REDIS_MODELS.has(model)),
-      now,
-    ),
+    // What Redis holds of a person is reached through their grants.
+    redisArtifacts
+      ? grantIdsWhere(sql, 'account_id = ?', [accountId]).then((grantIds) =>
+          Promise.all(grantIds.map((grantId) => redisArtifacts.payloadsOf('grant', grantId, inRedis, now))).then((lists) => lists.flat()),
+        )
+      : [],
   ]);
   const latest = new Map<string, number>();
   const fromRedis = held.map((row) => ({ payload: row.payload, client_id: parse(row).clientId }));
@@ -449,17 +469,15 @@ export async function lastIssuedByClient({ sql, redisArtifacts }: Database, acco
  * not the client's). Returns the grant ids and how many rows went.
  */
 export async function destroyGrantsOfAccountForClient(db: Database, accountId: string, clientId: string): Promise<{ grantIds: string[]; removed: number }> {
-  const { sql, redisArtifacts, cache } = db;
+  const { sql, cache } = db;
   const grants = await sql.all<{ id: string }>("SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND client_id = ?", [
     accountId,
     clientId,
   ]);
-  const [inTable, inRedis = 0] = await Promise.all([
-    sql.run("DELETE FROM oidc_model_instances WHERE account_id = ? AND client_id = ? AND model <> 'Session'", [accountId, clientId]),
-    redisArtifacts?.destroyOf('account', accountId, { alsoOf: ['client', clientId] }),
-  ]);
-  // Anything else carrying one of these grants (as the adapter's revokeByGrantId would find it).
-  for (const grant of grants) await destroyGrant(db, grant.id);
+  const inTable = await sql.run("DELETE FROM oidc_model_instances WHERE account_id = ? AND client_id = ? AND model <> 'Session'", [accountId, clientId]);
+  // Anything else carrying one of these grants (as the adapter's revokeByGrantId would find it), Redis included.
+  let ofGrants = 0;
+  for (const grant of grants) ofGrants += await destroyGrant(db, grant.id);
   cache.clear();
-  return { grantIds: grants.map((g) => g.id), removed: inTable + inRedis };
+  return { grantIds: grants.map((g) => g.id), removed: inTable + ofGrants };
 }

@@ -10,11 +10,13 @@
  * tokens):
  * - `a:<model>:<stored id>`: a hash, `p` the payload (JSON), `c` when it was
  *   consumed (epoch ms); it expires in Redis itself at the artifact's expiry.
- * - `g:<grant id>`, `c:<client id>`, `u:<account id>`: sorted sets naming
- *   (`<model>:<stored id>`) the artifacts of a grant, a client, an account,
- *   scored by their expiry, so that revoking a grant, deleting a client or
- *   disabling a person reaches what is held here. Each write drops the members
- *   that have expired, and the set expires with its last member.
+ * - `g:<grant id>`, `c:<client id>`: sorted sets naming (`<model>:<stored id>`)
+ *   the artifacts of a grant, or of a client when they have no grant (its
+ *   client-credentials tokens), scored by their expiry, so that revoking a grant
+ *   or deleting a client reaches what is held here (a person's artifacts are
+ *   reached through their grants, which the database lists). One index per
+ *   artifact: each write drops the members that have expired, and the set
+ *   expires with its last member.
  *
  * Each operation is one command (the writes are Lua scripts, atomic in Redis),
  * and commands issued in the same turn of the event loop share one write to
@@ -29,30 +31,27 @@ export interface RedisArtifactRow {
   consumedAt: number | null;
 }
 
-export type ArtifactIndex = 'grant' | 'client' | 'account';
+export type ArtifactIndex = 'grant' | 'client';
 
 export interface RedisArtifacts {
-  upsert(model: string, id: string, payload: string, owners: Partial<Record<ArtifactIndex, string | null>>, expiresAt: number | null): Promise<void>;
+  /** Saves an artifact; `owner` names the index it joins (its grant, or its client), if any. */
+  upsert(model: string, id: string, payload: string, owner: [ArtifactIndex, string] | undefined, expiresAt: number | null): Promise<void>;
   find(model: string, id: string): Promise<RedisArtifactRow | undefined>;
   /** Marks it consumed unless it already was (or is gone); true when this call consumed it. */
   consume(model: string, id: string, now?: number): Promise<boolean>;
   destroy(model: string, id: string): Promise<void>;
-  /**
-   * Deletes the artifacts of a grant, client or account: only `model`'s when
-   * given, only those also in the index `alsoOf` when given. Returns how many
-   * existed.
-   */
-  destroyOf(index: ArtifactIndex, owner: string, options?: { model?: string; alsoOf?: [ArtifactIndex, string] }): Promise<number>;
-  /** The payloads of an account's artifacts of these models that have not expired. */
+  /** Deletes the artifacts of a grant or client (only `model`'s, when given); returns how many existed. */
+  destroyOf(index: ArtifactIndex, owner: string, model?: string): Promise<number>;
+  /** The payloads of a grant's or client's artifacts of these models that have not expired. */
   payloadsOf(index: ArtifactIndex, owner: string, models: readonly string[], now?: number): Promise<{ model: string; payload: string }[]>;
   /** `gatehouse:<namespace>:`, which every key of this store starts with. */
   keyPrefix(): Promise<string>;
   close(): Promise<void>;
 }
 
-const INDEX_LETTER: Record<ArtifactIndex, string> = { grant: 'g', client: 'c', account: 'u' };
+const INDEX_LETTER: Record<ArtifactIndex, string> = { grant: 'g', client: 'c' };
 
-// KEYS[1] the artifact, KEYS[2..] its indexes; ARGV: payload, expiry ('' for none), now, its member name.
+// KEYS[1] the artifact, KEYS[2] (optional) its index; ARGV: payload, expiry ('' for none), now, its member name.
 const UPSERT = `
 redis.call('HSET', KEYS[1], 'p', ARGV[1])
 local score = '+inf'
@@ -75,11 +74,11 @@ const CONSUME = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 return redis.call('HSETNX', KEYS[1], 'c', ARGV[1])`;
 
-// KEYS[1] an index, KEYS[2] (optional) an index a member must also be in; ARGV: the artifacts' key prefix, a member prefix ('' for all).
+// KEYS[1] an index; ARGV: the artifacts' key prefix, a member prefix ('' for all).
 const DESTROY_OF = `
 local n = 0
 for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  if (ARGV[2] == '' or string.sub(m, 1, #ARGV[2]) == ARGV[2]) and (#KEYS < 2 or redis.call('ZSCORE', KEYS[2], m)) then
+  if ARGV[2] == '' or string.sub(m, 1, #ARGV[2]) == ARGV[2] then
     n = n + redis.call('DEL', ARGV[1] .. m)
     redis.call('ZREM', KEYS[1], m)
   end
@@ -89,7 +88,7 @@ return n`;
 interface ArtifactCommands {
   gatehouseUpsert(numberOfKeys: number, ...args: (string | number)[]): Promise<number>;
   gatehouseConsume(key: string, now: number): Promise<number>;
-  gatehouseDestroyOf(numberOfKeys: number, ...args: string[]): Promise<number>;
+  gatehouseDestroyOf(key: string, prefix: string, memberPrefix: string): Promise<number>;
 }
 
 /**
@@ -103,7 +102,7 @@ export function openRedisArtifacts(url: string, namespace: () => Promise<string>
   const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: true }) as Redis & ArtifactCommands;
   redis.defineCommand('gatehouseUpsert', { lua: UPSERT });
   redis.defineCommand('gatehouseConsume', { numberOfKeys: 1, lua: CONSUME });
-  redis.defineCommand('gatehouseDestroyOf', { lua: DESTROY_OF });
+  redis.defineCommand('gatehouseDestroyOf', { numberOfKeys: 1, lua: DESTROY_OF });
 
   let root: string | undefined;
   let rootRead: Promise<string> | undefined;
@@ -122,10 +121,10 @@ export function openRedisArtifacts(url: string, namespace: () => Promise<string>
   const indexKey = (prefix: string, index: ArtifactIndex, owner: string) => `${prefix}${INDEX_LETTER[index]}:${owner}`;
 
   return {
-    async upsert(model, id, payload, owners, expiresAt) {
+    async upsert(model, id, payload, owner, expiresAt) {
       const prefix = await rootKey();
-      const indexes = (Object.keys(INDEX_LETTER) as ArtifactIndex[]).filter((index) => owners[index]).map((index) => indexKey(prefix, index, owners[index]!));
-      await redis.gatehouseUpsert(1 + indexes.length, `${prefix}a:${member(model, id)}`, ...indexes, payload, expiresAt ?? '', Date.now(), member(model, id));
+      const keys = [`${prefix}a:${member(model, id)}`, ...(owner ? [indexKey(prefix, owner[0], owner[1])] : [])];
+      await redis.gatehouseUpsert(keys.length, ...keys, payload, expiresAt ?? '', Date.now(), member(model, id));
     },
     async find(model, id) {
       const [payload, consumed] = await redis.hmget(`${await rootKey()}a:${member(model, id)}`, 'p', 'c');
@@ -138,10 +137,9 @@ export function openRedisArtifacts(url: string, namespace: () => Promise<string>
     async destroy(model, id) {
       await redis.del(`${await rootKey()}a:${member(model, id)}`);
     },
-    async destroyOf(index, owner, { model, alsoOf } = {}) {
+    async destroyOf(index, owner, model) {
       const prefix = await rootKey();
-      const keys = [indexKey(prefix, index, owner), ...(alsoOf ? [indexKey(prefix, alsoOf[0], alsoOf[1])] : [])];
-      return redis.gatehouseDestroyOf(keys.length, ...keys, `${prefix}a:`, model ? `${model}:` : '');
+      return redis.gatehouseDestroyOf(indexKey(prefix, index, owner), `${prefix}a:`, model ? `${model}:` : '');
     },
     async payloadsOf(index, owner, models, now = Date.now()) {
       const prefix = await rootKey();

@@ -294,17 +294,25 @@ for (const { name, url, redisUrl, skip } of stores) {
     });
 
     test('disabling an account or deleting a client removes what they hold', async () => {
-      const sessions = await adapter('Session');
-      const tokens = await adapter('AccessToken');
-      const [s, t, u] = [id(), id(), id()];
-      await sessions.upsert(s, { jti: s, uid: id(), accountId: 'acct-x' }, 60);
-      await tokens.upsert(t, { jti: t, accountId: 'acct-x', clientId: 'client-y' }, 60);
-      await tokens.upsert(u, { jti: u, accountId: 'acct-z', clientId: 'client-y' }, 60);
-      assert.equal(await destroyArtifactsOfAccount(await open(), 'acct-x'), 2);
+      const [sessions, grants, tokens, credentials] = await Promise.all(['Session', 'Grant', 'AccessToken', 'ClientCredentials'].map(adapter));
+      const [account, other, client] = [`acct-${id()}`, `acct-${id()}`, `client-${id()}`];
+      const [s, g, h, t, u, c] = [id(), id(), id(), id(), id(), id()];
+      await sessions.upsert(s, { jti: s, uid: id(), accountId: account }, 60);
+      await grants.upsert(g, { jti: g, accountId: account, clientId: client }, 60);
+      await grants.upsert(h, { jti: h, accountId: other, clientId: client }, 60);
+      // A person's tokens belong to a grant; a client's own (client_credentials) to no one else.
+      await tokens.upsert(t, { jti: t, grantId: g, accountId: account, clientId: client }, 60);
+      await tokens.upsert(u, { jti: u, grantId: h, accountId: other, clientId: client }, 60);
+      await credentials.upsert(c, { jti: c, clientId: client }, 60);
+      assert.equal(await destroyArtifactsOfAccount(await open(), account), 3);
       assert.equal(await sessions.find(s), undefined);
+      assert.equal(await grants.find(g), undefined);
       assert.equal(await tokens.find(t), undefined);
-      assert.equal(await destroyArtifactsOfClient(await open(), 'client-y'), 1);
+      assert.ok(await tokens.find(u));
+      assert.equal(await destroyArtifactsOfClient(await open(), client), 3);
+      assert.equal(await grants.find(h), undefined);
       assert.equal(await tokens.find(u), undefined);
+      assert.equal(await credentials.find(c), undefined);
     });
 
     test("revoking an app for a person ends that app's grants, codes and tokens of theirs, and nothing else", async () => {
