@@ -118,7 +118,11 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
     prisma,
     openSql(url, pool),
     // The error only: a driver's message can name the host or the user, never the password (the URL is not logged).
-    postgresReadCache(url, { onError: (message, error) => db.log.warn({ err: error }, `${message}: reading without the cache until it is back`) }),
+    postgresReadCache(url, {
+      // current_schema(): the pool's connections share the listener's search_path.
+      notify: (key) => db.sql.one("SELECT pg_notify('gatehouse_cache', current_schema() || ':' || ?) AS sent", [key]).then(() => undefined),
+      onError: (message, error) => db.log.warn({ err: error }, `${message}: reading without the cache until it is back`),
+    }),
   );
   // A client changed through another instance or the CLI is forgotten from the provider's client cache
   // (lib/db/clients.ts) as soon as PostgreSQL says so, not only when its 2 s run out.

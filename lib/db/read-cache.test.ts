@@ -8,7 +8,7 @@ import pg from 'pg';
 import { adapterFor } from '../oidc/adapter.ts';
 import { cachedClientMetadata } from './clients.ts';
 import type { Database } from './database.ts';
-import { READ_CACHE_MAX_AGE_MS } from './read-cache.ts';
+import { postgresReadCache, READ_CACHE_MAX_AGE_MS } from './read-cache.ts';
 import { splitSchema } from './sql.ts';
 import { testDatabases } from './testing.ts';
 
@@ -116,6 +116,28 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
     await elsewhere(db, (client) => client.query("UPDATE clients SET name = 'After' WHERE id = $1", [clientId]));
     const took = await within(2000, async () => (await cachedClientMetadata(db, clientId))?.client_name === 'After');
     assert.ok(took < 1000, `notified, not aged out (${took} ms)`);
+  });
+
+  test("what no trigger sees (a client's throttle state) is published to every instance", async () => {
+    const { db } = await ready();
+    // Another instance's cache on the same database.
+    const other = postgresReadCache(db.url, { notify: async () => undefined });
+    try {
+      await other.read('warm-up', async () => undefined);
+      await within(5000, async () => other.active);
+      let loads = 0;
+      const read = () => other.read('ClientWait:c1', async () => ++loads);
+      await read();
+      await read();
+      assert.equal(loads, 1, 'kept');
+      await db.cache.publish('ClientWait:c1');
+      await within(1000, async () => {
+        await read();
+        return loads === 2;
+      });
+    } finally {
+      await other.close();
+    }
   });
 
   test('a read in flight when its key changes is not kept', async () => {

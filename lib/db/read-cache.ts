@@ -55,6 +55,11 @@ export interface ReadCache {
   forget(key: string): void;
   /** Forgets everything here, after this process changed rows it cannot name one by one. */
   clear(): void;
+  /**
+   * Forgets `key` here and has every other instance forget it: for what no
+   * trigger sees (the throttle's counters, which may live in Redis).
+   */
+  publish(key: string): Promise<void>;
   /** Also tells `watcher` of every change notified (another cache of the process: clients), once listening. */
   watch(watcher: ReadCacheWatcher): void;
   /** Whether entries are kept now (for tests and the metrics). */
@@ -67,6 +72,7 @@ export const noReadCache: ReadCache = {
   read: (_key, load) => load(),
   forget() {},
   clear() {},
+  async publish() {},
   watch() {},
   active: false,
   async close() {},
@@ -78,6 +84,8 @@ interface Entry {
 }
 
 export interface PostgresReadCacheOptions {
+  /** Sends `pg_notify(CACHE_CHANNEL, <schema>:<key>)` through the database's pool (lib/db/database.ts). */
+  notify(key: string): Promise<void>;
   /** Where a lost or failed listening connection is reported (never with the URL). */
   onError?: (message: string, error: unknown) => void;
   /** First wait before connecting again; doubles up to 30 s. */
@@ -85,7 +93,7 @@ export interface PostgresReadCacheOptions {
 }
 
 /** The cache of a PostgreSQL database (its URL, `?schema=` included). */
-export function postgresReadCache(url: string, { onError = () => undefined, retryMs = 500 }: PostgresReadCacheOptions = {}): ReadCache {
+export function postgresReadCache(url: string, { notify, onError = () => undefined, retryMs = 500 }: PostgresReadCacheOptions): ReadCache {
   const { connectionString, schema } = splitSchema(url);
   const entries = new Map<string, Entry>();
   const watchers: ReadCacheWatcher[] = [];
@@ -180,6 +188,10 @@ export function postgresReadCache(url: string, { onError = () => undefined, retr
       entries.delete(key);
     },
     clear,
+    async publish(key) {
+      entries.delete(key);
+      await notify(key);
+    },
     watch(watcher) {
       watchers.push(watcher);
     },

@@ -10,6 +10,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import Provider, { errors } from 'oidc-provider';
+import { noReadCache, type ReadCache } from '../db/read-cache.ts';
 import type { Refusal, Throttle } from '../services/throttle.ts';
 
 export function generateClientSecret(): string {
@@ -38,18 +39,33 @@ function tooManyRequests(refusal: Refusal): Error {
   return error;
 }
 
-/** Makes the provider's client authentication compare against the stored hash, throttled per client_id. */
-export function useHashedClientSecrets(provider: Provider, throttle: Throttle): void {
+/**
+ * Makes the provider's client authentication compare against the stored hash, throttled per client_id.
+ * Whether a client is made to wait is read on every token, introspection and revocation request; on
+ * PostgreSQL the answer "no wait" is kept in the read cache (lib/db/read-cache.ts) until a failure on
+ * any instance says otherwise: each failure is still counted where it happens, and every instance
+ * forgets the answer as soon as PostgreSQL delivers the failing instance's notification.
+ */
+export function useHashedClientSecrets(provider: Provider, throttle: Throttle, cache: ReadCache = noReadCache): void {
   const prototype = provider.Client.prototype as unknown as {
     clientId: string;
     clientSecret?: string;
     compareClientSecret(actual: string): Promise<boolean>;
   };
   prototype.compareClientSecret = async function compareClientSecret(this: { clientId: string; clientSecret?: string }, actual: string) {
-    const check = await throttle.beforeClientAuthentication(this.clientId);
+    const key = `ClientWait:${this.clientId}`;
+    // A refusal is never kept: its Retry-After counts down.
+    const check = (await cache.read(
+      key,
+      () => throttle.beforeClientAuthentication(this.clientId),
+      (c) => (c.allowed ? null : 0),
+    ))!;
     if (!check.allowed) throw tooManyRequests(check);
     const matches = clientSecretMatches(this.clientSecret, actual);
-    if (!matches) await throttle.clientAuthenticationFailed(this.clientId);
+    if (!matches) {
+      await throttle.clientAuthenticationFailed(this.clientId);
+      await cache.publish(key);
+    }
     return matches;
   };
 }

@@ -61,16 +61,20 @@ export const routes = {
 /**
  * The provider asks for the account twice on a code redemption or a refresh
  * (findAccount for the claims, extraTokenClaims for the token): one read per
- * request, remembered on the request's context and gone with it.
+ * request, remembered on the request's context and gone with it. On PostgreSQL
+ * the read goes through the process's cache (lib/db/read-cache.ts), which every
+ * change to the `users` row, made anywhere, empties within milliseconds.
  */
 function accountReader(db: Database) {
-  const perRequest = new WeakMap<object, Map<string, ReturnType<typeof findAccount>>>();
+  const perRequest = new WeakMap<object, Map<string, Promise<AccountRecord | undefined>>>();
+  // A copy for each caller: the cached record is shared.
+  const read = (id: string) => db.cache.read(`Account:${id}`, () => findAccount(db, id)).then((account) => account && { ...account });
   return (ctx: object | undefined, id: string) => {
-    if (!ctx) return findAccount(db, id);
+    if (!ctx) return read(id);
     let accounts = perRequest.get(ctx);
     if (!accounts) perRequest.set(ctx, (accounts = new Map()));
     let account = accounts.get(id);
-    if (!account) accounts.set(id, (account = findAccount(db, id)));
+    if (!account) accounts.set(id, (account = read(id)));
     return account;
   };
 }
