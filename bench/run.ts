@@ -17,6 +17,9 @@
  *     --next-start         also the same build under plain `next start` (the provider behind
  *                          Next's route handlers), on the SQLite Gatehouse's database
  *   BENCH_DATABASE_URL=postgresql://...  also Gatehouse on PostgreSQL (a fresh schema, dropped afterwards)
+ *   BENCH_REDIS_URL=redis://...          also Gatehouse on PostgreSQL with REDIS_URL (needs BENCH_DATABASE_URL;
+ *                                        a schema of its own, its Redis keys deleted afterwards)
+ *     --stores=a,b         only these Gatehouse configurations (sqlite, postgresql, postgresql-redis)
  *
  * Traffic goes to 127.0.0.1 only, on ports the kernel picks (never 3000-3300).
  */
@@ -47,6 +50,10 @@ const seconds = Number(option('seconds') ?? (quick ? 1 : 3));
 const rounds = Number(option('rounds') ?? (quick ? 1 : 2));
 const connectionCounts = (option('connections') ?? '1,32').split(',').map(Number);
 const rows = (option('rows')?.split(',') ?? [...ROWS]) as RowName[];
+const STORES = ['sqlite', 'postgresql', 'postgresql-redis'];
+const stores = option('stores')?.split(',') ?? STORES;
+for (const store of stores) if (!STORES.includes(store)) throw new Error(`unknown store ${store}; stores: ${STORES.join(', ')}`);
+const wantsStore = (store: string) => stores.includes(store);
 for (const row of rows) if (!ROWS.includes(row)) throw new Error(`unknown row ${row}; rows: ${ROWS.join(', ')}`);
 
 const resultsDir = join('bench', 'results');
@@ -100,12 +107,16 @@ async function main() {
     throw new Error(`--skip-build needs an existing build (${DIST_DIRS.bench}/BUILD_ID)`);
   }
 
-  const gatehouses = [await startGatehouseOn(ctx, 'gatehouse-sqlite', `file:${join(work, 'gatehouse.db')}`)];
-  if (process.env.BENCH_DATABASE_URL) {
-    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql', await postgresSchema(ctx, process.env.BENCH_DATABASE_URL)));
-  } else {
-    log('BENCH_DATABASE_URL is not set: Gatehouse runs on SQLite only');
+  const { BENCH_DATABASE_URL: postgres, BENCH_REDIS_URL: redis } = process.env;
+  if (!postgres) log('BENCH_DATABASE_URL is not set: Gatehouse runs on SQLite only');
+  else if (!redis) log('BENCH_REDIS_URL is not set: Gatehouse on PostgreSQL runs without Redis only');
+  const gatehouses = [];
+  if (wantsStore('sqlite')) gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-sqlite', `file:${join(work, 'gatehouse.db')}`));
+  if (postgres && wantsStore('postgresql')) gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql', await postgresSchema(ctx, postgres)));
+  if (postgres && redis && wantsStore('postgresql-redis')) {
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis', await postgresSchema(ctx, postgres), redis));
   }
+  if (gatehouses.length === 0) throw new Error(`--stores=${option('stores')}: none of these is set up (BENCH_DATABASE_URL, BENCH_REDIS_URL)`);
   const base = await startBaselineLike(ctx, gatehouses[0]);
   const nextStart = flag('next-start') ? await startNextStartOn(ctx, gatehouses[0]) : undefined;
   const allTargets = [...gatehouses.map((g) => g.target), ...(nextStart ? [nextStart.target] : []), base.target];
@@ -194,7 +205,7 @@ async function main() {
   const uptimeAfter = uptime();
   const finishedAt = new Date();
   // Smoke runs, row subsets and profiling runs go to results/partial/ (git-ignored): latest.md stays the last full run.
-  const partial = quick || profiling || rows.length < ROWS.length || ['seconds', 'rounds', 'connections'].some((o) => option(o) !== undefined);
+  const partial = quick || profiling || rows.length < ROWS.length || ['seconds', 'rounds', 'connections', 'stores'].some((o) => option(o) !== undefined);
   const outDir = partial ? join(resultsDir, 'partial') : resultsDir;
   mkdirSync(outDir, { recursive: true });
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
@@ -213,6 +224,7 @@ async function main() {
       profiling,
       nextStart: Boolean(nextStart),
       postgres: Boolean(process.env.BENCH_DATABASE_URL),
+      redis: Boolean(process.env.BENCH_DATABASE_URL && process.env.BENCH_REDIS_URL),
     },
     servers: summaries,
     limits,

@@ -138,7 +138,16 @@ export async function startServer({ name, command, env, port, logFile }: StartOp
 }
 
 /** `nodeArgs`: flags for node itself, e.g. --cpu-prof (Node 20 refuses it in NODE_OPTIONS). */
-export function startGatehouse(options: { name: string; port: number; databaseUrl: string; adminPassword: string; logFile: string; nodeArgs?: string[] }) {
+export function startGatehouse(options: {
+  name: string;
+  port: number;
+  databaseUrl: string;
+  /** REDIS_URL: the short-lived artifacts (and the throttle's counters) in Redis. */
+  redisUrl?: string;
+  adminPassword: string;
+  logFile: string;
+  nodeArgs?: string[];
+}) {
   return startServer({
     name: options.name,
     port: options.port,
@@ -152,6 +161,7 @@ export function startGatehouse(options: { name: string; port: number; databaseUr
       ISSUER: `http://127.0.0.1:${options.port}`,
       ADMIN_PASSWORD: options.adminPassword,
       PORT: String(options.port),
+      REDIS_URL: options.redisUrl,
     },
   });
 }

@@ -7,10 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { env } from '../lib/config/env.ts';
 import { findClientMetadata } from '../lib/db/clients.ts';
-import { closeDatabase, database } from '../lib/db/database.ts';
+import { closeDatabase, database, type Database } from '../lib/db/database.ts';
 import { listActiveSigningKeys } from '../lib/db/secrets.ts';
 import { findAccount, findCredentials } from '../lib/db/users.ts';
 import { registerClient } from '../lib/services/clients.ts';
@@ -39,17 +40,21 @@ export interface Gatehouse {
   databaseUrl: string;
 }
 
-/** Gatehouse on a fresh database: first start (migrations, keys, admin), the benchmark's client and user, then a restart. */
-export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: string): Promise<Gatehouse> {
+/**
+ * Gatehouse on a fresh database (with `redisUrl`: its short-lived artifacts in Redis): first start
+ * (migrations, keys, admin), the benchmark's client and user, then a restart.
+ */
+export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: string, redisUrl?: string): Promise<Gatehouse> {
   const adminPassword = randomBytes(18).toString('base64url');
   const port = await freePort();
-  const start = () => startGatehouse({ name, port, databaseUrl, adminPassword, logFile: join(ctx.work, `${name}.log`), nodeArgs: ctx.nodeArgs });
+  const start = () => startGatehouse({ name, port, databaseUrl, redisUrl, adminPassword, logFile: join(ctx.work, `${name}.log`), nodeArgs: ctx.nodeArgs });
   let server = await start();
   ctx.servers.push(server);
   const firstStartMs = server.startMs;
 
-  const db = database(databaseUrl);
+  const db = database(databaseUrl, { redisUrl });
   ctx.cleanups.push(() => closeDatabase(databaseUrl));
+  if (redisUrl) ctx.cleanups.push(() => deleteRedisKeys(ctx, redisUrl, db));
   const { client, clientSecret } = await registerClient(db, {
     name: 'Benchmark App',
     redirectUris: [REDIRECT_URI],
@@ -130,6 +135,19 @@ export async function startNextStartOn(ctx: Context, from: Gatehouse): Promise<{
   ctx.servers.push(server);
   ctx.log(`gatehouse-next-start (provider behind Next's route handlers) on port ${port}: start ${server.startMs} ms`);
   return { server, target: { ...from.target, name: 'gatehouse-next-start', base: server.base } };
+}
+
+/** The run's keys in Redis (all under the database's namespace, lib/db/redis-artifacts.ts). */
+async function deleteRedisKeys(ctx: Context, redisUrl: string, db: Database) {
+  const prefix = await db.redisArtifacts?.keyPrefix();
+  if (!prefix) return;
+  const redis = new Redis(redisUrl);
+  let deleted = 0;
+  for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
+    if (keys.length > 0) deleted += await redis.unlink(...keys);
+  }
+  await redis.quit();
+  ctx.log(`deleted ${deleted} Redis keys under ${prefix}`);
 }
 
 export async function postgresSchema(ctx: Context, base: string): Promise<string> {

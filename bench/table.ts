@@ -23,6 +23,8 @@ export interface RunResult {
     profiling: boolean;
     nextStart: boolean;
     postgres: boolean;
+    /** Gatehouse on PostgreSQL with REDIS_URL (BENCH_REDIS_URL) too. */
+    redis?: boolean;
   };
   servers: ServerSummary[];
   limits?: Limits;
@@ -92,6 +94,7 @@ const fmt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? 'â€
 const labels: Record<string, string> = {
   'gatehouse-sqlite': 'Gatehouse SQLite',
   'gatehouse-postgresql': 'Gatehouse PostgreSQL',
+  'gatehouse-postgresql-redis': 'Gatehouse PostgreSQL + Redis',
   'gatehouse-next-start': 'Gatehouse SQLite under next start',
   baseline: 'baseline',
 };
