@@ -1,7 +1,9 @@
 /**
  * `npm test`: build, unit, protocol and browser suites in that order (README, *Tests*,
  * says what each runs against), with one summary line at the end.
- * Options: --skip-build, --only=unit|protocol|browser (repeatable).
+ * Options: --skip-build, --only=unit|protocol|browser (repeatable), --files=a,b (only the protocol test
+ * files whose names contain one of these). With TEST_REDIS_URL (and TEST_DATABASE_URL) the
+ * protocol tests run once more on PostgreSQL with REDIS_URL (short-lived artifacts in Redis).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { startMailSink, type MailSink } from '../e2e/support/mail-sink.ts';
@@ -16,6 +18,11 @@ import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
 const args = process.argv.slice(2);
 const only = args.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length));
 const wants = (suite: string) => only.length === 0 || only.includes(suite);
+const fileFilter = args
+  .find((a) => a.startsWith('--files='))
+  ?.slice('--files='.length)
+  .split(',');
+const wantsFile = (path: string) => !fileFilter || fileFilter.some((part) => path.includes(part));
 /**
  * The run builds into its own folder and starts every server on it (scripts/server.mjs, `next start`
  * and the instances the protocol tests start, which inherit this environment), never into `.next`,
@@ -186,7 +193,11 @@ let mailSink: MailSink | undefined;
  */
 let logDir: string | undefined;
 
-async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; metricsUrl: string; logFile: string; stop: () => Promise<void> }> {
+async function startServer(
+  databaseUrl: string,
+  mount: Mount,
+  redisEnv: Record<string, string> = {},
+): Promise<{ url: string; metricsUrl: string; logFile: string; stop: () => Promise<void> }> {
   const port = await freePort();
   logDir ??= mkdtempSync(join(tmpdir(), 'gatehouse-logs-'));
   const logFile = join(logDir, `${mount}-${port}.log`);
@@ -206,6 +217,7 @@ async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: st
       METRICS_PORT: String(metricsPort),
       METRICS_HOST: '127.0.0.1',
       ...(mailSink ? { SMTP_URL: mailSink.smtpUrl } : {}),
+      ...redisEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -257,9 +269,12 @@ async function withPostgresSchema<T>(base: string, fn: (url: string) => Promise<
   }
 }
 
-async function protocolAndBrowser(database: string, databaseUrl: string, mount: Mount, browser: boolean) {
-  const server = await startServer(databaseUrl, mount);
+async function protocolAndBrowser(database: string, databaseUrl: string, mount: Mount, browser: boolean, redisUrl?: string) {
+  // The tests that make a second instance or a throttle of their own read REDIS_URL too.
+  const redisEnv: Record<string, string> = redisUrl ? { REDIS_URL: redisUrl } : {};
+  const server = await startServer(databaseUrl, mount, redisEnv);
   const serverEnv = {
+    ...redisEnv,
     ...serverLimits,
     ...secretsEnv(databaseUrl),
     GATEHOUSE_TEST_URL: server.url,
@@ -269,9 +284,9 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
     GATEHOUSE_TEST_LOG_FILE: server.logFile,
     ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl, GATEHOUSE_TEST_SMTP_URL: mailSink.smtpUrl } : {}),
   };
-  const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
+  const label = `${database}${redisUrl ? ' with Redis' : ''}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
-    if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']), serverEnv);
+    if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']).filter(wantsFile), serverEnv);
     if (browser && wants('browser')) {
       console.log(`\n=== browser tests (Playwright, Chromium) on ${label} ===`);
       const { code, output } = await run(process.execPath, [join('node_modules', '@playwright', 'test', 'cli.js'), 'test'], serverEnv);
@@ -332,6 +347,12 @@ async function main() {
         await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, 'server', false));
       } else if (!postgres) {
         console.log('\nTEST_DATABASE_URL is not set: the protocol tests did not run on PostgreSQL.');
+      }
+      const redis = process.env.TEST_REDIS_URL;
+      if (postgres && redis && wants('protocol')) {
+        await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, 'server', false, redis));
+      } else if (postgres && wants('protocol')) {
+        console.log('\nTEST_REDIS_URL is not set: the protocol tests did not run with Redis (REDIS_URL).');
       }
     } finally {
       await mailSink.close();
