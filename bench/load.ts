@@ -38,6 +38,8 @@ export interface Sample {
   statuses: Record<string, number>;
   /** 1-minute load average when the sample ended (other work on the machine shows here). */
   load1: number;
+  /** CPU ms spent serving this sample: the server's processes, its PostgreSQL backends, Redis (bench/cpu.ts). */
+  cpu?: { server: number; database: number; redis: number };
 }
 
 /** Credentials the rows spend or reuse, per server. */

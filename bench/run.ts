@@ -35,6 +35,7 @@ import { ROWS, runRow, spareCodes, type Pools, type RowName, type Sample } from 
 import { profileMarkdown, summarizeProfile, type Window } from './profile.ts';
 import { nextBin, peakRssMb, samplePeaks, type Server } from './servers.ts';
 import { checkTokens, postgresSchema, preparePools, startBaselineLike, startGatehouseOn, startNextStartOn, type Context } from './setup.ts';
+import { cpuMeter } from './cpu.ts';
 import { aggregate, report, type RunResult, type ServerSummary } from './table.ts';
 
 // PostgreSQL has no key file (lib/db/keyring.ts): the servers this run starts and
@@ -159,11 +160,17 @@ async function main() {
     const count = Math.min(20_000, Math.max(30, 2 * connections, Math.ceil(rate * secs * 1.1))) + spareCodes(connections);
     pools.codes = await mintCodes(browsers, count);
   };
+  const meter = cpuMeter(process.env.BENCH_DATABASE_URL);
+  cleanups.push(() => meter.close());
   const measure = async (row: RowName, t: Target, connections: number, secs: number, round: number) => {
     if (row === 'token') await codesFor(t, connections, secs);
+    const pid = servers.find((s) => s.name === t.name)?.child.pid;
+    const stores = t.name !== 'baseline';
+    const before = pid ? await meter.snapshot(pid, stores) : undefined;
     const startUs = nowUs();
     const sample = await runRow({ row, target: t, pools: prepared.get(t.name)!.pools, connections, seconds: secs, round });
     windows.set(t.name, [...(windows.get(t.name) ?? []), { startUs, endUs: nowUs() }]);
+    if (pid && before) sample.cpu = await meter.spent(pid, before, stores);
     servers.forEach(samplePeaks);
     return sample;
   };
@@ -184,8 +191,9 @@ async function main() {
           if (row === 'token') tokenRate.set(`${t.name}/${connections}`, s.rps);
           samples.push(s);
           const failures = s.failed ? `, ${s.failed} failed ${JSON.stringify(s.statuses)}` : '';
+          const cpu = s.cpu && s.ok ? `, CPU/request ${Math.round(((s.cpu.server + s.cpu.database + s.cpu.redis) * 1000) / s.ok)} µs` : '';
           log(
-            `${row.padEnd(18)} c=${String(connections).padEnd(2)} r${round} ${t.name.padEnd(20)} ${String(s.rps).padStart(7)}/s p50 ${s.p50} ms p99 ${s.p99} ms${failures} (load ${s.load1})`,
+            `${row.padEnd(18)} c=${String(connections).padEnd(2)} r${round} ${t.name.padEnd(20)} ${String(s.rps).padStart(7)}/s p50 ${s.p50} ms p99 ${s.p99} ms${failures}${cpu} (load ${s.load1})`,
           );
         }
       }

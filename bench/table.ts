@@ -172,6 +172,43 @@ export function footer(servers: ServerSummary[], limits: Limits | undefined): st
 
 const loadOf = (uptime: string) => uptime.replace(/^.*load average: /, '');
 
+/**
+ * CPU per request (µs, mean over the rounds): the server's processes, its PostgreSQL
+ * backends and Redis (bench/cpu.ts), and the baseline's over Gatehouse's, which
+ * reads like the req/s ratio but barely moves when other work loads the machine.
+ */
+export function cpuTable(samples: Sample[], gatehouses: string[]): string {
+  const withCpu = samples.filter((s) => s.cpu && s.ok > 0);
+  if (withCpu.length === 0) return '';
+  const perRequest = (of: Sample[], part?: 'server' | 'database' | 'redis') => {
+    const total = of.reduce((sum, s) => sum + (part ? s.cpu![part] : s.cpu!.server + s.cpu!.database + s.cpu!.redis), 0);
+    return (total * 1000) / of.reduce((sum, s) => sum + s.ok, 0);
+  };
+  const head = [
+    'row',
+    'conns',
+    ...[...gatehouses, 'baseline'].map((g) => `${label(g)} µs (server + PostgreSQL + Redis)`),
+    ...gatehouses.map((g) => `baseline / ${label(g).replace('Gatehouse ', '')}`),
+  ];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
+  for (const row of ROWS) {
+    for (const connections of [...new Set(withCpu.map((s) => s.connections))].sort((a, b) => a - b)) {
+      const of = (server: string) => withCpu.filter((s) => s.row === row && s.connections === connections && s.server === server);
+      if (of('baseline').length === 0) continue;
+      const base = perRequest(of('baseline'));
+      const cells = [...gatehouses, 'baseline'].map((g) => {
+        const mine = of(g);
+        if (mine.length === 0) return '–';
+        const parts = (['server', 'database', 'redis'] as const).map((p) => Math.round(perRequest(mine, p)));
+        return `${Math.round(perRequest(mine))} (${parts.join(' + ')})`;
+      });
+      const ratios = gatehouses.map((g) => (of(g).length ? `${(base / perRequest(of(g))).toFixed(2)}×` : '–'));
+      lines.push(`| ${[ROW_LABELS[row], String(connections), ...cells, ...ratios].join(' | ')} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
 /** The header line, the table and the notes of a run (recomputed from its samples). */
 export function report(result: RunResult): string {
   const { machine: m, options: o } = result;
@@ -180,7 +217,8 @@ export function report(result: RunResult): string {
     `Gatehouse vs bare oidc-provider, ${result.startedAt.slice(0, 16).replace('T', ' ')} UTC, ${m.cores} × ${m.cpu}, ${m.memoryGb} GiB, Node ${m.node}` +
     `, commit ${m.commit?.slice(0, 7)}${m.uncommittedChangesInLibOrApp ? ' (+ uncommitted changes)' : ''}; best of ${o.rounds} round(s) × ${o.seconds} s per cell, servers alternating` +
     `; load average ${loadOf(result.load.before)} before, ${loadOf(result.load.after)} after (2 cores: above ~1, other work shared the machine)`;
-  return `${header}\n\n${markdownTable(aggregate(result.samples), gatehouses, result.limits)}\n\n${footer(result.servers, result.limits)}`;
+  const cpu = cpuTable(result.samples, gatehouses);
+  return `${header}\n\n${markdownTable(aggregate(result.samples), gatehouses, result.limits)}\n\n${cpu ? `CPU per request:\n\n${cpu}\n\n` : ''}${footer(result.servers, result.limits)}`;
 }
 
 // `tsx bench/table.ts results/<timestamp>.json`: the table of an earlier run.
