@@ -19,6 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { OidcModelInstance } from '../generated/sqlite/client.ts';
+import { postgresBatches } from './artifact-batches.ts';
 import type { Database } from './database.ts';
 import type { RedisArtifactRow } from './redis-artifacts.ts';
 import { columnList, type RawRow } from './rows.ts';
@@ -32,6 +33,10 @@ export interface ArtifactPayload {
   userCode?: string;
   [key: string]: unknown;
 }
+
+/** The models an opaque token value can belong to. */
+export const TOKEN_MODELS = ['AccessToken', 'ClientCredentials', 'RefreshToken'] as const;
+const tokenModelList = TOKEN_MODELS.map((model) => `'${model}'`).join(', ');
 
 const payloadFields = ['payload', 'expiresAt', 'consumedAt'] as const;
 /** What a read returns of a stored artifact, from the table or from Redis: the payload as stored, its expiry and its consumption. */
@@ -108,8 +113,24 @@ export const fromRedis = (stored: RedisArtifactRow | undefined): ArtifactRow | u
 
 export const jtiOf = (model: string, id: string) => (CREDENTIAL_MODELS.has(model) ? id : undefined);
 
-/** Saving fails safe if lost in a database crash (the artifact does not exist): see Sql.run's `durable`. */
+/**
+ * Saving fails safe if lost in a database crash (the artifact does not exist): see Sql.run's `durable`.
+ * On PostgreSQL, saves made in one turn of the event loop go as one statement (lib/db/artifact-batches.ts).
+ */
 export async function upsertArtifact(sql: Sql, model: string, id: string, payload: ArtifactPayload, expiresAt: number | null) {
+  if (sql.kind === 'postgresql') {
+    return postgresBatches(sql, tokenModelList).upsert({
+      model,
+      id: storedId(model, id),
+      payload: JSON.stringify(storedPayload(model, payload)),
+      grant_id: payload.grantId ?? null,
+      client_id: payload.clientId ?? null,
+      account_id: payload.accountId ?? null,
+      uid: payload.uid ?? null,
+      user_code: payload.userCode ?? null,
+      expires_at: expiresAt,
+    });
+  }
   await sql.run(
     `INSERT INTO oidc_model_instances (model, id, payload, grant_id, client_id, account_id, uid, user_code, expires_at, consumed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
@@ -133,7 +154,9 @@ export async function upsertArtifact(sql: Sql, model: string, id: string, payloa
 
 /** The stored row, expired or not (lib/db/artifact-store.ts caches rows and reads them with toPayload). */
 export const findArtifactRow = (sql: Sql, model: string, id: string) =>
-  sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ?`, [model, storedId(model, id)]);
+  sql.kind === 'postgresql'
+    ? postgresBatches(sql, tokenModelList).find({ model, id: storedId(model, id) })
+    : sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ?`, [model, storedId(model, id)]);
 
 export const findArtifactRowByUid = (sql: Sql, model: string, uid: string) =>
   sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND uid = ?`, [model, uid]);
@@ -142,9 +165,6 @@ export async function findArtifact(sql: Sql, model: string, id: string, now = Da
   return toPayload(await findArtifactRow(sql, model, id), now, jtiOf(model, id));
 }
 
-/** The models an opaque token value can belong to. */
-export const TOKEN_MODELS = ['AccessToken', 'ClientCredentials', 'RefreshToken'] as const;
-const tokenModelList = TOKEN_MODELS.map((model) => `'${model}'`).join(', ');
 const tokenReads = new WeakMap<Sql, Map<string, Promise<Array<ArtifactRow & { model: string }>>>>();
 
 /**
@@ -160,9 +180,13 @@ export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[n
   let rows = reads.get(id);
   if (!rows) {
     if (reads.size === 0) setImmediate(() => reads.clear());
-    rows = sql.all<ArtifactRow & { model: string }>(`SELECT model, ${columns} FROM oidc_model_instances WHERE model IN (${tokenModelList}) AND id = ?`, [
-      hashArtifactId(id),
-    ]);
+    // On PostgreSQL, the lookups of several values in one turn go as one statement too (lib/db/artifact-batches.ts).
+    rows =
+      sql.kind === 'postgresql'
+        ? postgresBatches(sql, tokenModelList).findTokens(hashArtifactId(id))
+        : sql.all<ArtifactRow & { model: string }>(`SELECT model, ${columns} FROM oidc_model_instances WHERE model IN (${tokenModelList}) AND id = ?`, [
+            hashArtifactId(id),
+          ]);
     reads.set(id, rows);
   }
   return toPayload(
@@ -187,6 +211,7 @@ export async function findArtifactByUserCode(sql: Sql, model: string, userCode: 
  * exactly once even when two requests race for it.
  */
 export async function consumeArtifact(sql: Sql, model: string, id: string, now = Date.now()): Promise<boolean> {
+  if (sql.kind === 'postgresql') return postgresBatches(sql, tokenModelList).consume({ model, id: storedId(model, id), at: now });
   const changed = await sql.run('UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [
     now,
     model,

@@ -155,6 +155,52 @@ for (const { name, url, redisUrl, skip } of stores) {
       assert.equal(await refresh.find(key), undefined);
     });
 
+    test('concurrent saves, lookups and consumptions each get their own answer (on PostgreSQL, one statement per kind)', async () => {
+      const db = await open();
+      const [refresh, sessions] = await Promise.all([adapter('RefreshToken'), adapter('Session')]);
+      const tokens = Array.from({ length: 8 }, () => id());
+      const cookies = Array.from({ length: 8 }, () => id());
+      const counted = async (run: () => Promise<unknown>) => {
+        const { one, all, run: write } = db.sql;
+        let count = 0;
+        const count1 =
+          <F extends (...args: never[]) => unknown>(f: F) =>
+          (...args: Parameters<F>) => {
+            count++;
+            return f.apply(db.sql, args);
+          };
+        Object.assign(db.sql, { one: count1(one), all: count1(all), run: count1(write) });
+        try {
+          await run();
+        } finally {
+          Object.assign(db.sql, { one, all, run: write });
+        }
+        return count;
+      };
+      const saves = await counted(() =>
+        Promise.all([
+          ...tokens.map((t, i) => refresh.upsert(t, { jti: t, kind: 'RefreshToken', n: i }, 60)),
+          ...cookies.map((c, i) => sessions.upsert(c, { jti: c, uid: `uid-${c}`, n: i }, 60)),
+        ]),
+      );
+      const found = await Promise.all([...tokens.map((t) => refresh.find(t)), ...cookies.map((c) => sessions.find(c))]);
+      assert.deepEqual(
+        found.map((p) => p?.n),
+        [...tokens.map((_, i) => i), ...cookies.map((_, i) => i)],
+      );
+      const lookups = await counted(() => Promise.all([...tokens.map((t) => refresh.find(t)), ...cookies.map((c) => sessions.find(c))]));
+      const consumed = await Promise.allSettled([...tokens, tokens[0]].map((t) => refresh.consume(t)));
+      assert.deepEqual(
+        consumed.map((r) => r.status),
+        [...tokens.map(() => 'fulfilled'), 'rejected'],
+        'each consumed once; the second consumption of the first one loses',
+      );
+      if (db.sql.kind === 'postgresql') {
+        assert.equal(saves, 1, 'the saves of one turn: one statement');
+        assert.equal(lookups, 2, 'the lookups of one turn: one statement per kind');
+      }
+    });
+
     test('findByUid finds a session by its uid, without its id (the cookie value is not stored)', async () => {
       const sessions = await adapter('Session');
       const key = id();
