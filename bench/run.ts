@@ -19,7 +19,11 @@
  *   BENCH_DATABASE_URL=postgresql://...  also Gatehouse on PostgreSQL (a fresh schema, dropped afterwards)
  *   BENCH_REDIS_URL=redis://...          also Gatehouse on PostgreSQL with REDIS_URL (needs BENCH_DATABASE_URL;
  *                                        a schema of its own, its Redis keys deleted afterwards)
- *     --stores=a,b         only these Gatehouse configurations (sqlite, postgresql, postgresql-redis)
+ *     --stores=a,b         only these Gatehouse configurations (sqlite, postgresql, postgresql-redis,
+ *                          compare-sqlite, compare-postgresql)
+ *   BENCH_COMPARE_CHECKOUT=<dir>         also another checkout of Gatehouse (say, the commit before a change,
+ *                                        built with `GATEHOUSE_DIST_DIR=.next-bench next build` there) on
+ *                                        SQLite and, with BENCH_DATABASE_URL, PostgreSQL: before and after in one run
  *
  * Traffic goes to 127.0.0.1 only, on ports the kernel picks (never 3000-3300).
  */
@@ -34,7 +38,7 @@ import { measureLimits, type Limits } from './limits.ts';
 import { ROWS, runRow, spareCodes, type Pools, type RowName, type Sample } from './load.ts';
 import { profileMarkdown, summarizeProfile, type Window } from './profile.ts';
 import { nextBin, peakRssMb, samplePeaks, type Server } from './servers.ts';
-import { checkTokens, postgresSchema, preparePools, startBaselineLike, startGatehouseOn, startNextStartOn, type Context } from './setup.ts';
+import { analyzeTables, checkTokens, postgresSchema, preparePools, startBaselineLike, startGatehouseOn, startNextStartOn, type Context } from './setup.ts';
 import { cpuMeter } from './cpu.ts';
 import { aggregate, report, type RunResult, type ServerSummary } from './table.ts';
 
@@ -51,7 +55,7 @@ const seconds = Number(option('seconds') ?? (quick ? 1 : 3));
 const rounds = Number(option('rounds') ?? (quick ? 1 : 2));
 const connectionCounts = (option('connections') ?? '1,32').split(',').map(Number);
 const rows = (option('rows')?.split(',') ?? [...ROWS]) as RowName[];
-const STORES = ['sqlite', 'postgresql', 'postgresql-redis'];
+const STORES = ['sqlite', 'postgresql', 'postgresql-redis', 'compare-sqlite', 'compare-postgresql'];
 const stores = option('stores')?.split(',') ?? STORES;
 for (const store of stores) if (!STORES.includes(store)) throw new Error(`unknown store ${store}; stores: ${STORES.join(', ')}`);
 const wantsStore = (store: string) => stores.includes(store);
@@ -117,6 +121,13 @@ async function main() {
   if (postgres && redis && wantsStore('postgresql-redis')) {
     gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis', await postgresSchema(ctx, postgres), redis));
   }
+  const compare = process.env.BENCH_COMPARE_CHECKOUT;
+  if (compare && wantsStore('compare-sqlite')) {
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-compare-sqlite', `file:${join(work, 'compare.db')}`, undefined, compare));
+  }
+  if (compare && postgres && wantsStore('compare-postgresql')) {
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-compare-postgresql', await postgresSchema(ctx, postgres), undefined, compare));
+  }
   if (gatehouses.length === 0) throw new Error(`--stores=${option('stores')}: none of these is set up (BENCH_DATABASE_URL, BENCH_REDIS_URL)`);
   const base = await startBaselineLike(ctx, gatehouses[0]);
   const nextStart = flag('next-start') ? await startNextStartOn(ctx, gatehouses[0]) : undefined;
@@ -176,6 +187,7 @@ async function main() {
   };
 
   for (const row of rows) {
+    await analyzeTables(gatehouses.map((g) => g.databaseUrl));
     // Its pages send the browser to the issuer, i.e. the other server: no sign-in row there.
     const targets = allTargets.filter((t) => row !== 'sign-in' || t.name !== 'gatehouse-next-start');
     // Warm-up, not recorded: JIT, connection pools, caches.

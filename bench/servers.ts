@@ -99,12 +99,14 @@ export interface StartOptions {
   env: Record<string, string | undefined>;
   port: number;
   logFile: string;
+  /** The checkout it runs from (its own build): this one by default. */
+  cwd?: string;
 }
 
-export async function startServer({ name, command, env, port, logFile }: StartOptions): Promise<Server> {
+export async function startServer({ name, command, env, port, logFile, cwd }: StartOptions): Promise<Server> {
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(command[0], command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0], command.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const file = createWriteStream(logFile);
   const keep = (chunk: Buffer) => {
@@ -147,11 +149,14 @@ export function startGatehouse(options: {
   adminPassword: string;
   logFile: string;
   nodeArgs?: string[];
+  /** Another checkout of Gatehouse to run instead of this one (BENCH_COMPARE_CHECKOUT), with its own .next-bench build. */
+  cwd?: string;
 }) {
   return startServer({
     name: options.name,
     port: options.port,
     logFile: options.logFile,
+    cwd: options.cwd,
     // What `npm start` runs on a built app: the provider ahead of Next (scripts/server.mjs).
     command: [process.execPath, ...serverNodeFlags, ...(options.nodeArgs ?? []), join('scripts', 'server.mjs'), '-p', String(options.port), '-H', '127.0.0.1'],
     env: {

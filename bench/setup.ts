@@ -12,6 +12,7 @@ import pg from 'pg';
 import { env } from '../lib/config/env.ts';
 import { findClientMetadata } from '../lib/db/clients.ts';
 import { closeDatabase, database, type Database } from '../lib/db/database.ts';
+import { splitSchema } from '../lib/db/sql.ts';
 import { listActiveSigningKeys } from '../lib/db/secrets.ts';
 import { findAccount, findCredentials } from '../lib/db/users.ts';
 import { registerClient } from '../lib/services/clients.ts';
@@ -41,13 +42,14 @@ export interface Gatehouse {
 }
 
 /**
- * Gatehouse on a fresh database (with `redisUrl`: its short-lived artifacts in Redis): first start
- * (migrations, keys, admin), the benchmark's client and user, then a restart.
+ * Gatehouse on a fresh database (with `redisUrl`: its short-lived artifacts in Redis; with `cwd`,
+ * another checkout's build): first start (migrations, keys, admin), the benchmark's client and
+ * user, then a restart.
  */
-export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: string, redisUrl?: string): Promise<Gatehouse> {
+export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: string, redisUrl?: string, cwd?: string): Promise<Gatehouse> {
   const adminPassword = randomBytes(18).toString('base64url');
   const port = await freePort();
-  const start = () => startGatehouse({ name, port, databaseUrl, redisUrl, adminPassword, logFile: join(ctx.work, `${name}.log`), nodeArgs: ctx.nodeArgs });
+  const start = () => startGatehouse({ name, port, databaseUrl, redisUrl, adminPassword, logFile: join(ctx.work, `${name}.log`), nodeArgs: ctx.nodeArgs, cwd });
   let server = await start();
   ctx.servers.push(server);
   const firstStartMs = server.startMs;
@@ -148,6 +150,23 @@ async function deleteRedisKeys(ctx: Context, redisUrl: string, db: Database) {
   }
   await redis.quit();
   ctx.log(`deleted ${deleted} Redis keys under ${prefix}`);
+}
+
+/**
+ * Fresh statistics on each PostgreSQL schema's hot tables, before each row: a deployment in use has
+ * them (autovacuum analyzes a table after every 10 % of change), a fresh schema growing by thousands
+ * of rows a second has not, and PostgreSQL keeps the plans a tiny table got (sequential scans) for
+ * each pooled connection's prepared statements until the next ANALYZE.
+ */
+export async function analyzeTables(databaseUrls: string[]): Promise<void> {
+  for (const url of databaseUrls.filter((u) => !u.startsWith('file:'))) {
+    const { connectionString, schema = 'public' } = splitSchema(url);
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    const table = (name: string) => `"${schema}"."${name}"`;
+    await client.query(`ANALYZE ${['oidc_model_instances', 'users', 'clients', 'throttle_counters'].map(table).join(', ')}`);
+    await client.end();
+  }
 }
 
 export async function postgresSchema(ctx: Context, base: string): Promise<string> {

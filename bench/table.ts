@@ -95,6 +95,8 @@ const labels: Record<string, string> = {
   'gatehouse-sqlite': 'Gatehouse SQLite',
   'gatehouse-postgresql': 'Gatehouse PostgreSQL',
   'gatehouse-postgresql-redis': 'Gatehouse PostgreSQL + Redis',
+  'gatehouse-compare-sqlite': 'compared checkout, SQLite',
+  'gatehouse-compare-postgresql': 'compared checkout, PostgreSQL',
   'gatehouse-next-start': 'Gatehouse SQLite under next start',
   baseline: 'baseline',
 };

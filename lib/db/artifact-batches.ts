@@ -3,7 +3,10 @@
  * batched across concurrent requests (lib/db/tick-batch.ts): the saves, the
  * lookups by id, the token lookups and the consumption of codes and refresh
  * tokens that requests make in the same turn of the event loop go as one
- * statement, whose rows travel as one JSON parameter (json_to_recordset). Each
+ * statement per model, whose rows or ids travel as one JSON parameter. The
+ * lookups compare `id = ANY(<the ids>)`, which the primary key serves whatever
+ * plan PostgreSQL has kept for the prepared statement (a join on the JSON rows
+ * may be planned as a sequential scan while the table is small). Each
  * batched statement costs PostgreSQL and the driver a fraction of what the same
  * statements cost one by one (bench/results/notes-2026-11-25-store.md); a lone
  * call goes as the single statement it always was. lib/db/artifacts.ts calls
@@ -29,6 +32,20 @@ export interface StoredArtifact {
 
 type Key = { model: string; id: string };
 type KeyedRow = ArtifactRow & Key;
+
+/** The ids as a text[] from one JSON parameter: exact, whatever characters an id holds. */
+const IDS = 'ARRAY(SELECT json_array_elements_text(?::json))';
+
+/** Groups calls by model, keeping each call's position. */
+function byModel<T extends { model: string }>(calls: T[]): Map<string, { call: T; at: number }[]> {
+  const groups = new Map<string, { call: T; at: number }[]>();
+  calls.forEach((call, at) => {
+    const group = groups.get(call.model) ?? [];
+    group.push({ call, at });
+    groups.set(call.model, group);
+  });
+  return groups;
+}
 
 const columns = 'model, id, payload, expires_at, consumed_at';
 const key = ({ model, id }: Key) => `${model}\0${id}`;
@@ -63,16 +80,18 @@ function batchesFor(sql: Sql, tokenModels: string) {
   });
 
   const find = tickBatch(async (keys: Key[]): Promise<(ArtifactRow | undefined)[]> => {
-    if (keys.length === 1) {
-      return [await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ?`, [keys[0].model, keys[0].id])];
-    }
-    const rows = await sql.all<KeyedRow>(
-      `SELECT t.model, t.id, payload, expires_at, consumed_at FROM oidc_model_instances t
-       JOIN json_to_recordset(?::json) AS k(model text, id text) ON t.model = k.model AND t.id = k.id`,
-      [JSON.stringify(keys)],
-    );
-    const found = new Map(rows.map((row) => [key(row), row]));
-    return keys.map((k) => found.get(key(k)));
+    const found: (ArtifactRow | undefined)[] = keys.map(() => undefined);
+    const lookups = [...byModel(keys)].map(async ([model, group]) => {
+      const ids = [...new Set(group.map(({ call }) => call.id))];
+      const rows =
+        ids.length === 1
+          ? await sql.all<KeyedRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ?`, [model, ids[0]])
+          : await sql.all<KeyedRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND id = ANY(${IDS})`, [model, JSON.stringify(ids)]);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      for (const { call, at } of group) found[at] = byId.get(call.id);
+    });
+    await Promise.all(lookups);
+    return found;
   });
 
   /** Every token row under each (hashed) value: a token looked up as all its kinds at once. */
@@ -81,10 +100,9 @@ function batchesFor(sql: Sql, tokenModels: string) {
     const rows =
       distinct.length === 1
         ? await sql.all<KeyedRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model IN (${tokenModels}) AND id = ?`, distinct)
-        : await sql.all<KeyedRow>(
-            `SELECT ${columns} FROM oidc_model_instances WHERE model IN (${tokenModels}) AND id IN (SELECT json_array_elements_text(?::json))`,
-            [JSON.stringify(distinct)],
-          );
+        : await sql.all<KeyedRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model IN (${tokenModels}) AND id = ANY(${IDS})`, [
+            JSON.stringify(distinct),
+          ]);
     return ids.map((id) => rows.filter((row) => row.id === id));
   });
 
@@ -94,19 +112,27 @@ function batchesFor(sql: Sql, tokenModels: string) {
    * a batch, of two calls for one artifact only the first can win.
    */
   const consume = tickBatch(async (calls: (Key & { at: number })[]): Promise<boolean[]> => {
-    if (calls.length === 1) {
-      const { model, id, at } = calls[0];
-      return [(await sql.run('UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [at, model, id])) === 1];
-    }
-    const consumed = await sql.all<Key>(
-      `UPDATE oidc_model_instances AS t SET consumed_at = k.at
-       FROM json_to_recordset(?::json) AS k(model text, id text, at bigint)
-       WHERE t.model = k.model AND t.id = k.id AND t.consumed_at IS NULL
-       RETURNING t.model, t.id`,
-      [JSON.stringify(calls)],
-    );
-    const won = new Set(consumed.map(key));
-    return calls.map((call) => won.delete(key(call)));
+    const won: boolean[] = calls.map(() => false);
+    const updates = [...byModel(calls)].map(async ([model, group]) => {
+      const ids = [...new Set(group.map(({ call }) => call.id))];
+      const at = group[0].call.at;
+      const consumed =
+        ids.length === 1
+          ? await sql.all<{ id: string }>('UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL RETURNING id', [
+              at,
+              model,
+              ids[0],
+            ])
+          : await sql.all<{ id: string }>(
+              `UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ANY(${IDS}) AND consumed_at IS NULL RETURNING id`,
+              [at, model, JSON.stringify(ids)],
+            );
+      const unclaimed = new Set(consumed.map((row) => row.id));
+      // The first call for each consumed id wins; a second call for it in the same batch loses.
+      for (const { call, at: position } of group) won[position] = unclaimed.delete(call.id);
+    });
+    await Promise.all(updates);
+    return won;
   });
 
   return { upsert, find, findTokens, consume };
