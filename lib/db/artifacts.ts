@@ -73,8 +73,21 @@ const CREDENTIAL_MODELS: ReadonlySet<string> = new Set([
   'PushedAuthorizationRequest',
 ]);
 
-/** Hex, 64 characters: never the shape of a provider-generated id (base64url, 21 or 43 characters). */
-export const hashArtifactId = (id: string) => createHash('sha256').update(id).digest('hex');
+/**
+ * Hex, 64 characters: never the shape of a provider-generated id (base64url, 21 or 43 characters).
+ * A value looked up as several models in one turn (introspection: access and client-credentials
+ * token) is hashed once; the memo is emptied at the next turn.
+ */
+export function hashArtifactId(id: string): string {
+  let hash = recentHashes.get(id);
+  if (hash === undefined) {
+    if (recentHashes.size === 0) setImmediate(() => recentHashes.clear());
+    hash = createHash('sha256').update(id).digest('hex');
+    recentHashes.set(id, hash);
+  }
+  return hash;
+}
+const recentHashes = new Map<string, string>();
 
 /** The key a row is stored under. */
 export const storedId = (model: string, id: string) => (CREDENTIAL_MODELS.has(model) ? hashArtifactId(id) : id);
