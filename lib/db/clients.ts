@@ -130,6 +130,12 @@ export function forgetClientMetadata(db: Database, clientId: string): void {
   clientCache().delete(cacheKey(db, clientId));
 }
 
+/** Forgets every client of this database: when any of them may have changed unseen (lib/db/read-cache.ts). */
+export function forgetAllClientMetadata(db: Database): void {
+  const prefix = cacheKey(db, '');
+  for (const key of clientCache().keys()) if (key.startsWith(prefix)) clientCache().delete(key);
+}
+
 /** A row as oidc-provider's client metadata (RFC 7591 / OIDC Dynamic Client Registration §2 names). */
 export function toClientMetadata(row: ClientRow): ClientMetadata {
   const grantTypes = JSON.parse(row.grant_types) as string[];

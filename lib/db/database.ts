@@ -11,9 +11,9 @@ import { createLogger, type Log } from '../ops/log.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.ts';
 import { randomBytes } from 'node:crypto';
 import { PrismaClient } from '../generated/sqlite/client.ts';
-import { forgetClientMetadata } from './clients.ts';
+import { forgetAllClientMetadata, forgetClientMetadata } from './clients.ts';
 import { keyringFor, type Keyring } from './keyring.ts';
-import { noReadCache, postgresReadCache, type ReadCache } from './read-cache.ts';
+import { postgresReadCache, type ReadCache, sqliteReadCache } from './read-cache.ts';
 import { openRedisArtifacts, type RedisArtifacts } from './redis-artifacts.ts';
 import { serverSecret } from './secrets.ts';
 import { openSql, splitSchema, type Sql } from './sql.ts';
@@ -43,7 +43,7 @@ export interface Database {
    * the database with everything else.
    */
   readonly redisArtifacts?: RedisArtifacts;
-  /** The process's cache of grants, sessions and accounts (lib/db/read-cache.ts): PostgreSQL only, a pass-through on SQLite. */
+  /** The process's cache of grants, sessions, accounts and clients' throttle state (lib/db/read-cache.ts). */
   readonly cache: ReadCache;
 }
 
@@ -99,11 +99,13 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
   if (url.startsWith('file:')) {
     // withLiteralLike: searches match % and _ literally (lib/db/text-search.ts).
     const adapter = withLiteralLike(new PrismaBetterSqlite3({ url: url.slice('file:'.length) }));
+    const sql = openSql(url, undefined, { onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed') });
     const db: Database = handle(
       new PrismaClient({ adapter }),
-      openSql(url, undefined, { onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed') }),
-      noReadCache,
+      sql,
+      sqliteReadCache(() => sql.dataVersion!()),
     );
+    watchClients(db);
     return db;
   }
   const { connectionString, schema } = splitSchema(url);
@@ -124,10 +126,19 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
       onError: (message, error) => db.log.warn({ err: error }, `${message}: reading without the cache until it is back`),
     }),
   );
-  // A client changed through another instance or the CLI is forgotten from the provider's client cache
-  // (lib/db/clients.ts) as soon as PostgreSQL says so, not only when its 2 s run out.
-  db.cache.watch({ forget: (key) => key.startsWith('Client:') && forgetClientMetadata(db, key.slice('Client:'.length)), clear: () => undefined });
+  watchClients(db);
   return db;
+}
+
+/**
+ * A client changed through another instance or the CLI is forgotten from the provider's client cache
+ * (lib/db/clients.ts) as soon as the read cache hears of it, not only when its 2 s run out.
+ */
+function watchClients(db: Database) {
+  db.cache.watch({
+    forget: (key) => key.startsWith('Client:') && forgetClientMetadata(db, key.slice('Client:'.length)),
+    clear: () => forgetAllClientMetadata(db),
+  });
 }
 
 /** Closes and forgets the handle for a URL (tests, CLI exit). */

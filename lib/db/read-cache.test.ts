@@ -1,9 +1,11 @@
-// The read cache of grants, sessions and clients (PostgreSQL only): what this process changes is
-// seen at once, what another connection changes as soon as PostgreSQL notifies, and nothing is
-// served from the cache while the notifications may be missed.
+// The read cache of grants, sessions and accounts: what this process changes is seen at once; on
+// PostgreSQL what another connection changes as soon as PostgreSQL notifies, and nothing is served
+// from the cache while the notifications may be missed; on SQLite what another connection commits
+// (the CLI) at the next read.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { adapterFor } from '../oidc/adapter.ts';
 import { cachedClientMetadata } from './clients.ts';
@@ -12,7 +14,9 @@ import { postgresReadCache, READ_CACHE_MAX_AGE_MS } from './read-cache.ts';
 import { splitSchema } from './sql.ts';
 import { testDatabases } from './testing.ts';
 
-const postgres = testDatabases('read_cache').find((storage) => storage.name === 'PostgreSQL')!;
+const storages = testDatabases('read_cache');
+const postgres = storages.find((storage) => storage.name === 'PostgreSQL')!;
+const sqlite = storages.find((storage) => storage.name === 'SQLite')!;
 const id = () => randomBytes(12).toString('base64url');
 
 /** Waits until `check` holds, up to `ms`; returns how long it took. */
@@ -167,5 +171,55 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
     assert.equal(await grants.find(grantId), undefined, 'read from the database while not listening');
     await within(10_000, async () => db.cache.active);
     assert.equal(await grants.find(grantId), undefined, 'nothing kept from before the connection was lost');
+  });
+});
+
+describe('read cache on SQLite', () => {
+  test('a grant read again costs no statement; what another connection commits is seen at the next read', async () => {
+    const db = await sqlite.open();
+    const grants = new (adapterFor(db))('Grant');
+    const grantId = id();
+    await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a1' }, 60);
+    assert.equal((await grants.find(grantId))?.accountId, 'a1');
+    assert.equal(await statements(db, () => grants.find(grantId)), 0, 'kept');
+    // The CLI's connection, say.
+    const other = new BetterSqlite3(db.url.slice('file:'.length));
+    try {
+      other.prepare("DELETE FROM oidc_model_instances WHERE model = 'Grant' AND id = ?").run(grantId);
+    } finally {
+      other.close();
+    }
+    assert.equal(await grants.find(grantId), undefined);
+  });
+
+  test("a client changed by another connection is forgotten by the provider's client cache at the next cached read", async () => {
+    const db = await sqlite.open();
+    const clientId = `c-${id()}`;
+    await db.sql.run(
+      `INSERT INTO clients (id, name, redirect_uris, grant_types, scope, token_endpoint_auth_method, created_at, updated_at)
+       VALUES (?, 'Before', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+      [clientId],
+    );
+    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'Before');
+    const other = new BetterSqlite3(db.url.slice('file:'.length));
+    try {
+      other.prepare("UPDATE clients SET name = 'After' WHERE id = ?").run(clientId);
+    } finally {
+      other.close();
+    }
+    await new (adapterFor(db))('Grant').find(id());
+    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'After');
+  });
+
+  test("this process's own writes keep the cache; a change through it is seen at once", async () => {
+    const db = await sqlite.open();
+    const grants = new (adapterFor(db))('Grant');
+    const [kept, changed] = [id(), id()];
+    await grants.upsert(kept, { jti: kept, kind: 'Grant', n: 1 }, 60);
+    await grants.upsert(changed, { jti: changed, kind: 'Grant', n: 1 }, 60);
+    await Promise.all([grants.find(kept), grants.find(changed)]);
+    await grants.upsert(changed, { jti: changed, kind: 'Grant', n: 2 }, 60);
+    assert.equal((await grants.find(changed))?.n, 2);
+    assert.equal(await statements(db, () => grants.find(kept)), 0, 'the write through this connection emptied nothing else');
   });
 });

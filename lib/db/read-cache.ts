@@ -1,16 +1,23 @@
 /**
  * A process's cache of what the provider reads on every token, introspection
- * and userinfo request and what changes seldom: grants, sessions (by uid) and
- * accounts. On PostgreSQL only, where each read is a round trip and where
- * several instances share the data: a change to a cached row, made by any
- * instance, the CLI, the portal or a migration, reaches every instance as a
- * NOTIFY on the `gatehouse_cache` channel, sent at commit by the triggers of
- * the migration `cache_invalidation` (on oidc_model_instances' grants and
- * sessions, `clients` and `users`). Triggers rather than a publish call in
- * the code: nothing that writes these tables can forget them, and a
+ * and userinfo request and what changes seldom: grants, sessions (by uid),
+ * accounts, and whether a client must wait after failed authentications.
+ *
+ * On PostgreSQL several instances share the data: a change to a cached row,
+ * made by any instance, the CLI, the portal or a migration, reaches every
+ * instance as a NOTIFY on the `gatehouse_cache` channel, sent at commit by the
+ * triggers of the migration `cache_invalidation` (on oidc_model_instances'
+ * grants and sessions, `clients` and `users`). Triggers rather than a publish
+ * call in the code: nothing that writes these tables can forget them, and a
  * notification is never sent for a write that rolled back.
  *
- * The rules that keep it correct:
+ * On SQLite one server writes through one connection; the CLI (another
+ * process) and Prisma (another connection of the server) write beside it.
+ * Before every read the cache asks SQLite's `PRAGMA data_version`, which
+ * changes whenever another connection has committed: then it forgets
+ * everything first (sqliteReadCache).
+ *
+ * The rules that keep it correct on PostgreSQL:
  * - Entries are kept only while this process listens (a connection of its
  *   own, LISTEN gatehouse_cache). Until the first LISTEN has succeeded, and
  *   from a lost connection until LISTEN succeeds again, every read goes to the
@@ -26,8 +33,8 @@
  *   the bound for a notification lost without the connection being seen to
  *   drop. Nothing missing is kept, so unknown ids cannot fill the map.
  *
- * SQLite (one process; the CLI writes from another with no channel between
- * them) and a handle opened for the CLI do not cache: `read` is `load()`.
+ * A handle that reads nothing through the provider (the CLI's) never starts
+ * listening, and so never keeps anything.
  */
 import pg from 'pg';
 import { splitSchema } from './sql.ts';
@@ -67,7 +74,7 @@ export interface ReadCache {
   close(): Promise<void>;
 }
 
-/** A cache that keeps nothing: SQLite, and handles that read nothing through the provider. */
+/** A cache that keeps nothing (tests that build a Database by hand). */
 export const noReadCache: ReadCache = {
   read: (_key, load) => load(),
   forget() {},
@@ -83,6 +90,70 @@ interface Entry {
   expiresAt: number;
 }
 
+/** The entries and the rules on them that both databases share (see the top of this file). */
+function entryStore() {
+  const entries = new Map<string, Entry>();
+  return {
+    entries,
+    read<T>(key: string, load: () => Promise<T | undefined>, expiresAt?: (value: T) => number | null): Promise<T | undefined> {
+      const now = Date.now();
+      const hit = entries.get(key);
+      if (hit && hit.expiresAt > now) return hit.value as Promise<T | undefined>;
+      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+      const entry: Entry = { value: load(), expiresAt: now + READ_CACHE_MAX_AGE_MS };
+      entries.set(key, entry);
+      const drop = () => {
+        if (entries.get(key) === entry) entries.delete(key);
+      };
+      entry.value.then((value) => {
+        if (value === undefined) return drop();
+        const until = expiresAt?.(value as T);
+        if (until !== undefined && until !== null && until < entry.expiresAt) entry.expiresAt = until;
+      }, drop);
+      return entry.value as Promise<T | undefined>;
+    },
+  };
+}
+
+/**
+ * The cache of a SQLite database: `dataVersion` is the server's connection's
+ * PRAGMA data_version (lib/db/sql.ts), asked before every read.
+ */
+export function sqliteReadCache(dataVersion: () => number): ReadCache {
+  const store = entryStore();
+  const watchers: ReadCacheWatcher[] = [];
+  let seen: number | undefined;
+  const clear = () => {
+    store.entries.clear();
+    for (const watcher of watchers) watcher.clear();
+  };
+  return {
+    read(key, load, expiresAt) {
+      const version = dataVersion();
+      if (version !== seen) {
+        clear();
+        seen = version;
+      }
+      return store.read(key, load, expiresAt);
+    },
+    forget(key) {
+      store.entries.delete(key);
+    },
+    clear,
+    // One server per SQLite database: there is no other instance to tell.
+    async publish(key) {
+      store.entries.delete(key);
+    },
+    watch(watcher) {
+      watchers.push(watcher);
+    },
+    active: true,
+    async close() {
+      store.entries.clear();
+    },
+  };
+}
+
 export interface PostgresReadCacheOptions {
   /** Sends `pg_notify(CACHE_CHANNEL, <schema>:<key>)` through the database's pool (lib/db/database.ts). */
   notify(key: string): Promise<void>;
@@ -95,7 +166,8 @@ export interface PostgresReadCacheOptions {
 /** The cache of a PostgreSQL database (its URL, `?schema=` included). */
 export function postgresReadCache(url: string, { notify, onError = () => undefined, retryMs = 500 }: PostgresReadCacheOptions): ReadCache {
   const { connectionString, schema } = splitSchema(url);
-  const entries = new Map<string, Entry>();
+  const store = entryStore();
+  const { entries } = store;
   const watchers: ReadCacheWatcher[] = [];
   let listening = false;
   let started = false;
@@ -165,24 +237,10 @@ export function postgresReadCache(url: string, { notify, onError = () => undefin
   };
 
   return {
-    read<T>(key: string, load: () => Promise<T | undefined>, expiresAt?: (value: T) => number | null): Promise<T | undefined> {
+    read(key, load, expiresAt) {
       start();
       if (!listening) return load();
-      const now = Date.now();
-      const hit = entries.get(key);
-      if (hit && hit.expiresAt > now) return hit.value as Promise<T | undefined>;
-      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      const entry: Entry = { value: load(), expiresAt: now + READ_CACHE_MAX_AGE_MS };
-      entries.set(key, entry);
-      const drop = () => {
-        if (entries.get(key) === entry) entries.delete(key);
-      };
-      entry.value.then((value) => {
-        if (value === undefined) return drop();
-        const until = expiresAt?.(value as T);
-        if (until !== undefined && until !== null && until < entry.expiresAt) entry.expiresAt = until;
-      }, drop);
-      return entry.value as Promise<T | undefined>;
+      return store.read(key, load, expiresAt);
     },
     forget(key) {
       entries.delete(key);

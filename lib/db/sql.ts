@@ -29,6 +29,12 @@ export interface Sql {
    * never bring back a used code or a revoked token.
    */
   run(sql: string, params?: SqlValue[], options?: { durable?: boolean }): Promise<number>;
+  /**
+   * SQLite only: PRAGMA data_version, which changes whenever another connection
+   * (the CLI, Prisma's) has committed since this connection last asked; the read
+   * cache (lib/db/read-cache.ts) forgets everything when it does.
+   */
+  dataVersion?(): number;
   close(): Promise<void>;
 }
 
@@ -65,8 +71,10 @@ function openSqlite(path: string, { onCheckpointFailure }: SqlOptions): Sql {
   };
   const bind = (params: SqlValue[]) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
   const commit = groupCommit(db);
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   return {
     kind: 'sqlite',
+    dataVersion: () => dataVersion.get() as number,
     async one<T extends Row>(sql: string, params: SqlValue[] = []) {
       return prepare(sql).get(...bind(params)) as T | undefined;
     },
