@@ -9,13 +9,12 @@ import pg from 'pg';
 import { env } from '../config/env.ts';
 import { createLogger, type Log } from '../ops/log.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.ts';
-import { randomBytes } from 'node:crypto';
 import { PrismaClient } from '../generated/sqlite/client.ts';
 import { forgetAllClientMetadata, forgetClientMetadata } from './clients.ts';
 import { keyringFor, type Keyring } from './keyring.ts';
 import { postgresReadCache, type ReadCache, sqliteReadCache } from './read-cache.ts';
 import { openRedisArtifacts, type RedisArtifacts } from './redis-artifacts.ts';
-import { serverSecret } from './secrets.ts';
+import { redisNamespace } from './redis-namespace.ts';
 import { openSql, splitSchema, type Sql } from './sql.ts';
 import { withLiteralLike } from './text-search.ts';
 
@@ -89,9 +88,7 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
         return (log ??= createLogger());
       },
       // Keys in Redis carry a random namespace kept in the database, shared by the deployment's instances (lib/db/redis-artifacts.ts).
-      redisArtifacts: options.redisUrl
-        ? openRedisArtifacts(options.redisUrl, () => serverSecret(db, 'redis_namespace', () => randomBytes(12).toString('base64url')))
-        : undefined,
+      redisArtifacts: options.redisUrl ? openRedisArtifacts(options.redisUrl, () => redisNamespace(db)) : undefined,
       cache,
     };
     return db;

@@ -19,7 +19,9 @@
  *   Every limiter method (consume, penalty, reward, set, get, delete) is the
  *   library's.
  * - Redis, when REDIS_URL is set: RateLimiterRedis with ioredis, the client the
- *   library documents first. Keys expire in Redis itself.
+ *   library documents first. Keys expire in Redis itself, and carry the
+ *   deployment's namespace (lib/db/redis-namespace.ts) after the prefix: two
+ *   deployments (or a test's own instance) sharing a Redis count apart.
  *
  * Times come from Date.now() (the library reads it everywhere), so tests move
  * the clock with node:test's mock timers.
@@ -34,6 +36,7 @@ import rateLimiterFlexible, {
 // Not among the package's runtime exports, though its types declare it: the base of every store.
 import RateLimiterStoreAbstractModule from 'rate-limiter-flexible/lib/RateLimiterStoreAbstract.js';
 import type { Database } from './database.ts';
+import { redisNamespace } from './redis-namespace.ts';
 import { splitSchema, type Sql } from './sql.ts';
 
 const { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } = rateLimiterFlexible;
@@ -66,7 +69,7 @@ export interface CounterStoreOptions {
 }
 
 export function openCounterStore(db: Database, { redisUrl, redisKeyPrefix = 'gatehouse' }: CounterStoreOptions = {}): CounterStore {
-  if (redisUrl) return redisStore(redisUrl, redisKeyPrefix);
+  if (redisUrl) return redisStore(redisUrl, redisKeyPrefix, () => redisNamespace(db));
   return db.sql.kind === 'sqlite' ? sqliteStore(db.sql) : postgresStore(db);
 }
 
@@ -104,18 +107,49 @@ function postgresStore(db: Database): CounterStore {
   };
 }
 
-function redisStore(url: string, prefix: string): CounterStore {
+function redisStore(url: string, prefix: string, namespace: () => Promise<string>): CounterStore {
   // A command fails after two reconnection attempts instead of twenty: a sign-in
   // waiting on a Redis that is down should fail, not hang.
   const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  let named: Promise<string> | undefined;
+  const keyPrefix = () =>
+    (named ??= namespace().catch((error: unknown) => {
+      named = undefined; // asked again next time
+      throw error;
+    }));
   return {
     kind: 'redis',
-    limiter: (options) => new RateLimiterRedis({ ...options, keyPrefix: `${prefix}:${options.keyPrefix}`, storeClient: redis }),
+    limiter: (options) =>
+      lateLimiter(async () => new RateLimiterRedis({ ...options, keyPrefix: `${prefix}:${await keyPrefix()}:${options.keyPrefix}`, storeClient: redis })),
     async sweep() {},
     async close() {
       await redis.quit();
     },
   };
+}
+
+/**
+ * A limiter built once its key prefix is known (the namespace is read from the
+ * database on first use): each method the throttle calls waits for it, then
+ * is the library's own.
+ */
+function lateLimiter(build: () => Promise<RateLimiterAbstract>): RateLimiterAbstract {
+  let built: Promise<RateLimiterAbstract> | undefined;
+  const limiter = () =>
+    (built ??= build().catch((error: unknown) => {
+      built = undefined;
+      throw error;
+    }));
+  const methods = ['consume', 'penalty', 'reward', 'get', 'set', 'block', 'delete'] as const;
+  return Object.fromEntries(
+    methods.map((name) => [
+      name,
+      async (...args: unknown[]) => {
+        const built = await limiter();
+        return (built[name] as (...a: unknown[]) => Promise<unknown>).apply(built, args);
+      },
+    ]),
+  ) as unknown as RateLimiterAbstract;
 }
 
 interface CounterRow {
