@@ -90,7 +90,8 @@ interface Cycle {
   failure?: string;
 }
 
-const db = isolatedDatabase('failover');
+/** The instances' database: a PostgreSQL schema of this file's own, dropped at the end. */
+let db: ReturnType<typeof isolatedDatabase> | undefined;
 const adminPassword = randomBytes(18).toString('base64url');
 let proxy: ReverseProxy | undefined;
 let proxyUrl = '';
@@ -139,7 +140,7 @@ async function startGatehouse(port: number): Promise<Instance> {
   const child = spawn(process.execPath, serverCommand('server', port), {
     env: {
       ...process.env,
-      DATABASE_URL: db.url,
+      DATABASE_URL: db!.url,
       // Behind the proxy: every URL is the proxy's, and the client's address is the one nginx appends.
       ISSUER: proxyUrl,
       TRUST_PROXY: '1',
@@ -238,6 +239,7 @@ async function rotate(refreshToken: string): Promise<string> {
 before(async () => {
   if (skip) return;
   assert.ok(nginx, 'nginx is not installed: .ci/run installs it (apt-get install nginx) under CI');
+  db = isolatedDatabase('failover');
   const [proxyPort, portA, portB] = [await freePort(), await freePort(), await freePort()];
   proxyUrl = `http://127.0.0.1:${proxyPort}`;
   // One after the other: the first start migrates the new schema.
@@ -281,7 +283,7 @@ after(async () => {
     if (instance.child.exitCode === null && instance.child.signalCode === null) instance.child.kill('SIGTERM');
     await instance.exited;
   }
-  if (!skip) {
+  if (db) {
     await closeDatabase(db.url);
     await db.drop();
   }
