@@ -2,15 +2,18 @@
 // database behind nginx (e2e/support/nginx.ts, the README's configuration without TLS; ISSUER is the
 // proxy's URL, TRUST_PROXY=1). While full sign-ins (authorization code + PKCE through the login and
 // consent pages) and token and refresh requests run through the proxy, one instance gets `kill -9`:
-// - what fails is only what was in flight on the killed instance: a POST nginx had sent it (which it
-//   does not send again, not being idempotent) answered 502 by nginx, at most one per worker of the
-//   load; a GET in flight there is sent to the other instance by nginx; nothing else fails, nothing
-//   answers 5xx from Gatehouse itself, and everything sent after the kill is served by the other;
+// - what fails is only what was in flight on the killed instance, at most one request per worker of
+//   the load: a POST nginx had sent there (nginx does not send it again: not idempotent) is nginx's
+//   502; a GET is sent again to the other instance, where only an authorization step the killed one
+//   had already completed can fail (its interaction is gone). Gatehouse itself answers no 5xx, and
+//   everything sent once the killed instance is gone is answered, by the other;
 // - no refresh token is lost: every one a client holds from a 200 rotates once afterwards;
-// - the killed instance, started again on the same database, continues the browser sessions from
-//   before and after the kill (prompt=none), introspects what the other issued, and nginx sends to it again;
-// - no authorization code is redeemed twice: each redeemed code replays as invalid_grant, and one
-//   sent to both instances at once gets one 200.
+// - a browser session the killed instance wrote goes on at the other; started again on the same
+//   database, it continues that session and one the other wrote after the kill (prompt=none),
+//   introspects what the other issued, and nginx sends to it again;
+// - no authorization code is redeemed twice: a redeemed code replayed at once is invalid_grant, a
+//   code whose redemption died with the instance redeems at most once when sent again, and one code
+//   sent to both instances at once gets one 200 and one invalid_grant.
 // Runs on the PostgreSQL run of npm start's server, in a schema of its own, with nginx from the
 // system's packages: skipped where nginx is not installed, except under CI, where it must be.
 import assert from 'node:assert/strict';
