@@ -1,35 +1,32 @@
-// SIGTERM in the middle of a load of token requests loses nothing (scripts/server.mjs, *Stopping* in
-// README): the server stops accepting, finishes what it was answering, commits SQLite's pending
-// group-commit writes, closes the database and exits 0. Started again on the same database, every
-// token it answered 2xx for introspects active, and a refresh token and a browser session from
-// before the stop still work. A request that found the server gone failed at the connection,
-// never with a 5xx. Its own server on a fresh SQLite database, on 127.0.0.1; once per suite run.
+// SIGTERM (or SIGINT) in the middle of a load of token requests loses nothing (scripts/server.mjs,
+// *Stopping* in README): the server stops accepting, finishes what it was answering, commits SQLite's
+// pending group-commit writes or closes the PostgreSQL pools, and exits 0. Started again on the same
+// database, every token it answered 2xx for introspects active, and a refresh token and a browser
+// session from before the stop still work. A request that found the server gone failed at the
+// connection, never with a 5xx. Its own server on a fresh database of the suite's kind, on 127.0.0.1:
+// SIGTERM on the SQLite run of npm start's server, SIGINT (Ctrl-C) on the PostgreSQL one.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
 import { registerClient } from '../../lib/services/clients.ts';
 import { createUser } from '../../lib/services/users.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { basic, pkce, redirectUri } from '../support/fixtures.ts';
-import { freePort, serverCommand } from '../support/server.ts';
+import { freePort, isolatedDatabase, serverCommand } from '../support/server.ts';
 
 const TOKEN_REQUESTS = 200;
 /** Responses before the signal: the rest of the load is in flight or not yet sent when it comes. */
 const SIGNAL_AFTER = 40;
-const skip =
-  process.env.GATEHOUSE_TEST_MOUNT === 'next' || !(process.env.GATEHOUSE_TEST_DATABASE_URL ?? '').startsWith('file:')
-    ? "runs on the SQLite run of npm start's server"
-    : false;
-const dir = mkdtempSync(join(tmpdir(), 'gatehouse-graceful-stop-'));
-const dbUrl = `file:${join(dir, 'gatehouse.db')}`;
+const skip = process.env.GATEHOUSE_TEST_MOUNT === 'next' ? "runs on the runs of npm start's server" : false;
+const db = isolatedDatabase('graceful-stop');
+const dbUrl = db.url;
+/** The server stops the same way on either signal: one run sends each. */
+const signal: NodeJS.Signals = dbUrl.startsWith('file:') ? 'SIGTERM' : 'SIGINT';
 after(async () => {
   await closeDatabase(dbUrl);
-  rmSync(dir, { recursive: true, force: true });
+  await db.drop();
 });
 
 interface Running {
@@ -98,7 +95,7 @@ async function outcome(request: Promise<Response>): Promise<Outcome> {
   }
 }
 
-const title = 'SIGTERM under a load of token requests: every 2xx is kept, no 5xx, refresh tokens and sessions survive the restart';
+const title = `${signal} under a load of token requests: every 2xx is kept, no 5xx, refresh tokens and sessions survive the restart`;
 test(title, { skip, timeout: 60_000 }, async (t) => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -145,7 +142,7 @@ test(title, { skip, timeout: 60_000 }, async (t) => {
     ).json();
     assert.ok(tokens.refresh_token, 'a refresh token before the load');
 
-    // The load: every token request at once, a refresh among them; SIGTERM once SIGNAL_AFTER of them and
+    // The load: every token request at once, a refresh among them; the signal once SIGNAL_AFTER of them and
     // the refresh have been answered (the refresh must not be the request left in the listen queue,
     // whose fate its client cannot know: then whether the token rotated would be unknown too).
     let answered = 0;
@@ -156,7 +153,7 @@ test(title, { skip, timeout: 60_000 }, async (t) => {
       if (++answered === SIGNAL_AFTER) {
         await refresh;
         signalledAt = performance.now();
-        server.child.kill('SIGTERM');
+        server.child.kill(signal);
         signalled.resolve();
       }
       return result;
