@@ -17,7 +17,6 @@
 // Runs on the PostgreSQL run of npm start's server, in a schema of its own, with nginx from the
 // system's packages: skipped where nginx is not installed, except under CI, where it must be.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
@@ -26,7 +25,7 @@ import { createUser } from '../../lib/services/users.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { authorizeQuery, basic, pkce, redirectUri } from '../support/fixtures.ts';
 import { findNginx, startNginx, TEST_REQUEST_HEADER, type ReverseProxy, type ProxyLogLine } from '../support/nginx.ts';
-import { freePort, isolatedDatabase, serverCommand } from '../support/server.ts';
+import { freePort, isolatedDatabase, type ServerProcess, startServer } from '../support/server.ts';
 
 /** Workers running full sign-ins (each: the pages, the code redeemed, one refresh), one request at a time each. */
 const SIGN_IN_WORKERS = 4;
@@ -51,15 +50,8 @@ const skip =
       ? 'nginx is not installed (Debian: apt-get install nginx); under CI=true, .ci/run installs it and a missing nginx fails this test'
       : false;
 
-interface Instance {
-  port: number;
-  /** As nginx's log names it. */
-  address: string;
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<void>;
-}
+/** An instance behind the proxy; `address` as nginx's log names it. */
+type Instance = ServerProcess & { address: string };
 
 /** One request the load sent: its id in nginx's log, when it left, and what came back (a status or a connection error). */
 interface Sent {
@@ -139,37 +131,13 @@ async function send(input: string | URL | Request, init: RequestInit = {}, expec
 const tagged: typeof fetch = (input, init) => send(input, init);
 
 async function startGatehouse(port: number): Promise<Instance> {
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, serverCommand('server', port), {
-    env: {
-      ...process.env,
-      DATABASE_URL: db!.url,
-      // Behind the proxy: every URL is the proxy's, and the client's address is the one nginx appends.
-      ISSUER: proxyUrl,
-      TRUST_PROXY: '1',
-      ADMIN_PASSWORD: adminPassword,
-      METRICS_PORT: '',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // What a load balancer's health check asks: ready once migrated, keys loaded, database answering.
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline && child.exitCode === null; ) {
-    try {
-      if ((await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) })).ok) {
-        return { port, address: `127.0.0.1:${port}`, url, child, output: () => output, exited };
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the instance on port ${port} did not become ready:\n${output}`);
+  // Behind the proxy: every URL is the proxy's, and the client's address is the one nginx appends.
+  // Ready is what a load balancer's health check asks: migrated, keys loaded, database answering.
+  const server = await startServer(
+    { DATABASE_URL: db!.url, ISSUER: proxyUrl, TRUST_PROXY: '1', ADMIN_PASSWORD: adminPassword, METRICS_PORT: '' },
+    { port, mount: 'server', host: '127.0.0.1', ready: { path: '/readyz', timeoutMs: 120_000 } },
+  );
+  return { ...server, address: `127.0.0.1:${port}` };
 }
 
 const form = (body: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
@@ -283,8 +251,7 @@ after(async () => {
   if (proxy && /\[(alert|emerg|crit)\]/.test(proxy.errorLog())) console.log(`--- nginx ---\n${proxy.errorLog()}`);
   await proxy?.stop();
   for (const instance of instances) {
-    if (instance.child.exitCode === null && instance.child.signalCode === null) instance.child.kill('SIGTERM');
-    await instance.exited;
+    await instance.stop();
   }
   if (db) {
     await closeDatabase(db.url);
@@ -314,12 +281,17 @@ async function silentSignIn(browser: TestBrowser, origin: string): Promise<{ cod
 let signedInByKilled: Cycle | undefined;
 
 /** Which instance answered the cycle's last authorization step, the one that signs the session in and answers the code. */
-function signedInAt(cycle: Cycle): string | undefined {
+async function signedInAt(cycle: Cycle): Promise<string | undefined> {
   const last = sent
     .slice(...cycle.requests)
     .filter((r) => r.method === 'GET' && r.path.startsWith('/oauth/authorize'))
     .at(-1);
-  return last && lineOf(proxy!.log(), last)?.upstreams.at(-1);
+  if (!last) return undefined;
+  // nginx writes a request's log line after the answer went out (its log phase): it may be a moment behind.
+  for (const deadline = Date.now() + 5_000; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const line = lineOf(proxy!.log(), last);
+    if (line || Date.now() > deadline) return line?.upstreams.at(-1);
+  }
 }
 
 test('kill -9 of one instance under load: only requests in flight on it fail, the other serves everything else', { skip, timeout: 600_000 }, async (t) => {
@@ -340,7 +312,7 @@ test('kill -9 of one instance under load: only requests in flight on it fail, th
     assert.ok(tries < 6, "nginx sent a sign-in's last step to the instance to be killed");
     const cycle = newCycle();
     await signIn(cycle, users[0]);
-    if (signedInAt(cycle) === killed.address) signedInByKilled = cycle;
+    if ((await signedInAt(cycle)) === killed.address) signedInByKilled = cycle;
     else if (tries % 2 === 0) await (await send(`${proxyUrl}/.well-known/openid-configuration`)).arrayBuffer();
   }
 
@@ -383,7 +355,11 @@ test('kill -9 of one instance under load: only requests in flight on it fail, th
   await killed.exited;
 
   const load = sent.slice(loadStartsAt);
-  const lines = proxy!.log();
+  // nginx writes a request's log line after the answer went out (its log phase): wait for the last ones.
+  let lines = proxy!.log();
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline && load.some((r) => !lineOf(lines, r)); lines = proxy!.log()) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const failures = failed(load);
   const afterGone = load.filter((r) => r.startedAt > goneAt);
   const retried = load.filter((r) => (lineOf(lines, r)?.upstreams.length ?? 0) > 1).length;

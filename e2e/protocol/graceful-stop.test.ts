@@ -6,7 +6,6 @@
 // connection, never with a 5xx. Its own server on a fresh database of the suite's kind, on 127.0.0.1:
 // SIGTERM on the SQLite run of npm start's server, SIGINT (Ctrl-C) on the PostgreSQL one.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
@@ -14,7 +13,7 @@ import { registerClient } from '../../lib/services/clients.ts';
 import { createUser } from '../../lib/services/users.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { basic, pkce, redirectUri } from '../support/fixtures.ts';
-import { freePort, isolatedDatabase, serverCommand } from '../support/server.ts';
+import { freePort, isolatedDatabase, startServer } from '../support/server.ts';
 
 const TOKEN_REQUESTS = 200;
 /** Responses before the signal: the rest of the load is in flight or not yet sent when it comes. */
@@ -29,42 +28,9 @@ after(async () => {
   await db.drop();
 });
 
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-async function start(port: number): Promise<Running> {
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, serverCommand('server', port), {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl,
-      ISSUER: url,
-      ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
-      METRICS_PORT: '',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline && child.exitCode === null; ) {
-    try {
-      if ((await fetch(`${url}/.well-known/openid-configuration`)).ok) return { child, output: () => output, exited };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the server did not start:\n${output}`);
-}
+/** The stopped server's own, on 127.0.0.1 (the suite's throttle settings and all), started again on the same database. */
+const start = (port: number) =>
+  startServer({ DATABASE_URL: dbUrl, ADMIN_PASSWORD: randomBytes(18).toString('base64url'), METRICS_PORT: '' }, { port, mount: 'server', host: '127.0.0.1' });
 
 function form(url: string, body: Record<string, string>, authorization: string) {
   return fetch(url, {
@@ -215,7 +181,6 @@ test(title, { skip, timeout: 60_000 }, async (t) => {
     const step = await browser.navigate(second.url);
     assert.ok(step.location?.searchParams.get('code'), `signed in still: ${step.response.status} at ${step.url}`);
   } finally {
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
-    await server.exited;
+    await server.stop();
   }
 });
