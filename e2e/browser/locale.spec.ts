@@ -107,6 +107,51 @@ test.describe('a browser that asks for German (Accept-Language: de-DE)', () => {
     await expect(page.getByText('Bitten Sie Ihre Administration, die Einladung erneut zu senden.')).toBeVisible();
   });
 
+  test('/account: its pages, forms, refusals, confirmations and activity in German', async ({ page }) => {
+    const user = await makeUser();
+    await page.goto('/account');
+    await expect(page.getByRole('heading', { name: 'Anmelden' })).toBeVisible();
+    await page.getByLabel('Benutzername').fill(user.username);
+    await page.getByLabel('Passwort', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole('heading', { name: 'Profil', exact: true })).toBeVisible();
+    expect(await htmlLang(page)).toBe('de');
+    await expect(page).toHaveTitle(/^Ihr Konto · Konto bei /);
+    await expect(page.getByRole('navigation', { name: 'Konto' }).getByRole('link', { name: 'Verbundene Anwendungen' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
+
+    await page.getByLabel('E-Mail-Adresse').fill('keine-adresse');
+    await page.getByRole('button', { name: 'Profil speichern' }).click();
+    await expect(page.getByText('Das ist keine gültige E-Mail-Adresse.')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Passwort', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Passwort', exact: true })).toBeVisible();
+    await page.getByLabel('Aktuelles Passwort').fill('nicht mein Passwort');
+    await page.getByLabel('Neues Passwort', { exact: true }).fill('ein ganz neues Passwort');
+    await page.getByLabel('Neues Passwort wiederholen').fill('ein anderes neues Passwort');
+    await page.getByRole('button', { name: 'Passwort ändern' }).click();
+    await expect(page.getByText('Das ist nicht Ihr aktuelles Passwort.')).toBeVisible();
+    await expect(page.getByText('Die beiden neuen Passwörter stimmen nicht überein.')).toBeVisible();
+
+    await page.goto('/account/sessions');
+    await expect(page.getByRole('heading', { name: 'Sitzungen', exact: true })).toBeVisible();
+    await expect(page.getByText('Dieses Gerät', { exact: true })).toBeVisible();
+    await expect(page.getByText(/^Chrome unter \w+$/).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Überall sonst abmelden' }).click();
+    await expect(page.getByText('Setzen Sie zur Bestätigung das Häkchen: Alle anderen Browser und Geräte werden abgemeldet.')).toBeVisible();
+    const activity = page.getByRole('region', { name: 'Letzte Aktivität' });
+    await expect(activity.getByText('Angemeldet', { exact: true }).first()).toBeVisible();
+    await expect(activity.getByText('Aktuelles Passwort falsch', { exact: true }).first()).toBeVisible();
+
+    await page.goto('/account/security');
+    await expect(page.getByRole('heading', { name: 'Bestätigung in zwei Schritten', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Authenticator-App einrichten' }).click();
+    await page.getByLabel('Code aus der App').fill('12ab56');
+    await page.getByRole('button', { name: 'Einschalten' }).click();
+    await expect(page.getByText('Der Code besteht aus 6 Ziffern, ohne Buchstaben.')).toBeVisible();
+  });
+
   test('sign-up, its refusals, the check-mail step and its mail in German', async ({ page }) => {
     test.skip(!mailApi, 'needs the test run’s SMTP server (scripts/test.ts sets GATEHOUSE_TEST_MAIL_URL)');
     const username = `neu-${randomBytes(5).toString('hex')}`;
@@ -140,5 +185,55 @@ test.describe('a browser that asks for German (Accept-Language: de-DE)', () => {
     await expect(page.getByRole('heading', { name: 'E-Mail-Adresse bestätigen' })).toBeVisible();
     await page.getByRole('button', { name: `${email} bestätigen` }).click();
     await expect(page.getByText('ist bestätigt: Das ist jetzt die E-Mail-Adresse Ihres Kontos.')).toBeVisible();
+  });
+});
+
+/** Signs `user` in to /account through Gatehouse's German sign-in page, and opens the sessions page. */
+async function germanSessions(page: Page, user: { username: string; password: string }) {
+  await page.goto('/account/sessions');
+  await page.getByLabel('Benutzername').fill(user.username);
+  await page.getByLabel('Passwort', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Sitzungen', exact: true })).toBeVisible();
+}
+
+/** The first time on the page: its ISO moment and the exact time it shows in its title. */
+async function firstTime(page: Page) {
+  const time = page.locator('main time').first();
+  return { iso: (await time.getAttribute('datetime'))!, title: (await time.getAttribute('title'))! };
+}
+
+const berlin = (iso: string) => new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(new Date(iso));
+const utc = (iso: string) => `${new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
+
+test.describe('times in the browser’s time zone (Europe/Berlin, German)', () => {
+  test.use({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+
+  test('with JavaScript: the page script tells the zone, the next page shows Berlin time, without "UTC"', async ({ page }) => {
+    await germanSessions(page, await makeUser());
+    // The sign-in pages before already ran the script: this page was rendered with the cookie.
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'gatehouse_tz');
+    expect(decodeURIComponent(cookie?.value ?? '')).toBe('Europe/Berlin');
+    const { iso, title } = await firstTime(page);
+    expect(title).toBe(berlin(iso));
+    expect(title).not.toContain('UTC');
+    await expect(page.locator('main time').first()).toHaveText(/^(jetzt|vor \d+ (Sekunden|Minuten?))$/);
+  });
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('the zone is not known: UTC, and the page says so', async ({ page }) => {
+      await germanSessions(page, await makeUser());
+      const { iso, title } = await firstTime(page);
+      expect(title).toBe(utc(iso));
+    });
+
+    test('a cookie that names no time zone counts as none', async ({ page, baseURL }) => {
+      await page.context().addCookies([{ name: 'gatehouse_tz', value: 'Mars%2FOlympus_Mons', url: baseURL! }]);
+      await germanSessions(page, await makeUser());
+      const { iso, title } = await firstTime(page);
+      expect(title).toBe(utc(iso));
+    });
   });
 });

@@ -6,7 +6,7 @@ import { ConfirmForm } from '@/components/portal/confirm';
 import { SignedInFrom } from '@/components/portal/session-origin';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
-import { formatDate, Time } from '@/components/ui/time';
+import { ExactTime, Time } from '@/components/ui/time';
 import { activityOf, sessionsOf, type ActiveSession, type ActivityEntry } from '@/lib/services/account/pages';
 import type { UserAgentSummary } from '@/lib/services/account/activity';
 import { requireUser } from '@/lib/services/portal/session';
@@ -42,7 +42,7 @@ async function agentText(agent: UserAgentSummary | null): Promise<string | null>
 
 async function SessionItem({ session }: { session: ActiveSession }) {
   const t = await getTranslations('account.sessions');
-  const started = session.signedInAt ? formatDate(session.signedInAt) : (await getTranslations('portal'))('unknownTime');
+  const started = session.signedInAt;
   const when = (date: Date) => () => <Time date={date} />;
   return (
     <li className="flex flex-wrap items-start justify-between gap-4 py-4">
@@ -69,7 +69,7 @@ async function SessionItem({ session }: { session: ActiveSession }) {
         <form action={endSessionAction.bind(null, session.uid)}>
           <Button type="submit" variant="secondary">
             {t('signOut')}
-            <span className="sr-only">{t('signOutWhich', { when: started })}</span>
+            <span className="sr-only">{started ? t.rich('signOutWhich', { when: () => <ExactTime date={started} /> }) : t('signOutUnknown')}</span>
           </Button>
         </form>
       )}
