@@ -7,6 +7,6 @@ export function SignedInFrom({ when, ip }: { when: ReactNode | null; ip: string 
   const t = useTranslations('portal');
   const moment = () => when ?? t('unknownTime');
   return ip
-    ? t.rich('signedInFrom', { when: moment, ip: (chunks) => <span className="font-mono text-xs">{chunks}</span> })
+    ? t.rich('signedInFrom', { when: moment, ip, mono: (chunks) => <span className="font-mono text-xs">{chunks}</span> })
     : t.rich('signedInWhen', { when: moment });
 }

@@ -70,7 +70,7 @@ test.describe('a browser that asks for German (Accept-Language: de-DE)', () => {
     await expect(page.getByRole('heading', { name: 'Passwort zurücksetzen' })).toBeVisible();
     expect(await htmlLang(page)).toBe('de');
     await page.getByRole('button', { name: 'Link senden' }).click();
-    await expect(page.getByText('Geben Sie Ihren Benutzernamen oder Ihre E-Mail-Adresse ein.')).toBeVisible();
+    await expect(page.getByText('Geben Sie Ihren Benutzernamen oder Ihre E-Mail-Adresse ein.', { exact: true })).toBeVisible();
     await page.getByLabel('Benutzername oder E-Mail-Adresse').fill(user.username);
     await page.getByRole('button', { name: 'Link senden' }).click();
     await expect(page.getByText('Wenn ein Konto diesen Benutzernamen oder diese E-Mail-Adresse hat')).toBeVisible();
@@ -117,7 +117,7 @@ test.describe('a browser that asks for German (Accept-Language: de-DE)', () => {
     await expect(page).toHaveURL(/\/account$/);
     await expect(page.getByRole('heading', { name: 'Profil', exact: true })).toBeVisible();
     expect(await htmlLang(page)).toBe('de');
-    await expect(page).toHaveTitle(/^Ihr Konto · Konto bei /);
+    await expect(page).toHaveTitle(/^Profil · /);
     await expect(page.getByRole('navigation', { name: 'Konto' }).getByRole('link', { name: 'Verbundene Anwendungen' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
 
@@ -127,6 +127,7 @@ test.describe('a browser that asks for German (Accept-Language: de-DE)', () => {
 
     await page.getByRole('link', { name: 'Passwort', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Passwort', exact: true })).toBeVisible();
+    await expect(page).toHaveTitle(/^Passwort · Konto bei /);
     await page.getByLabel('Aktuelles Passwort').fill('nicht mein Passwort');
     await page.getByLabel('Neues Passwort', { exact: true }).fill('ein ganz neues Passwort');
     await page.getByLabel('Neues Passwort wiederholen').fill('ein anderes neues Passwort');
@@ -141,7 +142,7 @@ test.describe('a browser that asks for German (Accept-Language: de-DE)', () => {
     await page.getByRole('button', { name: 'Überall sonst abmelden' }).click();
     await expect(page.getByText('Setzen Sie zur Bestätigung das Häkchen: Alle anderen Browser und Geräte werden abgemeldet.')).toBeVisible();
     const activity = page.getByRole('region', { name: 'Letzte Aktivität' });
-    await expect(activity.getByText('Angemeldet', { exact: true }).first()).toBeVisible();
+    await expect(activity.getByText(/^Angemeldet( · .+)?$/).first()).toBeVisible();
     await expect(activity.getByText('Aktuelles Passwort falsch', { exact: true }).first()).toBeVisible();
 
     await page.goto('/account/security');

@@ -44,3 +44,19 @@ test('every audit action has words in every catalog (the activity list on /accou
   }
   assert.equal(translator('de', 'auditActions')('sign_in.succeeded'), 'Angemeldet');
 });
+
+test('no message uses one name for an argument and a tag (next-intl would put the tag’s function where the argument goes)', () => {
+  for (const locale of SUPPORTED_LOCALES) {
+    const walk = (tree: Tree, prefix: string) => {
+      for (const [key, value] of Object.entries(tree)) {
+        if (typeof value !== 'string') walk(value, `${prefix}${key}.`);
+        else {
+          const tags = new Set([...value.matchAll(/<(\w+)>/g)].map((m) => m[1]));
+          const clash = [...value.matchAll(/\{\s*(\w+)\s*[,}]/g)].map((m) => m[1]).filter((arg) => tags.has(arg));
+          assert.deepEqual(clash, [], `${locale}: ${prefix}${key}`);
+        }
+      }
+    };
+    walk(catalogs[locale] as unknown as Tree, '');
+  }
+});
