@@ -10,7 +10,7 @@ import { Notice } from '@/components/ui/notice';
 import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
 import { SecondFactorStep } from '@/components/interaction/second-factor-step';
-import { CheckMailStep } from '@/components/interaction/check-mail-step';
+import { CheckMailCard } from '@/components/interaction/check-mail-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
@@ -150,18 +150,17 @@ export default async function InteractionPage({
 
   if (view.kind === 'check_mail') {
     return (
-      <AuthCard
-        title={view.verified ? 'Email address confirmed' : view.via === 'sign_in' ? 'Confirm your email address first' : 'Check your mail'}
-        subtitle={
-          <>
-            to continue to <strong className="text-slate-900">{view.client.name}</strong>
-          </>
-        }
+      <CheckMailCard
+        notice={notice}
+        base={base}
+        email={view.email}
+        via={view.via}
+        verified={view.verified}
+        clientName={view.client.name}
+        resent={sent === '1' && !error}
       >
-        {notice ? <div className="mb-4">{notice}</div> : null}
-        <CheckMailStep base={base} email={view.email} via={view.via} verified={view.verified} clientName={view.client.name} resent={sent === '1' && !error} />
         {deny}
-      </AuthCard>
+      </CheckMailCard>
     );
   }
 
