@@ -32,13 +32,22 @@ export async function freePort(): Promise<number> {
 
 /** Starts an instance with the given environment; resolves once discovery answers. */
 /** `env` adds to the test run's environment (BRAND_NAME and the like: any setting of lib/config/env.ts). */
-export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>, port?: number) {
+/** `output` gets what the instance writes (its log) on stdout and stderr; without it, that is dropped. */
+export async function startInstance(
+  env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>,
+  port?: number,
+  { output }: { output?: (text: string) => void } = {},
+) {
   const listen = port ?? (await freePort());
   const url = `http://localhost:${listen}`;
   const child = spawn(process.execPath, serverCommand(process.env.GATEHOUSE_TEST_MOUNT === 'next' ? 'next' : 'server', listen), {
     env: { ...process.env, ISSUER: url, ...env, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
+    stdio: output ? ['ignore', 'pipe', 'pipe'] : 'ignore',
   });
+  if (output) {
+    child.stdout?.on('data', (chunk: Buffer) => output(chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => output(chunk.toString('utf8')));
+  }
   // Resolves once the process is gone, so the next instance can take its port and its SQLite file.
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
