@@ -1,18 +1,25 @@
-// OpenTelemetry traces (lib/ops/tracing.ts, README *Traces*): an instance of its own with OTEL_EXPORTER_OTLP_ENDPOINT
-// pointing at an OTLP/HTTP receiver in this test (JSON encoding), a token request, an introspection that continues the
-// caller's trace, and an authorization request; then SIGTERM, whose graceful stop sends the spans still queued (the
-// batch is set to wait a minute, so nothing arrives before). The spans: names, status, the request id answered,
-// parent and child; and not one secret, token, code, state or query string anywhere in what the receiver got.
-// Runs on both mounts (the instance is mounted as the suite's server is).
+// OpenTelemetry traces (lib/ops/tracing.ts, README *Traces*): an instance of its own, on a database of its own, with
+// OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP receiver in this test (JSON encoding): a token request, an
+// introspection that continues the caller's trace, and a sign-in through the authorization endpoint; then SIGTERM,
+// whose graceful stop sends the spans still queued (the batch is set to wait a minute, so nothing arrives before).
+// The spans: names, status, the request id answered, parent and child; and not one secret, token, code, password,
+// cookie, state or query string anywhere in what the receiver got. Runs on both mounts (the instance is mounted as
+// the suite's server is).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { basic, baseUrl, databaseUrl, makeClient, pkce, redirectUri } from '../support/fixtures.ts';
-import { startInstance } from '../support/server.ts';
+import { closeDatabase, database } from '../../lib/db/database.ts';
+import { registerClient } from '../../lib/services/clients.ts';
+import { createUser } from '../../lib/services/users.ts';
+import { authorize, TestBrowser } from '../support/browser.ts';
+import { basic, pkce, redirectUri } from '../support/fixtures.ts';
+import { isolatedDatabase, startInstance } from '../support/server.ts';
 
 const skip = process.env.GATEHOUSE_TEST_URL ? false : 'GATEHOUSE_TEST_URL is not set (scripts/test.ts sets it with the server it starts)';
+const underNpmStart = process.env.GATEHOUSE_TEST_MOUNT !== 'next';
+const own = isolatedDatabase('tracing');
 
 /** What the receiver got: one entry per export request. */
 const exports: Array<{ path: string; headers: IncomingHttpHeaders; body: string }> = [];
@@ -26,7 +33,11 @@ const receiver = createServer((req, res) => {
   });
 });
 before(() => new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)));
-after(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+after(async () => {
+  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await closeDatabase(own.url);
+  await own.drop();
+});
 
 interface Attribute {
   key: string;
@@ -54,18 +65,15 @@ function form(url: string, body: Record<string, string>, headers: Record<string,
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
 }
 
-test("a token request, an introspection in the caller's trace and an authorization request: their spans, sent at the stop, without a secret", {
+test("a token request, an introspection in the caller's trace and a sign-in: their spans, sent at the stop, without a secret", {
   skip,
   timeout: 120_000,
 }, async (t) => {
-  const client = await makeClient({ grantTypes: ['client_credentials', 'authorization_code'] });
-  assert.ok(client.clientSecret);
   const collectorToken = randomBytes(16).toString('hex');
   let output = '';
   const instance = await startInstance(
     {
-      DATABASE_URL: databaseUrl,
-      ISSUER: baseUrl,
+      DATABASE_URL: own.url,
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${collectorToken}`,
@@ -78,7 +86,18 @@ test("a token request, an introspection in the caller's trace and an authorizati
   );
   let stopped = false;
   try {
-    const token = await form(`${instance.url}/oauth/token`, { grant_type: 'client_credentials' }, { authorization: basic(client.id, client.clientSecret) });
+    // Through the services, on the instance's database (migrated by its start), as the CLI would.
+    const db = database(own.url);
+    const { client, clientSecret } = await registerClient(db, {
+      name: 'Traced App',
+      grantTypes: ['client_credentials', 'authorization_code'],
+      redirectUris: [redirectUri],
+    });
+    assert.ok(clientSecret);
+    const password = `pw-${randomBytes(12).toString('base64url')}`;
+    const user = await createUser(db, { username: `user-${randomBytes(6).toString('hex')}`, password, email: 'traced@example.test', name: 'Traced' });
+
+    const token = await form(`${instance.url}/oauth/token`, { grant_type: 'client_credentials' }, { authorization: basic(client.id, clientSecret) });
     assert.equal(token.status, 200);
     const tokenRequestId = token.headers.get('x-request-id');
     const { access_token: accessToken } = (await token.json()) as { access_token: string };
@@ -88,7 +107,7 @@ test("a token request, an introspection in the caller's trace and an authorizati
     const callerSpan = randomBytes(8).toString('hex');
     const introspection = await form(
       `${instance.url}/oauth/introspect`,
-      { token: accessToken, client_id: client.id, client_secret: client.clientSecret },
+      { token: accessToken, client_id: client.id, client_secret: clientSecret },
       { traceparent: `00-${callerTrace}-${callerSpan}-01` },
     );
     assert.equal(introspection.status, 200);
@@ -106,8 +125,11 @@ test("a token request, an introspection in the caller's trace and an authorizati
       code_challenge: challenge,
       code_challenge_method: 'S256',
     });
-    const authorization = await fetch(`${instance.url}/oauth/authorize?${query}`, { redirect: 'manual' });
-    assert.equal(authorization.status, 303);
+    const browser = new TestBrowser(instance.url);
+    const callback = await authorize(browser, new URL(`/oauth/authorize?${query}`, instance.url), { username: user.username, password });
+    const code = callback.searchParams.get('code');
+    assert.ok(code);
+    assert.equal(callback.searchParams.get('state'), state);
 
     assert.equal(exports.length, 0, 'nothing is sent before the batch is due or the server stops');
     await instance.stop();
@@ -120,12 +142,15 @@ test("a token request, an introspection in the caller's trace and an authorizati
       assert.equal(e.headers.authorization, `Bearer ${collectorToken}`, 'OTEL_EXPORTER_OTLP_HEADERS');
     }
     const secrets: Record<string, string> = {
-      'client secret': client.clientSecret,
+      'client secret': clientSecret,
       'access token': accessToken,
       state,
       'code challenge': challenge,
-      'Basic credentials': basic(client.id, client.clientSecret),
+      'Basic credentials': basic(client.id, clientSecret),
       "the collector's token": collectorToken,
+      password,
+      'authorization code': code,
+      ...Object.fromEntries(browser.cookieValues().map((value, i) => [`cookie ${i}`, value])),
     };
     for (const [what, value] of Object.entries(secrets)) assert.ok(!payloads.includes(value), `the ${what} is in the exported spans`);
     assert.doesNotMatch(payloads, /\/oauth\/authorize\?|response_type|redirect_uri|cookie|_session/i, 'no query string or cookie');
@@ -153,7 +178,7 @@ test("a token request, an introspection in the caller's trace and an authorizati
       `the token's storage call is a child span: ${JSON.stringify(tokenChildren.map((s) => s.name))}`,
     );
     for (const child of tokenChildren) {
-      assert.equal(attribute(child.attributes, 'db.system.name'), databaseUrl.startsWith('file:') ? 'sqlite' : 'postgresql');
+      assert.equal(attribute(child.attributes, 'db.system.name'), own.url.startsWith('file:') ? 'sqlite' : 'postgresql');
       assert.ok(attribute(child.attributes, 'db.operation.name'));
     }
 
@@ -169,7 +194,23 @@ test("a token request, an introspection in the caller's trace and an authorizati
 
     const authorizationSpan = spans.find((s) => s.name === 'GET /oauth/authorize');
     assert.ok(authorizationSpan, 'the authorization request is named by its route alone');
-    assert.equal(attribute(authorizationSpan.attributes, 'http.response.status_code'), 303);
+    assert.equal(attribute(authorizationSpan.attributes, 'http.route'), '/oauth/authorize');
+    assert.ok(
+      spans.some((s) => s.name === 'GET /oauth/authorize/:uid'),
+      'its resume after the sign-in and the consent',
+    );
+    const hashes = spans.filter((s) => s.name === 'argon2id verify');
+    if (underNpmStart) {
+      // npm start serves the pages in the request's span too: the password's verification is its child.
+      const login = spans.find((s) => s.name === 'POST /interaction/:id/login');
+      assert.ok(login, `the sign-in form's request: ${JSON.stringify(spans.map((s) => s.name))}`);
+      assert.equal(hashes.length, 1);
+      assert.equal(hashes[0].parentSpanId, login.spanId);
+      assert.equal(hashes[0].traceId, login.traceId);
+    } else {
+      // Plain next start traces the provider's endpoints only: no request span, so no child either.
+      assert.deepEqual(hashes, []);
+    }
 
     // The request lines name their spans (lib/ops/request-log.ts).
     const lines = output
