@@ -1,7 +1,8 @@
 /**
  * `npm test`: build, unit, protocol and browser suites in that order (README, *Tests*,
  * says what each runs against), with one summary line at the end.
- * Options: --skip-build, --only=unit|protocol|browser (repeatable).
+ * Options: --skip-build, --only=unit|protocol|browser (repeatable), --files=<part of a path>
+ * (repeatable: only the test files and Playwright specs whose path contains one of them).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { startMailSink, type MailSink } from '../e2e/support/mail-sink.ts';
@@ -16,6 +17,9 @@ import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
 const args = process.argv.slice(2);
 const only = args.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length));
 const wants = (suite: string) => only.length === 0 || only.includes(suite);
+const fileParts = args.filter((a) => a.startsWith('--files=')).map((a) => a.slice('--files='.length));
+/** The files of a suite that --files picks (all without it). */
+const picked = (files: string[]) => (fileParts.length === 0 ? files : files.filter((path) => fileParts.some((part) => path.includes(part))));
 /**
  * The run builds into its own folder and starts every server on it (scripts/server.mjs, `next start`
  * and the instances the protocol tests start, which inherit this environment), never into `.next`,
@@ -276,10 +280,10 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
   };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
-    if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']), serverEnv);
+    if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, picked(testFiles(['e2e/protocol'])), serverEnv);
     if (browser && wants('browser')) {
       console.log(`\n=== browser tests (Playwright, Chromium) on ${label} ===`);
-      const { code, output } = await run(process.execPath, [join('node_modules', '@playwright', 'test', 'cli.js'), 'test'], serverEnv);
+      const { code, output } = await run(process.execPath, [join('node_modules', '@playwright', 'test', 'cli.js'), 'test', ...fileParts], serverEnv);
       tally(output, 'playwright');
       if (code !== 0 && !/\d+ failed/.test(output)) totals.failed += 1;
     }
@@ -320,7 +324,7 @@ async function main() {
 
   if (wants('unit')) {
     if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
-    await nodeTests('unit and storage contract tests', testFiles(['lib', 'cli', 'scripts']), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
+    await nodeTests('unit and storage contract tests', picked(testFiles(['lib', 'cli', 'scripts'])), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
   }
 
   if (wants('protocol') || wants('browser')) {

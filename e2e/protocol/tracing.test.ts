@@ -15,7 +15,7 @@ import { registerClient } from '../../lib/services/clients.ts';
 import { createUser } from '../../lib/services/users.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { basic, pkce, redirectUri } from '../support/fixtures.ts';
-import { isolatedDatabase, startInstance } from '../support/server.ts';
+import { isolatedDatabase, startServer } from '../support/server.ts';
 
 const skip = process.env.GATEHOUSE_TEST_URL ? false : 'GATEHOUSE_TEST_URL is not set (scripts/test.ts sets it with the server it starts)';
 const underNpmStart = process.env.GATEHOUSE_TEST_MOUNT !== 'next';
@@ -70,20 +70,15 @@ test("a token request, an introspection in the caller's trace and a sign-in: the
   timeout: 120_000,
 }, async (t) => {
   const collectorToken = randomBytes(16).toString('hex');
-  let output = '';
-  const instance = await startInstance(
-    {
-      DATABASE_URL: own.url,
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${collectorToken}`,
-      // Nothing is sent before the stop: what arrives was flushed by it.
-      OTEL_BSP_SCHEDULE_DELAY: '60000',
-      METRICS_PORT: '',
-    },
-    undefined,
-    { output: (text) => (output += text) },
-  );
+  const instance = await startServer({
+    DATABASE_URL: own.url,
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${collectorToken}`,
+    // Nothing is sent before the stop: what arrives was flushed by it.
+    OTEL_BSP_SCHEDULE_DELAY: '60000',
+    METRICS_PORT: '',
+  });
   let stopped = false;
   try {
     // Through the services, on the instance's database (migrated by its start), as the CLI would.
@@ -134,7 +129,7 @@ test("a token request, an introspection in the caller's trace and a sign-in: the
     assert.equal(exports.length, 0, 'nothing is sent before the batch is due or the server stops');
     await instance.stop();
     stopped = true;
-    assert.ok(exports.length >= 1, `the stop sent the spans still queued\n${output}`);
+    assert.ok(exports.length >= 1, `the stop sent the spans still queued\n${instance.output()}`);
     const payloads = exports.map((e) => e.body).join('\n');
     for (const e of exports) {
       assert.equal(e.path, '/v1/traces');
@@ -213,7 +208,8 @@ test("a token request, an introspection in the caller's trace and a sign-in: the
     }
 
     // The request lines name their spans (lib/ops/request-log.ts).
-    const lines = output
+    const lines = instance
+      .output()
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -232,9 +228,9 @@ test("a token request, an introspection in the caller's trace and a sign-in: the
     );
     assert.ok(
       lines.some((l) => l.msg === 'stopped'),
-      `the stop closed what the server opened before it exited\n${output}`,
+      `the stop closed what the server opened before it exited\n${instance.output()}`,
     );
-    assert.ok(!output.includes(collectorToken), "the collector's token is never logged");
+    assert.ok(!instance.output().includes(collectorToken), "the collector's token is never logged");
   } finally {
     if (!stopped) await instance.stop();
   }
