@@ -190,6 +190,9 @@ let mailSink: MailSink | undefined;
  */
 let logDir: string | undefined;
 
+/** Each server also answers /metrics on its own port for this token (METRICS_TOKEN), which e2e/protocol/metrics.test.ts presents. */
+const metricsToken = randomBytes(32).toString('hex');
+
 async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: string; metricsUrl: string; logFile: string; stop: () => Promise<void> }> {
   const port = await freePort();
   logDir ??= mkdtempSync(join(tmpdir(), 'gatehouse-logs-'));
@@ -209,6 +212,7 @@ async function startServer(databaseUrl: string, mount: Mount): Promise<{ url: st
       ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
       METRICS_PORT: String(metricsPort),
       METRICS_HOST: '127.0.0.1',
+      METRICS_TOKEN: metricsToken,
       ...(mailSink ? { SMTP_URL: mailSink.smtpUrl } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -271,6 +275,7 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
     GATEHOUSE_TEST_MOUNT: mount,
     GATEHOUSE_TEST_METRICS_URL: server.metricsUrl,
     GATEHOUSE_TEST_LOG_FILE: server.logFile,
+    GATEHOUSE_TEST_METRICS_TOKEN: metricsToken,
     ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl, GATEHOUSE_TEST_SMTP_URL: mailSink.smtpUrl } : {}),
   };
   const label = `${database}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
