@@ -23,7 +23,9 @@ export default async function ResetLinkPage({ params }: { params: Promise<{ toke
   if (view.status !== 'valid') {
     const problems = { expired: t('reset.expired', { minutes: RESET_LINK_MINUTES }), used: t('reset.used'), unknown: t('reset.unknown') };
     return (
-      <AuthCard title={t('linkGone')}>
+      // Used: also what the page says after its own plain form post without JavaScript (drawn again, the
+      // link spent by then), so the words fit both the person who just used it and anyone opening it later.
+      <AuthCard title={view.status === 'used' ? t('reset.usedTitle') : t('linkGone')}>
         <p className="text-sm text-slate-700">{problems[view.status]}</p>
         <p className="mt-4 text-sm">
           <TextLink href="/password-reset">{t('reset.askAgain')}</TextLink>
