@@ -89,7 +89,8 @@ export function ChoiceCard({ label, hint, ...input }: { label: ReactNode; hint: 
       <input className={`mt-0.5 size-4 accent-accent ${focusRing}`} {...input} />
       <span>
         <span className="font-medium text-slate-900">{label}</span>
-        <span className="block text-slate-500">{hint}</span>
+        {/* slate-600: slate-500 fell to 4.3:1 on the checked card's accent tint. */}
+        <span className="block text-slate-600">{hint}</span>
       </span>
     </label>
   );
