@@ -9,7 +9,7 @@
  * their errors shown included; each walk is one browser context that signs in once.
  *
  * With GATEHOUSE_SCREENSHOTS=1 the same walks also run in German and write a
- * full-page PNG of every page to test-results/screenshots/<language>-<scheme>-<size>/,
+ * full-page PNG of every page to test-results/screenshots/<language>-<scheme>-<size>/<area>/,
  * numbered in walk order (not committed: test-results/ is ignored). Without it the
  * run stays in English and writes none, to keep the suite fast.
  */
@@ -36,7 +36,8 @@ const sizes = {
 
 type User = Awaited<ReturnType<typeof makeUser>>;
 
-const callbackPattern = /^http:\/\/127\.0\.0\.1:9\//;
+/** A redirect URI this server answers (with its 404 page), so a finished sign-in ends on a page, not a refused port. */
+const landing = `${baseUrl}/test-callback`;
 
 /** One walk through an area: scans each page it is shown, and photographs it when screenshots are on. */
 class Walk {
@@ -47,15 +48,14 @@ class Walk {
   constructor(
     readonly page: Page,
     readonly variant: string,
+    area: string,
   ) {
-    this.dir = resolve('test-results/screenshots', variant);
+    this.dir = resolve('test-results/screenshots', variant, area);
     if (screenshotsOn) mkdirSync(this.dir, { recursive: true });
   }
 
-  static async start(page: Page, variant: string) {
-    // A relying party's callback is answered here, so a finished sign-in ends on a page, not a network error.
-    await page.route(callbackPattern, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>callback</title>' }));
-    return new Walk(page, variant);
+  static async start(page: Page, variant: string, area: string) {
+    return new Walk(page, variant, area);
   }
 
   /** Scans the page as it is now under `name` (after waiting for what `ready` names, when given). */
@@ -233,14 +233,14 @@ async function signInPages(walk: Walk) {
 /** Every /account page (with an app connected, forms with their errors shown), then the 403 of /admin. */
 async function accountPages(walk: Walk) {
   const { page } = walk;
-  const client = await makeClient({ name: 'Notes' });
+  const client = await makeClient({ name: 'Notes', redirectUris: [landing] });
   const other = await makeUser();
   const person = await makeUser({ name: 'Grace Hopper' });
   // An app connected first, so the apps page lists one; the Gatehouse session then opens /account without a second sign-in.
-  await startSignIn(walk, client, { scope: 'openid profile offline_access', prompt: 'consent' });
+  await startSignIn(walk, client, { scope: 'openid profile offline_access', prompt: 'consent', redirect_uri: landing });
   await signIn(page, person);
   await page.locator('form[action$="/confirm"] button[type=submit]').click();
-  await page.waitForURL(callbackPattern);
+  await page.waitForURL((url) => url.href.startsWith(landing) && url.searchParams.has('code'));
 
   await walk.visit('/account', 'account-profile', 'input#email');
   await page.locator('input#email').fill(other.email!);
@@ -321,7 +321,12 @@ async function adminPages(walk: Walk) {
   await walk.visit('/admin/system', 'admin-system', 'h1');
 }
 
-const areas = { 'sign-in, consent, second factor, recovery, errors': signInPages, account: accountPages, admin: adminPages };
+/** Each area's walk, by the folder its screenshots go to. */
+const areas = [
+  { area: 'sign-in', title: 'sign-in, consent, second factor, recovery, errors', walkThrough: signInPages },
+  { area: 'account', title: 'account', walkThrough: accountPages },
+  { area: 'admin', title: 'admin', walkThrough: adminPages },
+];
 
 for (const language of languages) {
   for (const scheme of schemes) {
@@ -329,10 +334,10 @@ for (const language of languages) {
       const variant = `${language}-${scheme}-${size}`;
       test.describe(variant, () => {
         test.use({ colorScheme: scheme, locale: language === 'de' ? 'de-DE' : 'en-US', ...device });
-        for (const [area, walkThrough] of Object.entries(areas)) {
-          test(`WCAG 2.2 AA: ${area}`, async ({ page }) => {
+        for (const { area, title, walkThrough } of areas) {
+          test(`WCAG 2.2 AA: ${title}`, async ({ page }) => {
             test.setTimeout(240_000);
-            const walk = await Walk.start(page, variant);
+            const walk = await Walk.start(page, variant, area);
             try {
               await walkThrough(walk);
             } finally {
