@@ -22,7 +22,7 @@ import { createLogger } from '../../lib/ops/log.ts';
 import { inviteUser } from '../../lib/services/invitations.ts';
 import { capturingMailer } from '../../lib/services/testing.ts';
 import { totpCode } from '../../lib/services/factors/totp.ts';
-import { describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
+import { controlFindings, describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
 import { authorizationRequest, baseUrl, codeFlow, databaseUrl, enrolTotp, makeClient, makeUser } from '../support/fixtures.ts';
 import { enrolPasskey } from '../support/passkeys.ts';
 
@@ -63,7 +63,7 @@ class Walk {
     if (ready) await expect(this.page.locator(ready).first()).toBeVisible();
     await this.page.waitForLoadState('load');
     this.pages.push(name);
-    const findings = await wcagFindings(this.page, name, this.variant);
+    const findings = [...(await wcagFindings(this.page, name, this.variant)), ...(await controlFindings(this.page, name, this.variant))];
     this.findings.push(...findings);
     // Soft: the walk goes on, so one run lists every page's violations (and a later step's failure keeps them).
     expect.soft(findings.length, `serious or critical WCAG violations:\n${describeFindings(findings)}\n`).toBe(0);
@@ -336,7 +336,7 @@ for (const language of languages) {
         test.use({ colorScheme: scheme, locale: language === 'de' ? 'de-DE' : 'en-US', ...device });
         for (const { area, title, walkThrough } of areas) {
           test(`WCAG 2.2 AA: ${title}`, async ({ page }) => {
-            test.setTimeout(240_000);
+            test.setTimeout(360_000);
             const walk = await Walk.start(page, variant, area);
             try {
               await walkThrough(walk);

@@ -4,9 +4,14 @@
  * rates serious or critical, which issue 12 makes a failure. Each finding names
  * the page, the rule, axe's one-line help and the elements, so a failed run
  * says what to fix without opening a report.
+ *
+ * axe does not check non-text contrast (WCAG 1.4.11), which issue 12 found
+ * broken on the form fields (1.49:1 borders): `controlFindings` measures the
+ * boundary of every text field, select and text area against what surrounds it.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { contrast } from '../../lib/config/colour.ts';
 
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -61,4 +66,74 @@ export function describeFindings(findings: Finding[]): string {
       return [`${f.page} [${f.variant}] ${f.url}`, `  ${f.rule} (${f.impact}): ${f.help}`, ...targets, `    (${f.summary})`].join('\n');
     })
     .join('\n');
+}
+
+/** What a control's boundary is drawn with, as the page paints it (each `#rrggbb`, transparency blended in). */
+interface ControlColours {
+  control: string;
+  border: string;
+  fill: string;
+  around: string;
+}
+
+/**
+ * WCAG 1.4.11 for the form fields people type into or pick from: the border against what surrounds
+ * the field, or else the field's own fill against it, must reach 3:1, or the field cannot be seen to be
+ * one. Disabled fields are exempt, as WCAG exempts inactive components.
+ */
+export async function controlFindings(page: Page, name: string, variant: string): Promise<Finding[]> {
+  const controls: ControlColours[] = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 1;
+    canvas.height = 1;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+    type Rgba = [number, number, number, number];
+    // The browser parses any CSS colour (oklch included) into sRGB on a canvas.
+    const rgba = (css: string): Rgba => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = css;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+      return [r, g, b, a / 255];
+    };
+    const over = (top: Rgba, under: Rgba): Rgba => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1) as Rgba;
+    const hex = (c: Rgba) =>
+      `#${c
+        .slice(0, 3)
+        .map((v) => Math.round(v).toString(16).padStart(2, '0'))
+        .join('')}`;
+    const behind = (element: Element): Rgba => {
+      const chain: Element[] = [];
+      for (let e = element.parentElement; e; e = e.parentElement) chain.unshift(e);
+      return chain.reduce<Rgba>((colour, e) => over(rgba(getComputedStyle(e).backgroundColor), colour), [255, 255, 255, 1]);
+    };
+    const fields = document.querySelectorAll<HTMLElement>(
+      'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), select, textarea',
+    );
+    return [...fields]
+      .filter((f) => !(f as HTMLInputElement).disabled && f.getClientRects().length > 0 && getComputedStyle(f).visibility !== 'hidden')
+      .map((f) => {
+        const style = getComputedStyle(f);
+        const around = behind(f);
+        const width = Number.parseFloat(style.borderBottomWidth);
+        return {
+          control: `${f.tagName.toLowerCase()}${f.id ? `#${f.id}` : f.getAttribute('name') ? `[name=${f.getAttribute('name')}]` : ''}`,
+          border: hex(width > 0 ? over(rgba(style.borderBottomColor), around) : around),
+          fill: hex(over(rgba(style.backgroundColor), around)),
+          around: hex(around),
+        };
+      });
+  });
+  return controls
+    .filter((c) => Math.max(contrast(c.border, c.around), contrast(c.fill, c.around)) < 3)
+    .map((c) => ({
+      page: name,
+      url: page.url(),
+      variant,
+      rule: 'non-text-contrast',
+      impact: 'serious',
+      help: 'A form field’s boundary must reach 3:1 against its surroundings (WCAG 1.4.11; not checked by axe)',
+      targets: [c.control],
+      summary: `border ${c.border} is ${contrast(c.border, c.around).toFixed(2)}:1 and fill ${c.fill} is ${contrast(c.fill, c.around).toFixed(2)}:1 against ${c.around}`,
+    }));
 }
