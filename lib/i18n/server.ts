@@ -6,7 +6,7 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
 import { env } from '../config/env.ts';
-import { PATHNAME_HEADER } from '../http/paths.ts';
+import { isUnroutedPath, PATHNAME_HEADER } from '../http/paths.ts';
 import { interactionUiLocales } from '../services/interactions.ts';
 import { type Locale, negotiateLocale } from './locale.ts';
 
@@ -14,9 +14,10 @@ const INTERACTION_PATH = /^\/interaction\/([^/]{1,128})(?:\/|$)/;
 
 /**
  * The pages whose every string is in the catalogs. The others (the portal, /account, the recovery
- * pages) are English until they are translated, and say so in `<html lang>`.
+ * pages) are English until they are translated, and say so in `<html lang>`. A path no route answers
+ * gets the 404 page, which is translated.
  */
-const LOCALISED_PAGES = [INTERACTION_PATH];
+const LOCALISED_PAGES = [INTERACTION_PATH, { test: isUnroutedPath }];
 
 /**
  * The language this request asks for: on an interaction page its authorization request's

@@ -1,5 +1,5 @@
 // The interaction entrypoint: renders the login or the consent step of one authorization request.
-import { cookies } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
@@ -12,8 +12,10 @@ import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
 import { SecondFactorStep } from '@/components/interaction/second-factor-step';
 import { CheckMailStep } from '@/components/interaction/check-mail-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
+import { RequestFields } from '@/components/interaction/request-fields';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
+import { requestIdOf } from '@/lib/services/request-context';
 import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
@@ -72,9 +74,11 @@ export default async function InteractionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { uid } = await params;
-  const { error, retry_after: retryAfter, method, sent } = await searchParams;
+  const { error, retry_after: retryAfter, method, sent, client_id: clientId, redirect_uri: redirectUri } = await searchParams;
   const jar = await cookies();
-  const view = await viewInteraction(uid, jar.toString() || null);
+  // Where an expired form came from (app/interaction/respond.ts): checked against the registration before any link.
+  const hint = { clientId: typeof clientId === 'string' ? clientId : undefined, redirectUri: typeof redirectUri === 'string' ? redirectUri : undefined };
+  const view = await viewInteraction(uid, jar.toString() || null, hint);
   const t = await getTranslations('interaction');
   const errors = await getTranslations('interaction.errors');
   const message =
@@ -82,7 +86,7 @@ export default async function InteractionPage({
   const base = `/interaction/${encodeURIComponent(uid)}`;
   const lastUsername = error === 'invalid_credentials' || error === 'throttled' ? jar.get(LAST_USERNAME_COOKIE)?.value : undefined;
 
-  if (view.kind === 'expired') return <ExpiredInteraction />;
+  if (view.kind === 'expired') return <ExpiredInteraction app={view.app} requestId={requestIdOf(await headers())} />;
 
   const notice =
     error === 'second_factor_required' ? (
@@ -97,6 +101,7 @@ export default async function InteractionPage({
 
   const deny = (
     <form method="post" action={`${base}/abort`} className="mt-3">
+      <RequestFields client={view.client} />
       <Button block type="submit" variant="secondary">
         {t('cancel')}
       </Button>
@@ -183,6 +188,7 @@ export default async function InteractionPage({
       <AuthCard title={t('title')} subtitle={t.rich('login.subtitle', { client: view.client.name, strong })}>
         {notice}
         <form method="post" action={`${base}/login`} className="space-y-4">
+          <RequestFields client={view.client} />
           <TextField
             compact
             id="username"
@@ -247,11 +253,13 @@ export default async function InteractionPage({
       {notice}
       <ScopeList scopes={view.scopes} claims={view.claims} product={brand().name} />
       <form method="post" action={`${base}/confirm`} className="mt-6">
+        <RequestFields client={view.client} />
         <Button block type="submit" autoFocus>
           {t('consent.allow')}
         </Button>
       </form>
       <form method="post" action={`${base}/abort`} className="mt-3">
+        <RequestFields client={view.client} />
         <Button block type="submit" variant="secondary">
           {t('consent.deny')}
         </Button>
