@@ -254,6 +254,11 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
       await savePendingEmailVerification(ctx.db, uid, pending, interaction.exp * 1000);
       return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
     }
+    if (result.reason === 'disabled') {
+      // Only after the right password (lib/services/authentication.ts): whoever knows it may learn why, and
+      // calls their administrator instead of trying again. A wrong one gets the generic answer below.
+      return { error: 'account_disabled' };
+    }
     return result.refusal ? { error: 'throttled', retryAfterSeconds: result.refusal.retryAfterSeconds } : { error: 'invalid_credentials' };
   }
   // The account's own spelling: usernames match whatever the case typed.

@@ -1,0 +1,30 @@
+/**
+ * Sign-in failures as a person meets them: a disabled account is told so once its password was
+ * right (a wrong password gets the usual answer), and the error is tied to the fields it is about.
+ */
+import { expect, test } from '@playwright/test';
+import { database } from '../../lib/db/database.ts';
+import { disableUser } from '../../lib/services/users.ts';
+import { authorizationRequest, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
+import { alert, screenshots } from '../support/pages.ts';
+
+const shoot = screenshots('sign-in-errors');
+
+test('a disabled account: its own message after the right password, the generic one after a wrong password', async ({ page }) => {
+  const user = await makeUser();
+  await disableUser(database(databaseUrl), user.id);
+  const { url } = await authorizationRequest(await makeClient());
+  await page.goto(url.href);
+
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(alert(page, 'The username or password is not right.')).toBeVisible();
+  await expect(alert(page, 'disabled')).toHaveCount(0);
+
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(alert(page, 'This account is disabled. Contact your administrator if you need it again.')).toBeVisible();
+  await expect(alert(page, 'username or password')).toHaveCount(0);
+  await shoot(page, 'disabled');
+});
