@@ -13,6 +13,7 @@ import { SecondFactorStep } from '@/components/interaction/second-factor-step';
 import { CheckMailStep } from '@/components/interaction/check-mail-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { RequestFields } from '@/components/interaction/request-fields';
+import { AppIdentity } from '@/components/interaction/app-identity';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
 import { requestIdOf } from '@/lib/services/request-context';
@@ -185,7 +186,7 @@ export default async function InteractionPage({
 
   if (view.kind === 'login') {
     return (
-      <AuthCard title={t('title')} subtitle={t.rich('login.subtitle', { client: view.client.name, strong })}>
+      <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}>
         {notice}
         <form method="post" action={`${base}/login`} className="space-y-4">
           <RequestFields client={view.client} />
@@ -245,8 +246,8 @@ export default async function InteractionPage({
       title={t('consent.title', { client: view.client.name })}
       subtitle={
         <>
-          {t.rich('consent.subtitle', { client: view.client.name, strong })}
-          {view.username ? <span className="mt-1 block text-xs text-slate-500">{t('consent.signedInAs', { username: view.username })}</span> : null}
+          <AppIdentity client={view.client}>{t.rich('consent.subtitle', { client: view.client.name, strong })}</AppIdentity>
+          {view.username ? <span className="mt-3 block text-xs text-slate-500">{t('consent.signedInAs', { username: view.username })}</span> : null}
         </>
       }
     >
