@@ -5,7 +5,7 @@ import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { Button, buttonLook, TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
-import { TextField } from '@/components/ui/field';
+import { border, inputLook, TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
@@ -51,6 +51,11 @@ const explained = new Set([
 ] as const);
 type Explained = typeof explained extends Set<infer T> ? T : never;
 const isExplained = (error: string): error is Explained => (explained as Set<string>).has(error);
+
+/** Refusals of what was typed into the sign-in form: both fields are marked invalid and described by the message. */
+const credentialErrors = new Set(['invalid_credentials', 'invalid_form']);
+const SIGN_IN_ERROR_ID = 'sign-in-error';
+const fieldErrorProps = { 'aria-invalid': true, 'aria-describedby': SIGN_IN_ERROR_ID, className: `${inputLook} ${border(true)}` } as const;
 
 /** Errors about a recovery code bring the recovery-code form back. */
 const recoveryErrors = new Set(['recovery_code_missing', 'recovery_code_format', 'wrong_recovery_code']);
@@ -185,9 +190,13 @@ export default async function InteractionPage({
   }
 
   if (view.kind === 'login') {
+    // A username already there (the one just refused, or the app's login_hint): the password is what is left to type.
+    const username = lastUsername ?? view.loginHint;
+    // A refusal about what was typed is tied to both fields (WCAG 3.3.1): announced with them, and their borders red.
+    const fieldError = typeof error === 'string' && credentialErrors.has(error) && notice ? fieldErrorProps : {};
     return (
       <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}>
-        {notice}
+        {notice ? <div id={SIGN_IN_ERROR_ID}>{notice}</div> : null}
         <form method="post" action={`${base}/login`} className="space-y-4">
           <RequestFields client={view.client} />
           <TextField
@@ -197,9 +206,10 @@ export default async function InteractionPage({
             label={t('login.username')}
             autoComplete={view.passkey ? 'username webauthn' : 'username'}
             required
-            autoFocus={!lastUsername}
-            defaultValue={lastUsername ?? view.loginHint}
+            autoFocus={!username}
+            defaultValue={username}
             maxLength={64}
+            {...fieldError}
           />
           <TextField
             compact
@@ -209,8 +219,9 @@ export default async function InteractionPage({
             type="password"
             autoComplete="current-password"
             required
-            autoFocus={Boolean(lastUsername)}
+            autoFocus={Boolean(username)}
             maxLength={256}
+            {...fieldError}
           />
           <label className="flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" name="remember" className="size-4 accent-accent" />
