@@ -17,6 +17,7 @@ import { loadExistingGrant } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
 import { ACR_VALUES } from './authentication-context.ts';
 import { interactionPolicyWithStepUp } from './step-up.ts';
+import { withAccountChoice } from './account-choice.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 
@@ -196,7 +197,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
       // The default login and consent prompts, and step-up: a password-only session asked
       // for the mfa acr (acr_values, or a client's require_second_factor) gets the code step.
-      policy: interactionPolicyWithStepUp(db),
+      // "Use another account" asks the login prompt again (lib/oidc/account-choice.ts).
+      policy: withAccountChoice(interactionPolicyWithStepUp(db)),
     },
     ttl: {
       AccessToken: settings.accessTokenTtl,

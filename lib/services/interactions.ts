@@ -15,6 +15,7 @@ import { clientForDisplay, findInteraction, finishInteraction, grantFor, interac
 import { serverContext, type AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
+import { forAnotherAccount } from '../oidc/account-choice.ts';
 import { appHost } from '../oidc/return-link.ts';
 import { findAccount, findUserById } from '../db/users.ts';
 import { countPasskeys, findTotpFactor } from '../db/factors.ts';
@@ -90,6 +91,8 @@ export type InteractionView =
       loginHint?: string;
       /** On the consent step: who is signed in. */
       username?: string;
+      /** On the login step of a signed-in session (prompt=login, max_age, step-up): its account's username. */
+      sessionUsername?: string;
       /** On the login step: the options for signing in with a passkey alone. */
       passkey?: PublicKeyCredentialRequestOptionsJSON;
       /** On the login step: whether "Forgot your password?" can mail a link (lib/services/password-reset.ts). */
@@ -176,13 +179,16 @@ export async function viewInteraction(uid: string, cookie: string | null, hint: 
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
-  const account = kind === 'consent' && typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
+  const account = typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
+  // "Use another account" was chosen: neither the app's hint nor the session's account fills in the form.
+  const another = forAnotherAccount(interaction.prompt);
   return {
     kind,
     uid,
     client: shown,
-    loginHint: typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
-    username: account?.username,
+    loginHint: !another && typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
+    username: kind === 'consent' ? account?.username : undefined,
+    sessionUsername: kind === 'login' && !another && !account?.disabled ? account?.username : undefined,
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
     passwordReset: kind === 'login' && canMailLinks(ctx),
     signUp: kind === 'login' && signUpOffered(ctx),

@@ -14,6 +14,7 @@ import { CheckMailStep } from '@/components/interaction/check-mail-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { RequestFields } from '@/components/interaction/request-fields';
 import { AppIdentity } from '@/components/interaction/app-identity';
+import { AnotherAccountForm } from '@/components/interaction/another-account';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
 import { requestIdOf } from '@/lib/services/request-context';
@@ -190,8 +191,10 @@ export default async function InteractionPage({
   }
 
   if (view.kind === 'login') {
-    // A username already there (the one just refused, or the app's login_hint): the password is what is left to type.
-    const username = lastUsername ?? view.loginHint;
+    // A username already there (the one just refused, the app's login_hint, the session's): the password is what is left to type.
+    const username = lastUsername ?? view.loginHint ?? view.sessionUsername;
+    // Someone else than the hint or the session names may be at the keyboard: offer them the empty form.
+    const offerAnother = Boolean(view.loginHint ?? view.sessionUsername);
     // A refusal about what was typed is tied to both fields (WCAG 3.3.1): announced with them, and their borders red.
     const fieldError = typeof error === 'string' && credentialErrors.has(error) && notice ? fieldErrorProps : {};
     return (
@@ -237,6 +240,15 @@ export default async function InteractionPage({
             </p>
           ) : null}
         </form>
+        {offerAnother ? (
+          <AnotherAccountForm
+            action={`${base}/another-account`}
+            client={view.client}
+            label={t('account.useAnother')}
+            lead={t('account.notYou')}
+            className="mt-4 text-center text-sm text-slate-600"
+          />
+        ) : null}
         {view.signUp ? (
           <p className="mt-4 text-center text-sm text-slate-600">
             {t.rich('login.newHere', { link: (chunks) => <TextLink href={`${base}/sign-up`}>{chunks}</TextLink> })}
@@ -258,7 +270,15 @@ export default async function InteractionPage({
       subtitle={
         <>
           <AppIdentity client={view.client}>{t.rich('consent.subtitle', { client: view.client.name, strong })}</AppIdentity>
-          {view.username ? <span className="mt-3 block text-xs text-slate-500">{t('consent.signedInAs', { username: view.username })}</span> : null}
+          {view.username ? (
+            <AnotherAccountForm
+              action={`${base}/another-account`}
+              client={view.client}
+              label={t('account.useAnother')}
+              lead={`${t('consent.signedInAs', { username: view.username })}. ${t('account.notYou')}`}
+              className="mt-3 text-xs text-slate-600"
+            />
+          ) : null}
         </>
       }
     >

@@ -1,0 +1,113 @@
+// Choosing the account over HTTP: "Use another account" on the consent and sign-in pages, and prompt=select_account.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as oidc from 'openid-client';
+import { credentials, TestBrowser } from '../support/browser.ts';
+import { authorizationRequest, baseUrl, makeClient, makeUser } from '../support/fixtures.ts';
+
+type Flow = Awaited<ReturnType<typeof authorizationRequest>>;
+type Step = Awaited<ReturnType<TestBrowser['navigate']>>;
+
+/** The hidden inputs of the page's first form, and where it posts (the provider's own form_post pages). */
+function firstForm(html: string): { action: string; fields: Record<string, string> } {
+  const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+  assert.ok(action, 'a form on the page');
+  const fields = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)].map((m) => [
+      m[1],
+      m[2].replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
+    ]),
+  );
+  return { action: action.replace(/&amp;/g, '&'), fields };
+}
+
+/**
+ * Goes on from `step` as a browser would until the app gets its answer: through the provider's
+ * logout hop (an auto-submitting form, when another account replaces the session's) and consent.
+ */
+async function finish(browser: TestBrowser, step: Step): Promise<URL> {
+  for (let i = 0; i < 6 && !step.location; i++) {
+    const html = await step.response.text();
+    if (/action="[^"]*\/oauth\/logout\/confirm"/.test(html)) {
+      const { action, fields } = firstForm(html);
+      step = await browser.navigate(action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl },
+        body: new URLSearchParams(fields).toString(),
+      });
+    } else if (/\/confirm"/.test(html)) step = await browser.submit(html, '/confirm');
+    else assert.fail(`unexpected page at ${step.url}`);
+  }
+  assert.ok(step.location, 'back at the app');
+  return step.location;
+}
+
+async function subjectOf(flow: Flow, callback: URL): Promise<string | undefined> {
+  const tokens = await oidc.authorizationCodeGrant(flow.config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+  return tokens.claims()?.sub;
+}
+
+test('Not you? on the consent page: the sign-in form again, empty; another person signs in and the code is theirs', async () => {
+  const [a, b] = [await makeUser(), await makeUser()];
+  const client = await makeClient();
+  const browser = new TestBrowser(baseUrl);
+  const flow = await authorizationRequest(client);
+  const login = await browser.navigate(flow.url);
+  const consent = await browser.submit(await login.response.text(), '/login', credentials(a));
+  const consentPage = await consent.response.text();
+  assert.match(consentPage, new RegExp(`Signed in as ${a.username}\\. Not you\\?`));
+
+  const another = await browser.submit(consentPage, '/another-account');
+  assert.equal(another.location, undefined);
+  assert.match(another.url.pathname, /^\/interaction\/[^/]+$/);
+  assert.notEqual(another.url.pathname, consent.url.pathname, 'a new interaction');
+  const form = await another.response.text();
+  assert.match(form, /name="password"/);
+  assert.doesNotMatch(form, new RegExp(`value="${a.username}"`), 'the earlier account is not filled in');
+
+  const signedIn = await browser.submit(form, '/login', credentials(b));
+  assert.equal(await subjectOf(flow, await finish(browser, signedIn)), b.id);
+
+  // A's session in this browser was ended for B's: the next request goes on as B, without a sign-in.
+  const again = await authorizationRequest(client);
+  const next = await browser.navigate(again.url);
+  assert.equal(await subjectOf(again, await finish(browser, next)), b.id);
+});
+
+test('Use another account on a sign-in page filled in from login_hint: the form again without the hint', async () => {
+  const client = await makeClient();
+  const browser = new TestBrowser(baseUrl);
+  const flow = await authorizationRequest(client, { login_hint: 'grace-hopper' });
+  const login = await browser.navigate(flow.url);
+  const page = await login.response.text();
+  assert.match(page, /value="grace-hopper"/);
+  assert.match(page, /Use another account/);
+  const another = await browser.submit(page, '/another-account');
+  const form = await another.response.text();
+  assert.match(form, /name="username"/);
+  assert.doesNotMatch(form, /grace-hopper/);
+  assert.doesNotMatch(form, /Use another account/, 'nothing left to switch from');
+  const user = await makeUser();
+  const signedIn = await browser.submit(form, '/login', credentials(user));
+  assert.equal(await subjectOf(flow, await finish(browser, signedIn)), user.id);
+});
+
+test('Use another account is a form post like the others: a cross-origin one is refused, an expired one says so', async () => {
+  const client = await makeClient();
+  const browser = new TestBrowser(baseUrl);
+  const login = await browser.navigate((await authorizationRequest(client, { login_hint: 'x' })).url);
+  const foreign = await browser.request(`${login.url.pathname}/another-account`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+    body: '',
+  });
+  assert.equal(foreign.status, 403);
+  const stranger = await fetch(new URL(`${login.url.pathname}/another-account`, baseUrl), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
+  assert.equal(stranger.status, 303);
+  assert.match(stranger.headers.get('location')!, /error=expired/);
+});
