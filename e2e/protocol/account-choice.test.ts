@@ -111,3 +111,64 @@ test('Use another account is a form post like the others: a cross-origin one is 
   assert.equal(stranger.status, 303);
   assert.match(stranger.headers.get('location')!, /error=expired/);
 });
+
+test('discovery lists select_account among prompt_values_supported', async () => {
+  const discovery = await (await fetch(new URL('/.well-known/openid-configuration', baseUrl))).json();
+  assert.ok(discovery.prompt_values_supported.includes('select_account'), JSON.stringify(discovery.prompt_values_supported));
+  for (const value of ['none', 'login', 'consent']) assert.ok(discovery.prompt_values_supported.includes(value), value);
+});
+
+test('prompt=select_account without a session: the sign-in form is the choice, and no chooser follows the sign-in', async () => {
+  const user = await makeUser();
+  const client = await makeClient();
+  const browser = new TestBrowser(baseUrl);
+  const flow = await authorizationRequest(client, { prompt: 'select_account' });
+  const login = await browser.navigate(flow.url);
+  const page = await login.response.text();
+  assert.match(page, /name="password"/);
+  assert.doesNotMatch(page, /Choose an account/);
+  const signedIn = await browser.submit(page, '/login', credentials(user));
+  assert.equal(await subjectOf(flow, await finish(browser, signedIn)), user.id);
+});
+
+test('prompt=select_account with a session: Continue as A, or another account B; the next chooser shows B', async () => {
+  const [a, b] = [await makeUser(), await makeUser()];
+  const client = await makeClient();
+  const browser = new TestBrowser(baseUrl);
+  const first = await authorizationRequest(client);
+  const login = await browser.navigate(first.url);
+  assert.equal(await subjectOf(first, await finish(browser, await browser.submit(await login.response.text(), '/login', credentials(a)))), a.id);
+
+  // The chooser, and Continue: the code is A's, no password asked.
+  const choose = await authorizationRequest(client, { prompt: 'select_account' });
+  const chooser = await browser.navigate(choose.url);
+  const chooserPage = await chooser.response.text();
+  assert.equal(chooser.location, undefined, 'asked, not answered at once');
+  assert.match(chooserPage, /Choose an account/);
+  assert.match(chooserPage, new RegExp(`Continue as ${a.username}`));
+  assert.doesNotMatch(chooserPage, /name="password"/);
+  const continued = await browser.submit(chooserPage, '/select-account');
+  assert.equal(await subjectOf(choose, await finish(browser, continued)), a.id);
+
+  // Another account: the empty sign-in form, B signs in, the code is B's.
+  const again = await authorizationRequest(client, { prompt: 'select_account' });
+  const another = await browser.submit(await (await browser.navigate(again.url)).response.text(), '/another-account');
+  const form = await another.response.text();
+  assert.match(form, /name="password"/);
+  assert.doesNotMatch(form, new RegExp(a.username));
+  assert.equal(await subjectOf(again, await finish(browser, await browser.submit(form, '/login', credentials(b)))), b.id);
+
+  // The next chooser shows B, and Continue goes on as B.
+  const third = await authorizationRequest(client, { prompt: 'select_account' });
+  const thirdPage = await (await browser.navigate(third.url)).response.text();
+  assert.match(thirdPage, new RegExp(`Continue as ${b.username}`));
+  assert.equal(await subjectOf(third, await finish(browser, await browser.submit(thirdPage, '/select-account'))), b.id);
+});
+
+test('prompt=select_account with prompt=none is refused at the client (OIDC Core §3.1.2.1: none goes alone)', async () => {
+  const client = await makeClient();
+  const flow = await authorizationRequest(client, { prompt: 'none select_account' });
+  const response = await fetch(flow.url, { redirect: 'manual' });
+  const location = new URL(response.headers.get('location')!);
+  assert.equal(location.searchParams.get('error'), 'invalid_request');
+});

@@ -1,5 +1,12 @@
 /**
- * Choosing the account, in oidc-provider's interaction policy: "Not you? Use another account".
+ * Choosing the account, in oidc-provider's interaction policy: `prompt=select_account` and
+ * "Not you? Use another account".
+ *
+ * `prompt=select_account` (OIDC Core §3.1.2.1: "prompt the End-User to select a user account")
+ * is a prompt of its own, first in the policy, so discovery lists it in prompt_values_supported
+ * and the provider accepts it. With a signed-in session it asks: the page shows that account
+ * ("Continue as …") and "Use another account". Without one there is no account to choose
+ * from: the login prompt's sign-in form is the choice, and a sign-in settles it.
  *
  * A person who says the signed-in account is not the one to use (on the consent page, or the
  * sign-in page when it shows a login_hint or the session's account) ends that interaction with
@@ -29,8 +36,39 @@ export function anotherAccountCheck(): interactionPolicy.Check {
   );
 }
 
-/** `policy` with the account choice: the check above in its login prompt. */
+/** The prompt's one reason, as oidc-provider names the check of a requestable prompt. */
+export const SELECT_ACCOUNT_REASON = 'select_account_prompt';
+
+/**
+ * The select_account prompt. Its check replaces the one oidc-provider gives a requestable prompt,
+ * which counts a prompt as settled only by a result of its own name: here a sign-in (`login`) or
+ * "Use another account" settles it too, or the person would be asked to choose again right after
+ * choosing by signing in.
+ */
+export function selectAccountPrompt(): interactionPolicy.Prompt {
+  const prompt = new interactionPolicy.Prompt({ name: 'select_account', requestable: true });
+  prompt.checks.remove(SELECT_ACCOUNT_REASON);
+  prompt.checks.add(
+    // account_selection_required: the error OIDC Core §3.1.2.6 names for this prompt.
+    new interactionPolicy.Check(
+      SELECT_ACCOUNT_REASON,
+      'the End-User was asked to select an account',
+      'account_selection_required',
+      (ctx: KoaContextWithOIDC) => {
+        const { oidc } = ctx;
+        if (!oidc.prompts.has('select_account') || !oidc.session?.accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+        const result = oidc.result;
+        const settled = Boolean(result?.select_account || result?.login || result?.[ANOTHER_ACCOUNT]);
+        return settled ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+      },
+    ),
+  );
+  return prompt;
+}
+
+/** `policy` with the account choice: select_account first, and the check above in its login prompt. */
 export function withAccountChoice(policy: interactionPolicy.DefaultPolicy): interactionPolicy.DefaultPolicy {
+  policy.add(selectAccountPrompt(), 0);
   policy.get('login')?.checks.add(anotherAccountCheck());
   return policy;
 }
@@ -38,4 +76,9 @@ export function withAccountChoice(policy: interactionPolicy.DefaultPolicy): inte
 /** Whether an interaction's login prompt is for another account than the session's (the page then offers no hint). */
 export function forAnotherAccount(prompt: { name: string; reasons: string[] }): boolean {
   return prompt.name === 'login' && prompt.reasons.includes(ANOTHER_ACCOUNT_REASON);
+}
+
+/** The prompt values a request may carry: `none` and the policy's requestable prompts (as oidc-provider accepts them). */
+export function promptValues(policy: interactionPolicy.DefaultPolicy): string[] {
+  return ['none', ...policy.filter((prompt) => prompt.requestable).map((prompt) => prompt.name)];
 }

@@ -17,7 +17,7 @@ import { loadExistingGrant } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
 import { ACR_VALUES } from './authentication-context.ts';
 import { interactionPolicyWithStepUp } from './step-up.ts';
-import { withAccountChoice } from './account-choice.ts';
+import { promptValues, withAccountChoice } from './account-choice.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 
@@ -96,6 +96,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const { db } = settings;
   const https = settings.issuer.startsWith('https:');
   const readAccount = accountReader(db);
+  // "Use another account" asks the login prompt again; prompt=select_account is a prompt of its own (lib/oidc/account-choice.ts).
+  const policy = withAccountChoice(interactionPolicyWithStepUp(db));
   const pageSettings = { pages: providerPages(settings.brand), brandName: settings.brand.name, defaultLocale: settings.defaultLocale ?? 'en' };
 
   return {
@@ -197,8 +199,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
       // The default login and consent prompts, and step-up: a password-only session asked
       // for the mfa acr (acr_values, or a client's require_second_factor) gets the code step.
-      // "Use another account" asks the login prompt again (lib/oidc/account-choice.ts).
-      policy: withAccountChoice(interactionPolicyWithStepUp(db)),
+      // With the account choice above.
+      policy,
     },
     ttl: {
       AccessToken: settings.accessTokenTtl,
@@ -214,6 +216,10 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       Session: (_ctx, session) => (session.transient ? (settings.sessionIdleTtl ?? settings.sessionTtl) : settings.sessionTtl),
       Interaction: 3600,
     },
+    // Added to oidc-provider's own discovery document (merged with its defaults). prompt_values_supported
+    // (Initiating User Registration via OpenID Connect 1.0 §4.1, which defines it for all prompt values) is not
+    // published by the provider: the prompts a request may name, from the policy, so select_account is listed.
+    discovery: { prompt_values_supported: promptValues(policy) },
     features: {
       // The built-in login pages are for development only; ours live in app/interaction.
       devInteractions: { enabled: false },

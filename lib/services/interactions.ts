@@ -82,6 +82,11 @@ export type InteractionView =
    * (`verified`: the person may continue). `via`: how they got here.
    */
   | { kind: 'check_mail'; uid: string; client: ShownClient; email: string; via: 'sign_up' | 'sign_in'; verified: boolean }
+  /**
+   * prompt=select_account with a signed-in session: its account ("Continue as …"), or none when
+   * that account is gone or disabled (then only "Use another account" is offered).
+   */
+  | { kind: 'select_account'; uid: string; client: ShownClient; username?: string; name?: string }
   /** Signed in with a recovery code: how many are left, and where to continue. */
   | { kind: 'recovery_code_used'; uid: string; client: ShownClient; remaining: number; continueTo: string }
   | {
@@ -176,6 +181,11 @@ export async function viewInteraction(uid: string, cookie: string | null, hint: 
       recoveryCodes: recoveryCodes > 0,
     };
   }
+  if (interaction.prompt.name === 'select_account') {
+    const signedIn = typeof interaction.session?.accountId === 'string' ? await findAccount(ctx.db, interaction.session.accountId) : undefined;
+    const usable = signedIn && !signedIn.disabled ? signedIn : undefined;
+    return { kind: 'select_account', uid, client: shown, username: usable?.username, name: usable?.name ?? undefined };
+  }
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
@@ -222,7 +232,12 @@ type Failure =
   | { error: 'throttled'; retryAfterSeconds: number };
 export type Next = { redirect: string } | Failure;
 
-export async function current(ctx: AppContext, uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
+export async function current(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  step: 'login' | 'consent' | 'select_account',
+): Promise<Interaction | Failure> {
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   if (interaction.prompt.name !== step) return { error: 'wrong_step' };

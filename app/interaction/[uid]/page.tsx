@@ -15,6 +15,7 @@ import { ExpiredInteraction } from '@/components/interaction/expired';
 import { RequestFields } from '@/components/interaction/request-fields';
 import { AppIdentity } from '@/components/interaction/app-identity';
 import { AnotherAccountForm } from '@/components/interaction/another-account';
+import { SelectAccount } from '@/components/interaction/select-account';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
 import { requestIdOf } from '@/lib/services/request-context';
@@ -188,6 +189,11 @@ export default async function InteractionPage({
         </a>
       </AuthCard>
     );
+  }
+
+  if (view.kind === 'select_account') {
+    const account = view.username ? { username: view.username, name: view.name } : undefined;
+    return <SelectAccount base={base} client={view.client} account={account} notice={notice} />;
   }
 
   if (view.kind === 'login') {
