@@ -1,6 +1,5 @@
 // The 403 page (forbidden() from requireAdmin): signed in, but not an administrator; their own /account is open to them.
 // In the person's language (the admin area around it may still be English: `lang` on the card says so), with the request id.
-import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
@@ -11,10 +10,6 @@ import { signOutAction } from '@/app/admin/actions';
 import { brand } from '@/lib/config/brand';
 import { requestLocale } from '@/lib/i18n/server';
 import { requestIdOf } from '@/lib/services/request-context';
-
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations({ locale: await requestLocale(), namespace: 'forbidden' }))('title') };
-}
 
 export default async function Forbidden() {
   const locale = await requestLocale();

@@ -4,7 +4,7 @@
  * support, and the protocol's code only behind "Technical details". Without JavaScript too.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { authorizationRequest, baseUrl, makeClient, redirectUri } from '../support/fixtures.ts';
+import { authorizationRequest, baseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
 import { screenshots } from '../support/pages.ts';
 
 const shoot = screenshots('errors');
@@ -89,5 +89,26 @@ test('the 404 page for a German browser: German, <html lang="de">, the request i
   expect(await page.locator('html').getAttribute('lang')).toBe('de');
   await showsRequestId(page, response?.headers()['x-request-id']);
   await shoot(page, 'not-found-de');
+  await context.close();
+});
+
+test('the 403 page for a German browser: German, marked as such inside the English admin area, the request id', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'de-DE' });
+  const page = await context.newPage();
+  const user = await makeUser();
+  await page.goto('/admin');
+  // The sign-in page of the portal's request, in German like every interaction page for this browser.
+  await page.getByLabel('Benutzername').fill(user.username);
+  await page.getByLabel('Passwort').fill(user.password);
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/admin' && r.status() === 403);
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+  const response = await answer;
+  await expect(page.getByRole('heading', { name: 'Sie haben keinen Zugriff auf diese Seite' })).toBeVisible();
+  // The admin area is English (<html lang="en">); the card says it is German.
+  expect(await page.locator('main').evaluate((main) => main.closest('[lang]')?.getAttribute('lang'))).toBe('de');
+  await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Zu Ihrem Konto' })).toBeVisible();
+  await showsRequestId(page, response.headers()['x-request-id']);
+  await shoot(page, 'forbidden-de');
   await context.close();
 });

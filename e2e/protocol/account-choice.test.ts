@@ -172,3 +172,21 @@ test('prompt=select_account with prompt=none is refused at the client (OIDC Core
   const location = new URL(response.headers.get('location')!);
   assert.equal(location.searchParams.get('error'), 'invalid_request');
 });
+
+test('prompt=login with a session: the form is filled in with the session’s account, and another account is offered', async () => {
+  const user = await makeUser();
+  const client = await makeClient({ firstParty: true });
+  const browser = new TestBrowser(baseUrl);
+  const first = await authorizationRequest(client);
+  const login = await browser.navigate(first.url);
+  await finish(browser, await browser.submit(await login.response.text(), '/login', credentials(user)));
+
+  const again = await authorizationRequest(client, { prompt: 'login' });
+  const page = await (await browser.navigate(again.url)).response.text();
+  assert.match(page, new RegExp(`name="username" value="${user.username}"`));
+  assert.match(page, /Use another account/);
+  const another = await browser.submit(page, '/another-account');
+  const form = await another.response.text();
+  assert.doesNotMatch(form, new RegExp(`value="${user.username}"`));
+  assert.doesNotMatch(form, /Use another account/);
+});
