@@ -190,3 +190,16 @@ test('prompt=login with a session: the form is filled in with the session’s ac
   assert.doesNotMatch(form, new RegExp(`value="${user.username}"`));
   assert.doesNotMatch(form, /Use another account/);
 });
+
+test('the chooser speaks the request’s language (ui_locales=de)', async () => {
+  const user = await makeUser();
+  const client = await makeClient({ firstParty: true });
+  const browser = new TestBrowser(baseUrl);
+  const first = await authorizationRequest(client);
+  await finish(browser, await browser.submit(await (await browser.navigate(first.url)).response.text(), '/login', credentials(user)));
+  const page = await (await browser.navigate((await authorizationRequest(client, { prompt: 'select_account', ui_locales: 'de' })).url)).response.text();
+  assert.match(page, /<html lang="de"/);
+  assert.match(page, /Konto auswählen/);
+  assert.match(page, new RegExp(`Weiter als ${user.username}`));
+  assert.match(page, /Anderes Konto verwenden/);
+});
