@@ -6,7 +6,7 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
 import { env } from '../config/env.ts';
-import { PATHNAME_HEADER } from '../http/paths.ts';
+import { isUnroutedPath, PATHNAME_HEADER } from '../http/paths.ts';
 import { interactionUiLocales } from '../services/interactions.ts';
 import { type Locale, negotiateLocale } from './locale.ts';
 
@@ -14,10 +14,11 @@ const INTERACTION_PATH = /^\/interaction\/([^/]{1,128})(?:\/|$)/;
 
 /**
  * The pages whose every string is in the catalogs: the sign-in pages (sign-up too), the mailed links'
- * pages and /account with the portal's sign-in trouble page (no ui_locales there: the browser's language).
- * The others (the admin portal) are English for now, and say so in `<html lang>`.
+ * pages and /account with the portal's sign-in trouble page (no ui_locales there: the browser's language),
+ * and the 404 page of a path no route answers. The others (the admin portal) are English for now, and
+ * say so in `<html lang>`.
  */
-const LOCALISED_PAGES = [INTERACTION_PATH, /^\/(?:password-reset|verify-email|invitation|account|sign-in)(?:\/|$)/];
+const LOCALISED_PAGES = [INTERACTION_PATH, /^\/(?:password-reset|verify-email|invitation|account|sign-in)(?:\/|$)/, { test: isUnroutedPath }];
 
 /**
  * The language this request asks for: on an interaction page its authorization request's
