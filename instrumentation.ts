@@ -2,15 +2,22 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // Under `npm start`, the custom server (scripts/server.mjs) waits for the provider's mount or the failure.
-  const { registerProviderMount, reportStartupFailure } = await import('./lib/oidc/mounts/node');
+  const { registerProviderMount, reportStartupFailure, underCustomServer } = await import('./lib/oidc/mounts/node');
   const { createLogger } = await import('./lib/ops/log');
   let log: import('./lib/ops/log').Log | undefined;
   try {
     // First: stamps each request with its TCP peer address for the audit log.
     const { installPeerAddressStamp } = await import('./lib/services/request-context');
     installPeerAddressStamp();
-    // The process's one context: every page, action and route handler gets this one (lib/context.ts).
     const { serverContext } = await import('./lib/context');
+    // Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK is not even loaded otherwise. Before
+    // the context, whose logger then stamps each line with the active span's ids (lib/ops/log.ts).
+    const { startTracing, tracingSettings } = await import('./lib/ops/tracing');
+    const tracer = await startTracing(tracingSettings(), {
+      warn: (line) => serverContext().log.warn(line),
+      info: (line) => serverContext().log.info(line),
+    });
+    // The process's one context: every page, action and route handler gets this one (lib/context.ts).
     const ctx = serverContext();
     const { db, config } = ctx;
     log = ctx.log;
@@ -42,16 +49,32 @@ export async function register() {
       const metrics = await startMetricsServer(ctx.metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, log: ctx.log });
       ctx.log.info({ url: metrics.url }, `metrics at ${metrics.url}`);
     }
+    if (config.METRICS_TOKEN) ctx.log.info(`metrics at ${config.ISSUER}/metrics for the bearer of METRICS_TOKEN`);
+    if (tracer) ctx.log.info({ endpoint: tracer.endpoint }, `traces go to ${tracer.endpoint}`);
     const { healthMount } = await import('./lib/ops/health');
-    // The timers first, so that none of them reaches for the database once it is closing.
+    const { metricsMount } = await import('./lib/ops/metrics-server');
+    // The timers first, so that none of them reaches for the database once it is closing;
+    // the tracer last, so that it sends the spans of everything before.
     let stopRotation = () => {};
     let stopRetention = () => {};
     const close = async () => {
       stopRotation();
       stopRetention();
-      await ctx.close();
+      try {
+        await ctx.close();
+      } finally {
+        await tracer?.shutdown();
+      }
     };
-    ctx.onProvider(registerProviderMount(provider, config.ISSUER, ctx.metrics, ctx.log, close, healthMount(ctx.readiness)));
+    const health = healthMount(ctx.readiness);
+    const metricsOnIssuer = config.METRICS_TOKEN ? metricsMount(ctx.metrics, config.METRICS_TOKEN, ctx.log) : undefined;
+    const ahead: import('./lib/oidc/mounts/node').ProviderMount = (req, res) => health(req, res) || (metricsOnIssuer?.(req, res) ?? false);
+    ctx.onProvider(registerProviderMount(provider, config.ISSUER, ctx.metrics, ctx.log, close, ahead));
+    if (!underCustomServer()) {
+      // Plain `next start` (and `next dev`): Next handles the signal; `close` runs before its exit.
+      const { closeBeforeNextExits } = await import('./lib/ops/next-start-stop');
+      closeBeforeNextExits(close, ctx.log);
+    }
     // From now on every few seconds: what the clock makes due, and keys changed by another instance or the CLI.
     stopRotation = startSigningKeyRotation(ctx, rotationSettings(config));
     // Where password reset links go: the operator should know before a person asks for one.

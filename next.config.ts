@@ -20,6 +20,14 @@ const nextConfig: NextConfig = {
     '@prisma/schema-engine-wasm',
     'rate-limiter-flexible',
     'ioredis',
+    // Loaded only when tracing is on (lib/ops/tracing-sdk.ts), from node_modules as published:
+    // their `#platform` imports pick the Node build by export conditions.
+    '@opentelemetry/context-async-hooks',
+    '@opentelemetry/core',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/exporter-trace-otlp-proto',
+    '@opentelemetry/resources',
+    '@opentelemetry/sdk-trace',
   ],
   poweredByHeader: false,
   experimental: {

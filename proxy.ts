@@ -9,7 +9,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { brand, imageOrigins } from '@/lib/config/brand';
 import { env } from '@/lib/config/env';
 import { isProviderPath, isWellFormedPath, MALFORMED_PATH_ERROR, PATHNAME_HEADER } from '@/lib/http/paths';
-import { pagePolicy, transportSecurity } from '@/lib/http/security-headers';
+import { CLIENT_LOGO_SOURCES, pagePolicy, transportSecurity } from '@/lib/http/security-headers';
 
 export function proxy(request: NextRequest): NextResponse {
   // The path as sent: nextUrl may already be normalised.
@@ -23,7 +23,9 @@ export function proxy(request: NextRequest): NextResponse {
   // The provider's answers carry their own headers (lib/oidc/extensions/security-headers.ts).
   if (isProviderPath(pathname)) return NextResponse.next();
 
-  const policy = pagePolicy(nonce(), process.env.NODE_ENV === 'development', imageOrigins(brand()));
+  // The sign-in and consent pages show the relying party's logo (lib/http/security-headers.ts CLIENT_LOGO_SOURCES).
+  const images = [...imageOrigins(brand()), ...(pathname.startsWith('/interaction/') ? CLIENT_LOGO_SOURCES : [])];
+  const policy = pagePolicy(nonce(), process.env.NODE_ENV === 'development', images);
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
   headers.set(PATHNAME_HEADER, pathname);

@@ -1,27 +1,35 @@
 // The 403 page (forbidden() from requireAdmin): signed in, but not an administrator; their own /account is open to them.
+// In the person's language (the admin area around it may still be English: `lang` on the card says so), with the request id.
+import { headers } from 'next/headers';
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
+import { SupportDetails } from '@/components/interaction/support';
 import { Button, focusRing } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { signOutAction } from '@/app/admin/actions';
 import { brand } from '@/lib/config/brand';
+import { requestLocale } from '@/lib/i18n/server';
+import { requestIdOf } from '@/lib/services/request-context';
 
-export default function Forbidden() {
+export default async function Forbidden() {
+  const locale = await requestLocale();
+  const t = await getTranslations({ locale, namespace: 'forbidden' });
   return (
-    <AuthCard title="You don't have access to this page">
-      <p className="text-sm text-slate-600">
-        <span className="font-semibold text-slate-900">403 Forbidden.</span> The admin area is for {brand().name} administrators, and your account does not have
-        the admin role. Ask an administrator to grant it, or sign out and sign in with another account.
-      </p>
-      <form action={signOutAction} className="mt-6">
-        <Button type="submit" block>
-          Sign out
-        </Button>
-      </form>
-      <p className="mt-4 text-center text-sm">
-        <Link href="/account" className={`rounded-sm text-slate-600 underline hover:text-slate-900 ${focusRing}`}>
-          Go to your account
-        </Link>
-      </p>
-    </AuthCard>
+    <div lang={locale}>
+      <AuthCard title={t('title')}>
+        <p className="text-sm text-slate-600">{t('body', { brand: brand().name })}</p>
+        <form action={signOutAction} className="mt-6">
+          <Button type="submit" block>
+            {t('signOut')}
+          </Button>
+        </form>
+        <p className="mt-4 text-center text-sm">
+          <Link href="/account" className={`rounded-sm text-slate-600 underline hover:text-slate-900 ${focusRing}`}>
+            {t('account')}
+          </Link>
+        </p>
+        <SupportDetails requestId={requestIdOf(await headers())} code="403" locale={locale} />
+      </AuthCard>
+    </div>
   );
 }

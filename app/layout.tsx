@@ -3,7 +3,9 @@ import { headers } from 'next/headers';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { brand, brandCss } from '@/lib/config/brand';
+import { env } from '@/lib/config/env';
 import { pageLocale } from '@/lib/i18n/server';
+import { timeZoneScript } from '@/lib/i18n/time-zone';
 import './globals.css';
 
 export function generateMetadata(): Metadata {
@@ -37,6 +39,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         {/* The brand's accent for both schemes (lib/config/brand.ts): validated colours only, allowed by the page's nonce. */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: CSS built from validated #rrggbb values, no input from requests */}
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: brandCss(brand()) }} />
+        {/* The browser's time zone for the next page's times (lib/i18n/time-zone.ts); without JavaScript they stay in UTC and say so. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script from our own source, allowed by the page's nonce */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: timeZoneScript(env().ISSUER.startsWith('https:')) }} />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">{children}</body>
     </html>

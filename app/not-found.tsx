@@ -1,16 +1,27 @@
-// The 404 page (an unknown path, or notFound() from a page): the sign-in pages' card, in the brand, in either scheme.
+// The 404 page (an unknown path, or notFound() from a page): the sign-in pages' card, in the brand, in either scheme,
+// in the person's language (a path no route answers gets it in <html lang> too: lib/i18n/server.ts), with the request id.
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { getTranslations } from 'next-intl/server';
+import { SupportDetails } from '@/components/interaction/support';
 import { AuthCard } from '@/components/ui/card';
+import { requestLocale } from '@/lib/i18n/server';
+import { requestIdOf } from '@/lib/services/request-context';
 
-export const metadata: Metadata = { title: 'Page not found' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations({ locale: await requestLocale(), namespace: 'notFound' }))('title') };
+}
 
-export default function NotFound() {
+export default async function NotFound() {
+  // The person's language even inside an area still in English (the admin portal): then `lang` on the card says so.
+  const locale = await requestLocale();
+  const t = await getTranslations({ locale, namespace: 'notFound' });
   return (
-    <AuthCard title="Page not found">
-      <p className="text-sm text-slate-600">
-        <span className="font-semibold text-slate-900">404.</span> There is nothing at this address. Check the link, or go back to the application that sent you
-        here.
-      </p>
-    </AuthCard>
+    <div lang={locale}>
+      <AuthCard title={t('title')}>
+        <p className="text-sm text-slate-600">{t('body')}</p>
+        <SupportDetails requestId={requestIdOf(await headers())} code="404" locale={locale} />
+      </AuthCard>
+    </div>
   );
 }

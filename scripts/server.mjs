@@ -75,7 +75,8 @@ let stopping = false;
 
 const server = createServer((req, res) => {
   if (stopping) res.setHeader('Connection', 'close');
-  if (!handle(req, res)) handleWithNext(req, res);
+  // Next gets what the mount does not answer, within the request's span when tracing is on.
+  handle(req, res, () => handleWithNext(req, res));
 });
 // As `next start`: idle keep-alive connections stay open past a load balancer's typical 60 s.
 server.keepAliveTimeout = 65_000;
@@ -92,7 +93,8 @@ server.listen(port, hostname, () => {
  * SIGTERM (a supervisor, a rolling restart) or SIGINT (Ctrl-C): stop accepting connections,
  * let the requests in flight finish, for at most STOP_GRACE_MS (then their connections are
  * cut), then close Next and what the context opened: the database, after committing SQLite's
- * pending group-commit writes (lib/db/sql.ts), the PostgreSQL pools and Redis. Exits 0 when all
+ * pending group-commit writes (lib/db/sql.ts), the PostgreSQL pools and Redis, and send the
+ * spans still queued when tracing is on (lib/ops/tracing.ts). Exits 0 when all
  * of that went through, 1 when it did not or took longer than STOP_LIMIT_MS.
  */
 const STOP_GRACE_MS = 10_000;
@@ -127,7 +129,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
       try {
         await handover.close();
       } catch (error) {
-        log.error({ err: error }, 'the database or the throttle store did not close');
+        log.error({ err: error }, 'the database, the throttle store or the tracer did not close');
         status = 1;
       }
       log.info('stopped');

@@ -1,9 +1,10 @@
 /**
  * `npm test`: build, unit, protocol and browser suites in that order (README, *Tests*,
  * says what each runs against), with one summary line at the end.
- * Options: --skip-build, --only=unit|protocol|browser (repeatable), --files=a,b (only the protocol test
- * files whose names contain one of these). With TEST_REDIS_URL (and TEST_DATABASE_URL) the
- * protocol tests run once more on PostgreSQL with REDIS_URL (short-lived artifacts in Redis).
+ * Options: --skip-build, --only=unit|protocol|browser (repeatable), --files=<part of a path>
+ * (repeatable: only the test files and Playwright specs whose path contains one of them).
+ * With TEST_REDIS_URL (and TEST_DATABASE_URL) the protocol tests run once more on PostgreSQL
+ * with REDIS_URL (short-lived artifacts in Redis).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { startMailSink, type MailSink } from '../e2e/support/mail-sink.ts';
@@ -18,11 +19,9 @@ import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
 const args = process.argv.slice(2);
 const only = args.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length));
 const wants = (suite: string) => only.length === 0 || only.includes(suite);
-const fileFilter = args
-  .find((a) => a.startsWith('--files='))
-  ?.slice('--files='.length)
-  .split(',');
-const wantsFile = (path: string) => !fileFilter || fileFilter.some((part) => path.includes(part));
+const fileParts = args.filter((a) => a.startsWith('--files=')).map((a) => a.slice('--files='.length));
+/** The files of a suite that --files picks (all without it). */
+const picked = (files: string[]) => (fileParts.length === 0 ? files : files.filter((path) => fileParts.some((part) => path.includes(part))));
 /**
  * The run builds into its own folder and starts every server on it (scripts/server.mjs, `next start`
  * and the instances the protocol tests start, which inherit this environment), never into `.next`,
@@ -193,6 +192,9 @@ let mailSink: MailSink | undefined;
  */
 let logDir: string | undefined;
 
+/** Each server also answers /metrics on its own port for this token (METRICS_TOKEN), which e2e/protocol/metrics.test.ts presents. */
+const metricsToken = randomBytes(32).toString('hex');
+
 async function startServer(
   databaseUrl: string,
   mount: Mount,
@@ -216,6 +218,7 @@ async function startServer(
       ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
       METRICS_PORT: String(metricsPort),
       METRICS_HOST: '127.0.0.1',
+      METRICS_TOKEN: metricsToken,
       ...(mailSink ? { SMTP_URL: mailSink.smtpUrl } : {}),
       ...redisEnv,
     },
@@ -282,14 +285,15 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
     GATEHOUSE_TEST_MOUNT: mount,
     GATEHOUSE_TEST_METRICS_URL: server.metricsUrl,
     GATEHOUSE_TEST_LOG_FILE: server.logFile,
+    GATEHOUSE_TEST_METRICS_TOKEN: metricsToken,
     ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl, GATEHOUSE_TEST_SMTP_URL: mailSink.smtpUrl } : {}),
   };
   const label = `${database}${redisUrl ? ' with Redis' : ''}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
-    if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, testFiles(['e2e/protocol']).filter(wantsFile), serverEnv);
+    if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, picked(testFiles(['e2e/protocol'])), serverEnv);
     if (browser && wants('browser')) {
       console.log(`\n=== browser tests (Playwright, Chromium) on ${label} ===`);
-      const { code, output } = await run(process.execPath, [join('node_modules', '@playwright', 'test', 'cli.js'), 'test'], serverEnv);
+      const { code, output } = await run(process.execPath, [join('node_modules', '@playwright', 'test', 'cli.js'), 'test', ...fileParts], serverEnv);
       tally(output, 'playwright');
       if (code !== 0 && !/\d+ failed/.test(output)) totals.failed += 1;
     }
@@ -330,7 +334,7 @@ async function main() {
 
   if (wants('unit')) {
     if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
-    await nodeTests('unit and storage contract tests', testFiles(['lib', 'cli', 'scripts']), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
+    await nodeTests('unit and storage contract tests', picked(testFiles(['lib', 'cli', 'scripts'])), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
   }
 
   if (wants('protocol') || wants('browser')) {

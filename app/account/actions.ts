@@ -6,6 +6,7 @@
  * whose Origin is not this host (CSRF).
  */
 import { redirect } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
 import {
   finishAddingPasskey,
   removePasskey,
@@ -27,7 +28,7 @@ import {
   type PasswordChangeState,
   type ProfileState,
 } from '@/lib/services/account/pages';
-import { confirmFirst, type Confirmation } from '@/lib/services/portal/confirm';
+import { confirmOrSay, type Confirmation } from '@/lib/services/portal/confirm';
 import { requestLocale } from '@/lib/i18n/server';
 import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/services/portal/registration';
 import { endPortalSession, requireUser } from '@/lib/services/portal/session';
@@ -45,7 +46,7 @@ export async function changePasswordAction(_state: PasswordChangeState, form: Fo
 
 export async function revokeAppAction(clientId: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   const user = await requireUser('/account/apps');
-  return confirmFirst(form, 'the app’s access ends at once.', async () => {
+  return confirmOrSay(form, (await getTranslations('account.apps'))('unconfirmed'), async () => {
     const result = await revokeApp(user, clientId);
     redirect(`/account/apps?notice=${result.status}`);
   });
@@ -53,7 +54,7 @@ export async function revokeAppAction(clientId: string, _state: Confirmation, fo
 
 export async function endOtherSessionsAction(_state: Confirmation, form: FormData): Promise<Confirmation> {
   const user = await requireUser('/account/sessions');
-  return confirmFirst(form, 'every other browser and device is signed out.', async () => {
+  return confirmOrSay(form, (await getTranslations('account.sessions'))('unconfirmed'), async () => {
     const count = await signOutOtherSessions(user);
     redirect(`/account/sessions?notice=others_ended&count=${count}`);
   });

@@ -15,15 +15,31 @@ function isSameOrigin(request: Request): boolean {
   return origin === null || origin === new URL(env().ISSUER).origin;
 }
 
-function respond(uid: string, next: Next): Response {
-  const location = 'redirect' in next ? next.redirect : new URL(`/interaction/${encodeURIComponent(uid)}?${errorQuery(next)}`, env().ISSUER).toString();
+function respond(uid: string, next: Next, form: FormData): Response {
+  const location = 'redirect' in next ? next.redirect : new URL(`/interaction/${encodeURIComponent(uid)}?${errorQuery(next, form)}`, env().ISSUER).toString();
   return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 }
 
-/** The refusal as the page reads it back: its code, and for a throttled attempt when the next is taken. */
-function errorQuery(next: Exclude<Next, { redirect: string }>): string {
+/** A hidden field of the form (components/interaction/request-fields.tsx), bounded. */
+const requestField = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' && value.length <= 2000 ? value : undefined;
+};
+
+/**
+ * The refusal as the page reads it back: its code, for a throttled attempt when the next is taken,
+ * and for an expired request where it came from (the form's hidden fields), so that the page can
+ * link back to the application once it has checked them against the registration.
+ */
+function errorQuery(next: Exclude<Next, { redirect: string }>, form: FormData): string {
   const query = new URLSearchParams({ error: next.error });
   if (next.error === 'throttled') query.set('retry_after', String(next.retryAfterSeconds));
+  if (next.error === 'expired') {
+    for (const name of ['client_id', 'redirect_uri']) {
+      const value = requestField(form, name);
+      if (value) query.set(name, value);
+    }
+  }
   return query.toString();
 }
 
@@ -62,7 +78,7 @@ export function interactionForm(
     if (form instanceof Response) return form;
     const { uid } = await params;
     const next = await step(uid, request.headers.get('cookie'), requestContext(request.headers), form);
-    const response = respond(uid, next);
+    const response = respond(uid, next, form);
     if ('error' in next) afterError?.(response, uid, form);
     return response;
   };

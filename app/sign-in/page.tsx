@@ -2,6 +2,7 @@
 // browser came from and a way to try again; without one, straight on to that area's sign-in route.
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
+import { getTranslations } from 'next-intl/server';
 import { redirect } from 'next/navigation';
 import { SignInCard } from '@/components/portal/sign-in';
 import { env } from '@/lib/config/env';
@@ -9,7 +10,9 @@ import { portalCookieNames } from '@/lib/services/portal/auth';
 import { isAccountPath, safeReturnTo, signInPathFor } from '@/lib/services/portal/return-to';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Sign-in' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('portal.signIn'))('title') };
+}
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;

@@ -1,4 +1,5 @@
 /** The account forms' text input: the kit's TextField, with messages that start with a capital (each stands alone under its field). UI only. */
+import { useTranslations } from 'next-intl';
 import type { ComponentProps } from 'react';
 import { TextField as KitTextField } from '../ui/field';
 
@@ -10,5 +11,6 @@ export function TextField({ errors, ...props }: ComponentProps<typeof KitTextFie
 
 /** The current password, asked again before a change that weakens the account or adds a way in. `id` unique on the page. */
 export function CurrentPasswordField({ id, errors }: { id: string; errors?: string[] }) {
-  return <TextField id={id} name="currentPassword" label="Current password" type="password" autoComplete="current-password" required errors={errors} />;
+  const t = useTranslations('account.security');
+  return <TextField id={id} name="currentPassword" label={t('currentPassword')} type="password" autoComplete="current-password" required errors={errors} />;
 }

@@ -5,16 +5,19 @@
  * for the browser's WebAuthn ceremony (@simplewebauthn/browser); the
  * authenticator's answer goes to finishAction. That needs JavaScript: without
  * it the button stays disabled and says so. Removing one is a plain server
- * action with the current password, with or without JavaScript. UI only.
+ * action with the current password, with or without JavaScript. In the page's
+ * language (`account.security`, `problems`). UI only.
  */
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useActionState, useEffect, useState } from 'react';
 import type { PasskeyAdded, PasskeyStart, PasswordProtectedState } from '@/lib/services/account/pages';
+import type { FieldProblems } from '@/lib/services/forms';
 import { Button, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { CurrentPasswordField, TextField } from './fields';
-import { PasswordProtectedFields, RecoveryCodes, sentence } from './two-step-forms';
+import { PasswordProtectedFields, RecoveryCodes, useProblemTexts } from './two-step-forms';
 
 type Support = 'checking' | 'yes' | 'no';
 
@@ -28,8 +31,10 @@ export function AddPasskeyForm({
   finishAction: (response: string) => Promise<PasskeyAdded>;
 }) {
   const router = useRouter();
+  const t = useTranslations('account.security');
+  const texts = useProblemTexts();
   const [support, setSupport] = useState<Support>('checking');
-  const [errors, setErrors] = useState<Partial<Record<'name' | 'currentPassword' | 'form', string[]>>>({});
+  const [errors, setErrors] = useState<FieldProblems<'name' | 'currentPassword'>>({});
   const [pending, setPending] = useState(false);
   const [added, setAdded] = useState<Extract<PasskeyAdded, { status: 'added' }>>();
   useEffect(() => setSupport(browserSupportsWebAuthn() ? 'yes' : 'no'), []);
@@ -47,13 +52,7 @@ export function AddPasskeyForm({
         response = await startRegistration({ optionsJSON: started.options });
       } catch (error) {
         const name = (error as { name?: string }).name;
-        return setErrors({
-          form: [
-            name === 'InvalidStateError'
-              ? 'this device already holds one of your passkeys: nothing was added'
-              : 'no passkey was created: it was cancelled or timed out. Try again',
-          ],
-        });
+        return setErrors({ form: [{ code: name === 'InvalidStateError' ? 'passkey_exists' : 'passkey_cancelled' }] });
       }
       const finished = await finishAction(JSON.stringify(response));
       if (finished.status === 'invalid') return setErrors(finished.errors);
@@ -69,30 +68,26 @@ export function AddPasskeyForm({
     <form onSubmit={submit} noValidate className="space-y-4">
       {added ? (
         <Notice variant="success" compact>
-          Passkey “{added.name}” added. You can sign in with it.
+          {t('passkeyAdded', { name: added.name })}
         </Notice>
       ) : null}
       <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
       <TextField
         id="passkey-name"
         name="name"
-        label="Name"
-        hint="So you can tell your passkeys apart: for example the device or password manager it is in."
+        label={t('passkeyName')}
+        hint={t('passkeyNameHint')}
         maxLength={64}
         required
-        errors={errors.name}
+        errors={texts(errors, 'name', 'passkeyName')}
       />
-      <CurrentPasswordField id="passkey-password" errors={errors.currentPassword} />
-      <FormError messages={sentence(errors.form)} />
+      <CurrentPasswordField id="passkey-password" errors={texts(errors, 'currentPassword')} />
+      <FormError messages={texts(errors, 'form')} />
       <Button type="submit" disabled={support !== 'yes' || pending} aria-describedby="passkey-support">
-        {pending ? 'Waiting for your passkey…' : 'Add a passkey'}
+        {pending ? t('waiting') : t('addPasskey')}
       </Button>
       <p id="passkey-support" className="text-xs text-slate-600">
-        {support === 'no'
-          ? 'This browser cannot create passkeys.'
-          : support === 'checking'
-            ? 'Adding a passkey needs JavaScript, which is off or still loading.'
-            : ''}
+        {support === 'no' ? t('unsupported') : support === 'checking' ? t('needsScript') : ''}
       </p>
     </form>
   );
@@ -110,10 +105,11 @@ export function RemovePasskeyForm({
   action: (state: PasswordProtectedState, form: FormData) => Promise<PasswordProtectedState>;
 }) {
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
+  const t = useTranslations('account.security');
   if (state.status === 'removed') {
     return (
       <Notice compact>
-        Passkey “{name}” removed. <TextLink href="/account/security">Back to two-step verification</TextLink>
+        {t('passkeyRemoved', { name })} <TextLink href="/account/security">{t('back')}</TextLink>
       </Notice>
     );
   }
@@ -123,7 +119,7 @@ export function RemovePasskeyForm({
       formAction={formAction}
       pending={pending}
       username={username}
-      submit={`Remove “${name}”`}
+      submit={t('removePasskey', { name })}
       variant="danger"
       fieldId={`remove-${id}-currentPassword`}
       hidden={{ passkey: id }}

@@ -3,10 +3,12 @@
  * The change-password form: the current password, then the new one twice.
  * Nothing typed is ever sent back: after each answer every field starts empty
  * (React resets a form once its action completes) and only the messages
- * remain. A hidden username field lets password managers file the new
- * password under the right account.
+ * remain, worded here in the page's language. A hidden username field lets
+ * password managers file the new password under the right account.
  */
+import { useTranslations } from 'next-intl';
 import { useActionState, useEffect, useRef } from 'react';
+import { problemTexts } from '@/lib/i18n/problems';
 import type { PasswordChangeState } from '@/lib/services/account/pages';
 import { Button, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
@@ -21,6 +23,8 @@ export function PasswordForm({
   username: string;
   minLength: number;
 }) {
+  const t = useTranslations('account.password');
+  const problems = useTranslations('problems');
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
   const form = useRef<HTMLFormElement>(null);
   const errors = state.status === 'invalid' ? state.errors : {};
@@ -32,31 +36,43 @@ export function PasswordForm({
     <form ref={form} action={formAction} noValidate className="space-y-5">
       {state.status === 'changed' ? (
         <Notice>
-          <p className="font-semibold">Your password is changed.</p>
+          <p className="font-semibold">{t('changed')}</p>
           <p className="mt-1">
-            {state.endedSessions === 0
-              ? 'You had no other sessions to sign out.'
-              : `${state.endedSessions === 1 ? 'Your one other session was' : `Your ${state.endedSessions} other sessions were`} signed out; you stay signed in here.`}{' '}
-            Apps you connected keep their access: remove any you do not recognise under <TextLink href="/account/apps">Connected apps</TextLink>.
+            {state.endedSessions === 0 ? t('noOthers') : t('othersEnded', { count: state.endedSessions })}{' '}
+            {t.rich('appsKeep', { link: (chunks) => <TextLink href="/account/apps">{chunks}</TextLink> })}
           </p>
         </Notice>
       ) : null}
       <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
-      <TextField id="currentPassword" label="Current password" type="password" autoComplete="current-password" required errors={errors.currentPassword} />
+      <TextField
+        id="currentPassword"
+        label={t('current')}
+        type="password"
+        autoComplete="current-password"
+        required
+        errors={problemTexts(problems, 'currentPassword', errors.currentPassword)}
+      />
       <TextField
         id="newPassword"
-        label="New password"
-        hint={`At least ${minLength} characters. A long passphrase is easier to remember and harder to guess.`}
+        label={t('new')}
+        hint={t('newHint', { minimum: minLength })}
         type="password"
         autoComplete="new-password"
         required
         minLength={minLength}
-        errors={errors.newPassword}
+        errors={problemTexts(problems, 'newPassword', errors.newPassword)}
       />
-      <TextField id="confirmPassword" label="New password, again" type="password" autoComplete="new-password" required errors={errors.confirmPassword} />
-      <FormError messages={errors.form} />
+      <TextField
+        id="confirmPassword"
+        label={t('confirm')}
+        type="password"
+        autoComplete="new-password"
+        required
+        errors={problemTexts(problems, 'confirmNewPassword', errors.confirmPassword)}
+      />
+      <FormError messages={problemTexts(problems, 'form', errors.form)} />
       <Button type="submit" disabled={pending}>
-        {pending ? 'Changing…' : 'Change password'}
+        {pending ? t('pending') : t('submit')}
       </Button>
     </form>
   );

@@ -15,16 +15,23 @@
  * at a place both page states share, the codes are in that one answer, and in
  * nothing stored, a URL or a cookie. Leaving with a full page load (a plain
  * link, not the client router, which would keep this component's state)
- * leaves them behind.
+ * leaves them behind. In the page's language (`account.security`, `problems`).
  */
+import { useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { createContext, type ReactNode, useActionState, useContext } from 'react';
+import { problemTexts } from '@/lib/i18n/problems';
 import type { ConfirmState, PasswordProtectedState } from '@/lib/services/account/pages';
+import type { FieldProblems } from '@/lib/services/forms';
 import { Button, focusRing, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { CurrentPasswordField, TextField } from './fields';
 
-export const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
+/** The messages of a two-step form's problems, by field, in the page's language. */
+export function useProblemTexts() {
+  const problems = useTranslations('problems');
+  return <F extends string>(errors: FieldProblems<F>, field: F | 'form', wording: string = field) => problemTexts(problems, wording, errors[field]);
+}
 
 type Action<S> = (state: S, form: FormData) => Promise<S>;
 type Held<S> = [state: S, formAction: (form: FormData) => void, pending: boolean];
@@ -61,15 +68,13 @@ export function RecoveryCodesOnce({
 export function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: boolean }) {
   // Sent here by the second-factor policy: the page it returns to says where to go on.
   const required = useSearchParams().get('required');
+  const t = useTranslations('account.security');
   return (
     <div className="max-w-3xl">
       <Notice>
-        <p className="font-semibold">{enrolled ? 'Two-step verification is on.' : 'Your new recovery codes.'}</p>
-        <p className="mt-1">
-          Store these recovery codes now, somewhere safe and away from your phone: a password manager, or printed. Each works once, if you lose your
-          authenticator app or passkeys. This is the only time they are shown{enrolled ? '' : '; your earlier codes no longer work'}.
-        </p>
-        <ul aria-label="Recovery codes" className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-sm">
+        <p className="font-semibold">{enrolled ? t('isOn') : t('newCodes')}</p>
+        <p className="mt-1">{enrolled ? t('store') : t('storeNew')}</p>
+        <ul aria-label={t('codesLabel')} className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-sm">
           {codes.map((code) => (
             <li key={code}>{code}</li>
           ))}
@@ -80,7 +85,7 @@ export function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: 
             href={`/account/security${required ? `?required=${encodeURIComponent(required)}` : ''}`}
             className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}
           >
-            I have stored them
+            {t('stored')}
           </a>
         </p>
       </Notice>
@@ -90,13 +95,15 @@ export function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: 
 
 export function ConfirmTotpForm() {
   const [state, formAction, pending] = useCodeActions().confirm;
+  const t = useTranslations('account.security');
+  const texts = useProblemTexts();
   const errors = state.status === 'invalid' ? state.errors : {};
   return (
     <form action={formAction} noValidate className="space-y-4">
-      <TextField id="code" label="Code from the app" inputMode="numeric" autoComplete="one-time-code" maxLength={64} required errors={errors.code} />
-      <FormError messages={sentence(errors.form)} />
+      <TextField id="code" label={t('code')} inputMode="numeric" autoComplete="one-time-code" maxLength={64} required errors={texts(errors, 'code')} />
+      <FormError messages={texts(errors, 'form')} />
       <Button type="submit" disabled={pending}>
-        {pending ? 'Checking…' : 'Turn on'}
+        {pending ? t('checking') : t('turnOn')}
       </Button>
     </form>
   );
@@ -104,13 +111,14 @@ export function ConfirmTotpForm() {
 
 export function NewRecoveryCodesForm({ username }: { username: string }) {
   const [state, formAction, pending] = useCodeActions().regenerate;
+  const t = useTranslations('account.security');
   return (
     <PasswordProtectedFields
       state={state}
       formAction={formAction}
       pending={pending}
       username={username}
-      submit="Get new recovery codes"
+      submit={t('getNewCodes')}
       fieldId="codes-currentPassword"
     />
   );
@@ -118,14 +126,15 @@ export function NewRecoveryCodesForm({ username }: { username: string }) {
 
 export function TurnOffForm({ action, username }: { action: Action<PasswordProtectedState>; username: string }) {
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
+  const t = useTranslations('account.security');
   if (state.status === 'removed') {
     return (
       <Notice>
-        Two-step verification is off. <TextLink href="/account/security">Back to two-step verification</TextLink>
+        {t('isOff')} <TextLink href="/account/security">{t('back')}</TextLink>
       </Notice>
     );
   }
-  return <PasswordProtectedFields state={state} formAction={formAction} pending={pending} username={username} submit="Turn off" variant="danger" />;
+  return <PasswordProtectedFields state={state} formAction={formAction} pending={pending} username={username} submit={t('turnOffButton')} variant="danger" />;
 }
 
 export function PasswordProtectedFields({
@@ -149,6 +158,7 @@ export function PasswordProtectedFields({
   /** Hidden fields the form posts too (which passkey to remove). */
   hidden?: Record<string, string>;
 }) {
+  const texts = useProblemTexts();
   const errors = state.status === 'invalid' ? state.errors : {};
   return (
     <form action={formAction} noValidate className="space-y-4">
@@ -156,8 +166,8 @@ export function PasswordProtectedFields({
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <CurrentPasswordField id={fieldId} errors={errors.currentPassword} />
-      <FormError messages={sentence(errors.form)} />
+      <CurrentPasswordField id={fieldId} errors={texts(errors, 'currentPassword')} />
+      <FormError messages={texts(errors, 'form')} />
       <Button type="submit" variant={variant} disabled={pending}>
         {submit}
       </Button>

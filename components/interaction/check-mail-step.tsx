@@ -2,12 +2,40 @@
  * The step of an authorization request that waits for a signed-up account's
  * address to be confirmed (lib/services/sign-up-interaction.ts): where the link
  * went, then "I've confirmed — continue", "Send the link again" and "Sign in with
- * another account". Plain forms: works without JavaScript. UI only.
+ * another account". Plain forms: works without JavaScript. In the page's
+ * language (the `checkMail` messages). UI only.
  */
+import { getTranslations } from 'next-intl/server';
+import type { ReactNode } from 'react';
 import { Button } from '../ui/button';
+import { AuthCard } from '../ui/card';
 import { Notice } from '../ui/notice';
 
-export function CheckMailStep({
+const strong = (chunks: ReactNode) => <strong className="text-slate-900">{chunks}</strong>;
+
+/** The whole card: its title says where the person stands; `notice` (a refusal) above, `children` (Cancel) below. */
+export async function CheckMailCard({
+  clientName,
+  via,
+  verified,
+  notice,
+  children,
+  ...step
+}: Parameters<typeof CheckMailStep>[0] & { notice: ReactNode; children: ReactNode }) {
+  const t = await getTranslations('checkMail');
+  return (
+    <AuthCard
+      title={verified ? t('titleConfirmed') : via === 'sign_in' ? t('titleSignIn') : t('title')}
+      subtitle={t.rich('subtitle', { client: clientName, strong })}
+    >
+      {notice ? <div className="mb-4">{notice}</div> : null}
+      <CheckMailStep clientName={clientName} via={via} verified={verified} {...step} />
+      {children}
+    </AuthCard>
+  );
+}
+
+export async function CheckMailStep({
   base,
   email,
   via,
@@ -24,15 +52,14 @@ export function CheckMailStep({
   /** The link was just sent again. */
   resent: boolean;
 }) {
+  const t = await getTranslations('checkMail');
   if (verified) {
     return (
       <>
-        <Notice compact>
-          <strong>{email}</strong> is confirmed.
-        </Notice>
+        <Notice compact>{t.rich('confirmed', { email, strong: (chunks) => <strong>{chunks}</strong> })}</Notice>
         <form method="post" action={`${base}/continue`} className="mt-4">
           <Button block type="submit" autoFocus>
-            Continue to {clientName}
+            {t('continue', { client: clientName })}
           </Button>
         </form>
       </>
@@ -42,27 +69,27 @@ export function CheckMailStep({
     <>
       {resent ? (
         <div className="mb-4">
-          <Notice compact>A new link is on its way. The one sent before no longer works.</Notice>
+          <Notice compact>{t('resent')}</Notice>
         </div>
       ) : null}
       <p className="text-sm text-slate-700">
-        {via === 'sign_in' ? 'Your account can sign in once its email address is confirmed. ' : ''}
-        We sent a link to <strong className="text-slate-900">{email}</strong>. Open it and confirm; then come back here and continue.
+        {via === 'sign_in' ? `${t('signInFirst')} ` : ''}
+        {t.rich('sent', { email, strong })}
       </p>
-      <p className="mt-2 text-sm text-slate-600">Nothing arrived? Check the spam folder, or send the link again.</p>
+      <p className="mt-2 text-sm text-slate-600">{t('nothing')}</p>
       <form method="post" action={`${base}/continue`} className="mt-6">
         <Button block type="submit">
-          I’ve confirmed — continue
+          {t('confirmedContinue')}
         </Button>
       </form>
       <form method="post" action={`${base}/resend`} className="mt-3">
         <Button block type="submit" variant="secondary">
-          Send the link again
+          {t('resend')}
         </Button>
       </form>
       <form method="post" action={`${base}/restart`} className="mt-3">
         <Button block type="submit" variant="secondary">
-          Sign in with another account
+          {t('another')}
         </Button>
       </form>
     </>

@@ -2,16 +2,17 @@
 /**
  * "Create an account" (lib/services/sign-up.ts): username, email, optional name,
  * the password twice. A server action: works without JavaScript. After a
- * refusal the fields come back as typed, never the passwords. UI only.
+ * refusal the fields come back as typed, never the passwords. In the page's
+ * language (the `signUp` and `problems` messages). UI only.
  */
+import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
+import { problemTexts } from '@/lib/i18n/problems';
 import type { SignUpFormState } from '@/lib/services/sign-up-interaction';
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { FormError, Notice } from '../ui/notice';
 import { PasswordPair } from '../recovery/password-pair';
-
-const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
 
 export function SignUpForm({
   action,
@@ -25,11 +26,13 @@ export function SignUpForm({
   domains: string[];
   minLength: number;
 }) {
+  const t = useTranslations('signUp');
+  const problems = useTranslations('problems');
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
   if (state.status === 'expired') {
     return (
       <Notice variant="error" compact>
-        This sign-in request has expired. Go back to the application and start again.
+        {t('expired')}
       </Notice>
     );
   }
@@ -42,14 +45,14 @@ export function SignUpForm({
       <form action={formAction} noValidate className="space-y-4" key={key}>
         {state.status === 'failed' ? (
           <Notice variant="error" compact>
-            The email could not be sent just now, so no account was created. Try again in a few minutes.
+            {t('mailFailed')}
           </Notice>
         ) : null}
         <TextField
           compact
           id="username"
-          label="Username"
-          hint="What you will sign in with: letters, digits and . _ @ - only."
+          label={t('username')}
+          hint={t('usernameHint')}
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
@@ -57,30 +60,36 @@ export function SignUpForm({
           autoFocus
           maxLength={64}
           defaultValue={values?.username}
-          errors={sentence(errors.username)}
+          errors={problemTexts(problems, 'username', errors.username)}
         />
         <TextField
           compact
           id="email"
-          label="Email address"
-          hint={domains.length ? `An address at ${domains.join(', ')}. We will send a link to confirm it.` : 'We will send a link to confirm it.'}
+          label={t('email')}
+          hint={domains.length ? t('emailHintDomains', { domains: domains.join(', ') }) : t('emailHint')}
           type="email"
           autoComplete="email"
           required
           maxLength={254}
           defaultValue={values?.email}
-          errors={sentence(errors.email)}
+          errors={problemTexts(problems, 'email', errors.email)}
         />
-        <TextField compact id="name" label="Name (optional)" autoComplete="name" maxLength={128} defaultValue={values?.name} errors={sentence(errors.name)} />
-        <PasswordPair label="Password" minLength={minLength} errors={errors} />
-        <FormError messages={sentence(errors.form)} />
+        <TextField
+          compact
+          id="name"
+          label={t('name')}
+          autoComplete="name"
+          maxLength={128}
+          defaultValue={values?.name}
+          errors={problemTexts(problems, 'name', errors.name)}
+        />
+        <PasswordPair label={t('password')} minLength={minLength} errors={errors} />
+        <FormError messages={problemTexts(problems, 'form', errors.form)} />
         <Button block type="submit" disabled={pending}>
-          {pending ? 'Creating…' : 'Create account'}
+          {pending ? t('pending') : t('submit')}
         </Button>
       </form>
-      <p className="mt-4 text-center text-sm text-slate-600">
-        Already have an account? <TextLink href={back}>Sign in</TextLink>
-      </p>
+      <p className="mt-4 text-center text-sm text-slate-600">{t.rich('haveAccount', { link: (chunks) => <TextLink href={back}>{chunks}</TextLink> })}</p>
     </>
   );
 }

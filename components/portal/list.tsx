@@ -1,8 +1,10 @@
 /**
  * The admin lists' building blocks (clients, users, the audit log): a search box, a table with its
  * head and its empty row, and the pagination under it. Plain links and GET forms: they work without JavaScript.
+ * Their own words are in the catalogs (`portal.list`), in the page's language.
  */
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import type { ListSort } from '@/lib/services/paging';
 import { Button, ButtonLink, focusRing } from '../ui/button';
@@ -45,6 +47,7 @@ export function SearchForm({
   /** The list's order, kept by a new search. */
   sort?: string;
 }) {
+  const t = useTranslations('portal.list');
   return (
     <form role="search" method="get" action={action} className="mb-4 flex max-w-lg gap-2">
       {sort ? <input type="hidden" name="sort" value={sort} /> : null}
@@ -61,7 +64,7 @@ export function SearchForm({
         className={`${inputLook} ${border(false)} bg-white`}
       />
       <Button type="submit" variant="secondary">
-        Search
+        {t('search')}
       </Button>
     </form>
   );
@@ -122,7 +125,15 @@ export function DataTable({
   bodyClassName?: string;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
+    // A wide table scrolls sideways inside its box on a phone: the box takes the focus (and its name
+    // from the caption), so a keyboard can scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable).
+    <div
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard to be scrolled by it
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+      className={`overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs ${focusRing}`}
+    >
       <table className={`w-full ${className} text-left text-sm`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
@@ -164,20 +175,21 @@ export interface PageWindow {
 
 /** "Showing a–b of n" with Previous / Next links; nothing when the list is empty (its table's empty row says so, once). */
 export function Pagination({ list, href, summary }: { list: PageWindow; href: (page: number) => string; summary?: string }) {
+  const t = useTranslations('portal.list');
   const { page, pageCount } = list;
   if (list.total === 0 && page <= 1) return null;
   return (
-    <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
-      <p>{list.total === 0 ? 'Nothing on this page.' : (summary ?? `Showing ${list.first}–${list.last} of ${list.total}`)}</p>
+    <nav aria-label={t('pagination')} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
+      <p>{list.total === 0 ? t('emptyPage') : (summary ?? t('showing', { first: list.first, last: list.last, total: list.total }))}</p>
       <div className="flex gap-2">
         {page > 1 ? (
           <ButtonLink variant="secondary" href={href(Math.min(page - 1, pageCount))} rel="prev">
-            Previous
+            {t('previous')}
           </ButtonLink>
         ) : null}
         {page < pageCount ? (
           <ButtonLink variant="secondary" href={href(page + 1)} rel="next">
-            Next
+            {t('next')}
           </ButtonLink>
         ) : null}
       </div>

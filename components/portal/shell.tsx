@@ -1,5 +1,9 @@
-/** The frame of the portal's two areas (admin, /account): skip link, header with the area's navigation and the signed-in person, main content. */
+/**
+ * The frame of the portal's two areas (admin, /account): skip link, header with the area's navigation and the signed-in person,
+ * main content. In the page's language (`portal`, and each area's `nav`; the admin portal is English for now).
+ */
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { brand } from '@/lib/config/brand';
 import { BrandLockup } from '../ui/brand';
@@ -10,39 +14,46 @@ interface Area {
   home: string;
   /** After the brand's name in the header, and the navigation's name. */
   name: string;
+  navLabel: string;
   sections: NavSection[];
   width: string;
   /** The link to the other area: shown before or after the person's name, and to admins only where `adminOnly`. */
   other: { href: string; label: string; first: boolean; adminOnly: boolean };
 }
 
-const areas: Record<'admin' | 'account', Area> = {
-  admin: {
-    home: '/admin',
-    name: 'admin',
-    sections: [
-      { href: '/admin/clients', label: 'Clients' },
-      { href: '/admin/users', label: 'Users' },
-      { href: '/admin/audit', label: 'Audit log' },
-      { href: '/admin/system', label: 'System' },
-    ],
-    width: 'max-w-6xl',
-    other: { href: '/account', label: 'Your account', first: false, adminOnly: false },
-  },
-  account: {
-    home: '/account',
-    name: 'account',
-    sections: [
-      { href: '/account', label: 'Profile', exact: true },
-      { href: '/account/password', label: 'Password' },
-      { href: '/account/security', label: 'Two-step verification' },
-      { href: '/account/apps', label: 'Connected apps' },
-      { href: '/account/sessions', label: 'Sessions' },
-    ],
-    width: 'max-w-5xl',
-    other: { href: '/admin', label: 'Admin portal', first: true, adminOnly: true },
-  },
-};
+function useAreas(): Record<'admin' | 'account', Area> {
+  const admin = useTranslations('admin.nav');
+  const account = useTranslations('account');
+  return {
+    admin: {
+      home: '/admin',
+      name: admin('area'),
+      navLabel: admin('label'),
+      sections: [
+        { href: '/admin/clients', label: admin('clients') },
+        { href: '/admin/users', label: admin('users') },
+        { href: '/admin/audit', label: admin('audit') },
+        { href: '/admin/system', label: admin('system') },
+      ],
+      width: 'max-w-6xl',
+      other: { href: '/account', label: admin('account'), first: false, adminOnly: false },
+    },
+    account: {
+      home: '/account',
+      name: account('area'),
+      navLabel: account('nav.label'),
+      sections: [
+        { href: '/account', label: account('nav.profile'), exact: true },
+        { href: '/account/password', label: account('nav.password') },
+        { href: '/account/security', label: account('nav.security') },
+        { href: '/account/apps', label: account('nav.apps') },
+        { href: '/account/sessions', label: account('nav.sessions') },
+      ],
+      width: 'max-w-5xl',
+      other: { href: '/admin', label: account('nav.admin'), first: true, adminOnly: true },
+    },
+  };
+}
 
 export function PortalShell({
   area: which,
@@ -50,13 +61,14 @@ export function PortalShell({
   signOut,
   children,
 }: {
-  area: keyof typeof areas;
+  area: 'admin' | 'account';
   /** Who is signed in; no one on the pages that answer before sign-in completes (the 403, a missing page). */
   person?: { username: string; name: string | null; role?: 'user' | 'admin' };
   signOut: () => Promise<void>;
   children: ReactNode;
 }) {
-  const area = areas[which];
+  const t = useTranslations('portal');
+  const area = useAreas()[which];
   const other = person && (!area.other.adminOnly || person.role === 'admin') ? <TextLink href={area.other.href}>{area.other.label}</TextLink> : null;
   return (
     <div className="min-h-screen">
@@ -64,7 +76,7 @@ export function PortalShell({
         href="#main"
         className={`sr-only rounded-md bg-white px-3 py-2 text-sm font-semibold focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-10 focus:shadow-md ${focusRing}`}
       >
-        Skip to content
+        {t('skip')}
       </a>
       <header className="border-b border-slate-200 bg-white">
         <div className={`mx-auto flex ${area.width} flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 sm:px-6`}>
@@ -73,7 +85,7 @@ export function PortalShell({
               <BrandLockup brand={brand()} size="header" />
               <span className="text-sm font-medium text-slate-500">{area.name}</span>
             </Link>
-            <nav aria-label={area.name.charAt(0).toUpperCase() + area.name.slice(1)}>
+            <nav aria-label={area.navLabel}>
               <NavLinks sections={area.sections} />
             </nav>
           </div>
@@ -81,12 +93,15 @@ export function PortalShell({
             <div className="flex flex-wrap items-center gap-3 text-sm">
               {area.other.first ? other : null}
               <span className="text-slate-600">
-                Signed in as <strong className="font-semibold text-slate-900">{person.name ?? person.username}</strong>
+                {t.rich('signedInAs', {
+                  name: person.name ?? person.username,
+                  strong: (chunks) => <strong className="font-semibold text-slate-900">{chunks}</strong>,
+                })}
               </span>
               {area.other.first ? null : other}
               <form action={signOut}>
                 <Button type="submit" variant="secondary">
-                  Sign out
+                  {t('signOut')}
                 </Button>
               </form>
             </div>

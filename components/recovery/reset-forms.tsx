@@ -2,16 +2,17 @@
 /**
  * The two forms of a password reset: asking for the link (username or email),
  * and choosing the new password on the link's page (an invitation's page too). Server actions: they work
- * without JavaScript. Nothing typed comes back. UI only.
+ * without JavaScript. Nothing typed comes back. In the page's language (the `recovery`, `passwordPair`
+ * and `problems` messages). UI only.
  */
+import { useTranslations } from 'next-intl';
 import { useActionState, type ReactNode } from 'react';
+import { problemTexts } from '@/lib/i18n/problems';
 import type { ResetRequestState, ResetState } from '@/lib/services/password-reset';
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { FormError, Notice } from '../ui/notice';
 import { PasswordPair } from './password-pair';
-
-const sentence = (messages?: string[]) => messages?.map((m) => m.charAt(0).toUpperCase() + m.slice(1));
 
 export function RequestResetForm({
   action,
@@ -20,14 +21,11 @@ export function RequestResetForm({
   action: (state: ResetRequestState, form: FormData) => Promise<ResetRequestState>;
   validMinutes: number;
 }) {
+  const t = useTranslations('recovery.request');
+  const problems = useTranslations('problems');
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
   if (state.status === 'sent') {
-    return (
-      <Notice compact>
-        If an account has that username or email address, a link to choose a new password is on its way to the account’s email address. It works once, for{' '}
-        {validMinutes} minutes. Nothing arrived? Check the spam folder, or ask again in a few minutes.
-      </Notice>
-    );
+    return <Notice compact>{t('sent', { minutes: validMinutes })}</Notice>;
   }
   const errors = state.status === 'invalid' ? state.errors : {};
   const typed = state.status === 'invalid' || state.status === 'failed' ? state.identifier : undefined;
@@ -35,7 +33,7 @@ export function RequestResetForm({
     <form action={formAction} noValidate className="space-y-4">
       {state.status === 'failed' ? (
         <Notice variant="error" compact>
-          The email could not be sent just now. Nothing was changed: try again in a few minutes.
+          {t('failed')}
         </Notice>
       ) : null}
       <TextField
@@ -43,18 +41,18 @@ export function RequestResetForm({
         id="identifier"
         key={`${state.status}-${typed ?? ''}`}
         defaultValue={typed}
-        label="Username or email address"
+        label={t('identifier')}
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
         required
         autoFocus
         maxLength={320}
-        errors={sentence(errors.identifier)}
+        errors={problemTexts(problems, 'identifier', errors.identifier)}
       />
-      <FormError messages={sentence(errors.form)} />
+      <FormError messages={problemTexts(problems, 'form', errors.form)} />
       <Button block type="submit" disabled={pending}>
-        {pending ? 'Sending…' : 'Send me a link'}
+        {pending ? t('pending') : t('submit')}
       </Button>
     </form>
   );
@@ -64,42 +62,38 @@ export function RequestResetForm({
 export interface NewPasswordWording {
   /** After the password is set. */
   done: ReactNode;
-  /** After the link turned out not to work: where to get another. */
+  /** After the link turned out not to work: where to get another (a sentence). */
   another: ReactNode;
   submit: string;
 }
-
-const resetWording: NewPasswordWording = {
-  done: (
-    <>
-      Your password is changed, and you are signed out everywhere. Go back to the app you were signing in to and sign in with the new password, or{' '}
-      <TextLink href="/account">open your account</TextLink>.
-    </>
-  ),
-  another: <TextLink href="/password-reset">Ask for a new one</TextLink>,
-  submit: 'Set the new password',
-};
 
 export function NewPasswordForm({
   action,
   username,
   minLength,
-  wording = resetWording,
+  wording,
 }: {
   action: (state: ResetState, form: FormData) => Promise<ResetState>;
   username: string;
   minLength: number;
   wording?: NewPasswordWording;
 }) {
+  const t = useTranslations('recovery.reset');
+  const problems = useTranslations('problems');
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
+  const words: NewPasswordWording = wording ?? {
+    done: t.rich('done', { link: (chunks) => <TextLink href="/account">{chunks}</TextLink> }),
+    another: t.rich('another', { link: (chunks) => <TextLink href="/password-reset">{chunks}</TextLink> }),
+    submit: t('submit'),
+  };
   if (state.status === 'done') {
-    return <Notice compact>{wording.done}</Notice>;
+    return <Notice compact>{words.done}</Notice>;
   }
   if (state.status === 'link') {
+    const reason = state.problem === 'expired' ? t('staleExpired') : state.problem === 'used' ? t('staleUsed') : t('staleUnknown');
     return (
       <Notice variant="error" compact>
-        This link no longer works ({state.problem === 'expired' ? 'it expired' : state.problem === 'used' ? 'it was used already' : 'it is not known'}).{' '}
-        {wording.another}.
+        {t('stale', { reason })} {words.another}
       </Notice>
     );
   }
@@ -107,10 +101,10 @@ export function NewPasswordForm({
   return (
     <form action={formAction} noValidate className="space-y-4">
       <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
-      <PasswordPair label="New password" minLength={minLength} errors={errors} autoFocus />
-      <FormError messages={sentence(errors.form)} />
+      <PasswordPair label={t('label')} minLength={minLength} errors={errors} autoFocus />
+      <FormError messages={problemTexts(problems, 'form', errors.form)} />
       <Button block type="submit" disabled={pending}>
-        {pending ? 'Saving…' : wording.submit}
+        {pending ? t('pending') : words.submit}
       </Button>
     </form>
   );

@@ -1,30 +1,40 @@
-/** Dates as the pages show them: UTC, and "5 minutes ago" with the exact UTC time in the element's datetime and title. UI only. */
+/**
+ * Dates as the pages show them. `Time`: "5 minutes ago" in the page's language, with the exact moment in the
+ * element's datetime (ISO) and title, in the person's time zone when the browser told it (lib/i18n/time-zone.ts),
+ * otherwise in UTC, saying "UTC". `formatDate`: the admin portal's fixed UTC form (its audit filters are in UTC).
+ * UI only.
+ */
+import { useFormatter, useNow, useTimeZone, useTranslations } from 'next-intl';
 
 export function formatDate(date: Date): string {
   return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
 }
 
-const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['year', 365 * 86_400],
-  ['month', 30 * 86_400],
-  ['week', 7 * 86_400],
-  ['day', 86_400],
-  ['hour', 3600],
-  ['minute', 60],
-];
-
-export function relativeTime(date: Date, now = Date.now()): string {
-  const seconds = Math.round((date.getTime() - now) / 1000);
-  if (Math.abs(seconds) < 60) return seconds <= 0 ? 'just now' : 'in less than a minute';
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  const [unit, size] = units.find(([, s]) => Math.abs(seconds) >= s)!;
-  return format.format(Math.round(seconds / size), unit);
+/** The exact moment in the page's language and time zone, "UTC" after it when that is what it is in. */
+export function useExactTime(): (date: Date) => string {
+  const format = useFormatter();
+  const utc = useTimeZone() === 'UTC';
+  const t = useTranslations('time');
+  return (date) => {
+    const moment = format.dateTime(date, { dateStyle: 'medium', timeStyle: 'short' });
+    return utc ? t('utc', { moment }) : moment;
+  };
 }
 
 export function Time({ date }: { date: Date }) {
+  const format = useFormatter();
+  const exact = useExactTime();
+  const now = useNow();
+  // Under a minute either way reads as "now" rather than as a count of seconds.
+  const relative = Math.abs(date.getTime() - now.getTime()) < 60_000 ? format.relativeTime(now, now) : format.relativeTime(date, now);
   return (
-    <time dateTime={date.toISOString()} title={formatDate(date)}>
-      {relativeTime(date)}
+    <time dateTime={date.toISOString()} title={exact(date)}>
+      {relative}
     </time>
   );
+}
+
+/** The exact moment as text (where a relative time would not do: a button's accessible name). */
+export function ExactTime({ date }: { date: Date }) {
+  return useExactTime()(date);
 }

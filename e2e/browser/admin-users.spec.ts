@@ -53,9 +53,10 @@ const introspect = async (client: Client, token: string) =>
 /**
  * Tries a password at the Gatehouse login for an authorization request of
  * `client`, in a fresh browser: 'signed-in' when it gets past the login (to
- * consent), 'refused' when the login page says the credentials are wrong.
+ * consent), 'refused' when the login page says the credentials are wrong,
+ * 'disabled' when it says the account is disabled (only after its right password).
  */
-async function tryPassword(browser: Browser, client: Client, username: string, password: string): Promise<'signed-in' | 'refused'> {
+async function tryPassword(browser: Browser, client: Client, username: string, password: string): Promise<'signed-in' | 'refused' | 'disabled'> {
   const config = await discover(client);
   const { challenge } = await pkce();
   const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
@@ -66,8 +67,9 @@ async function tryPassword(browser: Browser, client: Client, username: string, p
     await gatehouseLogin(page, { username, password });
     const consent = page.getByRole('heading', { name: `Allow ${client.name}?` });
     const refused = page.getByText('The username or password is not right.');
-    await expect(consent.or(refused)).toBeVisible();
-    return (await consent.isVisible()) ? 'signed-in' : 'refused';
+    const disabled = page.getByText('This account is disabled.');
+    await expect(consent.or(refused).or(disabled)).toBeVisible();
+    return (await consent.isVisible()) ? 'signed-in' : (await disabled.isVisible()) ? 'disabled' : 'refused';
   } finally {
     await context.close();
   }
@@ -98,7 +100,8 @@ test('disabling a user ends their access: their access token introspects as {"ac
   await expect(page.getByText('No connected apps.')).toBeVisible();
   await expect(page.getByText('No active sessions.')).toBeVisible();
   expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
-  expect(await tryPassword(page.context().browser()!, client, user.username, user.password), 'a disabled user cannot sign in').toBe('refused');
+  expect(await tryPassword(page.context().browser()!, client, user.username, user.password), 'a disabled user cannot sign in').toBe('disabled');
+  expect(await tryPassword(page.context().browser()!, client, user.username, 'not the password'), 'and learns nothing without it').toBe('refused');
 
   await page.getByRole('button', { name: 'Enable' }).click();
   await expect(status(page, 'The user is enabled')).toBeVisible();
@@ -372,7 +375,7 @@ test.describe('without JavaScript', () => {
     await page.getByLabel(/their sessions end and every token/).check();
     await page.getByRole('button', { name: 'Disable user' }).click();
     await expect(page.getByText('The user is disabled')).toBeVisible();
-    expect(await tryPassword(browser, client, username, 'typed without js')).toBe('refused');
+    expect(await tryPassword(browser, client, username, 'typed without js')).toBe('disabled');
 
     await page.goto('/admin/audit');
     await page.getByLabel('Target (name or id)').fill(username);

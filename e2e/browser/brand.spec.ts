@@ -156,7 +156,13 @@ test("one mail of each kind, in an operator's brand, loads nothing", async ({ pa
       url: 'https://id.acme.example/verify-email/7c3d',
       validHours: 24,
     }),
-    'sign-up-attempt': signUpAttemptMail({ brand, username: 'grace', email: 'grace@acme.example', resetUrl: 'https://id.acme.example/password-reset' }),
+    'sign-up-attempt': signUpAttemptMail({
+      brand,
+      locale: 'en',
+      username: 'grace',
+      email: 'grace@acme.example',
+      resetUrl: 'https://id.acme.example/password-reset',
+    }),
   };
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));

@@ -86,17 +86,32 @@ test('a wrong password and an unknown username get the same answer', async () =>
   assert.equal(answers[0], answers[1]);
 });
 
-test('a disabled user cannot sign in', async () => {
+test('a disabled user cannot sign in: told so after the right password, the generic answer after a wrong one', async () => {
   const { disableUser } = await import('../../lib/services/users.ts');
   const { database } = await import('../../lib/db/database.ts');
   const { databaseUrl } = await import('../support/fixtures.ts');
   const user = await makeUser();
   await disableUser(database(databaseUrl), user.id);
   const client = await makeClient();
-  const browser = new TestBrowser(baseUrl);
-  const login = await browser.navigate(await authorizationUrl(client.id));
-  const after = await browser.submit(await login.response.text(), '/login', credentials(user));
-  assert.match(await after.response.text(), /username or password is not right/);
+  const attempt = async (password: string) => {
+    const browser = new TestBrowser(baseUrl);
+    const login = await browser.navigate(await authorizationUrl(client.id));
+    const after = await browser.submit(await login.response.text(), '/login', { username: user.username, password });
+    assert.equal(after.location, undefined, 'never back to the client with a code');
+    return { url: after.url, html: await after.response.text() };
+  };
+  const right = await attempt(user.password);
+  assert.equal(right.url.searchParams.get('error'), 'account_disabled');
+  assert.match(right.html, /This account is disabled\. Contact your administrator/);
+  assert.doesNotMatch(right.html, /username or password is not right/);
+  const wrong = await attempt('wrong-password');
+  assert.equal(wrong.url.searchParams.get('error'), 'invalid_credentials');
+  assert.match(wrong.html, /username or password is not right/);
+  assert.doesNotMatch(wrong.html, /account is disabled/);
+  // The audit log tells admins which it was, as before.
+  const { listAuditEvents } = await import('../../lib/db/audit.ts');
+  const { events } = await listAuditEvents(database(databaseUrl), { actions: ['sign_in.failed'], targetId: user.id }, { skip: 0, take: 10 });
+  assert.deepEqual(events.map((e) => (e.details as { reason?: string }).reason).sort(), ['disabled', 'wrong_password']);
 });
 
 test('an interaction page without its cookie says the request expired', async () => {

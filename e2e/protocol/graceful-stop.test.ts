@@ -1,73 +1,40 @@
-// SIGTERM in the middle of a load of token requests loses nothing (scripts/server.mjs, *Stopping* in
-// README): the server stops accepting, finishes what it was answering, commits SQLite's pending
-// group-commit writes, closes the database and exits 0. Started again on the same database, every
-// token it answered 2xx for introspects active, and a refresh token and a browser session from
-// before the stop still work. A request that found the server gone failed at the connection,
-// never with a 5xx. Its own server on a fresh SQLite database, on 127.0.0.1; once per suite run.
+// SIGTERM (or SIGINT) in the middle of a load of token requests loses nothing (scripts/server.mjs,
+// *Stopping* in README): the server stops accepting, finishes what it was answering, commits SQLite's
+// pending group-commit writes or closes the PostgreSQL pools, and exits 0. Started again on the same
+// database, every token it answered 2xx for introspects active, and a refresh token and a browser
+// session from before the stop still work. A request that found the server gone failed at the
+// connection, never with a 5xx. Its own server on a fresh database of the suite's kind, on 127.0.0.1:
+// SIGTERM on the SQLite run of npm start's server, SIGINT (Ctrl-C) on the PostgreSQL one; and SIGTERM under
+// plain `next start`, where Next's own handler stops it and the exit it asks for (128 + the signal) waits
+// until the database is closed (lib/ops/next-start-stop.ts).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
 import { registerClient } from '../../lib/services/clients.ts';
 import { createUser } from '../../lib/services/users.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { basic, pkce, redirectUri } from '../support/fixtures.ts';
-import { freePort, serverCommand } from '../support/server.ts';
+import { freePort, isolatedDatabase, startServer } from '../support/server.ts';
 
 const TOKEN_REQUESTS = 200;
 /** Responses before the signal: the rest of the load is in flight or not yet sent when it comes. */
 const SIGNAL_AFTER = 40;
-const skip =
-  process.env.GATEHOUSE_TEST_MOUNT === 'next' || !(process.env.GATEHOUSE_TEST_DATABASE_URL ?? '').startsWith('file:')
-    ? "runs on the SQLite run of npm start's server"
-    : false;
-const dir = mkdtempSync(join(tmpdir(), 'gatehouse-graceful-stop-'));
-const dbUrl = `file:${join(dir, 'gatehouse.db')}`;
+const mount = process.env.GATEHOUSE_TEST_MOUNT === 'next' ? 'next' : 'server';
+const db = isolatedDatabase('graceful-stop');
+const dbUrl = db.url;
+/** The server stops the same way on either signal: one run sends each. */
+const signal: NodeJS.Signals = dbUrl.startsWith('file:') ? 'SIGTERM' : 'SIGINT';
+/** npm start's server exits 0; Next's handler exits 128 + the signal's number. */
+const exitCode = mount === 'next' ? (signal === 'SIGTERM' ? 143 : 130) : 0;
 after(async () => {
   await closeDatabase(dbUrl);
-  rmSync(dir, { recursive: true, force: true });
+  await db.drop();
 });
 
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-async function start(port: number): Promise<Running> {
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, serverCommand('server', port), {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl,
-      ISSUER: url,
-      ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
-      METRICS_PORT: '',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline && child.exitCode === null; ) {
-    try {
-      if ((await fetch(`${url}/.well-known/openid-configuration`)).ok) return { child, output: () => output, exited };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the server did not start:\n${output}`);
-}
+/** The stopped server's own, on 127.0.0.1 (the suite's throttle settings and all), started again on the same database. */
+const start = (port: number) =>
+  startServer({ DATABASE_URL: dbUrl, ADMIN_PASSWORD: randomBytes(18).toString('base64url'), METRICS_PORT: '' }, { port, mount, host: '127.0.0.1' });
 
 function form(url: string, body: Record<string, string>, authorization: string) {
   return fetch(url, {
@@ -98,8 +65,8 @@ async function outcome(request: Promise<Response>): Promise<Outcome> {
   }
 }
 
-const title = 'SIGTERM under a load of token requests: every 2xx is kept, no 5xx, refresh tokens and sessions survive the restart';
-test(title, { skip, timeout: 60_000 }, async (t) => {
+const title = `${signal} under a load of token requests: every 2xx is kept, no 5xx, refresh tokens and sessions survive the restart`;
+test(title, { timeout: 60_000 }, async (t) => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let server = await start(port);
@@ -145,7 +112,7 @@ test(title, { skip, timeout: 60_000 }, async (t) => {
     ).json();
     assert.ok(tokens.refresh_token, 'a refresh token before the load');
 
-    // The load: every token request at once, a refresh among them; SIGTERM once SIGNAL_AFTER of them and
+    // The load: every token request at once, a refresh among them; the signal once SIGNAL_AFTER of them and
     // the refresh have been answered (the refresh must not be the request left in the listen queue,
     // whose fate its client cannot know: then whether the token rotated would be unknown too).
     let answered = 0;
@@ -156,7 +123,7 @@ test(title, { skip, timeout: 60_000 }, async (t) => {
       if (++answered === SIGNAL_AFTER) {
         await refresh;
         signalledAt = performance.now();
-        server.child.kill('SIGTERM');
+        server.child.kill(signal);
         signalled.resolve();
       }
       return result;
@@ -188,7 +155,7 @@ test(title, { skip, timeout: 60_000 }, async (t) => {
       ok.some((r) => r.at > signalledAt),
       'requests in flight when the signal came were answered after it',
     );
-    assert.deepEqual(stopped, { code: 0, signal: null }, `exit status\n${log}`);
+    assert.deepEqual(stopped, { code: exitCode, signal: null }, `exit status\n${log}`);
     assert.match(log, /"msg":"stopped"/);
     assert.doesNotMatch(log, /closing their connections|not stopped after/, 'stopped within the grace period');
     assert.ok(stopMs < 10_000, `stopped in ${Math.round(stopMs)} ms`);
@@ -218,7 +185,6 @@ test(title, { skip, timeout: 60_000 }, async (t) => {
     const step = await browser.navigate(second.url);
     assert.ok(step.location?.searchParams.get('code'), `signed in still: ${step.response.status} at ${step.url}`);
   } finally {
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
-    await server.exited;
+    await server.stop();
   }
 });

@@ -1,6 +1,8 @@
 // Prometheus metrics (lib/ops/metrics.ts) scraped from the server under test's METRICS_PORT (scripts/test.ts):
 // each test reads the figures, does something over HTTP, reads them again and expects exactly what it caused.
+// The same figures on the issuer's own port at /metrics for the bearer of METRICS_TOKEN, and for no one else.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { authorize, TestBrowser } from '../support/browser.ts';
@@ -103,4 +105,43 @@ test('process figures: memory, event-loop lag, the argon2id queue; no path ever 
   assert.equal(after.get('gatehouse_argon2id_queue_length'), 0);
   assert.ok((after.get('gatehouse_http_requests_total{route="other",status="404"}') ?? 0) >= 1);
   assert.ok(![...after.keys()].some((series) => series.includes('d41d8cd9')));
+});
+
+const metricsToken = process.env.GATEHOUSE_TEST_METRICS_TOKEN;
+const logFile = process.env.GATEHOUSE_TEST_LOG_FILE;
+const skipToken = metricsToken && logFile ? false : 'GATEHOUSE_TEST_METRICS_TOKEN is not set (scripts/test.ts sets METRICS_TOKEN on the server it starts)';
+
+test("METRICS_TOKEN: /metrics on the issuer's port for the bearer of the token, 401 otherwise, never logged at info", { skip: skipToken }, async () => {
+  const url = new URL('/metrics', baseUrl);
+  const ok = await fetch(url, { headers: { authorization: `Bearer ${metricsToken}` } });
+  assert.equal(ok.status, 200);
+  assert.match(ok.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  assert.equal(ok.headers.get('cache-control'), 'no-store');
+  const text = await ok.text();
+  // The same registry as METRICS_PORT's: the figures of this process.
+  assert.match(text, /^gatehouse_http_requests_total\{route="discovery",status="200"\} \d+$/m);
+  assert.match(text, /^process_resident_memory_bytes \d+/m);
+
+  const anonymous = await fetch(url);
+  assert.equal(anonymous.status, 401);
+  assert.equal(anonymous.headers.get('www-authenticate'), 'Bearer realm="metrics"');
+  assert.doesNotMatch(await anonymous.text(), /gatehouse_/);
+  const wrongToken = `${metricsToken!.slice(0, -4)}beef`;
+  const wrong = await fetch(url, { headers: { authorization: `Bearer ${wrongToken}` } });
+  assert.equal(wrong.status, 401);
+  assert.equal(wrong.headers.get('www-authenticate'), 'Bearer realm="metrics", error="invalid_token"');
+  const basicAuth = await fetch(url, { headers: { authorization: `Basic ${Buffer.from(`metrics:${metricsToken}`).toString('base64')}` } });
+  assert.equal(basicAuth.status, 401);
+
+  // Scrapes are logged at debug like the probes (lib/ops/request-log.ts): no info line, and the token nowhere.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const log = readFileSync(logFile!, 'utf8');
+  assert.ok(!log.includes(metricsToken!), 'the token is never logged');
+  assert.ok(!log.includes(wrongToken), 'nor a wrong one');
+  const scrapeLines = log
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg?: string; route?: string; level?: number })
+    .filter((line) => line.msg === 'request' && line.route === '/metrics');
+  assert.deepEqual(scrapeLines, []);
 });

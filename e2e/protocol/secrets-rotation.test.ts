@@ -4,14 +4,13 @@
 // signing keys are published, the refresh token and the browser session still work and the TOTP user
 // signs in with a code. A start with neither key stops, naming the table it could not open.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { closeDatabase, database } from '../../lib/db/database.ts';
 import { keyringOf } from '../../lib/db/keyring.ts';
 import { sealedTables } from '../../lib/db/secrets.ts';
-import { freePort, isolatedDatabase, serverCommand, startInstance } from '../support/server.ts';
+import { freePort, isolatedDatabase, spawnServer, startInstance } from '../support/server.ts';
 
 const [keyA, keyB, stranger] = [randomBytes(32), randomBytes(32), randomBytes(32)];
 const own = isolatedDatabase('secrets-rotation');
@@ -106,20 +105,13 @@ test('restarted with `B` alone: the same keys, the refresh token, the session an
 test('a start whose keys open nothing stored stops, naming the table and no stored value', async () => {
   await stop?.();
   stop = undefined;
-  const child = spawn(process.execPath, serverCommand(process.env.GATEHOUSE_TEST_MOUNT === 'next' ? 'next' : 'server', port), {
-    env: { ...process.env, DATABASE_URL: own.url, ISSUER: baseUrl, SECRETS_KEY: stranger.toString('base64'), NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const server = await spawnServer({ DATABASE_URL: own.url, ISSUER: baseUrl, SECRETS_KEY: stranger.toString('base64') }, { port });
   // `npm start`'s server exits; `next start` may log the failure and stay up: either way the line is written.
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline && child.exitCode === null && !output.includes('start-up failed'); ) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline && server.child.exitCode === null && !server.output().includes('start-up failed'); ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  if (child.exitCode === null) child.kill('SIGTERM');
-  await exited;
+  await server.stop();
+  const output = server.output();
   assert.match(output, /cannot re-encrypt signing_keys: .*not among SECRETS_KEY's keys/);
   for (const values of Object.values(await sealedValues())) for (const value of values) assert.ok(!output.includes(value));
 });

@@ -21,11 +21,13 @@ export class TestBrowser {
   /**
    * `formOrigin`: the Origin its form posts send, the server's own unless said
    * otherwise (an instance behind a load balancer is reached at another address
-   * than the issuer's, while the browser's Origin is the issuer's).
+   * than the issuer's, while the browser's Origin is the issuer's). `send`: how a
+   * request goes out, `fetch` unless a test wants to tag or count them.
    */
   constructor(
     readonly origin: string,
     private readonly formOrigin = origin,
+    private readonly send: typeof fetch = fetch,
   ) {}
 
   private cookieHeader(url: URL): string {
@@ -66,7 +68,7 @@ export class TestBrowser {
     const headers = new Headers(init.headers);
     const cookie = this.cookieHeader(url);
     if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const response = await this.send(url, { ...init, headers, redirect: 'manual' });
     this.store(url, response);
     return response;
   }

@@ -3,7 +3,7 @@
  * mounted as the suite's own server is (GATEHOUSE_TEST_MOUNT, set by scripts/test.ts):
  * `server` = scripts/server.mjs (`npm start`), `next` = plain `next start`.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -30,31 +30,83 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts an instance with the given environment; resolves once discovery answers. */
-/** `env` adds to the test run's environment (BRAND_NAME and the like: any setting of lib/config/env.ts). */
-export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>, port?: number) {
+/** How a server process ended: its exit code, or the signal that ended it. */
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A server process a test started: where it listens, everything it printed so far, how it ended. */
+export interface ServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<Exit>;
+  /** Sends `signal` (SIGTERM: what a supervisor sends) unless it ended already; resolves once it is gone. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>;
+}
+
+const suiteMount = (): Mount => (process.env.GATEHOUSE_TEST_MOUNT === 'next' ? 'next' : 'server');
+
+/**
+ * Spawns the built app on `port` (a free one by default) with the test run's environment plus `env`
+ * (any setting of lib/config/env.ts), ISSUER its own URL unless given; returns at once (`untilReady`
+ * waits). `host`: the URL's host; `mount`: the suite's own unless given.
+ */
+export async function spawnServer(
+  env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>,
+  { port, mount = suiteMount(), host = 'localhost' }: { port?: number; mount?: Mount; host?: string } = {},
+): Promise<ServerProcess> {
   const listen = port ?? (await freePort());
-  const url = `http://localhost:${listen}`;
-  const child = spawn(process.execPath, serverCommand(process.env.GATEHOUSE_TEST_MOUNT === 'next' ? 'next' : 'server', listen), {
+  const url = `http://${host}:${listen}`;
+  const child = spawn(process.execPath, serverCommand(mount, listen), {
     env: { ...process.env, ISSUER: url, ...env, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
   // Resolves once the process is gone, so the next instance can take its port and its SQLite file.
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
   };
-  for (let i = 0; i < 150; i++) {
+  return { url, port: listen, child, output: () => output, exited, stop };
+}
+
+/** Whether `path` (discovery; /readyz for what a load balancer asks) answered 2xx before the process ended or `timeoutMs` ran out. */
+export async function untilReady(
+  server: ServerProcess,
+  { path = '/.well-known/openid-configuration', timeoutMs = 30_000 }: { path?: string; timeoutMs?: number } = {},
+): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && server.child.exitCode === null && server.child.signalCode === null; ) {
     try {
-      if ((await fetch(`${url}/.well-known/openid-configuration`)).ok) return { url, stop };
+      if ((await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(10_000) })).ok) return true;
     } catch {
-      // still starting
+      // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  await stop();
-  throw new Error(`the instance on ${url} did not start`);
+  return false;
+}
+
+/** `spawnServer` and `untilReady`: the server serving, or an error with what it printed (after killing it). */
+export async function startServer(
+  env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>,
+  options: { port?: number; mount?: Mount; host?: string; ready?: { path?: string; timeoutMs?: number } } = {},
+): Promise<ServerProcess> {
+  const server = await spawnServer(env, options);
+  if (await untilReady(server, options.ready)) return server;
+  await server.stop('SIGKILL');
+  throw new Error(`the server on ${server.url} did not start:\n${server.output()}`);
+}
+
+/** An instance beside the suite's server, mounted as it is: its URL and how to stop it. */
+export async function startInstance(env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>, port?: number) {
+  const { url, stop } = await startServer(env, { port });
+  return { url, stop: async () => void (await stop()) };
 }
 
 /**

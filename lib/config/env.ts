@@ -214,6 +214,20 @@ const envSchema = z.object({
   /** The interface the metrics server listens on: loopback unless the scraper is on another host. */
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   /**
+   * Set: GET /metrics on the issuer's own port too, for `Authorization: Bearer <token>` only
+   * (lib/ops/metrics-server.ts), for a scraper that reaches nothing else. RFC 6750's token
+   * characters, long enough that guessing it is hopeless (openssl rand -hex 32).
+   */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine(
+      (v) => v === undefined || /^[A-Za-z0-9\-._~+/]{32,512}=*$/.test(v),
+      'METRICS_TOKEN must be at least 32 characters of letters, digits and -._~+/ (e.g. openssl rand -hex 32)',
+    ),
+  /**
    * The language of the pages and mails when neither the authorization request's ui_locales nor the
    * browser's Accept-Language names a supported one (lib/i18n/locale.ts), and of the mails an admin sends.
    */

@@ -35,3 +35,36 @@ export const MALFORMED_PATH_ERROR = {
  * Set on every request the proxy sees, replacing whatever the client sent.
  */
 export const PATHNAME_HEADER = 'x-gatehouse-pathname';
+
+/**
+ * The first path segments something answers: the app's routes (app/*, checked against the folder
+ * by lib/http/paths.test.ts), the files of public/ and Next's own. Any other path can only be
+ * answered by the 404 page, which then speaks the person's language (lib/i18n/server.ts).
+ */
+const ROUTED_SEGMENTS = new Set([
+  '.well-known',
+  'account',
+  'admin',
+  'api',
+  'brand',
+  'healthz',
+  'http-error',
+  'interaction',
+  'invitation',
+  'metrics',
+  'oauth',
+  'password-reset',
+  'readyz',
+  'sign-in',
+  'verify-email',
+  '_next',
+  'favicon.svg',
+  'logo.svg',
+]);
+export const ROUTED_SEGMENT_NAMES: ReadonlySet<string> = ROUTED_SEGMENTS;
+
+/** Whether no route of the app can answer `pathname` (the landing page `/` is one). */
+export function isUnroutedPath(pathname: string): boolean {
+  const first = pathname.split('/')[1] ?? '';
+  return first !== '' && !ROUTED_SEGMENTS.has(first);
+}

@@ -38,6 +38,17 @@ export interface PolicySources {
 }
 
 /**
+ * img-src of the sign-in and consent pages (/interaction/*) beyond the brand's: the logo each
+ * relying party registered (logo_uri, which registration and the page accept only as https).
+ * Any https origin rather than the client's own: the proxy answers before the page has read
+ * the interaction, so it cannot know which client's origin to name without a lookup per request.
+ * What that allows is small: an image runs nothing, scripts still need the page's nonce, React
+ * escapes every value a page shows (no injected markup to carry a beacon), and Referrer-Policy
+ * same-origin sends the logo's host no Referer (so no interaction uid).
+ */
+export const CLIENT_LOGO_SOURCES: readonly string[] = ['https:'];
+
+/**
  * Content-Security-Policy (CSP Level 3). No `'unsafe-inline'` scripts:
  * injected markup cannot run. What it leaves out on purpose: `form-action`,
  * because the sign-in form's 303 chain ends at the client's redirect_uri on

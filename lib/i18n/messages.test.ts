@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SUPPORTED_LOCALES } from './locale.ts';
+import { type AuditAction, auditActionLabels } from '../services/audit-events.ts';
 import { catalogs, formatUtc, translator } from './messages.ts';
 
 type Tree = { [key: string]: string | Tree };
@@ -34,4 +35,28 @@ test('plurals and times follow the language', () => {
   const moment = new Date(Date.UTC(2026, 10, 24, 21, 5));
   assert.match(formatUtc('en', moment), /^Nov 24, 2026, 9:05\sPM$/);
   assert.equal(formatUtc('de', moment), '24.11.2026, 21:05');
+});
+
+test('every audit action has words in every catalog (the activity list on /account)', () => {
+  for (const locale of SUPPORTED_LOCALES) {
+    const t = translator(locale, 'auditActions');
+    for (const action of Object.keys(auditActionLabels) as AuditAction[]) assert.ok(t.has(action), `${locale}: auditActions.${action}`);
+  }
+  assert.equal(translator('de', 'auditActions')('sign_in.succeeded'), 'Angemeldet');
+});
+
+test('no message uses one name for an argument and a tag (next-intl would put the tag’s function where the argument goes)', () => {
+  for (const locale of SUPPORTED_LOCALES) {
+    const walk = (tree: Tree, prefix: string) => {
+      for (const [key, value] of Object.entries(tree)) {
+        if (typeof value !== 'string') walk(value, `${prefix}${key}.`);
+        else {
+          const tags = new Set([...value.matchAll(/<(\w+)>/g)].map((m) => m[1]));
+          const clash = [...value.matchAll(/\{\s*(\w+)\s*[,}]/g)].map((m) => m[1]).filter((arg) => tags.has(arg));
+          assert.deepEqual(clash, [], `${locale}: ${prefix}${key}`);
+        }
+      }
+    };
+    walk(catalogs[locale] as unknown as Tree, '');
+  }
 });

@@ -6,17 +6,19 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
 import { env } from '../config/env.ts';
-import { PATHNAME_HEADER } from '../http/paths.ts';
+import { isUnroutedPath, PATHNAME_HEADER } from '../http/paths.ts';
 import { interactionUiLocales } from '../services/interactions.ts';
 import { type Locale, negotiateLocale } from './locale.ts';
 
 const INTERACTION_PATH = /^\/interaction\/([^/]{1,128})(?:\/|$)/;
 
 /**
- * The pages whose every string is in the catalogs. The others (the portal, /account, the recovery
- * pages) are English until they are translated, and say so in `<html lang>`.
+ * The pages whose every string is in the catalogs: the sign-in pages (sign-up too), the mailed links'
+ * pages and /account with the portal's sign-in trouble page (no ui_locales there: the browser's language),
+ * and the 404 page of a path no route answers. The others (the admin portal) are English for now, and
+ * say so in `<html lang>`.
  */
-const LOCALISED_PAGES = [INTERACTION_PATH];
+const LOCALISED_PAGES = [INTERACTION_PATH, /^\/(?:password-reset|verify-email|invitation|account|sign-in)(?:\/|$)/, { test: isUnroutedPath }];
 
 /**
  * The language this request asks for: on an interaction page its authorization request's

@@ -19,11 +19,16 @@ import {
   saveArtifact,
 } from '../db/artifact-store.ts';
 import { destroyGrant } from '../db/artifacts.ts';
+import { databaseKind } from '../config/env.ts';
 import { cachedClientMetadata } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics, StorageOperation } from '../ops/metrics.ts';
+import { tracing } from '../ops/tracing.ts';
 
-/** Builds the adapter class the provider instantiates once per model name; with `metrics`, every call is timed per operation. */
+/**
+ * Builds the adapter class the provider instantiates once per model name; with `metrics`, every call is
+ * timed per operation and, with tracing on, is a span of its own under the request's (lib/ops/tracing.ts).
+ */
 export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>) {
   const adapter = class GatehouseAdapter implements Adapter {
     constructor(private readonly model: string) {}
@@ -69,7 +74,7 @@ export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>)
       await revokeArtifactsOfGrant(db, this.model, grantId);
     }
   };
-  return metrics ? timed(adapter, metrics) : adapter;
+  return metrics ? timed(adapter, metrics, databaseKind(db.url)) : adapter;
 }
 
 const OPERATIONS: StorageOperation[] = ['upsert', 'find', 'findByUid', 'findByUserCode', 'consume', 'destroy', 'revokeByGrantId'];
@@ -77,14 +82,25 @@ const OPERATIONS: StorageOperation[] = ['upsert', 'find', 'findByUid', 'findByUs
 /**
  * Times each operation of a class adapterFor just built (its own, so changing
  * its prototype touches no other), until it settles: a slow failure is as slow.
+ * Traced, each call is a span named by the operation and the model (`find
+ * AccessToken`); never its argument, which is a token, a code or a uid.
  */
-function timed<T extends { prototype: Adapter }>(adapter: T, metrics: Pick<Metrics, 'storageCall'>): T {
+function timed<T extends { prototype: Adapter }>(adapter: T, metrics: Pick<Metrics, 'storageCall'>, system: 'sqlite' | 'postgresql'): T {
   const methods = adapter.prototype as unknown as Record<StorageOperation, (...args: unknown[]) => Promise<unknown>>;
   for (const operation of OPERATIONS) {
     const call = methods[operation];
     methods[operation] = function (this: Adapter, ...args: unknown[]) {
       const done = metrics.storageCall(operation);
-      return call.apply(this, args).finally(done);
+      const tracer = tracing();
+      if (!tracer) return call.apply(this, args).finally(done);
+      const model = (this as unknown as { model: string }).model;
+      const attributes = {
+        'db.system.name': system,
+        'db.operation.name': operation,
+        'db.collection.name': model === 'Client' ? 'clients' : 'oidc_model_instances',
+        'gatehouse.model': model,
+      };
+      return tracer.inSpan(`${operation} ${model}`, 'client', attributes, () => call.apply(this, args)).finally(done);
     };
   }
   return adapter;

@@ -10,11 +10,14 @@ import { findAccount, type AccountRecord } from '../db/users.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { adapterFor } from './adapter.ts';
 import type { Brand } from '../config/brand.ts';
-import { escapeHtml, providerPages } from './html.ts';
+import { providerPages } from './html.ts';
+import { renderErrorPage, renderLogoutPage, renderSignedOutPage } from './provider-pages.ts';
+import type { Locale } from '../i18n/locale.ts';
 import { loadExistingGrant } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
 import { ACR_VALUES } from './authentication-context.ts';
 import { interactionPolicyWithStepUp } from './step-up.ts';
+import { promptValues, withAccountChoice } from './account-choice.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 
@@ -38,6 +41,8 @@ export interface ProviderSettings {
   metrics?: Pick<Metrics, 'storageCall'>;
   /** The operator's brand on the provider's own pages (logout, errors). */
   brand: Brand;
+  /** The language of those pages when neither ui_locales nor Accept-Language names one we have (DEFAULT_LOCALE); English if not given. */
+  defaultLocale?: Locale;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -95,7 +100,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const { db } = settings;
   const https = settings.issuer.startsWith('https:');
   const readAccount = accountReader(db);
-  const pages = providerPages(settings.brand);
+  // "Use another account" asks the login prompt again; prompt=select_account is a prompt of its own (lib/oidc/account-choice.ts).
+  const policy = withAccountChoice(interactionPolicyWithStepUp(db));
+  const pageSettings = { pages: providerPages(settings.brand), brandName: settings.brand.name, defaultLocale: settings.defaultLocale ?? 'en' };
 
   return {
     adapter: adapterFor(db, settings.metrics),
@@ -196,7 +203,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
       // The default login and consent prompts, and step-up: a password-only session asked
       // for the mfa acr (acr_values, or a client's require_second_factor) gets the code step.
-      policy: interactionPolicyWithStepUp(db),
+      // With the account choice above.
+      policy,
     },
     ttl: {
       AccessToken: settings.accessTokenTtl,
@@ -212,6 +220,10 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       Session: (_ctx, session) => (session.transient ? (settings.sessionIdleTtl ?? settings.sessionTtl) : settings.sessionTtl),
       Interaction: 3600,
     },
+    // Added to oidc-provider's own discovery document (merged with its defaults). prompt_values_supported
+    // (Initiating User Registration via OpenID Connect 1.0 §4.1, which defines it for all prompt values) is not
+    // published by the provider: the prompts a request may name, from the policy, so select_account is listed.
+    discovery: { prompt_values_supported: promptValues(policy) },
     features: {
       // The built-in login pages are for development only; ours live in app/interaction.
       devInteractions: { enabled: false },
@@ -235,34 +247,15 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: async (ctx, form) => {
-          const client = ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId;
-          ctx.type = 'html';
-          ctx.body = pages.page(
-            'Sign out',
-            `<h1>Sign out of ${escapeHtml(settings.brand.name)}?</h1>
-<p>${client ? `${escapeHtml(client)} asked to end your session.` : 'You asked to end your session.'}</p>${form}
-<button class="primary" autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
-<button type="submit" form="op.logoutForm">No, stay signed in</button>`,
-          );
-        },
-        postLogoutSuccessSource: async (ctx) => {
-          ctx.type = 'html';
-          ctx.body = pages.page('Signed out', '<h1>You are signed out</h1><p>You can close this window.</p>');
-        },
+        // The provider's own pages, in the person's language (lib/oidc/provider-pages.ts).
+        logoutSource: (ctx, form) => renderLogoutPage(pageSettings, ctx, form),
+        postLogoutSuccessSource: (ctx) => renderSignedOutPage(pageSettings, ctx),
       },
     },
     // Errors that cannot go back to the client (unknown client, unregistered
     // redirect_uri) are shown to the person, never redirected (RFC 6749 §4.1.2.1).
-    async renderError(ctx, out) {
-      ctx.type = 'html';
-      ctx.body = pages.page(
-        'Request refused',
-        `<h1>This sign-in request cannot continue</h1>
-<p>The application that sent you here made a request ${escapeHtml(settings.brand.name)} cannot accept.</p>
-<p><code>${escapeHtml(out.error)}</code></p>${out.error_description ? `<p>${escapeHtml(out.error_description)}</p>` : ''}`,
-      );
-    },
+    // Plain words, a way back where one is safe, the request id; the protocol's words as a detail.
+    renderError: (ctx, out, error) => renderErrorPage(pageSettings, ctx, out, error),
     clientBasedCORS(_ctx, origin, client) {
       // Browser-based clients may call token, userinfo, introspection and revocation
       // from their own origins: the http(s) origins of their redirect URIs. A

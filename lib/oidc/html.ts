@@ -23,12 +23,16 @@ code{font-size:.85rem;background:var(--code);padding:.1rem .3rem;border-radius:.
 button{width:100%;margin-top:.75rem;padding:.6rem 1rem;border-radius:.5rem;border:1px solid var(--control);background:var(--card);color:var(--text);
 font:inherit;font-weight:600;cursor:pointer}button.primary{background:var(--brand-accent);border-color:var(--brand-accent);color:var(--brand-on-accent)}
 button.primary:hover{background:var(--brand-accent-hover);color:var(--brand-on-accent-hover)}
-button:focus-visible{outline:3px solid var(--brand-accent-ring);outline-offset:2px}.brand{display:flex;align-items:center;gap:.625rem;
+button:focus-visible,a:focus-visible,summary:focus-visible{outline:3px solid var(--brand-accent-ring);outline-offset:2px}
+a.button{display:block;box-sizing:border-box;width:100%;margin-top:1rem;padding:.6rem 1rem;border-radius:.5rem;text-align:center;text-decoration:none;
+font-weight:600;background:var(--brand-accent);color:var(--brand-on-accent)}a.button:hover{background:var(--brand-accent-hover);color:var(--brand-on-accent-hover)}
+.support{margin-top:1.5rem;padding-top:1rem;border-top:1px solid var(--border);font-size:.85rem}.support p{margin:.25rem 0}
+details{margin-top:.5rem;color:var(--muted);font-size:.85rem}summary{cursor:pointer}.brand{display:flex;align-items:center;gap:.625rem;
 font-weight:600;margin-bottom:1.5rem}.brand svg{color:var(--brand-accent-text)}.brand img{height:2rem;width:auto;max-width:10rem}`;
 
 export interface ProviderPages {
-  /** A complete page; `body` must already be escaped. */
-  page(title: string, body: string): string;
+  /** A complete page in `locale` (its `<html lang>`); `body` must already be escaped. */
+  page(title: string, body: string, locale: string): string;
   /** The pages' one inline style, as their Content-Security-Policy names it (CSP3 §2.3.1 hash-source). */
   styleSource: string;
 }
@@ -41,7 +45,11 @@ export function providerPages(brand: Brand): ProviderPages {
   const header = `<div class="brand">${logo}<span${brand.logo ? ' aria-hidden="true"' : ''}>${name}</span></div>`;
   return {
     styleSource: `'sha256-${createHash('sha256').update(style).digest('base64')}'`,
-    page: (title, body) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+    page: (
+      title,
+      body,
+      locale,
+    ) => `<!DOCTYPE html><html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${name}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${style}</style></head>
 <body><main>${header}${body}</main></body></html>`,
   };

@@ -13,6 +13,7 @@ import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import type { AppContext } from '../context.ts';
 import { pinToIssuer } from './issuer-headers.ts';
+import { appOrigin } from './return-link.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -58,6 +59,29 @@ export async function clientForDisplay(ctx: AppContext, clientId: string): Promi
   const client = await provider.Client.find(clientId);
   if (!client) return undefined;
   return { clientId: client.clientId, name: client.clientName ?? client.clientId, logoUri: client.logoUri };
+}
+
+/**
+ * The application a dead-end page may send the person back to (lib/oidc/return-link.ts): its
+ * name and the origin of `redirectUri`, when that is registered for the client; else none.
+ */
+export async function returnLink(ctx: AppContext, clientId: unknown, redirectUri: unknown): Promise<{ name: string; href: string } | undefined> {
+  if (typeof clientId !== 'string' || !clientId) return undefined;
+  const provider = await ctx.provider();
+  const client = await provider.Client.find(clientId).catch(() => undefined);
+  const href = client ? appOrigin(client.redirectUris, redirectUri) : undefined;
+  return client && href ? { name: client.clientName ?? client.clientId, href } : undefined;
+}
+
+/**
+ * The parameters an interaction was started with, found by its uid alone: for the page of an
+ * interaction this browser cannot use (its cookie is missing, or it was opened elsewhere), to
+ * say where the person came from. Nothing here lets anyone act on the interaction.
+ */
+export async function interactionParams(ctx: AppContext, uid: string): Promise<Record<string, unknown> | undefined> {
+  const provider = await ctx.provider();
+  const stored = await provider.Interaction.find(uid).catch(() => undefined);
+  return stored?.params;
 }
 
 /** A grant to extend with what the consent prompt asked for. */

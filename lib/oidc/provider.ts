@@ -46,6 +46,7 @@ export async function createProvider({
       sessionIdleTtl: config.SESSION_IDLE_TTL,
       metrics,
       brand,
+      defaultLocale: config.DEFAULT_LOCALE,
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts

@@ -15,6 +15,7 @@
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/env.ts';
+import { tracing } from './tracing.ts';
 
 export type Log = Logger;
 
@@ -55,9 +56,17 @@ export interface LogOptions {
   pretty?: boolean;
   /** Where the lines go (tests); stdout by default. */
   destination?: DestinationStream;
+  /**
+   * The active span's ids, added to every line written while one is active: by
+   * default the process's tracer's (lib/ops/tracing.ts) when tracing was started
+   * before this logger was made; without tracing, lines carry none and cost nothing more.
+   */
+  traceIds?: () => { trace_id: string; span_id: string } | undefined;
 }
 
-export function createLogger({ level = 'info', pretty = process.stdout.isTTY === true, destination }: LogOptions = {}): Log {
+const NO_TRACE = {};
+
+export function createLogger({ level = 'info', pretty = process.stdout.isTTY === true, destination, traceIds = tracing()?.logIds }: LogOptions = {}): Log {
   const out = destination ?? (pretty ? prettyStream(process.stdout) : pino.destination({ fd: 1, sync: true }));
   return pino(
     {
@@ -65,6 +74,8 @@ export function createLogger({ level = 'info', pretty = process.stdout.isTTY ===
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { err: serializeError },
+      // pino merges the line's own fields over these: a request line names its own span (lib/ops/request-log.ts).
+      ...(traceIds ? { mixin: () => traceIds() ?? NO_TRACE } : {}),
     },
     out,
   );

@@ -7,7 +7,10 @@ import { testDatabases } from '../db/testing.ts';
 import { adapterFor } from '../oidc/adapter.ts';
 import { metricRoute } from '../oidc/mounts/metric-routes.ts';
 import { memoryLog } from './log.ts';
-import { createMetricsServer, startMetricsServer } from './metrics-server.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseEnv } from '../config/env.ts';
+import { createMetricsServer, metricsMount, metricsResponse, metricsTokenCheck, startMetricsServer } from './metrics-server.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 
 /** One sample's value from the text format, or undefined when the series does not exist. */
@@ -94,6 +97,64 @@ test('the metrics server: GET /metrics in the text format, 404 elsewhere, one se
     await server.close();
   }
   assert.equal(createMetricsServer(metrics, log).listening, false);
+});
+
+test('METRICS_TOKEN: the bearer of the token only, compared whole; the others are told how to authenticate', () => {
+  const token = randomBytes(32).toString('hex');
+  const check = metricsTokenCheck(token);
+  assert.equal(check(`Bearer ${token}`), 'ok');
+  assert.equal(check(`bearer ${token}`), 'ok', 'the scheme is case-insensitive (RFC 7235 §2.1)');
+  assert.equal(check(undefined), 'missing');
+  assert.equal(check(`Basic ${Buffer.from(`x:${token}`).toString('base64')}`), 'missing');
+  assert.equal(check(`Bearer ${token.slice(0, -1)}`), 'wrong');
+  assert.equal(check(`Bearer ${token}0`), 'wrong');
+  assert.equal(check(`Bearer ${token.toUpperCase()}`), 'wrong');
+});
+
+test('METRICS_TOKEN: at least 32 token characters, unset or empty as off', () => {
+  assert.equal(parseEnv({}).METRICS_TOKEN, undefined);
+  assert.equal(parseEnv({ METRICS_TOKEN: '  ' }).METRICS_TOKEN, undefined);
+  const token = randomBytes(32).toString('base64');
+  assert.equal(parseEnv({ METRICS_TOKEN: token }).METRICS_TOKEN, token);
+  for (const wrong of ['short-token', 'a'.repeat(31), `${'a'.repeat(40)} b`, `${'a'.repeat(40)}"`]) {
+    assert.throws(() => parseEnv({ METRICS_TOKEN: wrong }), /METRICS_TOKEN: METRICS_TOKEN must be at least 32 characters/, wrong);
+  }
+});
+
+test("GET /metrics on the issuer's port: 200 with the token, 401 with a challenge without it, other paths and methods left to Next", async () => {
+  const { log } = memoryLog();
+  const metrics = createMetrics();
+  metrics.consent('granted');
+  const token = randomBytes(32).toString('hex');
+  const mount = metricsMount(metrics, token, log);
+  const server = createServer((req, res) => {
+    if (!mount(req, res)) res.writeHead(418).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const ok = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('cache-control'), 'no-store');
+    assert.match(await ok.text(), /^gatehouse_consents_total\{outcome="granted"\} 1$/m);
+    const none = await fetch(`${url}/metrics`);
+    assert.equal(none.status, 401);
+    assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="metrics"');
+    assert.doesNotMatch(await none.text(), /gatehouse_/);
+    const wrong = await fetch(`${url}/metrics?x=1`, { headers: { authorization: `Bearer ${randomBytes(32).toString('hex')}` } });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.headers.get('www-authenticate'), 'Bearer realm="metrics", error="invalid_token"');
+    assert.equal((await fetch(`${url}/metrics`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status, 418);
+    assert.equal((await fetch(`${url}/metricsx`, { headers: { authorization: `Bearer ${token}` } })).status, 418);
+  } finally {
+    server.close();
+  }
+
+  // Under `next start` (app/metrics): the same answers, and 404 without METRICS_TOKEN.
+  const request = (authorization?: string) => new Request('http://localhost/metrics', { headers: authorization ? { authorization } : {} });
+  assert.equal((await metricsResponse(request(`Bearer ${token}`), metrics, token, log)).status, 200);
+  assert.equal((await metricsResponse(request(), metrics, token, log)).status, 401);
+  assert.equal((await metricsResponse(request(`Bearer ${token}`), metrics, undefined, log)).status, 404);
 });
 
 for (const storage of testDatabases('metrics')) {

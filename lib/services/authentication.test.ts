@@ -33,6 +33,39 @@ for (const storage of testDatabases('authentication')) {
       });
     });
 
+    test('a disabled account is named as such only after its right password; a wrong one is refused like any other, in the same time', async () => {
+      const db = await storage.open();
+      const ctx = testContext(db);
+      const users = await Promise.all(Array.from({ length: 31 }, () => createUser(db, { username: `off-${tag()}`, password: 'the right password' })));
+      for (const user of users.slice(0, 16)) await disableUser(db, user.id);
+      const [disabled, enabled] = [users.slice(0, 16), users.slice(16)];
+      const wrong = await authenticate(ctx, disabled[0].username, 'a wrong password', '203.0.113.1');
+      assert.deepEqual(wrong, { ok: false, reason: 'wrong_password', accountId: disabled[0].id, username: disabled[0].username });
+      const right = await authenticate(ctx, disabled[0].username, 'the right password', '203.0.113.2');
+      assert.deepEqual(right, { ok: false, reason: 'disabled', accountId: disabled[0].id, username: disabled[0].username });
+
+      // The answers that must not differ, the generic refusal of a wrong password, take one verification each, disabled or
+      // not (median of fifteen each, interleaved, each from its own address, as the unknown-username test below).
+      const time = async (username: string, ip: string) => {
+        const started = performance.now();
+        const result = await authenticate(ctx, username, 'a wrong password', ip);
+        assert.equal(result.ok ? 'ok' : result.reason, 'wrong_password');
+        return performance.now() - started;
+      };
+      const off: number[] = [];
+      const on: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        off.push(await time(disabled[i + 1].username, `203.0.113.${2 * i + 10}`));
+        on.push(await time(enabled[i].username, `203.0.113.${2 * i + 11}`));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const [d, e] = [median(off), median(on)];
+      assert.ok(
+        Math.abs(d - e) <= Math.max(0.25 * e, 5),
+        `median ${d.toFixed(1)} ms for a disabled account's wrong password, ${e.toFixed(1)} ms for an enabled one's`,
+      );
+    });
+
     test('an unknown username fails with nothing about what was typed', async () => {
       const db = await storage.open();
       assert.deepEqual(await authenticate(testContext(db), `nobody-${tag()}`, 'whatever'), { ok: false, reason: 'unknown_user' });

@@ -8,9 +8,12 @@
  * The answer the person sees never says whether the username exists: unknown
  * users, disabled users and wrong passwords all take one argon2id verification
  * and fail alike, and an unknown username is throttled exactly like a known
- * one. Only the audit log (read by admins) is told which it was. The one
- * exception comes after the right password: a signed-up account whose address
- * is not verified yet is told so (it may not sign in until it is).
+ * one. Only the audit log (read by admins) is told which it was. The exceptions
+ * come after the right password, which proves the account is the person's: a
+ * disabled account is told it is disabled (reason `disabled`; with a wrong
+ * password it is `wrong_password`, like any other), and a signed-up account
+ * whose address is not verified yet is told so (it may not sign in until it is).
+ * Both are decided after the one verification, so neither takes longer.
  *
  * No 'server-only' marker: like the other use cases under lib/services that
  * take their dependencies as arguments, it is tested under node:test, which

@@ -101,12 +101,13 @@ export type VerificationOutcome =
   | { status: 'link'; problem: 'expired' | 'used' | 'unknown' }
   /** Another account took the address since the link was sent. */
   | { status: 'taken' }
-  | { status: 'throttled'; message: string };
+  /** The wait before the next try, in seconds. */
+  | { status: 'throttled'; retryAfterSeconds: number };
 
 /** Uses the link: the address becomes the account's, verified. */
 export async function confirmEmail(ctx: LinkContext, token: string, context: RequestContext): Promise<VerificationOutcome> {
   const check = await ctx.throttle.beforeLinkCheck(context.ip);
-  if (!check.allowed) return { status: 'throttled', message: `Too many attempts; try again in ${Math.ceil(check.retryAfterSeconds / 60)} minutes.` };
+  if (!check.allowed) return { status: 'throttled', retryAfterSeconds: check.retryAfterSeconds };
   const view = await viewVerificationLink(ctx, token);
   if (view.status !== 'valid') {
     if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);

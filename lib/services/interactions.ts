@@ -11,10 +11,12 @@ import 'server-only';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { cache } from 'react';
 import { z } from 'zod';
-import { clientForDisplay, findInteraction, finishInteraction, grantFor, type Interaction } from '../oidc/interaction.ts';
+import { clientForDisplay, findInteraction, finishInteraction, grantFor, interactionParams, returnLink, type Interaction } from '../oidc/interaction.ts';
 import { serverContext, type AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
+import { forAnotherAccount } from '../oidc/account-choice.ts';
+import { appHost } from '../oidc/return-link.ts';
 import { findAccount, findUserById } from '../db/users.ts';
 import { countPasskeys, findTotpFactor } from '../db/factors.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from '../db/pending-second-steps.ts';
@@ -39,9 +41,27 @@ export const loginForm = z.object({
 /** How long a passed password step waits for its second step, at most (and never beyond the interaction). */
 const SECOND_STEP_TTL_MS = 10 * 60 * 1000;
 
+/**
+ * The relying party as the pages show it: its name, its logo (logo_uri, only when https), the
+ * domain the person goes back to (the host of this request's redirect_uri, which the provider
+ * checked against the registration before the interaction began), and what its forms carry for
+ * the expired page (`id`, `redirectUri`).
+ */
+export interface ShownClient {
+  id: string;
+  name: string;
+  logoUri?: string;
+  domain?: string;
+  redirectUri?: string;
+}
+
+/** A logo the pages may load: https only (mixed content, and a plain-http image can be changed on the way). */
+const httpsOnly = (uri: string | undefined) => (uri && URL.parse(uri)?.protocol === 'https:' ? uri : undefined);
+
 /** What the interaction page needs to render, or why it cannot. */
 export type InteractionView =
-  | { kind: 'expired' }
+  /** The request is gone, or not this browser's: `app`, the application to go back to, when that is known and safe. */
+  | { kind: 'expired'; app?: { name: string; href: string } }
   /**
    * The password was right; the account has a second factor: the code step.
    * `totp`: the person has an authenticator app; `passkey`: the options for
@@ -50,7 +70,7 @@ export type InteractionView =
   | {
       kind: 'second_factor';
       uid: string;
-      client: { name: string; logoUri?: string };
+      client: ShownClient;
       username: string;
       totp: boolean;
       passkey?: PublicKeyCredentialRequestOptionsJSON;
@@ -61,16 +81,23 @@ export type InteractionView =
    * address is not verified yet: where the link went, and whether it has been used since
    * (`verified`: the person may continue). `via`: how they got here.
    */
-  | { kind: 'check_mail'; uid: string; client: { name: string; logoUri?: string }; email: string; via: 'sign_up' | 'sign_in'; verified: boolean }
+  | { kind: 'check_mail'; uid: string; client: ShownClient; email: string; via: 'sign_up' | 'sign_in'; verified: boolean }
+  /**
+   * prompt=select_account with a signed-in session: its account ("Continue as …"), or none when
+   * that account is gone or disabled (then only "Use another account" is offered).
+   */
+  | { kind: 'select_account'; uid: string; client: ShownClient; username?: string; name?: string }
   /** Signed in with a recovery code: how many are left, and where to continue. */
-  | { kind: 'recovery_code_used'; uid: string; client: { name: string; logoUri?: string }; remaining: number; continueTo: string }
+  | { kind: 'recovery_code_used'; uid: string; client: ShownClient; remaining: number; continueTo: string }
   | {
       kind: 'login' | 'consent';
       uid: string;
-      client: { name: string; logoUri?: string };
+      client: ShownClient;
       loginHint?: string;
       /** On the consent step: who is signed in. */
       username?: string;
+      /** On the login step of a signed-in session (prompt=login, max_age, step-up): its account's username. */
+      sessionUsername?: string;
       /** On the login step: the options for signing in with a passkey alone. */
       passkey?: PublicKeyCredentialRequestOptionsJSON;
       /** On the login step: whether "Forgot your password?" can mail a link (lib/services/password-reset.ts). */
@@ -93,13 +120,39 @@ export async function interactionUiLocales(uid: string, cookie: string | null): 
   return typeof uiLocales === 'string' ? uiLocales : undefined;
 }
 
-export async function viewInteraction(uid: string, cookie: string | null): Promise<InteractionView> {
+/**
+ * Where an expired page came from, as its forms carried it (`client_id`, `redirect_uri`: what the
+ * authorization request said; the page checks both against the registration before linking).
+ */
+export interface ExpiredHint {
+  clientId?: string;
+  redirectUri?: string;
+}
+
+/**
+ * The expired page: the application to go back to, from the interaction itself when it still
+ * exists (opened in another browser, or its cookie lost), else from what the expired form carried.
+ */
+async function expiredView(ctx: AppContext, uid: string, hint: ExpiredHint): Promise<InteractionView> {
+  const params = await interactionParams(ctx, uid);
+  const app = params ? await returnLink(ctx, params.client_id, params.redirect_uri) : await returnLink(ctx, hint.clientId, hint.redirectUri);
+  return app ? { kind: 'expired', app } : { kind: 'expired' };
+}
+
+export async function viewInteraction(uid: string, cookie: string | null, hint: ExpiredHint = {}): Promise<InteractionView> {
   const ctx = serverContext();
   const interaction = await findForPage(uid, cookie);
-  if (!interaction) return { kind: 'expired' };
+  if (!interaction) return expiredView(ctx, uid, hint);
   const client = await clientForDisplay(ctx, interaction.params.client_id as string);
   if (!client) return { kind: 'expired' };
-  const shown = { name: client.name, logoUri: client.logoUri };
+  const redirectUri = typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
+  const shown: ShownClient = {
+    id: client.clientId,
+    name: client.name,
+    logoUri: httpsOnly(client.logoUri),
+    domain: appHost(redirectUri),
+    redirectUri,
+  };
   const finished = (interaction.result as { login?: { accountId?: string; amr?: string[] } } | undefined)?.login;
   if (finished?.accountId && interaction.returnTo && finished.amr?.join(' ') === AMR.recovery_code.join(' ')) {
     // Finished with a recovery code and not resumed yet (lib/services/interactions.ts secondStep).
@@ -128,16 +181,24 @@ export async function viewInteraction(uid: string, cookie: string | null): Promi
       recoveryCodes: recoveryCodes > 0,
     };
   }
+  if (interaction.prompt.name === 'select_account') {
+    const signedIn = typeof interaction.session?.accountId === 'string' ? await findAccount(ctx.db, interaction.session.accountId) : undefined;
+    const usable = signedIn && !signedIn.disabled ? signedIn : undefined;
+    return { kind: 'select_account', uid, client: shown, username: usable?.username, name: usable?.name ?? undefined };
+  }
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
-  const account = kind === 'consent' && typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
+  const account = typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
+  // "Use another account" was chosen: neither the app's hint nor the session's account fills in the form.
+  const another = forAnotherAccount(interaction.prompt);
   return {
     kind,
     uid,
-    client: { name: client.name, logoUri: client.logoUri },
-    loginHint: typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
-    username: account?.username,
+    client: shown,
+    loginHint: !another && typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
+    username: kind === 'consent' ? account?.username : undefined,
+    sessionUsername: kind === 'login' && !another && !account?.disabled ? account?.username : undefined,
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
     passwordReset: kind === 'login' && canMailLinks(ctx),
     signUp: kind === 'login' && signUpOffered(ctx),
@@ -171,7 +232,12 @@ type Failure =
   | { error: 'throttled'; retryAfterSeconds: number };
 export type Next = { redirect: string } | Failure;
 
-export async function current(ctx: AppContext, uid: string, cookie: string | null, step: 'login' | 'consent'): Promise<Interaction | Failure> {
+export async function current(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  step: 'login' | 'consent' | 'select_account',
+): Promise<Interaction | Failure> {
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   if (interaction.prompt.name !== step) return { error: 'wrong_step' };
@@ -208,6 +274,11 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
       const pending = { accountId: result.accountId, email: result.awaitingEmail, via: 'sign_in' as const };
       await savePendingEmailVerification(ctx.db, uid, pending, interaction.exp * 1000);
       return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
+    }
+    if (result.reason === 'disabled') {
+      // Only after the right password (lib/services/authentication.ts): whoever knows it may learn why, and
+      // calls their administrator instead of trying again. A wrong one gets the generic answer below.
+      return { error: 'account_disabled' };
     }
     return result.refusal ? { error: 'throttled', retryAfterSeconds: result.refusal.retryAfterSeconds } : { error: 'invalid_credentials' };
   }

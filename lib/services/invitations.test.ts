@@ -13,7 +13,7 @@ import { auditEventsFor, type AuditBy } from './audit.ts';
 import { authenticate } from './authentication.ts';
 import { InvalidRequest } from './errors.ts';
 import { acceptInvitation, INVITATION_LINK_DAYS, invitationOf, inviteUser, NO_MAIL, resendInvitation, viewInvitation } from './invitations.ts';
-import { addUser } from './onboarding.ts';
+import { addUser, changeProfile } from './onboarding.ts';
 import { verifyPassword } from './passwords.ts';
 import { capturingMailer, TEST_ISSUER, testContext } from './testing.ts';
 import { changePassword, updateProfile } from './users.ts';
@@ -210,6 +210,32 @@ for (const storage of testDatabases('invitations')) {
       assert.ok(await findUserById(db, failed.user.id), 'the user is kept: the link can be sent again');
       const off = await addUser(contextFor(db, capturingMailer('off').mailer), { ...newPerson(), password: 'a password of theirs' }, admin);
       assert.equal(off.verification, 'off');
+    });
+
+    test('an admin changing a user’s address mails the new address its link; the address counts as verified only once it is used', async () => {
+      const db = await storage.open();
+      const { sent, mailer } = capturingMailer();
+      const ctx = contextFor(db, mailer);
+      const { user } = await addUser(ctx, { ...newPerson(), password: 'a password of theirs' }, admin);
+      sent.length = 0;
+      const renamed = await changeProfile(ctx, user.id, { name: 'Another name', email: user.email }, admin);
+      assert.equal(renamed.verification, undefined, 'the same address: no mail');
+      assert.equal(sent.length, 0);
+
+      const moved = await changeProfile(ctx, user.id, { name: 'Another name', email: `moved-${user.username}@example.org` }, admin);
+      assert.equal(moved.verification, 'sent');
+      assert.equal(moved.user.emailVerified, false);
+      assert.deepEqual(
+        sent.map((m) => m.to),
+        [`moved-${user.username}@example.org`],
+      );
+      assert.match(sent[0].text, new RegExp(`${TEST_ISSUER}/verify-email/`));
+
+      mailer.down = true;
+      const refused = await changeProfile(ctx, user.id, { name: null, email: `again-${user.username}@example.org` }, admin);
+      assert.equal(refused.verification, 'failed');
+      assert.equal((await findUserById(db, user.id))?.email, `again-${user.username}@example.org`, 'the change is kept: the link can be sent again');
+      assert.equal((await changeProfile(ctx, user.id, { name: null, email: null }, admin)).verification, undefined, 'no address: nothing to send');
     });
 
     test('wrong links are throttled per source address', async () => {

@@ -30,11 +30,10 @@ import { mailBrand } from '../config/brand.ts';
 import { invitationMail } from '../mail/templates/invitation.ts';
 import { recordAudit, recordAuditBy, type AuditBy, type RequestContext } from './audit.ts';
 import { Conflict, InvalidRequest, parseInput } from './errors.ts';
-import { addError, type FieldErrors } from './forms.ts';
+import { type FieldProblems, throttledProblem } from './forms.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
 import { canMailLinks, readNewPassword } from './password-reset.ts';
 import { hashPassword } from './passwords.ts';
-import { tryAgainIn } from './throttle.ts';
 import { existingUser, insertNewUser, newUserSchema, type NewUserInput } from './users.ts';
 
 export const INVITATION_LINK_DAYS = 7;
@@ -128,7 +127,7 @@ export async function viewInvitation(ctx: Pick<AppContext, 'db' | 'now'>, token:
 
 export type AcceptState =
   | { status: 'idle' }
-  | { status: 'invalid'; errors: FieldErrors<'password' | 'confirmPassword'> }
+  | { status: 'invalid'; errors: FieldProblems<'password' | 'confirmPassword'> }
   /** The link no longer works (spent, expired, unknown): nothing changed. */
   | { status: 'link'; problem: 'expired' | 'used' | 'unknown' }
   | { status: 'done'; username: string };
@@ -136,7 +135,7 @@ export type AcceptState =
 /** Sets the person's first password with the link's token, once, and verifies the address it was mailed to. */
 export async function acceptInvitation(ctx: LinkContext, token: string, form: FormData, context: RequestContext): Promise<AcceptState> {
   const check = await ctx.throttle.beforeLinkCheck(context.ip);
-  if (!check.allowed) return { status: 'invalid', errors: addError({}, 'form', tryAgainIn(check)) };
+  if (!check.allowed) return { status: 'invalid', errors: { form: [throttledProblem(check)] } };
   const view = await viewInvitation(ctx, token);
   if (view.status !== 'valid') {
     if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);

@@ -1,16 +1,17 @@
 /**
- * Adding a person with a password, as every admin surface does it (portal,
- * CLI, admin API): the user is created (lib/services/users.ts createUser), and
- * an address given gets its verification link (lib/services/email-verification.ts),
- * since an address is verified by its reader, not by whoever typed it. Adding
- * one without a password is an invitation (lib/services/invitations.ts), whose
- * link verifies the address itself.
+ * Adding a person with a password, and changing their address, as every admin
+ * surface does it (portal, CLI, admin API): the user is created or changed
+ * (lib/services/users.ts), and an address given gets its verification link
+ * (lib/services/email-verification.ts), since an address is verified by its
+ * reader, not by whoever typed it. Adding one without a password is an
+ * invitation (lib/services/invitations.ts), whose link verifies the address itself.
  */
 import type { AppContext } from '../context.ts';
-import type { UserRecord } from '../db/users.ts';
+import { findUserById, type UserRecord } from '../db/users.ts';
 import type { AuditBy } from './audit.ts';
 import { sendEmailVerification, type MailLinkConfig, type VerificationSend } from './email-verification.ts';
-import { createUser, type NewUserInput } from './users.ts';
+import { NotFound } from './errors.ts';
+import { createUser, type NewUserInput, type ProfileInput, updateProfile } from './users.ts';
 
 type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };
 
@@ -26,4 +27,23 @@ export async function addUser(
 ): Promise<{ user: UserRecord; verification?: VerificationSend }> {
   const user = await createUser(ctx.db, input, by, options);
   return user.email ? { user, verification: await sendEmailVerification(ctx, user, user.email, { requestId: by?.context?.requestId }) } : { user };
+}
+
+/**
+ * An admin's change of a user's name or email. A new address is unverified
+ * (lib/db/users.ts updateUserProfile) and gets its link at once, as a new
+ * user's does; `verification` is absent when the address did not change
+ * or was removed. A failed send keeps the change (the admin sends it again).
+ */
+export async function changeProfile(
+  ctx: Context,
+  id: string,
+  input: ProfileInput,
+  by?: AuditBy,
+): Promise<{ user: UserRecord; verification?: VerificationSend }> {
+  const before = await findUserById(ctx.db, id);
+  if (!before) throw new NotFound(`no user ${id}`);
+  const user = await updateProfile(ctx.db, id, input, by);
+  if (!user.email || user.email === before.email || user.emailVerified) return { user };
+  return { user, verification: await sendEmailVerification(ctx, user, user.email, { requestId: by?.context?.requestId }) };
 }

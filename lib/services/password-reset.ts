@@ -20,23 +20,22 @@ import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
 import type { Locale } from '../i18n/locale.ts';
-import { addError, fieldErrors, formText, type FieldErrors } from './forms.ts';
+import { fieldProblems, formText, type FieldProblems, throttledProblem } from './forms.ts';
 import { passwordPolicy } from './passwords.ts';
-import { tryAgainIn } from './throttle.ts';
 import { changePassword, passwordSchema } from './users.ts';
 
 export const RESET_LINK_MINUTES = 30;
 
 const newPasswordSchema = z
   .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'Enter the new password again') })
-  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'The two passwords do not match' });
+  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'The two passwords do not match', params: { code: 'mismatch' } });
 
 type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: MailLinkConfig };
 
 /** `identifier`: what was typed, back in the field after a refusal (a username or address, never a secret). */
 export type ResetRequestState =
   | { status: 'idle' }
-  | { status: 'invalid'; errors: FieldErrors<'identifier'>; identifier?: string }
+  | { status: 'invalid'; errors: FieldProblems<'identifier'>; identifier?: string }
   /** The same for every address, known or not. */
   | { status: 'sent' }
   /** The mail could not be handed to the mail server: nothing was kept; try again. */
@@ -53,12 +52,12 @@ export async function requestPasswordReset(
   locale: Locale = adminMailLocale(ctx.config),
 ): Promise<ResetRequestState> {
   const identifier = formText(form, 'identifier', 320).trim();
-  if (!identifier) return { status: 'invalid', errors: { identifier: ['enter your username or email address'] } };
-  if (!canMailLinks(ctx)) return { status: 'invalid', errors: { form: ['password reset by email is off on this server: ask your administrator'] }, identifier };
+  if (!identifier) return { status: 'invalid', errors: { identifier: [{ code: 'required' }] } };
+  if (!canMailLinks(ctx)) return { status: 'invalid', errors: { form: [{ code: 'mail_off' }] }, identifier };
   const found = await findUserByUsernameOrEmail(ctx.db, identifier);
   const user = found && !found.disabled && found.email ? found : undefined;
   const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: user?.id });
-  if (!check.allowed) return { status: 'invalid', errors: addError({}, 'form', tryAgainIn(check)), identifier };
+  if (!check.allowed) return { status: 'invalid', errors: { form: [throttledProblem(check)] }, identifier };
   if (!user?.email) return { status: 'sent' };
 
   const token = newLinkToken();
@@ -107,19 +106,19 @@ export async function viewResetLink(ctx: Pick<AppContext, 'db' | 'now'>, token: 
 }
 
 /** A new password typed twice on a mailed link's page (here, and an invitation's), under the usual rules. */
-export function readNewPassword(form: FormData): { ok: true; password: string } | { ok: false; errors: FieldErrors<'password' | 'confirmPassword'> } {
+export function readNewPassword(form: FormData): { ok: true; password: string } | { ok: false; errors: FieldProblems<'password' | 'confirmPassword'> } {
   const parsed = newPasswordSchema.safeParse({
     password: formText(form, 'password', passwordPolicy.maxLength + 1),
     confirmPassword: formText(form, 'confirmPassword', passwordPolicy.maxLength + 1),
   });
   return parsed.success
     ? { ok: true, password: parsed.data.password }
-    : { ok: false, errors: fieldErrors(parsed.error, ['password', 'confirmPassword'] as const) };
+    : { ok: false, errors: fieldProblems(parsed.error, ['password', 'confirmPassword'] as const) };
 }
 
 export type ResetState =
   | { status: 'idle' }
-  | { status: 'invalid'; errors: FieldErrors<'password' | 'confirmPassword'> }
+  | { status: 'invalid'; errors: FieldProblems<'password' | 'confirmPassword'> }
   /** The link no longer works (spent, expired, unknown): nothing changed. */
   | { status: 'link'; problem: 'expired' | 'used' | 'unknown' }
   | { status: 'done'; username: string };
@@ -127,7 +126,7 @@ export type ResetState =
 /** Sets the new password with the link's token, once; every session of the person ends. */
 export async function resetPassword(ctx: Context, token: string, form: FormData, context: RequestContext): Promise<ResetState> {
   const check = await ctx.throttle.beforeLinkCheck(context.ip);
-  if (!check.allowed) return { status: 'invalid', errors: addError({}, 'form', tryAgainIn(check)) };
+  if (!check.allowed) return { status: 'invalid', errors: { form: [throttledProblem(check)] } };
   const view = await viewResetLink(ctx, token);
   if (view.status !== 'valid') {
     if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);

@@ -5,6 +5,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { traced } from '../ops/tracing.ts';
 
 // algorithm 2 is Algorithm.Argon2id (an ambient const enum that isolated modules cannot read).
 const params = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -42,14 +43,15 @@ const argon2 = concurrencyLimit(availableParallelism());
 /** argon2id hashes waiting for a slot and running: a queue that grows means sign-ins wait for CPU. */
 export const argon2Load = argon2.load;
 
+// Traced (lib/ops/tracing.ts), each hash is a span under the request's, its wait for a slot included.
 export function hashPassword(password: string): Promise<string> {
-  return argon2(() => hash(password, params));
+  return traced('argon2id hash', 'internal', {}, () => argon2(() => hash(password, params)));
 }
 
 /** Never throws: a malformed stored hash is a failed verification. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await argon2(() => verify(passwordHash, password));
+    return await traced('argon2id verify', 'internal', {}, () => argon2(() => verify(passwordHash, password)));
   } catch {
     return false;
   }

@@ -20,13 +20,13 @@ import 'server-only';
 import { serverContext } from '../context.ts';
 import { deletePendingEmailVerification, findPendingEmailVerification, savePendingEmailVerification } from '../db/pending-email-verifications.ts';
 import { findAccount } from '../db/users.ts';
+import type { Locale } from '../i18n/locale.ts';
 import { clientForDisplay, findInteraction } from '../oidc/interaction.ts';
 import type { RequestContext } from './audit.ts';
-import { addError, type FieldErrors, formErrors, formText } from './forms.ts';
+import { addProblem, type FieldProblems, formProblems, formText, throttledProblem } from './forms.ts';
 import { clientOf, completePasswordStep, current, type Next } from './interactions.ts';
 import { passwordPolicy } from './passwords.ts';
 import { resendSignUpLink, signUp, signUpFields, signUpOffered } from './sign-up.ts';
-import { tryAgainIn } from './throttle.ts';
 
 const interactionPage = (issuer: string, uid: string, query = '') => new URL(`/interaction/${encodeURIComponent(uid)}${query}`, issuer).toString();
 
@@ -52,17 +52,22 @@ export type SignUpValues = { username: string; email: string; name: string };
 
 export type SignUpFormState =
   | { status: 'idle' }
-  | { status: 'invalid'; errors: FieldErrors<SignUpField>; values: SignUpValues }
+  /** What went wrong, by field, in no language: the form words it (lib/i18n/problems.ts). */
+  | { status: 'invalid'; errors: FieldProblems<SignUpField>; values: SignUpValues }
   /** The mail could not be sent: nothing was kept; the same form works again later. */
   | { status: 'failed'; values: SignUpValues }
   | { status: 'expired' };
 
-/** The sign-up form's post: the account made and bound to this interaction, or the form again with what went wrong. */
+/**
+ * The sign-up form's post: the account made and bound to this interaction, or the form again with what went wrong.
+ * `locale`: the page's language, which the mail is written in.
+ */
 export async function submitSignUp(
   uid: string,
   cookie: string | null,
   form: FormData,
   context: RequestContext,
+  locale?: Locale,
 ): Promise<SignUpFormState | { redirect: string }> {
   const ctx = serverContext();
   // One character beyond each limit, so the schema says "at most" rather than cutting silently.
@@ -74,15 +79,15 @@ export async function submitSignUp(
     confirmPassword: formText(form, 'confirmPassword', passwordPolicy.maxLength + 1),
   };
   try {
-    const outcome = await signUp(ctx, { ...values, ...passwords }, context, await clientOf(ctx, interaction));
-    if (outcome.status === 'throttled') return { status: 'invalid', errors: addError({}, 'form', tryAgainIn(outcome.refusal)), values };
+    const outcome = await signUp(ctx, { ...values, ...passwords }, context, await clientOf(ctx, interaction), locale);
+    if (outcome.status === 'throttled') return { status: 'invalid', errors: addProblem({}, 'form', throttledProblem(outcome.refusal)), values };
     if (outcome.status === 'failed') return { status: 'failed', values };
     const pending = { ...(outcome.accountId ? { accountId: outcome.accountId } : {}), email: outcome.email, via: 'sign_up' as const };
     await savePendingEmailVerification(ctx.db, uid, pending, interaction.exp * 1000);
     // A path: the server action redirects within this origin.
     return { redirect: `/interaction/${encodeURIComponent(uid)}` };
   } catch (error) {
-    return { status: 'invalid', errors: formErrors(error, signUpFields, { username: 'this username is taken: choose another' }), values };
+    return { status: 'invalid', errors: formProblems(error, signUpFields), values };
   }
 }
 
@@ -105,14 +110,14 @@ export async function continueAfterVerification(uid: string, cookie: string | nu
   return completePasswordStep(ctx, uid, cookie, interaction, person, await clientOf(ctx, interaction), context, false);
 }
 
-/** "Send the link again" (throttled: lib/services/sign-up.ts resendSignUpLink). */
-export async function resendFromInteraction(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+/** "Send the link again" (throttled: lib/services/sign-up.ts resendSignUpLink), in `locale`, the page's language. */
+export async function resendFromInteraction(uid: string, cookie: string | null, context: RequestContext, locale?: Locale): Promise<Next> {
   const ctx = serverContext();
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
   if (!pending) return { error: 'password_first' };
-  const outcome = await resendSignUpLink(ctx, pending.accountId, context);
+  const outcome = await resendSignUpLink(ctx, pending.accountId, context, locale);
   if (outcome.status === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
   if (outcome.status === 'failed') return { error: 'mail_failed' };
   return { redirect: interactionPage(ctx.config.ISSUER, uid, '?sent=1') };

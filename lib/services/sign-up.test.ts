@@ -137,6 +137,21 @@ for (const storage of testDatabases('sign-up')) {
       assert.ok(events.some((e) => e.action === 'sign_up.address_taken'));
     });
 
+    test('the mails are in the language of the page signed up from', async () => {
+      const db = await storage.open();
+      const { user: owner } = await person(db);
+      const { sent, mailer } = capturingMailer();
+      const ctx = contextFor(db, mailer);
+      const typed = input();
+      assert.equal((await signUp(ctx, typed, from(), {}, 'de')).status, 'sent');
+      assert.equal(sent[0].subject, 'Bestätigen Sie Ihre E-Mail-Adresse, um Ihre Registrierung bei Gatehouse abzuschließen');
+      assert.ok(sent[0].text.includes(`Willkommen, ${typed.username}.`), sent[0].text);
+      assert.ok(sent[0].html.includes('<html lang="de">'));
+      await signUp(ctx, input({ email: owner.email! }), from(), {}, 'de');
+      assert.equal(sent[1].subject, 'Jemand wollte sich mit Ihrer E-Mail-Adresse bei Gatehouse registrieren');
+      assert.ok(sent[1].text.includes(`Ihrem Konto ${owner.username}`), sent[1].text);
+    });
+
     test('a mail server that is down: nothing is kept, and the same sign-up works afterwards', async () => {
       const db = await storage.open();
       const { sent, mailer } = capturingMailer();

@@ -23,10 +23,11 @@
 import { z } from 'zod';
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
+import type { Locale } from '../i18n/locale.ts';
 import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail, insertUser } from '../db/users.ts';
 import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sign-up.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
-import { type MailLinkConfig, sendEmailVerification } from './email-verification.ts';
+import { adminMailLocale, type MailLinkConfig, sendEmailVerification } from './email-verification.ts';
 import { Conflict, Forbidden, parseInput } from './errors.ts';
 import { canMailLinks } from './password-reset.ts';
 import { hashPassword } from './passwords.ts';
@@ -44,7 +45,7 @@ export const signUpSchema = z
     password: passwordSchema,
     confirmPassword: z.string().min(1, 'enter the password again'),
   })
-  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match' });
+  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match', params: { code: 'mismatch' } });
 
 export type SignUpInput = z.input<typeof signUpSchema>;
 export const signUpFields = ['username', 'email', 'name', 'password', 'confirmPassword'] as const;
@@ -83,15 +84,23 @@ export type SignUpClient = { clientId?: string; clientName?: string };
 /**
  * Creates the account and mails its verification link. Throws InvalidRequest
  * (its issues by field; an address outside SIGN_UP_EMAIL_DOMAINS under `email`), Conflict on `username`
- * (taken, in any case), Forbidden when sign-up is not offered.
+ * (taken, in any case), Forbidden when sign-up is not offered. `locale`: the sign-up page's language,
+ * which the mail (the link, or the note to a taken address's owner) is written in.
  */
-export async function signUp(ctx: SignUpContext, input: SignUpInput, context: RequestContext, client: SignUpClient = {}): Promise<SignUpOutcome> {
+export async function signUp(
+  ctx: SignUpContext,
+  input: SignUpInput,
+  context: RequestContext,
+  client: SignUpClient = {},
+  locale: Locale = adminMailLocale(ctx.config),
+): Promise<SignUpOutcome> {
   if (!signUpOffered(ctx)) throw new Forbidden('sign-up is off on this server');
   const domains = ctx.config.SIGN_UP_EMAIL_DOMAINS;
   // Beside the other rules, so a form shows every problem at once.
   const schema = signUpSchema.refine((p) => emailDomainAllowed(p.email, domains), {
     path: ['email'],
     message: `sign-up is open to addresses at ${domains.join(', ')} only`,
+    params: { code: 'email_domain', domains: domains.join(', ') },
   });
   const data = parseInput(schema, input);
   // Counted before anything is looked up: trying usernames costs the same as signing up.
@@ -101,7 +110,7 @@ export async function signUp(ctx: SignUpContext, input: SignUpInput, context: Re
   const passwordHash = await hashPassword(data.password);
   if (await findUserByUsername(ctx.db, data.username)) throw takenUsername(data.username);
   const owner = await findUserIdByEmail(ctx.db, data.email);
-  if (owner) return tellOwner(ctx, owner, data.email, context, client);
+  if (owner) return tellOwner(ctx, owner, data.email, context, client, locale);
 
   let user: { id: string; username: string };
   try {
@@ -112,7 +121,7 @@ export async function signUp(ctx: SignUpContext, input: SignUpInput, context: Re
     if ((error as { code?: string })?.code === 'P2002') throw takenUsername(data.username);
     throw error;
   }
-  const sent = await sendEmailVerification(ctx, user, data.email, { template: signUpVerificationMail, requestId: context.requestId });
+  const sent = await sendEmailVerification(ctx, user, data.email, { template: signUpVerificationMail, requestId: context.requestId, locale });
   if (sent !== 'sent') {
     // Nothing half-made: the same sign-up works again once mail does.
     await deleteUser(ctx.db, user.id);
@@ -137,10 +146,11 @@ async function tellOwner(
   email: string,
   context: RequestContext,
   client: SignUpClient,
+  locale: Locale,
 ): Promise<SignUpOutcome> {
   const resetUrl = new URL('/password-reset', ctx.config.ISSUER).toString();
   try {
-    await ctx.mailer.send({ to: email, ...signUpAttemptMail({ brand: mailBrand(ctx.config), username: owner.username, email, resetUrl }) });
+    await ctx.mailer.send({ to: email, ...signUpAttemptMail({ brand: mailBrand(ctx.config), locale, username: owner.username, email, resetUrl }) });
   } catch (error) {
     // The account's id and the failure, never the address.
     ctx.log.error({ account_id: owner.id, request_id: context.requestId ?? undefined, err: error }, 'a sign-up note could not be sent');
@@ -163,14 +173,19 @@ export type ResendOutcome = { status: 'sent' | 'failed' } | { status: 'throttled
  * account's address: a new link (the old one stops working), throttled like
  * password reset mails (per source address and per account). Without an
  * account (the sign-up named a taken address) nothing is sent, and the answer
- * is the same.
+ * is the same. `locale`: the language of the page that asked.
  */
-export async function resendSignUpLink(ctx: SignUpContext, accountId: string | undefined, context: RequestContext): Promise<ResendOutcome> {
+export async function resendSignUpLink(
+  ctx: SignUpContext,
+  accountId: string | undefined,
+  context: RequestContext,
+  locale: Locale = adminMailLocale(ctx.config),
+): Promise<ResendOutcome> {
   const credentials = accountId ? await findCredentialsById(ctx.db, accountId) : undefined;
   const waiting = credentials && !credentials.disabled && credentials.awaitingEmail ? credentials : undefined;
   const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: waiting?.id });
   if (!check.allowed) return { status: 'throttled', refusal: check };
   if (!waiting?.awaitingEmail) return { status: 'sent' };
-  const sent = await sendEmailVerification(ctx, waiting, waiting.awaitingEmail, { template: signUpVerificationMail, requestId: context.requestId });
+  const sent = await sendEmailVerification(ctx, waiting, waiting.awaitingEmail, { template: signUpVerificationMail, requestId: context.requestId, locale });
   return { status: sent === 'sent' ? 'sent' : 'failed' };
 }

@@ -1,16 +1,21 @@
 // /account: the person's profile (name, email), for every signed-in user whatever their role.
-import { brand } from '@/lib/config/brand';
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { ProfileForm } from '@/components/account/profile-form';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
+import { brand } from '@/lib/config/brand';
 import { profileFormValues } from '@/lib/services/account/pages';
+import { VERIFICATION_LINK_HOURS } from '@/lib/services/email-verification';
 import { requireUser } from '@/lib/services/portal/session';
 import { updateProfileAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Profile' };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('account.profile'))('title') };
+}
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -23,22 +28,24 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 export default async function ProfilePage() {
   const user = await requireUser('/account');
+  const t = await getTranslations('account.profile');
+  const product = brand().name;
   return (
     <>
-      <PageHeader title="Profile" description={`Your name and email address, as the apps you sign in to with ${brand().name} see them.`} />
+      <PageHeader title={t('title')} description={t('description', { product })} />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
-          <Card title="Your details">
-            <ProfileForm action={updateProfileAction} initial={profileFormValues(user)} />
+          <Card title={t('details')}>
+            <ProfileForm action={updateProfileAction} initial={profileFormValues(user)} product={product} linkHours={VERIFICATION_LINK_HOURS} />
           </Card>
         </div>
-        <Card title="Sign-in">
+        <Card title={t('signIn')}>
           <dl className="divide-y divide-slate-100">
-            <Row label="Username">
+            <Row label={t('username')}>
               <span className="font-mono">{user.username}</span>
-              <span className="mt-1 block text-slate-500">You sign in with it; only an administrator can change it.</span>
+              <span className="mt-1 block text-slate-500">{t('usernameNote')}</span>
             </Row>
-            <Row label="Role">{user.role === 'admin' ? <Badge variant="indigo">Administrator</Badge> : <Badge>User</Badge>}</Row>
+            <Row label={t('role')}>{user.role === 'admin' ? <Badge variant="indigo">{t('admin')}</Badge> : <Badge>{t('user')}</Badge>}</Row>
           </dl>
         </Card>
       </div>

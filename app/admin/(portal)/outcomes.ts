@@ -25,14 +25,18 @@ export function createRecord<T>(area: Area, create: (admin: AdminUser) => Promis
 }
 
 /** The form of /admin/<area>/<id>/edit: saved goes back to the record's page with the notice "saved". */
-export async function editRecord<T extends { status: string }>(area: Area, id: string, save: (admin: AdminUser) => Promise<T>): Promise<FormResult<T>> {
+export async function editRecord<T extends { status: string; notice?: string }>(
+  area: Area,
+  id: string,
+  save: (admin: AdminUser) => Promise<T>,
+): Promise<FormResult<T>> {
   return afterForm(recordPath(area, id), await asAdmin(`${recordPath(area, id)}/edit`, save));
 }
 
-/** After a form on a record: gone is a 404, saved goes back to its page with the notice "saved", anything else is the form's next state. */
-export function afterForm<T extends { status: string }>(path: string, result: T): FormResult<T> {
+/** After a form on a record: gone is a 404, saved goes back to its page with the notice "saved" (or the one the result names), anything else is the form's next state. */
+export function afterForm<T extends { status: string; notice?: string }>(path: string, result: T): FormResult<T> {
   if (result.status === 'not_found') notFound();
-  if (result.status === 'saved') redirect(`${path}?notice=saved`);
+  if (result.status === 'saved') redirect(`${path}?notice=${encodeURIComponent(result.notice ?? 'saved')}`);
   return result as FormResult<T>;
 }
 

@@ -1,19 +1,24 @@
 // The interaction entrypoint: renders the login or the consent step of one authorization request.
-import { cookies } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { Button, buttonLook, TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
-import { TextField } from '@/components/ui/field';
+import { border, inputLook, TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
 import { SecondFactorStep } from '@/components/interaction/second-factor-step';
-import { CheckMailStep } from '@/components/interaction/check-mail-step';
+import { CheckMailCard } from '@/components/interaction/check-mail-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
+import { RequestFields } from '@/components/interaction/request-fields';
+import { AppIdentity } from '@/components/interaction/app-identity';
+import { AnotherAccountForm } from '@/components/interaction/another-account';
+import { SelectAccount } from '@/components/interaction/select-account';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { viewInteraction } from '@/lib/services/interactions';
+import { requestIdOf } from '@/lib/services/request-context';
 import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
@@ -49,6 +54,11 @@ const explained = new Set([
 type Explained = typeof explained extends Set<infer T> ? T : never;
 const isExplained = (error: string): error is Explained => (explained as Set<string>).has(error);
 
+/** Refusals of what was typed into the sign-in form: both fields are marked invalid and described by the message. */
+const credentialErrors = new Set(['invalid_credentials', 'invalid_form']);
+const SIGN_IN_ERROR_ID = 'sign-in-error';
+const fieldErrorProps = { 'aria-invalid': true, 'aria-describedby': SIGN_IN_ERROR_ID, className: `${inputLook} ${border(true)}` } as const;
+
 /** Errors about a recovery code bring the recovery-code form back. */
 const recoveryErrors = new Set(['recovery_code_missing', 'recovery_code_format', 'wrong_recovery_code']);
 
@@ -72,9 +82,11 @@ export default async function InteractionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { uid } = await params;
-  const { error, retry_after: retryAfter, method, sent } = await searchParams;
+  const { error, retry_after: retryAfter, method, sent, client_id: clientId, redirect_uri: redirectUri } = await searchParams;
   const jar = await cookies();
-  const view = await viewInteraction(uid, jar.toString() || null);
+  // Where an expired form came from (app/interaction/respond.ts): checked against the registration before any link.
+  const hint = { clientId: typeof clientId === 'string' ? clientId : undefined, redirectUri: typeof redirectUri === 'string' ? redirectUri : undefined };
+  const view = await viewInteraction(uid, jar.toString() || null, hint);
   const t = await getTranslations('interaction');
   const errors = await getTranslations('interaction.errors');
   const message =
@@ -82,7 +94,7 @@ export default async function InteractionPage({
   const base = `/interaction/${encodeURIComponent(uid)}`;
   const lastUsername = error === 'invalid_credentials' || error === 'throttled' ? jar.get(LAST_USERNAME_COOKIE)?.value : undefined;
 
-  if (view.kind === 'expired') return <ExpiredInteraction />;
+  if (view.kind === 'expired') return <ExpiredInteraction app={view.app} requestId={requestIdOf(await headers())} />;
 
   const notice =
     error === 'second_factor_required' ? (
@@ -97,6 +109,7 @@ export default async function InteractionPage({
 
   const deny = (
     <form method="post" action={`${base}/abort`} className="mt-3">
+      <RequestFields client={view.client} />
       <Button block type="submit" variant="secondary">
         {t('cancel')}
       </Button>
@@ -150,18 +163,17 @@ export default async function InteractionPage({
 
   if (view.kind === 'check_mail') {
     return (
-      <AuthCard
-        title={view.verified ? 'Email address confirmed' : view.via === 'sign_in' ? 'Confirm your email address first' : 'Check your mail'}
-        subtitle={
-          <>
-            to continue to <strong className="text-slate-900">{view.client.name}</strong>
-          </>
-        }
+      <CheckMailCard
+        notice={notice}
+        base={base}
+        email={view.email}
+        via={view.via}
+        verified={view.verified}
+        clientName={view.client.name}
+        resent={sent === '1' && !error}
       >
-        {notice ? <div className="mb-4">{notice}</div> : null}
-        <CheckMailStep base={base} email={view.email} via={view.via} verified={view.verified} clientName={view.client.name} resent={sent === '1' && !error} />
         {deny}
-      </AuthCard>
+      </CheckMailCard>
     );
   }
 
@@ -178,11 +190,23 @@ export default async function InteractionPage({
     );
   }
 
+  if (view.kind === 'select_account') {
+    const account = view.username ? { username: view.username, name: view.name } : undefined;
+    return <SelectAccount base={base} client={view.client} account={account} notice={notice} />;
+  }
+
   if (view.kind === 'login') {
+    // A username already there (the one just refused, the app's login_hint, the session's): the password is what is left to type.
+    const username = lastUsername ?? view.loginHint ?? view.sessionUsername;
+    // Someone else than the hint or the session names may be at the keyboard: offer them the empty form.
+    const offerAnother = Boolean(view.loginHint ?? view.sessionUsername);
+    // A refusal about what was typed is tied to both fields (WCAG 3.3.1): announced with them, and their borders red.
+    const fieldError = typeof error === 'string' && credentialErrors.has(error) && notice ? fieldErrorProps : {};
     return (
-      <AuthCard title={t('title')} subtitle={t.rich('login.subtitle', { client: view.client.name, strong })}>
-        {notice}
+      <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}>
+        {notice ? <div id={SIGN_IN_ERROR_ID}>{notice}</div> : null}
         <form method="post" action={`${base}/login`} className="space-y-4">
+          <RequestFields client={view.client} />
           <TextField
             compact
             id="username"
@@ -190,9 +214,10 @@ export default async function InteractionPage({
             label={t('login.username')}
             autoComplete={view.passkey ? 'username webauthn' : 'username'}
             required
-            autoFocus={!lastUsername}
-            defaultValue={lastUsername ?? view.loginHint}
+            autoFocus={!username}
+            defaultValue={username}
             maxLength={64}
+            {...fieldError}
           />
           <TextField
             compact
@@ -202,8 +227,9 @@ export default async function InteractionPage({
             type="password"
             autoComplete="current-password"
             required
-            autoFocus={Boolean(lastUsername)}
+            autoFocus={Boolean(username)}
             maxLength={256}
+            {...fieldError}
           />
           <label className="flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" name="remember" className="size-4 accent-accent" />
@@ -219,6 +245,15 @@ export default async function InteractionPage({
             </p>
           ) : null}
         </form>
+        {offerAnother ? (
+          <AnotherAccountForm
+            action={`${base}/another-account`}
+            client={view.client}
+            label={t('account.useAnother')}
+            lead={t('account.notYou')}
+            className="mt-4 text-center text-sm text-slate-600"
+          />
+        ) : null}
         {view.signUp ? (
           <p className="mt-4 text-center text-sm text-slate-600">
             {t.rich('login.newHere', { link: (chunks) => <TextLink href={`${base}/sign-up`}>{chunks}</TextLink> })}
@@ -239,19 +274,29 @@ export default async function InteractionPage({
       title={t('consent.title', { client: view.client.name })}
       subtitle={
         <>
-          {t.rich('consent.subtitle', { client: view.client.name, strong })}
-          {view.username ? <span className="mt-1 block text-xs text-slate-500">{t('consent.signedInAs', { username: view.username })}</span> : null}
+          <AppIdentity client={view.client}>{t.rich('consent.subtitle', { client: view.client.name, strong })}</AppIdentity>
+          {view.username ? (
+            <AnotherAccountForm
+              action={`${base}/another-account`}
+              client={view.client}
+              label={t('account.useAnother')}
+              lead={`${t('consent.signedInAs', { username: view.username })}. ${t('account.notYou')}`}
+              className="mt-3 text-xs text-slate-600"
+            />
+          ) : null}
         </>
       }
     >
       {notice}
       <ScopeList scopes={view.scopes} claims={view.claims} product={brand().name} />
       <form method="post" action={`${base}/confirm`} className="mt-6">
+        <RequestFields client={view.client} />
         <Button block type="submit" autoFocus>
           {t('consent.allow')}
         </Button>
       </form>
       <form method="post" action={`${base}/abort`} className="mt-3">
+        <RequestFields client={view.client} />
         <Button block type="submit" variant="secondary">
           {t('consent.deny')}
         </Button>

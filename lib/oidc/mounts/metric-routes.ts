@@ -26,3 +26,17 @@ export function metricRoute(pathname: string): ProviderRoute {
   if (pathname.startsWith(`${routes.end_session}/`)) return 'end_session';
   return 'other';
 }
+
+/** Paths under the endpoints above that oidc-provider serves as they are (the logout's confirm form and its success page). */
+const fixed = new Set([`${routes.end_session}/confirm`, `${routes.end_session}/success`]);
+
+/**
+ * The route a trace names a provider request by (lib/ops/tracing.ts, OpenTelemetry's
+ * `http.route`): the endpoint's path, `/oauth/authorize/:uid` for the resume URL, or
+ * undefined for a path that is no endpoint, so that no made-up path names a span.
+ */
+export function providerHttpRoute(pathname: string): string | undefined {
+  if (exact.has(pathname) || fixed.has(pathname)) return pathname;
+  if (pathname.startsWith(`${routes.authorization}/`)) return `${routes.authorization}/:uid`;
+  return undefined;
+}

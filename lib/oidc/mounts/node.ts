@@ -19,7 +19,8 @@
  *
  * Every request the custom server gets passes here first, Next's included: each
  * gets a request id (X-Request-Id) and one log line (lib/ops/request-log.ts)
- * when its response is sent.
+ * when its response is sent, and, with tracing on (lib/ops/tracing.ts), a server
+ * span in which it is served, Next's pages too.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,21 +28,25 @@ import type Provider from 'oidc-provider';
 import { isProviderPath } from '../../http/paths.ts';
 import type { Log } from '../../ops/log.ts';
 import type { Metrics } from '../../ops/metrics.ts';
-import { logRequest, pathRoute } from '../../ops/request-log.ts';
+import { isProbeRoute, logRequest, pathRoute } from '../../ops/request-log.ts';
+import { tracing } from '../../ops/tracing.ts';
 import { pinToIssuer } from '../issuer-headers.ts';
 import { requestFacts } from '../request-facts.ts';
-import { metricRoute } from './metric-routes.ts';
+import { metricRoute, providerHttpRoute } from './metric-routes.ts';
 import { StaticDocuments } from './node-documents.ts';
 
 /** Answers a request, or returns false when it is not the provider's to answer (Next serves it). */
 export type ProviderMount = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+/** Serves a request: answers it here, or calls `next` (Next's handler) within the request's span. */
+export type ServerMount = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
 /**
- * What scripts/server.mjs gets: every request goes to `handle` first; `log` is the process's (lib/context.ts);
+ * What scripts/server.mjs gets: every request goes to `handle`; `log` is the process's (lib/context.ts);
  * `close` is called once the server has stopped serving (SIGTERM, SIGINT), before the process exits.
  */
 export interface ServerHandover {
-  handle: ProviderMount;
+  handle: ServerMount;
   log: Log;
   close(): Promise<void>;
 }
@@ -100,32 +105,48 @@ function splitUrl(url = '/'): { pathname: string; hasQuery: boolean } {
 
 /**
  * Every request of the custom server: a request id, a log line once answered,
- * then `ahead` (the health probes), the provider, or false for Next, whose
- * answer carries the request id too (the admin API sets its own).
+ * then `ahead` (the health probes, /metrics), the provider, or Next (`next`),
+ * whose answer carries the request id too (the admin API sets its own). With
+ * tracing on, all of it runs in the request's server span (no span for probes).
  */
-export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: ProviderMount): ProviderMount {
-  return (req, res) => {
+export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: ProviderMount): ServerMount {
+  return (req, res, next) => {
     const started = performance.now();
     // The id the peer stamp gave the request as it arrived (lib/services/request-context.ts), so
     // the pages' and server actions' own log lines name the same one; a fresh one without the stamp.
     const stampedId = req.headers['x-request-id'];
     const requestId = typeof stampedId === 'string' && stampedId ? stampedId : randomUUID();
     const { pathname } = splitUrl(req.url);
+    const provider = isProviderPath(pathname);
+    const route = provider ? metricRoute(pathname) : pathRoute(pathname);
+    const span = isProbeRoute(route)
+      ? undefined
+      : tracing()?.requestSpan({
+          method: req.method,
+          route: provider ? providerHttpRoute(pathname) : route,
+          traceparent: header(req, 'traceparent'),
+          tracestate: header(req, 'tracestate'),
+        });
     res.once('close', () => {
       const answeredId = res.getHeader('x-request-id');
-      logRequest(log, {
-        requestId: typeof answeredId === 'string' ? answeredId : requestId,
-        method: req.method,
-        route: isProviderPath(pathname) ? metricRoute(pathname) : pathRoute(pathname),
-        status: res.statusCode,
-        durationMs: performance.now() - started,
-        clientId: requestFacts(req).clientId,
-      });
+      const clientId = requestFacts(req).clientId;
+      const id = typeof answeredId === 'string' ? answeredId : requestId;
+      span?.end({ status: res.statusCode, requestId: id, clientId });
+      logRequest(log, { requestId: id, method: req.method, route, status: res.statusCode, durationMs: performance.now() - started, clientId, span });
     });
-    if (ahead?.(req, res) || mount(req, res, requestId)) return true;
-    res.setHeader('X-Request-Id', requestId);
-    return false;
+    const serve = () => {
+      if (ahead?.(req, res) || mount(req, res, requestId)) return;
+      res.setHeader('X-Request-Id', requestId);
+      next();
+    };
+    if (span) span.run(serve);
+    else serve();
   };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**
@@ -144,6 +165,11 @@ export function registerProviderMount(
   const { mount, serve } = createProviderMount(provider, issuer, metrics);
   globalForMount[MOUNT]?.resolve({ handle: createServerMount(mount, log, ahead), log, close });
   return serve;
+}
+
+/** Whether scripts/server.mjs (`npm start`) waits for the mount; false under plain `next start` and `next dev`. */
+export function underCustomServer(): boolean {
+  return globalForMount[MOUNT] !== undefined;
 }
 
 /** Tells a waiting custom server that start-up failed, so it exits instead of serving half an app. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { testDatabases } from '../../db/testing.ts';
 import { recordAudit } from '../audit.ts';
-import { describeUserAgent, recentActivity } from './activity.ts';
+import { describeUserAgent, recentActivity, summarizeUserAgent } from './activity.ts';
 import { person } from './testing.ts';
 
 test('user agents read as a browser and a system', () => {
@@ -18,6 +18,9 @@ test('user agents read as a browser and a system', () => {
   assert.equal(describeUserAgent('gatehouse-cli'), 'gatehouse-cli');
   assert.equal(describeUserAgent(`curl/8.0 ${'x'.repeat(100)}`)?.length, 60);
   assert.equal(describeUserAgent(null), null);
+  assert.deepEqual(summarizeUserAgent(chrome), { browser: 'Chrome', system: 'Linux' });
+  assert.deepEqual(summarizeUserAgent('gatehouse-cli'), { other: 'gatehouse-cli' });
+  assert.equal(summarizeUserAgent(null), null);
 });
 
 for (const storage of testDatabases('account-activity')) {
@@ -35,15 +38,16 @@ for (const storage of testDatabases('account-activity')) {
 
       const entries = await recentActivity(db, holder);
       assert.deepEqual(
-        entries.map((e) => [e.what, e.by, e.app]),
+        entries.map((e) => [e.what, e.action, e.by, e.app]),
         [
-          ['Password changed', 'administrator', null],
-          ['Signed in', 'you', 'Notes'],
-          ['Sign-in failed', 'someone', null],
-          ['User created', 'gatehouse', null],
+          ['Password changed', 'user.password_changed', 'administrator', null],
+          ['Signed in', 'sign_in.succeeded', 'you', 'Notes'],
+          ['Sign-in failed', 'sign_in.failed', 'someone', null],
+          ['User created', 'user.created', 'gatehouse', null],
         ],
       );
       assert.deepEqual([entries[1].ip, entries[1].browser], ['203.0.113.9', 'Firefox on Linux']);
+      assert.deepEqual(entries[1].agent, { browser: 'Firefox', system: 'Linux' }, 'in no language, for /account to word');
       assert.ok(!JSON.stringify(entries).includes('root'), 'administrators are not named');
     });
   });

@@ -6,17 +6,22 @@
  */
 import type { Database } from '../../db/database.ts';
 import { auditActionLabels, auditEventsFor, isAuditAction } from '../audit.ts';
+import type { AuditAction } from '../audit-events.ts';
 
 export interface ActivityEntry {
   id: string;
   at: Date;
+  /** What happened, in English (the admin's words); `action` is its code, which /account words in the person's language. */
   what: string;
+  action: AuditAction | null;
   /** The app concerned (sign-in, consent), when there is one. */
   app: string | null;
   by: 'you' | 'administrator' | 'someone' | 'gatehouse';
   ip: string | null;
   /** The browser and system, in a few words, from the user agent. */
   browser: string | null;
+  /** The same, in no language: /account words it ("Chrome on Linux"). */
+  agent: UserAgentSummary | null;
 }
 
 export async function recentActivity(db: Database, holder: { id: string }, take = 10): Promise<ActivityEntry[]> {
@@ -27,10 +32,12 @@ export async function recentActivity(db: Database, holder: { id: string }, take 
       id: event.id,
       at: event.at,
       what: isAuditAction(event.action) ? auditActionLabels[event.action] : event.action,
+      action: isAuditAction(event.action) ? event.action : null,
       app: typeof clientName === 'string' ? clientName : null,
       by: event.actor?.id === holder.id ? 'you' : event.actor ? 'administrator' : event.ip ? 'someone' : 'gatehouse',
       ip: event.ip,
       browser: describeUserAgent(event.userAgent),
+      agent: summarizeUserAgent(event.userAgent),
     };
   });
 }
@@ -51,11 +58,21 @@ const systems: Array<[RegExp, string]> = [
   [/\bLinux\b/, 'Linux'],
 ];
 
-/** "Chrome on Linux"; a user agent that is no known browser shows as it is, shortened. */
-export function describeUserAgent(userAgent: string | null): string | null {
+/** A user agent as a known browser and system (names that need no translating), or as it is, shortened. */
+export type UserAgentSummary = { browser: string; system: string | null } | { other: string };
+
+export function summarizeUserAgent(userAgent: string | null): UserAgentSummary | null {
   if (!userAgent) return null;
   const browser = browsers.find(([pattern]) => pattern.test(userAgent))?.[1];
   const system = systems.find(([pattern]) => pattern.test(userAgent))?.[1];
-  if (browser) return system ? `${browser} on ${system}` : browser;
-  return userAgent.length > 60 ? `${userAgent.slice(0, 59)}…` : userAgent;
+  if (browser) return { browser, system: system ?? null };
+  return { other: userAgent.length > 60 ? `${userAgent.slice(0, 59)}…` : userAgent };
+}
+
+/** "Chrome on Linux" in English (the admin portal); a user agent that is no known browser shows as it is, shortened. */
+export function describeUserAgent(userAgent: string | null): string | null {
+  const summary = summarizeUserAgent(userAgent);
+  if (!summary) return null;
+  if ('other' in summary) return summary.other;
+  return summary.system ? `${summary.browser} on ${summary.system}` : summary.browser;
 }

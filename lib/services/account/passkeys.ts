@@ -11,7 +11,7 @@
  */
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
-import { addError, formText, type FieldErrors } from '../forms.ts';
+import { addProblem, formText, type FieldProblems, type ProblemCode } from '../forms.ts';
 import { deletePasskey, insertPasskey, listPasskeys, type PasskeySummary } from '../../db/factors.ts';
 import {
   checkRegistration,
@@ -35,16 +35,16 @@ export function passkeysOf(ctx: Pick<Context, 'db'>, holder: AccountHolder): Pro
 }
 
 export type PasskeyStart =
-  | { status: 'invalid'; errors: FieldErrors<'name' | 'currentPassword'> }
+  | { status: 'invalid'; errors: FieldProblems<'name' | 'currentPassword'> }
   /** What the browser passes to navigator.credentials.create(). */
   | { status: 'options'; options: PublicKeyCredentialCreationOptionsJSON };
 
 /** Step one of adding a passkey: its name and the current password; the options for the browser. */
 export async function startPasskeyRegistration(ctx: Context, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasskeyStart> {
   const name = formText(form, 'name', 4 * PASSKEY_NAME_MAX).trim();
-  let errors: FieldErrors<'name' | 'currentPassword'> = {};
-  if (!name) errors = addError(errors, 'name', 'Give the passkey a name, such as the device or password manager it is in');
-  else if (name.length > PASSKEY_NAME_MAX) errors = addError(errors, 'name', `A name is at most ${PASSKEY_NAME_MAX} characters`);
+  let errors: FieldProblems<'name' | 'currentPassword'> = {};
+  if (!name) errors = addProblem(errors, 'name', { code: 'required' });
+  else if (name.length > PASSKEY_NAME_MAX) errors = addProblem(errors, 'name', { code: 'too_long', values: { maximum: PASSKEY_NAME_MAX } });
   if (errors.name) return { status: 'invalid', errors };
   const problem = await passwordProblem(ctx, holder, form, by);
   if (problem) return { status: 'invalid', errors: problem };
@@ -52,24 +52,24 @@ export async function startPasskeyRegistration(ctx: Context, holder: AccountHold
 }
 
 export type PasskeyAdded =
-  | { status: 'invalid'; errors: FieldErrors<'form'> }
+  | { status: 'invalid'; errors: FieldProblems<'form'> }
   /** `recoveryCodes`: shown once, when this passkey turned two-step verification on. */
   | { status: 'added'; name: string; recoveryCodes?: string[] };
 
-const registrationProblems: Record<PasskeyProblem, string> = {
-  passkey_expired: 'the request to create a passkey has expired or was used already: start again',
-  passkey_invalid: 'the browser did not send a passkey: start again',
-  passkey_unknown: 'the passkey could not be checked: start again',
-  passkey_other_account: 'the passkey could not be checked: start again',
-  passkey_failed: 'the passkey could not be checked: start again',
+const registrationProblems: Record<PasskeyProblem, ProblemCode> = {
+  passkey_expired: 'passkey_expired',
+  passkey_invalid: 'passkey_invalid',
+  passkey_unknown: 'passkey_failed',
+  passkey_other_account: 'passkey_failed',
+  passkey_failed: 'passkey_failed',
 };
 
 /** Step two: the browser's answer (JSON, as @simplewebauthn/browser returns it). */
 export async function finishPasskeyRegistration(ctx: Context, holder: AccountHolder, responseText: string, by?: AuditBy): Promise<PasskeyAdded> {
   const hadSecondFactor = await hasSecondFactor(ctx.db, holder.id);
   const checked = await checkRegistration(ctx, holder, responseText.slice(0, PASSKEY_RESPONSE_MAX_CHARS + 1));
-  if (!checked.ok) return { status: 'invalid', errors: { form: [registrationProblems[checked.error]] } };
-  if (!(await insertPasskey(ctx.db, checked.passkey))) return { status: 'invalid', errors: { form: ['this passkey is registered already'] } };
+  if (!checked.ok) return { status: 'invalid', errors: { form: [{ code: registrationProblems[checked.error] }] } };
+  if (!(await insertPasskey(ctx.db, checked.passkey))) return { status: 'invalid', errors: { form: [{ code: 'passkey_registered' }] } };
   const recoveryCodes = hadSecondFactor ? undefined : await regenerateRecoveryCodes(ctx.db, holder.id);
   await recordAuditBy(ctx.db, by, { action: 'factor.enrolled', target: targetOf(holder), details: { kind: 'passkey', name: checked.passkey.name } });
   return { status: 'added', name: checked.passkey.name, recoveryCodes };
@@ -81,7 +81,7 @@ export async function removeOwnPasskey(ctx: Context, holder: AccountHolder, form
   const problem = await passwordProblem(ctx, holder, form, by);
   if (problem) return { status: 'invalid', errors: problem };
   const name = id ? await deletePasskey(ctx.db, holder.id, id) : undefined;
-  if (name === undefined) return { status: 'invalid', errors: { form: ['that passkey is removed already'] } };
+  if (name === undefined) return { status: 'invalid', errors: { form: [{ code: 'passkey_removed' }] } };
   await recordAuditBy(ctx.db, by, { action: 'factor.removed', target: targetOf(holder), details: { kind: 'passkey', name } });
   return { status: 'removed' };
 }

@@ -27,7 +27,7 @@ for (const storage of testDatabases('account-password')) {
       const db = await storage.open();
       const { holder, by, password } = await person(db);
       const wrong = await changeOwnPassword(testContext(db), holder, form('not my password', 'a brand new password'), by);
-      assert.deepEqual(wrong, { status: 'invalid', errors: { currentPassword: ['this is not your current password'] } });
+      assert.deepEqual(wrong, { status: 'invalid', errors: { currentPassword: [{ code: 'wrong_password' }] } });
       assert.ok(!JSON.stringify(wrong).includes('brand new'), 'no password in the answer');
       await changeOwnPassword(testContext(db), holder, form('another guess', 'short'), by);
       assert.ok(await passwordIs(db, holder.username, password));
@@ -53,17 +53,17 @@ for (const storage of testDatabases('account-password')) {
       assert.deepEqual(short, {
         status: 'invalid',
         errors: {
-          currentPassword: ['Enter your current password'],
-          newPassword: ['Password must be at least 8 characters'],
-          confirmPassword: ['The two new passwords do not match'],
+          currentPassword: [{ code: 'required' }],
+          newPassword: [{ code: 'too_short', values: { minimum: 8 } }],
+          confirmPassword: [{ code: 'mismatch' }],
         },
       });
       const mismatch = await changeOwnPassword(testContext(db), holder, form(password, 'a brand new password', 'a brand new passw0rd'));
-      assert.deepEqual(mismatch, { status: 'invalid', errors: { confirmPassword: ['The two new passwords do not match'] } });
+      assert.deepEqual(mismatch, { status: 'invalid', errors: { confirmPassword: [{ code: 'mismatch' }] } });
       const same = await changeOwnPassword(testContext(db), holder, form(password, password));
-      assert.deepEqual(same, { status: 'invalid', errors: { newPassword: ['The new password is the one you have now'] } });
+      assert.deepEqual(same, { status: 'invalid', errors: { newPassword: [{ code: 'same_password' }] } });
       const huge = await changeOwnPassword(testContext(db), holder, form(password, 'x'.repeat(100_000)));
-      assert.deepEqual(huge, { status: 'invalid', errors: { newPassword: ['Password is at most 256 characters'] } }, 'cut before argon2 sees it');
+      assert.deepEqual(huge, { status: 'invalid', errors: { newPassword: [{ code: 'too_long', values: { maximum: 256 } }] } }, 'cut before argon2 sees it');
       assert.ok(await passwordIs(db, holder.username, password));
     });
 

@@ -9,9 +9,8 @@
 import { z } from 'zod';
 import type { AuditBy } from '../audit.ts';
 import { type PasswordCheckContext, verifyCurrentPassword } from '../authentication.ts';
-import { addError, fieldErrors, formText, type FieldErrors } from '../forms.ts';
+import { addProblem, fieldProblems, formText, type FieldProblems, throttledProblem } from '../forms.ts';
 import { passwordPolicy } from '../passwords.ts';
-import { tryAgainIn } from '../throttle.ts';
 import { changePassword, passwordSchema } from '../users.ts';
 import type { AccountHolder } from './sessions.ts';
 
@@ -24,11 +23,19 @@ export const passwordChangeSchema = z
     newPassword: passwordSchema,
     confirmPassword: z.string().min(1, 'Enter the new password again'),
   })
-  .refine((p) => p.newPassword === p.confirmPassword, { path: ['confirmPassword'], message: 'The two new passwords do not match' })
-  .refine((p) => p.newPassword !== p.currentPassword, { path: ['newPassword'], message: 'The new password is the one you have now' });
+  .refine((p) => p.newPassword === p.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'The two new passwords do not match',
+    params: { code: 'mismatch' },
+  })
+  .refine((p) => p.newPassword !== p.currentPassword, {
+    path: ['newPassword'],
+    message: 'The new password is the one you have now',
+    params: { code: 'same_password' },
+  });
 
-/** No values: a password is never rendered back into a form. */
-export type PasswordChangeState = { status: 'idle' } | { status: 'invalid'; errors: FieldErrors<Field> } | { status: 'changed'; endedSessions: number };
+/** No values: a password is never rendered back into a form. The problems in no language: the form words them. */
+export type PasswordChangeState = { status: 'idle' } | { status: 'invalid'; errors: FieldProblems<Field> } | { status: 'changed'; endedSessions: number };
 
 export async function changeOwnPassword(ctx: PasswordCheckContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasswordChangeState> {
   const { db } = ctx;
@@ -40,10 +47,10 @@ export async function changeOwnPassword(ctx: PasswordCheckContext, holder: Accou
     confirmPassword: formText(form, 'confirmPassword', max),
   };
   const parsed = passwordChangeSchema.safeParse(input);
-  let errors: FieldErrors<Field> = parsed.success ? {} : fieldErrors(parsed.error, fields);
+  let errors: FieldProblems<Field> = parsed.success ? {} : fieldProblems(parsed.error, fields);
   if (input.currentPassword && !errors.currentPassword) {
     const checked = await verifyCurrentPassword(ctx, holder, input.currentPassword, by?.context);
-    if (!checked.ok) errors = addError(errors, 'currentPassword', checked.refusal ? tryAgainIn(checked.refusal) : 'this is not your current password');
+    if (!checked.ok) errors = addProblem(errors, 'currentPassword', checked.refusal ? throttledProblem(checked.refusal) : { code: 'wrong_password' });
   }
   if (!parsed.success || Object.keys(errors).length) return { status: 'invalid', errors };
 

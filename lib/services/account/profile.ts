@@ -15,7 +15,7 @@ import { findUserByUsernameOrEmail } from '../../db/users.ts';
 import type { AuditBy } from '../audit.ts';
 import { type MailLinkConfig, sendEmailVerification } from '../email-verification.ts';
 import type { Locale } from '../../i18n/locale.ts';
-import { fieldErrors, formErrors, formText, type FieldErrors } from '../forms.ts';
+import { fieldProblems, formProblems, formText, type FieldProblems } from '../forms.ts';
 import { canMailLinks } from '../password-reset.ts';
 import { existingUser as existingUserById, profileSchema, updateProfile } from '../users.ts';
 
@@ -29,7 +29,8 @@ const fields = ['name', 'email'] as const;
 export type ProfileState = {
   status: 'editing' | 'saved';
   values: ProfileValues;
-  errors: FieldErrors<(typeof fields)[number]>;
+  /** In no language: the form words them (lib/i18n/problems.ts). */
+  errors: FieldProblems<(typeof fields)[number]>;
   /** A new address waiting for its verification link (mailed to it). */
   pendingEmail?: string;
 };
@@ -40,12 +41,10 @@ export function profileValues(user: { name: string | null; email: string | null 
   return { name: user.name ?? '', email: user.email ?? '' };
 }
 
-const TAKEN = 'another account already uses this email address';
-
 export async function updateOwnProfile(ctx: Context, user: { id: string }, form: FormData, by?: AuditBy, locale?: Locale): Promise<ProfileState> {
   const values: ProfileValues = { name: formText(form, 'name', 500), email: formText(form, 'email', 500) };
   const parsed = profileSchema.safeParse(values);
-  if (!parsed.success) return { status: 'editing', values, errors: fieldErrors(parsed.error, fields) };
+  if (!parsed.success) return { status: 'editing', values, errors: fieldProblems(parsed.error, fields) };
   const current = await existingUserById(ctx.db, user.id);
   const newEmail = parsed.data.email;
   const changing = newEmail !== null && newEmail.toLowerCase() !== (current.email ?? '').toLowerCase() && canMailLinks(ctx);
@@ -55,19 +54,15 @@ export async function updateOwnProfile(ctx: Context, user: { id: string }, form:
       return { status: 'saved', values: profileValues(saved), errors: {} };
     }
     const holder = await findUserByUsernameOrEmail(ctx.db, newEmail);
-    if (holder && holder.id !== user.id) return { status: 'editing', values, errors: { email: [TAKEN] } };
+    if (holder && holder.id !== user.id) return { status: 'editing', values, errors: { email: [{ code: 'conflict' }] } };
     const sent = await sendEmailVerification(ctx, current, newEmail, { locale, requestId: by?.context?.requestId });
     if (sent !== 'sent') {
-      return {
-        status: 'editing',
-        values,
-        errors: { email: ['the confirmation mail could not be sent just now; nothing was changed: try again in a few minutes'] },
-      };
+      return { status: 'editing', values, errors: { email: [{ code: 'mail_failed' }] } };
     }
     // The name now; the address when its link is used.
     const saved = await updateProfile(ctx.db, user.id, { name: values.name, email: current.email ?? '' }, by);
     return { status: 'saved', values: profileValues(saved), errors: {}, pendingEmail: newEmail };
   } catch (error) {
-    return { status: 'editing', values, errors: formErrors(error, fields, { email: TAKEN }) };
+    return { status: 'editing', values, errors: formProblems(error, fields) };
   }
 }

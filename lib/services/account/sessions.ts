@@ -11,7 +11,7 @@ import { signInsSince } from '../../db/audit.ts';
 import { findClient } from '../../db/clients.ts';
 import type { Database } from '../../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
-import { describeUserAgent } from './activity.ts';
+import { describeUserAgent, summarizeUserAgent, type UserAgentSummary } from './activity.ts';
 
 /** The person, and the uid of the Gatehouse session their portal sign-in came from (when known). */
 export interface AccountHolder {
@@ -31,6 +31,8 @@ export interface ActiveSession {
   apps: string[];
   /** Where it was signed in from: "Chrome on Linux" and the address, from its sign-in's audit entry (null when not found). */
   browser: string | null;
+  /** The same, in no language: /account words it. */
+  agent: UserAgentSummary | null;
   ip: string | null;
 }
 
@@ -84,6 +86,7 @@ export async function activeSessions(db: Database, holder: AccountHolder, sessio
         current: s.uid === holder.sessionUid,
         apps: s.clientIds.map((id) => names.get(id) ?? id),
         browser: describeUserAgent(signIn?.userAgent ?? null),
+        agent: summarizeUserAgent(signIn?.userAgent ?? null),
         ip: signIn?.ip ?? null,
       };
     })

@@ -9,13 +9,12 @@
  */
 import { recordAuditBy, type AuditBy } from '../audit.ts';
 import { verifyCurrentPassword } from '../authentication.ts';
-import { addError, formText, type FieldErrors } from '../forms.ts';
+import { addProblem, formText, type FieldProblems, throttledProblem } from '../forms.ts';
 import { passwordPolicy } from '../passwords.ts';
-import { tryAgainIn } from '../throttle.ts';
 import { confirmTotp, deleteTotp, findTotpFactor, findTotpSecret, insertPendingTotp } from '../../db/factors.ts';
 import { recoveryCodesLeft, regenerateRecoveryCodes } from '../factors/recovery-codes.ts';
 import { hasSecondFactor, type FactorContext } from '../factors/second-step.ts';
-import { matchingStep, newTotpSecret, readTotpCode, totpCodeProblems } from '../factors/totp.ts';
+import { matchingStep, newTotpSecret, readTotpCode } from '../factors/totp.ts';
 import type { AccountHolder } from './sessions.ts';
 
 /** What the page shows: the pending secret only while enrolment waits for its first code. */
@@ -43,7 +42,8 @@ export async function restartTotpEnrolment(ctx: Pick<FactorContext, 'db'>, holde
 
 export type TwoStepState<F extends string> =
   | { status: 'idle' }
-  | { status: 'invalid'; errors: FieldErrors<F> }
+  /** In no language: the forms word them (lib/i18n/problems.ts). */
+  | { status: 'invalid'; errors: FieldProblems<F> }
   /** Shown once: the page never reads them again. */
   | { status: 'codes'; recoveryCodes: string[]; enrolled: boolean }
   | { status: 'removed' };
@@ -54,16 +54,15 @@ export type PasswordProtectedState = TwoStepState<'currentPassword'>;
 /** Turns TOTP on with a first code, and returns the ten recovery codes to show once. */
 export async function confirmTotpEnrolment(ctx: FactorContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<ConfirmState> {
   const read = readTotpCode(formText(form, 'code', 64));
-  if ('problem' in read) return { status: 'invalid', errors: { code: [totpCodeProblems[read.problem]] } };
+  if ('problem' in read) return { status: 'invalid', errors: { code: [{ code: read.problem }] } };
   const factor = await findTotpSecret(ctx.db, holder.id);
-  if (!factor) return { status: 'invalid', errors: { form: ['start setting up two-step verification again'] } };
-  if (factor.confirmedAt) return { status: 'invalid', errors: { form: ['two-step verification is already on; nothing was changed'] } };
+  if (!factor) return { status: 'invalid', errors: { form: [{ code: 'enrolment_missing' }] } };
+  if (factor.confirmedAt) return { status: 'invalid', errors: { form: [{ code: 'two_step_on' }] } };
   const now = ctx.now();
   const step = matchingStep(factor.secret, read.code, now);
-  if (step === undefined)
-    return { status: 'invalid', errors: { code: ['this code is not right: check that your device’s clock is right and enter the code it shows now'] } };
+  if (step === undefined) return { status: 'invalid', errors: { code: [{ code: 'wrong_code' }] } };
   if (!(await confirmTotp(ctx.db, holder.id, step, new Date(now)))) {
-    return { status: 'invalid', errors: { form: ['two-step verification is already on; nothing was changed'] } };
+    return { status: 'invalid', errors: { form: [{ code: 'two_step_on' }] } };
   }
   const recoveryCodes = await regenerateRecoveryCodes(ctx.db, holder.id);
   await recordFor(ctx, holder, by, 'factor.enrolled');
@@ -76,17 +75,16 @@ export async function passwordProblem(
   holder: AccountHolder,
   form: FormData,
   by?: AuditBy,
-): Promise<FieldErrors<'currentPassword'> | undefined> {
+): Promise<FieldProblems<'currentPassword'> | undefined> {
   const password = formText(form, 'currentPassword', passwordPolicy.maxLength + 1);
-  if (!password) return { currentPassword: ['Enter your current password'] };
+  if (!password) return { currentPassword: [{ code: 'required' }] };
   const checked = await verifyCurrentPassword(ctx, holder, password, by?.context);
   if (checked.ok) return undefined;
-  return addError({}, 'currentPassword', checked.refusal ? tryAgainIn(checked.refusal) : 'this is not your current password');
+  return addProblem({}, 'currentPassword', checked.refusal ? throttledProblem(checked.refusal) : { code: 'wrong_password' });
 }
 
 export async function regenerateOwnRecoveryCodes(ctx: FactorContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasswordProtectedState> {
-  if (!(await hasSecondFactor(ctx.db, holder.id)))
-    return { status: 'invalid', errors: { form: ['two-step verification is off: there are no recovery codes to replace'] } };
+  if (!(await hasSecondFactor(ctx.db, holder.id))) return { status: 'invalid', errors: { form: [{ code: 'no_second_factor' }] } };
   const problem = await passwordProblem(ctx, holder, form, by);
   if (problem) return { status: 'invalid', errors: problem };
   const recoveryCodes = await regenerateRecoveryCodes(ctx.db, holder.id);
@@ -96,7 +94,7 @@ export async function regenerateOwnRecoveryCodes(ctx: FactorContext, holder: Acc
 
 export async function removeOwnTotp(ctx: FactorContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<PasswordProtectedState> {
   const factor = await findTotpFactor(ctx.db, holder.id);
-  if (!factor?.confirmedAt) return { status: 'invalid', errors: { form: ['two-step verification is already off'] } };
+  if (!factor?.confirmedAt) return { status: 'invalid', errors: { form: [{ code: 'two_step_off' }] } };
   const problem = await passwordProblem(ctx, holder, form, by);
   if (problem) return { status: 'invalid', errors: problem };
   if (await deleteTotp(ctx.db, holder.id)) await recordFor(ctx, holder, by, 'factor.removed');

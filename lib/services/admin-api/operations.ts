@@ -13,6 +13,7 @@ import { pathId, searchQuery } from './dto/common.ts';
 import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchema } from './dto/keys.ts';
 import {
   createdUserSchema,
+  updatedUserSchema,
   grantListSchema,
   invitationSentSchema,
   newUserBodySchema,
@@ -181,7 +182,7 @@ export const operations = {
     params: userId,
     body: profilePatchSchema,
     status: 200,
-    response: userSchema,
+    response: updatedUserSchema,
     errors: ['not_found', 'conflict'],
   },
   setUserPassword: {

@@ -15,7 +15,7 @@ import { activeSessions, endAllSessions, endOneSession } from '../account/sessio
 import { generatePassword } from '../passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../errors.ts';
 import { invitationOf, inviteUser, resendInvitation as resendInvitationUseCase } from '../invitations.ts';
-import { addUser } from '../onboarding.ts';
+import { addUser, changeProfile } from '../onboarding.ts';
 import type { Throttle } from '../throttle.ts';
 import {
   changePassword,
@@ -28,7 +28,6 @@ import {
   secondFactorsOf,
   setRole,
   unlockUser as unlockUserUseCase,
-  updateProfile,
 } from '../users.ts';
 import { grantDto, noSecondFactors, sessionDto, userDto, userSummaryDto } from './dto/users.ts';
 import { operations } from './operations.ts';
@@ -91,10 +90,13 @@ export const resendInvitation = endpoint(operations.resendInvitation, async (ctx
 
 export const getUser = endpoint(operations.getUser, async ({ db, throttle, params }) => withLock(db, throttle, await existing(db, params.id)));
 
-export const updateUser = endpoint(operations.updateUser, async ({ db, throttle, params, body, by }) => {
+/** A new address gets its verification link (`mail_sent`), as a new user's does. */
+export const updateUser = endpoint(operations.updateUser, async (ctx) => {
+  const { db, throttle, params, body, by } = ctx;
   const user = await existing(db, params.id);
   const profile = { name: body.name === undefined ? user.name : body.name, email: body.email === undefined ? user.email : body.email };
-  return withLock(db, throttle, await updateProfile(db, user.id, profile, by).catch(reworded));
+  const { user: changed, verification } = await changeProfile(ctx, user.id, profile, by).catch(reworded);
+  return { ...(await withLock(db, throttle, changed)), ...(verification ? { mail_sent: verification === 'sent' } : {}) };
 });
 
 export const setUserPassword = endpoint(operations.setUserPassword, async ({ db, params, body, by }) => {

@@ -60,7 +60,7 @@ for (const storage of testDatabases('passkeys')) {
       const longName = await startPasskeyRegistration(ctx, who.holder, formOf({ name: 'x'.repeat(65), currentPassword: who.password }), who.by);
       assert.deepEqual(longName.status === 'invalid' && Object.keys(longName.errors), ['name']);
       const wrongPassword = await startPasskeyRegistration(ctx, who.holder, formOf({ name: 'Laptop', currentPassword: 'not it' }), who.by);
-      assert.deepEqual(wrongPassword.status === 'invalid' && wrongPassword.errors.currentPassword, ['this is not your current password']);
+      assert.deepEqual(wrongPassword.status === 'invalid' && wrongPassword.errors.currentPassword, [{ code: 'wrong_password' }]);
       assert.equal(await hasSecondFactor(db, who.holder.id), false);
 
       const authenticator = new SoftAuthenticator();
@@ -252,7 +252,7 @@ for (const storage of testDatabases('passkeys')) {
       assert.equal(await hasSecondFactor(db, holder.id), false);
       assert.equal(await recoveryCodesLeft(db, holder.id), 0, 'the last factor takes the recovery codes with it');
       const again = await removeOwnPasskey(ctx, holder, formOf({ passkey: passkey.id, currentPassword: password }), by);
-      assert.deepEqual(again.status === 'invalid' && again.errors.form, ['that passkey is removed already']);
+      assert.deepEqual(again.status === 'invalid' && again.errors.form, [{ code: 'passkey_removed' }]);
 
       const other = await withPasskey(db);
       const reset = await resetSecondFactors(db, other.holder.id, other.by);

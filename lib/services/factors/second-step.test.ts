@@ -58,7 +58,7 @@ for (const storage of testDatabases('second-step')) {
       assert.equal(done.status === 'codes' && done.recoveryCodes.length, 10);
       assert.equal(await hasSecondFactor(db, holder.id), true);
       const again = await confirmTotpEnrolment(ctx, holder, formOf({ code: totpCode(secret, T0 + STEP) }), by);
-      assert.deepEqual(again, { status: 'invalid', errors: { form: ['two-step verification is already on; nothing was changed'] } });
+      assert.deepEqual(again, { status: 'invalid', errors: { form: [{ code: 'two_step_on' }] } });
       const status = await twoStepStatus(ctx, holder);
       assert.equal(status.status, 'on');
       assert.ok(!JSON.stringify(status).includes(secret), 'the secret is not shown once it is on');
@@ -131,7 +131,7 @@ for (const storage of testDatabases('second-step')) {
       await beginTotpEnrolment(at(db, T0), other);
       assert.deepEqual(await confirmTotpEnrolment(at(db, T0), other, formOf({ code: 'abcdef' }), otherBy), {
         status: 'invalid',
-        errors: { code: ['the code is 6 digits, with no letters'] },
+        errors: { code: [{ code: 'code_letters' }] },
       });
       assert.equal((await twoStepStatus(at(db, T0), other)).status, 'pending');
     });
@@ -165,7 +165,7 @@ for (const storage of testDatabases('second-step')) {
       const ctx = at(db, T0);
       assert.deepEqual(await regenerateOwnRecoveryCodes(ctx, holder, formOf({ currentPassword: 'wrong' }), by), {
         status: 'invalid',
-        errors: { currentPassword: ['this is not your current password'] },
+        errors: { currentPassword: [{ code: 'wrong_password' }] },
       });
       const fresh = await regenerateOwnRecoveryCodes(ctx, holder, formOf({ currentPassword: password }), by);
       assert.equal(fresh.status, 'codes');

@@ -16,7 +16,12 @@ export function isConfirmed(form: FormData): boolean {
 
 /** Runs `act` (which redirects or throws when done) only once the box is ticked; otherwise says what to tick. */
 export async function confirmFirst(form: FormData, message: string, act: () => Promise<unknown>): Promise<Confirmation> {
-  if (!isConfirmed(form)) return { status: 'unconfirmed', message: `Tick the box to confirm: ${message}` };
+  return confirmOrSay(form, `Tick the box to confirm: ${message}`, act);
+}
+
+/** The same, with the whole refusal given (/account's, in the person's language). */
+export async function confirmOrSay(form: FormData, refusal: string, act: () => Promise<unknown>): Promise<Confirmation> {
+  if (!isConfirmed(form)) return { status: 'unconfirmed', message: refusal };
   await act();
   return { status: 'idle' };
 }

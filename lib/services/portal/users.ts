@@ -14,7 +14,7 @@ import 'server-only';
 import { sendEmailVerification, type VerificationSend } from '../email-verification.ts';
 import { z } from 'zod';
 import { invitationOf, inviteUser, resendInvitation } from '../invitations.ts';
-import { addUser } from '../onboarding.ts';
+import { addUser, changeProfile } from '../onboarding.ts';
 import { canMailLinks } from '../password-reset.ts';
 import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../paging.ts';
 import { serverContext } from '../../context.ts';
@@ -35,7 +35,6 @@ import {
   secondFactorsOf,
   setRole,
   unlockUser,
-  updateProfile,
   type SecondFactors,
 } from '../users.ts';
 import type { AdminUser } from './access.ts';
@@ -191,13 +190,17 @@ export async function createUserFromForm(admin: AdminUser, form: FormData): Prom
   }
 }
 
-export type ProfileFormState = { status: 'editing'; values: ProfileFormValues; errors: UserFieldErrors } | { status: 'saved' } | { status: 'not_found' };
+/** `notice`: what the user's page says after a save, `saved` unless a new address's verification link was mailed or refused. */
+export type ProfileFormState =
+  | { status: 'editing'; values: ProfileFormValues; errors: UserFieldErrors }
+  | { status: 'saved'; notice: 'saved' | 'saved_verification_sent' | 'saved_verification_failed' }
+  | { status: 'not_found' };
 
 export async function updateProfileFromForm(admin: AdminUser, id: string, form: FormData): Promise<ProfileFormState> {
   const { values, input } = readProfileForm(form);
   try {
-    await updateProfile(serverContext().db, id, input, await byAdmin(admin));
-    return { status: 'saved' };
+    const { verification } = await changeProfile(serverContext(), id, input, await byAdmin(admin));
+    return { status: 'saved', notice: verification === 'sent' ? 'saved_verification_sent' : verification === 'failed' ? 'saved_verification_failed' : 'saved' };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'not_found' };
     return { status: 'editing', values, errors: formErrors(error, userFields, { email: EMAIL_TAKEN }) };

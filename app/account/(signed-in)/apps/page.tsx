@@ -1,5 +1,6 @@
 // /account/apps: the apps the person has connected (their grants), with a revoke button for each.
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { ScopeList } from '@/components/scope-list';
 import { ConfirmForm } from '@/components/portal/confirm';
 import { Card, PageHeader } from '@/components/ui/card';
@@ -11,15 +12,13 @@ import { revokeAppAction } from '../../actions';
 import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Connected apps' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('account.apps'))('title') };
+}
 
-const notices: Record<string, { variant: 'success' | 'error'; text: string }> = {
-  revoked: { variant: 'success', text: 'Access revoked. The app’s tokens no longer work; if you use it again, it asks for your permission again.' },
-  refused: { variant: 'error', text: 'This is the account portal you are using now. To end its access, sign out.' },
-  not_found: { variant: 'error', text: 'That app had no access left to revoke.' },
-};
-
-function AppCard({ app }: { app: ConnectedApp }) {
+async function AppCard({ app }: { app: ConnectedApp }) {
+  const t = await getTranslations('account.apps');
+  const forApp = <span className="sr-only">{t('forApp', { app: app.name })}</span>;
   const headingId = `app-${app.clientId}`;
   return (
     <li aria-labelledby={headingId} className="rounded-xl border border-slate-200 bg-white p-5 shadow-xs sm:p-6">
@@ -33,7 +32,7 @@ function AppCard({ app }: { app: ConnectedApp }) {
               {app.name}
             </h2>
             <p className="mt-0.5 flex flex-wrap gap-1">
-              {app.portal ? <Badge variant="indigo">This portal</Badge> : app.firstParty ? <Badge variant="indigo">First party</Badge> : null}
+              {app.portal ? <Badge variant="indigo">{t('thisPortal')}</Badge> : app.firstParty ? <Badge variant="indigo">{t('firstParty')}</Badge> : null}
             </p>
           </div>
         </div>
@@ -42,49 +41,43 @@ function AppCard({ app }: { app: ConnectedApp }) {
             action={revokeAppAction.bind(null, app.clientId)}
             collapsed={
               <>
-                Revoke access…<span className="sr-only"> for {app.name}</span>
+                {t('revoke')}
+                {forApp}
               </>
             }
-            statement={
-              <>
-                End <strong>{app.name}</strong>’s access: its tokens stop working, and it asks for your permission again next time.
-              </>
-            }
+            statement={t.rich('statement', { app: app.name, strong: (chunks) => <strong>{chunks}</strong> })}
             submit={
               <>
-                Revoke access<span className="sr-only"> for {app.name}</span>
+                {t('submit')}
+                {forApp}
               </>
             }
-            pendingLabel="Revoking…"
+            pendingLabel={t('pending')}
           />
         )}
       </div>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
         <div>
-          <h3 className="text-sm font-medium text-slate-500">It may</h3>
+          <h3 className="text-sm font-medium text-slate-500">{t('mayDo')}</h3>
           <div className="mt-2">
             <ScopeList scopes={app.scopes} claims={[]} product={brand().name} />
           </div>
         </div>
         <dl className="space-y-2 text-sm">
           <div>
-            <dt className="font-medium text-slate-500">Connected</dt>
-            <dd className="text-slate-900">{app.grantedAt ? <Time date={app.grantedAt} /> : 'Unknown'}</dd>
+            <dt className="font-medium text-slate-500">{t('connected')}</dt>
+            <dd className="text-slate-900">{app.grantedAt ? <Time date={app.grantedAt} /> : t('unknown')}</dd>
           </div>
           <div>
-            <dt className="font-medium text-slate-500">Last used</dt>
-            <dd className="text-slate-900">{app.lastUsedAt ? <Time date={app.lastUsedAt} /> : 'No token in use'}</dd>
+            <dt className="font-medium text-slate-500">{t('lastUsed')}</dt>
+            <dd className="text-slate-900">{app.lastUsedAt ? <Time date={app.lastUsedAt} /> : t('noToken')}</dd>
           </div>
         </dl>
       </div>
       {app.portal ? (
-        <p className="mt-4 text-sm text-slate-600">
-          The account portal, where you are now. It cannot be revoked from here: it would sign you straight back in. Sign out to end its access.
-        </p>
+        <p className="mt-4 text-sm text-slate-600">{t('portalNote')}</p>
       ) : app.firstParty ? (
-        <p className="mt-4 text-sm text-slate-600">
-          Your organisation’s own app: it does not ask for permission, so revoking signs it out until you use it again.
-        </p>
+        <p className="mt-4 text-sm text-slate-600">{t('firstPartyNote')}</p>
       ) : null}
     </li>
   );
@@ -94,12 +87,15 @@ export default async function AppsPage({ searchParams }: { searchParams: Promise
   const user = await requireUser('/account/apps');
   const apps = await appsOf(user);
   const { notice } = await searchParams;
+  const t = await getTranslations('account.apps');
+  const notices: Record<string, { variant: 'success' | 'error'; text: string }> = {
+    revoked: { variant: 'success', text: t('revoked') },
+    refused: { variant: 'error', text: t('refused') },
+    not_found: { variant: 'error', text: t('notFound') },
+  };
   return (
     <>
-      <PageHeader
-        title="Connected apps"
-        description="Apps you allowed to sign you in and see your details. Revoking one ends its access at once: its tokens stop working."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       <NoticeFor notices={notices} notice={notice} />
       {apps.length ? (
         <ul className="space-y-4">
@@ -109,7 +105,7 @@ export default async function AppsPage({ searchParams }: { searchParams: Promise
         </ul>
       ) : (
         <Card>
-          <p className="text-sm text-slate-600">No app has access to your account.</p>
+          <p className="text-sm text-slate-600">{t('none')}</p>
         </Card>
       )}
     </>

@@ -86,17 +86,26 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         empty: filtered ? 'No entry matches these filters.' : 'Nothing recorded yet.',
         rows: log.events.map((event) => (
           <tr key={event.id} className="hover:bg-slate-50">
-            <td className="px-4 py-3 whitespace-nowrap text-slate-600">{formatDate(event.at)}</td>
+            {/* The day over the time: one line took the width the names beside it need (they broke mid-word at 1280 px). */}
+            <td className="px-4 py-3 text-slate-600">
+              {formatDate(event.at)
+                .split(', ')
+                .map((part) => (
+                  <span key={part} className="block whitespace-nowrap">
+                    {part}
+                  </span>
+                ))}
+            </td>
             <td className="px-4 py-3">
               <ActionBadge action={event.action} />
             </td>
-            <td className="max-w-44 min-w-32 px-4 py-3 wrap-anywhere">
+            <td className="max-w-52 min-w-44 px-4 py-3 wrap-anywhere">
               <Actor actor={event.actor} ip={event.ip} />
             </td>
-            <td className="max-w-48 px-4 py-3">
+            <td className="max-w-52 min-w-44 px-4 py-3">
               <Target target={event.target} />
             </td>
-            <td className="max-w-56 px-4 py-3 text-xs text-slate-600">
+            <td className="max-w-40 px-4 py-3 text-xs text-slate-600">
               <span className="block font-mono">{event.ip ?? 'unknown address'}</span>
               {event.userAgent ? (
                 <span className="block truncate" title={event.userAgent}>
@@ -104,7 +113,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
                 </span>
               ) : null}
             </td>
-            <td className="min-w-64 px-4 py-3">
+            <td className="min-w-48 px-4 py-3">
               <Details details={event.details} />
             </td>
           </tr>

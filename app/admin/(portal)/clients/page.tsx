@@ -1,5 +1,6 @@
 // /admin/clients: every registered client, searchable by name or client_id, a page at a time.
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { SecondFactorBadge } from '@/components/admin/client-badges';
 import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/list';
 import { ButtonLink, TextLink } from '@/components/ui/button';
@@ -9,40 +10,43 @@ import { clientsPage } from '@/lib/services/portal/clients';
 import { requireAdmin } from '@/lib/services/portal/session';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Clients' };
 
-const notices = { deleted: { variant: 'success', text: 'The client is deleted, and every token and grant it held is revoked.' } } as const;
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.clients'))('title') };
+}
 
 export default async function ClientsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { params, q, page, sort, href } = await listQuery('/admin/clients', searchParams);
   const list = await clientsPage(await requireAdmin(href), { q, page, sort });
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
+  const t = await getTranslations('admin.clients');
+  const notices = { deleted: { variant: 'success', text: t('deleted') } } as const;
 
   return (
     <ListPage
-      title="Clients"
-      description="Applications that sign people in with Gatehouse, and APIs that check its tokens."
-      actions={<ButtonLink href="/admin/clients/new">Register a client</ButtonLink>}
+      title={t('title')}
+      description={t('description')}
+      actions={<ButtonLink href="/admin/clients/new">{t('register')}</ButtonLink>}
       notice={<NoticeFor notices={notices} notice={params.notice} />}
       search={{
         action: '/admin/clients',
         id: 'client-search',
-        label: 'Search clients by name or client ID',
-        placeholder: 'Search by name or client ID',
+        label: t('searchLabel'),
+        placeholder: t('searchPlaceholder'),
         query: list.query,
         sort: order,
       }}
       table={{
-        caption: `Registered clients${list.query ? ` matching “${list.query}”` : ''}`,
+        caption: list.query ? t('captionMatching', { query: list.query }) : t('caption'),
         columns: [
-          { label: 'Name', sort: 'name' },
-          { label: 'Type', sort: 'type' },
-          { label: 'Status', sort: 'status' },
-          { label: 'Registered', className: 'hidden md:table-cell', sort: 'createdAt' },
+          { label: t('name'), sort: 'name' },
+          { label: t('type'), sort: 'type' },
+          { label: t('status'), sort: 'status' },
+          { label: t('registered'), className: 'hidden md:table-cell', sort: 'createdAt' },
         ],
         sort: { current: list.sort, href: (sort) => listHref('/admin/clients', { q: list.query, sort }, 1) },
-        empty: list.query ? `No client matches “${list.query}”.` : 'No clients yet. Register your first application.',
+        empty: list.query ? t('noMatch', { query: list.query }) : t('none'),
         rows: list.clients.map((client) => (
           <tr key={client.id} className="hover:bg-slate-50">
             <td className="px-4 py-3">
@@ -51,13 +55,13 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
             </td>
             <td className="px-4 py-3">
               <div className="flex flex-wrap gap-1">
-                <Badge>{client.confidential ? 'Confidential' : 'Public'}</Badge>
-                {client.firstParty ? <Badge variant="indigo">First party</Badge> : null}
+                <Badge>{client.confidential ? t('confidential') : t('public')}</Badge>
+                {client.firstParty ? <Badge variant="indigo">{t('firstParty')}</Badge> : null}
                 <SecondFactorBadge required={client.requireSecondFactor} />
-                {client.managed ? <Badge variant="amber">Managed</Badge> : null}
+                {client.managed ? <Badge variant="amber">{t('managed')}</Badge> : null}
               </div>
             </td>
-            <td className="px-4 py-3">{client.enabled ? <Badge variant="green">Enabled</Badge> : <Badge variant="red">Disabled</Badge>}</td>
+            <td className="px-4 py-3">{client.enabled ? <Badge variant="green">{t('enabled')}</Badge> : <Badge variant="red">{t('disabled')}</Badge>}</td>
             <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 md:table-cell">{formatDate(client.createdAt)}</td>
           </tr>
         )),

@@ -60,7 +60,7 @@ export default async function SystemPage() {
         >
           <div className="space-y-4">
             <DataTable
-              caption="Signing keys"
+              caption="Published signing keys, with their states"
               columns={[{ label: 'Key id' }, { label: 'Algorithm' }, { label: 'State' }, { label: 'Signs from' }, { label: 'Retired' }]}
               empty="No signing keys yet."
               rows={keys.map((key) => (

@@ -1,5 +1,6 @@
 // /admin/users: every user, searchable by username, email or name, a page at a time.
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/list';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge } from '@/components/ui/notice';
@@ -8,7 +9,9 @@ import { requireAdmin } from '@/lib/services/portal/session';
 import { usersPage } from '@/lib/services/portal/users';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Users' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.users'))('title') };
+}
 
 export default async function UsersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { q, page, sort, href } = await listQuery('/admin/users', searchParams);
@@ -16,54 +19,55 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   const list = await usersPage(admin, { q, page, sort });
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
+  const t = await getTranslations('admin.users');
 
   return (
     <ListPage
-      title="Users"
-      description="The people who sign in with Gatehouse: their profiles, passwords, roles, sessions and connected apps."
-      actions={<ButtonLink href="/admin/users/new">Create a user</ButtonLink>}
+      title={t('title')}
+      description={t('description')}
+      actions={<ButtonLink href="/admin/users/new">{t('create')}</ButtonLink>}
       search={{
         action: '/admin/users',
         id: 'user-search',
-        label: 'Search users by username, email or name',
-        placeholder: 'Search by username, email or name',
+        label: t('searchLabel'),
+        placeholder: t('searchPlaceholder'),
         query: list.query,
         sort: order,
       }}
       table={{
-        caption: `Users${list.query ? ` matching “${list.query}”` : ''}`,
+        caption: list.query ? t('captionMatching', { query: list.query }) : t('caption'),
         columns: [
-          { label: 'User', sort: 'username' },
-          { label: 'Email', className: 'hidden sm:table-cell', sort: 'email' },
-          { label: 'Status', sort: 'status' },
-          { label: 'Last sign-in', className: 'hidden lg:table-cell' },
-          { label: 'Created', className: 'hidden md:table-cell', sort: 'createdAt' },
+          { label: t('user'), sort: 'username' },
+          { label: t('email'), className: 'hidden sm:table-cell', sort: 'email' },
+          { label: t('status'), sort: 'status' },
+          { label: t('lastSignIn'), className: 'hidden lg:table-cell' },
+          { label: t('created'), className: 'hidden md:table-cell', sort: 'createdAt' },
         ],
         sort: { current: list.sort, href: (sort) => listHref('/admin/users', { q: list.query, sort }, 1) },
-        empty: list.query ? `No user matches “${list.query}”.` : 'No users yet.',
+        empty: list.query ? t('noMatch', { query: list.query }) : t('none'),
         rows: list.users.map((user) => (
           <tr key={user.id} className="hover:bg-slate-50">
             <td className="px-4 py-3">
               <TextLink href={`/admin/users/${encodeURIComponent(user.id)}`}>{user.username}</TextLink>
               {user.name ? <span className="block text-xs text-slate-500">{user.name}</span> : null}
             </td>
-            <td className="hidden px-4 py-3 break-all text-slate-600 sm:table-cell">{user.email ?? <span className="text-slate-500">None</span>}</td>
+            <td className="hidden px-4 py-3 break-all text-slate-600 sm:table-cell">{user.email ?? <span className="text-slate-500">{t('noEmail')}</span>}</td>
             <td className="px-4 py-3">
               <div className="flex flex-wrap gap-1">
                 {user.disabled ? (
-                  <Badge variant="red">Disabled</Badge>
+                  <Badge variant="red">{t('disabled')}</Badge>
                 ) : user.invited ? (
-                  <Badge variant="amber">Invited</Badge>
+                  <Badge variant="amber">{t('invited')}</Badge>
                 ) : (
-                  <Badge variant="green">Active</Badge>
+                  <Badge variant="green">{t('active')}</Badge>
                 )}
-                {user.role === 'admin' ? <Badge variant="indigo">Admin</Badge> : null}
-                {user.awaitingEmail ? <Badge variant="amber">Signed up, email not verified</Badge> : null}
-                {user.id === admin.id ? <Badge>You</Badge> : null}
+                {user.role === 'admin' ? <Badge variant="indigo">{t('admin')}</Badge> : null}
+                {user.awaitingEmail ? <Badge variant="amber">{t('awaitingEmail')}</Badge> : null}
+                {user.id === admin.id ? <Badge>{t('you')}</Badge> : null}
               </div>
             </td>
             <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 lg:table-cell">
-              {user.lastSignInAt ? formatDate(user.lastSignInAt) : <span className="text-slate-500">None recorded</span>}
+              {user.lastSignInAt ? formatDate(user.lastSignInAt) : <span className="text-slate-500">{t('noSignIn')}</span>}
             </td>
             <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 md:table-cell">{formatDate(user.createdAt)}</td>
           </tr>

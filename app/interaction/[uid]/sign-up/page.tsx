@@ -1,37 +1,41 @@
-// /interaction/{uid}/sign-up: "Create an account", inside the authorization request (a 404 while SIGN_UP is off).
+// /interaction/{uid}/sign-up: "Create an account", inside the authorization request (a 404 while SIGN_UP is off), in the request's language.
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
+import type { ReactNode } from 'react';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { SignUpForm } from '@/components/interaction/sign-up-form';
 import { AuthCard } from '@/components/ui/card';
+import { ClientMessages } from '@/components/ui/client-messages';
 import { passwordPolicy } from '@/lib/services/passwords';
 import { viewSignUp } from '@/lib/services/sign-up-interaction';
 import { signUpAction } from './actions';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Create an account' };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('signUp'))('title') };
+}
+
+const strong = (chunks: ReactNode) => <strong className="text-slate-900">{chunks}</strong>;
 
 export default async function SignUpPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
   const view = await viewSignUp(uid, (await cookies()).toString() || null);
   if (view.kind === 'off') notFound();
   if (view.kind === 'expired') return <ExpiredInteraction />;
+  const t = await getTranslations('signUp');
   return (
-    <AuthCard
-      title="Create an account"
-      subtitle={
-        <>
-          to continue to <strong className="text-slate-900">{view.client.name}</strong>
-        </>
-      }
-    >
-      <SignUpForm
-        action={signUpAction.bind(null, uid)}
-        back={`/interaction/${encodeURIComponent(uid)}`}
-        domains={view.domains}
-        minLength={passwordPolicy.minLength}
-      />
+    <AuthCard title={t('title')} subtitle={t.rich('subtitle', { client: view.client.name, strong })}>
+      <ClientMessages namespaces={['signUp', 'passwordPair', 'problems']}>
+        <SignUpForm
+          action={signUpAction.bind(null, uid)}
+          back={`/interaction/${encodeURIComponent(uid)}`}
+          domains={view.domains}
+          minLength={passwordPolicy.minLength}
+        />
+      </ClientMessages>
     </AuthCard>
   );
 }

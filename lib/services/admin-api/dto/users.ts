@@ -85,6 +85,14 @@ export const createdUserSchema = userSchema
   })
   .meta({ id: 'CreatedUser' });
 
+export const updatedUserSchema = userSchema
+  .extend({
+    mail_sent: mailSent.optional().meta({
+      description: 'Only when the email changed to a new address: whether its verification link reached the mail server (the change is kept either way).',
+    }),
+  })
+  .meta({ id: 'UpdatedUser' });
+
 export const invitationSentSchema = userSchema.extend({ mail_sent: mailSent }).meta({ id: 'InvitationSent' });
 
 export const newUserBodySchema = z

@@ -30,6 +30,11 @@ export const metadata: Metadata = { title: 'User' };
 
 const notices = {
   saved: { variant: 'success', text: 'Changes saved.' },
+  saved_verification_sent: { variant: 'success', text: 'Changes saved. A verification link is on its way to the new email address.' },
+  saved_verification_failed: {
+    variant: 'error',
+    text: 'Changes saved, but the mail server refused the verification mail for the new address: send the link again later.',
+  },
   enabled: { variant: 'success', text: 'The user is enabled: they can sign in again.' },
   disabled: { variant: 'success', text: 'The user is disabled: their sessions ended and every token and grant they held is revoked.' },
   admin_granted: { variant: 'success', text: 'The user is now an administrator.' },

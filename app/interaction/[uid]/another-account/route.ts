@@ -1,0 +1,5 @@
+// POST /interaction/:uid/another-account — "Not you? Use another account" on the consent and sign-in pages.
+import { interactionForm } from '@/app/interaction/respond';
+import { useAnotherAccount } from '@/lib/services/account-choice';
+
+export const POST = interactionForm((uid, cookie) => useAnotherAccount(uid, cookie));

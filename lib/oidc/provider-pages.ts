@@ -1,0 +1,143 @@
+/**
+ * The pages oidc-provider renders itself (lib/oidc/configuration.ts names them:
+ * renderError, logoutSource, postLogoutSuccessSource), in the person's language:
+ * the request's `ui_locales` (OIDC Core §3.1.2.1; RP-Initiated Logout 1.0 §2), else
+ * the browser's Accept-Language, else DEFAULT_LOCALE (lib/i18n/locale.ts).
+ *
+ * An error page says what happened in plain words and what the person can do; the
+ * request id (X-Request-Id, which the answer carries too) is there for support, and
+ * the protocol's own words (`error`, `error_description`) only as a detail. A link
+ * back to the application is offered only where its address is known to be safe
+ * (lib/oidc/return-link.ts); an unknown client or an unregistered redirect_uri is a
+ * clear stop (RFC 6749 §4.1.2.1: never redirect to it).
+ */
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { type Locale, negotiateLocale } from '../i18n/locale.ts';
+import { translator } from '../i18n/messages.ts';
+import { escapeHtml, type ProviderPages } from './html.ts';
+import { appOrigin } from './return-link.ts';
+
+type ErrorKind = 'invalid_client' | 'invalid_redirect_uri' | 'expired' | 'server_error' | 'other';
+
+/** The error as the person is told about it; the protocol's code stays in the details. */
+export function errorKind(code: string, name: string | undefined): ErrorKind {
+  if (code === 'invalid_client') return 'invalid_client';
+  if (code === 'invalid_redirect_uri') return 'invalid_redirect_uri';
+  // oidc-provider's SessionNotFound (code invalid_request): the interaction or its cookie is gone.
+  if (name === 'SessionNotFound') return 'expired';
+  if (code === 'server_error') return 'server_error';
+  return 'other';
+}
+
+const stringOrUndefined = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+interface Parameters {
+  client_id?: unknown;
+  redirect_uri?: unknown;
+  ui_locales?: unknown;
+}
+
+/** What the request said, from the parsed parameters, or (for a resumed request) the interaction's stored ones. */
+function parametersOf(ctx: KoaContextWithOIDC): { request: Parameters; interaction: Parameters } {
+  const oidc = ctx.oidc as Partial<KoaContextWithOIDC['oidc']> | undefined;
+  const interaction = (oidc?.entities as { Interaction?: { params?: Parameters } } | undefined)?.Interaction?.params ?? {};
+  return { request: (oidc?.params as Parameters | undefined) ?? (ctx.query as Parameters) ?? {}, interaction };
+}
+
+/** The language of one of the provider's pages. */
+export function localeOf(ctx: KoaContextWithOIDC, defaultLocale: Locale): Locale {
+  const { request, interaction } = parametersOf(ctx);
+  return negotiateLocale({
+    uiLocales: stringOrUndefined(request.ui_locales) ?? stringOrUndefined(interaction.ui_locales),
+    acceptLanguage: ctx.get('accept-language'),
+    defaultLocale,
+  });
+}
+
+/**
+ * The application to go back to, when the error leaves no doubt about it: its client is
+ * registered, and the redirect_uri of the request (or of the interaction it resumed) is
+ * one of its registered ones. Never for an unknown client or an unregistered redirect_uri.
+ */
+async function backLink(ctx: KoaContextWithOIDC, kind: ErrorKind): Promise<{ name: string; href: string } | undefined> {
+  if (kind === 'invalid_client' || kind === 'invalid_redirect_uri') return undefined;
+  const { request, interaction } = parametersOf(ctx);
+  const clientId = stringOrUndefined(interaction.client_id) ?? stringOrUndefined(request.client_id);
+  const redirectUri = interaction.redirect_uri ?? request.redirect_uri;
+  if (!clientId) return undefined;
+  try {
+    const client = ctx.oidc?.client?.clientId === clientId ? ctx.oidc.client : await ctx.oidc?.provider.Client.find(clientId);
+    const href = client ? appOrigin(client.redirectUris, redirectUri) : undefined;
+    return client && href ? { name: client.clientName ?? client.clientId, href } : undefined;
+  } catch {
+    return undefined; // a client that fails to load is no client to send anyone back to
+  }
+}
+
+/** The request id and the protocol's words, small, under the page's message. */
+function supportBlock(locale: Locale, requestId: string | undefined, code: string, description: string | undefined): string {
+  const t = translator(locale, 'support');
+  const id = requestId ? `<p>${escapeHtml(t('requestId'))} <code>${escapeHtml(requestId)}</code></p>` : '';
+  const detail = `<p><code>${escapeHtml(code)}</code></p>${description ? `<p>${escapeHtml(description)}</p>` : ''}`;
+  return `<div class="support">${id}<details><summary>${escapeHtml(t('details'))}</summary>${detail}</details></div>`;
+}
+
+export interface PageSettings {
+  pages: ProviderPages;
+  brandName: string;
+  defaultLocale: Locale;
+}
+
+/** renderError: errors that cannot go back to the client (an unknown client, an unregistered redirect_uri, a lost interaction). */
+export async function renderErrorPage(
+  { pages, brandName, defaultLocale }: PageSettings,
+  ctx: KoaContextWithOIDC,
+  out: { error: string; error_description?: string },
+  error: Error,
+): Promise<void> {
+  const locale = localeOf(ctx, defaultLocale);
+  const t = translator(locale, 'providerPages');
+  const kind = errorKind(out.error, error?.name);
+  const back = await backLink(ctx, kind);
+  const title = t(`errors.${kind}.title`);
+  const next = back
+    ? `<p>${escapeHtml(t('goBack', { client: back.name }))}</p><a class="button" href="${escapeHtml(back.href)}">${escapeHtml(t('back', { client: back.name }))}</a>`
+    : kind === 'server_error'
+      ? ''
+      : `<p>${escapeHtml(t('stop'))}</p>`;
+  ctx.type = 'html';
+  ctx.body = pages.page(
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(t(`errors.${kind}.body`, { brand: brandName }))}</p>${next}${supportBlock(
+      locale,
+      ctx.get('x-request-id') || undefined,
+      out.error,
+      out.error_description,
+    )}`,
+    locale,
+  );
+}
+
+/** logoutSource: the confirmation of RP-Initiated Logout 1.0 §2; `form` is the provider's hidden form (op.logoutForm). */
+export function renderLogoutPage({ pages, brandName, defaultLocale }: PageSettings, ctx: KoaContextWithOIDC, form: string): void {
+  const locale = localeOf(ctx, defaultLocale);
+  const t = translator(locale, 'providerPages.logout');
+  const client = ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId;
+  ctx.type = 'html';
+  ctx.body = pages.page(
+    t('title'),
+    `<h1>${escapeHtml(t('heading', { brand: brandName }))}</h1>
+<p>${escapeHtml(client ? t('clientAsked', { client }) : t('youAsked'))}</p>${form}
+<button class="primary" autofocus type="submit" form="op.logoutForm" value="yes" name="logout">${escapeHtml(t('yes'))}</button>
+<button type="submit" form="op.logoutForm">${escapeHtml(t('no'))}</button>`,
+    locale,
+  );
+}
+
+/** postLogoutSuccessSource: after a logout with no post_logout_redirect_uri to go to. */
+export function renderSignedOutPage({ pages, defaultLocale }: PageSettings, ctx: KoaContextWithOIDC): void {
+  const locale = localeOf(ctx, defaultLocale);
+  const t = translator(locale, 'providerPages.signedOut');
+  ctx.type = 'html';
+  ctx.body = pages.page(t('title'), `<h1>${escapeHtml(t('heading'))}</h1><p>${escapeHtml(t('body'))}</p>`, locale);
+}
