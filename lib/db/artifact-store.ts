@@ -6,6 +6,12 @@
  * grants and sessions that every token, introspection and userinfo request
  * reads again. Ids are hashed and payloads stripped by lib/db/artifacts.ts
  * whatever the store.
+ *
+ * The cache is read only where the caller says a stale entry is harmless
+ * (`cached`, which lib/oidc/adapter.ts gives for introspection and userinfo): a
+ * change made on another instance reaches this one's cache by a notification
+ * that can arrive after the person's next request (a sign-in that bounces between
+ * instances behind a load balancer), so the writes' own flows read the table.
  */
 import {
   type ArtifactPayload,
@@ -48,20 +54,52 @@ export async function saveArtifact(db: Database, model: string, id: string, payl
   if (model === 'Session' && payload.uid) db.cache.forget(`Session:${payload.uid}`);
 }
 
+/** How a read may use the process's read cache (lib/db/read-cache.ts); without it, the table is read. */
+export interface CachedRead {
+  cached?: boolean;
+  /**
+   * A cached value the caller can tell is older than what it holds (a session that
+   * does not yet name the grant of the token being checked): refused, the row is
+   * read again and replaces the entry.
+   */
+  accept?: (payload: ArtifactPayload) => boolean;
+}
+
+/** `load` through the cache when `read.cached`, read again when the cached value is not accepted. */
+async function throughCache(
+  db: Database,
+  key: string,
+  load: () => Promise<ArtifactRow | undefined>,
+  now: number,
+  { cached = false, accept }: CachedRead,
+): Promise<ArtifactPayload | undefined> {
+  if (!cached) return toPayload(await load(), now);
+  const payload = toPayload(await db.cache.read(key, load, expiryOf), now);
+  if (!payload || !accept || accept(payload)) return payload;
+  db.cache.forget(key);
+  return toPayload(await db.cache.read(key, load, expiryOf), now);
+}
+
 /** An artifact by id, or undefined when missing or expired. */
-export async function loadArtifact(db: Database, model: string, id: string, now = Date.now()): Promise<ArtifactPayload | undefined> {
+export async function loadArtifact(db: Database, model: string, id: string, read: CachedRead = {}, now = Date.now()): Promise<ArtifactPayload | undefined> {
   const redis = redisFor(db, model);
   if (redis) return toPayload(fromRedis(await redis.find(model, storedId(model, id))), now, jtiOf(model, id));
   // Introspection and revocation look a value up as all three token kinds at once: one query (lib/db/artifacts.ts).
   if (isTokenModel(model)) return findTokenArtifact(db.sql, model, id, now);
-  if (model === 'Grant') return toPayload(await db.cache.read(`Grant:${id}`, () => findArtifactRow(db.sql, model, id), expiryOf), now);
+  if (model === 'Grant') return throughCache(db, `Grant:${id}`, () => findArtifactRow(db.sql, model, id), now, read);
   return toPayload(await findArtifactRow(db.sql, model, id), now, jtiOf(model, id));
 }
 
 /** Only sessions are found by uid (a token's session binding: on every introspection and userinfo). */
-export async function loadArtifactByUid(db: Database, model: string, uid: string, now = Date.now()): Promise<ArtifactPayload | undefined> {
+export async function loadArtifactByUid(
+  db: Database,
+  model: string,
+  uid: string,
+  read: CachedRead = {},
+  now = Date.now(),
+): Promise<ArtifactPayload | undefined> {
   if (redisFor(db, model)) throw new Error(`${model} is held in Redis, which does not index it by uid`);
-  if (model === 'Session') return toPayload(await db.cache.read(`Session:${uid}`, () => findArtifactRowByUid(db.sql, model, uid), expiryOf), now);
+  if (model === 'Session') return throughCache(db, `Session:${uid}`, () => findArtifactRowByUid(db.sql, model, uid), now, read);
   return findArtifactByUid(db.sql, model, uid, now);
 }
 

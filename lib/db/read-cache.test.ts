@@ -18,6 +18,8 @@ const storages = testDatabases('read_cache');
 const postgres = storages.find((storage) => storage.name === 'PostgreSQL')!;
 const sqlite = storages.find((storage) => storage.name === 'SQLite')!;
 const id = () => randomBytes(12).toString('base64url');
+/** Every read as one on a route that reads through the cache (introspection, userinfo: lib/oidc/adapter.ts). */
+const onCachedRoute = () => ({ request: {} });
 
 /** Waits until `check` holds, up to `ms`; returns how long it took. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
@@ -65,7 +67,7 @@ async function statements(db: Database, run: () => Promise<unknown>): Promise<nu
 describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABASE_URL is not set: PostgreSQL not tested' }, () => {
   const ready = async () => {
     const db = await postgres.open();
-    const Adapter = adapterFor(db);
+    const Adapter = adapterFor(db, undefined, onCachedRoute);
     const grants = new Adapter('Grant');
     const sessions = new Adapter('Session');
     // The first read starts listening; nothing is kept before LISTEN has succeeded.
@@ -144,6 +146,47 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
     }
   });
 
+  test("a session whose change is not yet notified: a token it does not name yet is checked against the table, not refused", async () => {
+    const { db } = await ready();
+    // One request on a cached route: the token it reads, then the session that must bind it.
+    const request = {};
+    const Adapter = adapterFor(db, undefined, () => ({ request }));
+    const [sessionId, uid, tokenId, account] = [id(), id(), id(), `a-${id()}`];
+    const before = { jti: sessionId, uid, accountId: account, authorizations: { app1: { grantId: 'g1' } } };
+    await new Adapter('Session').upsert(sessionId, before, 60);
+    assert.deepEqual((await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid))?.authorizations, before.authorizations);
+    // Another instance signs the person in to app2 on the same session; its notification is held back
+    // (triggers off for that connection), as one still on its way would be.
+    const after = { ...before, authorizations: { ...before.authorizations, app2: { grantId: 'g2' } } };
+    await elsewhere(db, async (client) => {
+      await client.query('SET session_replication_role = replica');
+      await client.query("UPDATE oidc_model_instances SET payload = $1 WHERE model = 'Session' AND uid = $2", [JSON.stringify(after), uid]);
+    });
+    const stale = await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid);
+    assert.equal((stale?.authorizations as Record<string, unknown>).app2, undefined, 'the cache still holds the session as it was');
+    await new Adapter('AccessToken').upsert(tokenId, { jti: tokenId, kind: 'AccessToken', accountId: account, clientId: 'app2', grantId: 'g2', expiresWithSession: true }, 60);
+    assert.equal((await new Adapter('AccessToken').find(tokenId))?.grantId, 'g2');
+    assert.deepEqual((await new Adapter('Session').findByUid(uid))?.authorizations, after.authorizations, 'read again for the token');
+    assert.deepEqual((await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid))?.authorizations, after.authorizations, 'and kept');
+  });
+
+  test('off the cached routes (sign-in, code redemption, refresh) a read goes to the table', async () => {
+    const { db, grants } = await ready();
+    const uncached = new (adapterFor(db))('Grant');
+    const grantId = id();
+    await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a4', openid: { scope: 'openid' } }, 60);
+    assert.ok(await grants.find(grantId));
+    assert.equal(await statements(db, () => uncached.find(grantId)), 1);
+    await elsewhere(db, async (client) => {
+      await client.query('SET session_replication_role = replica');
+      await client.query("UPDATE oidc_model_instances SET payload = $1 WHERE model = 'Grant' AND id = $2", [
+        JSON.stringify({ jti: grantId, kind: 'Grant', accountId: 'a4', openid: { scope: 'openid email' } }),
+        grantId,
+      ]);
+    });
+    assert.deepEqual((await uncached.find(grantId))?.openid, { scope: 'openid email' }, 'the change at once, notified or not');
+  });
+
   test('a read in flight when its key changes is not kept', async () => {
     const { db } = await ready();
     const key = `Grant:${id()}`;
@@ -177,7 +220,7 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
 describe('read cache on SQLite', () => {
   test('a grant read again costs no statement; what another connection commits is seen at the next read', async () => {
     const db = await sqlite.open();
-    const grants = new (adapterFor(db))('Grant');
+    const grants = new (adapterFor(db, undefined, onCachedRoute))('Grant');
     const grantId = id();
     await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a1' }, 60);
     assert.equal((await grants.find(grantId))?.accountId, 'a1');
@@ -207,13 +250,13 @@ describe('read cache on SQLite', () => {
     } finally {
       other.close();
     }
-    await new (adapterFor(db))('Grant').find(id());
+    await new (adapterFor(db, undefined, onCachedRoute))('Grant').find(id());
     assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'After');
   });
 
   test("this process's own writes keep the cache; a change through it is seen at once", async () => {
     const db = await sqlite.open();
-    const grants = new (adapterFor(db))('Grant');
+    const grants = new (adapterFor(db, undefined, onCachedRoute))('Grant');
     const [kept, changed] = [id(), id()];
     await grants.upsert(kept, { jti: kept, kind: 'Grant', n: 1 }, 60);
     await grants.upsert(changed, { jti: changed, kind: 'Grant', n: 1 }, 60);

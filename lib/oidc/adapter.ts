@@ -7,7 +7,7 @@
  * written (no dynamic registration).
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { errors } from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 import {
   consumeArtifactOnce,
   grantIdOf,
@@ -17,8 +17,9 @@ import {
   removeArtifact,
   revokeArtifactsOfGrant,
   saveArtifact,
+  type CachedRead,
 } from '../db/artifact-store.ts';
-import { destroyGrant } from '../db/artifacts.ts';
+import { type ArtifactPayload, destroyGrant, TOKEN_MODELS } from '../db/artifacts.ts';
 import { databaseKind } from '../config/env.ts';
 import { cachedClientMetadata } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
@@ -26,10 +27,40 @@ import type { Metrics, StorageOperation } from '../ops/metrics.ts';
 import { tracing } from '../ops/tracing.ts';
 
 /**
+ * The routes that read grants and sessions through the process's read cache: the
+ * ones every API call behind Gatehouse costs, which only read. A stale entry there
+ * is bounded (README, *Scale-out*) and, for the one check that could refuse a
+ * valid token with it (the token's session still naming its grant), read again.
+ * Everywhere else (sign-in, consent, code redemption, refresh, logout) the reads
+ * follow the flow's own writes, possibly made on another instance a moment ago,
+ * and go to the table.
+ */
+const CACHED_ROUTES: ReadonlySet<string> = new Set(['introspection', 'userinfo']);
+const isTokenModel = (model: string) => (TOKEN_MODELS as readonly string[]).includes(model);
+
+/** The token each cached request has just read, by the provider's request context (oidc-provider's Provider.ctx). */
+const tokenOfRequest = new WeakMap<object, ArtifactPayload>();
+
+/** The request a read belongs to when it may use the read cache; undefined when it may not. */
+export type CachedRequest = () => { request: object } | undefined;
+
+/** By oidc-provider's request context: a request on one of CACHED_ROUTES (none: a CLI or a test). */
+function cachedRequest(): { request: object } | undefined {
+  const ctx = Provider.ctx as { oidc?: { route?: string } } | undefined;
+  return ctx?.oidc?.route && CACHED_ROUTES.has(ctx.oidc.route) ? { request: ctx } : undefined;
+}
+
+/** oidc-provider's session binding (checkSessionBinding): the session's account and its grant for the token's client. */
+const bindsToken = (token: ArtifactPayload) => (session: ArtifactPayload) => {
+  const authorizations = session.authorizations as Record<string, { grantId?: string }> | undefined;
+  return session.accountId === token.accountId && (!token.clientId || authorizations?.[token.clientId]?.grantId === token.grantId);
+};
+
+/**
  * Builds the adapter class the provider instantiates once per model name; with `metrics`, every call is
  * timed per operation and, with tracing on, is a span of its own under the request's (lib/ops/tracing.ts).
  */
-export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>) {
+export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>, cachedRead: CachedRequest = cachedRequest) {
   const adapter = class GatehouseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -41,11 +72,17 @@ export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>)
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return cachedClientMetadata(db, id) as Promise<AdapterPayload | undefined>;
-      return loadArtifact(db, this.model, id) as Promise<AdapterPayload | undefined>;
+      const cached = cachedRead();
+      const payload = await loadArtifact(db, this.model, id, { cached: Boolean(cached) });
+      if (cached && payload && isTokenModel(this.model)) tokenOfRequest.set(cached.request, payload);
+      return payload as AdapterPayload | undefined;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return loadArtifactByUid(db, this.model, uid) as Promise<AdapterPayload | undefined>;
+      const cached = cachedRead();
+      const token = cached && tokenOfRequest.get(cached.request);
+      const read: CachedRead = { cached: Boolean(cached), accept: token ? bindsToken(token) : undefined };
+      return loadArtifactByUid(db, this.model, uid, read) as Promise<AdapterPayload | undefined>;
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
