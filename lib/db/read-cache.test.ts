@@ -146,7 +146,7 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
     }
   });
 
-  test("a session whose change is not yet notified: a token it does not name yet is checked against the table, not refused", async () => {
+  test('a session whose change is not yet notified: a token it does not name yet is checked against the table, not refused', async () => {
     const { db } = await ready();
     // One request on a cached route: the token it reads, then the session that must bind it.
     const request = {};
@@ -163,11 +163,19 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
       await client.query("UPDATE oidc_model_instances SET payload = $1 WHERE model = 'Session' AND uid = $2", [JSON.stringify(after), uid]);
     });
     const stale = await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid);
-    assert.equal((stale?.authorizations as Record<string, unknown>).app2, undefined, 'the cache still holds the session as it was');
-    await new Adapter('AccessToken').upsert(tokenId, { jti: tokenId, kind: 'AccessToken', accountId: account, clientId: 'app2', grantId: 'g2', expiresWithSession: true }, 60);
+    assert.deepEqual(stale?.authorizations, before.authorizations, 'the cache still holds the session as it was');
+    await new Adapter('AccessToken').upsert(
+      tokenId,
+      { jti: tokenId, kind: 'AccessToken', accountId: account, clientId: 'app2', grantId: 'g2', expiresWithSession: true },
+      60,
+    );
     assert.equal((await new Adapter('AccessToken').find(tokenId))?.grantId, 'g2');
     assert.deepEqual((await new Adapter('Session').findByUid(uid))?.authorizations, after.authorizations, 'read again for the token');
-    assert.deepEqual((await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid))?.authorizations, after.authorizations, 'and kept');
+    assert.deepEqual(
+      (await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid))?.authorizations,
+      after.authorizations,
+      'and kept',
+    );
   });
 
   test('off the cached routes (sign-in, code redemption, refresh) a read goes to the table', async () => {
