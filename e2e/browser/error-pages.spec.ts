@@ -92,7 +92,7 @@ test('the 404 page for a German browser: German, <html lang="de">, the request i
   await context.close();
 });
 
-test('the 403 page for a German browser: German, marked as such inside the English admin area, the request id', async ({ browser }) => {
+test('the 403 page for a German browser: German, <html lang="de"> inside the English admin area, the request id', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'de-DE' });
   const page = await context.newPage();
   const user = await makeUser();
@@ -104,7 +104,8 @@ test('the 403 page for a German browser: German, marked as such inside the Engli
   await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
   const response = await answer;
   await expect(page.getByRole('heading', { name: 'Sie haben keinen Zugriff auf diese Seite' })).toBeVisible();
-  // The admin area is English (<html lang="en">); the card says it is German.
+  // The admin area is English, but this page is German, and says so to the browser and screen readers: <html lang="de">.
+  expect(await page.locator('html').getAttribute('lang')).toBe('de');
   expect(await page.locator('main').evaluate((main) => main.closest('[lang]')?.getAttribute('lang'))).toBe('de');
   await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Zu Ihrem Konto' })).toBeVisible();
