@@ -2,9 +2,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
+import { destroyArtifact } from '../../lib/db/artifacts.ts';
+import { database } from '../../lib/db/database.ts';
 import { totpCode } from '../../lib/services/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
-import { baseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
+import { baseUrl, databaseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
 
 /** A user with TOTP turned on (fixtures.ts `enrolTotp`). */
 async function enrolledUser() {
@@ -146,14 +148,15 @@ function formFields(html: string, actionSuffix: string, typed: Record<string, st
 test('the code step expired under the person: its form carries the request’s client, so the expired page links back to the app’s registered origin (and nowhere for an unregistered redirect_uri)', async () => {
   const client = await makeClient();
   const { user } = await enrolledUser();
-  const { html } = await passwordStep(client, user);
+  const { browser, html, url } = await passwordStep(client, user);
   const { action, fields } = formFields(html, '/second-factor', { code: '123456' });
   assert.equal(fields.client_id, client.id);
   assert.equal(fields.redirect_uri, redirectUri);
 
-  // Another browser is one whose interaction cookie is gone: the request is expired for it, as for a person who took too long.
+  // The request expires while the person looks for their code: its interaction is gone from storage, the browser still has the page.
+  await destroyArtifact(database(databaseUrl).sql, 'Interaction', decodeURIComponent(url.pathname.split('/')[2]));
   const post = (sent: Record<string, string>) =>
-    new TestBrowser(baseUrl).request(action, {
+    browser.request(action, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(baseUrl).origin },
       body: new URLSearchParams(sent).toString(),
@@ -163,13 +166,14 @@ test('the code step expired under the person: its form carries the request’s c
   assert.equal(expired.status, 303);
   const location = new URL(expired.headers.get('location')!, baseUrl);
   assert.equal(location.searchParams.get('error'), 'expired');
-  const page = await (await fetch(location)).text();
+  const page = await (await browser.request(location)).text();
   assert.match(page, /This sign-in request has expired/);
   assert.deepEqual(links(page), ['http://127.0.0.1:9/']);
   assert.match(page, new RegExp(`Back to ${client.name}`));
 
+  // A redirect_uri the client did not register is no way back: a clear stop.
   const elsewhere = await post({ ...fields, redirect_uri: 'https://evil.example/callback' });
-  const stop = await (await fetch(new URL(elsewhere.headers.get('location')!, baseUrl))).text();
+  const stop = await (await browser.request(new URL(elsewhere.headers.get('location')!, baseUrl))).text();
   assert.match(stop, /This sign-in request has expired/);
   assert.deepEqual(links(stop), []);
 });
