@@ -44,9 +44,9 @@ export function addError<F extends string>(errors: FieldErrors<F>, field: F | 'f
 }
 
 /**
- * A refusal in no language, for the forms a person fills in for themselves (sign-up, the mailed links'
- * pages, /account): a code the page words in the person's language (lib/i18n/problems.ts, the catalogs'
- * `problems`), with its arguments. The admin portal reads the use cases' English messages (formErrors).
+ * A refusal in no language, for the forms of the pages (sign-up, the mailed links' pages, /account, the
+ * admin portal): a code the page words in its language (lib/i18n/problems.ts, the catalogs' `problems`),
+ * with its arguments. The admin API and the CLI read the use cases' English messages instead.
  */
 export interface Problem {
   code: ProblemCode;
@@ -92,6 +92,22 @@ export const problemCodes = [
   'passkey_exists',
   'passkey_cancelled',
   'unconfirmed',
+  // A client registration's rules (lib/services/clients.ts), as the admin portal's client form shows them.
+  'uri_not_absolute',
+  'uri_fragment',
+  'uri_credentials',
+  'uri_not_https',
+  'auth_method_public',
+  'auth_method_confidential',
+  'redirect_uri_needed',
+  'refresh_needs_code',
+  'credentials_need_secret',
+  'public_resource_server',
+  'introspect_without_resource_server',
+  'introspect_with_user_grant',
+  'admin_scope_without_admin_api',
+  'admin_scope_with_user_grant',
+  'managed_client',
 ] as const;
 export type ProblemCode = (typeof problemCodes)[number];
 
