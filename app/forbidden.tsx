@@ -1,5 +1,6 @@
 // The 403 page (forbidden() from requireAdmin): signed in, but not an administrator; their own /account is open to them.
-// In the person's language (the admin area around it may still be English: `lang` on the card says so), with the request id.
+// In the person's language, with the request id; `<html lang>` says so too (pageLocale, lib/i18n/server.ts), though the
+// admin area around it is English: `lang` on the card keeps it right should the page ever be shown elsewhere.
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';

@@ -1,7 +1,11 @@
-/** How audit log entries read in the portal: the action, who, on whom, the details. UI only. */
+/**
+ * How audit log entries read in the portal: the action, who, on whom, the details, in the page's words (the catalogs'
+ * auditActions and admin.audit). Identifiers stay as recorded: the action's code, detail names, usernames, ids. UI only.
+ */
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import type { AuditEventRecord } from '@/lib/services/audit';
-import { auditActionLabels, CLIENT_ACTOR_PREFIX, isAuditAction } from '@/lib/services/audit-events';
+import { CLIENT_ACTOR_PREFIX, isAuditAction } from '@/lib/services/audit-events';
 import { focusRing } from '../ui/button';
 import { Badge, type BadgeVariant } from '../ui/notice';
 
@@ -13,9 +17,10 @@ function variantOf(action: string): BadgeVariant {
 }
 
 export function ActionBadge({ action }: { action: string }) {
+  const t = useTranslations('auditActions');
   return (
     <span className="inline-flex flex-col items-start gap-0.5">
-      <Badge variant={variantOf(action)}>{isAuditAction(action) ? auditActionLabels[action] : action}</Badge>
+      <Badge variant={variantOf(action)}>{isAuditAction(action) ? t(action) : action}</Badge>
       <code className="font-mono text-[11px] text-slate-500">{action}</code>
     </span>
   );
@@ -23,9 +28,10 @@ export function ActionBadge({ action }: { action: string }) {
 
 /** No actor: Gatehouse itself (the CLI, the first start), or, for a request from somewhere, someone not signed in. */
 export function Actor({ actor, ip }: { actor: AuditEventRecord['actor']; ip?: string | null }) {
+  const t = useTranslations('admin.audit');
   // Never broken inside a word, however narrow the column gets (it wrapped "Sys-tem" at 1280 px).
-  if (!actor) return <span className="whitespace-nowrap text-slate-500 italic">{ip ? 'Not signed in' : 'System'}</span>;
-  const name = actor.username ?? actor.id ?? 'unknown';
+  if (!actor) return <span className="whitespace-nowrap text-slate-500 italic">{ip ? t('notSignedIn') : t('system')}</span>;
+  const name = actor.username ?? actor.id ?? t('unknownActor');
   // A client that called the admin API as itself.
   if (!actor.id && name.startsWith(CLIENT_ACTOR_PREFIX)) {
     return (
@@ -48,13 +54,17 @@ export function Actor({ actor, ip }: { actor: AuditEventRecord['actor']; ip?: st
 
 const targetPaths: Record<string, string> = { user: '/admin/users/', client: '/admin/clients/' };
 
+/** The kinds of target the catalogs word; any other is shown as recorded. */
+const targetTypes = new Set(['user', 'client']);
+
 export function Target({ target }: { target: AuditEventRecord['target'] }) {
+  const t = useTranslations('admin.audit');
   if (!target) return <span className="text-slate-500">—</span>;
   const label = target.label ?? target.id ?? '—';
   const base = targetPaths[target.type];
   return (
     <span>
-      <span className="block text-xs text-slate-500">{target.type}</span>
+      <span className="block text-xs text-slate-500">{targetTypes.has(target.type) ? t(`targetTypes.${target.type as 'user' | 'client'}`) : target.type}</span>
       {base && target.id ? (
         <Link href={`${base}${encodeURIComponent(target.id)}`} className={`rounded-sm font-medium wrap-anywhere text-indigo-700 hover:underline ${focusRing}`}>
           {label}
@@ -66,15 +76,18 @@ export function Target({ target }: { target: AuditEventRecord['target'] }) {
   );
 }
 
-function show(value: unknown): string {
-  if (Array.isArray(value)) return value.length ? value.map(show).join(', ') : 'none';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+/** A detail's value as read: lists joined, flags and emptiness in the page's words (`words`: admin.audit.values), the rest as recorded. */
+function show(value: unknown, words: Record<'none' | 'yes' | 'no', string>): string {
+  if (Array.isArray(value)) return value.length ? value.map((item) => show(item, words)).join(', ') : words.none;
+  if (typeof value === 'boolean') return value ? words.yes : words.no;
   if (value === null || value === undefined) return '—';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
 
 export function Details({ details }: { details: Record<string, unknown> }) {
+  const t = useTranslations('admin.audit.values');
+  const words = { none: t('none'), yes: t('yes'), no: t('no') };
   const entries = Object.entries(details);
   if (!entries.length) return <span className="text-slate-500">—</span>;
   return (
@@ -82,7 +95,7 @@ export function Details({ details }: { details: Record<string, unknown> }) {
       {entries.map(([key, value]) => (
         <div key={key} className="flex gap-1">
           <dt className="shrink-0 text-slate-500">{key}:</dt>
-          <dd className="min-w-0 wrap-anywhere text-slate-800">{show(value)}</dd>
+          <dd className="min-w-0 wrap-anywhere text-slate-800">{show(value, words)}</dd>
         </div>
       ))}
     </dl>

@@ -2,8 +2,9 @@
 /**
  * The destructive client actions: rotate the secret, delete. Each asks for a
  * tick first (the portal's one confirmation, components/portal/confirm.tsx)
- * and shows its answer in place.
+ * and shows its answer in place, in the page's language (admin.clientActions).
  */
+import { useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
 import type { ClientChange, SecretRotation } from '@/lib/services/portal/clients';
 import { SecretReveal } from './secret-reveal';
@@ -12,19 +13,20 @@ import { Button } from '../ui/button';
 import { FormError } from '../ui/notice';
 
 export function RotateSecretForm({ action }: { action: (state: SecretRotation, form: FormData) => Promise<SecretRotation> }) {
+  const t = useTranslations('admin.clientActions');
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
   const id = useId();
   if (state.status === 'rotated') {
-    return <SecretReveal heading="The secret is rotated: the old one no longer works" clientSecret={state.clientSecret} />;
+    return <SecretReveal heading={t('rotated')} clientSecret={state.clientSecret} />;
   }
   return (
     <form action={formAction} className="space-y-3">
       <Confirm id={id} invalid={state.status === 'refused'}>
-        I understand that apps using the current secret stop working at once.
+        {t('rotateStatement')}
       </Confirm>
-      <FormError messages={state.status === 'refused' ? [state.message] : undefined} />
+      <FormError messages={state.status === 'refused' ? [t(`refused.${state.reason}`)] : undefined} />
       <Button type="submit" variant="secondary" disabled={pending}>
-        {pending ? 'Rotating…' : 'Rotate secret'}
+        {pending ? t('rotatePending') : t('rotateSubmit')}
       </Button>
     </form>
   );
@@ -37,16 +39,17 @@ export function DeleteClientForm({
   action: (state: ClientChange | undefined, form: FormData) => Promise<ClientChange | undefined>;
   name: string;
 }) {
+  const t = useTranslations('admin.clientActions');
   const [state, formAction, pending] = useActionState(action, undefined);
   const id = useId();
   return (
     <form action={formAction} className="space-y-3">
       <Confirm id={id} invalid={state?.status === 'refused'}>
-        Delete <strong>{name}</strong>, and revoke every token and grant it holds. This cannot be undone.
+        {t.rich('deleteStatement', { name, strong: (chunks) => <strong>{chunks}</strong> })}
       </Confirm>
-      <FormError messages={state?.status === 'refused' ? [state.message] : undefined} />
+      <FormError messages={state?.status === 'refused' ? [t(`refused.${state.reason}`)] : undefined} />
       <Button type="submit" variant="danger" disabled={pending}>
-        {pending ? 'Deleting…' : 'Delete client'}
+        {pending ? t('deletePending') : t('deleteSubmit')}
       </Button>
     </form>
   );

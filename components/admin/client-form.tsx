@@ -2,11 +2,14 @@
 /**
  * The client registration form, for create and edit. Its action is a server
  * action validated by the shared registration schema; expected errors come
- * back as values and show next to their fields. Works without JavaScript
+ * back as problem codes and show next to their fields, in the page's language
+ * (the catalogs' admin.clientForm and problems). Works without JavaScript
  * (React renders the action's answer into the page), and holds no secret.
  */
+import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
-import { CONFIDENTIAL_ONLY, type ClientFormValues, type FieldErrors } from '@/lib/services/portal/client-form';
+import { fieldProblemTexts } from '@/lib/i18n/problems';
+import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues } from '@/lib/services/portal/client-form';
 import type { ClientFormState } from '@/lib/services/portal/clients';
 import { Created } from './created';
 import { SecretReveal } from './secret-reveal';
@@ -14,19 +17,26 @@ import { border, ChoiceCard, describedBy, Errors, Field, inputLook } from '../ui
 import { ProblemSummary } from '../ui/problem-summary';
 import { FormActions, focusRing } from '../ui/button';
 
-const grantTypeOptions = [
-  { value: 'authorization_code', label: 'Authorization code', hint: 'People sign in through the browser (with PKCE).' },
-  { value: 'refresh_token', label: 'Refresh token', hint: 'Stay signed in; needs the authorization code grant.' },
-  { value: 'client_credentials', label: 'Client credentials', hint: 'The app calls APIs as itself; confidential clients only.' },
-];
+/** The grants and scopes offered, in the order shown; their words are the catalogs' (scopes keep their protocol names as labels). */
+const grantTypeValues = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+const scopeValues = ['openid', 'profile', 'email', 'offline_access', 'introspect', 'admin'] as const;
 
-const scopeOptions = [
-  { value: 'openid', hint: 'Sign people in (ID token).' },
-  { value: 'profile', hint: 'Name and username.' },
-  { value: 'email', hint: 'Email address.' },
-  { value: 'offline_access', hint: 'Refresh tokens while the person is away.' },
-  { value: 'introspect', hint: "A resource server checks tokens at /oauth/introspect with it; client credentials only, never in a person's token." },
-  { value: 'admin', hint: 'Call the admin API (/api/admin); admin-API clients with client credentials only.' },
+type FieldName = keyof ClientFieldProblems;
+const fields: FieldName[] = [
+  'form',
+  'name',
+  'type',
+  'redirectUris',
+  'postLogoutRedirectUris',
+  'grantTypes',
+  'scopes',
+  'tokenEndpointAuthMethod',
+  'logoUri',
+  'firstParty',
+  'resourceServer',
+  'adminApi',
+  'idTokenSignedResponseAlg',
+  'requireSecondFactor',
 ];
 
 /**
@@ -35,23 +45,6 @@ const scopeOptions = [
  * them out. readClientForm drops any left ticked.
  */
 const confidentialOnly = 'group-has-[input[name=type][value=public]:checked]/client:hidden';
-
-const fieldNames: Record<keyof FieldErrors, string> = {
-  form: 'Form',
-  name: 'Name',
-  type: 'Client type',
-  redirectUris: 'Redirect URIs',
-  postLogoutRedirectUris: 'Post-logout redirect URIs',
-  grantTypes: 'Grant types',
-  scopes: 'Scopes',
-  tokenEndpointAuthMethod: 'Token endpoint authentication',
-  logoUri: 'Logo URI',
-  firstParty: 'First party',
-  resourceServer: 'Resource server',
-  adminApi: 'Admin API',
-  idTokenSignedResponseAlg: 'ID token signing algorithm',
-  requireSecondFactor: 'Require a second factor',
-};
 
 function Choices({
   legend,
@@ -142,16 +135,21 @@ export function ClientForm({
   mode: 'create' | 'edit';
   cancelHref: string;
 }) {
-  const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, errors: {} });
-  const errors = state.status === 'editing' ? state.errors : {};
+  const t = useTranslations('admin.clientForm');
+  const problems = useTranslations('problems');
+  const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, problems: {} });
+  const errors = state.status === 'editing' ? fieldProblemTexts(problems, state.problems) : {};
+  const fieldNames = Object.fromEntries(fields.map((field) => [field, t(`fields.${field}`)])) as Record<FieldName, string>;
+  const grantTypeOptions = grantTypeValues.map((value) => ({ value, label: t(`grants.${value}.label`), hint: t(`grants.${value}.hint`) }));
+  const scopeOptions = scopeValues.map((value) => ({ value, hint: t(`scopeHints.${value}`) }));
 
   if (state.status === 'created') {
     const { client, clientSecret } = state;
-    const heading = `${client.name} is registered`;
+    const heading = t('registered', { name: client.name });
     const reveal = clientSecret ? <SecretReveal heading={heading} clientId={client.id} clientSecret={clientSecret} /> : undefined;
     return (
-      <Created heading={heading} reveal={reveal} href={`/admin/clients/${encodeURIComponent(client.id)}`} next="I have copied it — show the client">
-        Public client: no secret. Client ID <code className="font-mono">{client.id}</code>
+      <Created heading={heading} reveal={reveal} href={`/admin/clients/${encodeURIComponent(client.id)}`} next={t('showClient')}>
+        {t.rich('publicCreated', { id: client.id, code: (chunks) => <code className="font-mono">{chunks}</code> })}
       </Created>
     );
   }
@@ -166,7 +164,7 @@ export function ClientForm({
       <ProblemSummary errors={errors} names={fieldNames} />
 
       <section className="space-y-5">
-        <Field id="name" label="Name" hint="Shown to people on the sign-in and consent screens." errors={errors.name}>
+        <Field id="name" label={t('fields.name')} hint={t('nameHint')} errors={errors.name}>
           <input
             id="name"
             name="name"
@@ -181,11 +179,11 @@ export function ClientForm({
 
         {mode === 'create' ? (
           <fieldset>
-            <legend className="text-sm font-medium text-slate-800">Client type</legend>
+            <legend className="text-sm font-medium text-slate-800">{t('type')}</legend>
             <div className="mt-2 grid gap-2 sm:grid-cols-2">
               {[
-                { value: 'confidential', label: 'Confidential', hint: 'A server-side app that can keep a secret.' },
-                { value: 'public', label: 'Public', hint: 'A browser or native app: no secret, PKCE only.' },
+                { value: 'confidential', label: t('confidential'), hint: t('confidentialHint') },
+                { value: 'public', label: t('public'), hint: t('publicHint') },
               ].map((o) => (
                 <ChoiceCard key={o.value} type="radio" name="type" value={o.value} defaultChecked={v.type === o.value} label={o.label} hint={o.hint} />
               ))}
@@ -193,18 +191,16 @@ export function ClientForm({
           </fieldset>
         ) : (
           <p className="text-sm text-slate-600">
-            Client type: <strong className="text-slate-900">{v.type === 'public' ? 'Public' : 'Confidential'}</strong> (fixed after registration)
+            {t.rich('fixedType', {
+              type: v.type === 'public' ? t('public') : t('confidential'),
+              strong: (chunks) => <strong className="text-slate-900">{chunks}</strong>,
+            })}
           </p>
         )}
       </section>
 
       <section className="space-y-5">
-        <Field
-          id="redirectUris"
-          label="Redirect URIs"
-          hint="One per line, matched exactly. https, or http only on localhost, 127.0.0.1 and [::1]; no fragments."
-          errors={errors.redirectUris}
-        >
+        <Field id="redirectUris" label={t('fields.redirectUris')} hint={t('redirectUrisHint')} errors={errors.redirectUris}>
           <textarea
             id="redirectUris"
             name="redirectUris"
@@ -218,8 +214,8 @@ export function ClientForm({
         </Field>
         <Field
           id="postLogoutRedirectUris"
-          label="Post-logout redirect URIs"
-          hint="Where sign-out may send people back to. One per line."
+          label={t('fields.postLogoutRedirectUris')}
+          hint={t('postLogoutRedirectUrisHint')}
           errors={errors.postLogoutRedirectUris}
         >
           <textarea
@@ -238,7 +234,7 @@ export function ClientForm({
       <section className="space-y-6">
         <div id="grantTypes">
           <Choices
-            legend="Grant types"
+            legend={t('fields.grantTypes')}
             name="grantTypes"
             options={shown(grantTypeOptions, CONFIDENTIAL_ONLY.grantTypes)}
             only={CONFIDENTIAL_ONLY.grantTypes}
@@ -248,7 +244,7 @@ export function ClientForm({
         </div>
         <div id="scopes">
           <Choices
-            legend="Allowed scopes"
+            legend={t('allowedScopes')}
             name="scopes"
             options={shown(scopeOptions, CONFIDENTIAL_ONLY.scopes)}
             only={CONFIDENTIAL_ONLY.scopes}
@@ -260,8 +256,8 @@ export function ClientForm({
           <div className={confidentialOnly}>
             <Field
               id="tokenEndpointAuthMethod"
-              label="Token endpoint authentication"
-              hint="How the client proves who it is at /oauth/token."
+              label={t('fields.tokenEndpointAuthMethod')}
+              hint={t('tokenEndpointAuthMethodHint')}
               errors={errors.tokenEndpointAuthMethod}
             >
               <select
@@ -272,17 +268,17 @@ export function ClientForm({
                 aria-describedby={describedBy('tokenEndpointAuthMethod', true, errors.tokenEndpointAuthMethod)}
                 className={`${inputLook} bg-white ${border(!!errors.tokenEndpointAuthMethod)}`}
               >
-                <option value="">Default (client_secret_basic)</option>
-                <option value="client_secret_basic">client_secret_basic (HTTP Basic)</option>
-                <option value="client_secret_post">client_secret_post (in the form body)</option>
+                <option value="">{t('authDefault')}</option>
+                <option value="client_secret_basic">{t('authBasic')}</option>
+                <option value="client_secret_post">{t('authPost')}</option>
               </select>
             </Field>
           </div>
         )}
         <Field
           id="idTokenSignedResponseAlg"
-          label="ID token signing algorithm"
-          hint="RS256 for relying parties that accept only RS256, e.g. next-auth v4 without configuration."
+          label={t('fields.idTokenSignedResponseAlg')}
+          hint={t('idTokenSignedResponseAlgHint')}
           errors={errors.idTokenSignedResponseAlg}
         >
           <select
@@ -293,14 +289,14 @@ export function ClientForm({
             aria-describedby={describedBy('idTokenSignedResponseAlg', true, errors.idTokenSignedResponseAlg)}
             className={`${inputLook} bg-white ${border(!!errors.idTokenSignedResponseAlg)}`}
           >
-            <option value="ES256">ES256 (ECDSA P-256, the default)</option>
-            <option value="RS256">RS256 (RSA)</option>
+            <option value="ES256">{t('algES256')}</option>
+            <option value="RS256">{t('algRS256')}</option>
           </select>
         </Field>
       </section>
 
       <section className="space-y-5">
-        <Field id="logoUri" label="Logo URI (optional)" hint="An https URL of a logo for the consent screen." errors={errors.logoUri}>
+        <Field id="logoUri" label={t('logoUri')} hint={t('logoUriHint')} errors={errors.logoUri}>
           <input
             id="logoUri"
             name="logoUri"
@@ -313,44 +309,38 @@ export function ClientForm({
           />
         </Field>
         <fieldset className="space-y-3">
-          <legend className="text-sm font-medium text-slate-800">Trust</legend>
-          <Toggle
-            name="firstParty"
-            label="First party"
-            hint="Your organisation's own app: people are never asked for consent."
-            checked={v.firstParty}
-            errors={errors.firstParty}
-          />
+          <legend className="text-sm font-medium text-slate-800">{t('trust')}</legend>
+          <Toggle name="firstParty" label={t('fields.firstParty')} hint={t('firstPartyHint')} checked={v.firstParty} errors={errors.firstParty} />
           <Toggle
             className={confidentialOnly}
             name="resourceServer"
-            label="Resource server"
-            hint="An API that may introspect any token; confidential clients only (its secret, or its client-credentials token with the introspect scope)."
+            label={t('fields.resourceServer')}
+            hint={t('resourceServerHint')}
             checked={v.resourceServer}
             errors={errors.resourceServer}
           />
           <Toggle
             className={confidentialOnly}
             name="adminApi"
-            label="Admin API"
-            hint="Automation that may manage Gatehouse through /api/admin (with the admin scope, client credentials only)."
+            label={t('fields.adminApi')}
+            hint={t('adminApiHint')}
             checked={v.adminApi}
             errors={errors.adminApi}
           />
         </fieldset>
         <fieldset className="space-y-3">
-          <legend className="text-sm font-medium text-slate-800">Sign-in</legend>
+          <legend className="text-sm font-medium text-slate-800">{t('signIn')}</legend>
           <Toggle
             name="requireSecondFactor"
-            label="Require a second factor"
-            hint="Every sign-in to this app ends with the person's second factor (acr urn:gatehouse:acr:mfa); people without one cannot sign in to it."
+            label={t('fields.requireSecondFactor')}
+            hint={t('requireSecondFactorHint')}
             checked={v.requireSecondFactor}
             errors={errors.requireSecondFactor}
           />
         </fieldset>
       </section>
 
-      <FormActions submit={mode === 'create' ? 'Register client' : 'Save changes'} pending={pending} pendingLabel="Saving…" cancelHref={cancelHref} />
+      <FormActions submit={mode === 'create' ? t('submitCreate') : t('submitEdit')} pending={pending} pendingLabel={t('pending')} cancelHref={cancelHref} />
     </form>
   );
 }

@@ -2,10 +2,11 @@
  * Choosing a user's new password: generated (the default, shown once after
  * saving) or typed twice; for a new user, an invitation instead. The typed fields show only when "Type a password" is
  * picked, with CSS alone, so the choice works without JavaScript. A password is
- * never rendered back into these fields.
+ * never rendered back into these fields. In the page's language (admin.userForm).
  */
+import { useTranslations } from 'next-intl';
 import { border, ChoiceCard, describedBy, Field, inputLook } from '../ui/field';
-import type { PasswordChoice, UserFieldErrors } from '@/lib/services/portal/user-form';
+import type { PasswordChoice } from '@/lib/services/portal/user-form';
 
 /**
  * `hideLegend`: inside a card already titled "Password", the legend is for screen readers only.
@@ -21,10 +22,12 @@ export function PasswordFields({
 }: {
   idPrefix: string;
   choice: PasswordChoice | 'invite';
-  errors: UserFieldErrors;
+  /** The fields' messages, worded already. */
+  errors: { password?: string[]; confirmPassword?: string[] };
   hideLegend?: boolean;
   invite?: { available: boolean; validDays: number };
 }) {
+  const t = useTranslations('admin.userForm');
   const typeId = `${idPrefix}-type`;
   const options = [
     ...(invite
@@ -32,20 +35,18 @@ export function PasswordFields({
           {
             value: 'invite',
             id: `${idPrefix}-invite`,
-            label: 'Send an invitation',
-            hint: invite.available
-              ? `They choose their password with a link mailed to their email address (works once, for ${invite.validDays} days).`
-              : 'Needs mail: this server sends none (SMTP_URL is not set).',
+            label: t('invite'),
+            hint: invite.available ? t('inviteHint', { days: invite.validDays }) : t('inviteOff'),
             disabled: !invite.available,
           },
         ]
       : []),
-    { value: 'generate', id: `${idPrefix}-generate`, label: 'Generate a strong password', hint: 'Shown once, after saving, for you to pass on.' },
-    { value: 'type', id: typeId, label: 'Type a password', hint: 'At least 8 characters; typed twice.' },
+    { value: 'generate', id: `${idPrefix}-generate`, label: t('generate'), hint: t('generateHint') },
+    { value: 'type', id: typeId, label: t('type'), hint: t('typeHint') },
   ];
   return (
     <fieldset className="group space-y-3">
-      <legend className={hideLegend ? 'sr-only' : 'text-sm font-medium text-slate-800'}>{invite ? 'Password or invitation' : 'Password'}</legend>
+      <legend className={hideLegend ? 'sr-only' : 'text-sm font-medium text-slate-800'}>{invite ? t('passwordOrInvitation') : t('password')}</legend>
       <div className={`grid gap-2 ${invite ? 'sm:grid-cols-3' : 'sm:grid-cols-2'}`}>
         {options.map((o) => (
           <ChoiceCard
@@ -62,7 +63,7 @@ export function PasswordFields({
         ))}
       </div>
       <div className="hidden space-y-4 group-has-[input[value=type]:checked]:block">
-        <Field id={`${idPrefix}-password`} label="New password" errors={errors.password}>
+        <Field id={`${idPrefix}-password`} label={t('newPassword')} errors={errors.password}>
           <input
             id={`${idPrefix}-password`}
             name="password"
@@ -74,7 +75,7 @@ export function PasswordFields({
             className={`${inputLook} ${border(!!errors.password)}`}
           />
         </Field>
-        <Field id={`${idPrefix}-confirm`} label="New password, again" errors={errors.confirmPassword}>
+        <Field id={`${idPrefix}-confirm`} label={t('newPasswordAgain')} errors={errors.confirmPassword}>
           <input
             id={`${idPrefix}-confirm`}
             name="confirmPassword"

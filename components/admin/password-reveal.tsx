@@ -1,18 +1,18 @@
 'use client';
 // Shown once, right after Gatehouse generated a user's password: it is in this answer and nowhere else.
+import { useTranslations } from 'next-intl';
 import { CopyField } from '../ui/copy-field';
 import { Notice } from '../ui/notice';
 
 export function PasswordReveal({ heading, username, password }: { heading: string; username: string; password: string }) {
+  const t = useTranslations('admin.userForm');
   return (
     <div>
       <Notice variant="warning">
         <p className="font-semibold">{heading}</p>
-        <p className="mt-1">
-          Copy the password now and pass it on to {username} over a safe channel. Gatehouse stores only a hash of it and will never show it again.
-        </p>
+        <p className="mt-1">{t('copyPassword', { username })}</p>
       </Notice>
-      <CopyField id="generated-password" label="Generated password" value={password} secret />
+      <CopyField id="generated-password" label={t('generatedPassword')} value={password} secret />
     </div>
   );
 }

@@ -5,9 +5,12 @@
  * values and show next to their fields. Work without JavaScript. A generated
  * password is shown once, in the answer to the create form; a typed one is
  * never shown again; an invitation's link never (it goes to the person only).
+ * In the page's language (admin.userForm, and problems for the refusals).
  */
+import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
-import type { NewUserFormValues, ProfileFormValues, UserFieldErrors } from '@/lib/services/portal/user-form';
+import { fieldProblemTexts } from '@/lib/i18n/problems';
+import type { NewUserFormValues, ProfileFormValues, UserFieldProblems } from '@/lib/services/portal/user-form';
 import type { NewUserState, ProfileFormState } from '@/lib/services/portal/users';
 import { border, describedBy, Field, inputLook } from '../ui/field';
 import { Created } from './created';
@@ -17,24 +20,27 @@ import { FormActions, focusRing } from '../ui/button';
 import { Notice } from '../ui/notice';
 import { ProblemSummary } from '../ui/problem-summary';
 
-const fieldNames: Record<keyof UserFieldErrors, string> = {
-  form: 'Form',
-  username: 'Username',
-  name: 'Name',
-  email: 'Email',
-  role: 'Role',
-  password: 'Password',
-  confirmPassword: 'Password, again',
-};
+type FieldName = keyof UserFieldProblems;
+type Errors = Partial<Record<FieldName, string[]>>;
+const fields: FieldName[] = ['form', 'username', 'name', 'email', 'role', 'password', 'confirmPassword'];
 
 /** Anchors of the fields, for the summary's links. */
-const anchors: Partial<Record<keyof UserFieldErrors, string>> = { password: 'new-user-password', confirmPassword: 'new-user-confirm' };
+const anchors: Partial<Record<FieldName, string>> = { password: 'new-user-password', confirmPassword: 'new-user-confirm' };
+
+/** The form's words: its fields' names for the summary, and each field's problems as messages. */
+function useWords(problems: UserFieldProblems) {
+  const t = useTranslations('admin.userForm');
+  const problemWords = useTranslations('problems');
+  const fieldNames = Object.fromEntries(fields.map((field) => [field, t(`fields.${field}`)])) as Record<FieldName, string>;
+  return { t, fieldNames, errors: fieldProblemTexts(problemWords, problems) };
+}
 
 /** `creating`: the new-user form, where the address gets a mail (an invitation needs one). */
-function ProfileFields({ values, errors, creating = false }: { values: { name: string; email: string }; errors: UserFieldErrors; creating?: boolean }) {
+function ProfileFields({ values, errors, creating = false }: { values: { name: string; email: string }; errors: Errors; creating?: boolean }) {
+  const t = useTranslations('admin.userForm');
   return (
     <>
-      <Field id="name" label="Name (optional)" hint="Shown to apps that ask for the profile scope." errors={errors.name}>
+      <Field id="name" label={t('name')} hint={t('nameHint')} errors={errors.name}>
         <input
           id="name"
           name="name"
@@ -46,16 +52,7 @@ function ProfileFields({ values, errors, creating = false }: { values: { name: s
           className={`${inputLook} ${border(!!errors.name)}`}
         />
       </Field>
-      <Field
-        id="email"
-        label="Email (optional)"
-        hint={
-          creating
-            ? 'Unique across users. Needed for an invitation; otherwise it gets a link that verifies it.'
-            : 'Unique across users. A changed address is no longer marked verified.'
-        }
-        errors={errors.email}
-      >
+      <Field id="email" label={t('email')} hint={creating ? t('emailHintCreate') : t('emailHintEdit')} errors={errors.email}>
         <input
           id="email"
           name="email"
@@ -73,17 +70,14 @@ function ProfileFields({ values, errors, creating = false }: { values: { name: s
 }
 
 /** What the answer says about the mail a new user got, if any. */
-function mailNotice(state: Extract<NewUserState, { status: 'created' }>) {
+function MailNotice({ state }: { state: Extract<NewUserState, { status: 'created' }> }) {
+  const t = useTranslations('admin.userForm');
   const { user, invitation, verification } = state;
-  if (invitation === 'sent') return <Notice>An invitation is on its way to {user.email}: they choose their password with its link.</Notice>;
-  if (invitation === 'failed')
-    return (
-      <Notice variant="error">
-        The mail server refused the invitation: {user.username} is created without a password. Send the invitation again from their page.
-      </Notice>
-    );
-  if (verification === 'sent') return <Notice>A link to verify {user.email} is on its way to it.</Notice>;
-  if (verification === 'failed') return <Notice variant="error">The mail server refused the verification link: send it again from the user’s page.</Notice>;
+  const email = user.email ?? '';
+  if (invitation === 'sent') return <Notice>{t('invitationSent', { email })}</Notice>;
+  if (invitation === 'failed') return <Notice variant="error">{t('invitationFailed', { username: user.username })}</Notice>;
+  if (verification === 'sent') return <Notice>{t('verificationSent', { email })}</Notice>;
+  if (verification === 'failed') return <Notice variant="error">{t('verificationFailed')}</Notice>;
   return null;
 }
 
@@ -97,30 +91,32 @@ export function NewUserForm({
   /** Whether this server can mail invitations, and for how long their links work. */
   invite: { available: boolean; validDays: number };
 }) {
-  const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, errors: {} });
+  const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, problems: {} });
+  const { t, fieldNames, errors } = useWords(state.status === 'editing' ? state.problems : {});
 
   if (state.status === 'created') {
     const { user, password, invitation } = state;
+    const heading = t('created', { username: user.username });
     return (
       <>
-        {mailNotice(state)}
+        <MailNotice state={state} />
         <Created
-          heading={`${user.username} is created`}
-          reveal={password ? <PasswordReveal heading={`${user.username} is created`} username={user.username} password={password} /> : undefined}
+          heading={heading}
+          reveal={password ? <PasswordReveal heading={heading} username={user.username} password={password} /> : undefined}
           href={`/admin/users/${encodeURIComponent(user.id)}`}
-          next={password ? 'I have copied it — show the user' : 'Show the user'}
+          next={password ? t('showUserCopied') : t('showUser')}
         >
-          {invitation ? 'They cannot sign in until they choose their password.' : 'They can sign in with the password you typed.'}
+          {invitation ? t('createdInvited') : t('createdTyped')}
         </Created>
       </>
     );
   }
 
-  const { values: v, errors } = state;
+  const v = state.values;
   return (
     <form action={formAction} noValidate className="space-y-6">
       <ProblemSummary errors={errors} names={fieldNames} anchors={anchors} />
-      <Field id="username" label="Username" hint="Letters, digits and . _ @ - only. It cannot be changed later." errors={errors.username}>
+      <Field id="username" label={t('username')} hint={t('usernameHint')} errors={errors.username}>
         <input
           id="username"
           name="username"
@@ -139,11 +135,11 @@ export function NewUserForm({
       <label className="flex gap-3 text-sm">
         <input type="checkbox" name="role" value="admin" defaultChecked={v.role === 'admin'} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
         <span>
-          <span className="font-medium text-slate-900">Administrator</span>
-          <span className="block text-slate-500">May use this portal: manage clients, users and read the audit log.</span>
+          <span className="font-medium text-slate-900">{t('administrator')}</span>
+          <span className="block text-slate-500">{t('administratorHint')}</span>
         </span>
       </label>
-      <FormActions submit="Create user" pending={pending} pendingLabel="Creating…" cancelHref="/admin/users" />
+      <FormActions submit={t('submitCreate')} pending={pending} pendingLabel={t('pendingCreate')} cancelHref="/admin/users" />
     </form>
   );
 }
@@ -157,13 +153,14 @@ export function ProfileForm({
   initial: ProfileFormValues;
   cancelHref: string;
 }) {
-  const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, errors: {} });
-  const { values, errors } = state.status === 'editing' ? state : { values: initial, errors: {} };
+  const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, problems: {} });
+  const { values, problems } = state.status === 'editing' ? state : { values: initial, problems: {} };
+  const { t, fieldNames, errors } = useWords(problems);
   return (
     <form action={formAction} noValidate className="space-y-6">
       <ProblemSummary errors={errors} names={fieldNames} anchors={anchors} />
       <ProfileFields values={values} errors={errors} />
-      <FormActions submit="Save changes" pending={pending} pendingLabel="Saving…" cancelHref={cancelHref} />
+      <FormActions submit={t('submitSave')} pending={pending} pendingLabel={t('pendingSave')} cancelHref={cancelHref} />
     </form>
   );
 }

@@ -9,12 +9,15 @@
  *
  * Passkeys need JavaScript: without it the button stays disabled and a note
  * says so; the password (and a code) works without. Its words come from the
- * page, in the page's language (`texts`, passkey in the catalogs). UI only.
+ * page, in the page's language (`texts`, passkey in the catalogs). Its form carries
+ * the request's client and redirect_uri (RequestFields), as every interaction form
+ * does, for the expired page's link back. UI only.
  */
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from '../ui/button';
+import { RequestFields } from './request-fields';
 
 type Support = 'checking' | 'yes' | 'no';
 
@@ -29,6 +32,7 @@ export interface PasskeyTexts {
 
 export function PasskeySignIn({
   action,
+  client,
   options,
   label,
   texts,
@@ -36,6 +40,8 @@ export function PasskeySignIn({
   variant = 'secondary',
 }: {
   action: string;
+  /** The authorization request's client and redirect_uri, for the expired page's link back. */
+  client: { id: string; redirectUri?: string };
   options: PublicKeyCredentialRequestOptionsJSON;
   label: string;
   texts: PasskeyTexts;
@@ -85,6 +91,7 @@ export function PasskeySignIn({
   return (
     <form ref={form} method="post" action={action} className="space-y-2">
       <input ref={answer} type="hidden" name="response" />
+      <RequestFields client={client} />
       <Button block type="button" variant={variant} onClick={start} disabled={support !== 'yes' || busy} aria-describedby="passkey-note">
         {busy ? texts.waiting : label}
       </Button>

@@ -4,10 +4,13 @@
  * posted to /interaction/:uid/second-factor: no JavaScript needed. `none`: the
  * person has no authenticator app (passkeys only; the page shows their button),
  * just the way to a recovery code. Its words come from the page, in the page's
- * language (`texts`, interaction.secondFactor in the catalogs). UI only.
+ * language (`texts`, interaction.secondFactor in the catalogs). Each form carries the request's
+ * client and redirect_uri (RequestFields), as the login form does: should the request expire while
+ * the person finds their code, the expired page still links back to the application. UI only.
  */
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
+import { RequestFields } from './request-fields';
 
 /** What the step says. */
 export interface SecondFactorTexts {
@@ -22,11 +25,14 @@ export interface SecondFactorTexts {
 
 export function SecondFactorStep({
   base,
+  client,
   method,
   recoveryCodes,
   texts,
 }: {
   base: string;
+  /** The authorization request's client and redirect_uri, for the expired page's link back. */
+  client: { id: string; redirectUri?: string };
   method: 'totp' | 'recovery_code' | 'none';
   /** Whether the person has recovery codes left to offer. */
   recoveryCodes: boolean;
@@ -44,6 +50,7 @@ export function SecondFactorStep({
       <>
         <form method="post" action={action} className="space-y-4">
           <input type="hidden" name="method" value="recovery_code" />
+          <RequestFields client={client} />
           <TextField
             compact
             id="code"
@@ -71,6 +78,7 @@ export function SecondFactorStep({
     <>
       <form method="post" action={action} className="space-y-4">
         <input type="hidden" name="method" value="totp" />
+        <RequestFields client={client} />
         <TextField compact id="code" name="code" label={texts.totpLabel} inputMode="numeric" autoComplete="one-time-code" required autoFocus maxLength={64} />
         <Button block type="submit">
           {texts.verify}

@@ -1,5 +1,6 @@
 /** Buttons and links of the one UI kit: UI only, no data access, usable from server and client components. */
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
 
 /** 3:1 or more against the page and the card in both schemes (lib/config/brand.ts, `ring`); indigo-300 was 2.0:1. */
@@ -51,15 +52,16 @@ export function TextLink({ href, children }: { href: string; children: ReactNode
   );
 }
 
-/** A form's submit button and its Cancel link, under a rule. */
+/** A form's submit button and its Cancel link (the catalogs' `ui.cancel`), under a rule. */
 export function FormActions({ submit, pending, pendingLabel, cancelHref }: { submit: string; pending: boolean; pendingLabel: string; cancelHref: string }) {
+  const t = useTranslations('ui');
   return (
     <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6">
       <Button type="submit" disabled={pending}>
         {pending ? pendingLabel : submit}
       </Button>
       <Link href={cancelHref} className={`rounded-sm px-2 text-sm font-medium text-slate-600 hover:text-slate-900 ${focusRing}`}>
-        Cancel
+        {t('cancel')}
       </Link>
     </div>
   );

@@ -1,10 +1,13 @@
 'use client';
 // Copies a value to the clipboard. Rendered only once JavaScript runs: without it the value stays selectable in its field.
+// Its words are the catalogs' `ui` (a page that uses it passes that namespace to ClientMessages).
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { focusRing } from './button';
 import { Field } from './field';
 
 export function CopyButton({ value, label, targetId }: { value: string; label: string; targetId: string }) {
+  const t = useTranslations('ui');
   const [ready, setReady] = useState(false);
   const [copied, setCopied] = useState(false);
   useEffect(() => setReady(true), []);
@@ -27,10 +30,10 @@ export function CopyButton({ value, label, targetId }: { value: string; label: s
     <button
       type="button"
       onClick={copy}
-      aria-label={`Copy ${label}`}
+      aria-label={t('copyLabel', { label })}
       className={`shrink-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-50 ${focusRing}`}
     >
-      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+      <span aria-live="polite">{copied ? t('copied') : t('copy')}</span>
     </button>
   );
 }

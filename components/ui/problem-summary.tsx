@@ -1,5 +1,7 @@
 'use client';
 // The error summary at the top of a long form, for the one UI kit (a client component: it takes the focus).
+// Its words are the catalogs' `ui` (a page that uses it passes that namespace to ClientMessages).
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef } from 'react';
 
 /**
@@ -15,6 +17,7 @@ export function ProblemSummary<Field extends string>({
   names: Record<Field, string>;
   anchors?: Partial<Record<Field, string>>;
 }) {
+  const t = useTranslations('ui');
   const summary = useRef<HTMLDivElement>(null);
   const problems = Object.entries(errors) as Array<[Field, string[]]>;
   useEffect(() => {
@@ -30,7 +33,7 @@ export function ProblemSummary<Field extends string>({
       className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 outline-none"
     >
       <p id="form-problems" className="font-semibold">
-        {problems.length === 1 ? 'One field needs attention' : `${problems.length} fields need attention`}
+        {t('problemSummary', { count: problems.length })}
       </p>
       <ul className="mt-1 list-inside list-disc">
         {problems.map(([field, messages]) => (

@@ -277,13 +277,13 @@ test('creating a user: errors next to their fields, then a generated password sh
   await page.getByLabel('Email (optional)').fill('not an email');
   await page.getByRole('button', { name: 'Create user' }).click();
   await expect(alert(page, 'One field needs attention')).toBeVisible();
-  await expect(page.getByText('Email is not a valid address', { exact: true })).toBeVisible();
+  await expect(page.getByText('Email is not a valid address.', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Email (optional)')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Email (optional)'), 'what was typed comes back').toHaveValue('not an email');
   await shoot(page, 'user-new-errors');
   await page.getByLabel('Email (optional)').fill('');
   await page.getByRole('button', { name: 'Create user' }).click();
-  await expect(page.getByText('this username is taken', { exact: true })).toBeVisible();
+  await expect(page.getByText('This username is taken: choose another.', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Username')).toHaveAttribute('aria-invalid', 'true');
 
   await page.getByLabel('Username').fill(username);

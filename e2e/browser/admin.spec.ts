@@ -119,7 +119,7 @@ test('the ID token signing algorithm: RS256 on request; a forged value is refuse
   });
   await page.getByRole('button', { name: 'Register client' }).click();
   await expect(alert(page, 'One field needs attention')).toBeVisible();
-  await expect(page.getByText('The ID token signing algorithm is one of ES256, RS256', { exact: true })).toBeVisible();
+  await expect(page.getByText('The ID token signing algorithm is one of ES256, RS256.', { exact: true })).toBeVisible();
   await expect(select).toHaveAttribute('aria-invalid', 'true');
 
   await select.selectOption('RS256');
@@ -192,8 +192,8 @@ test('the form shows what is wrong next to each field, keeps what was typed, and
   await page.getByRole('button', { name: 'Register client' }).click();
 
   await expect(alert(page, '2 fields need attention')).toBeVisible();
-  await expect(page.getByText('http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1])', { exact: true })).toBeVisible();
-  await expect(page.getByText('the logo URI must be an https URL', { exact: true })).toBeVisible();
+  await expect(page.getByText('http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1]).', { exact: true })).toBeVisible();
+  await expect(page.getByText('The logo URI must be an https URL.', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Redirect URIs', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name);
   await expect(page.getByLabel('Redirect URIs', { exact: true })).toHaveValue('https://ok.example/cb\nhttp://evil.example/cb');
@@ -259,7 +259,7 @@ test('an admin-API client registered in the portal gets the admin scope and call
   for (const scope of ['openid', 'profile', 'email', 'offline_access']) await page.getByRole('checkbox', { name: scope }).uncheck();
   await page.getByRole('checkbox', { name: /^admin Call the admin API/ }).check();
   await page.getByRole('button', { name: 'Register client' }).click();
-  await expect(page.getByText('Only admin-API clients may have the admin scope', { exact: true })).toBeVisible();
+  await expect(page.getByText('Only admin-API clients may have the admin scope.', { exact: true })).toBeVisible();
 
   await page.getByRole('checkbox', { name: /^Admin API/ }).check();
   await page.getByRole('button', { name: 'Register client' }).click();
@@ -388,7 +388,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('link', { name: 'Register a client' }).click();
     await fillClientForm(page, { name: 'No-JS App', redirectUris: 'http://evil.example/cb' });
     await page.getByRole('button', { name: 'Register client' }).click();
-    await expect(page.getByText('http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1])', { exact: true })).toBeVisible();
+    await expect(page.getByText('http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1]).', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue('No-JS App');
 
     await page.getByLabel('Redirect URIs', { exact: true }).fill(redirectUri);

@@ -5,6 +5,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { authorizationRequest, baseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
+import { totpCode } from '../../lib/services/factors/totp.ts';
 import { screenshots } from '../support/pages.ts';
 
 const shoot = screenshots('errors');
@@ -92,7 +93,7 @@ test('the 404 page for a German browser: German, <html lang="de">, the request i
   await context.close();
 });
 
-test('the 403 page for a German browser: German, marked as such inside the English admin area, the request id', async ({ browser }) => {
+test('the 403 page for a German browser: German, <html lang="de"> inside the English admin area, the request id', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'de-DE' });
   const page = await context.newPage();
   const user = await makeUser();
@@ -104,11 +105,30 @@ test('the 403 page for a German browser: German, marked as such inside the Engli
   await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
   const response = await answer;
   await expect(page.getByRole('heading', { name: 'Sie haben keinen Zugriff auf diese Seite' })).toBeVisible();
-  // The admin area is English (<html lang="en">); the card says it is German.
+  // The admin area is English, but this page is German, and says so to the browser and screen readers: <html lang="de">.
+  expect(await page.locator('html').getAttribute('lang')).toBe('de');
   expect(await page.locator('main').evaluate((main) => main.closest('[lang]')?.getAttribute('lang'))).toBe('de');
   await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Zu Ihrem Konto' })).toBeVisible();
   await showsRequestId(page, response.headers()['x-request-id']);
   await shoot(page, 'forbidden-de');
+  await context.close();
+});
+
+test('an admin with a German browser: the admin pages are English, and <html lang="en"> says so (only the 403 page follows the browser)', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ locale: 'de-DE' });
+  const page = await context.newPage();
+  const admin = await makeUser({ role: 'admin' });
+  await page.goto('/admin');
+  await page.getByLabel('Benutzername').fill(admin.username);
+  await page.getByLabel('Passwort').fill(admin.password);
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+  await page.getByLabel('Geben Sie den Code aus Ihrer Authenticator-App ein').fill(totpCode(admin.totpSecret!, Date.now()));
+  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Register a client' })).toBeVisible();
+  expect(await page.locator('html').getAttribute('lang')).toBe('en');
   await context.close();
 });

@@ -2,9 +2,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
+import { destroyArtifact } from '../../lib/db/artifacts.ts';
+import { database } from '../../lib/db/database.ts';
 import { totpCode } from '../../lib/services/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
-import { baseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
+import { baseUrl, databaseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
 
 /** A user with TOTP turned on (fixtures.ts `enrolTotp`). */
 async function enrolledUser() {
@@ -128,4 +130,70 @@ test('the code step cannot be reached without the password step of the same brow
   });
   assert.equal(response.status, 303);
   assert.match(response.headers.get('location') ?? '', /error=expired/);
+});
+
+/** The fields a browser sends with the form posting to `*actionSuffix`: its hidden inputs (values unescaped), then `typed`. */
+function formFields(html: string, actionSuffix: string, typed: Record<string, string>): { action: string; fields: Record<string, string> } {
+  const form = [...html.matchAll(/<form[^>]*action="([^"]+)"[^>]*>(.*?)<\/form>/gs)].find((m) => m[1].endsWith(actionSuffix));
+  assert.ok(form, `a form posting to *${actionSuffix}`);
+  const unescaped = (value: string) =>
+    value
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'");
+  const hidden = [...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], unescaped(m[2])]);
+  return { action: unescaped(form[1]), fields: { ...Object.fromEntries(hidden), ...typed } };
+}
+
+test('the code step expired under the person: its form carries the request’s client, so the expired page links back to the app’s registered origin (and nowhere for an unregistered redirect_uri)', async () => {
+  const client = await makeClient();
+  const { user } = await enrolledUser();
+  const { browser, html, url } = await passwordStep(client, user);
+  const { action, fields } = formFields(html, '/second-factor', { code: '123456' });
+  assert.equal(fields.client_id, client.id);
+  assert.equal(fields.redirect_uri, redirectUri);
+
+  // The request expires while the person looks for their code: its interaction is gone from storage, the browser still has the page.
+  await destroyArtifact(database(databaseUrl).sql, 'Interaction', decodeURIComponent(url.pathname.split('/')[2]));
+  const post = (sent: Record<string, string>) =>
+    browser.request(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(baseUrl).origin },
+      body: new URLSearchParams(sent).toString(),
+    });
+  const links = (page: string) => [...page.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => m[1]);
+  const expired = await post(fields);
+  assert.equal(expired.status, 303);
+  const location = new URL(expired.headers.get('location')!, baseUrl);
+  assert.equal(location.searchParams.get('error'), 'expired');
+  const page = await (await browser.request(location)).text();
+  assert.match(page, /This sign-in request has expired/);
+  assert.deepEqual(links(page), ['http://127.0.0.1:9/']);
+  assert.match(page, new RegExp(`Back to ${client.name}`));
+
+  // A redirect_uri the client did not register is no way back: a clear stop.
+  const elsewhere = await post({ ...fields, redirect_uri: 'https://evil.example/callback' });
+  const stop = await (await browser.request(new URL(elsewhere.headers.get('location')!, baseUrl))).text();
+  assert.match(stop, /This sign-in request has expired/);
+  assert.deepEqual(links(stop), []);
+});
+
+test('the recovery-code form and the passkey form of the sign-in page carry the request’s client too', async () => {
+  const client = await makeClient();
+  const { user } = await enrolledUser();
+  const { browser, url } = await passwordStep(client, user);
+  const recovery = await (await browser.navigate(new URL(`${url.pathname}?method=recovery_code`, baseUrl))).response.text();
+  const { fields } = formFields(recovery, '/second-factor', {});
+  assert.deepEqual([fields.method, fields.client_id, fields.redirect_uri], ['recovery_code', client.id, redirectUri]);
+
+  const { challenge } = await pkce();
+  const start = oidc.buildAuthorizationUrl(await discover(client), {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  const login = await (await new TestBrowser(baseUrl).navigate(start)).response.text();
+  const passkey = formFields(login, '/passkey', {});
+  assert.deepEqual([passkey.fields.client_id, passkey.fields.redirect_uri], [client.id, redirectUri]);
 });

@@ -37,3 +37,13 @@ export function problemText(translate: ProblemTranslator, field: string, problem
 export function problemTexts(t: ProblemTranslator, field: string, problems: Problem[] | undefined): string[] | undefined {
   return problems?.length ? problems.map((problem) => problemText(t, field, problem)) : undefined;
 }
+
+/** Every field's problems as their messages (what a form's fields and its ProblemSummary take), each worded for its field. */
+export function fieldProblemTexts<F extends string>(t: ProblemTranslator, problems: Partial<Record<F, Problem[]>>): Partial<Record<F, string[]>> {
+  const texts: Partial<Record<F, string[]>> = {};
+  for (const [field, list] of Object.entries(problems) as Array<[F, Problem[] | undefined]>) {
+    const words = problemTexts(t, field, list);
+    if (words) texts[field] = words;
+  }
+  return texts;
+}

@@ -25,8 +25,10 @@ export type MailMode = 'smtp' | 'log' | 'off';
 
 export interface Mailer {
   readonly mode: MailMode;
-  /** Where mail goes, for the start-up line and the admin's dashboard; never a credential. */
+  /** Where mail goes, for the start-up line; never a credential. */
   readonly destination: string;
+  /** The SMTP server (`smtp://host:port`, no credential) when mode is `smtp`: the admin's System page words the rest. */
+  readonly server?: string;
   send(mail: Mail): Promise<void>;
   close(): void;
 }
@@ -53,9 +55,11 @@ export function createMailer(config: MailConfig, { log, production = process.env
       greetingTimeout: SMTP_TIMEOUT_MS,
       socketTimeout: SMTP_TIMEOUT_MS,
     });
+    const server = `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`;
     return {
       mode: 'smtp',
-      destination: `SMTP server ${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`,
+      destination: `SMTP server ${server}`,
+      server,
       async send(mail) {
         await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
       },

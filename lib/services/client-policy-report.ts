@@ -26,7 +26,10 @@ const explained: Record<TrustViolation, (c: ClientRecord) => string> = {
     `so that scope is no longer granted (it would reach people's tokens); keep client_credentials as its only grant, or remove the scope`,
 };
 
-/** How a stored client breaks the rule, if it does (judged as lib/db/clients.ts's toClientMetadata judges the row). */
+/**
+ * How a stored client breaks the rule, if it does (judged as lib/db/clients.ts's toClientMetadata judges the row).
+ * The portal's client page words each in its language (the catalogs' admin.client.policy).
+ */
 export function violationsOf(client: ClientRecord): TrustViolation[] {
   return trustViolations({
     confidential: client.confidential && client.tokenEndpointAuthMethod !== 'none',
@@ -34,11 +37,6 @@ export function violationsOf(client: ClientRecord): TrustViolation[] {
     scopes: client.scope.split(' ').filter(Boolean),
     resourceServer: client.resourceServer,
   });
-}
-
-/** What is not honoured of a stored client and how to fix it, one sentence per broken rule (for the portal's client page). */
-export function policyProblemsOf(client: ClientRecord): string[] {
-  return violationsOf(client).map((v) => explained[v](client));
 }
 
 /** Every stored client that breaks the rule. */

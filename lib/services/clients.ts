@@ -31,13 +31,20 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export const redirectUriSchema = z.string().superRefine((value, ctx) => {
   const url = URL.parse(value);
-  if (!url) return void ctx.addIssue({ code: 'custom', message: `${value} is not an absolute URL` });
-  if (url.hash || value.includes('#')) ctx.addIssue({ code: 'custom', message: `${value} must not have a fragment` });
-  if (url.username || url.password) ctx.addIssue({ code: 'custom', message: `${value} must not carry credentials` });
+  // `params`: the refusal's code and its URI, for a page to word in its language (lib/services/forms.ts issueProblem).
+  if (!url) return void ctx.addIssue({ code: 'custom', message: `${value} is not an absolute URL`, params: { code: 'uri_not_absolute', uri: value } });
+  if (url.hash || value.includes('#'))
+    ctx.addIssue({ code: 'custom', message: `${value} must not have a fragment`, params: { code: 'uri_fragment', uri: value } });
+  if (url.username || url.password)
+    ctx.addIssue({ code: 'custom', message: `${value} must not carry credentials`, params: { code: 'uri_credentials', uri: value } });
   const loopbackHttp = url.protocol === 'http:' && loopbackHosts.has(url.hostname);
   const privateScheme = !['http:', 'https:'].includes(url.protocol) && /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol);
   if (url.protocol !== 'https:' && !loopbackHttp && !privateScheme) {
-    ctx.addIssue({ code: 'custom', message: `${value} must use https (http only for localhost, 127.0.0.1 and [::1])` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `${value} must use https (http only for localhost, 127.0.0.1 and [::1])`,
+      params: { code: 'uri_not_https', uri: value },
+    });
   }
 });
 
@@ -45,7 +52,7 @@ export const grantTypes = ['authorization_code', 'refresh_token', 'client_creden
 export const supportedScopes = SUPPORTED_SCOPES;
 export const idTokenSigningAlgs = ID_TOKEN_SIGNING_ALGS;
 
-/** The registration field each broken trust rule is about, and what to tell the person. */
+/** The registration field each broken trust rule is about, and what to tell the person (the violation is the problem code too). */
 const trustIssues: Record<TrustViolation, { path: [string]; message: string }> = {
   public_resource_server: {
     path: ['resourceServer'],
@@ -54,6 +61,9 @@ const trustIssues: Record<TrustViolation, { path: [string]; message: string }> =
   introspect_without_resource_server: { path: ['scopes'], message: `Only resource servers may have the ${INTROSPECT_SCOPE} scope` },
   introspect_with_user_grant: { path: ['grantTypes'], message: `A client with the ${INTROSPECT_SCOPE} scope uses the client_credentials grant only` },
 };
+
+/** A rule of the registration broken: its English message (the admin API, the CLI) and its problem code (the portal's form). */
+const rule = (path: string, code: string, message: string) => ({ code: 'custom' as const, path: [path], message, params: { code } });
 
 export const newClientSchema = z
   .object({
@@ -87,15 +97,15 @@ export const newClientSchema = z
   .superRefine((c, ctx) => {
     const method = c.tokenEndpointAuthMethod ?? (c.type === 'public' ? 'none' : 'client_secret_basic');
     if (c.type === 'public' && method !== 'none')
-      ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'A public client authenticates with none' });
+      ctx.addIssue(rule('tokenEndpointAuthMethod', 'auth_method_public', 'A public client authenticates with none'));
     if (c.type === 'confidential' && method === 'none')
-      ctx.addIssue({ code: 'custom', path: ['tokenEndpointAuthMethod'], message: 'A confidential client needs client_secret_basic or client_secret_post' });
+      ctx.addIssue(rule('tokenEndpointAuthMethod', 'auth_method_confidential', 'A confidential client needs client_secret_basic or client_secret_post'));
     if (c.grantTypes.includes('authorization_code') && c.redirectUris.length === 0)
-      ctx.addIssue({ code: 'custom', path: ['redirectUris'], message: 'The authorization_code grant needs at least one redirect URI' });
+      ctx.addIssue(rule('redirectUris', 'redirect_uri_needed', 'The authorization_code grant needs at least one redirect URI'));
     if (c.grantTypes.includes('refresh_token') && !c.grantTypes.includes('authorization_code'))
-      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'The refresh_token grant only makes sense with authorization_code' });
+      ctx.addIssue(rule('grantTypes', 'refresh_needs_code', 'The refresh_token grant only makes sense with authorization_code'));
     if (c.type === 'public' && c.grantTypes.includes('client_credentials'))
-      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: 'The client_credentials grant needs a confidential client' });
+      ctx.addIssue(rule('grantTypes', 'credentials_need_secret', 'The client_credentials grant needs a confidential client'));
     // Who may introspect others' tokens, and that the introspect scope never reaches a person's token (lib/oidc/client-policy.ts).
     for (const violation of trustViolations({
       confidential: c.type === 'confidential',
@@ -103,14 +113,14 @@ export const newClientSchema = z
       scopes: c.scopes,
       resourceServer: c.resourceServer,
     })) {
-      ctx.addIssue({ code: 'custom', ...trustIssues[violation] });
+      ctx.addIssue(rule(trustIssues[violation].path[0], violation, trustIssues[violation].message));
     }
     // The admin scope must never reach a person's token: no code or refresh grant beside it
     // (the provider's client metadata validator, lib/oidc/configuration.ts, says the same).
     if (c.scopes.includes(ADMIN_SCOPE) && !c.adminApi)
-      ctx.addIssue({ code: 'custom', path: ['scopes'], message: `Only admin-API clients may have the ${ADMIN_SCOPE} scope` });
+      ctx.addIssue(rule('scopes', 'admin_scope_without_admin_api', `Only admin-API clients may have the ${ADMIN_SCOPE} scope`));
     if (c.scopes.includes(ADMIN_SCOPE) && c.grantTypes.some((grant) => grant !== 'client_credentials')) {
-      ctx.addIssue({ code: 'custom', path: ['grantTypes'], message: `A client with the ${ADMIN_SCOPE} scope uses the client_credentials grant only` });
+      ctx.addIssue(rule('grantTypes', 'admin_scope_with_user_grant', `A client with the ${ADMIN_SCOPE} scope uses the client_credentials grant only`));
     }
   });
 

@@ -1,8 +1,8 @@
 /**
- * What the pages' forms read back from a use case: messages by field, `form`
- * for any that belong to no one field. `formErrors` is the pages' one
- * translation of a ServiceError (errors.ts); what is not one, or not to be
- * shown, is thrown on to the page's error boundary.
+ * What the pages' forms read back from a use case: problems (codes the page words
+ * in its language) by field, `form` for any that belong to no one field.
+ * `formProblems` is the pages' one translation of a ServiceError (errors.ts);
+ * what is not one, or not to be shown, is thrown on to the page's error boundary.
  */
 import type { z } from 'zod';
 import { InvalidRequest, issueMessages, ServiceError } from './errors.ts';
@@ -15,38 +15,24 @@ export function formText(form: FormData, name: string, max: number): string {
   return typeof value === 'string' ? value.slice(0, max) : '';
 }
 
-/** A validation failure's messages under the form's fields (a bad redirect URI at index 2 belongs to the redirectUris box); `whole` takes those about the input as a whole. */
+/**
+ * A validation failure's English messages (what the admin API and the CLI say) under the form's fields (a bad
+ * redirect URI at index 2 belongs to the redirectUris box); `whole` takes those about the input as a whole.
+ */
 export function fieldErrors<F extends string>(error: z.ZodError, fields: readonly F[], whole?: F): FieldErrors<F> {
-  let errors: FieldErrors<F> = {};
+  const errors: FieldErrors<F> = {};
   for (const [path, message] of issueMessages(error)) {
     const head = path.split('.')[0];
     const field = (fields as readonly string[]).includes(head) ? (head as F) : (whole ?? 'form');
-    if (!errors[field]?.includes(message)) errors = addError(errors, field, message);
+    if (!errors[field]?.includes(message)) errors[field] = [...(errors[field] ?? []), message];
   }
   return errors;
 }
 
 /**
- * A use case's expected failure as the form shows it: a validation failure's
- * messages by field, any other shown error's message under its field (or
- * `form`). `wording` is what this form says instead of the use case's message
- * about a field (a taken username: "this username is taken").
- */
-export function formErrors<F extends string>(error: unknown, fields: readonly F[], wording: Partial<Record<F, string>> = {}): FieldErrors<F> {
-  if (!(error instanceof ServiceError) || !error.shown) throw error;
-  const field = (fields as readonly string[]).includes(error.field ?? '') ? (error.field as F) : undefined;
-  if (error instanceof InvalidRequest && error.validation) return fieldErrors(error.validation, fields, field);
-  return { [field ?? 'form']: [(field && wording[field]) || error.message] } as FieldErrors<F>;
-}
-
-export function addError<F extends string>(errors: FieldErrors<F>, field: F | 'form', message: string): FieldErrors<F> {
-  return { ...errors, [field]: [...(errors[field] ?? []), message] };
-}
-
-/**
- * A refusal in no language, for the forms a person fills in for themselves (sign-up, the mailed links'
- * pages, /account): a code the page words in the person's language (lib/i18n/problems.ts, the catalogs'
- * `problems`), with its arguments. The admin portal reads the use cases' English messages (formErrors).
+ * A refusal in no language, for the forms of the pages (sign-up, the mailed links' pages, /account, the
+ * admin portal): a code the page words in its language (lib/i18n/problems.ts, the catalogs' `problems`),
+ * with its arguments. The admin API and the CLI read the use cases' English messages instead.
  */
 export interface Problem {
   code: ProblemCode;
@@ -92,6 +78,22 @@ export const problemCodes = [
   'passkey_exists',
   'passkey_cancelled',
   'unconfirmed',
+  // A client registration's rules (lib/services/clients.ts), as the admin portal's client form shows them.
+  'uri_not_absolute',
+  'uri_fragment',
+  'uri_credentials',
+  'uri_not_https',
+  'auth_method_public',
+  'auth_method_confidential',
+  'redirect_uri_needed',
+  'refresh_needs_code',
+  'credentials_need_secret',
+  'public_resource_server',
+  'introspect_without_resource_server',
+  'introspect_with_user_grant',
+  'admin_scope_without_admin_api',
+  'admin_scope_with_user_grant',
+  'managed_client',
 ] as const;
 export type ProblemCode = (typeof problemCodes)[number];
 

@@ -5,6 +5,7 @@ import { brand } from '@/lib/config/brand';
 import type { ReactNode } from 'react';
 import { signOutAction } from '@/app/admin/actions';
 import { PortalShell } from '@/components/portal/shell';
+import { ClientMessages } from '@/components/ui/client-messages';
 import { currentAdmin } from '@/lib/services/portal/session';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -15,7 +16,10 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   return (
     <PortalShell area="admin" person={await currentAdmin()} signOut={signOutAction}>
-      {children}
+      {/* What the area's client components say (its forms and their refusals, the kit's summary, copy and cancel). */}
+      <ClientMessages namespaces={['admin.clientForm', 'admin.clientActions', 'admin.userForm', 'admin.keyRotation', 'problems', 'ui']}>
+        {children}
+      </ClientMessages>
     </PortalShell>
   );
 }

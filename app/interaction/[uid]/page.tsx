@@ -135,6 +135,7 @@ export default async function InteractionPage({
           <div className={view.totp ? 'mb-6 border-b border-slate-200 pb-6' : 'mb-4'}>
             <PasskeySignIn
               action={`${base}/passkey`}
+              client={view.client}
               options={view.passkey}
               label={t('secondFactor.passkey')}
               texts={passkeyTexts}
@@ -144,6 +145,7 @@ export default async function InteractionPage({
         ) : null}
         <SecondFactorStep
           base={base}
+          client={view.client}
           method={useRecovery ? 'recovery_code' : view.totp ? 'totp' : 'none'}
           recoveryCodes={view.recoveryCodes}
           texts={{
@@ -261,7 +263,7 @@ export default async function InteractionPage({
         ) : null}
         {view.passkey ? (
           <div className="mt-6 border-t border-slate-200 pt-6">
-            <PasskeySignIn action={`${base}/passkey`} options={view.passkey} label={t('login.passkey')} texts={passkeyTexts} autofill />
+            <PasskeySignIn action={`${base}/passkey`} client={view.client} options={view.passkey} label={t('login.passkey')} texts={passkeyTexts} autofill />
           </div>
         ) : null}
         {deny}

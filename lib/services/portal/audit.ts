@@ -4,13 +4,13 @@
  */
 import 'server-only';
 import { serverContext } from '../../context.ts';
-import { auditActionLabels, auditActions, auditLogPage, type AuditPage } from '../audit.ts';
+import { auditActions, auditLogPage, type AuditPage } from '../audit.ts';
 import type { AdminUser } from './access.ts';
 
 export type { AuditPage };
 
-/** The actions an admin can filter by, with how each reads. */
-export const auditActionOptions = auditActions.map((action) => ({ value: action, label: auditActionLabels[action] }));
+/** The actions an admin can filter by (the page words each from the catalogs' auditActions). */
+export const auditActionOptions = auditActions;
 
 export async function auditPage(_admin: AdminUser, params: Record<string, string | string[] | undefined>): Promise<AuditPage> {
   const one = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newClientSchema } from '../clients.ts';
-import { fieldErrors } from '../forms.ts';
+import { translator } from '../../i18n/messages.ts';
+import { fieldProblemTexts } from '../../i18n/problems.ts';
+import { fieldErrors, fieldProblems } from '../forms.ts';
 import { clientRecord } from '../testing.ts';
 import { clientFields, clientFormValues, readClientForm } from './client-form.ts';
 
@@ -156,5 +158,47 @@ test('the introspect scope beside the code grant, without the resource server fl
   assert.deepEqual(fieldErrors(result.error, clientFields), {
     grantTypes: ['A client with the introspect scope uses the client_credentials grant only'],
     scopes: ['Only resource servers may have the introspect scope'],
+  });
+});
+
+test('the portal’s form gets the same issues as codes, worded in the page’s language (the API and the CLI keep the English messages)', () => {
+  const { input } = readClientForm(
+    form([
+      ['name', ''],
+      ['type', 'public'],
+      ['redirectUris', 'http://evil.example/cb'],
+      ['grantTypes', 'authorization_code'],
+      ['scopes', 'openid'],
+      ['logoUri', 'http://logo.example/x.png'],
+    ]),
+  );
+  const result = newClientSchema.safeParse(input);
+  assert.ok(!result.success);
+  const problems = fieldProblems(result.error, clientFields);
+  assert.deepEqual(problems.redirectUris, [{ code: 'uri_not_https', values: { uri: 'http://evil.example/cb' } }]);
+  assert.deepEqual(fieldProblemTexts(translator('en', 'problems'), problems), {
+    name: ['Name is required.'],
+    redirectUris: ['http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1]).'],
+    logoUri: ['The logo URI must be an https URL.'],
+  });
+  const de = fieldProblemTexts(translator('de', 'problems'), problems);
+  assert.deepEqual(de.name, ['Ein Name ist erforderlich.']);
+  assert.deepEqual(de.redirectUris, ['http://evil.example/cb muss https verwenden (http nur für localhost, 127.0.0.1 und [::1]).']);
+
+  // A cross-field rule, once every field is valid on its own, by its code.
+  const crossed = newClientSchema.safeParse(
+    readClientForm(
+      form([
+        ['name', 'Web'],
+        ['type', 'confidential'],
+        ['redirectUris', 'https://app.example/cb'],
+        ['grantTypes', 'refresh_token'],
+        ['scopes', 'openid'],
+      ]),
+    ).input,
+  );
+  assert.ok(!crossed.success);
+  assert.deepEqual(fieldProblemTexts(translator('de', 'problems'), fieldProblems(crossed.error, clientFields)), {
+    grantTypes: ['Der Grant refresh_token ergibt nur mit authorization_code Sinn.'],
   });
 });

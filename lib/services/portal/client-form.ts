@@ -1,14 +1,14 @@
 /**
  * The client form of the admin portal, as plain data: FormData in, the input
  * of `newClientSchema` (lib/services/clients.ts, the one schema for the CLI and
- * the portal) out; its fields, for `formErrors` (lib/services/forms.ts) to put
- * that schema's issues under. Nothing here is secret: a client secret is never
+ * the portal) out; its fields, for `formProblems` (lib/services/forms.ts) to put
+ * that schema's issues under, as codes the form words in the page's language. Nothing here is secret: a client secret is never
  * typed into a form.
  */
 import type { ClientRecord } from '../../db/clients.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
 import type { NewClientInput } from '../clients.ts';
-import type { FieldErrors as ErrorsOf } from '../forms.ts';
+import type { FieldProblems } from '../forms.ts';
 
 /** What the form shows: the same names as the schema, lists as the text the person typed. */
 export interface ClientFormValues {
@@ -43,8 +43,8 @@ export const clientFields: ReadonlyArray<keyof ClientFormValues> = [
   'requireSecondFactor',
 ];
 
-/** Messages by field; `form` holds any that belong to no one field. */
-export type FieldErrors = ErrorsOf<keyof ClientFormValues>;
+/** Problems by field; `form` holds any that belong to no one field. */
+export type ClientFieldProblems = FieldProblems<keyof ClientFormValues>;
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);

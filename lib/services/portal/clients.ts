@@ -10,12 +10,13 @@ import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery
 import { serverContext } from '../../context.ts';
 import { CLIENT_SORTS, type ClientRecord, type ClientSort } from '../../db/clients.ts';
 import { disableClient, enableClient, findClient, registerClient, removeClient, rotateClientSecret, searchClients, updateClient } from '../clients.ts';
-import { policyProblemsOf } from '../client-policy-report.ts';
+import { violationsOf } from '../client-policy-report.ts';
 import { Conflict, NotFound } from '../errors.ts';
-import { formErrors } from '../forms.ts';
+import { formProblems } from '../forms.ts';
+import type { TrustViolation } from '../../oidc/client-policy.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
-import { clientFields, clientFormValues, readClientForm, type ClientFormValues, type FieldErrors } from './client-form.ts';
+import { clientFields, clientFormValues, readClientForm, type ClientFieldProblems, type ClientFormValues } from './client-form.ts';
 import { PORTAL_CLIENT_ID } from './registration.ts';
 
 export const CLIENTS_PER_PAGE = 20;
@@ -24,8 +25,6 @@ export const CLIENTS_PER_PAGE = 20;
 export function isManagedClient(id: string): boolean {
   return id === PORTAL_CLIENT_ID;
 }
-
-const MANAGED = 'Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed here.';
 
 export interface ClientSummary {
   id: string;
@@ -73,10 +72,16 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
   };
 }
 
-/** A client for its page; `policyProblems` says what of a registration from before the trust rule is not honoured. */
-export async function clientDetails(_admin: AdminUser, id: string): Promise<(ClientRecord & { managed: boolean; policyProblems: string[] }) | undefined> {
+/**
+ * A client for its page; `policyViolations` says which rules of lib/oidc/client-policy.ts a registration from
+ * before them breaks (the page says what is not honoured of it, in its words).
+ */
+export async function clientDetails(
+  _admin: AdminUser,
+  id: string,
+): Promise<(ClientRecord & { managed: boolean; policyViolations: TrustViolation[] }) | undefined> {
   const client = await findClient(serverContext().db, id);
-  return client ? { ...client, managed: isManagedClient(client.id), policyProblems: policyProblemsOf(client) } : undefined;
+  return client ? { ...client, managed: isManagedClient(client.id), policyViolations: violationsOf(client) } : undefined;
 }
 
 /** The edit form's starting values, or undefined for an unknown or managed client. */
@@ -87,7 +92,7 @@ export async function clientFormFor(admin: AdminUser, id: string): Promise<{ cli
 }
 
 export type ClientFormState =
-  | { status: 'editing'; values: ClientFormValues; errors: FieldErrors }
+  | { status: 'editing'; values: ClientFormValues; problems: ClientFieldProblems }
   /** The secret is in this one answer and nowhere else: it is never stored in clear nor shown again. */
   | { status: 'created'; client: { id: string; name: string }; clientSecret?: string };
 
@@ -97,7 +102,7 @@ export async function createClientFromForm(admin: AdminUser, form: FormData): Pr
     const { client, clientSecret } = await registerClient(serverContext().db, input, { by: await byAdmin(admin) });
     return { status: 'created', client: { id: client.id, name: client.name }, clientSecret };
   } catch (error) {
-    return { status: 'editing', values, errors: formErrors(error, clientFields) };
+    return { status: 'editing', values, problems: formProblems(error, clientFields) };
   }
 }
 
@@ -107,36 +112,39 @@ export async function updateClientFromForm(admin: AdminUser, id: string, form: F
   const existing = await findClient(serverContext().db, id);
   if (!existing) return { status: 'not_found' };
   const { values, input } = readClientForm(form, existing.confidential ? 'confidential' : 'public');
-  if (isManagedClient(id)) return { status: 'editing', values, errors: { form: [MANAGED] } };
+  if (isManagedClient(id)) return { status: 'editing', values, problems: { form: [{ code: 'managed_client' }] } };
   try {
     await updateClient(serverContext().db, id, input, await byAdmin(admin));
     return { status: 'saved' };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'not_found' };
-    return { status: 'editing', values, errors: formErrors(error, clientFields) };
+    return { status: 'editing', values, problems: formProblems(error, clientFields) };
   }
 }
 
-export type SecretRotation = { status: 'idle' } | { status: 'refused'; message: string } | { status: 'rotated'; clientSecret: string };
+/** Why a client's secret was not rotated or the client not deleted, as the page words it (admin.clientActions.refused). */
+export type ClientRefusal = 'managed' | 'rotate_unconfirmed' | 'delete_unconfirmed' | 'gone' | 'public';
+
+export type SecretRotation = { status: 'idle' } | { status: 'refused'; reason: ClientRefusal } | { status: 'rotated'; clientSecret: string };
 
 /** A destructive step, so the form asks for a tick first: the old secret stops working at once. */
 export async function rotateSecretFromForm(admin: AdminUser, id: string, form: FormData): Promise<SecretRotation> {
-  if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
-  if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm: apps using the current secret stop working at once.' };
+  if (isManagedClient(id)) return { status: 'refused', reason: 'managed' };
+  if (form.get('confirm') !== 'on') return { status: 'refused', reason: 'rotate_unconfirmed' };
   try {
     return { status: 'rotated', clientSecret: await rotateClientSecret(serverContext().db, id, await byAdmin(admin)) };
   } catch (error) {
-    if (error instanceof NotFound) return { status: 'refused', message: 'This client no longer exists.' };
-    if (error instanceof Conflict) return { status: 'refused', message: 'A public client has no secret.' };
+    if (error instanceof NotFound) return { status: 'refused', reason: 'gone' };
+    if (error instanceof Conflict) return { status: 'refused', reason: 'public' };
     throw error;
   }
 }
 
-export type ClientChange = { status: 'done' } | { status: 'refused'; message: string } | { status: 'not_found' };
+export type ClientChange = { status: 'done' } | { status: 'refused'; reason: ClientRefusal } | { status: 'not_found' };
 
 /** Disabling revokes the client's tokens and grants; to the provider it no longer exists until enabled again. */
 export async function setClientEnabledFor(admin: AdminUser, id: string, enabled: boolean): Promise<ClientChange> {
-  if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
+  if (isManagedClient(id)) return { status: 'refused', reason: 'managed' };
   const by = await byAdmin(admin);
   const done = enabled ? await enableClient(serverContext().db, id, by) : await disableClient(serverContext().db, id, by);
   return done ? { status: 'done' } : { status: 'not_found' };
@@ -144,7 +152,7 @@ export async function setClientEnabledFor(admin: AdminUser, id: string, enabled:
 
 /** Deleting revokes every token and grant the client holds (removeClient). Asks for a tick first. */
 export async function deleteClientFromForm(admin: AdminUser, id: string, form: FormData): Promise<ClientChange> {
-  if (isManagedClient(id)) return { status: 'refused', message: MANAGED };
-  if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm the deletion.' };
+  if (isManagedClient(id)) return { status: 'refused', reason: 'managed' };
+  if (form.get('confirm') !== 'on') return { status: 'refused', reason: 'delete_unconfirmed' };
   return (await removeClient(serverContext().db, id, await byAdmin(admin))) ? { status: 'done' } : { status: 'not_found' };
 }

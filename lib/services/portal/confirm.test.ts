@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { confirmFirst, isConfirmed } from './confirm.ts';
+import { confirmOrSay, isConfirmed } from './confirm.ts';
 
 const form = (ticked: boolean) => {
   const data = new FormData();
@@ -10,7 +10,7 @@ const form = (ticked: boolean) => {
 
 test('an unticked form does nothing and says what to tick', async () => {
   let acted = false;
-  const state = await confirmFirst(form(false), 'the user’s sessions end.', async () => {
+  const state = await confirmOrSay(form(false), 'Tick the box to confirm: the user’s sessions end.', async () => {
     acted = true;
   });
   assert.equal(acted, false);
@@ -19,7 +19,7 @@ test('an unticked form does nothing and says what to tick', async () => {
 
 test('a ticked form acts', async () => {
   let acted = false;
-  await confirmFirst(form(true), 'x', async () => {
+  await confirmOrSay(form(true), 'x', async () => {
     acted = true;
   });
   assert.equal(acted, true);

@@ -14,12 +14,10 @@ export function isConfirmed(form: FormData): boolean {
   return form.get('confirm') === 'on';
 }
 
-/** Runs `act` (which redirects or throws when done) only once the box is ticked; otherwise says what to tick. */
-export async function confirmFirst(form: FormData, message: string, act: () => Promise<unknown>): Promise<Confirmation> {
-  return confirmOrSay(form, `Tick the box to confirm: ${message}`, act);
-}
-
-/** The same, with the whole refusal given (/account's, in the person's language). */
+/**
+ * Runs `act` (which redirects or throws when done) only once the box is ticked; otherwise says `refusal`,
+ * what to tick, in the page's language (the area's catalog: "Tick the box to confirm: …").
+ */
 export async function confirmOrSay(form: FormData, refusal: string, act: () => Promise<unknown>): Promise<Confirmation> {
   if (!isConfirmed(form)) return { status: 'unconfirmed', message: refusal };
   await act();

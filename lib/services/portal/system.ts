@@ -7,16 +7,19 @@
 import 'server-only';
 import { serverContext } from '../../context.ts';
 import { Conflict } from '../errors.ts';
+import type { MailMode } from '../../mail/mailer.ts';
 import { canMailLinks } from '../password-reset.ts';
-import { listSigningKeys, rotateSigningKeys, rotationSettings, type SigningKeyInfo } from '../signing-keys.ts';
+import { listSigningKeys, rotateSigningKeys, rotationSettings, type RotationOutcome, type SigningKeyInfo } from '../signing-keys.ts';
 import { byAdmin } from './audit-context.ts';
 import type { AdminUser } from './session.ts';
 
+/** What the System page shows, as facts it words itself (in the catalogs' admin.system). */
 export interface SystemView {
   issuer: string;
   database: 'SQLite' | 'PostgreSQL';
-  throttleCounters: 'the database' | 'Redis';
-  mail: { destination: string; passwordReset: boolean };
+  throttleCounters: 'database' | 'redis';
+  /** Where mail goes: an SMTP server (named without credentials), the log (development), nowhere. */
+  mail: { mode: MailMode; server?: string; passwordReset: boolean };
   secondFactorRequired: 'admins' | 'everyone' | 'off';
   /** KEY_ROTATION_DAYS (0: automatic rotation off) and KEY_PUBLISH_AHEAD_HOURS. */
   keyRotation: { days: number; publishAheadHours: number };
@@ -28,8 +31,8 @@ export function systemView(): SystemView {
   return {
     issuer: config.ISSUER,
     database: config.DATABASE_URL.startsWith('file:') ? 'SQLite' : 'PostgreSQL',
-    throttleCounters: config.REDIS_URL ? 'Redis' : 'the database',
-    mail: { destination: ctx.mailer.destination, passwordReset: canMailLinks(ctx) },
+    throttleCounters: config.REDIS_URL ? 'redis' : 'database',
+    mail: { mode: ctx.mailer.mode, server: ctx.mailer.server, passwordReset: canMailLinks(ctx) },
     secondFactorRequired: config.SECOND_FACTOR_REQUIRED,
     keyRotation: { days: config.KEY_ROTATION_DAYS, publishAheadHours: config.KEY_PUBLISH_AHEAD_HOURS },
   };
@@ -40,7 +43,8 @@ export function signingKeysView(): Promise<SigningKeyInfo[]> {
   return listSigningKeys(serverContext().db);
 }
 
-export type KeyRotation = { status: 'idle' } | { status: 'refused'; message: string } | { status: 'done'; lines: string[] };
+/** `conflict`: another rotation ran at the same time; `outcomes`: per algorithm, its new key signing now or from when. The page words each. */
+export type KeyRotation = { status: 'idle' } | { status: 'refused'; reason: 'unconfirmed' | 'conflict' } | { status: 'done'; outcomes: RotationOutcome[] };
 
 /**
  * The System page's Rotate: ticked first, as every destructive form in the portal.
@@ -48,21 +52,14 @@ export type KeyRotation = { status: 'idle' } | { status: 'refused'; message: str
  * the change before the page answers; the others follow within seconds.
  */
 export async function rotateKeysFromForm(admin: AdminUser, form: FormData): Promise<KeyRotation> {
-  if (form.get('confirm') !== 'on') return { status: 'refused', message: 'Tick the box to confirm the rotation.' };
+  if (form.get('confirm') !== 'on') return { status: 'refused', reason: 'unconfirmed' };
   const ctx = serverContext();
   try {
     const outcomes = await rotateSigningKeys(ctx.db, rotationSettings(ctx.config), { immediately: form.get('now') === 'on', by: await byAdmin(admin) });
     await ctx.refreshProvider();
-    return {
-      status: 'done',
-      lines: outcomes.map((o) =>
-        o.outcome === 'rotated'
-          ? `${o.alg}: ${o.kid} signs from now on.`
-          : `${o.alg}: ${o.kid} is published and signs from ${new Date(o.activatesAt).toISOString()}.`,
-      ),
-    };
+    return { status: 'done', outcomes };
   } catch (error) {
-    if (error instanceof Conflict) return { status: 'refused', message: error.message };
+    if (error instanceof Conflict) return { status: 'refused', reason: 'conflict' };
     throw error;
   }
 }

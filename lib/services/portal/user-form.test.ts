@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newUserSchema, profileSchema } from '../users.ts';
-import { fieldErrors } from '../forms.ts';
+import { fieldProblems } from '../forms.ts';
 import { readNewUserForm, readPasswordChoice, readProfileForm, userFields } from './user-form.ts';
 
 function form(entries: Record<string, string>): FormData {
@@ -25,14 +25,14 @@ test('a generated password is 24 characters from the CSPRNG; the form values nev
 });
 
 test('a typed password must be typed twice the same; its policy errors land on the password field', () => {
-  assert.deepEqual(readPasswordChoice(form({ passwordChoice: 'type', password: 'a long password', confirmPassword: 'a long passw0rd' })).errors, {
-    confirmPassword: ['The two passwords do not match'],
+  assert.deepEqual(readPasswordChoice(form({ passwordChoice: 'type', password: 'a long password', confirmPassword: 'a long passw0rd' })).problems, {
+    confirmPassword: [{ code: 'mismatch' }],
   });
   const typed = readNewUserForm(form({ username: 'bob', passwordChoice: 'type', password: 'short', confirmPassword: 'short' }));
   assert.equal(typed.generated, false);
   const result = newUserSchema.safeParse(typed.input);
   assert.ok(!result.success);
-  assert.deepEqual(Object.keys(fieldErrors(result.error, userFields)), ['password']);
+  assert.deepEqual(Object.keys(fieldProblems(result.error, userFields)), ['password']);
   assert.ok(!JSON.stringify(typed.values).includes('short'));
 });
 
@@ -40,7 +40,7 @@ test('a bad username and email come back on their fields', () => {
   const { input } = readNewUserForm(form({ username: 'not ok!', email: 'nope', passwordChoice: 'generate' }));
   const result = newUserSchema.safeParse(input);
   assert.ok(!result.success);
-  assert.deepEqual(Object.keys(fieldErrors(result.error, userFields)).sort(), ['email', 'username']);
+  assert.deepEqual(Object.keys(fieldProblems(result.error, userFields)).sort(), ['email', 'username']);
 });
 
 test('the profile form: empty fields clear, values come back as typed', () => {

@@ -1,12 +1,12 @@
 /**
  * The admin portal's user forms as plain data: FormData in, the input of the
  * user schemas (lib/services/users.ts, shared with the CLI) out; their fields,
- * for `formErrors` (lib/services/forms.ts) to put the issues under. A password
+ * for `formProblems` (lib/services/forms.ts) to put the issues under, as codes. A password
  * is read from the form and never put back into `values`: forms are never
  * re-rendered with it.
  */
 import type { UserRecord } from '../../db/users.ts';
-import { formText, type FieldErrors } from '../forms.ts';
+import { formText, type FieldProblems } from '../forms.ts';
 import { generatePassword, passwordPolicy } from '../passwords.ts';
 import type { NewUserInput, ProfileInput } from '../users.ts';
 
@@ -29,28 +29,30 @@ export interface ProfileFormValues {
 
 export const userFields = ['username', 'name', 'email', 'role', 'password', 'confirmPassword'] as const;
 
-/** Messages by field; `form` holds any that belong to no one field. */
-export type UserFieldErrors = FieldErrors<(typeof userFields)[number]>;
+/** Problems by field; `form` holds any that belong to no one field. */
+export type UserFieldProblems = FieldProblems<(typeof userFields)[number]>;
 
 /** One past the policy's maximum: long enough for the schema to refuse, short enough for argon2. */
 const PASSWORD_MAX = passwordPolicy.maxLength + 1;
 
 /**
  * The new password a form asks for: generated (returned, to be shown once),
- * or typed twice. `errors` when the two typed ones differ.
+ * or typed twice. `problems` when the two typed ones differ.
  */
-export function readPasswordChoice(form: FormData): { choice: PasswordChoice; password: string; generated: boolean; errors: UserFieldErrors } {
+export function readPasswordChoice(form: FormData): { choice: PasswordChoice; password: string; generated: boolean; problems: UserFieldProblems } {
   const choice: PasswordChoice = form.get('passwordChoice') === 'type' ? 'type' : 'generate';
-  if (choice === 'generate') return { choice, password: generatePassword(), generated: true, errors: {} };
+  if (choice === 'generate') return { choice, password: generatePassword(), generated: true, problems: {} };
   const password = formText(form, 'password', PASSWORD_MAX);
   const confirm = formText(form, 'confirmPassword', PASSWORD_MAX);
-  const errors: UserFieldErrors = password && confirm !== password ? { confirmPassword: ['The two passwords do not match'] } : {};
-  return { choice, password, generated: false, errors };
+  const problems: UserFieldProblems = password && confirm !== password ? { confirmPassword: [{ code: 'mismatch' }] } : {};
+  return { choice, password, generated: false, problems };
 }
 
-export function readNewUserForm(form: FormData): { values: NewUserFormValues; input: NewUserInput; generated: boolean; errors: UserFieldErrors } {
+export function readNewUserForm(form: FormData): { values: NewUserFormValues; input: NewUserInput; generated: boolean; problems: UserFieldProblems } {
   const invite = form.get('passwordChoice') === 'invite';
-  const { choice, password, generated, errors } = invite ? { choice: 'invite' as const, password: '', generated: false, errors: {} } : readPasswordChoice(form);
+  const { choice, password, generated, problems } = invite
+    ? { choice: 'invite' as const, password: '', generated: false, problems: {} }
+    : readPasswordChoice(form);
   const values: NewUserFormValues = {
     username: formText(form, 'username', 200).trim(),
     name: formText(form, 'name', 500).trim(),
@@ -65,7 +67,7 @@ export function readNewUserForm(form: FormData): { values: NewUserFormValues; in
     password,
     role: values.role,
   };
-  return { values, input, generated, errors };
+  return { values, input, generated, problems };
 }
 
 export function readProfileForm(form: FormData): { values: ProfileFormValues; input: ProfileInput } {

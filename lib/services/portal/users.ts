@@ -23,7 +23,7 @@ import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../account/ap
 import { activeSessions, endAllSessions, type ActiveSession } from '../account/sessions.ts';
 import { auditEventsFor, lastSignIns, type AuditEventRecord } from '../audit.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../errors.ts';
-import { formErrors } from '../forms.ts';
+import { formProblems } from '../forms.ts';
 import {
   changePassword,
   disableUser,
@@ -46,12 +46,10 @@ import {
   userFields,
   type NewUserFormValues,
   type ProfileFormValues,
-  type UserFieldErrors,
+  type UserFieldProblems,
 } from './user-form.ts';
 
 export const USERS_PER_PAGE = 20;
-
-const EMAIL_TAKEN = 'another user already has this email address';
 
 export interface UserSummary {
   id: string;
@@ -155,7 +153,7 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
 export const canInvite = () => canMailLinks(serverContext());
 
 export type NewUserState =
-  | { status: 'editing'; values: NewUserFormValues; errors: UserFieldErrors }
+  | { status: 'editing'; values: NewUserFormValues; problems: UserFieldProblems }
   /**
    * `password` only when generated: in this one answer and nowhere else. `invitation`: what became of the
    * invitation's mail; `verification`: of the verification link's, for a user with a password and an address.
@@ -169,9 +167,9 @@ export type NewUserState =
     };
 
 export async function createUserFromForm(admin: AdminUser, form: FormData): Promise<NewUserState> {
-  const { values, input, generated, errors } = readNewUserForm(form);
+  const { values, input, generated, problems } = readNewUserForm(form);
   try {
-    if (Object.keys(errors).length) return { status: 'editing', values, errors };
+    if (Object.keys(problems).length) return { status: 'editing', values, problems };
     const by = await byAdmin(admin);
     if (values.passwordChoice === 'invite') {
       const { password: _, ...fields } = input;
@@ -186,13 +184,14 @@ export async function createUserFromForm(admin: AdminUser, form: FormData): Prom
       ...(verification ? { verification } : {}),
     };
   } catch (error) {
-    return { status: 'editing', values, errors: { ...formErrors(error, userFields, { username: 'this username is taken', email: EMAIL_TAKEN }), ...errors } };
+    // A taken username or email is worded for its field by the catalogs (problems.username.conflict).
+    return { status: 'editing', values, problems: { ...formProblems(error, userFields), ...problems } };
   }
 }
 
 /** `notice`: what the user's page says after a save, `saved` unless a new address's verification link was mailed or refused. */
 export type ProfileFormState =
-  | { status: 'editing'; values: ProfileFormValues; errors: UserFieldErrors }
+  | { status: 'editing'; values: ProfileFormValues; problems: UserFieldProblems }
   | { status: 'saved'; notice: 'saved' | 'saved_verification_sent' | 'saved_verification_failed' }
   | { status: 'not_found' };
 
@@ -203,13 +202,13 @@ export async function updateProfileFromForm(admin: AdminUser, id: string, form: 
     return { status: 'saved', notice: verification === 'sent' ? 'saved_verification_sent' : verification === 'failed' ? 'saved_verification_failed' : 'saved' };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'not_found' };
-    return { status: 'editing', values, errors: formErrors(error, userFields, { email: EMAIL_TAKEN }) };
+    return { status: 'editing', values, problems: formProblems(error, userFields) };
   }
 }
 
 export type PasswordState =
   | { status: 'idle' }
-  | { status: 'invalid'; errors: UserFieldErrors }
+  | { status: 'invalid'; problems: UserFieldProblems }
   /** `password` only when generated, to be shown once; `endedSessions`: the user's sessions that ended with it. */
   | { status: 'set'; endedSessions: number; password?: string }
   | { status: 'not_found' };
@@ -219,20 +218,21 @@ export async function setPasswordFromForm(admin: AdminUser, id: string, form: Fo
   const { db } = serverContext();
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user) return { status: 'not_found' };
-  const { password, generated, errors } = readPasswordChoice(form);
+  const { password, generated, problems } = readPasswordChoice(form);
   try {
-    if (Object.keys(errors).length) return { status: 'invalid', errors };
+    if (Object.keys(problems).length) return { status: 'invalid', problems };
     // An admin setting their own password stays signed in here, as in /account; every other session ends.
     const keepSessionUid = admin.id === user.id ? admin.sessionUid : undefined;
     const { endedSessions } = await changePassword(db, user.id, password, await byAdmin(admin), { generated, keepSessionUid });
     return generated ? { status: 'set', endedSessions, password } : { status: 'set', endedSessions };
   } catch (error) {
     if (error instanceof NotFound) return { status: 'not_found' };
-    return { status: 'invalid', errors: formErrors(error, userFields) };
+    return { status: 'invalid', problems: formProblems(error, userFields) };
   }
 }
 
-export type UserChange = { status: 'done' } | { status: 'refused'; message: string } | { status: 'not_found' };
+/** `refused`: not on oneself (their own account, their own admin role), or the portal's own app; the page's notice says which. */
+export type UserChange = { status: 'done' } | { status: 'refused' } | { status: 'not_found' };
 
 async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): Promise<UserChange> {
   const user = userId.safeParse(id).success ? await getUserById(serverContext().db, id) : undefined;
@@ -241,7 +241,7 @@ async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): P
     await fn(user);
     return { status: 'done' };
   } catch (error) {
-    if (error instanceof Forbidden) return { status: 'refused', message: error.message };
+    if (error instanceof Forbidden) return { status: 'refused' };
     if (error instanceof NotFound) return { status: 'not_found' };
     throw error;
   }
@@ -314,8 +314,7 @@ export async function revokeAppFor(admin: AdminUser, id: string, clientId: strin
   const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
   if (!user || !clientId || clientId.length > 200) return { status: 'not_found' };
   const result = await revokeAppOfUser(db, { id: user.id, username: user.username }, clientId, await byAdmin(admin));
-  if (result.status === 'refused')
-    return { status: 'refused', message: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' };
+  if (result.status === 'refused') return { status: 'refused' };
   return result.status === 'revoked' ? { status: 'done' } : { status: 'not_found' };
 }
 

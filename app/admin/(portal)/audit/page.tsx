@@ -1,5 +1,6 @@
 // /admin/audit: the audit log, newest first, filtered by action, actor, target and date range (a GET form: works without JavaScript).
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { ActionBadge, Actor, Details, Target } from '@/components/admin/audit';
 import { ListPage, listHref } from '@/components/portal/list';
@@ -10,7 +11,9 @@ import { auditActionOptions, auditPage } from '@/lib/services/portal/audit';
 import { requireAdmin } from '@/lib/services/portal/session';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Audit log' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.audit'))('title') };
+}
 
 const filterLook = `${inputLook} ${border(false)} bg-white`;
 
@@ -32,58 +35,62 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   const log = await auditPage(admin, params);
   const f = log.filters;
   const filtered = Boolean(f.action || f.actor || f.target || f.from || f.to);
+  const t = await getTranslations('admin.audit');
+  // The actions' words are the catalogs' (as on /account); their codes stay as they are, identifiers to filter and search by.
+  const actions = await getTranslations('auditActions');
+  const columns = (['when', 'action', 'actor', 'target', 'from', 'details'] as const).map((column) => ({ label: t(`columns.${column}`) }));
 
   return (
     <ListPage
-      title="Audit log"
-      description="Sign-ins, consents, revocations, client and user changes: who, what, on whom, from where, when. Times are UTC."
+      title={t('title')}
+      description={t('description')}
       filters={
         <form
           method="get"
           action="/admin/audit"
-          aria-label="Filter the audit log"
+          aria-label={t('filters')}
           className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-6"
         >
-          <Filter id="audit-action" label="Action">
+          <Filter id="audit-action" label={t('action')}>
             <select id="audit-action" name="action" defaultValue={f.action ?? ''} className={filterLook}>
-              <option value="">Any action</option>
-              {auditActionOptions.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label} ({o.value})
+              <option value="">{t('anyAction')}</option>
+              {auditActionOptions.map((action) => (
+                <option key={action} value={action}>
+                  {actions(action)} ({action})
                 </option>
               ))}
             </select>
           </Filter>
-          <Filter id="audit-actor" label="Actor (username or id)">
+          <Filter id="audit-actor" label={t('actor')}>
             <input id="audit-actor" name="actor" type="search" maxLength={100} defaultValue={f.actor} className={filterLook} />
           </Filter>
-          <Filter id="audit-target" label="Target (name or id)">
+          <Filter id="audit-target" label={t('target')}>
             <input id="audit-target" name="target" type="search" maxLength={200} defaultValue={f.target} className={filterLook} />
           </Filter>
-          <Filter id="audit-from" label="From (UTC day)">
+          <Filter id="audit-from" label={t('from')}>
             <input id="audit-from" name="from" type="date" defaultValue={f.from} className={filterLook} />
           </Filter>
-          <Filter id="audit-to" label="To (UTC day, included)">
+          <Filter id="audit-to" label={t('to')}>
             <input id="audit-to" name="to" type="date" defaultValue={f.to} className={filterLook} />
           </Filter>
           <div className="flex items-end gap-2">
             <Button type="submit" variant="secondary">
-              Filter
+              {t('filter')}
             </Button>
             {filtered ? (
               <ButtonLink variant="secondary" href="/admin/audit">
-                Clear
+                {t('clear')}
               </ButtonLink>
             ) : null}
           </div>
         </form>
       }
       table={{
-        caption: `Audit log entries${filtered ? ', filtered' : ''}, newest first`,
+        caption: filtered ? t('captionFiltered') : t('caption'),
         className: 'min-w-[60rem]',
         bodyClassName: 'align-top',
-        columns: ['When', 'Action', 'Actor', 'Target', 'From', 'Details'].map((label) => ({ label })),
-        empty: filtered ? 'No entry matches these filters.' : 'Nothing recorded yet.',
+        columns,
+        empty: filtered ? t('noMatch') : t('none'),
         rows: log.events.map((event) => (
           <tr key={event.id} className="hover:bg-slate-50">
             {/* The day over the time: one line took the width the names beside it need (they broke mid-word at 1280 px). */}
@@ -106,7 +113,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
               <Target target={event.target} />
             </td>
             <td className="max-w-40 px-4 py-3 text-xs text-slate-600">
-              <span className="block font-mono">{event.ip ?? 'unknown address'}</span>
+              <span className="block font-mono">{event.ip ?? t('unknownAddress')}</span>
               {event.userAgent ? (
                 <span className="block truncate" title={event.userAgent}>
                   {event.userAgent}
@@ -121,7 +128,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
       }}
       paging={{
         list: log,
-        summary: log.events.length === 0 ? `Past the last page (${log.total} entries)` : undefined,
+        summary: log.events.length === 0 ? t('pastLast', { total: log.total }) : undefined,
         href: (page) => listHref('/admin/audit', f, page),
       }}
     />

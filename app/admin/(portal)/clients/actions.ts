@@ -1,9 +1,10 @@
 'use server';
 // The client pages' server actions in page order (new, the client's page, edit); outcomes.ts says what they share.
 import { notFound, redirect } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
 import { createClientFromForm, deleteClientFromForm, rotateSecretFromForm, setClientEnabledFor, updateClientFromForm } from '@/lib/services/portal/clients';
 import type { ClientChange, ClientFormState, SecretRotation } from '@/lib/services/portal/clients';
-import { confirmFirst, type Confirmation } from '@/lib/services/portal/confirm';
+import { confirmOrSay, type Confirmation } from '@/lib/services/portal/confirm';
 import { afterChange, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const clientPath = (id: string) => recordPath('clients', id);
@@ -23,7 +24,7 @@ export async function enableClientAction(id: string): Promise<void> {
 
 /** Disabling revokes every token and grant the client holds: only with the box ticked. */
 export async function disableClientAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
-  return confirmFirst(form, 'every token and grant of this client is revoked.', async () => {
+  return confirmOrSay(form, (await getTranslations('admin.client'))('disableUnconfirmed'), async () => {
     const result = await asAdmin(clientPath(id), (admin) => setClientEnabledFor(admin, id, false));
     afterChange(clientPath(id), result, { done: 'disabled', refused: 'managed' });
   });

@@ -1,6 +1,7 @@
 // /admin/system: how this server is set up — issuer, storage, where mail goes, the second-factor policy —
 // and its signing keys, the one thing rotated here (lib/services/signing-keys.ts).
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { RotateKeysForm } from '@/components/admin/key-actions';
 import { Facts } from '@/components/portal/detail';
 import { DataTable } from '@/components/portal/list';
@@ -12,63 +13,55 @@ import { signingKeysView, systemView } from '@/lib/services/portal/system';
 import { rotateKeysAction } from './actions';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'System' };
-
-const policies = {
-  admins: 'Administrators (the default)',
-  everyone: 'Everyone',
-  off: 'No one',
-} as const;
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.system'))('title') };
+}
 
 export default async function SystemPage() {
   await requireAdmin('/admin/system');
   const system = systemView();
   const keys = await signingKeysView();
   const { days, publishAheadHours } = system.keyRotation;
+  const t = await getTranslations('admin.system');
+  const { mail } = system;
+  const mailTo = mail.mode === 'smtp' ? t('mailSmtp', { server: mail.server ?? '' }) : mail.mode === 'log' ? t('mailLog') : t('mailOff');
+  const columns = (['kid', 'alg', 'state', 'signsFrom', 'retired'] as const).map((column) => ({ label: t(`columns.${column}`) }));
   return (
     <>
-      <PageHeader
-        title="System"
-        description="How this server is set up. Change it with the environment variables the README lists, then restart. The signing keys rotate here too."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       <div className="grid max-w-3xl gap-6">
-        <Card title="Server">
+        <Card title={t('server')}>
           <Facts
             rows={{
-              Issuer: <code className="font-mono text-xs">{system.issuer}</code>,
-              Database: system.database,
-              'Throttling counters': `In ${system.throttleCounters}`,
+              [t('issuer')]: <code className="font-mono text-xs">{system.issuer}</code>,
+              [t('database')]: system.database,
+              [t('throttle')]: t('throttleIn', { store: system.throttleCounters }),
             }}
           />
         </Card>
-        <Card title="Mail" description="Password reset links go out by mail.">
+        <Card title={t('mail')} description={t('mailDescription')}>
           <Facts
             rows={{
-              'Mail goes to': system.mail.destination,
-              'Forgot your password?': system.mail.passwordReset ? 'Offered on the sign-in page' : 'Not offered: without mail, an admin sets new passwords',
+              [t('mailTo')]: mailTo,
+              [t('forgotPassword')]: mail.passwordReset ? t('resetOffered') : t('resetNotOffered'),
             }}
           />
         </Card>
-        <Card title="Two-step verification">
-          <Facts rows={{ 'Required for': policies[system.secondFactorRequired] }} />
+        <Card title={t('twoStep')}>
+          <Facts rows={{ [t('requiredFor')]: t(`policies.${system.secondFactorRequired}`) }} />
         </Card>
-        <Card
-          title="Signing keys"
-          description={`ID tokens are signed with the current key of their algorithm. ${
-            days > 0 ? `Each key is replaced after ${days} days (KEY_ROTATION_DAYS)` : 'Automatic rotation is off (KEY_ROTATION_DAYS=0)'
-          }; a new key is published ${publishAheadHours} hours before it signs.`}
-        >
+        <Card title={t('keys')} description={t('keysDescription', { days, hours: publishAheadHours })}>
           <div className="space-y-4">
             <DataTable
-              caption="Published signing keys, with their states"
-              columns={[{ label: 'Key id' }, { label: 'Algorithm' }, { label: 'State' }, { label: 'Signs from' }, { label: 'Retired' }]}
-              empty="No signing keys yet."
+              caption={t('keysCaption')}
+              columns={columns}
+              empty={t('noKeys')}
               rows={keys.map((key) => (
                 <tr key={key.kid}>
                   <td className="px-4 py-3 font-mono text-xs">{key.kid}</td>
                   <td className="px-4 py-3">{key.alg}</td>
                   <td className="px-4 py-3">
-                    <Badge variant={key.state === 'current' ? 'indigo' : key.state === 'next' ? 'amber' : 'slate'}>{key.state}</Badge>
+                    <Badge variant={key.state === 'current' ? 'indigo' : key.state === 'next' ? 'amber' : 'slate'}>{t(`states.${key.state}`)}</Badge>
                   </td>
                   <td className="px-4 py-3">{key.activatesAt ? <Time date={new Date(key.activatesAt)} /> : null}</td>
                   <td className="px-4 py-3">{key.state === 'previous' ? <Time date={new Date(key.retireAfter)} /> : null}</td>

@@ -1,6 +1,7 @@
 'use server';
 // The user pages' server actions in page order (new, the user's page, edit); outcomes.ts says what they share.
 import { notFound, redirect } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
 import {
   createUserFromForm,
   endSessionsFor,
@@ -15,10 +16,14 @@ import {
   updateProfileFromForm,
 } from '@/lib/services/portal/users';
 import type { NewUserState, PasswordState, ProfileFormState } from '@/lib/services/portal/users';
-import { confirmFirst, type Confirmation } from '@/lib/services/portal/confirm';
+import { confirmOrSay, type Confirmation } from '@/lib/services/portal/confirm';
 import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const userPath = (id: string) => recordPath('users', id);
+
+/** What an unticked confirmation says, in the admin area's words. */
+const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed') =>
+  (await getTranslations('admin.user'))(key);
 
 export async function createUserAction(_state: NewUserState, form: FormData): Promise<NewUserState> {
   return createRecord('users', (admin) => createUserFromForm(admin, form));
@@ -35,7 +40,7 @@ export async function enableUserAction(id: string): Promise<void> {
 
 /** Disabling ends the user's sessions and revokes their tokens and grants: only with the box ticked. */
 export async function disableUserAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
-  return confirmFirst(form, 'the user’s sessions end and every token and grant they hold is revoked.', async () => {
+  return confirmOrSay(form, await unconfirmed('disableUnconfirmed'), async () => {
     const result = await asAdmin(userPath(id), (admin) => setUserEnabledFor(admin, id, false));
     afterChange(userPath(id), result, { done: 'disabled', refused: 'self' });
   });
@@ -53,7 +58,7 @@ export async function unlockAction(id: string): Promise<void> {
 }
 
 export async function resetFactorsAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
-  return confirmFirst(form, 'the user’s authenticator app, passkeys and recovery codes are removed.', async () => {
+  return confirmOrSay(form, await unconfirmed('resetUnconfirmed'), async () => {
     const result = await asAdmin(userPath(id), (admin) => resetFactorsFor(admin, id));
     if (result.status === 'not_found') notFound();
     redirect(`${userPath(id)}?notice=${result.status}`);
@@ -73,7 +78,7 @@ export async function resendInvitationAction(id: string): Promise<void> {
 }
 
 export async function endSessionsAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
-  return confirmFirst(form, 'every session of the user ends.', async () => {
+  return confirmOrSay(form, await unconfirmed('endUnconfirmed'), async () => {
     const result = await asAdmin(userPath(id), (admin) => endSessionsFor(admin, id));
     if (result.status === 'not_found') notFound();
     redirect(`${userPath(id)}?notice=sessions_ended&count=${result.count}`);
@@ -81,7 +86,7 @@ export async function endSessionsAction(id: string, _state: Confirmation, form: 
 }
 
 export async function revokeAppAction(id: string, clientId: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
-  return confirmFirst(form, 'the app’s tokens for this user stop working.', async () => {
+  return confirmOrSay(form, await unconfirmed('revokeUnconfirmed'), async () => {
     const result = await asAdmin(userPath(id), (admin) => revokeAppFor(admin, id, clientId));
     if (result.status === 'not_found') redirect(`${userPath(id)}?notice=app_gone`);
     redirect(`${userPath(id)}?notice=${result.status === 'done' ? 'app_revoked' : 'portal_app'}`);

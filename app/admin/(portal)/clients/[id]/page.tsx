@@ -1,6 +1,8 @@
 // /admin/clients/:id: one client's registration, credentials and actions.
 import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
 import { DeleteClientForm, RotateSecretForm } from '@/components/admin/client-actions';
 import { SecondFactorBadge } from '@/components/admin/client-badges';
 import { ConfirmForm } from '@/components/portal/confirm';
@@ -16,7 +18,9 @@ import { requireAdmin } from '@/lib/services/portal/session';
 import { deleteClientAction, disableClientAction, enableClientAction, rotateSecretAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Client' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.client'))('title') };
+}
 
 function List({ items, empty }: { items: string[]; empty: string }) {
   if (!items.length) return <span className="text-slate-500">{empty}</span>;
@@ -28,13 +32,6 @@ function List({ items, empty }: { items: string[]; empty: string }) {
     </ul>
   );
 }
-
-const notices = {
-  saved: { variant: 'success', text: 'Changes saved.' },
-  enabled: { variant: 'success', text: 'The client is enabled: it can sign people in again.' },
-  disabled: { variant: 'success', text: 'The client is disabled, and every token and grant it held is revoked.' },
-  managed: { variant: 'error', text: 'Gatehouse manages this client itself: it cannot be changed here.' },
-} as const;
 
 export default async function ClientPage({
   params,
@@ -48,33 +45,44 @@ export default async function ClientPage({
   if (!client) notFound();
   const { notice } = await searchParams;
   const issuer = env().ISSUER;
+  const t = await getTranslations('admin.client');
+  const list = await getTranslations('admin.clients');
+  const secret = await getTranslations('admin.clientActions');
+  const notices = {
+    saved: { variant: 'success', text: t('notices.saved') },
+    enabled: { variant: 'success', text: t('notices.enabled') },
+    disabled: { variant: 'success', text: t('notices.disabled') },
+    managed: { variant: 'error', text: t('notices.managed') },
+  } as const;
+  const none = t('none');
+  const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
 
   return (
     <>
       <DetailHeader
         title={client.name}
-        back={{ href: '/admin/clients', label: 'Clients' }}
+        back={{ href: '/admin/clients', label: list('title') }}
         badges={
           <>
-            <Badge>{client.confidential ? 'Confidential' : 'Public'}</Badge>
-            {client.enabled ? <Badge variant="green">Enabled</Badge> : <Badge variant="red">Disabled</Badge>}
-            {client.firstParty ? <Badge variant="indigo">First party</Badge> : null}
-            {client.resourceServer ? <Badge variant="indigo">Resource server</Badge> : null}
-            {client.adminApi ? <Badge variant="amber">Admin API</Badge> : null}
+            <Badge>{client.confidential ? list('confidential') : list('public')}</Badge>
+            {client.enabled ? <Badge variant="green">{list('enabled')}</Badge> : <Badge variant="red">{list('disabled')}</Badge>}
+            {client.firstParty ? <Badge variant="indigo">{list('firstParty')}</Badge> : null}
+            {client.resourceServer ? <Badge variant="indigo">{t('resourceServer')}</Badge> : null}
+            {client.adminApi ? <Badge variant="amber">{t('adminApi')}</Badge> : null}
             <SecondFactorBadge required={client.requireSecondFactor} />
-            {client.managed ? <Badge variant="amber">Managed by Gatehouse</Badge> : null}
+            {client.managed ? <Badge variant="amber">{t('managedBadge')}</Badge> : null}
           </>
         }
         actions={
           client.managed ? null : (
             <>
               <ButtonLink variant="secondary" href={`${path}/edit`}>
-                Edit
+                {t('edit')}
               </ButtonLink>
               {client.enabled ? null : (
                 <form action={enableClientAction.bind(null, client.id)}>
                   <Button type="submit" variant="secondary">
-                    Enable
+                    {t('enable')}
                   </Button>
                 </form>
               )}
@@ -83,74 +91,65 @@ export default async function ClientPage({
         }
       />
       <NoticeFor notices={notices} notice={notice} />
-      {client.policyProblems.length ? (
+      {client.policyViolations.length ? (
         <Notice variant="warning">
-          <p className="font-semibold">Part of this registration is not honoured</p>
+          <p className="font-semibold">{t('policy.title')}</p>
           <ul className="mt-1 list-inside list-disc">
-            {client.policyProblems.map((problem) => (
-              <li key={problem}>{problem.charAt(0).toUpperCase() + problem.slice(1)}.</li>
+            {client.policyViolations.map((violation) => (
+              <li key={violation}>{t(`policy.${violation}`, { grants: client.grantTypes.filter((grant) => grant !== 'client_credentials').join(', ') })}</li>
             ))}
           </ul>
         </Notice>
       ) : null}
-      {client.managed ? (
-        <Notice variant="warning">
-          The admin portal signs in with this client. Gatehouse keeps its registration as the portal needs it, so it cannot be edited, disabled, rotated or
-          deleted here.
-        </Notice>
-      ) : null}
+      {client.managed ? <Notice variant="warning">{t('managedNotice')}</Notice> : null}
 
       <DetailColumns
         main={
-          <Card title="Registration">
+          <Card title={t('registration')}>
             <Facts
               rows={{
-                'Redirect URIs': <List items={client.redirectUris} empty="None" />,
-                'Post-logout redirect URIs': <List items={client.postLogoutRedirectUris} empty="None" />,
-                'Grant types': <List items={client.grantTypes} empty="None" />,
-                'Allowed scopes': <List items={client.scope.split(' ').filter(Boolean)} empty="None" />,
-                'Token endpoint authentication': <code className="font-mono text-xs">{client.tokenEndpointAuthMethod}</code>,
-                'ID token signing algorithm': <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>,
-                'Application type': client.applicationType,
-                'Logo URI': client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">None</span>,
-                Registered: formatDate(client.createdAt),
-                'Last changed': formatDate(client.updatedAt),
+                [t('redirectUris')]: <List items={client.redirectUris} empty={none} />,
+                [t('postLogoutRedirectUris')]: <List items={client.postLogoutRedirectUris} empty={none} />,
+                [t('grantTypes')]: <List items={client.grantTypes} empty={none} />,
+                [t('scopes')]: <List items={client.scope.split(' ').filter(Boolean)} empty={none} />,
+                [t('tokenEndpointAuthMethod')]: <code className="font-mono text-xs">{client.tokenEndpointAuthMethod}</code>,
+                [t('idTokenSignedResponseAlg')]: <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>,
+                [t('applicationType')]: client.applicationType,
+                [t('logoUri')]: client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">{none}</span>,
+                [t('registered')]: formatDate(client.createdAt),
+                [t('lastChanged')]: formatDate(client.updatedAt),
               }}
             />
           </Card>
         }
         side={
           <>
-            <Card title="Connect your app" description="Configure your OpenID Connect library by discovery.">
+            <Card title={t('connect')} description={t('connectDescription')}>
               <div className="space-y-4">
-                <CopyField id="client-id" label="Client ID" value={client.id} />
-                <CopyField id="discovery" label="Discovery URL" value={`${issuer}/.well-known/openid-configuration`} />
+                <CopyField id="client-id" label={secret('clientId')} value={client.id} />
+                <CopyField id="discovery" label={t('discoveryUrl')} value={`${issuer}/.well-known/openid-configuration`} />
               </div>
             </Card>
 
             {client.confidential && !client.managed ? (
-              <Card title="Client secret" description="Stored only as a hash: it cannot be shown again. Rotate it to get a new one, shown once.">
+              <Card title={t('secretTitle')} description={t('secretDescription')}>
                 <RotateSecretForm action={rotateSecretAction.bind(null, client.id)} />
               </Card>
             ) : null}
 
             {client.managed || !client.enabled ? null : (
-              <Card title="Disable client" variant="danger" description="It signs no one in until enabled again; its registration stays.">
+              <Card title={t('disableTitle')} variant="danger" description={t('disableDescription')}>
                 <ConfirmForm
                   action={disableClientAction.bind(null, client.id)}
-                  statement={
-                    <>
-                      Disable <strong>{client.name}</strong>, and revoke every token and grant it holds: people signed in to it are signed out.
-                    </>
-                  }
-                  submit="Disable client"
-                  pendingLabel="Disabling…"
+                  statement={t.rich('disableStatement', { name: client.name, strong })}
+                  submit={t('disableSubmit')}
+                  pendingLabel={t('disablePending')}
                 />
               </Card>
             )}
 
             {client.managed ? null : (
-              <Card title="Delete client" variant="danger">
+              <Card title={t('deleteTitle')} variant="danger">
                 <DeleteClientForm action={deleteClientAction.bind(null, client.id)} name={client.name} />
               </Card>
             )}

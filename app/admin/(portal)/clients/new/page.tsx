@@ -1,5 +1,6 @@
 // /admin/clients/new: register a client; its secret is shown once, in the answer to the form.
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { ClientForm } from '@/components/admin/client-form';
 import { FormPage } from '@/components/portal/detail';
 import { clientFormValues } from '@/lib/services/portal/client-form';
@@ -7,15 +8,18 @@ import { requireAdmin } from '@/lib/services/portal/session';
 import { createClientAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Register a client' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.clientForm'))('createTitle') };
+}
 
 export default async function NewClientPage() {
   await requireAdmin('/admin/clients/new');
+  const t = await getTranslations('admin.clientForm');
   return (
     <FormPage
-      title="Register a client"
-      back={{ href: '/admin/clients', label: 'Clients' }}
-      description="An application that signs people in with Gatehouse, or an API."
+      title={t('createTitle')}
+      back={{ href: '/admin/clients', label: (await getTranslations('admin.clients'))('title') }}
+      description={t('createDescription')}
       wide
     >
       <ClientForm action={createClientAction} initial={clientFormValues()} mode="create" cancelHref="/admin/clients" />

@@ -1,6 +1,8 @@
 // /admin/users/:id: one user's profile, role and state (an invitation not accepted yet, with Send again; a lock after failed password checks, with Unlock), two-step verification (with Reset), password, sessions, connected apps and recent activity.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
+import type { ReactNode } from 'react';
 import { ActionBadge, Actor, Target } from '@/components/admin/audit';
 import { SetPasswordForm } from '@/components/admin/user-actions';
 import { ConfirmForm } from '@/components/portal/confirm';
@@ -26,56 +28,56 @@ import {
 } from '../actions';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'User' };
 
-const notices = {
-  saved: { variant: 'success', text: 'Changes saved.' },
-  saved_verification_sent: { variant: 'success', text: 'Changes saved. A verification link is on its way to the new email address.' },
-  saved_verification_failed: {
-    variant: 'error',
-    text: 'Changes saved, but the mail server refused the verification mail for the new address: send the link again later.',
-  },
-  enabled: { variant: 'success', text: 'The user is enabled: they can sign in again.' },
-  disabled: { variant: 'success', text: 'The user is disabled: their sessions ended and every token and grant they held is revoked.' },
-  admin_granted: { variant: 'success', text: 'The user is now an administrator.' },
-  admin_removed: { variant: 'success', text: 'The user is no longer an administrator.' },
-  self: { variant: 'error', text: 'You cannot disable your own account or remove your own admin role. Ask another administrator.' },
-  unlocked: { variant: 'success', text: 'The user is unlocked: they can sign in again at once.' },
-  not_locked: { variant: 'success', text: 'The user was not locked (the lock had run out): nothing to lift.' },
-  factors_reset: {
-    variant: 'success',
-    text: 'Two-step verification is reset: the user signs in with their password alone and can set it up again from their account.',
-  },
-  no_factors: { variant: 'success', text: 'The user had no two-step verification: nothing to reset.' },
-  verification_sent: { variant: 'success', text: 'A new verification link is on its way to the user’s email address.' },
-  verification_failed: { variant: 'error', text: 'The mail server refused the verification mail. Nothing was changed: try again later.' },
-  no_mail: { variant: 'error', text: 'This server sends no mail (SMTP_URL is not set), or the user has no email address, so no link can be sent.' },
-  nothing_to_verify: { variant: 'success', text: 'The user’s email address is verified already, or there is none.' },
-  invitation_sent: { variant: 'success', text: 'A new invitation is on its way to the user’s email address; the earlier link no longer works.' },
-  invitation_failed: { variant: 'error', text: 'The mail server refused the invitation. Nothing was changed (an earlier link still works): try again later.' },
-  not_invited: { variant: 'success', text: 'The user has chosen a password already: there is no invitation to send.' },
-  app_revoked: { variant: 'success', text: 'Access revoked: the app’s tokens for this user no longer work, and it must ask for consent again.' },
-  app_gone: { variant: 'error', text: 'That app no longer holds anything for this user.' },
-  portal_app: { variant: 'error', text: 'The admin portal is Gatehouse’s own app: end the user’s sessions, or disable them, instead.' },
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.user'))('title') };
+}
+
+/** What the page says after one of its actions (`?notice=`), each in the catalogs' admin.user.notices. */
+const noticeVariants = {
+  saved: 'success',
+  saved_verification_sent: 'success',
+  saved_verification_failed: 'error',
+  enabled: 'success',
+  disabled: 'success',
+  admin_granted: 'success',
+  admin_removed: 'success',
+  self: 'error',
+  unlocked: 'success',
+  not_locked: 'success',
+  factors_reset: 'success',
+  no_factors: 'success',
+  verification_sent: 'success',
+  verification_failed: 'error',
+  no_mail: 'error',
+  nothing_to_verify: 'success',
+  invitation_sent: 'success',
+  invitation_failed: 'error',
+  not_invited: 'success',
+  app_revoked: 'success',
+  app_gone: 'error',
+  portal_app: 'error',
 } as const;
 
 const maybeDate = (date: Date | null) => (date ? formatDate(date) : '—');
+const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
 
 /** An invited user who has no password yet: whether the link is out, until when, and a new one. The link itself is never shown. */
-function InvitationNotice({ userId, expiresAt }: { userId: string; expiresAt: Date | null }) {
+async function InvitationNotice({ userId, expiresAt }: { userId: string; expiresAt: Date | null }) {
+  const t = await getTranslations('admin.user');
   const text =
     expiresAt === null
-      ? 'Invitation not sent: the mail server refused it. They have no password and cannot sign in until they get one.'
+      ? t('invitationNotSent')
       : expiresAt.getTime() > Date.now()
-        ? `Invitation sent, not accepted yet (expires ${formatDate(expiresAt)}).`
-        : `The invitation expired ${formatDate(expiresAt)} without being accepted.`;
+        ? t('invitationPending', { date: formatDate(expiresAt) })
+        : t('invitationExpired', { date: formatDate(expiresAt) });
   return (
     <Notice variant="warning">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p>{text}</p>
         <form action={resendInvitationAction.bind(null, userId)}>
           <Button type="submit" variant="secondary">
-            Send the invitation again
+            {t('resendInvitation')}
           </Button>
         </form>
       </div>
@@ -97,37 +99,43 @@ export default async function UserPage({
   const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.passkeys.length > 0 || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
   const endedCount = query.notice === 'sessions_ended' ? Number(query.count) || 0 : undefined;
+  const t = await getTranslations('admin.user');
+  const list = await getTranslations('admin.users');
+  const notices = Object.fromEntries(
+    Object.entries(noticeVariants).map(([notice, variant]) => [notice, { variant, text: t(`notices.${notice as keyof typeof noticeVariants}`) }]),
+  );
+  const none = <span className="text-slate-500">{t('none')}</span>;
 
   return (
     <>
       <DetailHeader
         title={user.username}
-        back={{ href: '/admin/users', label: 'Users' }}
+        back={{ href: '/admin/users', label: list('title') }}
         badges={
           <>
-            {user.disabled ? <Badge variant="red">Disabled</Badge> : <Badge variant="green">Active</Badge>}
-            {lockedUntil ? <Badge variant="amber">Locked</Badge> : null}
-            {user.invited ? <Badge variant="amber">Invited</Badge> : null}
-            {user.role === 'admin' ? <Badge variant="indigo">Admin</Badge> : <Badge>User</Badge>}
-            {self ? <Badge variant="amber">You</Badge> : null}
+            {user.disabled ? <Badge variant="red">{list('disabled')}</Badge> : <Badge variant="green">{list('active')}</Badge>}
+            {lockedUntil ? <Badge variant="amber">{t('locked')}</Badge> : null}
+            {user.invited ? <Badge variant="amber">{list('invited')}</Badge> : null}
+            {user.role === 'admin' ? <Badge variant="indigo">{list('admin')}</Badge> : <Badge>{t('user')}</Badge>}
+            {self ? <Badge variant="amber">{list('you')}</Badge> : null}
           </>
         }
         actions={
           <>
             <ButtonLink variant="secondary" href={`${path}/edit`}>
-              Edit profile
+              {t('editProfile')}
             </ButtonLink>
             {self ? null : (
               <>
                 <form action={setRoleAction.bind(null, user.id, user.role === 'admin' ? 'user' : 'admin')}>
                   <Button type="submit" variant="secondary">
-                    {user.role === 'admin' ? 'Remove admin role' : 'Make admin'}
+                    {user.role === 'admin' ? t('removeAdmin') : t('makeAdmin')}
                   </Button>
                 </form>
                 {user.disabled ? (
                   <form action={enableUserAction.bind(null, user.id)}>
                     <Button type="submit" variant="secondary">
-                      Enable
+                      {t('enable')}
                     </Button>
                   </form>
                 ) : null}
@@ -140,120 +148,113 @@ export default async function UserPage({
       {lockedUntil ? (
         <Notice variant="warning">
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <p>
-              <strong className="font-semibold">Locked until {formatDate(lockedUntil)}</strong> after too many wrong passwords: until then every sign-in is
-              refused, the right password too.
-            </p>
+            <p>{t.rich('lockedUntil', { date: formatDate(lockedUntil), strong: (chunks) => <strong className="font-semibold">{chunks}</strong> })}</p>
             <form action={unlockAction.bind(null, user.id)}>
               <Button type="submit" variant="secondary">
-                Unlock
+                {t('unlock')}
               </Button>
             </form>
           </div>
         </Notice>
       ) : null}
       {invitation !== undefined ? <InvitationNotice userId={user.id} expiresAt={invitation} /> : null}
-      {endedCount !== undefined ? (
-        <Notice>
-          {endedCount === 0
-            ? 'There was no session to end.'
-            : `${endedCount === 1 ? 'One session' : `${endedCount} sessions`} ended: the user signs in again at their next visit.`}
-        </Notice>
-      ) : null}
-      {self ? <Notice variant="warning">This is your own account: another administrator must disable it or remove its admin role.</Notice> : null}
+      {endedCount !== undefined ? <Notice>{t('sessionsEnded', { count: endedCount })}</Notice> : null}
+      {self ? <Notice variant="warning">{t('selfNotice')}</Notice> : null}
 
       <DetailColumns
         main={
           <>
-            <Card title="Profile">
+            <Card title={t('profile')}>
               <Facts
                 rows={{
-                  Username: user.username,
-                  Name: user.name ?? <span className="text-slate-500">None</span>,
-                  Email: user.email ? (
+                  [t('username')]: user.username,
+                  [t('name')]: user.name ?? none,
+                  [t('email')]: user.email ? (
                     <>
-                      {user.email} {user.emailVerified ? <Badge variant="green">Verified</Badge> : <Badge>Not verified</Badge>}
+                      {user.email} {user.emailVerified ? <Badge variant="green">{t('verified')}</Badge> : <Badge>{t('notVerified')}</Badge>}
                       {user.awaitingEmail ? (
                         <span className="mt-1 block">
-                          <Badge variant="amber">Signed up, email not verified</Badge>{' '}
-                          <span className="text-xs text-slate-500">cannot sign in until the link is used</span>
+                          <Badge variant="amber">{list('awaitingEmail')}</Badge> <span className="text-xs text-slate-500">{t('awaitingEmailHint')}</span>
                         </span>
                       ) : null}
                       {user.emailVerified || user.invited ? null : (
                         <form action={resendVerificationAction.bind(null, user.id)} className="mt-2">
                           <Button type="submit" variant="secondary">
-                            Send the verification link again
+                            {t('resendVerification')}
                           </Button>
                         </form>
                       )}
                     </>
                   ) : (
-                    <span className="text-slate-500">None</span>
+                    none
                   ),
-                  'Two-step verification':
+                  [t('twoStep')]:
                     secondFactors.totp || secondFactors.passkeys.length ? (
                       <>
-                        {secondFactors.totp ? <>Authenticator app since {maybeDate(secondFactors.since)} · </> : null}
-                        {secondFactors.recoveryCodesLeft === 1 ? '1 recovery code left' : `${secondFactors.recoveryCodesLeft} recovery codes left`}
+                        {secondFactors.totp ? t('authenticatorSince', { date: maybeDate(secondFactors.since) }) : null}
+                        {t('recoveryCodesLeft', { count: secondFactors.recoveryCodesLeft })}
                         {secondFactors.passkeys.length ? (
-                          <ul className="mt-1 list-disc pl-5" aria-label="Passkeys">
+                          <ul className="mt-1 list-disc pl-5" aria-label={t('passkeys')}>
                             {secondFactors.passkeys.map((passkey) => (
                               <li key={`${passkey.name}-${passkey.createdAt.getTime()}`}>
-                                Passkey “{passkey.name}”, added {maybeDate(passkey.createdAt)},{' '}
-                                {passkey.lastUsedAt ? `last used ${formatDate(passkey.lastUsedAt)}` : 'not used yet'}
+                                {t('passkey', {
+                                  name: passkey.name,
+                                  added: maybeDate(passkey.createdAt),
+                                  used: passkey.lastUsedAt ? t('passkeyLastUsed', { date: formatDate(passkey.lastUsedAt) }) : t('passkeyUnused'),
+                                })}
                               </li>
                             ))}
                           </ul>
                         ) : null}
                       </>
                     ) : (
-                      <span className="text-slate-500">Off{secondFactors.pending ? ' (set-up started, not confirmed)' : ''}</span>
+                      <span className="text-slate-500">{secondFactors.pending ? t('twoStepPending') : t('twoStepOff')}</span>
                     ),
-                  'Subject (sub)': <code className="font-mono text-xs break-all">{user.id}</code>,
-                  Created: formatDate(user.createdAt),
-                  'Last changed': formatDate(user.updatedAt),
+                  [t('subject')]: <code className="font-mono text-xs break-all">{user.id}</code>,
+                  [t('created')]: formatDate(user.createdAt),
+                  [t('lastChanged')]: formatDate(user.updatedAt),
                 }}
               />
             </Card>
 
-            <Card
-              title="Connected apps"
-              description="Apps this user has granted access to. Revoking one ends its tokens at once; it asks for consent again next time."
-            >
-              <ItemList items={apps} empty="No connected apps.">
+            <Card title={t('apps')} description={t('appsDescription')}>
+              <ItemList items={apps} empty={t('noApps')}>
                 {(app) => (
                   <li key={app.clientId} className="flex flex-wrap items-start justify-between gap-3 py-3">
                     <div className="min-w-0 text-sm">
                       <p className="font-medium text-slate-900">
                         {app.name}{' '}
-                        {app.portal ? <Badge variant="amber">Admin portal</Badge> : app.firstParty ? <Badge variant="indigo">First party</Badge> : null}
+                        {app.portal ? (
+                          <Badge variant="amber">{t('adminPortal')}</Badge>
+                        ) : app.firstParty ? (
+                          <Badge variant="indigo">{t('firstParty')}</Badge>
+                        ) : null}
                       </p>
                       <p className="text-slate-600">
-                        Scopes: <span className="font-mono text-xs">{app.scopes.join(' ') || 'none'}</span>
+                        {t.rich('appScopes', {
+                          scopes: app.scopes.join(' ') || t('noScopes'),
+                          mono: (chunks) => <span className="font-mono text-xs">{chunks}</span>,
+                        })}
                       </p>
-                      <p className="text-xs text-slate-500">
-                        Granted {maybeDate(app.grantedAt)} · Last token {maybeDate(app.lastUsedAt)}
-                      </p>
+                      <p className="text-xs text-slate-500">{t('appUse', { granted: maybeDate(app.grantedAt), used: maybeDate(app.lastUsedAt) })}</p>
                     </div>
                     {app.portal ? null : (
                       <ConfirmForm
                         action={revokeAppAction.bind(null, user.id, app.clientId)}
                         collapsed={
                           <>
-                            Revoke…<span className="sr-only"> {app.name}</span>
+                            {t('revokeOpen')}
+                            <span className="sr-only"> {app.name}</span>
                           </>
                         }
-                        statement={
-                          <>
-                            Revoke what <strong>{app.name}</strong> holds for this user: its tokens stop working at once.
-                          </>
-                        }
+                        statement={t.rich('revokeStatement', { app: app.name, strong })}
                         submit={
                           <>
-                            Revoke<span className="sr-only"> {app.name}</span>
+                            {t('revokeSubmit')}
+                            <span className="sr-only"> {app.name}</span>
                           </>
                         }
-                        pendingLabel="Revoking…"
+                        pendingLabel={t('revokePending')}
                       />
                     )}
                   </li>
@@ -262,20 +263,17 @@ export default async function UserPage({
             </Card>
 
             <Card
-              title="Recent activity"
-              description={
-                <>
-                  What this user did and what was done to them.{' '}
-                  <TextLink href={`/admin/audit?target=${encodeURIComponent(user.id)}`}>All entries about them</TextLink>
-                </>
-              }
+              title={t('activity')}
+              description={t.rich('activityDescription', {
+                link: (chunks) => <TextLink href={`/admin/audit?target=${encodeURIComponent(user.id)}`}>{chunks}</TextLink>,
+              })}
             >
-              <ItemList items={activity} empty="Nothing recorded yet.">
+              <ItemList items={activity} empty={t('noActivity')}>
                 {(event) => (
                   <li key={event.id} className="grid gap-2 py-3 text-sm sm:grid-cols-3">
                     <ActionBadge action={event.action} />
                     <div className="text-slate-700">
-                      <span className="block text-xs text-slate-500">by</span>
+                      <span className="block text-xs text-slate-500">{t('by')}</span>
                       <Actor actor={event.actor} ip={event.ip} />
                     </div>
                     <div className="text-slate-700">
@@ -293,68 +291,53 @@ export default async function UserPage({
         }
         side={
           <>
-            <Card
-              title="Password"
-              description="Set a new one or let Gatehouse generate one (shown once). The old password stops working at once and every session of theirs ends."
-            >
+            <Card title={t('password')} description={t('passwordDescription')}>
               <SetPasswordForm action={setPasswordAction.bind(null, user.id)} username={user.username} />
             </Card>
 
             {hasFactors ? (
-              <Card
-                title="Two-step verification"
-                description="For a user who lost their authenticator app and recovery codes: removes the app and every recovery code, and nothing else. They sign in with their password alone until they set it up again."
-              >
+              <Card title={t('resetTitle')} description={t('resetDescription')}>
                 <ConfirmForm
                   action={resetFactorsAction.bind(null, user.id)}
-                  statement="Remove their authenticator app, passkeys and recovery codes."
-                  submit="Reset two-step verification"
-                  pendingLabel="Resetting…"
+                  statement={t('resetStatement')}
+                  submit={t('resetSubmit')}
+                  pendingLabel={t('resetPending')}
                 />
               </Card>
             ) : null}
 
-            <Card title="Sessions" description="Where this user is signed in to Gatehouse.">
-              <ItemList items={sessions} empty="No active sessions." className="mb-4">
+            <Card title={t('sessions')} description={t('sessionsDescription')}>
+              <ItemList items={sessions} empty={t('noSessions')} className="mb-4">
                 {(session) => (
                   <li key={session.uid} className="py-3 text-sm">
-                    <p className="font-medium text-slate-900">{session.browser ?? 'Unknown browser'}</p>
+                    <p className="font-medium text-slate-900">{session.browser ?? t('unknownBrowser')}</p>
                     <p className="text-slate-700">
                       <SignedInFrom when={maybeDate(session.signedInAt)} ip={session.ip} />
                     </p>
                     <p className="text-xs text-slate-500">
-                      Last active {maybeDate(session.lastActiveAt)} · ends {maybeDate(session.expiresAt)}
+                      {t('sessionTimes', { active: maybeDate(session.lastActiveAt), ends: maybeDate(session.expiresAt) })}
                     </p>
-                    {session.apps.length ? <p className="text-xs text-slate-600">Apps: {session.apps.join(', ')}</p> : null}
+                    {session.apps.length ? <p className="text-xs text-slate-600">{t('sessionApps', { apps: session.apps.join(', ') })}</p> : null}
                   </li>
                 )}
               </ItemList>
               {sessions.length ? (
                 <ConfirmForm
                   action={endSessionsAction.bind(null, user.id)}
-                  statement={
-                    <>
-                      End all {sessions.length === 1 ? 'one session' : `${sessions.length} sessions`} of <strong>{user.username}</strong>: they sign in again at
-                      their next visit.
-                    </>
-                  }
-                  submit="End all sessions"
-                  pendingLabel="Ending…"
+                  statement={t.rich('endStatement', { count: sessions.length, username: user.username, strong })}
+                  submit={t('endSubmit')}
+                  pendingLabel={t('endPending')}
                 />
               ) : null}
             </Card>
 
             {self || user.disabled ? null : (
-              <Card title="Disable user" variant="danger" description="They cannot sign in until enabled again; their account stays.">
+              <Card title={t('disableTitle')} variant="danger" description={t('disableDescription')}>
                 <ConfirmForm
                   action={disableUserAction.bind(null, user.id)}
-                  statement={
-                    <>
-                      Disable <strong>{user.username}</strong>: their sessions end and every token and grant they hold is revoked.
-                    </>
-                  }
-                  submit="Disable user"
-                  pendingLabel="Disabling…"
+                  statement={t.rich('disableStatement', { username: user.username, strong })}
+                  submit={t('disableSubmit')}
+                  pendingLabel={t('disablePending')}
                 />
               </Card>
             )}

@@ -1,5 +1,6 @@
 // /admin/users/new: create a user with a password (a generated one is shown once, in the answer to the form) or an invitation.
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { NewUserForm } from '@/components/admin/user-form';
 import { FormPage } from '@/components/portal/detail';
 import { INVITATION_LINK_DAYS } from '@/lib/services/invitations';
@@ -9,12 +10,19 @@ import { canInvite } from '@/lib/services/portal/users';
 import { createUserAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Create a user' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.users'))('create') };
+}
 
 export default async function NewUserPage() {
   await requireAdmin('/admin/users/new');
+  const list = await getTranslations('admin.users');
   return (
-    <FormPage title="Create a user" back={{ href: '/admin/users', label: 'Users' }} description="Someone who signs in to apps with Gatehouse.">
+    <FormPage
+      title={list('create')}
+      back={{ href: '/admin/users', label: list('title') }}
+      description={(await getTranslations('admin.userForm'))('createDescription')}
+    >
       <NewUserForm action={createUserAction} initial={newUserFormValues()} invite={{ available: canInvite(), validDays: INVITATION_LINK_DAYS }} />
     </FormPage>
   );

@@ -1,6 +1,7 @@
 // /admin/users/:id/edit: change a user's name and email (not their username).
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
 import { ProfileForm } from '@/components/admin/user-form';
 import { detailRoute, FormPage } from '@/components/portal/detail';
 import { requireAdmin } from '@/lib/services/portal/session';
@@ -9,7 +10,9 @@ import { userDetails } from '@/lib/services/portal/users';
 import { updateProfileAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Edit user' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.userForm'))('editPageTitle') };
+}
 
 export default async function EditUserPage({ params }: { params: Promise<{ id: string }> }) {
   const { id, path } = await detailRoute('/admin/users', params);
@@ -18,7 +21,7 @@ export default async function EditUserPage({ params }: { params: Promise<{ id: s
   if (!details) notFound();
   const { username } = details.user;
   return (
-    <FormPage title={`Edit ${username}`} back={{ href: path, label: username }}>
+    <FormPage title={(await getTranslations('admin.userForm'))('editTitle', { username })} back={{ href: path, label: username }}>
       <ProfileForm action={updateProfileAction.bind(null, id)} initial={profileFormValues(details.user)} cancelHref={path} />
     </FormPage>
   );
