@@ -9,7 +9,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues } from '@/lib/services/portal/client-form';
+import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues, clientFields } from '@/lib/services/portal/client-form';
 import type { ClientFormState } from '@/lib/services/portal/clients';
 import { Created } from './created';
 import { SecretReveal } from './secret-reveal';
@@ -22,22 +22,8 @@ const grantTypeValues = ['authorization_code', 'refresh_token', 'client_credenti
 const scopeValues = ['openid', 'profile', 'email', 'offline_access', 'introspect', 'admin'] as const;
 
 type FieldName = keyof ClientFieldProblems;
-const fields: FieldName[] = [
-  'form',
-  'name',
-  'type',
-  'redirectUris',
-  'postLogoutRedirectUris',
-  'grantTypes',
-  'scopes',
-  'tokenEndpointAuthMethod',
-  'logoUri',
-  'firstParty',
-  'resourceServer',
-  'adminApi',
-  'idTokenSignedResponseAlg',
-  'requireSecondFactor',
-];
+/** The error summary's order: the form's own problems first, then the fields as the form shows them. */
+const fields: FieldName[] = ['form', ...clientFields];
 
 /**
  * Hidden while Public is chosen: CSS (:has) on the server-rendered form, so it
