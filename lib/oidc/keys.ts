@@ -6,7 +6,7 @@
  * own rotation (lib/services/signing-keys.ts); the provider is built on the
  * published keys, the signing one of each algorithm first.
  */
-import { generateKeyPairSync, randomBytes, createHash } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { JWK } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { insertSigningKey, listActiveSigningKeys, serverSecret } from '../db/secrets.ts';
@@ -17,8 +17,9 @@ import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from './algorithms.ts';
 export function generateSigningJwk(alg: IdTokenSigningAlg): JWK & { kid: string } {
   const { privateKey } = alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' }) as JWK;
-  // RFC 7638-style thumbprint input is overkill here: a random kid is unique and opaque.
-  const kid = createHash('sha256').update(randomBytes(32)).digest('base64url').slice(0, 22);
+  // A random kid is unique and opaque (an RFC 7638 thumbprint would add nothing). Hex, not
+  // base64url: a kid beginning with '-' would read as an option to `gatehouse keys retire <kid>`.
+  const kid = randomBytes(16).toString('hex');
   return { ...jwk, kid, alg, use: 'sig' };
 }
 
