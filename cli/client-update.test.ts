@@ -91,7 +91,7 @@ describe('gatehouse client update', { concurrency: true }, () => {
           [[id], 2, /nothing to change; give at least one option/],
           [[], 2, /missing <client_id>/],
           [[id, '--redirect-uri', 'http://example.com/cb'], 2, /--redirect-uri: http:\/\/example\.com\/cb must use https/],
-          [[id, '--logo-uri', 'http://logo.example/a.png'], 2, /--logo-uri: the logo URI must be an https URL/],
+          [[id, '--logo-uri', 'http://logo.example/a.png'], 2, /--logo-uri: The logo URI must be an https URL/],
           [[id, '--scope', 'everything'], 2, /--scope: /],
           [[id, '--name', ' '], 2, /--name: Name is required/],
           [[id, '--require-second-factor', '--no-require-second-factor'], 2, /choose one of --require-second-factor and --no-require-second-factor/],

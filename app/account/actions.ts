@@ -60,10 +60,12 @@ export async function endOtherSessionsAction(_state: Confirmation, form: FormDat
   });
 }
 
-export async function endSessionAction(uid: string): Promise<void> {
+export async function endSessionAction(uid: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   const user = await requireUser('/account/sessions');
-  const result = await signOutSession(user, uid);
-  redirect(`/account/sessions?notice=${result.status}`);
+  return confirmOrSay(form, (await getTranslations('account.sessions'))('signOutUnconfirmed'), async () => {
+    const result = await signOutSession(user, uid);
+    redirect(`/account/sessions?notice=${result.status}`);
+  });
 }
 
 const SECURITY = '/account/security';

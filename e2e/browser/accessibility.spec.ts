@@ -185,6 +185,9 @@ async function signInPages(walk: Walk) {
   await startSignIn(walk, client);
   await signIn(page, person);
   await walk.check('consent', 'form[action$="/confirm"]');
+  // The account chooser: prompt=select_account in a browser that now has a session.
+  await page.goto((await authorizationRequest(client, { prompt: 'select_account' })).url.href);
+  await walk.check('select-account', 'form[action$="/select-account"]');
 
   // The code step, a wrong code, the recovery-code form; the page after a recovery code.
   const coded = await makeUser({ secondFactor: false });

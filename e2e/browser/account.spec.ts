@@ -187,7 +187,7 @@ test('"sign out everywhere else" ends the other browser’s session and keeps th
   await expect(sessionList.first()).toContainText(/^Chrome on \w+/);
   await expect(sessionList.first()).toContainText(/from (127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)/);
   await expect(sessionList.nth(1)).toContainText(/^Chrome on \w+/);
-  await expect(page.getByRole('button', { name: /^Sign out the session signed in at / })).toHaveCount(1);
+  await expect(page.getByText(/^Sign out… the session signed in at /)).toHaveCount(1);
   await shoot(page, 'sessions');
 
   await page.getByLabel('Sign out every other browser and device where I am signed in.').check();
@@ -237,6 +237,33 @@ test('one portal session: an admin’s /account is their own; a person signed in
   await other.getByRole('link', { name: 'Go to your account' }).click();
   await expect(other.getByRole('heading', { name: 'Profile', level: 1 }), 'still signed in').toBeVisible();
   await context.close();
+});
+
+test('signing out one other session asks for a tick first, as every action that ends something does, then ends only that one', async ({ page, browser }) => {
+  test.slow(); // two browsers, each signing in through Gatehouse
+  const user = await makeUser();
+  const elsewhere = await newSignedInPage(browser, user, '/account/sessions');
+  await accountSignIn(page, user, { path: '/account/sessions' });
+  await expect(page.getByRole('heading', { name: 'Active sessions (2)' })).toBeVisible();
+  const other = page
+    .getByRole('region', { name: /Active sessions/ })
+    .getByRole('listitem')
+    .filter({ hasNotText: 'This device' });
+
+  await other.getByText(/^Sign out… the session signed in at /).click();
+  const submit = other.getByRole('button', { name: /^Sign out the session signed in at / });
+  await submit.click();
+  await expect(alert(page, 'Tick the box to confirm: that browser or device is signed out.')).toBeVisible();
+  await elsewhere.page.reload();
+  await expect(elsewhere.page, 'unticked, the other session goes on').toHaveURL(/\/account\/sessions$/);
+
+  await other.getByLabel(/^Sign out this browser or device/).check();
+  await submit.click();
+  await expect(status(page, 'That session is signed out.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Active sessions (1)' })).toBeVisible();
+  await elsewhere.page.reload();
+  await expect(elsewhere.page, 'its portal session ended with its Gatehouse session').toHaveURL(/\/interaction\/[^/?]+$/);
+  await elsewhere.context.close();
 });
 
 test.describe('without JavaScript', () => {

@@ -248,7 +248,14 @@ test('the admin role: granted, then removed, taking effect at the next request; 
     await expect(their.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
     await expect(their.getByText('Signed in as Rosa Role')).toBeVisible();
 
-    await page.getByRole('button', { name: 'Remove admin role' }).click();
+    // Removing the role revokes their access: a tick first, as every action that revokes does.
+    await page.getByText('Remove admin role…').click();
+    await page.getByRole('button', { name: 'Remove admin role', exact: true }).click();
+    await expect(alert(page, 'Tick the box to confirm: the user is no longer an administrator.')).toBeVisible();
+    await expect(their.getByRole('heading', { name: 'Users', level: 1 }), 'unticked, they are still an administrator').toBeVisible();
+    expect((await their.reload())?.status()).toBe(200);
+    await page.getByLabel(/admin role: the admin portal and the admin API refuse them/).check();
+    await page.getByRole('button', { name: 'Remove admin role', exact: true }).click();
     await expect(status(page, 'The user is no longer an administrator.')).toBeVisible();
     const response = await their.reload();
     expect(response?.status()).toBe(403);
@@ -259,7 +266,7 @@ test('the admin role: granted, then removed, taking effect at the next request; 
 
   await openUser(page, admin);
   await expect(page.getByText('This is your own account')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Remove admin role' })).toHaveCount(0);
+  await expect(page.getByText('Remove admin role…')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Disable' })).toHaveCount(0);
   await shoot(page, 'user-self');
 });

@@ -150,6 +150,14 @@ test('unknown scopes and grant types are refused', () => {
   assert.ok(!newClientSchema.safeParse({ ...base, logoUri: 'http://a.example/logo.png' }).success, 'logo over https only');
 });
 
+test('its refusals are in sentence case, as the admin API and the CLI show them after the field', () => {
+  const refused = newClientSchema.safeParse({ name: ' ', logoUri: 'http://a.example/logo.png', scopes: [], grantTypes: [], idTokenSignedResponseAlg: 'HS256' });
+  assert.ok(!refused.success);
+  const messages = refused.error.issues.map((issue) => issue.message);
+  assert.equal(messages.length, 5, messages.join('; '));
+  for (const message of messages) assert.match(message, /^[A-Z]/);
+});
+
 test('the ID token signing algorithm: ES256 unless RS256 is asked for; nothing else', () => {
   const base = { name: 'x', redirectUris: ['https://a.example/cb'] };
   assert.equal(newClientSchema.parse(base).idTokenSignedResponseAlg, 'ES256');

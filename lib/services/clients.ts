@@ -75,7 +75,7 @@ export const newClientSchema = z
     scopes: z.array(z.enum(supportedScopes)).min(1, 'Choose at least one scope').default(['openid', 'profile', 'email', 'offline_access']),
     tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post', 'none']).optional(),
     logoUri: z
-      .url({ protocol: /^https$/, error: 'the logo URI must be an https URL' })
+      .url({ protocol: /^https$/, error: 'The logo URI must be an https URL' })
       .nullable()
       .default(null),
     firstParty: z.boolean().default(false),

@@ -82,7 +82,7 @@ test('each issue lands on its field, and the values come back as typed for the f
   assert.equal(errors.redirectUris?.length, 2, 'one message per bad URI');
   assert.match(errors.redirectUris!.join(' '), /http:\/\/evil\.example\/cb must use https/);
   assert.match(errors.grantTypes!.join(' '), /at least one grant type/);
-  assert.deepEqual(errors.logoUri, ['the logo URI must be an https URL']);
+  assert.deepEqual(errors.logoUri, ['The logo URI must be an https URL']);
   assert.equal(values.redirectUris, 'https://ok.example/cb\nhttp://evil.example/cb\nhttps://frag.example/cb#x');
   assert.equal(values.type, 'public');
 });

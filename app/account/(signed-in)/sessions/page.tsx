@@ -1,7 +1,6 @@
 // /account/sessions: where the person is signed in to Gatehouse, with "sign out everywhere else".
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
-import { Button } from '@/components/ui/button';
 import { ConfirmForm } from '@/components/portal/confirm';
 import { SignedInFrom } from '@/components/portal/session-origin';
 import { Card, PageHeader } from '@/components/ui/card';
@@ -44,6 +43,8 @@ async function SessionItem({ session }: { session: ActiveSession }) {
   const t = await getTranslations('account.sessions');
   const started = session.signedInAt;
   const when = (date: Date) => () => <Time date={date} />;
+  // Which session a button ends, for a screen reader's list of buttons.
+  const which = <span className="sr-only">{started ? t.rich('signOutWhich', { when: () => <ExactTime date={started} /> }) : t('signOutUnknown')}</span>;
   return (
     <li className="flex flex-wrap items-start justify-between gap-4 py-4">
       <div className="min-w-0 space-y-1 text-sm">
@@ -66,12 +67,23 @@ async function SessionItem({ session }: { session: ActiveSession }) {
         <p className="text-slate-600">{session.apps.length ? t('apps', { apps: session.apps.join(', ') }) : t('noApps')}</p>
       </div>
       {session.current ? null : (
-        <form action={endSessionAction.bind(null, session.uid)}>
-          <Button type="submit" variant="secondary">
-            {t('signOut')}
-            <span className="sr-only">{started ? t.rich('signOutWhich', { when: () => <ExactTime date={started} /> }) : t('signOutUnknown')}</span>
-          </Button>
-        </form>
+        <ConfirmForm
+          action={endSessionAction.bind(null, session.uid)}
+          collapsed={
+            <>
+              {t('signOutOpen')}
+              {which}
+            </>
+          }
+          statement={t('signOutStatement')}
+          submit={
+            <>
+              {t('signOut')}
+              {which}
+            </>
+          }
+          pendingLabel={t('pending')}
+        />
       )}
     </li>
   );

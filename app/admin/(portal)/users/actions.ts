@@ -22,7 +22,7 @@ import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath }
 const userPath = (id: string) => recordPath('users', id);
 
 /** What an unticked confirmation says, in the admin area's words. */
-const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed') =>
+const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed' | 'removeAdminUnconfirmed') =>
   (await getTranslations('admin.user'))(key);
 
 export async function createUserAction(_state: NewUserState, form: FormData): Promise<NewUserState> {
@@ -46,9 +46,17 @@ export async function disableUserAction(id: string, _state: Confirmation, form: 
   });
 }
 
-export async function setRoleAction(id: string, role: 'user' | 'admin'): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => setRoleFor(admin, id, role === 'admin' ? 'admin' : 'user'));
-  afterChange(userPath(id), result, { done: role === 'admin' ? 'admin_granted' : 'admin_removed', refused: 'self' });
+export async function makeAdminAction(id: string): Promise<void> {
+  const result = await asAdmin(userPath(id), (admin) => setRoleFor(admin, id, 'admin'));
+  afterChange(userPath(id), result, { done: 'admin_granted', refused: 'self' });
+}
+
+/** Removing the role revokes the portal and the admin API at their next request: only with the box ticked. */
+export async function removeAdminAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmOrSay(form, await unconfirmed('removeAdminUnconfirmed'), async () => {
+    const result = await asAdmin(userPath(id), (admin) => setRoleFor(admin, id, 'user'));
+    afterChange(userPath(id), result, { done: 'admin_removed', refused: 'self' });
+  });
 }
 
 export async function unlockAction(id: string): Promise<void> {

@@ -21,10 +21,11 @@ import {
   resetFactorsAction,
   revokeAppAction,
   setPasswordAction,
-  setRoleAction,
   disableUserAction,
   enableUserAction,
   unlockAction,
+  makeAdminAction,
+  removeAdminAction,
 } from '../actions';
 
 export const dynamic = 'force-dynamic';
@@ -127,11 +128,21 @@ export default async function UserPage({
             </ButtonLink>
             {self ? null : (
               <>
-                <form action={setRoleAction.bind(null, user.id, user.role === 'admin' ? 'user' : 'admin')}>
-                  <Button type="submit" variant="secondary">
-                    {user.role === 'admin' ? t('removeAdmin') : t('makeAdmin')}
-                  </Button>
-                </form>
+                {user.role === 'admin' ? (
+                  <ConfirmForm
+                    action={removeAdminAction.bind(null, user.id)}
+                    collapsed={t('removeAdminOpen')}
+                    statement={t.rich('removeAdminStatement', { username: user.username, strong })}
+                    submit={t('removeAdmin')}
+                    pendingLabel={t('removeAdminPending')}
+                  />
+                ) : (
+                  <form action={makeAdminAction.bind(null, user.id)}>
+                    <Button type="submit" variant="secondary">
+                      {t('makeAdmin')}
+                    </Button>
+                  </form>
+                )}
                 {user.disabled ? (
                   <form action={enableUserAction.bind(null, user.id)}>
                     <Button type="submit" variant="secondary">
