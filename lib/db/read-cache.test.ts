@@ -20,6 +20,8 @@ const sqlite = storages.find((storage) => storage.name === 'SQLite')!;
 const id = () => randomBytes(12).toString('base64url');
 /** Every read as one on a route that reads through the cache (introspection, userinfo: lib/oidc/adapter.ts). */
 const onCachedRoute = () => ({ request: {} });
+/** Lets the event loop turn: what the SQLite cache checks once per turn is checked again. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Waits until `check` holds, up to `ms`; returns how long it took. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
@@ -226,7 +228,7 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
 });
 
 describe('read cache on SQLite', () => {
-  test('a grant read again costs no statement; what another connection commits is seen at the next read', async () => {
+  test('a grant read again costs no statement; what another connection commits is seen from the next turn on', async () => {
     const db = await sqlite.open();
     const grants = new (adapterFor(db, undefined, onCachedRoute))('Grant');
     const grantId = id();
@@ -240,7 +242,33 @@ describe('read cache on SQLite', () => {
     } finally {
       other.close();
     }
+    await nextTurn();
     assert.equal(await grants.find(grantId), undefined);
+  });
+
+  test('SQLite is asked whether another connection committed once per event-loop turn, not once per read', async () => {
+    const db = await sqlite.open();
+    const grants = new (adapterFor(db, undefined, onCachedRoute))('Grant');
+    const grantId = id();
+    await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a1' }, 60);
+    await grants.find(grantId);
+    await nextTurn();
+    let asked = 0;
+    const dataVersion = db.sql.dataVersion!.bind(db.sql);
+    db.sql.dataVersion = () => {
+      asked++;
+      return dataVersion();
+    };
+    try {
+      await Promise.all([grants.find(grantId), grants.find(grantId), grants.find(grantId)]);
+      await grants.find(grantId);
+      assert.equal(asked, 1, 'four reads in one turn');
+      await nextTurn();
+      await grants.find(grantId);
+      assert.equal(asked, 2, 'and again in the next');
+    } finally {
+      db.sql.dataVersion = dataVersion;
+    }
   });
 
   test("a client changed by another connection is forgotten by the provider's client cache at the next cached read", async () => {
@@ -258,6 +286,7 @@ describe('read cache on SQLite', () => {
     } finally {
       other.close();
     }
+    await nextTurn();
     await new (adapterFor(db, undefined, onCachedRoute))('Grant').find(id());
     assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'After');
   });
