@@ -8,8 +8,10 @@
 import Provider from 'oidc-provider';
 import { brandFrom } from '../config/brand.ts';
 import { deleteExpiredArtifacts } from '../db/artifacts.ts';
+import { cachedClientMetadata } from '../db/clients.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
+import { useClientsByMetadata } from './stored-clients.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
@@ -53,6 +55,7 @@ export async function createProvider({
   // overwrite with the issuer's (lib/oidc/issuer-headers.ts): never the client's.
   provider.proxy = true;
   useHashedClientSecrets(provider, throttle, db.cache);
+  useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId));
   useExtensions(provider, brand, log);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
