@@ -12,8 +12,10 @@
 // by the context from LOG_LEVEL) with the mount, and the mount logs every request.
 // Only what fails before that handover is written here, as one line of the same
 // shape: instrumentation logs its own failures itself.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { hostname as hostName } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 process.env.NODE_ENV = 'production';
@@ -54,6 +56,13 @@ const handoverReady = new Promise((resolve, reject) => {
   globalThis[Symbol.for('gatehouse.providerMount')] = { resolve, reject };
   setTimeout(() => reject(notRegistered), 120_000).unref();
 });
+
+// Next's configuration as the build resolved it, as the server of Next's standalone output passes it:
+// otherwise Next loads next.config.ts again at every start, and with it its SWC compiler and
+// next-intl's plugin, ~40 MB that stay resident and serve nothing (bench/results/notes-2026-11-27.md).
+// Without a finished build Next loads next.config.ts and says what is missing.
+const built = join(process.env.GATEHOUSE_DIST_DIR || '.next', 'required-server-files.json');
+if (existsSync(built)) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(JSON.parse(readFileSync(built, 'utf8')).config);
 
 const { default: next } = await import('next');
 const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
