@@ -175,13 +175,14 @@ async function main() {
   cleanups.push(() => meter.close());
   const measure = async (row: RowName, t: Target, connections: number, secs: number, round: number) => {
     if (row === 'token') await codesFor(t, connections, secs);
-    const pid = servers.find((s) => s.name === t.name)?.child.pid;
+    // Every instance of the configuration (they share its name): CPU summed over all of them.
+    const pids = servers.filter((s) => s.name === t.name && s.child.pid !== undefined).map((s) => s.child.pid!);
     const stores = t.name !== 'baseline';
-    const before = pid ? await meter.snapshot(pid, stores) : undefined;
+    const before = pids.length ? await meter.snapshot(pids, stores) : undefined;
     const startUs = nowUs();
     const sample = await runRow({ row, target: t, pools: prepared.get(t.name)!.pools, connections, seconds: secs, round });
     windows.set(t.name, [...(windows.get(t.name) ?? []), { startUs, endUs: nowUs() }]);
-    if (pid && before) sample.cpu = await meter.spent(pid, before, stores);
+    if (before) sample.cpu = await meter.spent(pids, before, stores);
     servers.forEach(samplePeaks);
     return sample;
   };
@@ -274,8 +275,9 @@ function writeProfiles(pids: Map<number | undefined, string>, stamp: string) {
     // Threads that only idled (tsx's module-loader thread in the baseline) say nothing.
     if (summaries.every(({ summary }) => summary.idlePct >= 99)) continue;
     for (const { row, summary } of summaries) parts.push(profileMarkdown(`${row} on ${name} (pid ${pid})`, summary), '');
-    // The raw profile stays beside the results for Chrome DevTools (results/partial/ is git-ignored).
-    copyFileSync(join(profileDir, file), join(resultsDir, 'partial', `${stamp}-${name}.cpuprofile`));
+    // The raw profile stays beside the results for Chrome DevTools (results/partial/ is git-ignored);
+    // its pid in the name, as the instances of one configuration share that name.
+    copyFileSync(join(profileDir, file), join(resultsDir, 'partial', `${stamp}-${name}-${pid}.cpuprofile`));
   }
   const out = join(resultsDir, `profile-${stamp}.md`);
   writeFileSync(out, parts.join('\n'));

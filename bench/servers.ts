@@ -73,8 +73,8 @@ export function samplePeaks(server: Server): void {
   }
 }
 
-/** Peak RSS of the tree, MB: the sum of each process's own peak. */
-export const peakRssMb = (server: Server) => Math.round([...server.peaks.values()].reduce((a, b) => a + b, 0) / 1024);
+/** Peak RSS of the trees (one server's, or every instance's of a configuration), MB: the sum of each process's own peak. */
+export const peakRssMb = (...servers: Server[]) => Math.round(servers.flatMap((server) => [...server.peaks.values()]).reduce((a, b) => a + b, 0) / 1024);
 
 async function waitForDiscovery(base: string, child: ChildProcess, log: () => string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
