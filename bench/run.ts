@@ -20,7 +20,9 @@
  *   BENCH_REDIS_URL=redis://...          also Gatehouse on PostgreSQL with REDIS_URL (needs BENCH_DATABASE_URL;
  *                                        a schema of its own, its Redis keys deleted afterwards)
  *     --stores=a,b         only these Gatehouse configurations (sqlite, postgresql, postgresql-redis,
- *                          compare-sqlite, compare-postgresql)
+ *                          compare-sqlite, compare-postgresql; opt-in only: postgresql-redis-x2, two
+ *                          instances of postgresql-redis on one schema, Redis namespace and issuer, each row's
+ *                          connections split evenly across them, no sign-in row)
  *   BENCH_COMPARE_CHECKOUT=<dir>         also another checkout of Gatehouse (say, the commit before a change,
  *                                        built with `GATEHOUSE_DIST_DIR=.next-bench next build` there) on
  *                                        SQLite and, with BENCH_DATABASE_URL, PostgreSQL: before and after in one run
@@ -55,8 +57,10 @@ const seconds = Number(option('seconds') ?? (quick ? 1 : 3));
 const rounds = Number(option('rounds') ?? (quick ? 1 : 2));
 const connectionCounts = (option('connections') ?? '1,32').split(',').map(Number);
 const rows = (option('rows')?.split(',') ?? [...ROWS]) as RowName[];
-const STORES = ['sqlite', 'postgresql', 'postgresql-redis', 'compare-sqlite', 'compare-postgresql'];
-const stores = option('stores')?.split(',') ?? STORES;
+const STORES = ['sqlite', 'postgresql', 'postgresql-redis', 'compare-sqlite', 'compare-postgresql', 'postgresql-redis-x2'];
+// Two more server processes on 2 cores, and more minutes: only when asked for.
+const OPT_IN_STORES = ['postgresql-redis-x2'];
+const stores = option('stores')?.split(',') ?? STORES.filter((s) => !OPT_IN_STORES.includes(s));
 for (const store of stores) if (!STORES.includes(store)) throw new Error(`unknown store ${store}; stores: ${STORES.join(', ')}`);
 const wantsStore = (store: string) => stores.includes(store);
 for (const row of rows) if (!ROWS.includes(row)) throw new Error(`unknown row ${row}; rows: ${ROWS.join(', ')}`);
@@ -120,6 +124,9 @@ async function main() {
   if (postgres && wantsStore('postgresql')) gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql', await postgresSchema(ctx, postgres)));
   if (postgres && redis && wantsStore('postgresql-redis')) {
     gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis', await postgresSchema(ctx, postgres), redis));
+  }
+  if (postgres && redis && wantsStore('postgresql-redis-x2')) {
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis-x2', await postgresSchema(ctx, postgres), redis, undefined, 2));
   }
   const compare = process.env.BENCH_COMPARE_CHECKOUT;
   if (compare && wantsStore('compare-sqlite')) {
@@ -189,8 +196,9 @@ async function main() {
 
   for (const row of rows) {
     await analyzeTables(gatehouses.map((g) => g.databaseUrl));
-    // Its pages send the browser to the issuer, i.e. the other server: no sign-in row there.
-    const targets = allTargets.filter((t) => row !== 'sign-in' || t.name !== 'gatehouse-next-start');
+    // Their pages send the browser to the issuer, i.e. another server (next start's: Gatehouse; a second
+    // instance's: the first), so a sign-in would not load them evenly: no sign-in row there.
+    const targets = allTargets.filter((t) => row !== 'sign-in' || (t.name !== 'gatehouse-next-start' && !t.bases));
     // Warm-up, not recorded: JIT, connection pools, caches.
     for (const t of targets) {
       const warm = await measure(row, t, row === 'sign-in' ? 4 : 8, quick ? 0.5 : 1, 0);
@@ -216,7 +224,13 @@ async function main() {
 
   servers.forEach(samplePeaks);
   const summaries: ServerSummary[] = [
-    ...gatehouses.map((g) => ({ name: g.target.name, peakRssMb: peakRssMb(g.server), startMs: g.server.startMs, restartMs: g.restartMs })),
+    ...gatehouses.map((g) => ({
+      name: g.target.name,
+      peakRssMb: peakRssMb(g.server, ...g.replicas),
+      startMs: g.server.startMs,
+      restartMs: g.restartMs,
+      ...(g.replicas.length > 0 && { instances: 1 + g.replicas.length }),
+    })),
     ...(nextStart ? [{ name: 'gatehouse-next-start', peakRssMb: peakRssMb(nextStart.server), startMs: nextStart.server.startMs }] : []),
     { name: 'baseline', peakRssMb: peakRssMb(base.server), startMs: base.server.startMs },
   ];
