@@ -97,30 +97,34 @@ export interface CpuSpent {
   redis: number;
 }
 
-/** Measures what serving costs, per server process (and, with a PostgreSQL URL, its backends). */
+/**
+ * Measures what serving costs, per server: the process trees of its instances (one, or several
+ * behind one issuer), with a PostgreSQL URL their backends, and Redis once.
+ */
 export function cpuMeter(postgresUrl?: string) {
   const client = postgresUrl ? new pg.Client({ connectionString: postgresUrl }) : undefined;
   const connected = client?.connect();
   const redisPid = redisServerPid();
 
-  async function backends(pid: number): Promise<number[]> {
+  async function backends(processes: number[]): Promise<number[]> {
     if (!client) return [];
     await connected;
     readConnections();
-    const ports = [...new Set(processTree(pid).flatMap((p) => portsTo(p, 5432)))];
+    const ports = [...new Set(processes.flatMap((p) => portsTo(p, 5432)))];
     if (ports.length === 0) return [];
     const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [ports]);
     return rows.map((r) => r.pid);
   }
 
   return {
-    async snapshot(pid: number, usesStores: boolean): Promise<CpuSnapshot> {
-      const server = processTree(pid).reduce((sum, p) => sum + cpuMs(p), 0);
-      const database = new Map((usesStores ? await backends(pid) : []).map((p) => [p, cpuMs(p)] as const));
+    async snapshot(pids: number[], usesStores: boolean): Promise<CpuSnapshot> {
+      const processes = pids.flatMap((pid) => processTree(pid));
+      const server = processes.reduce((sum, p) => sum + cpuMs(p), 0);
+      const database = new Map((usesStores ? await backends(processes) : []).map((p) => [p, cpuMs(p)] as const));
       return { server, database, redis: usesStores && redisPid ? cpuMs(redisPid) : 0 };
     },
-    async spent(pid: number, before: CpuSnapshot, usesStores: boolean): Promise<CpuSpent> {
-      const after = await this.snapshot(pid, usesStores);
+    async spent(pids: number[], before: CpuSnapshot, usesStores: boolean): Promise<CpuSpent> {
+      const after = await this.snapshot(pids, usesStores);
       let database = 0;
       for (const [backend, ms] of after.database) database += ms - (before.database.get(backend) ?? 0);
       return { server: after.server - before.server, database, redis: after.redis - before.redis };

@@ -13,6 +13,11 @@ export interface Target {
   name: string;
   /** Where traffic goes: http://127.0.0.1:<port>, the issuer (next start shares Gatehouse's). */
   base: string;
+  /**
+   * Several instances behind one issuer (postgresql-redis-x2): every one's origin, base first.
+   * autocannon spreads the connections over them; sign-ins and code minting use base.
+   */
+  bases?: string[];
   client: { id: string; secret: string; redirectUri: string; scope: string };
   user: { username: string; password: string };
 }

@@ -157,7 +157,9 @@ export async function runRow(options: { row: RowName; target: Target; pools: Poo
       if (status >= 300) firstError ??= `${status} ${body.slice(0, 300)}`;
     };
   }
-  const instance = autocannon({ url: target.base, connections, duration: seconds, amount, timeout: 30, requests });
+  // Several instances: autocannon gives connection i to url i mod n (and each its share of `amount`),
+  // so the load is split evenly in one window and the latencies are merged; 1 connection loads the first only.
+  const instance = autocannon({ url: target.bases ?? target.base, connections, duration: seconds, amount, timeout: 30, requests });
   // autocannon notices that `amount` is reached only on its 1 s tick: time ends at the last response instead.
   let last = performance.now();
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {

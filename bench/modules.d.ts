@@ -12,7 +12,8 @@ declare module 'autocannon' {
   }
 
   export interface AutocannonOptions {
-    url: string;
+    /** Several: connection i goes to url i mod n. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     amount?: number;

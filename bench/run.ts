@@ -20,7 +20,9 @@
  *   BENCH_REDIS_URL=redis://...          also Gatehouse on PostgreSQL with REDIS_URL (needs BENCH_DATABASE_URL;
  *                                        a schema of its own, its Redis keys deleted afterwards)
  *     --stores=a,b         only these Gatehouse configurations (sqlite, postgresql, postgresql-redis,
- *                          compare-sqlite, compare-postgresql)
+ *                          compare-sqlite, compare-postgresql; opt-in only: postgresql-redis-x2, two
+ *                          instances of postgresql-redis on one schema, Redis namespace and issuer, each row's
+ *                          connections split evenly across them, no sign-in row)
  *   BENCH_COMPARE_CHECKOUT=<dir>         also another checkout of Gatehouse (say, the commit before a change,
  *                                        built with `GATEHOUSE_DIST_DIR=.next-bench next build` there) on
  *                                        SQLite and, with BENCH_DATABASE_URL, PostgreSQL: before and after in one run
@@ -55,8 +57,10 @@ const seconds = Number(option('seconds') ?? (quick ? 1 : 3));
 const rounds = Number(option('rounds') ?? (quick ? 1 : 2));
 const connectionCounts = (option('connections') ?? '1,32').split(',').map(Number);
 const rows = (option('rows')?.split(',') ?? [...ROWS]) as RowName[];
-const STORES = ['sqlite', 'postgresql', 'postgresql-redis', 'compare-sqlite', 'compare-postgresql'];
-const stores = option('stores')?.split(',') ?? STORES;
+const STORES = ['sqlite', 'postgresql', 'postgresql-redis', 'compare-sqlite', 'compare-postgresql', 'postgresql-redis-x2'];
+// Two more server processes on 2 cores, and more minutes: only when asked for.
+const OPT_IN_STORES = ['postgresql-redis-x2'];
+const stores = option('stores')?.split(',') ?? STORES.filter((s) => !OPT_IN_STORES.includes(s));
 for (const store of stores) if (!STORES.includes(store)) throw new Error(`unknown store ${store}; stores: ${STORES.join(', ')}`);
 const wantsStore = (store: string) => stores.includes(store);
 for (const row of rows) if (!ROWS.includes(row)) throw new Error(`unknown row ${row}; rows: ${ROWS.join(', ')}`);
@@ -121,6 +125,9 @@ async function main() {
   if (postgres && redis && wantsStore('postgresql-redis')) {
     gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis', await postgresSchema(ctx, postgres), redis));
   }
+  if (postgres && redis && wantsStore('postgresql-redis-x2')) {
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis-x2', await postgresSchema(ctx, postgres), redis, undefined, 2));
+  }
   const compare = process.env.BENCH_COMPARE_CHECKOUT;
   if (compare && wantsStore('compare-sqlite')) {
     gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-compare-sqlite', `file:${join(work, 'compare.db')}`, undefined, compare));
@@ -175,21 +182,23 @@ async function main() {
   cleanups.push(() => meter.close());
   const measure = async (row: RowName, t: Target, connections: number, secs: number, round: number) => {
     if (row === 'token') await codesFor(t, connections, secs);
-    const pid = servers.find((s) => s.name === t.name)?.child.pid;
+    // Every instance of the configuration (they share its name): CPU summed over all of them.
+    const pids = servers.filter((s) => s.name === t.name && s.child.pid !== undefined).map((s) => s.child.pid!);
     const stores = t.name !== 'baseline';
-    const before = pid ? await meter.snapshot(pid, stores) : undefined;
+    const before = pids.length ? await meter.snapshot(pids, stores) : undefined;
     const startUs = nowUs();
     const sample = await runRow({ row, target: t, pools: prepared.get(t.name)!.pools, connections, seconds: secs, round });
     windows.set(t.name, [...(windows.get(t.name) ?? []), { startUs, endUs: nowUs() }]);
-    if (pid && before) sample.cpu = await meter.spent(pid, before, stores);
+    if (before) sample.cpu = await meter.spent(pids, before, stores);
     servers.forEach(samplePeaks);
     return sample;
   };
 
   for (const row of rows) {
     await analyzeTables(gatehouses.map((g) => g.databaseUrl));
-    // Its pages send the browser to the issuer, i.e. the other server: no sign-in row there.
-    const targets = allTargets.filter((t) => row !== 'sign-in' || t.name !== 'gatehouse-next-start');
+    // Their pages send the browser to the issuer, i.e. another server (next start's: Gatehouse; a second
+    // instance's: the first), so a sign-in would not load them evenly: no sign-in row there.
+    const targets = allTargets.filter((t) => row !== 'sign-in' || (t.name !== 'gatehouse-next-start' && !t.bases));
     // Warm-up, not recorded: JIT, connection pools, caches.
     for (const t of targets) {
       const warm = await measure(row, t, row === 'sign-in' ? 4 : 8, quick ? 0.5 : 1, 0);
@@ -215,7 +224,13 @@ async function main() {
 
   servers.forEach(samplePeaks);
   const summaries: ServerSummary[] = [
-    ...gatehouses.map((g) => ({ name: g.target.name, peakRssMb: peakRssMb(g.server), startMs: g.server.startMs, restartMs: g.restartMs })),
+    ...gatehouses.map((g) => ({
+      name: g.target.name,
+      peakRssMb: peakRssMb(g.server, ...g.replicas),
+      startMs: g.server.startMs,
+      restartMs: g.restartMs,
+      ...(g.replicas.length > 0 && { instances: 1 + g.replicas.length }),
+    })),
     ...(nextStart ? [{ name: 'gatehouse-next-start', peakRssMb: peakRssMb(nextStart.server), startMs: nextStart.server.startMs }] : []),
     { name: 'baseline', peakRssMb: peakRssMb(base.server), startMs: base.server.startMs },
   ];
@@ -274,8 +289,9 @@ function writeProfiles(pids: Map<number | undefined, string>, stamp: string) {
     // Threads that only idled (tsx's module-loader thread in the baseline) say nothing.
     if (summaries.every(({ summary }) => summary.idlePct >= 99)) continue;
     for (const { row, summary } of summaries) parts.push(profileMarkdown(`${row} on ${name} (pid ${pid})`, summary), '');
-    // The raw profile stays beside the results for Chrome DevTools (results/partial/ is git-ignored).
-    copyFileSync(join(profileDir, file), join(resultsDir, 'partial', `${stamp}-${name}.cpuprofile`));
+    // The raw profile stays beside the results for Chrome DevTools (results/partial/ is git-ignored);
+    // its pid in the name, as the instances of one configuration share that name.
+    copyFileSync(join(profileDir, file), join(resultsDir, 'partial', `${stamp}-${name}-${pid}.cpuprofile`));
   }
   const out = join(resultsDir, `profile-${stamp}.md`);
   writeFileSync(out, parts.join('\n'));

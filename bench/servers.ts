@@ -73,8 +73,8 @@ export function samplePeaks(server: Server): void {
   }
 }
 
-/** Peak RSS of the tree, MB: the sum of each process's own peak. */
-export const peakRssMb = (server: Server) => Math.round([...server.peaks.values()].reduce((a, b) => a + b, 0) / 1024);
+/** Peak RSS of the trees (one server's, or every instance's of a configuration), MB: the sum of each process's own peak. */
+export const peakRssMb = (...servers: Server[]) => Math.round(servers.flatMap((server) => [...server.peaks.values()]).reduce((a, b) => a + b, 0) / 1024);
 
 async function waitForDiscovery(base: string, child: ChildProcess, log: () => string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -101,9 +101,11 @@ export interface StartOptions {
   logFile: string;
   /** The checkout it runs from (its own build): this one by default. */
   cwd?: string;
+  /** The issuer it answers as: its own origin by default. */
+  issuer?: string;
 }
 
-export async function startServer({ name, command, env, port, logFile, cwd }: StartOptions): Promise<Server> {
+export async function startServer({ name, command, env, port, logFile, cwd, issuer }: StartOptions): Promise<Server> {
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(command[0], command.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -120,7 +122,7 @@ export async function startServer({ name, command, env, port, logFile, cwd }: St
     name,
     port,
     base,
-    issuer: base,
+    issuer: issuer ?? base,
     child,
     startMs: Math.round(performance.now() - started),
     peaks: new Map(),
@@ -151,19 +153,23 @@ export function startGatehouse(options: {
   nodeArgs?: string[];
   /** Another checkout of Gatehouse to run instead of this one (BENCH_COMPARE_CHECKOUT), with its own .next-bench build. */
   cwd?: string;
+  /** ISSUER when not its own origin: a further instance answering as the first one (postgresql-redis-x2). */
+  issuer?: string;
 }) {
+  const issuer = options.issuer ?? `http://127.0.0.1:${options.port}`;
   return startServer({
     name: options.name,
     port: options.port,
     logFile: options.logFile,
     cwd: options.cwd,
+    issuer,
     // What `npm start` runs on a built app: the provider ahead of Next (scripts/server.mjs).
     command: [process.execPath, ...serverNodeFlags, ...(options.nodeArgs ?? []), join('scripts', 'server.mjs'), '-p', String(options.port), '-H', '127.0.0.1'],
     env: {
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       DATABASE_URL: options.databaseUrl,
-      ISSUER: `http://127.0.0.1:${options.port}`,
+      ISSUER: issuer,
       ADMIN_PASSWORD: options.adminPassword,
       PORT: String(options.port),
       REDIS_URL: options.redisUrl,

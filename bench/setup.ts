@@ -35,7 +35,10 @@ const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 const SCOPE = 'openid profile email';
 
 export interface Gatehouse {
+  /** The (first) instance: its origin is the issuer. */
   server: Server;
+  /** Further instances on the same database, Redis namespace and issuer (postgresql-redis-x2). */
+  replicas: Server[];
   target: Target;
   restartMs: number;
   databaseUrl: string;
@@ -44,12 +47,15 @@ export interface Gatehouse {
 /**
  * Gatehouse on a fresh database (with `redisUrl`: its short-lived artifacts in Redis; with `cwd`,
  * another checkout's build): first start (migrations, keys, admin), the benchmark's client and
- * user, then a restart.
+ * user, then a restart. With `instances` > 1, as many processes on that database, Redis namespace
+ * and issuer, each on a port of its own: the rows split their connections across them (Target.bases).
  */
-export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: string, redisUrl?: string, cwd?: string): Promise<Gatehouse> {
+export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: string, redisUrl?: string, cwd?: string, instances = 1): Promise<Gatehouse> {
   const adminPassword = randomBytes(18).toString('base64url');
   const port = await freePort();
-  const start = () => startGatehouse({ name, port, databaseUrl, redisUrl, adminPassword, logFile: join(ctx.work, `${name}.log`), nodeArgs: ctx.nodeArgs, cwd });
+  const issuer = `http://127.0.0.1:${port}`;
+  const start = (at = port, logFile = `${name}.log`) =>
+    startGatehouse({ name, port: at, issuer, databaseUrl, redisUrl, adminPassword, logFile: join(ctx.work, logFile), nodeArgs: ctx.nodeArgs, cwd });
   let server = await start();
   ctx.servers.push(server);
   const firstStartMs = server.startMs;
@@ -74,13 +80,22 @@ export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: 
   const restartMs = server.startMs;
   server.startMs = firstStartMs;
   ctx.log(`${name} on port ${port}: first start ${firstStartMs} ms, restart ${restartMs} ms`);
+  const replicas: Server[] = [];
+  for (let i = 2; i <= instances; i++) {
+    const replica = await start(await freePort(), `${name}-${i}.log`);
+    ctx.servers.push(replica);
+    replicas.push(replica);
+    ctx.log(`${name} instance ${i} on port ${replica.port} (issuer ${issuer}): start ${replica.startMs} ms`);
+  }
   return {
     server,
+    replicas,
     restartMs,
     databaseUrl,
     target: {
       name,
       base: server.base,
+      ...(replicas.length > 0 && { bases: [server, ...replicas].map((s) => s.base) }),
       client: { id: client.id, secret: clientSecret!, redirectUri: REDIRECT_URI, scope: SCOPE },
       user: { username: 'bench-user', password },
     },
@@ -120,7 +135,8 @@ export async function startBaselineLike(
     server,
     passwordHash: credentials.passwordHash,
     jwks,
-    target: { ...from.target, name: 'baseline', base: server.base },
+    // One process: not the instances of the Gatehouse it copies (postgresql-redis-x2).
+    target: { ...from.target, name: 'baseline', base: server.base, bases: undefined },
   };
 }
 
@@ -136,7 +152,7 @@ export async function startNextStartOn(ctx: Context, from: Gatehouse): Promise<{
   });
   ctx.servers.push(server);
   ctx.log(`gatehouse-next-start (provider behind Next's route handlers) on port ${port}: start ${server.startMs} ms`);
-  return { server, target: { ...from.target, name: 'gatehouse-next-start', base: server.base } };
+  return { server, target: { ...from.target, name: 'gatehouse-next-start', base: server.base, bases: undefined } };
 }
 
 /** The run's keys in Redis (all under the database's namespace, lib/db/redis-artifacts.ts). */
@@ -193,7 +209,8 @@ export async function preparePools(target: Target): Promise<{ browsers: Browser[
   const first = await pool(browsers.length, 8, async (i) => redeem(target, await authorize(browsers[i])));
   if (!first[0].refresh_token || !first[0].id_token) throw new Error(`${target.name}: expected refresh and ID tokens`);
   const sets = [...first, ...(await mintCodes(browsers, 32).then((codes) => pool(codes.length, 8, (i) => redeem(target, codes[i]))))];
-  await checkTokens(target, sets[sets.length - 1].access_token);
+  // Several instances: the tokens, minted on the first, are active on every one, as the rows use them.
+  for (const base of target.bases ?? [target.base]) await checkTokens({ ...target, base }, sets[sets.length - 1].access_token);
   return {
     browsers,
     pools: { codes: [], refreshTokens: sets.map((s) => s.refresh_token!), accessTokens: sets.map((s) => s.access_token) },
