@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { destroyArtifact } from '../../lib/db/artifacts.ts';
+import { removeArtifact } from '../../lib/db/artifact-store.ts';
 import { database } from '../../lib/db/database.ts';
 import { totpCode } from '../../lib/services/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
@@ -153,8 +153,10 @@ test('the code step expired under the person: its form carries the request’s c
   assert.equal(fields.client_id, client.id);
   assert.equal(fields.redirect_uri, redirectUri);
 
-  // The request expires while the person looks for their code: its interaction is gone from storage, the browser still has the page.
-  await destroyArtifact(database(databaseUrl).sql, 'Interaction', decodeURIComponent(url.pathname.split('/')[2]));
+  // The request expires while the person looks for their code: its interaction is gone from storage (the table,
+  // or Redis with REDIS_URL), the browser still has the page.
+  const store = database(databaseUrl, { redisUrl: process.env.REDIS_URL });
+  await removeArtifact(store, 'Interaction', decodeURIComponent(url.pathname.split('/')[2]));
   const post = (sent: Record<string, string>) =>
     browser.request(action, {
       method: 'POST',
