@@ -59,6 +59,7 @@ export const problemCodes = [
   'mismatch',
   'same_password',
   'email_domain',
+  'invitation_needs_email',
   'wrong_password',
   'mail_failed',
   'mail_off',
