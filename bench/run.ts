@@ -240,7 +240,10 @@ async function main() {
   const uptimeAfter = uptime();
   const finishedAt = new Date();
   // Smoke runs, row subsets and profiling runs go to results/partial/ (git-ignored): latest.md stays the last full run.
-  const partial = quick || profiling || rows.length < ROWS.length || ['seconds', 'rounds', 'connections', 'stores'].some((o) => option(o) !== undefined);
+  // A --stores that adds an opt-in configuration to every default one (compare-* need a checkout) is a full run.
+  const leavesOutStore = STORES.some((s) => !OPT_IN_STORES.includes(s) && !s.startsWith('compare-') && !wantsStore(s));
+  const partial =
+    quick || profiling || rows.length < ROWS.length || leavesOutStore || ['seconds', 'rounds', 'connections'].some((o) => option(o) !== undefined);
   const outDir = partial ? join(resultsDir, 'partial') : resultsDir;
   mkdirSync(outDir, { recursive: true });
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
