@@ -2,8 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { removeArtifact } from '../../lib/db/artifact-store.ts';
+import { destroyArtifact } from '../../lib/db/artifacts.ts';
 import { database } from '../../lib/db/database.ts';
+import { openRedisArtifacts } from '../../lib/db/redis-artifacts.ts';
+import { redisNamespace } from '../../lib/db/redis-namespace.ts';
 import { totpCode } from '../../lib/services/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { baseUrl, databaseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
@@ -154,9 +156,16 @@ test('the code step expired under the person: its form carries the request’s c
   assert.equal(fields.redirect_uri, redirectUri);
 
   // The request expires while the person looks for their code: its interaction is gone from storage (the table,
-  // or Redis with REDIS_URL), the browser still has the page.
-  const store = database(databaseUrl, { redisUrl: process.env.REDIS_URL });
-  await removeArtifact(store, 'Interaction', decodeURIComponent(url.pathname.split('/')[2]));
+  // or Redis with REDIS_URL, under the deployment's namespace), the browser still has the page.
+  const interactionId = decodeURIComponent(url.pathname.split('/')[2]);
+  const db = database(databaseUrl);
+  if (process.env.REDIS_URL) {
+    const redis = openRedisArtifacts(process.env.REDIS_URL, () => redisNamespace(db));
+    await redis.destroy('Interaction', interactionId);
+    await redis.close();
+  } else {
+    await destroyArtifact(db.sql, 'Interaction', interactionId);
+  }
   const post = (sent: Record<string, string>) =>
     browser.request(action, {
       method: 'POST',
