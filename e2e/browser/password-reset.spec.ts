@@ -91,14 +91,14 @@ test('an unknown address gets the same answer and no mail; a tampered link is ex
 test('a mail server that is down: a clear message, and asking again later works', async ({ page }) => {
   const user = await makeUser();
   const before = await mailCount(user.email!);
-  await refuseMail(60_000);
+  await refuseMail(user.email!, 60_000);
   try {
     await toLoginPage(page);
     await askForLink(page, user.email!);
     await expect(page.getByText('The email could not be sent just now.')).toBeVisible();
     await shoot(page, 'mail-down');
   } finally {
-    await refuseMail(0);
+    await refuseMail(user.email!, 0);
   }
   await page.getByRole('button', { name: 'Send me a link' }).click();
   await expect(page.getByText('If an account has that username or email address')).toBeVisible();

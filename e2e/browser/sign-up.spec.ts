@@ -239,14 +239,14 @@ test('a mail server that is down: a clear message, no account kept, and the same
   const client = await makeClient();
   const person = newPerson();
   await startSignUp(page, client);
-  await refuseMail(60_000);
+  await refuseMail(person.email, 60_000);
   try {
     await fillSignUp(page, person);
     await expect(page.getByText('The email could not be sent just now, so no account was created.')).toBeVisible();
     await expect(page.getByLabel('Username')).toHaveValue(person.username);
     await shoot(page, 'mail-down');
   } finally {
-    await refuseMail(0);
+    await refuseMail(person.email, 0);
   }
   expect(await database(databaseUrl).prisma.user.count({ where: { username: person.username } })).toBe(0);
   await fillSignUp(page, person);

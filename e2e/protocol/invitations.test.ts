@@ -96,7 +96,7 @@ test('the mail server down: the user is created invited, mail_sent false, nothin
   const token = await adminToken(await makeAdminApiClient());
   const username = unique();
   const email = `${username}@example.test`;
-  await refuseMail(3_000);
+  await refuseMail(email, 3_000);
   const created = await api('POST', '/api/admin/users', { token, json: { username, email, invite: true } });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   assert.equal(created.body.mail_sent, false);

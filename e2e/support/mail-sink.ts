@@ -3,8 +3,9 @@
  * nodemailer's authors keep), on loopback: Gatehouse's servers under test send
  * to it through SMTP_URL, and it keeps what arrives in memory. Test processes
  * read the mails back over a small HTTP API (e2e/support/mail.ts), and can
- * make the SMTP server refuse every mail for a while, to test a mail server
- * that is down. scripts/test.ts runs one per test run; start one by hand with
+ * make the SMTP server refuse the mail to one address for a while, to test a
+ * mail server that is down: one address, so that tests running beside it in
+ * other workers keep their mail. scripts/test.ts runs one per test run; start one by hand with
  * `npx tsx e2e/support/mail-sink.ts`.
  */
 import { createServer, type Server } from 'node:http';
@@ -29,13 +30,14 @@ export interface MailSink {
 
 export async function startMailSink(): Promise<MailSink> {
   const mails: ReceivedMail[] = [];
-  let refuseUntil = 0;
+  /** Address (lower case) -> until when its mail is refused (epoch ms). */
+  const refusals = new Map<string, number>();
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
-      if (Date.now() < refuseUntil) {
+      if (session.envelope.rcptTo.some((r) => (refusals.get(r.address.toLowerCase()) ?? 0) > Date.now())) {
         stream.resume();
         stream.on('end', () => callback(Object.assign(new Error('mail refused for this test'), { responseCode: 451 })));
         return;
@@ -63,7 +65,13 @@ export async function startMailSink(): Promise<MailSink> {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(mails.filter((m) => !to || m.to.includes(to))));
     } else if (req.method === 'POST' && url.pathname === '/refuse') {
-      refuseUntil = Date.now() + Number(url.searchParams.get('ms') ?? 0);
+      const to = url.searchParams.get('to')?.toLowerCase();
+      if (!to) {
+        res.statusCode = 400;
+        res.end('to is required');
+        return;
+      }
+      refusals.set(to, Date.now() + Number(url.searchParams.get('ms') ?? 0));
       res.end('ok');
     } else {
       res.statusCode = 404;

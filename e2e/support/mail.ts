@@ -52,8 +52,9 @@ export function linkIn(mail: Mail, prefix: string): string {
   return link;
 }
 
-/** Makes the SMTP server refuse every mail for `ms` milliseconds (a mail server that is down). */
-export async function refuseMail(ms: number): Promise<void> {
+/** Makes the SMTP server refuse the mail to `to` for `ms` milliseconds (a mail server that is down, as that mail sees it). */
+export async function refuseMail(to: string, ms: number): Promise<void> {
   assert.ok(mailApi);
-  await fetch(`${mailApi}/refuse?ms=${ms}`, { method: 'POST' });
+  const answer = await fetch(`${mailApi}/refuse?${new URLSearchParams({ to, ms: String(ms) })}`, { method: 'POST' });
+  assert.equal(answer.status, 200, await answer.text());
 }
