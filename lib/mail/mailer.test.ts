@@ -48,11 +48,13 @@ test('over SMTP: one mail with a plain-text and an HTML body, from MAIL_FROM; HT
 });
 
 test('a server that refuses the mail makes send throw', async () => {
-  await fetch(`${sink.apiUrl}/refuse?ms=2000`, { method: 'POST' });
+  const refuse = async (ms: number) =>
+    assert.equal((await fetch(`${sink.apiUrl}/refuse?${new URLSearchParams({ to: mail.to, ms: String(ms) })}`, { method: 'POST' })).status, 200);
+  await refuse(2000);
   const mailer = createMailer({ ISSUER, SMTP_URL: sink.smtpUrl, MAIL_FROM: undefined }, { log: quiet });
   await assert.rejects(mailer.send(mail));
   mailer.close();
-  await fetch(`${sink.apiUrl}/refuse?ms=0`, { method: 'POST' });
+  await refuse(0);
   const unreachable = createMailer({ ISSUER, SMTP_URL: 'smtp://127.0.0.1:1', MAIL_FROM: undefined }, { log: quiet });
   await assert.rejects(unreachable.send(mail), 'nothing listening');
 });
