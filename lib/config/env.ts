@@ -140,21 +140,36 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^rediss?:\/\/./.test(v), 'REDIS_URL must be redis://... or rediss://...'),
   // Throttling of password guessing (lib/services/throttle.ts says how they combine;
   // throttleSettings there checks that they are in order).
-  /** Failed password checks per account (and per unknown username) a day that cost nothing: a person who mistypes is never slowed. */
+  /**
+   * Failed password checks a day that cost nothing, per account (or unknown username) and source address, and
+   * per browser that signed in to the account before (its device cookie): a person who mistypes is never slowed.
+   */
   THROTTLE_ACCOUNT_FREE_FAILURES: throttleCount(5),
-  /** From this many failures in a day on, each failure locks the account for THROTTLE_ACCOUNT_LOCK_SECONDS. */
+  /** From this many failures in a day on, each failure locks that (account, source) or that browser out of the account for THROTTLE_ACCOUNT_LOCK_SECONDS. */
   THROTTLE_ACCOUNT_LOCK_AFTER: throttleCount(10),
   THROTTLE_ACCOUNT_LOCK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
-  /** Failures per account a day after which it stays locked until that day (from its first failure) ends. */
+  /** Failures a day per (account, source) or browser after which it stays locked out until that day (from its first failure) ends. */
   THROTTLE_ACCOUNT_DAILY_CAP: throttleCount(30),
+  /**
+   * Failed password checks a day for one account from browsers that never signed in to it, over every source
+   * address, after which new browsers are locked out of it until that day ends or the owner uses the unlock link
+   * mailed to them. Browsers that signed in before, and passkeys, still work. Far above what a person mistyping
+   * reaches: it stops a guessing run spread over many addresses.
+   */
+  THROTTLE_NEW_BROWSER_LOCK_AFTER: throttleCount(100),
   /** Failed password checks per source address (IPv6: per /64) an hour, over all accounts, that cost nothing. */
   THROTTLE_SOURCE_FREE_FAILURES: throttleCount(30),
   /** Password checks per source address an hour after which it is refused until that hour ends. */
   THROTTLE_SOURCE_HOURLY_CAP: throttleCount(300),
-  /** Failed client authentications per client_id an hour that cost nothing. */
+  /**
+   * Wrong client secrets per source address an hour, over every client, answered 401 before the address waits
+   * (429). A right secret is never refused: the throttle only bounds what a guesser's address can cost.
+   */
   THROTTLE_CLIENT_FREE_FAILURES: throttleCount(10),
-  /** Failed client authentications per client_id an hour after which it is refused until that hour ends. */
+  /** Wrong client secrets per source address an hour after which that address's wrong secrets get 429 until the hour ends. */
   THROTTLE_CLIENT_HOURLY_CAP: throttleCount(100),
+  /** Wrong client secrets an hour over every source after which every wrong secret gets 429 until the hour ends (right ones still pass). */
+  THROTTLE_CLIENT_GLOBAL_HOURLY_CAP: throttleCount(10_000),
   /** The first wait after the free failures, in seconds; each further failure doubles it, up to THROTTLE_MAX_DELAY_SECONDS. */
   THROTTLE_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
   THROTTLE_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),

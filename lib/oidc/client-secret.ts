@@ -3,14 +3,19 @@
  * database dump alone does not reveal them, and a fast hash is enough for
  * secrets with that much entropy (a slow password hash on every token request
  * would cap the token endpoint). The provider's own comparison is replaced by
- * one that hashes the presented secret and compares in constant time, and
- * counts failures per client_id: past the throttle's limits the token,
- * introspection and revocation endpoints answer 429 with Retry-After before
- * comparing anything.
+ * one that hashes the presented secret and compares in constant time.
+ *
+ * The comparison comes first and a right secret is always accepted: a guess
+ * at 256 random bits cannot succeed, so counting failures per client_id (as
+ * until issue 21) protected nothing and let anyone who knows a client_id,
+ * such as the portal's fixed `gatehouse-portal`, switch that client off. A
+ * wrong secret is counted against the address it came from (and a high
+ * global cap); past the throttle's limits it is answered 429 with
+ * Retry-After instead of 401, so a guesser only slows themself.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import Provider, { errors } from 'oidc-provider';
-import { noReadCache, type ReadCache } from '../db/read-cache.ts';
+import { clientIp } from '../services/request-context.ts';
 import type { Refusal, Throttle } from '../services/throttle.ts';
 
 export function generateClientSecret(): string {
@@ -33,39 +38,26 @@ function tooManyRequests(refusal: Refusal): Error {
   Provider.ctx?.set('Retry-After', String(refusal.retryAfterSeconds));
   const error = new errors.CustomOIDCProviderError(
     'too_many_requests',
-    `too many failed client authentications; try again in ${refusal.retryAfterSeconds} seconds`,
+    `too many failed client authentications from this address; try again in ${refusal.retryAfterSeconds} seconds`,
   );
   Object.assign(error, { status: 429, statusCode: 429 });
   return error;
 }
 
-/**
- * Makes the provider's client authentication compare against the stored hash, throttled per client_id.
- * Whether a client is made to wait is read on every token, introspection and revocation request; on
- * PostgreSQL the answer "no wait" is kept in the read cache (lib/db/read-cache.ts) until a failure on
- * any instance says otherwise: each failure is still counted where it happens, and every instance
- * forgets the answer as soon as PostgreSQL delivers the failing instance's notification.
- */
-export function useHashedClientSecrets(provider: Provider, throttle: Throttle, cache: ReadCache = noReadCache): void {
+/** Makes the provider's client authentication compare against the stored hash; wrong secrets are throttled per source. */
+export function useHashedClientSecrets(provider: Provider, throttle: Throttle): void {
   const prototype = provider.Client.prototype as unknown as {
     clientId: string;
     clientSecret?: string;
     compareClientSecret(actual: string): Promise<boolean>;
   };
   prototype.compareClientSecret = async function compareClientSecret(this: { clientId: string; clientSecret?: string }, actual: string) {
-    const key = `ClientWait:${this.clientId}`;
-    // A refusal is never kept: its Retry-After counts down.
-    const check = (await cache.read(
-      key,
-      () => throttle.beforeClientAuthentication(this.clientId),
-      (c) => (c.allowed ? null : 0),
-    ))!;
+    // The happy path reads and writes nothing beyond the comparison.
+    if (clientSecretMatches(this.clientSecret, actual)) return true;
+    const ctx = Provider.ctx;
+    const ip = ctx ? clientIp({ get: (name: string) => ctx.get(name) || null }) : null;
+    const check = await throttle.clientAuthenticationFailed({ clientId: this.clientId, ip });
     if (!check.allowed) throw tooManyRequests(check);
-    const matches = clientSecretMatches(this.clientSecret, actual);
-    if (!matches) {
-      await throttle.clientAuthenticationFailed(this.clientId);
-      await cache.publish(key);
-    }
-    return matches;
+    return false;
   };
 }

@@ -54,7 +54,7 @@ export async function createProvider({
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
   // overwrite with the issuer's (lib/oidc/issuer-headers.ts): never the client's.
   provider.proxy = true;
-  useHashedClientSecrets(provider, throttle, db.cache);
+  useHashedClientSecrets(provider, throttle);
   useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId));
   useExtensions(provider, brand, log);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.

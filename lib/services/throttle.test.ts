@@ -10,7 +10,11 @@ import { closeDatabase, database, type Database } from '../db/database.ts';
 import { testDatabases } from '../db/testing.ts';
 import { type Check, createThrottle, type PasswordAttempt, type Throttle, type ThrottleSettings, throttleSettings } from './throttle.ts';
 
-/** The documented defaults (lib/config/env.ts): 5 free, waits 1-60 s, lock after 10 for 15 min, 30 a day; 30 free / 300 per source an hour; 10 free / 100 per client an hour. */
+/**
+ * The documented defaults (lib/config/env.ts): per (account, source) or known browser 5 free, waits 1-60 s, lock
+ * after 10 for 15 min, 30 a day; new browsers locked out of an account after 100 failures a day; 30 free / 300 per
+ * source an hour; wrong client secrets 10 free / 100 per source an hour, 10,000 an hour over all sources.
+ */
 const defaults = throttleSettings();
 const tag = () => randomBytes(4).toString('hex');
 let addresses = 0;
@@ -53,7 +57,9 @@ const refusedFor = (check: Check) => (check.allowed ? undefined : { reason: chec
 test('the defaults are the documented ones, and out-of-order settings stop the start naming the variables', () => {
   assert.deepEqual(defaults.account, { free: 5, lockAfter: 10, lockSeconds: 900, cap: 30, windowSeconds: 86_400 });
   assert.deepEqual(defaults.source, { free: 30, cap: 300, windowSeconds: 3600 });
+  assert.deepEqual(defaults.newBrowsers, { free: 100, lockAfter: 100, lockSeconds: 86_400, cap: 100, windowSeconds: 86_400 });
   assert.deepEqual(defaults.client, { free: 10, cap: 100, windowSeconds: 3600 });
+  assert.deepEqual(defaults.clientGlobal, { free: 10_000, cap: 10_000, windowSeconds: 3600 });
   assert.deepEqual([defaults.delaySeconds, defaults.maxDelaySeconds], [1, 60]);
   assert.throws(
     () => throttleSettings(settingsEnv({ THROTTLE_ACCOUNT_LOCK_AFTER: 40 })),
@@ -72,6 +78,8 @@ function settingsEnv(overrides: Record<string, number>) {
     THROTTLE_SOURCE_HOURLY_CAP: 300,
     THROTTLE_CLIENT_FREE_FAILURES: 10,
     THROTTLE_CLIENT_HOURLY_CAP: 100,
+    THROTTLE_CLIENT_GLOBAL_HOURLY_CAP: 10_000,
+    THROTTLE_NEW_BROWSER_LOCK_AFTER: 100,
     THROTTLE_DELAY_SECONDS: 1,
     THROTTLE_MAX_DELAY_SECONDS: 60,
     ...overrides,
@@ -100,7 +108,7 @@ for (const storage of storages) {
       }
     });
 
-    test('a run of failures earns waits of 1, 2, 4, 8 s, then a 15-minute lock the admin sees; the lock ends', async (t) => {
+    test('a run of failures from one address earns waits of 1, 2, 4, 8 s, then a 15-minute lock of that address; the lock ends', async (t) => {
       const throttle = await open();
       const tick = mockClock(t);
       const attempt = known();
@@ -115,17 +123,16 @@ for (const storage of storages) {
       }
       const tenth = await failOnce(throttle, attempt);
       assert.deepEqual([tenth.locked, tenth.wait?.reason, tenth.wait?.retryAfterSeconds], [true, 'locked', 900]);
-      const state = await throttle.lockState(attempt.account!.id);
-      assert.equal(state?.lockedUntil.getTime(), Date.now() + 900_000);
+      assert.equal(await throttle.lockState(attempt.account!.id), undefined, 'one address locked out is not the account locked');
+      assert.deepEqual(await throttle.beforePasswordCheck({ ...attempt, ip: freshIp() }), { allowed: true }, 'the owner elsewhere is not slowed');
       tick(899);
       assert.deepEqual(refusedFor(await throttle.beforePasswordCheck(attempt)), { reason: 'locked', retryAfterSeconds: 1 });
       tick(1);
-      assert.equal(await throttle.lockState(attempt.account!.id), undefined);
       const eleventh = await failOnce(throttle, attempt);
       assert.deepEqual([eleventh.locked, eleventh.wait?.retryAfterSeconds], [true, 900], 'each failure after ten locks again');
     });
 
-    test('at most 30 guesses a day per account: then locked until the day ends, and an admin can unlock', async (t) => {
+    test('at most 30 guesses a day per account and address: then that address is locked out until the day ends', async (t) => {
       const throttle = await open();
       const tick = mockClock(t);
       const attempt = known();
@@ -139,19 +146,45 @@ for (const storage of storages) {
       assert.deepEqual([last?.locked, last?.wait?.reason, last?.wait?.retryAfterSeconds], [true, 'locked', dayLeft]);
       tick(900);
       assert.deepEqual(refusedFor(await throttle.beforePasswordCheck(attempt)), { reason: 'locked', retryAfterSeconds: dayLeft - 900 });
-      assert.equal((await throttle.lockState(attempt.account!.id))?.lockedUntil.getTime(), Date.now() + (dayLeft - 900) * 1000);
       tick(dayLeft - 900);
       assert.deepEqual(await throttle.beforePasswordCheck(attempt), { allowed: true }, 'a new day');
       await throttle.passwordFailed(attempt);
+    });
 
-      const other = known();
-      for (let i = 1; i < 30; i++) tick((await failOnce(throttle, other)).wait?.retryAfterSeconds ?? 0);
-      assert.equal((await failOnce(throttle, other)).locked, true);
-      assert.equal((await throttle.beforePasswordCheck(other)).allowed, false);
-      assert.equal(await throttle.unlock(other.account!.id), true, 'it was locked');
-      assert.equal(await throttle.lockState(other.account!.id), undefined);
-      assert.deepEqual(await failOnce(throttle, other), { locked: false }, 'unlocking starts the count again');
-      assert.equal(await throttle.unlock(other.account!.id), false, 'nothing to unlock');
+    test("a stranger cannot lock the owner out: the owner's known browser keeps its own budget, a passkey is never counted", async (t) => {
+      const throttle = await open();
+      const tick = mockClock(t);
+      const owner = known();
+      const device = `d-${tag()}`;
+      // 100 failures a day from browsers the account does not know, spread over addresses (and from the owner's own).
+      for (let i = 0; i < 99; i++) await failOnce(throttle, { ...owner, ip: freshIp() });
+      const hundredth = await failOnce(throttle, { ...owner, ip: freshIp() });
+      assert.deepEqual([hundredth.locked, hundredth.wait?.reason], [true, 'locked'], 'the hundredth locks new browsers out');
+      assert.equal(refusedFor(await throttle.beforePasswordCheck({ ...owner, ip: freshIp() }))?.reason, 'locked', 'a new browser anywhere');
+      assert.equal(refusedFor(await throttle.beforePasswordCheck(owner))?.reason, 'locked', "a new browser at the owner's address");
+      assert.ok((await throttle.lockState(owner.account!.id))?.lockedUntil, 'the admin sees the lock');
+      // The owner's browser that signed in before: allowed, from any address, whatever the strangers did.
+      const mine = { ...owner, device };
+      assert.deepEqual(await throttle.beforePasswordCheck(mine), { allowed: true });
+      await throttle.passwordSucceeded(mine);
+      // Its own budget: its own mistakes slow it like anyone's (5 free, then waits), and nobody else's.
+      for (let i = 0; i < 5; i++) assert.deepEqual(await failOnce(throttle, mine), { locked: false });
+      assert.equal((await failOnce(throttle, mine)).wait?.reason, 'throttled');
+      tick(1);
+      assert.deepEqual(await throttle.beforePasswordCheck({ ...mine, device: `d-${tag()}` }), { allowed: true }, 'another known browser is untouched');
+      assert.equal(await throttle.unlock(owner.account!.id), true, 'the admin (or the mailed link) lifts the lock');
+      assert.deepEqual(await throttle.beforePasswordCheck({ ...owner, ip: freshIp() }), { allowed: true });
+    });
+
+    test('at most three unlock mails a day per account', async (t) => {
+      const throttle = await open();
+      const tick = mockClock(t);
+      const accountId = `u-${tag()}`;
+      for (let i = 0; i < 3; i++) assert.deepEqual(await throttle.beforeUnlockMail(accountId), { allowed: true });
+      assert.equal((await throttle.beforeUnlockMail(accountId)).allowed, false);
+      assert.deepEqual(await throttle.beforeUnlockMail(`u-${tag()}`), { allowed: true }, 'per account');
+      tick(86_400);
+      assert.deepEqual(await throttle.beforeUnlockMail(accountId), { allowed: true });
     });
 
     test('parallel guesses cannot pass the daily cap', async () => {
@@ -229,25 +262,20 @@ for (const storage of storages) {
       for (let i = 0; i < 30; i++) assert.deepEqual(await failOnce(throttle, unknown(ip)), { locked: false });
     });
 
-    test('client authentication: 10 failures an hour per client_id are free, then waits; other clients are not affected', async (t) => {
+    test('wrong client secrets: 10 an hour per address answered 401, then 429 with growing waits, for that address only', async (t) => {
       const throttle = await open();
       const tick = mockClock(t);
-      const clientId = `client-${tag()}`;
-      for (let i = 0; i < 10; i++) {
-        assert.deepEqual(await throttle.beforeClientAuthentication(clientId), { allowed: true });
-        assert.deepEqual(await throttle.clientAuthenticationFailed(clientId), { locked: false });
-      }
-      const eleventh = await throttle.clientAuthenticationFailed(clientId);
-      assert.deepEqual([eleventh.locked, eleventh.wait?.reason, eleventh.wait?.retryAfterSeconds], [false, 'throttled', 1]);
-      assert.deepEqual(refusedFor(await throttle.beforeClientAuthentication(clientId)), { reason: 'throttled', retryAfterSeconds: 1 });
-      assert.deepEqual(await throttle.beforeClientAuthentication(`client-${tag()}`), { allowed: true });
+      const attacker = { clientId: `client-${tag()}`, ip: freshIp() };
+      for (let i = 0; i < 10; i++) assert.deepEqual(await throttle.clientAuthenticationFailed(attacker), { allowed: true });
+      assert.deepEqual(await throttle.clientAuthenticationFailed(attacker), { allowed: true }, 'the eleventh is answered 401 and earns a wait');
+      assert.deepEqual(refusedFor(await throttle.clientAuthenticationFailed(attacker)), { reason: 'throttled', retryAfterSeconds: 1 });
+      assert.deepEqual(refusedFor(await throttle.clientAuthenticationFailed({ ...attacker, clientId: `client-${tag()}` })), { reason: 'throttled', retryAfterSeconds: 1 }, 'any client, from that address');
+      assert.deepEqual(await throttle.clientAuthenticationFailed({ ...attacker, ip: freshIp() }), { allowed: true }, 'the same client from elsewhere');
       tick(1);
-      for (let i = 12; i < 100; i++) tick((await throttle.clientAuthenticationFailed(clientId)).wait?.retryAfterSeconds ?? 0);
-      assert.equal((await throttle.clientAuthenticationFailed(clientId)).wait?.retryAfterSeconds, 60, 'the hundredth');
-      const check = await throttle.beforeClientAuthentication(clientId);
-      assert.equal(check.allowed ? undefined : check.reason, 'throttled', 'at 100 an hour: refused until the hour ends');
+      assert.deepEqual(await throttle.clientAuthenticationFailed(attacker), { allowed: true }, 'waited out, answered 401 again');
+      assert.deepEqual(refusedFor(await throttle.clientAuthenticationFailed(attacker)), { reason: 'throttled', retryAfterSeconds: 2 }, 'the next wait doubles');
       tick(3600);
-      assert.deepEqual(await throttle.beforeClientAuthentication(clientId), { allowed: true });
+      assert.deepEqual(await throttle.clientAuthenticationFailed(attacker), { allowed: true });
     });
 
     test('second-factor codes have their own counter and lock, which the admin sees and clears', async (t) => {
@@ -286,18 +314,37 @@ for (const storage of storages) {
   });
 }
 
-/** Lock after 4 failures (3 free, no waits in between), so no time needs to pass. */
-const quick: ThrottleSettings = { ...defaults, account: { ...defaults.account, free: 3, lockAfter: 4 } };
+test('wrong client secrets over every address: past the global cap each is answered 429, from any address', async () => {
+  // A database of its own: the global count is one key.
+  const db = await testDatabases('throttle-global')[0].open();
+  const capped = createThrottle({ db, settings: { ...defaults, clientGlobal: { free: 20, cap: 20, windowSeconds: 3600 } }, sweepEveryMs: 0 });
+  try {
+    for (let i = 0; i < 20; i++) assert.deepEqual(await capped.clientAuthenticationFailed({ clientId: 'c', ip: freshIp() }), { allowed: true });
+    assert.equal(refusedFor(await capped.clientAuthenticationFailed({ clientId: 'c', ip: freshIp() }))?.reason, 'throttled', 'a fresh address');
+  } finally {
+    await capped.close();
+  }
+});
+
+/** Lock after 4 failures (3 free, no waits in between), new browsers after 6, so no time needs to pass. */
+const quick: ThrottleSettings = {
+  ...defaults,
+  account: { ...defaults.account, free: 3, lockAfter: 4 },
+  newBrowsers: { free: 6, lockAfter: 6, lockSeconds: 86_400, cap: 6, windowSeconds: 86_400 },
+};
 
 /** Failures counted on two instances add up; a lock and an unlock on one hold on the other. */
 async function sharedCounters(first: Throttle, second: Throttle) {
   const account = known();
   for (const throttle of [first, second, first]) assert.deepEqual(await failOnce(throttle, account), { locked: false });
-  assert.equal((await failOnce(second, account)).locked, true, 'the fourth failure, counted over both instances, locks');
+  assert.equal((await failOnce(second, account)).locked, true, 'the fourth failure, counted over both instances, locks the address out');
   assert.equal(refusedFor(await first.beforePasswordCheck(account))?.reason, 'locked');
+  // Two more from elsewhere make six from new browsers: the account is locked for every new browser, on both.
+  for (const throttle of [first, second]) await failOnce(throttle, { ...account, ip: freshIp() });
+  assert.equal(refusedFor(await second.beforePasswordCheck({ ...account, ip: freshIp() }))?.reason, 'locked');
   assert.ok(await first.lockState(account.account!.id));
   assert.equal(await first.unlock(account.account!.id), true);
-  assert.deepEqual(await second.beforePasswordCheck(account), { allowed: true });
+  assert.deepEqual(await second.beforePasswordCheck({ ...account, ip: freshIp() }), { allowed: true });
   // Unknown usernames too: both derive the same key (its HMAC key is one server secret).
   const guess = unknown();
   for (const throttle of [first, second, first]) await failOnce(throttle, guess);
@@ -357,11 +404,10 @@ describe('throttling on Redis', { skip: redisReachable ? false : `no Redis at ${
     assert.equal(refusedFor(await throttle.beforePasswordCheck(known(ip)))?.reason, 'throttled');
   });
 
-  test('client authentication waits after 10 failures', async () => {
-    const [throttle] = await pair(defaults);
-    const clientId = `client-${tag()}`;
-    for (let i = 0; i < 10; i++) assert.deepEqual(await throttle.clientAuthenticationFailed(clientId), { locked: false });
-    assert.equal((await throttle.clientAuthenticationFailed(clientId)).wait?.reason, 'throttled');
-    assert.equal((await throttle.beforeClientAuthentication(clientId)).allowed, false);
+  test('wrong client secrets wait after 10 per address', async () => {
+    const [throttle, other] = await pair(defaults);
+    const attacker = { clientId: `client-${tag()}`, ip: freshIp() };
+    for (let i = 0; i < 11; i++) assert.deepEqual(await throttle.clientAuthenticationFailed(attacker), { allowed: true });
+    assert.equal((await other.clientAuthenticationFailed(attacker)).allowed, false, 'the other instance refuses too');
   });
 });

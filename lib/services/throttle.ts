@@ -1,8 +1,27 @@
 /**
- * Throttling and lockout of guessing (issue 10): password checks per account
- * and per source address, second-factor codes per account, client
- * authentication per client_id. Counters are shared by every instance
- * (lib/db/throttle-store.ts: the database, or Redis with REDIS_URL).
+ * Throttling and lockout of guessing (issues 10 and 21): password checks per
+ * (account, source address), per known browser and per source, second-factor
+ * codes per account, failed client authentication per source. Counters are
+ * shared by every instance (lib/db/throttle-store.ts: the database, or Redis
+ * with REDIS_URL).
+ *
+ * Throttling must not become the attack: a counter keyed by something a
+ * stranger can name (an account, a client_id) and consulted before the right
+ * secret is checked lets anyone keep the owner out. So (OWASP's "device
+ * cookies" against online guessing):
+ * - a browser that signed in to the account before presents a device cookie
+ *   (lib/services/sign-in-devices.ts) and has a budget of its own, which
+ *   nobody else's failures touch;
+ * - every other attempt counts per (account, source) and per source, so a
+ *   guesser slows and locks only their own address; over all sources, the
+ *   account's failures from browsers it does not know lock out new browsers
+ *   only at a total far above what a person mistyping reaches (100 a day by
+ *   default), and the owner lifts that from a mailed link;
+ * - a passkey sign-in consults none of this;
+ * - a client secret is compared first (it is a 256-bit random value, so
+ *   counting guesses protects nothing): a right one is never refused; wrong
+ *   ones are counted per source, with a high global cap, and past them the
+ *   answer is 429 instead of 401.
  *
  * How to wire it: build one `createThrottle({ db, redisUrl: env().REDIS_URL,
  * settings: throttleSettings() })` per process (on globalThis, like the
@@ -11,8 +30,8 @@
  * again in …" (JSON: 429 with `Retry-After: retryAfterSeconds`) without
  * verifying; otherwise verify (passwords.ts's `verifyAgainstDummy` for an unknown username)
  * and report `passwordFailed` or `passwordSucceeded`. Client authentication
- * at /oauth/token, /introspect and /revoke does the same with
- * `beforeClientAuthentication` / `clientAuthenticationFailed`; TOTP and
+ * at /oauth/token, /introspect and /revoke compares the secret first and calls
+ * `clientAuthenticationFailed` for a wrong one only; TOTP and
  * recovery codes with the second-factor trio. Audit events are the caller's: a
  * refusal (`throttled`), a failure that answers `locked: true` (a lockout), and
  * `unlock` returning true (an unlock, by the admin).
@@ -21,11 +40,11 @@
  * the first `free` failures cost nothing, so a person who mistypes is never
  * slowed; each further one earns a wait of `delaySeconds`, doubling up to
  * `maxDelaySeconds`; for accounts, from `lockAfter` failures on each failure
- * locks the account for `lockSeconds`; at `cap` attempts the key is refused
- * until its window (which starts at its first failure) ends. A password check
- * is counted before it runs, atomically, so parallel guesses cannot pass the
- * cap; a success clears the account's counters and gives the source its point
- * back. Unknown usernames are keyed by an HMAC of what was typed (which may be
+ * locks the (account, source) pair or the known browser for `lockSeconds`; at
+ * `cap` attempts the key is refused until its window (which starts at its first
+ * failure) ends. A password check is counted before it runs, atomically, so
+ * parallel guesses cannot pass the cap; a success clears the pair's or the
+ * browser's counters and gives the source its point back. Unknown usernames are keyed by an HMAC of what was typed (which may be
  * a password typed into the wrong field, so it is never stored), and take the
  * same steps as known ones.
  */
@@ -50,12 +69,19 @@ export interface Limits {
 }
 
 export interface ThrottleSettings {
-  /** Password checks per account; second-factor codes use the same limits on counters of their own. */
+  /**
+   * Password checks per (account, source), and per known browser of the account; second-factor codes use
+   * the same limits on counters of their own.
+   */
   account: Limits;
+  /** Failed password checks per account from browsers it does not know, over every source: the lock of new browsers. */
+  newBrowsers: Limits;
   /** Password checks per source address (IPv6: per /64), over every account: credential stuffing. */
   source: Limits;
-  /** Client authentication per client_id. */
+  /** Failed client authentications per source address, over every client. */
   client: Limits;
+  /** Failed client authentications over every source: past it, every wrong secret is answered 429. */
+  clientGlobal: Limits;
   /** Sign-ups per source address (lib/services/sign-up.ts): each one creates an account and sends a mail. */
   signUp: Limits;
   delaySeconds: number;
@@ -67,8 +93,10 @@ export function throttleSettings(e: Env = env()): ThrottleSettings {
   const problems = [
     e.THROTTLE_ACCOUNT_FREE_FAILURES < e.THROTTLE_ACCOUNT_LOCK_AFTER || 'THROTTLE_ACCOUNT_FREE_FAILURES must be below THROTTLE_ACCOUNT_LOCK_AFTER',
     e.THROTTLE_ACCOUNT_LOCK_AFTER <= e.THROTTLE_ACCOUNT_DAILY_CAP || 'THROTTLE_ACCOUNT_LOCK_AFTER must not exceed THROTTLE_ACCOUNT_DAILY_CAP',
+    e.THROTTLE_ACCOUNT_DAILY_CAP < e.THROTTLE_NEW_BROWSER_LOCK_AFTER || 'THROTTLE_NEW_BROWSER_LOCK_AFTER must exceed THROTTLE_ACCOUNT_DAILY_CAP',
     e.THROTTLE_SOURCE_FREE_FAILURES < e.THROTTLE_SOURCE_HOURLY_CAP || 'THROTTLE_SOURCE_FREE_FAILURES must be below THROTTLE_SOURCE_HOURLY_CAP',
     e.THROTTLE_CLIENT_FREE_FAILURES < e.THROTTLE_CLIENT_HOURLY_CAP || 'THROTTLE_CLIENT_FREE_FAILURES must be below THROTTLE_CLIENT_HOURLY_CAP',
+    e.THROTTLE_CLIENT_HOURLY_CAP <= e.THROTTLE_CLIENT_GLOBAL_HOURLY_CAP || 'THROTTLE_CLIENT_HOURLY_CAP must not exceed THROTTLE_CLIENT_GLOBAL_HOURLY_CAP',
     e.THROTTLE_DELAY_SECONDS <= e.THROTTLE_MAX_DELAY_SECONDS || 'THROTTLE_DELAY_SECONDS must not exceed THROTTLE_MAX_DELAY_SECONDS',
   ].filter((p) => p !== true);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
@@ -80,8 +108,17 @@ export function throttleSettings(e: Env = env()): ThrottleSettings {
       cap: e.THROTTLE_ACCOUNT_DAILY_CAP,
       windowSeconds: 86_400,
     },
+    // No waits below the lock: waits there would slow the owner's new browser at a stranger's will.
+    newBrowsers: {
+      free: e.THROTTLE_NEW_BROWSER_LOCK_AFTER,
+      lockAfter: e.THROTTLE_NEW_BROWSER_LOCK_AFTER,
+      lockSeconds: 86_400,
+      cap: e.THROTTLE_NEW_BROWSER_LOCK_AFTER,
+      windowSeconds: 86_400,
+    },
     source: { free: e.THROTTLE_SOURCE_FREE_FAILURES, cap: e.THROTTLE_SOURCE_HOURLY_CAP, windowSeconds: 3600 },
     client: { free: e.THROTTLE_CLIENT_FREE_FAILURES, cap: e.THROTTLE_CLIENT_HOURLY_CAP, windowSeconds: 3600 },
+    clientGlobal: { free: e.THROTTLE_CLIENT_GLOBAL_HOURLY_CAP, cap: e.THROTTLE_CLIENT_GLOBAL_HOURLY_CAP, windowSeconds: 3600 },
     // No waits in between: a person signs up once; the cap alone stops a script filling the user table or the mail queue.
     signUp: { free: e.THROTTLE_SIGN_UP_HOURLY_CAP, cap: e.THROTTLE_SIGN_UP_HOURLY_CAP, windowSeconds: 3600 },
     delaySeconds: e.THROTTLE_DELAY_SECONDS,
@@ -102,7 +139,10 @@ export type Check = { allowed: true } | ({ allowed: false } & Refusal);
 export interface FailureOutcome {
   /** The wait before the next attempt, if this failure earned one. */
   wait?: Refusal;
-  /** This failure locked the account (or second factor): a lockout, for the audit log. */
+  /**
+   * This failure locked the account (or second factor) for the browser or address it came from, or for every
+   * new browser: a lockout, for the audit log and the owner's unlock mail.
+   */
   locked: boolean;
 }
 
@@ -111,6 +151,17 @@ export interface PasswordAttempt {
   account: { id: string } | undefined;
   username: string;
   /** The request's address (lib/services/request-context.ts), null when unknown. */
+  ip: string | null;
+  /**
+   * The browser's device id for this account, when it presented a valid device cookie for it
+   * (lib/services/sign-in-devices.ts): the attempt then counts against that browser's own budget only.
+   */
+  device?: string;
+}
+
+/** A failed client authentication, from `ip`. */
+export interface ClientAttempt {
+  clientId: string;
   ip: string | null;
 }
 
@@ -123,9 +174,11 @@ export interface Throttle {
   beforeSecondFactor(accountId: string): Promise<Check>;
   secondFactorFailed(accountId: string): Promise<FailureOutcome>;
   secondFactorSucceeded(accountId: string): Promise<void>;
-  /** One read; a success needs no call, so the token endpoint's happy path writes nothing. */
-  beforeClientAuthentication(clientId: string): Promise<Check>;
-  clientAuthenticationFailed(clientId: string): Promise<FailureOutcome>;
+  /**
+   * A wrong client secret (compared first: a right one never asks): counted against its source and the global
+   * cap, unless the source already waits. Refused: answer 429 with Retry-After instead of invalid_client.
+   */
+  clientAuthenticationFailed(attempt: ClientAttempt): Promise<Check>;
   /**
    * Before sending a mail someone asked for (a password reset link): counted
    * per source address and, when the request names an account, per account,
@@ -143,10 +196,18 @@ export interface Throttle {
   beforeLinkCheck(ip: string | null): Promise<Check>;
   /** A link's token matched nothing (or is spent or expired): counted against the source, like a wrong password. */
   linkFailed(ip: string | null): Promise<FailureOutcome>;
-  /** For the admin's views: until when the account's password or second factor is locked. */
+  /**
+   * For the admin's views: until when the account is locked for new browsers, or its second factor is. A lock of
+   * one address or one browser is not shown: it keeps out only that address or browser, and ends by itself.
+   */
   lockState(accountId: string): Promise<{ lockedUntil: Date } | undefined>;
-  /** Clears the account's counters and waits; true when it was locked (an audit event). */
+  /** Clears the account's counters and waits (new browsers', second factor's); true when it was locked (an audit event). */
   unlock(accountId: string): Promise<boolean>;
+  /**
+   * Before mailing an account's owner an unlock link (a lock engaged): at most `free` such mails a day per
+   * account, so a stranger who locks an address after another cannot fill the owner's mailbox.
+   */
+  beforeUnlockMail(accountId: string): Promise<Check>;
   close(): Promise<void>;
 }
 
@@ -166,10 +227,14 @@ const LOCK = 2;
 
 export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEveryMs = 300_000 }: ThrottleOptions): Throttle {
   const store = openCounterStore(db, { redisUrl, redisKeyPrefix });
+  // Keys: `<account or name key>@<source>`; a known browser's: `<account key>#<device id>`.
   const password = counter(store, 'password', settings.account, settings);
+  const newBrowsers = counter(store, 'new_browsers', settings.newBrowsers, settings);
   const secondFactor = counter(store, 'second_factor', settings.account, settings);
   const source = counter(store, 'source', settings.source, settings);
-  const client = counter(store, 'client', settings.client, settings);
+  const client = counter(store, 'client_source', settings.client, settings);
+  const clientGlobal = counter(store, 'client_global', settings.clientGlobal, settings);
+  const unlockMail = counter(store, 'unlock_mail', UNLOCK_MAILS, settings);
   const mail = counter(store, 'mail', settings.account, settings);
   const signUp = counter(store, 'sign_up', settings.signUp, settings);
   const sweeper =
@@ -179,7 +244,8 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
   sweeper?.unref();
 
   let hmacKey: Promise<string> | undefined;
-  const passwordKey = async ({ account, username }: PasswordAttempt) => {
+  /** The account's key, or for a name that names none, an HMAC of the name: both take the same steps. */
+  const nameKey = async ({ account, username }: PasswordAttempt) => {
     if (account) return accountKey(account.id);
     // One server secret, so every instance derives the same key; a failed read is tried again next time.
     hmacKey ??= serverSecret(db, 'throttle_username_key', () => randomBytes(32).toString('base64url')).catch((error) => {
@@ -192,30 +258,47 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
     return `name:${digest}`;
   };
 
+  /** Which budget an attempt spends: a known browser's own, or its (account, source) pair's. */
+  const keysOf = async (attempt: PasswordAttempt) => {
+    const name = await nameKey(attempt);
+    const from = sourceOf(attempt.ip);
+    return attempt.device && attempt.account ? { name, from, own: `${name}#${attempt.device}`, known: true } : { name, from, own: `${name}@${from}`, known: false };
+  };
+
   const lockState = async (accountId: string) => {
-    const waits = await Promise.all([password.waiting(accountKey(accountId)), secondFactor.waiting(accountKey(accountId))]);
+    const waits = await Promise.all([newBrowsers.waiting(accountKey(accountId)), secondFactor.waiting(accountKey(accountId))]);
     const lock = latest(waits.filter((w) => w?.reason === 'locked'));
     return lock ? { lockedUntil: lock.until } : undefined;
   };
 
   return {
     async beforePasswordCheck(attempt) {
-      const [key, from] = [await passwordKey(attempt), sourceOf(attempt.ip)];
-      const waiting = latest(await Promise.all([password.waiting(key), source.waiting(from)]));
+      const { name, from, own, known } = await keysOf(attempt);
+      if (known) {
+        // The browser's own budget only: a stranger's guesses from elsewhere, or from the same address, do not reach it.
+        const refusal = (await password.waiting(own)) ?? (await password.attempt(own));
+        return refusal ? refused(refusal) : { allowed: true };
+      }
+      const waiting = latest(await Promise.all([password.waiting(own), source.waiting(from), newBrowsers.waiting(name)]));
       if (waiting) return refused(waiting);
-      const overAccount = await password.attempt(key);
-      if (overAccount) return refused(overAccount);
+      const overPair = await password.attempt(own);
+      if (overPair) return refused(overPair);
       const overSource = await source.attempt(from);
-      if (overSource) await password.refund(key);
+      if (overSource) await password.refund(own);
       return overSource ? refused(overSource) : { allowed: true };
     },
     async passwordFailed(attempt) {
-      const [mine, theirs] = await Promise.all([password.failed(await passwordKey(attempt), true), source.failed(sourceOf(attempt.ip), true)]);
-      const wait = latest([mine.wait, theirs.wait]);
-      return wait ? { wait, locked: mine.locked } : { locked: mine.locked };
+      const { name, from, own, known } = await keysOf(attempt);
+      if (known) return password.failed(own, true);
+      const [mine, theirs, all] = await Promise.all([password.failed(own, true), source.failed(from, true), newBrowsers.failed(name, false)]);
+      const wait = latest([mine.wait, theirs.wait, all.wait]);
+      const locked = mine.locked || all.locked;
+      return wait ? { wait, locked } : { locked };
     },
     async passwordSucceeded(attempt) {
-      await Promise.all([password.clear(await passwordKey(attempt)), source.refund(sourceOf(attempt.ip))]);
+      const { from, own, known } = await keysOf(attempt);
+      // The new-browser count stays: the owner's success elsewhere must not hand a guesser a fresh day.
+      await Promise.all([password.clear(own), known ? undefined : source.refund(from)]);
     },
     async beforeSecondFactor(accountId) {
       const key = accountKey(accountId);
@@ -224,11 +307,14 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
     },
     secondFactorFailed: (accountId) => secondFactor.failed(accountKey(accountId), true),
     secondFactorSucceeded: (accountId) => secondFactor.clear(accountKey(accountId)),
-    async beforeClientAuthentication(clientId) {
-      const refusal = await client.waiting(clientId);
-      return refusal ? refused(refusal) : { allowed: true };
+    async clientAuthenticationFailed({ ip }) {
+      const from = sourceOf(ip);
+      const waiting = latest(await Promise.all([client.waiting(from), clientGlobal.waiting(ALL)]));
+      if (waiting) return refused(waiting);
+      // This failure is answered 401 whatever it earns; the wait applies to the source's next wrong secret.
+      await Promise.all([client.failed(from, false), clientGlobal.failed(ALL, false)]);
+      return { allowed: true };
     },
-    clientAuthenticationFailed: (clientId) => client.failed(clientId, false),
     async beforeMailRequest({ ip, accountId }) {
       const from = sourceOf(ip);
       const waiting = latest(await Promise.all([source.waiting(from), accountId ? mail.waiting(accountKey(accountId)) : undefined]));
@@ -252,8 +338,12 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
     lockState,
     async unlock(accountId) {
       const wasLocked = (await lockState(accountId)) !== undefined;
-      await Promise.all([password.clear(accountKey(accountId)), secondFactor.clear(accountKey(accountId))]);
+      await Promise.all([newBrowsers.clear(accountKey(accountId)), secondFactor.clear(accountKey(accountId))]);
       return wasLocked;
+    },
+    async beforeUnlockMail(accountId) {
+      const refusal = await unlockMail.attempt(accountKey(accountId));
+      return refusal ? refused(refusal) : { allowed: true };
     },
     async close() {
       clearInterval(sweeper);
@@ -263,6 +353,10 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
 }
 
 const accountKey = (accountId: string) => `id:${accountId}`;
+/** The key of counters kept over every source. */
+const ALL = 'all';
+/** Unlock mails per account a day. */
+const UNLOCK_MAILS: Limits = { free: 3, cap: 3, windowSeconds: 86_400 };
 
 const refused = (refusal: Refusal): Check => ({ allowed: false, ...refusal });
 
