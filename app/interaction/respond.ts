@@ -80,6 +80,7 @@ export function interactionForm(
     const next = await step(uid, request.headers.get('cookie'), requestContext(request.headers), form);
     const response = respond(uid, next, form);
     if ('error' in next) afterError?.(response, uid, form);
+    else for (const cookie of next.cookies ?? []) response.headers.append('set-cookie', cookie);
     return response;
   };
 }

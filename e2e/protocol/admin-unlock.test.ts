@@ -8,12 +8,12 @@ import { createThrottle, throttleSettings } from '../../lib/services/throttle.ts
 import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
 
-// The default limits, except that the first wrong password locks the account for the default lock period.
+// The default limits, except that the first wrong password from a new browser locks new browsers out for the day.
 const defaults = throttleSettings();
 const throttle = createThrottle({
   db: database(databaseUrl),
   redisUrl: process.env.REDIS_URL,
-  settings: { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } },
+  settings: { ...defaults, newBrowsers: { ...defaults.newBrowsers, free: 1, lockAfter: 1, cap: 1 } },
   sweepEveryMs: 0,
 });
 after(() => throttle.close());
@@ -46,7 +46,7 @@ test('a locked user shows until when; unlocking answers the user with locked_unt
 
   const shown = await api('GET', `/api/admin/users/${user.id}`, { token });
   const until = Date.parse(shown.body.locked_until);
-  const lockMs = defaults.account.lockSeconds! * 1000;
+  const lockMs = defaults.newBrowsers.windowSeconds * 1000;
   assert.ok(Math.abs(until - (Date.now() + lockMs)) < 60_000, `locked for the lock period: ${shown.body.locked_until}`);
   // Every answer that is one user says so, not just GET (the throttle answers in whole seconds from now).
   const patched = await api('PATCH', `/api/admin/users/${user.id}`, { token, json: { name: 'Still Locked' } });

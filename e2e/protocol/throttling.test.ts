@@ -1,32 +1,39 @@
-// Password guessing over HTTP: a run of wrong passwords is refused before any check, then locks the account;
-// client secrets are throttled per client_id at the token, introspection and revocation endpoints; two instances
-// on one database share the counters. The default limits (lib/config/env.ts) apply.
+// Password guessing over HTTP: a run of wrong passwords from one address is refused before any check, then locks
+// that address out of the account, while the owner's browser that signed in before keeps working; wrong client
+// secrets are throttled per source address at the token, introspection and revocation endpoints, and a right secret
+// is never refused; two instances on one database share the counters. The default limits (lib/config/env.ts) apply.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { auditEventsFor } from '../../lib/services/audit.ts';
 import { database } from '../../lib/db/database.ts';
-import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
+import { PORTAL_CLIENT_ID, portalClientSecret } from '../../lib/services/portal/registration.ts';
 import { TestBrowser } from '../support/browser.ts';
-import { authorizationRequest, basic, baseUrl, databaseUrl, makeClient, makeUser, post } from '../support/fixtures.ts';
+import { authorizationRequest, basic, baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { startInstance } from '../support/server.ts';
 
 let second: string;
 let stopSecond: () => void;
+/** An instance behind a "proxy" (TRUST_PROXY=1): its requests say which address they come from. */
+let proxied: string;
+let stopProxied: () => void;
 
 before(async () => {
   ({ url: second, stop: stopSecond } = await startInstance({ DATABASE_URL: databaseUrl, ISSUER: baseUrl }));
+  ({ url: proxied, stop: stopProxied } = await startInstance({ DATABASE_URL: databaseUrl, ISSUER: baseUrl, TRUST_PROXY: '1' }));
 });
 
-after(() => stopSecond?.());
+after(() => {
+  stopSecond?.();
+  stopProxied?.();
+});
 
 type Outcome = 'wrong' | 'throttled' | 'signed_in';
 
 /** One authorization request's login form at `origin`, and a way to submit it again and again. */
-async function loginForm(origin = baseUrl) {
+async function loginForm(origin = baseUrl, browser = new TestBrowser(origin, baseUrl) /* behind a load balancer: the issuer's origin */) {
   const client = await makeClient();
-  const { url } = await authorizationRequest(client);
-  const browser = new TestBrowser(origin, baseUrl); // behind a load balancer: the issuer's origin
+  const { url } = await authorizationRequest(client, { prompt: 'login' });
   const start = new URL(url);
   let page = await browser.navigate(new URL(`${start.pathname}${start.search}`, origin));
   let html = await page.response.text();
@@ -52,8 +59,11 @@ const checkedFailures = async (userId: string) =>
     (e) => e.details.reason === 'wrong_password',
   ).length;
 
-test('fifty wrong passwords in a row: five free, then refused without a check, the right one too; waited out, the run locks the account until an admin unlocks it', async () => {
+test('fifty wrong passwords in a row from one address: five free, then refused without a check, the right one too; waited out, the run locks the address out, not the owner’s browser', async () => {
   const user = await makeUser();
+  // The owner signed in from this browser before: it holds a device cookie for the account.
+  const owners = new TestBrowser(baseUrl);
+  assert.equal((await (await loginForm(baseUrl, owners))(user.username, user.password)).outcome, 'signed_in');
   const submit = await loginForm();
   const outcomes: Outcome[] = [];
   for (let i = 0; i < 50; i++) outcomes.push((await submit(user.username, `guess ${i}`)).outcome);
@@ -86,16 +96,11 @@ test('fifty wrong passwords in a row: five free, then refused without a check, t
     }
   }
   assert.ok(locked && locked.retryAfter! > 600, `locked for the lock period, not a short delay (${locked?.retryAfter} s)`);
-  assert.equal((await submit(user.username, user.password)).outcome, 'throttled', 'the right password is refused while locked');
+  assert.equal((await submit(user.username, user.password)).outcome, 'throttled', 'the right password is refused from a new browser while locked');
   await sleep(0.3);
   const lockouts = await auditEventsFor(database(databaseUrl), { involvingUserId: user.id, actions: ['user.locked'] }, 10);
   assert.equal(lockouts.length, 1, 'the lock is in the audit log, under the account');
-
-  const token = await adminToken(await makeAdminApiClient());
-  const unlocked = await api('POST', `/api/admin/users/${user.id}/unlock`, { token });
-  assert.equal(unlocked.status, 200);
-  assert.equal(unlocked.body.locked_until, null);
-  assert.equal((await submit(user.username, user.password)).outcome, 'signed_in', 'unlocked, the right password signs in');
+  assert.equal((await (await loginForm(baseUrl, owners))(user.username, user.password)).outcome, 'signed_in', 'the owner’s browser, same address, at once');
 });
 
 test('a username that names no account is refused at the same step as one that does', async () => {
@@ -107,38 +112,57 @@ test('a username that names no account is refused at the same step as one that d
   assert.equal(outcomes[6], 'throttled');
 });
 
-test('wrong client secrets: ten answered 401, then growing waits answered 429 with Retry-After at every endpoint, the right secret too', async () => {
+test('two hundred wrong client secrets, paced and in bursts, for an app and for the portal: the right secret works at once throughout, from the same address; the attacker gets 429', async () => {
   const client = await makeClient();
-  const right = { authorization: basic(client.id, client.clientSecret!) };
-  const wrong = { authorization: basic(client.id, 'not-the-secret') };
+  const portalSecret = await portalClientSecret(database(databaseUrl));
+  const from = `198.51.100.${randomBytes(1)[0] % 250}`;
+  /** A POST to the proxied instance from `from`. */
+  const postFrom = (path: string, body: Record<string, string>, authorization: string) =>
+    fetch(new URL(path, proxied), {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from },
+      body: new URLSearchParams(body).toString(),
+    });
+  const right = basic(client.id, client.clientSecret!);
+  const portal = basic(PORTAL_CLIENT_ID, portalSecret);
   const statuses: number[] = [];
-  for (let i = 0; i < 10; i++) statuses.push((await post('/oauth/revoke', { token: 'x' }, wrong)).status);
-  assert.deepEqual(statuses, Array(10).fill(401), 'ten free failures');
-  // Each further failure doubles the wait: waited out, they reach one of eight seconds.
-  let retryAfter = 0;
-  for (let i = 0; i < 8 && retryAfter < 8; i++) {
-    const answer = await post('/oauth/revoke', { token: 'x' }, wrong);
-    if (answer.status === 429) {
-      retryAfter = Number(answer.headers.get('retry-after'));
-      if (retryAfter < 8) await sleep(retryAfter);
-    } else assert.equal(answer.status, 401);
+  for (let round = 0; round < 10; round++) {
+    // A burst of twenty, half for the app, half for the portal's public client_id...
+    const burst = Array.from({ length: 20 }, (_, i) =>
+      postFrom('/oauth/revoke', { token: 'x' }, basic(i % 2 ? PORTAL_CLIENT_ID : client.id, `guess-${round}-${i}`)),
+    );
+    statuses.push(...(await Promise.all(burst)).map((r) => r.status));
+    // ...and the owners' right secrets, at once, from the same address: never refused.
+    for (const path of ['/oauth/token', '/oauth/introspect', '/oauth/revoke']) {
+      const body: Record<string, string> = path === '/oauth/token' ? { grant_type: 'client_credentials' } : { token: 'x' };
+      assert.equal((await postFrom(path, body, right)).status, 200, `${path}, round ${round}: the app's right secret`);
+    }
+    assert.equal((await postFrom('/oauth/revoke', { token: 'x' }, portal)).status, 200, `round ${round}: the portal's right secret`);
+    await sleep(0.1);
   }
-  assert.ok(retryAfter >= 8, `a wait of ${retryAfter} s`);
-  for (const path of ['/oauth/token', '/oauth/introspect', '/oauth/revoke']) {
-    const body: Record<string, string> = path === '/oauth/token' ? { grant_type: 'client_credentials' } : { token: 'x' };
-    const refused = await post(path, body, right);
-    assert.equal(refused.status, 429, path);
-    assert.ok(Number(refused.headers.get('retry-after')) >= 1, `${path}: Retry-After`);
-    const json = await refused.json();
-    assert.deepEqual(Object.keys(json).sort(), ['error', 'error_description']);
-    assert.equal(json.error, 'too_many_requests');
-    assert.match(json.error_description, /try again in \d+ seconds/);
-  }
-  await sleep(retryAfter + 0.5);
-  assert.equal((await post('/oauth/revoke', { token: 'x' }, right)).status, 200, 'after the wait the right secret works');
+  assert.ok(
+    statuses.slice(0, 10).every((s) => s === 401),
+    'the first ten are answered 401',
+  );
+  assert.ok(statuses.filter((s) => s === 429).length >= 150, `the attacker is slowed: ${statuses.filter((s) => s === 429).length} of 200 answered 429`);
+  assert.ok(statuses.every((s) => s === 401 || s === 429));
+  const refused = await postFrom('/oauth/introspect', { token: 'x' }, basic(client.id, 'another guess'));
+  assert.equal(refused.status, 429);
+  assert.ok(Number(refused.headers.get('retry-after')) >= 1, 'Retry-After');
+  const json = await refused.json();
+  assert.deepEqual(Object.keys(json).sort(), ['error', 'error_description']);
+  assert.equal(json.error, 'too_many_requests');
+  assert.match(json.error_description, /try again in \d+ seconds/);
+  // Another address is not the attacker's: its wrong secret is a plain 401.
+  const elsewhere = await fetch(new URL('/oauth/revoke', proxied), {
+    method: 'POST',
+    headers: { authorization: basic(client.id, 'typo'), 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '192.0.2.77' },
+    body: 'token=x',
+  });
+  assert.equal(elsewhere.status, 401);
 });
 
-test('two instances on one database share the counters: failures at one are refused at the other', async () => {
+test('two instances on one database share the counters: failures at one are refused at the other, from the same address', async () => {
   const user = await makeUser();
   const [here, there] = [await loginForm(), await loginForm(second)];
   for (let i = 0; i < 6; i++) assert.equal((await here(user.username, `guess ${i}`)).outcome, 'wrong');
@@ -146,6 +170,6 @@ test('two instances on one database share the counters: failures at one are refu
   await sleep(1.1);
   assert.equal((await here(user.username, 'guess 7')).outcome, 'wrong');
   const refused = await there(user.username, user.password);
-  assert.equal(refused.outcome, 'throttled', 'the other instance refuses the right password too');
+  assert.equal(refused.outcome, 'throttled', 'the other instance refuses the right password from a new browser at that address too');
   assert.ok(refused.retryAfter! >= 1);
 });

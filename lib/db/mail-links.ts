@@ -9,9 +9,10 @@ import type { Database } from './database.ts';
 
 /**
  * `email_verification`: the link proves the person reads `email` (a new address becomes the account's only then);
- * `invitation`: an invited person chooses their first password with it, which verifies `email` too.
+ * `invitation`: an invited person chooses their first password with it, which verifies `email` too;
+ * `account_unlock`: the owner lifts a lock that strangers' failed passwords put on new browsers (lib/services/account-unlock.ts).
  */
-export type MailLinkPurpose = 'password_reset' | 'email_verification' | 'invitation';
+export type MailLinkPurpose = 'password_reset' | 'email_verification' | 'invitation' | 'account_unlock';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -56,6 +56,7 @@ const ROUTED_SEGMENTS = new Set([
   'password-reset',
   'readyz',
   'sign-in',
+  'unlock',
   'verify-email',
   '_next',
   'favicon.svg',

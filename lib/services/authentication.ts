@@ -22,6 +22,7 @@
 import type { Database } from '../db/database.ts';
 import { findCredentials, findCredentialsById, type Credentials } from '../db/users.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
+import { knownDevice } from './sign-in-devices.ts';
 import type { signInFailureReasons } from './audit-events.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import type { Refusal, Throttle } from './throttle.ts';
@@ -63,8 +64,9 @@ async function checkPassword(
   typed: string,
   password: string,
   ip: string | null,
+  device?: string,
 ): Promise<PasswordCheck> {
-  const attempt = { account: credentials ? { id: credentials.id } : undefined, username: typed, ip };
+  const attempt = { account: credentials ? { id: credentials.id } : undefined, username: typed, ip, device };
   const check = await throttle.beforePasswordCheck(attempt);
   if (!check.allowed) return { ok: false, refusal: check };
   // An account without a password (an invitation not yet accepted) costs the same hash and matches nothing.
@@ -77,11 +79,22 @@ async function checkPassword(
   return outcome.locked && outcome.wait ? { ok: false, locked: { until: outcome.wait.until } } : { ok: false };
 }
 
-/** Sign-in: the username, in any case, and its password, from `ip`. */
-export async function authenticate(ctx: PasswordCheckContext, username: string, password: string, ip: string | null = null): Promise<Authentication> {
+/**
+ * Sign-in: the username, in any case, and its password, from `ip`. `cookieHeader`: the browser's
+ * cookies, whose device cookie (lib/services/sign-in-devices.ts) may make it a known browser of the
+ * account, with a budget of its own.
+ */
+export async function authenticate(
+  ctx: PasswordCheckContext,
+  username: string,
+  password: string,
+  ip: string | null = null,
+  cookieHeader: string | null = null,
+): Promise<Authentication> {
   const credentials = await findCredentials(ctx.db, username);
   const account = credentials ? { accountId: credentials.id, username: credentials.username } : {};
-  const checked = await checkPassword(ctx, credentials, username, password, ip);
+  const device = credentials && cookieHeader ? await knownDevice(ctx.db, credentials.id, cookieHeader) : undefined;
+  const checked = await checkPassword(ctx, credentials, username, password, ip, device);
   if (!checked.ok) {
     if (checked.refusal) return { ok: false, reason: 'throttled', ...account, refusal: checked.refusal };
     return { ok: false, reason: credentials ? 'wrong_password' : 'unknown_user', ...account, ...(checked.locked ? { locked: checked.locked } : {}) };

@@ -23,6 +23,8 @@ import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep }
 import { findPendingEmailVerification, savePendingEmailVerification } from '../db/pending-email-verifications.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { authenticate, recordLockout } from './authentication.ts';
+import { mailUnlockLink } from './account-unlock.ts';
+import { rememberDevice } from './sign-in-devices.ts';
 import { recoveryCodesLeft } from './factors/recovery-codes.ts';
 import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from './factors/passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from './factors/second-step.ts';
@@ -230,7 +232,8 @@ type Failure =
   /** The second step refused a code: its problem (lib/services/factors/second-step.ts), for the page to say. */
   | { error: Exclude<SecondStepOutcome, { ok: true } | { error: 'throttled' }>['error'] | 'wrong_recovery_code' }
   | { error: 'throttled'; retryAfterSeconds: number };
-export type Next = { redirect: string } | Failure;
+/** `cookies`: Set-Cookie values the answer carries (the device cookie after a right password, lib/services/sign-in-devices.ts). */
+export type Next = { redirect: string; cookies?: string[] } | Failure;
 
 export async function current(
   ctx: AppContext,
@@ -260,13 +263,15 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
   const { username, password } = parsed.data;
   // "Keep me signed in": unticked, the provider opens a transient session (lib/oidc/configuration.ts, ttl.Session).
   const remember = form.get('remember') === 'on';
-  const result = await authenticate(ctx, username, password, context.ip);
+  const result = await authenticate(ctx, username, password, context.ip, cookie);
   const client = await clientOf(ctx, interaction);
   if (!result.ok) {
     ctx.metrics.signIn(result.refusal ? 'throttled' : 'failed');
     await recordSignInFailure(ctx, result, client, context);
     if (result.locked && result.accountId && result.username) {
       await recordLockout(ctx.db, { id: result.accountId, username: result.username }, result.locked.until, context);
+      // Not awaited: the answer must not take longer, or say more, for an account that has a mailbox.
+      void mailUnlockLink(ctx, result.accountId, context);
     }
     if (result.awaitingEmail !== undefined && result.accountId) {
       // The right password of a signed-up account not verified yet: the page says where the link went, and
@@ -283,7 +288,10 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
     return result.refusal ? { error: 'throttled', retryAfterSeconds: result.refusal.retryAfterSeconds } : { error: 'invalid_credentials' };
   }
   // The account's own spelling: usernames match whatever the case typed.
-  return completePasswordStep(ctx, uid, cookie, interaction, { id: result.accountId, username: result.username }, client, context, remember);
+  const next = await completePasswordStep(ctx, uid, cookie, interaction, { id: result.accountId, username: result.username }, client, context, remember);
+  if (!('redirect' in next)) return next;
+  // The right password makes this browser a known one of the account: its own budget against guessing from now on.
+  return { ...next, cookies: [await rememberDevice(ctx.db, result.accountId, cookie, ctx.config.ISSUER.startsWith('https:'))] };
 }
 
 /**

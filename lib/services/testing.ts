@@ -43,13 +43,18 @@ export function testContext(db: Database): TestContext {
 /**
  * Locks an account in the shared counters (the database's, or Redis with
  * `redisUrl`) as a guessing run would: a one-off throttle with the default
- * limits except that the first wrong password locks, for the default period.
- * The lock is the one ten failures and their waits make (throttle.test.ts
- * walks the defaults to it on a mocked clock), without the waits.
+ * limits except that the first wrong password from a new browser locks new
+ * browsers out, as a hundred from a hundred addresses do (throttle.test.ts
+ * walks the defaults to it), until the day ends.
  */
 export async function lockAccount(db: Database, user: { id: string; username: string }, redisUrl?: string): Promise<void> {
   const defaults = throttleSettings();
-  const throttle = createThrottle({ db, redisUrl, settings: { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } }, sweepEveryMs: 0 });
+  const throttle = createThrottle({
+    db,
+    redisUrl,
+    settings: { ...defaults, newBrowsers: { ...defaults.newBrowsers, free: 1, lockAfter: 1, cap: 1 } },
+    sweepEveryMs: 0,
+  });
   try {
     const attempt = { account: { id: user.id }, username: user.username, ip: '203.0.113.50' };
     const check = await throttle.beforePasswordCheck(attempt);

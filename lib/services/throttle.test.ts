@@ -269,7 +269,11 @@ for (const storage of storages) {
       for (let i = 0; i < 10; i++) assert.deepEqual(await throttle.clientAuthenticationFailed(attacker), { allowed: true });
       assert.deepEqual(await throttle.clientAuthenticationFailed(attacker), { allowed: true }, 'the eleventh is answered 401 and earns a wait');
       assert.deepEqual(refusedFor(await throttle.clientAuthenticationFailed(attacker)), { reason: 'throttled', retryAfterSeconds: 1 });
-      assert.deepEqual(refusedFor(await throttle.clientAuthenticationFailed({ ...attacker, clientId: `client-${tag()}` })), { reason: 'throttled', retryAfterSeconds: 1 }, 'any client, from that address');
+      assert.deepEqual(
+        refusedFor(await throttle.clientAuthenticationFailed({ ...attacker, clientId: `client-${tag()}` })),
+        { reason: 'throttled', retryAfterSeconds: 1 },
+        'any client, from that address',
+      );
       assert.deepEqual(await throttle.clientAuthenticationFailed({ ...attacker, ip: freshIp() }), { allowed: true }, 'the same client from elsewhere');
       tick(1);
       assert.deepEqual(await throttle.clientAuthenticationFailed(attacker), { allowed: true }, 'waited out, answered 401 again');

@@ -262,7 +262,9 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
   const keysOf = async (attempt: PasswordAttempt) => {
     const name = await nameKey(attempt);
     const from = sourceOf(attempt.ip);
-    return attempt.device && attempt.account ? { name, from, own: `${name}#${attempt.device}`, known: true } : { name, from, own: `${name}@${from}`, known: false };
+    return attempt.device && attempt.account
+      ? { name, from, own: `${name}#${attempt.device}`, known: true }
+      : { name, from, own: `${name}@${from}`, known: false };
   };
 
   const lockState = async (accountId: string) => {
