@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { SoftAuthenticator } from '../../lib/services/factors/soft-authenticator.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
-import { baseUrl, discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
+import { database } from '../../lib/db/database.ts';
+import { lockAccount } from '../../lib/services/testing.ts';
+import { baseUrl, databaseUrl, discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
 import { enrolPasskey, origin, pageOptions } from '../support/passkeys.ts';
 
 const MFA = 'urn:gatehouse:acr:mfa';
@@ -49,6 +51,23 @@ test('a passkey alone: no password typed, acr mfa and amr pop+mfa; the same answ
   const replay = await again.submit(await second.start.response.text(), '/passkey', { response: answer });
   assert.equal(replay.location, undefined, 'not signed in');
   assert.match(await replay.response.text(), /That passkey could not be checked/);
+});
+
+test('a passkey signs in while wrong passwords keep new browsers out: password failures never block a passkey', async () => {
+  const client = await makeClient({ firstParty: true });
+  const user = await makeUser();
+  const authenticator = await enrolPasskey(user);
+  await lockAccount(database(databaseUrl), user, process.env.REDIS_URL);
+  const browser = new TestBrowser(baseUrl);
+  // The right password from this new browser is refused while the lock lasts...
+  const refused = await authorize(browser, client);
+  const afterPassword = await browser.submit(await refused.start.response.text(), '/login', credentials(user));
+  assert.match(await afterPassword.response.text(), /Too many attempts; try again in/);
+  // ...its passkey is not.
+  const { config, verifier, start } = await authorize(browser, client);
+  const answer = JSON.stringify(authenticator.get(await pageOptions(start.url), origin));
+  const done = await browser.submit(await start.response.text(), '/passkey', { response: answer });
+  assert.equal((await claimsAfter(browser, config, verifier, done)).sub, user.id);
 });
 
 test('password, then the passkey as the second step: amr pwd+pop+mfa; another account’s passkey is refused on the page', async () => {

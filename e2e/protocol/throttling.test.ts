@@ -113,7 +113,7 @@ test('a username that names no account is refused at the same step as one that d
 });
 
 test('two hundred wrong client secrets, paced and in bursts, for an app and for the portal: the right secret works at once throughout, from the same address; the attacker gets 429', async () => {
-  const client = await makeClient();
+  const client = await makeClient({ grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'] });
   const portalSecret = await portalClientSecret(database(databaseUrl));
   const from = `198.51.100.${randomBytes(1)[0] % 250}`;
   /** A POST to the proxied instance from `from`. */

@@ -17,7 +17,7 @@ import { findAccount } from '../db/users.ts';
 import { accountUnlockMail } from '../mail/templates/account-unlock.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
-import { rememberDevice } from './sign-in-devices.ts';
+import { knownDevice, rememberDevice } from './sign-in-devices.ts';
 
 export const UNLOCK_LINK_HOURS = 24;
 
@@ -63,11 +63,20 @@ export async function mailUnlockLink(ctx: Context, accountId: string, context: R
   }
 }
 
-export type UnlockLinkView = { status: 'valid'; username: string } | { status: 'expired' | 'used' | 'unknown' };
+/** `unlocked`: the link was used, and by this browser (it is a known one of the account now). */
+export type UnlockLinkView = { status: 'valid' | 'unlocked'; username: string } | { status: 'expired' | 'used' | 'unknown' };
 
-/** Looks only: a mail scanner opening the link spends nothing. */
-export async function viewUnlockLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string): Promise<UnlockLinkView> {
+/**
+ * Looks only: a mail scanner opening the link spends nothing. `cookieHeader`: this browser's cookies, so the page
+ * shown again after its button (Next renders it anew when the action sets a cookie) says it worked.
+ */
+export async function viewUnlockLink(ctx: Pick<AppContext, 'db' | 'now'>, token: string, cookieHeader: string | null = null): Promise<UnlockLinkView> {
   const state = await mailLinkState(ctx.db, token, 'account_unlock', ctx.now());
+  if (state.status === 'used' && cookieHeader) {
+    const link = await findMailLink(ctx.db, token, 'account_unlock');
+    const account = link ? await findAccount(ctx.db, link.userId) : undefined;
+    if (account && (await knownDevice(ctx.db, account.id, cookieHeader))) return { status: 'unlocked', username: account.username };
+  }
   if (state.status !== 'open') return state;
   const account = await findAccount(ctx.db, state.link.userId);
   return account && !account.disabled ? { status: 'valid', username: account.username } : { status: 'unknown' };
@@ -94,7 +103,7 @@ export async function unlockWithLink(
   const view = await viewUnlockLink(ctx, token);
   if (view.status !== 'valid') {
     if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
-    return { outcome: { status: 'link', problem: view.status } };
+    return { outcome: { status: 'link', problem: view.status === 'unlocked' ? 'used' : view.status } };
   }
   const link = await findMailLink(ctx.db, token, 'account_unlock');
   if (!link || !(await spendMailLink(ctx.db, token, 'account_unlock', new Date(ctx.now())))) return { outcome: { status: 'link', problem: 'used' } };

@@ -1,9 +1,11 @@
 // /unlock/{token}: the mailed unlock link — one button lifts the lock and makes this browser a known one. Opening it changes nothing.
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { getTranslations } from 'next-intl/server';
 import { UnlockForm } from '@/components/recovery/unlock-form';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
+import { Notice } from '@/components/ui/notice';
 import { serverContext } from '@/lib/context';
 import { UNLOCK_LINK_HOURS, viewUnlockLink } from '@/lib/services/account-unlock';
 import { unlockAction } from '../actions';
@@ -16,8 +18,15 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function UnlockPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const view = await viewUnlockLink(serverContext(), token);
+  const view = await viewUnlockLink(serverContext(), token, (await headers()).get('cookie'));
   const t = await getTranslations('recovery');
+  if (view.status === 'unlocked') {
+    return (
+      <AuthCard title={t('unlock.title')}>
+        <Notice compact>{t('unlock.done', { username: view.username })}</Notice>
+      </AuthCard>
+    );
+  }
   if (view.status !== 'valid') {
     const problems = { expired: t('unlock.expired', { hours: UNLOCK_LINK_HOURS }), used: t('unlock.used'), unknown: t('unlock.unknown') };
     return (
