@@ -2,6 +2,7 @@
 // The unlock link's one button: public (the link is the proof), throttled per source by the use case. Next.js refuses
 // server-action posts whose Origin is not this host (CSRF).
 import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
 import { serverContext } from '@/lib/context';
 import { unlockWithLink, type UnlockOutcome } from '@/lib/services/account-unlock';
 import { requestContext } from '@/lib/services/request-context';
@@ -26,6 +27,8 @@ export async function unlockAction(token: string, _state: UnlockOutcome, _form: 
       sameSite: 'lax',
       secure: attributes.includes('Secure'),
     });
+    // Shown anew with the cookie it set (a render in this request would not see it yet): the page says it worked.
+    redirect(`/unlock/${encodeURIComponent(token)}`);
   }
   return outcome;
 }
