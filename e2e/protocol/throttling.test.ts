@@ -9,7 +9,7 @@ import { auditEventsFor } from '../../lib/services/audit.ts';
 import { database } from '../../lib/db/database.ts';
 import { PORTAL_CLIENT_ID, portalClientSecret } from '../../lib/services/portal/registration.ts';
 import { TestBrowser } from '../support/browser.ts';
-import { authorizationRequest, basic, baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
+import { authorizationRequest, basic, baseUrl, codeFlow, databaseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
 import { startInstance } from '../support/server.ts';
 
 let second: string;
@@ -125,6 +125,8 @@ test('two hundred wrong client secrets, paced and in bursts, for an app and for 
     });
   const right = basic(client.id, client.clientSecret!);
   const portal = basic(PORTAL_CLIENT_ID, portalSecret);
+  // A person signs in to the app now; the app redeems the code once the attack is over.
+  const flow = await codeFlow(client);
   const statuses: number[] = [];
   for (let round = 0; round < 10; round++) {
     // A burst of twenty, half for the app, half for the portal's public client_id...
@@ -153,6 +155,14 @@ test('two hundred wrong client secrets, paced and in bursts, for an app and for 
   assert.deepEqual(Object.keys(json).sort(), ['error', 'error_description']);
   assert.equal(json.error, 'too_many_requests');
   assert.match(json.error_description, /try again in \d+ seconds/);
+  // The app's code redemption, with its right secret, from the attacker's address, at once.
+  const redeemed = await postFrom(
+    '/oauth/token',
+    { grant_type: 'authorization_code', code: flow.code, redirect_uri: redirectUri, code_verifier: flow.verifier },
+    right,
+  );
+  assert.equal(redeemed.status, 200, await redeemed.clone().text());
+  assert.ok((await redeemed.json()).id_token, 'tokens for the person');
   // Another address is not the attacker's: its wrong secret is a plain 401.
   const elsewhere = await fetch(new URL('/oauth/revoke', proxied), {
     method: 'POST',
