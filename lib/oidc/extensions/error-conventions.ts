@@ -3,6 +3,7 @@
  * the RFC's words, every 401 names a scheme", corrected on the way out.
  */
 import type Provider from 'oidc-provider';
+import { serverErrorDescription } from '../server-errors.ts';
 
 interface ErrorBody {
   error?: string;
@@ -43,6 +44,13 @@ export function useErrorConventions(provider: Provider): void {
       return;
     }
     const body = ctx.body as ErrorBody | undefined;
+    // The provider says "oops! something went wrong" (its helpers/err_out.js): say what the admin API says,
+    // the request id the error was logged with (lib/oidc/provider.ts), for a report to name.
+    const requestId = ctx.get('x-request-id');
+    if (ctx.status >= 500 && body?.error === 'server_error' && requestId) {
+      ctx.body = { ...body, error_description: serverErrorDescription(requestId) };
+      return;
+    }
     const remap = ctx.status === 400 && body?.error === 'invalid_request' ? rfcCodes[body.error_description ?? ''] : undefined;
     if (remap) {
       ctx.body = { error: remap.error, error_description: remap.description };
