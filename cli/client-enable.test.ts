@@ -22,9 +22,9 @@ after(async () => {
 });
 
 test('client disable, then client enable: the provider finds the client again; both audited as the CLI; an unknown client exits 1', async () => {
-  const created = JSON.parse(
-    ok(await gatehouse(['client', 'create', '--name', 'Shop', '--redirect-uri', 'https://shop.example/cb', '--json'])).stdout,
-  ) as { client_id: string };
+  const created = JSON.parse(ok(await gatehouse(['client', 'create', '--name', 'Shop', '--redirect-uri', 'https://shop.example/cb', '--json'])).stdout) as {
+    client_id: string;
+  };
   const id = created.client_id;
   const db = database(databaseUrl);
 

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { after, before, test } from 'node:test';
 import { distDir } from '../../lib/config/dist-dir.ts';
 import { sourceHash, stampFile } from '../../scripts/build-stamp.mjs';
@@ -28,32 +29,37 @@ before(() => {
 });
 after(() => db.drop());
 
-/** A process's parent and command line, from /proc; undefined once it is gone (a zombie counts as gone: it runs nothing). */
-function processInfo(pid: number): { ppid: number; cmdline: string } | undefined {
+/** A process's parent and arguments, from /proc; undefined once it is gone (a zombie counts as gone: it runs nothing). */
+function processInfo(pid: number): { ppid: number; argv: string[] } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (state === 'Z' || state === 'X') return undefined;
-    return { ppid: Number(ppid), cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ') };
+    return { ppid: Number(ppid), argv: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean) };
   } catch {
     return undefined;
   }
 }
 
-/** Every live descendant of `root`, with its command line. */
-function descendants(root: number): Array<{ pid: number; cmdline: string }> {
+type Process = { pid: number; argv: string[] };
+
+/** Every live descendant of `root`, with its arguments. */
+function descendants(root: number): Process[] {
   const all = readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .map((name) => ({ pid: Number(name), ...processInfo(Number(name)) }))
-    .filter((p): p is { pid: number; ppid: number; cmdline: string } => p.ppid !== undefined);
-  const found: Array<{ pid: number; cmdline: string }> = [];
+    .filter((p): p is Process & { ppid: number } => p.ppid !== undefined);
+  const found: Process[] = [];
   for (let parents = new Set([root]); parents.size; ) {
     const children = all.filter((p) => parents.has(p.ppid));
-    found.push(...children.map(({ pid, cmdline }) => ({ pid, cmdline })));
+    found.push(...children.map(({ pid, argv }) => ({ pid, argv })));
     parents = new Set(children.map((p) => p.pid));
   }
   return found;
 }
+
+/** A Node process (not a shell whose command line names the script) running `script`: `node [node options] script ...`. */
+const runs = (p: Process, script: string) => basename(p.argv[0] ?? '') === 'node' && p.argv.slice(1).find((arg) => !arg.startsWith('-')) === script;
 
 /** Whether something accepts connections on 127.0.0.1:`port` (any answer counts). */
 async function listening(port: number): Promise<boolean> {
@@ -98,8 +104,8 @@ async function npmStart(): Promise<NpmStart> {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(5_000) })).ok) {
         const tree = descendants(npm.pid!);
-        const wrapper = tree.find((p) => p.cmdline.includes('scripts/node.mjs'));
-        const server = tree.find((p) => p.cmdline.includes('scripts/start.mjs') && !p.cmdline.includes('scripts/node.mjs'));
+        const wrapper = tree.find((p) => runs(p, 'scripts/node.mjs'));
+        const server = tree.find((p) => runs(p, 'scripts/start.mjs'));
         assert.ok(wrapper && server, `npm's tree holds the wrapper and the server: ${JSON.stringify(tree)}`);
         return { ...started, wrapper: wrapper.pid, server: server.pid };
       }
@@ -140,7 +146,10 @@ async function stopBy(started: NpmStart, target: 'npm' | 'wrapper' | 'server', s
   }
 }
 
-test('SIGTERM to npm (what a container runtime or a supervisor sends to the main process) stops the server gracefully, nothing left', { skip, timeout: 120_000 }, async () => {
+test('SIGTERM to npm (what a container runtime or a supervisor sends to the main process) stops the server gracefully, nothing left', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const started = await npmStart();
   await stopBy(started, 'npm', 'SIGTERM');
   assert.match(started.output(), /"signal":"SIGTERM".*"msg":"stopping"/);

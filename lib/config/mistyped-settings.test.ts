@@ -6,17 +6,20 @@ import { SETTING_NAMES } from './env.ts';
 import { editDistance, mistypedSettings, SETTING_PREFIXES, warnAboutMistypedSettings } from './mistyped-settings.ts';
 
 test('the near misses an operator made: a letter off, an underscore missing or added, another case', () => {
-  assert.deepEqual(mistypedSettings(['SECRET_KEY', 'REDIS_URI', 'METRIC_TOKEN', 'LOGLEVEL', 'log_level', 'SIGNUP', 'ISUER', 'DATABASE__URL', 'ACESS_TOKEN_TTL']), [
-    { name: 'SECRET_KEY', meant: 'SECRETS_KEY' },
-    { name: 'REDIS_URI', meant: 'REDIS_URL' },
-    { name: 'METRIC_TOKEN', meant: 'METRICS_TOKEN' },
-    { name: 'LOGLEVEL', meant: 'LOG_LEVEL' },
-    { name: 'log_level', meant: 'LOG_LEVEL' },
-    { name: 'SIGNUP', meant: 'SIGN_UP' },
-    { name: 'ISUER', meant: 'ISSUER' },
-    { name: 'DATABASE__URL', meant: 'DATABASE_URL' },
-    { name: 'ACESS_TOKEN_TTL', meant: 'ACCESS_TOKEN_TTL' },
-  ]);
+  assert.deepEqual(
+    mistypedSettings(['SECRET_KEY', 'REDIS_URI', 'METRIC_TOKEN', 'LOGLEVEL', 'log_level', 'SIGNUP', 'ISUER', 'DATABASE__URL', 'ACESS_TOKEN_TTL']),
+    [
+      { name: 'SECRET_KEY', meant: 'SECRETS_KEY' },
+      { name: 'REDIS_URI', meant: 'REDIS_URL' },
+      { name: 'METRIC_TOKEN', meant: 'METRICS_TOKEN' },
+      { name: 'LOGLEVEL', meant: 'LOG_LEVEL' },
+      { name: 'log_level', meant: 'LOG_LEVEL' },
+      { name: 'SIGNUP', meant: 'SIGN_UP' },
+      { name: 'ISUER', meant: 'ISSUER' },
+      { name: 'DATABASE__URL', meant: 'DATABASE_URL' },
+      { name: 'ACESS_TOKEN_TTL', meant: 'ACCESS_TOKEN_TTL' },
+    ],
+  );
 });
 
 test("a setting's prefix with a name that is no setting: the nearest setting of that family", () => {

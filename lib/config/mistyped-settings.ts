@@ -190,7 +190,12 @@ export function mistypedSettings(names: Iterable<string>, settings: readonly str
       continue;
     }
     const prefix = SETTING_PREFIXES.find((p) => name.toUpperCase().startsWith(p));
-    const sameFamily = prefix ? likeliest(name, settings.filter((s) => s.startsWith(prefix))) : undefined;
+    const sameFamily = prefix
+      ? likeliest(
+          name,
+          settings.filter((s) => s.startsWith(prefix)),
+        )
+      : undefined;
     if (sameFamily) found.push({ name, meant: sameFamily });
   }
   return found;

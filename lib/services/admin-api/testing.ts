@@ -42,7 +42,11 @@ export function adminRouteExports(dir = apiDir): RouteExport[] {
           const operation = (operations as Record<string, Operation>)[operationId];
           found.push({ file, path: urlPath, method: operation?.method ?? '?', operationId: operation ? operationId : undefined });
         }
-        assert.doesNotMatch(source, /^export (?:async )?function|^export \{|^export const (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/m, `${file}: only adminRoutes exports handlers`);
+        assert.doesNotMatch(
+          source,
+          /^export (?:async )?function|^export \{|^export const (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/m,
+          `${file}: only adminRoutes exports handlers`,
+        );
       }
     }
   };
