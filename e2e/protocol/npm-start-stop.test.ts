@@ -5,7 +5,9 @@
 // shell, the shell died, npm exited, and the server went on answering, orphaned. Each case runs the real
 // npm on the suite's build, signals one process, and checks that the server logged its graceful stop,
 // that its port closes and that no process of the tree is left (by PID). Runs once per suite run: on the
-// SQLite run of npm start's server (the other runs start the very same processes).
+// SQLite run of npm start's server (the other runs start the very same processes). npm or the wrapper
+// killed outright (SIGKILL) passes nothing on: the process below notices its parent is gone
+// (scripts/parent-watch.mjs) and stops as on SIGTERM.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -172,4 +174,8 @@ test('SIGTERM to the server stops it gracefully, and the wrapper and npm exit wi
 
 test('npm killed outright (SIGKILL): the wrapper finds its parent gone and stops the server gracefully', { skip, timeout: 120_000 }, async () => {
   await stopBy(await npmStart(), 'npm', 'SIGKILL');
+});
+
+test('the wrapper killed outright (SIGKILL): the server finds it gone and stops gracefully, npm exits', { skip, timeout: 120_000 }, async () => {
+  await stopBy(await npmStart(), 'wrapper', 'SIGKILL');
 });
