@@ -7,10 +7,10 @@ import { useErrorConventions } from './error-conventions.ts';
 type Middleware = (ctx: unknown, next: () => Promise<void>) => Promise<void>;
 
 /** The middleware useErrorConventions adds, run on an answer the provider gave (`status`, `body`). */
-async function corrected(status: number, body: unknown, requestHeaders: Record<string, string> = {}) {
+async function corrected(status: number, body: unknown, requestHeaders: Record<string, string> = {}, responseHeaders: Record<string, string> = {}) {
   let middleware: Middleware | undefined;
   useErrorConventions({ issuer: 'https://id.example', use: (fn: Middleware) => (middleware = fn) } as unknown as Provider);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...responseHeaders };
   const ctx = {
     status,
     body,
@@ -18,6 +18,11 @@ async function corrected(status: number, body: unknown, requestHeaders: Record<s
     set: (name: string, value: string) => (headers[name.toLowerCase()] = value),
     remove: (name: string) => delete headers[name.toLowerCase()],
     response: { get: (name: string) => headers[name.toLowerCase()] ?? '' },
+    // As Koa's: the Location, a body naming it, the status kept when it is a redirect's.
+    redirect(url: string) {
+      headers.location = url;
+      ctx.body = `Redirecting to ${url}.`;
+    },
   };
   await middleware?.(ctx, async () => {});
   return { status: ctx.status, body: ctx.body, headers };
@@ -30,6 +35,18 @@ test("a provider server_error says the request id instead of 'oops! something we
     body: { error: 'server_error', error_description: 'an unexpected error occurred (request id req-42)', state: 'xyz' },
     headers: {},
   });
+});
+
+test('a server_error redirected to the client names the request id; a code redirected is left alone', async () => {
+  const location = 'https://app.example/cb?error=server_error&error_description=oops%21+something+went+wrong&state=xyz';
+  const answer = await corrected(303, 'Redirecting to …', { 'x-request-id': 'req-7' }, { location });
+  assert.equal(answer.status, 303);
+  const url = new URL(answer.headers.location);
+  assert.equal(url.searchParams.get('error_description'), 'an unexpected error occurred (request id req-7)');
+  assert.equal(url.searchParams.get('state'), 'xyz');
+  assert.doesNotMatch(String(answer.body), /oops/);
+  const code = 'https://app.example/cb?code=abc&state=xyz';
+  assert.equal((await corrected(303, 'Redirecting', { 'x-request-id': 'req-8' }, { location: code })).headers.location, code);
 });
 
 test('other answers keep their words: a 400, an HTML page, a success', async () => {
