@@ -4,6 +4,7 @@ export async function register() {
   // Under `npm start`, the custom server (scripts/server.mjs) waits for the provider's mount or the failure.
   const { registerProviderMount, reportStartupFailure, underCustomServer } = await import('./lib/oidc/mounts/node');
   const { createLogger } = await import('./lib/ops/log');
+  const { warnAboutMistypedSettings } = await import('./lib/config/mistyped-settings');
   let log: import('./lib/ops/log').Log | undefined;
   try {
     // First: stamps each request with its TCP peer address for the audit log.
@@ -21,6 +22,8 @@ export async function register() {
     const ctx = serverContext();
     const { db, config } = ctx;
     log = ctx.log;
+    // First: a mistyped setting may be why something below fails.
+    warnAboutMistypedSettings(log);
     const info = (line: string) => ctx.log.info(line);
     const warn = (line: string) => ctx.log.warn(line);
     // A logo file that cannot be served stops the start, as a bad setting does.
@@ -93,8 +96,13 @@ export async function register() {
     void reportUsernameClashes(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the username clash report failed'));
     stopRetention = startAuditRetention(db, { days: config.AUDIT_RETENTION_DAYS, log: info });
   } catch (error) {
-    // Without a context (an invalid configuration, LOG_LEVEL included) a logger at the defaults says why.
-    (log ?? createLogger()).fatal({ err: error }, 'start-up failed');
+    // Without a context (an invalid configuration, LOG_LEVEL included) a logger at the defaults says why,
+    // after the settings that were perhaps meant.
+    if (!log) {
+      log = createLogger();
+      warnAboutMistypedSettings(log);
+    }
+    log.fatal({ err: error }, 'start-up failed');
     reportStartupFailure(error);
     throw error;
   }

@@ -8,6 +8,7 @@ import type { Database } from '../lib/db/database.ts';
 import type { Mailer } from '../lib/mail/mailer.ts';
 import type { Log } from '../lib/ops/log.ts';
 import type { MailLinkConfig } from '../lib/services/email-verification.ts';
+import type { MailedLink } from './mail.ts';
 import { InvalidRequest } from '../lib/services/errors.ts';
 import { generatePassword } from '../lib/services/passwords.ts';
 
@@ -26,12 +27,14 @@ export interface Result {
 export interface MailingContext {
   db: Database;
   now: () => number;
-  /** SMTP_URL's, as the server's; without it, outside production, mails are written to stderr. */
+  /** SMTP_URL's, as the server's; without it, outside production, no mail is sent (cli/mail.ts). */
   mailer: Mailer;
   /** Where a use case reports what went wrong beside the answer (a mail not sent): stderr, keeping stdout for the answer. */
   log: Log;
   /** The links point at ISSUER, and the mails wear the brand, like the server's. */
   config: MailLinkConfig;
+  /** Each mail's link and whether it left (cli/mail.ts): without SMTP_URL none leaves, and the command prints the link. */
+  mailed: readonly MailedLink[];
 }
 
 export interface Context {

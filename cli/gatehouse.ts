@@ -16,6 +16,7 @@ import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
 import { keyCommands } from './commands/keys.ts';
 import { userCommands } from './commands/users.ts';
+import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
 import { describeIssues, table } from './output.ts';
 
 const groups: Record<string, { summary: string; commands: Record<string, Command> }> = {
@@ -59,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   let db: Database | undefined;
   let mailer: Mailer | undefined;
   let log: Log | undefined;
+  const mailed: MailedLink[] = [];
   const ctx: Context = {
     async db() {
       if (!db) {
@@ -73,15 +75,15 @@ async function main(argv: string[]): Promise<number> {
       const [{ createMailer }, { createLogger, prettyStream }] = await Promise.all([import('../lib/mail/mailer.ts'), import('../lib/ops/log.ts')]);
       // Human-readable, on stderr: the CLI's stdout is its answer (--json).
       log ??= createLogger({ level: env().LOG_LEVEL, destination: prettyStream(process.stderr) });
-      mailer ??= createMailer(env(), { log });
-      return { db: await ctx.db(), now: Date.now, mailer, log, config: env() };
+      mailer ??= cliMailer(createMailer(env(), { log }), mailed);
+      return { db: await ctx.db(), now: Date.now, mailer, log, config: env(), mailed };
     },
   };
   try {
     const result = await command.run(rest, ctx);
     const json = flagsOf(rest).includes('--json');
     print(json ? JSON.stringify(result.json, null, 2) : result.text, 0);
-    if (result.notice) process.stderr.write(`${result.notice}\n`);
+    for (const notice of [result.notice, issuerNotice(mailed, process.env.ISSUER, env().ISSUER)]) if (notice) process.stderr.write(`${notice}\n`);
     return result.failed ? 1 : 0;
   } catch (error) {
     return fail(error, command);

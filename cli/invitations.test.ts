@@ -1,8 +1,9 @@
 /**
  * The CLI's invitations and verification links, black-box: `user create --invite`
- * and `user invite` against a temporary SQLite database, with the development
- * mailer (no SMTP_URL, not production) writing each mail to stderr, where the
- * test reads the link from, as a developer would.
+ * and `user invite` against a temporary SQLite database. Without SMTP_URL (not
+ * production) the CLI sends nothing, says so, and prints the link, built from
+ * ISSUER, for the admin to pass on: the test reads it from stdout, as an admin would.
+ * With a real SMTP server (e2e/support/mail-sink.ts) the mail leaves and the link is not printed.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { closeDatabase, database } from '../lib/db/database.ts';
 import { findUserByUsername } from '../lib/db/users.ts';
 import { acceptInvitation, INVITATION_LINK_DAYS } from '../lib/services/invitations.ts';
 import { capturingMailer, testContext } from '../lib/services/testing.ts';
+import { startMailSink } from '../e2e/support/mail-sink.ts';
 import { cliRunner, failure, ok } from './testing.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-invitations-'));
@@ -27,9 +29,9 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const linkIn = (stderr: string, route: string) => {
-  const match = stderr.match(new RegExp(`${ISSUER}/${route}/([A-Za-z0-9_-]+)`, 'g'));
-  assert.ok(match, `a ${route} link on stderr:\n${stderr}`);
+const linkIn = (stdout: string, route: string) => {
+  const match = stdout.match(new RegExp(`${ISSUER}/${route}/([A-Za-z0-9_-]+)`, 'g'));
+  assert.ok(match, `a ${route} link on stdout:\n${stdout}`);
   return match[match.length - 1].slice(`${ISSUER}/${route}/`.length);
 };
 
@@ -37,17 +39,21 @@ test('user create --invite: no password, the invitation mailed; user invite rese
   const created = ok(await gatehouse(['user', 'create', 'ivy', '--email', 'ivy@example.com', '--invite', '--json'], { env: mailEnv }));
   const json = JSON.parse(created.stdout);
   assert.equal(json.invited, true);
-  assert.equal(json.mail_sent, true);
+  assert.equal(json.mail_sent, false, 'no SMTP_URL: no mail left');
   assert.equal(json.password, undefined);
-  assert.match(created.stderr, /MAIL NOT SENT[\s\S]*To: ivy@example\.com\nSubject: You are invited to Gatehouse/);
-  const first = linkIn(created.stderr, 'invitation');
+  assert.doesNotMatch(created.stderr, /MAIL NOT SENT|Subject:/, 'no mail written out as if it were one');
+  const first = linkIn(json.link, 'invitation');
 
   const list = ok(await gatehouse(['user', 'list'], { env: mailEnv }));
   assert.match(list.stdout, /ivy\s.*\sinvited\s/);
 
   const resent = ok(await gatehouse(['user', 'invite', 'IVY'], { env: mailEnv }));
-  assert.match(resent.stdout, /Invited ivy: the invitation is on its way to ivy@example\.com \(the link works once, for 7 days\)/);
-  const second = linkIn(resent.stderr, 'invitation');
+  assert.match(
+    resent.stdout,
+    /^Invited ivy\. No mail was sent \(SMTP_URL is not set\)\. Give ivy@example\.com the invitation's link \(the link works once, for 7 days\) yourself:\nhttp:\/\/localhost:3999\/invitation\/[\w-]+\n$/,
+  );
+  assert.doesNotMatch(resent.stdout, /on its way/);
+  const second = linkIn(resent.stdout, 'invitation');
   assert.notEqual(second, first);
 
   const db = database(databaseUrl);
@@ -88,14 +94,21 @@ test('an unreachable mail server: the invited user is kept, exit 1 with what to 
   assert.match(run.stderr, /The invitation could not be sent .*; try again: gatehouse user invite later/);
   assert.equal((await findUserByUsername(database(databaseUrl), 'later'))?.invited, true);
   const retry = ok(await gatehouse(['user', 'invite', 'later'], { env: mailEnv }));
-  assert.ok(linkIn(retry.stderr, 'invitation'));
+  assert.ok(linkIn(retry.stdout, 'invitation'));
 });
 
-test('user create with a password and --email mails the verification link', async () => {
+test('user create with a password and --email, without SMTP_URL: no mail, said plainly, and the verification link from ISSUER', async () => {
   const run = ok(await gatehouse(['user', 'create', 'vera', '--email', 'vera@example.com', '--generate-password', '--json'], { env: mailEnv }));
-  assert.equal(JSON.parse(run.stdout).mail_sent, true);
-  assert.match(run.stderr, /Subject: Confirm your email address for Gatehouse/);
-  assert.ok(linkIn(run.stderr, 'verify-email'));
+  const json = JSON.parse(run.stdout);
+  assert.equal(json.mail_sent, false);
+  assert.ok(linkIn(json.link, 'verify-email'));
+  const text = ok(await gatehouse(['user', 'create', 'vito', '--email', 'vito@example.com', '--generate-password'], { env: mailEnv }));
+  assert.match(
+    text.stdout,
+    /No mail was sent \(SMTP_URL is not set\)\. Give vito@example\.com the link that verifies the address \(for 24 hours\) yourself:\nhttp:\/\/localhost:3999\/verify-email\/[\w-]+\n$/,
+  );
+  assert.doesNotMatch(text.stdout + text.stderr, /on its way|MAIL NOT SENT|localhost:3000/);
+  assert.doesNotMatch(text.stderr, /ISSUER is not set/);
   const none = ok(await gatehouse(['user', 'create', 'nobody', '--generate-password', '--json'], { env: mailEnv }));
   assert.equal(JSON.parse(none.stdout).mail_sent, undefined, 'no address, no mail');
 });
@@ -103,5 +116,26 @@ test('user create with a password and --email mails the verification link', asyn
 test("the help texts say the invitation link's lifetime the use case gives it", async () => {
   for (const command of ['create', 'invite']) {
     assert.match(ok(await gatehouse(['user', command, '--help'])).stdout, new RegExp(`for ${INVITATION_LINK_DAYS} days`));
+  }
+});
+
+test('with SMTP_URL the mail leaves and is said to be on its way, no link printed; ISSUER unset is named', async () => {
+  const sink = await startMailSink();
+  try {
+    const smtp = { ...mailEnv, SMTP_URL: sink.smtpUrl };
+    const created = ok(await gatehouse(['user', 'create', 'sam', '--email', 'sam@example.com', '--generate-password'], { env: smtp }));
+    assert.match(created.stdout, /A link to verify sam@example\.com is on its way\./);
+    assert.doesNotMatch(created.stdout, /verify-email|No mail was sent/);
+    const invited = JSON.parse(ok(await gatehouse(['user', 'create', 'ida', '--email', 'ida@example.com', '--invite', '--json'], { env: smtp })).stdout);
+    assert.equal(invited.mail_sent, true);
+    assert.equal(invited.link, undefined, 'the link went by mail only');
+
+    // Run without ISSUER: the link points at the default, and the CLI says so.
+    const noIssuer = ok(
+      await gatehouse(['user', 'create', 'nia', '--email', 'nia@example.com', '--generate-password'], { env: { ...smtp, ISSUER: undefined } }),
+    );
+    assert.match(noIssuer.stderr, /ISSUER is not set: the link points at http:\/\/localhost:3000, the default\. Run the CLI with the server's ISSUER/);
+  } finally {
+    await sink.close();
   }
 });

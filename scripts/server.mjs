@@ -17,6 +17,7 @@ import { createServer } from 'node:http';
 import { hostname as hostName } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { onParentGone } from './parent-watch.mjs';
 
 process.env.NODE_ENV = 'production';
 // What `next start` sets (next/dist/bin/next); instrumentation.ts registers only under it.
@@ -147,3 +148,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     server.closeIdleConnections();
   });
 }
+
+// Started by scripts/node.mjs (`npm start`), which passes every signal on: should it vanish without
+// doing so (killed with SIGKILL), stop as on SIGTERM rather than serve on, orphaned.
+if (process.env.GATEHOUSE_WRAPPER_PID === String(process.ppid)) onParentGone(() => process.kill(process.pid, 'SIGTERM'));

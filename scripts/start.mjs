@@ -2,52 +2,31 @@
 // then serves it with scripts/server.mjs (the provider ahead of Next, in this
 // process). Migrations, the first admin and the signing keys are created by
 // instrumentation.ts when the server starts.
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceHash, stampFile } from './build-stamp.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const next = join('node_modules', 'next', 'dist', 'bin', 'next');
-const inputs = [
-  'app',
-  'components',
-  'lib',
-  'public',
-  'instrumentation.ts',
-  'proxy.ts',
-  'next.config.ts',
-  'postcss.config.mjs',
-  'package-lock.json',
-  'tsconfig.json',
-];
 // Next's build folder (GATEHOUSE_DIST_DIR, validated by next.config.ts through lib/config/dist-dir.ts).
 const distDir = process.env.GATEHOUSE_DIST_DIR || '.next';
-const stampFile = join(distDir, 'gatehouse-source-hash');
-
-/** A hash of every source file's path, size and mtime: cheap, and changes whenever a build would. */
-function sourceHash() {
-  const hash = createHash('sha256');
-  const visit = (path) => {
-    if (!existsSync(path) || path.includes('node_modules') || path.endsWith('.test.ts')) return;
-    const stat = statSync(path);
-    if (stat.isDirectory()) {
-      for (const entry of readdirSync(path).sort()) visit(join(path, entry));
-    } else {
-      hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
-    }
-  };
-  inputs.forEach(visit);
-  return hash.digest('hex');
-}
+const stamp = stampFile(distDir);
 
 const current = sourceHash();
-const built = existsSync(join(distDir, 'BUILD_ID')) && existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
+const built = existsSync(join(distDir, 'BUILD_ID')) && existsSync(stamp) ? readFileSync(stamp, 'utf8') : '';
 if (built !== current) {
   console.log('[gatehouse] building the app (first start or sources changed)...');
-  const result = spawnSync(process.execPath, [next, 'build'], { stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(stampFile, current);
+  // Not spawnSync: a SIGTERM or SIGINT during the build stops the build too, instead of leaving it running.
+  const build = spawn(process.execPath, [next, 'build'], { stdio: 'inherit' });
+  const stop = (signal) => build.kill(signal);
+  process.on('SIGINT', stop).on('SIGTERM', stop);
+  const [code, signal] = await once(build, 'exit');
+  process.off('SIGINT', stop).off('SIGTERM', stop);
+  if (signal) process.exit(1);
+  if (code !== 0) process.exit(code ?? 1);
+  writeFileSync(stamp, current);
 }
 
 await import('./server.mjs');

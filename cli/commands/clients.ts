@@ -1,5 +1,5 @@
 /**
- * `gatehouse client ...`: register, list, update, delete and disable OAuth clients.
+ * `gatehouse client ...`: register, list, update, delete, disable and enable OAuth clients.
  * The services module is imported when a command runs, not when this file
  * loads: it pulls in oidc-provider, which --help and usage errors do not need.
  */
@@ -250,4 +250,20 @@ grants are revoked. The registration is kept. Exits 1 if there is no such client
   },
 };
 
-export const clientCommands: Record<string, Command> = { create, list, update, delete: remove, disable };
+const enable: Command = {
+  summary: 'enable a disabled client again',
+  help: `Usage: gatehouse client enable <client_id> [--json]
+
+Enables a client that was disabled: the provider knows it again, and it can
+sign people in and get tokens anew. What its disabling revoked stays revoked.
+Enabling an enabled client is no error. Exits 1 if there is no such client.
+`,
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('client enable', argv, {});
+    const [id] = positionals('client enable', rest, ['client_id']);
+    if (!(await (await services()).enableClient(await ctx.db(), id, BY_CLI))) throw new NotFound(`no client with id ${id}`);
+    return { json: { client_id: id, enabled: true }, text: `Enabled client ${id}.` };
+  },
+};
+
+export const clientCommands: Record<string, Command> = { create, list, update, delete: remove, disable, enable };

@@ -22,8 +22,10 @@ import {
   userIdByUsername,
   usernameSchema,
 } from '../../lib/services/users.ts';
+import { VERIFICATION_LINK_HOURS } from '../../lib/services/email-verification.ts';
 import { userToWire } from '../../lib/services/wire.ts';
-import { parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
+import { type MailingContext, parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
+import { unsentLink } from '../mail.ts';
 import { table } from '../output.ts';
 
 const passwordFlags = `  --password-stdin      read the password from stdin (one trailing newline is dropped);
@@ -49,11 +51,26 @@ const INVITATION_DAYS = 7;
 
 const mailNote = `A user with an email address gets a mail: the invitation with --invite, else a
 link that verifies the address. Mail goes through SMTP_URL, as the server's;
-without it, outside production, the mail is written to stderr.`;
+without it, outside production, no mail is sent and the link is printed for
+you to pass on. The link points at ISSUER: run with the server's.`;
 
-/** An invitation's outcome: printed either way, exit 1 when the mail did not leave (the user stays invited). */
-function invitationResult(user: UserRecord, sent: boolean, verb: string): Result {
+/** Without SMTP_URL: that no mail left, and the link to pass on (on a line of its own, to copy). */
+const notSent = (what: string, email: string | null, link: string) =>
+  `No mail was sent (SMTP_URL is not set). Give ${email ?? 'them'} ${what} yourself:\n${link}`;
+
+/**
+ * An invitation's outcome: printed either way; exit 1 when the mail did not leave (the user stays invited).
+ * Without SMTP_URL nothing is sent and the link is printed instead: it works as the mail's would.
+ */
+function invitationResult(mail: MailingContext, user: UserRecord, sent: boolean, verb: string): Result {
   const expires = `the link works once, for ${INVITATION_DAYS} days`;
+  const link = sent ? unsentLink(mail.mailed) : undefined;
+  if (link) {
+    return {
+      json: { ...userToWire(user), mail_sent: false, link },
+      text: `${verb} ${user.username}. ${notSent(`the invitation's link (${expires})`, user.email, link)}`,
+    };
+  }
   return {
     json: { ...userToWire(user), mail_sent: sent },
     text: sent ? `${verb} ${user.username}: the invitation is on its way to ${user.email} (${expires}).` : `${verb} ${user.username}`,
@@ -96,16 +113,20 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
       if (!fields.email) throw new InvalidRequest('user create: --invite needs --email');
       const [{ invitedUserSchema, inviteUser }] = await mailingUseCases();
       parseInput(invitedUserSchema, fields); // bad input fails here, before a database is opened
-      const { user, invitation } = await inviteUser(await ctx.mailing(), fields, BY_CLI);
-      return invitationResult(user, invitation.status === 'sent', `Invited ${user.role === 'admin' ? 'admin' : 'user'}`);
+      const mail = await ctx.mailing();
+      const { user, invitation } = await inviteUser(mail, fields, BY_CLI);
+      return invitationResult(mail, user, invitation.status === 'sent', `Invited ${user.role === 'admin' ? 'admin' : 'user'}`);
     }
     const { password, generated } = await readPassword('user create', values);
     const input = { ...fields, password };
     parseInput(newUserSchema, input); // bad input fails here, before a database is opened or created
     const [, { addUser }] = await mailingUseCases();
-    const { user, verification } = await addUser(await ctx.mailing(), input, BY_CLI, { generated });
+    const mail = await ctx.mailing();
+    const { user, verification } = await addUser(mail, input, BY_CLI, { generated });
     const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
-    if (verification === 'sent') lines.push(`A link to verify ${user.email} is on its way.`);
+    const link = verification === 'sent' ? unsentLink(mail.mailed) : undefined;
+    if (link) lines.push(notSent(`the link that verifies the address (for ${VERIFICATION_LINK_HOURS} hours)`, user.email, link));
+    else if (verification === 'sent') lines.push(`A link to verify ${user.email} is on its way.`);
     const notices = [
       ...(generated ? [generatedNotice] : []),
       ...(verification === 'failed'
@@ -113,7 +134,12 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
         : []),
     ];
     return {
-      json: { ...userToWire(user), ...(generated ? { password } : {}), ...(verification ? { mail_sent: verification === 'sent' } : {}) },
+      json: {
+        ...userToWire(user),
+        ...(generated ? { password } : {}),
+        ...(verification ? { mail_sent: verification === 'sent' && !link } : {}),
+        ...(link ? { link } : {}),
+      },
       text: lines.join('\n'),
       notice: notices.length ? notices.join('\n') : undefined,
     };
@@ -128,7 +154,8 @@ Mails the user's address a new link (once, for ${INVITATION_DAYS} days) to choos
 it replaces the earlier one once it has left. Only for a user created with
 --invite who has not chosen a password yet (exits 1 otherwise, and when the mail
 could not be sent: the earlier link then still works). Mail goes through
-SMTP_URL, as the server's; without it, outside production, it is written to stderr.
+SMTP_URL, as the server's; without it, outside production, no mail is sent and
+the link is printed for you to pass on. The link points at ISSUER: run with the server's.
 `,
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user invite', argv, {});
@@ -136,7 +163,7 @@ SMTP_URL, as the server's; without it, outside production, it is written to stde
     const [{ resendInvitation }] = await mailingUseCases();
     const mail = await ctx.mailing();
     const { user, invitation } = await resendInvitation(mail, await userIdByUsername(mail.db, username), BY_CLI);
-    return invitationResult(user, invitation.status === 'sent', 'Invited');
+    return invitationResult(mail, user, invitation.status === 'sent', 'Invited');
   },
 };
 

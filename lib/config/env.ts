@@ -307,6 +307,9 @@ function isHttpsUrl(v: string): boolean {
   }
 }
 
+/** Every setting's name, for the start's warning about names that look like one (lib/config/mistyped-settings.ts). */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
 const configSchema = envSchema.refine((c) => !(c.BRAND_LOGO_URL && c.BRAND_LOGO_FILE), {
   path: ['BRAND_LOGO_FILE'],
   message: 'set BRAND_LOGO_URL or BRAND_LOGO_FILE, not both',

@@ -19,6 +19,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** The one link the mail carries (an invitation's, a verification's): the CLI prints it when no mail is sent (cli/gatehouse.ts). */
+  link?: string;
 }
 
 export type MailMode = 'smtp' | 'log' | 'off';

@@ -62,6 +62,14 @@ test('an unknown client: plain words, no link, the request id, the code only ins
   assert.doesNotMatch(html.replace(details, ''), /invalid_client|client is invalid/, 'the protocol words only in the details');
 });
 
+test("a server_error page gives the request id in place of the provider's 'oops! something went wrong'", async () => {
+  const ctx = context({ headers: { 'x-request-id': 'req-500' } });
+  await renderErrorPage(settings, ctx, { error: 'server_error', error_description: 'oops! something went wrong' }, new Error('db down'));
+  assert.match(ctx.body, /<code>req-500<\/code>/);
+  assert.match(ctx.body, /an unexpected error occurred \(request id req-500\)/);
+  assert.doesNotMatch(ctx.body, /oops|db down/);
+});
+
 test('an unregistered redirect_uri of a known client is a stop too, never a link to it', async () => {
   const ctx = context({ params: { client_id: 'shop', redirect_uri: 'https://evil.example/cb' }, client: registered });
   await renderErrorPage(settings, ctx, { error: 'invalid_redirect_uri', error_description: 'redirect_uri did not match' }, new Error('x'));

@@ -16,6 +16,7 @@ import { type Locale, negotiateLocale } from '../i18n/locale.ts';
 import { translator } from '../i18n/messages.ts';
 import { escapeHtml, type ProviderPages } from './html.ts';
 import { appOrigin } from './return-link.ts';
+import { serverErrorDescription } from './server-errors.ts';
 
 type ErrorKind = 'invalid_client' | 'invalid_redirect_uri' | 'expired' | 'server_error' | 'other';
 
@@ -105,14 +106,17 @@ export async function renderErrorPage(
     : kind === 'server_error'
       ? ''
       : `<p>${escapeHtml(t('stop'))}</p>`;
+  const requestId = ctx.get('x-request-id') || undefined;
+  // The provider's own words for a server_error are "oops! something went wrong": the request id says more.
+  const description = kind === 'server_error' && requestId ? serverErrorDescription(requestId) : out.error_description;
   ctx.type = 'html';
   ctx.body = pages.page(
     title,
     `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(t(`errors.${kind}.body`, { brand: brandName }))}</p>${next}${supportBlock(
       locale,
-      ctx.get('x-request-id') || undefined,
+      requestId,
       out.error,
-      out.error_description,
+      description,
     )}`,
     locale,
   );

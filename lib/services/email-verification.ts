@@ -66,6 +66,7 @@ export async function sendEmailVerification(
   try {
     await ctx.mailer.send({
       to: email,
+      link: url,
       ...template({ brand: mailBrand(ctx.config), locale, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
     });
     return 'sent';

@@ -2,7 +2,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { Conflict, describeIssues, ERRORS, Forbidden, InvalidRequest, issueMessages, NotFound, parseInput, ServiceError, Unauthorized } from './errors.ts';
+import {
+  Conflict,
+  describeIssues,
+  ERRORS,
+  Forbidden,
+  InvalidRequest,
+  issueMessages,
+  MethodNotAllowed,
+  NotFound,
+  parseInput,
+  ServiceError,
+  Unauthorized,
+} from './errors.ts';
 
 test('each code has its status; only server_error is never shown', () => {
   assert.deepEqual(Object.fromEntries(Object.entries(ERRORS).map(([code, { status, shown }]) => [code, [status, shown]])), {
@@ -11,6 +23,7 @@ test('each code has its status; only server_error is never shown', () => {
     forbidden: [403, true],
     not_found: [404, true],
     conflict: [409, true],
+    method_not_allowed: [405, true],
     server_error: [500, false],
   });
 });
@@ -22,6 +35,7 @@ test('each class carries its code, status and name; all are ServiceErrors', () =
     [new Forbidden('x'), 'forbidden', 403],
     [new NotFound('x'), 'not_found', 404],
     [new Conflict('x', { field: 'email' }), 'conflict', 409],
+    [new MethodNotAllowed('x'), 'method_not_allowed', 405],
   ] as const) {
     assert.ok(error instanceof ServiceError);
     assert.deepEqual([error.code, error.status, error.shown, error.name], [code, status, true, error.constructor.name]);

@@ -15,6 +15,7 @@ export const ERRORS = {
   forbidden: { status: 403, shown: true },
   not_found: { status: 404, shown: true },
   conflict: { status: 409, shown: true },
+  method_not_allowed: { status: 405, shown: true },
   server_error: { status: 500, shown: false },
 } as const;
 
@@ -70,6 +71,8 @@ export class Forbidden extends withCode('forbidden') {}
 export class NotFound extends withCode('not_found') {}
 /** The change conflicts with what exists: a taken name, a type that cannot change. */
 export class Conflict extends withCode('conflict') {}
+/** The path exists, not with this method: carries the Allow header (RFC 9110 §15.5.6). */
+export class MethodNotAllowed extends withCode('method_not_allowed') {}
 
 /**
  * What a validation failure says: `[field, message]` per issue, in zod's order,

@@ -89,6 +89,7 @@ async function mailInvitation(ctx: Context, user: UserRecord, email: string, by:
   try {
     await ctx.mailer.send({
       to: email,
+      link: url,
       ...invitationMail({ brand: mailBrand(ctx.config), locale: adminMailLocale(ctx.config), username: user.username, url, validDays: INVITATION_LINK_DAYS }),
     });
   } catch (error) {

@@ -3,6 +3,7 @@
  * the RFC's words, every 401 names a scheme", corrected on the way out.
  */
 import type Provider from 'oidc-provider';
+import { serverErrorDescription, serverErrorFormPost, serverErrorRedirect } from '../server-errors.ts';
 
 interface ErrorBody {
   error?: string;
@@ -43,6 +44,24 @@ export function useErrorConventions(provider: Provider): void {
       return;
     }
     const body = ctx.body as ErrorBody | undefined;
+    // The provider says "oops! something went wrong" (its helpers/err_out.js): say what the admin API says,
+    // the request id the error was logged with (lib/oidc/provider.ts), for a report to name; in a JSON
+    // answer, and in what the authorization endpoint sends back to the client.
+    const requestId = ctx.get('x-request-id');
+    if (requestId && ctx.status >= 500 && body?.error === 'server_error') {
+      ctx.body = { ...body, error_description: serverErrorDescription(requestId) };
+      return;
+    }
+    const redirect = requestId && ctx.status >= 300 && ctx.status < 400 ? serverErrorRedirect(ctx.response.get('Location'), requestId) : undefined;
+    if (redirect) {
+      ctx.redirect(redirect); // keeps the status, and says the new address in the body too
+      return;
+    }
+    const formPost = requestId && typeof ctx.body === 'string' ? serverErrorFormPost(ctx.body, requestId) : undefined;
+    if (formPost) {
+      ctx.body = formPost;
+      return;
+    }
     const remap = ctx.status === 400 && body?.error === 'invalid_request' ? rfcCodes[body.error_description ?? ''] : undefined;
     if (remap) {
       ctx.body = { error: remap.error, error_description: remap.description };

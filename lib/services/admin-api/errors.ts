@@ -6,7 +6,7 @@
  * carrying only the request id, which is also logged with the error itself.
  */
 import { z } from 'zod';
-import { logServerError, type ErrorLog } from '../../oidc/server-errors.ts';
+import { logServerError, serverErrorDescription, type ErrorLog } from '../../oidc/server-errors.ts';
 import { describeIssues, errorCodes, InvalidRequest, ServiceError } from '../errors.ts';
 
 export const errorBodySchema = z
@@ -37,6 +37,6 @@ export function errorResponse(error: unknown, requestId: string, log: ErrorLog):
   if (!shown) logServerError(log, requestId, error);
   const body: ErrorBody = shown
     ? { error: shown.code, error_description: shown.message }
-    : { error: 'server_error', error_description: `an unexpected error occurred (request id ${requestId})` };
+    : { error: 'server_error', error_description: serverErrorDescription(requestId) };
   return Response.json(body, { status: shown?.status ?? 500, headers: { ...apiHeaders(requestId), ...shown?.headers } });
 }

@@ -50,6 +50,7 @@ const errorDescriptions: Record<ErrorCode, string> = {
     'Not allowed: not an administrator, a token without the admin scope of an admin-API client, a cookie-authenticated change from another origin, or a change the rules refuse.',
   not_found: 'No such resource.',
   conflict: 'The change conflicts with what exists (a taken username or email, a client type change, a public client has no secret).',
+  method_not_allowed: 'The path exists, not with this method; the Allow header lists those it has.',
   server_error: 'Something unexpected went wrong; the description holds only the request id, which is also in X-Request-Id and the server log.',
 };
 

@@ -4,7 +4,8 @@
  * the operation's schemas (operations.ts), runs the use case, checks its
  * answer against the response schema, and turns every failure into the one
  * error model (errors.ts). Every answer carries Cache-Control: no-store and
- * the request id.
+ * the request id. A route file exports `adminRoutes(<endpoint>, ...)`: its
+ * operations, and a 405 for every other method.
  */
 import 'server-only';
 import { randomUUID } from 'node:crypto';
@@ -20,10 +21,10 @@ import { clientActor, requestContext, type AuditBy } from '../audit.ts';
 import { requestIdOf } from '../request-context.ts';
 import { adminSessionAccess } from '../portal/session.ts';
 import { authorizeAdminRequest, type AdminCaller, type AuthSources } from './auth.ts';
-import { NotFound } from '../errors.ts';
+import { MethodNotAllowed, NotFound } from '../errors.ts';
 import { apiHeaders, errorResponse, invalidRequest } from './errors.ts';
 import { readJsonBody } from './http.ts';
-import type { Operation } from './operations.ts';
+import type { Method, Operation } from './operations.ts';
 
 type Out<O, K extends 'params' | 'query' | 'body'> = O extends { [key in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
 type Result<O> = O extends { response: infer R extends z.ZodType } ? z.input<R> : void;
@@ -117,6 +118,34 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
       return errorResponse(error, requestId, serverContext().log);
     }
   };
+}
+
+type RouteHandler = (request: Request, route?: RouteContext) => Promise<Response>;
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const satisfies readonly Method[];
+
+/**
+ * A route file's handlers, one per method: its endpoints' (each under its operation's method), and
+ * for every other method a 405 in the one error model with the methods the path has in Allow
+ * (RFC 9110 §15.5.6), authorized first like the rest, as an unknown path's 404 is. Next itself
+ * answers a method the file does not export with an empty 405.
+ */
+export function adminRoutes(...endpoints: Endpoint[]): Record<(typeof METHODS)[number], RouteHandler> {
+  const served = new Map(endpoints.map((served) => [served.operation.method, adminRoute(served)]));
+  if (served.size !== endpoints.length) throw new Error('adminRoutes: two endpoints with one method');
+  const methods = METHODS.filter((method) => served.has(method));
+  // Next answers HEAD with GET's handler and OPTIONS itself.
+  const allow = [...methods, ...(served.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  const notAllowed: RouteHandler = async (request) => {
+    const requestId = requestIdOf(request.headers) ?? randomUUID();
+    try {
+      await authorizeAdminRequest(request, liveSources());
+      throw new MethodNotAllowed(`${request.method} is not a method of this path; it has ${methods.join(', ')}`, { headers: { allow } });
+    } catch (error) {
+      return errorResponse(error, requestId, serverContext().log);
+    }
+  };
+  return Object.fromEntries(METHODS.map((method) => [method, served.get(method) ?? notAllowed])) as Record<(typeof METHODS)[number], RouteHandler>;
 }
 
 /** Any other path under /api/admin: authorized like the rest, then 404 in the same error model. */

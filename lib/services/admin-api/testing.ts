@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Operation, operations } from './operations.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const apiDir = join(root, 'app', 'api', 'admin');
@@ -16,7 +17,7 @@ export interface RouteExport {
   file: string;
   path: string;
   method: string;
-  /** The endpoint the export wraps: `adminRoute(<operation id>)`. */
+  /** The endpoint served: `adminRoutes(<operation id>, ...)`; undefined when the name is no operation. */
   operationId: string | undefined;
 }
 
@@ -33,13 +34,18 @@ export function adminRouteExports(dir = apiDir): RouteExport[] {
         if (segments.some((s) => s.includes('[...'))) continue;
         const urlPath = ['/api/admin', ...segments.map((s) => s.replace(/^\[(.+)\]$/, '{$1}'))].join('/');
         const source = readFileSync(path, 'utf8');
-        for (const match of source.matchAll(/^export const (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) = (.+);$/gm)) {
-          found.push({ file: relative(root, path), path: urlPath, method: match[1], operationId: /^adminRoute\((\w+)\)$/.exec(match[2])?.[1] });
+        const file = relative(root, path);
+        const handlers = [...source.matchAll(/^export const \{ GET, POST, PUT, PATCH, DELETE \} = adminRoutes\(([\w, ]+)\);$/gm)];
+        assert.equal(handlers.length, 1, `${file}: export every method as \`export const { GET, POST, PUT, PATCH, DELETE } = adminRoutes(...)\``);
+        for (const operationId of handlers[0][1].split(',').map((name) => name.trim())) {
+          // The method is the operation's own (adminRoutes serves each endpoint under it).
+          const operation = (operations as Record<string, Operation>)[operationId];
+          found.push({ file, path: urlPath, method: operation?.method ?? '?', operationId: operation ? operationId : undefined });
         }
         assert.doesNotMatch(
           source,
-          /^export (?:async )?function|^export \{/m,
-          `${relative(root, path)}: export handlers as \`export const METHOD = adminRoute(...)\``,
+          /^export (?:async )?function|^export \{|^export const (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/m,
+          `${file}: only adminRoutes exports handlers`,
         );
       }
     }

@@ -1,7 +1,8 @@
-// The admin JSON API (lib/services/admin-api): each export authorizes and validates itself.
-import { adminRoute } from '@/lib/services/admin-api/route';
+// The admin JSON API (lib/services/admin-api): each handler authorizes and validates itself.
+import { adminRoutes } from '@/lib/services/admin-api/route';
 import { listSigningKeys } from '@/lib/services/admin-api/keys';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = adminRoute(listSigningKeys);
+// Each endpoint under its operation's method; every other method is a 405 in the one error model.
+export const { GET, POST, PUT, PATCH, DELETE } = adminRoutes(listSigningKeys);
