@@ -15,6 +15,7 @@ import { auditEventsFor } from './audit.ts';
 import { authenticate } from './authentication.ts';
 import { confirmEmail, viewVerificationLink } from './email-verification.ts';
 import { Conflict, Forbidden, InvalidRequest } from './errors.ts';
+import { handedOff } from '../mail/hand-off.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import { emailDomainAllowed, resendSignUpLink, signUp, signUpOffered, signUpStartupLine, type SignUpInput } from './sign-up.ts';
 import { capturingMailer, TEST_ISSUER, testContext } from './testing.ts';
@@ -230,6 +231,7 @@ for (const storage of testDatabases('sign-up')) {
       // The squatter's browser waits in an interaction for the address's verification (lib/services/sign-up-interaction.ts).
       await savePendingEmailVerification(db, `i-${tag()}`, { accountId: outcome.accountId, email: squatter.email, via: 'sign_up' }, Date.now() + 600_000);
       assert.deepEqual(await requestPasswordReset(ctx, form({ identifier: squatter.email }), from()), { status: 'sent' });
+      await handedOff(mailer);
       const token = linkIn(sent[1], '/password-reset/');
       const done = await resetPassword(ctx, token, form({ password: 'the owner’s password', confirmPassword: 'the owner’s password' }), from());
       assert.equal(done.status, 'done');
