@@ -215,7 +215,7 @@ describe('with an https issuer', () => {
       await fetch(new URL('/oauth/token', url), { method: 'POST' }),
       await fetch(new URL('/interaction/no-such-uid/login', url), {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin },
         body: 'username=a',
         redirect: 'manual',
       }),
