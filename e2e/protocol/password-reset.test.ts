@@ -86,7 +86,8 @@ async function askForReset(server: string, page: string, identifier: string) {
   const form = /<form[^>]*>([\s\S]*?name="identifier"[\s\S]*?)<\/form>/.exec(page);
   assert.ok(form, 'the reset form');
   const body = new FormData();
-  for (const [, name, value] of form[1].matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g)) body.append(name, (value ?? '').replace(/&amp;/g, '&'));
+  for (const [, name, value] of form[1].matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g))
+    body.append(name, (value ?? '').replace(/&amp;/g, '&'));
   body.append('identifier', identifier);
   const started = performance.now();
   const response = await fetch(`${server}/password-reset`, { method: 'POST', body, headers: { origin: server }, redirect: 'manual' });
@@ -101,56 +102,68 @@ const median = (values: number[]) => {
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.round(q * (values.length - 1))];
 const spread = (values: number[]) => quantile(values, 0.75) - quantile(values, 0.25);
 
-test(
-  'the reset form answers a known and an unknown name alike, 20 times each: the same pages, statuses and times, with a mail server that takes 400 ms',
-  { skip: process.env.GATEHOUSE_TEST_SMTP_URL ? false : 'needs the test run’s SMTP server (scripts/test.ts)' },
-  async () => {
-    const own = isolatedDatabase('reset-answers');
-    // 12 requests a name go through, the 13th locks the name's mails for an hour: every answer is
-    // fixed in advance, and most of the 20 take the mail path, which is what the times compare.
-    const { url: server, stop } = await startInstance({
-      DATABASE_URL: own.url,
-      SMTP_URL: process.env.GATEHOUSE_TEST_SMTP_URL!,
-      THROTTLE_ACCOUNT_FREE_FAILURES: '12',
-      THROTTLE_ACCOUNT_LOCK_AFTER: '13',
-      THROTTLE_ACCOUNT_LOCK_SECONDS: '3600',
+test('the reset form answers a known and an unknown name alike, 20 times each: the same pages, statuses and times, with a mail server that takes 400 ms', {
+  skip: process.env.GATEHOUSE_TEST_SMTP_URL ? false : 'needs the test run’s SMTP server (scripts/test.ts)',
+}, async () => {
+  const own = isolatedDatabase('reset-answers');
+  // 12 requests a name go through, the 13th locks the name's mails for an hour: every answer is
+  // fixed in advance, and most of the 20 take the mail path, which is what the times compare.
+  const { url: server, stop } = await startInstance({
+    DATABASE_URL: own.url,
+    SMTP_URL: process.env.GATEHOUSE_TEST_SMTP_URL!,
+    THROTTLE_ACCOUNT_FREE_FAILURES: '12',
+    THROTTLE_ACCOUNT_LOCK_AFTER: '13',
+    THROTTLE_ACCOUNT_LOCK_SECONDS: '3600',
+  });
+  try {
+    const db = database(own.url);
+    const known = await createUser(db, {
+      username: `known-${randomBytes(4).toString('hex')}`,
+      password: `pw-${randomBytes(12).toString('hex')}`,
+      email: `known-${randomBytes(4).toString('hex')}@example.test`,
+      role: 'user',
     });
-    try {
-      const db = database(own.url);
-      const known = await createUser(db, { username: `known-${randomBytes(4).toString('hex')}`, password: `pw-${randomBytes(12).toString('hex')}`, email: `known-${randomBytes(4).toString('hex')}@example.test`, role: 'user' });
-      const unknown = `nobody-${randomBytes(4).toString('hex')}`;
-      await delayMail(known.email!, 400);
-      const page = await (await fetch(`${server}/password-reset`)).text();
-      await askForReset(server, page, `warm-up-${randomBytes(4).toString('hex')}`); // the first request of a server pays for its start-up
+    const unknown = `nobody-${randomBytes(4).toString('hex')}`;
+    await delayMail(known.email!, 400);
+    const page = await (await fetch(`${server}/password-reset`)).text();
+    await askForReset(server, page, `warm-up-${randomBytes(4).toString('hex')}`); // the first request of a server pays for its start-up
 
-      const answers = { known: [] as Awaited<ReturnType<typeof askForReset>>[], unknown: [] as Awaited<ReturnType<typeof askForReset>>[] };
-      for (let i = 0; i < 20; i++) {
-        // Taking turns, and each going first half the time: a change in the machine's load falls on both.
-        const order = i % 2 === 0 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
-        for (const which of order) answers[which].push(await askForReset(server, page, which === 'known' ? known.username : unknown));
-      }
-      for (let i = 0; i < 20; i++) {
-        assert.equal(answers.known[i].status, answers.unknown[i].status, `request ${i + 1}: the same status`);
-        assert.equal(answers.known[i].text, answers.unknown[i].text, `request ${i + 1}: the same page`);
-      }
-      const texts = answers.known.map((a) => a.text);
-      assert.ok(texts.some((t) => t.includes('If an account has that username or email address')), 'some were answered "on its way"');
-      assert.ok(texts.some((t) => /too many attempts/i.test(t)), `and the later ones refused, for both names: ${texts.at(-1)}`);
-
-      const [k, u] = [answers.known.map((a) => a.ms), answers.unknown.map((a) => a.ms)];
-      const difference = Math.abs(median(k) - median(u));
-      const allowed = Math.max(spread(k), spread(u), 5);
-      assert.ok(difference < allowed, `median ${median(k).toFixed(1)} ms (known) against ${median(u).toFixed(1)} ms (unknown): ${difference.toFixed(1)} ms apart, more than the spread ${allowed.toFixed(1)} ms`);
-
-      // The mails still go, after the answers: the 12 the known name was promised.
-      const deadline = Date.now() + 30_000;
-      while ((await mailCount(known.email!)) < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      assert.equal(await mailCount(known.email!), 12);
-      assert.equal(await mailCount(unknown), 0);
-    } finally {
-      await stop();
-      await closeDatabase(own.url);
-      await own.drop();
+    const answers = { known: [] as Awaited<ReturnType<typeof askForReset>>[], unknown: [] as Awaited<ReturnType<typeof askForReset>>[] };
+    for (let i = 0; i < 20; i++) {
+      // Taking turns, and each going first half the time: a change in the machine's load falls on both.
+      const order = i % 2 === 0 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
+      for (const which of order) answers[which].push(await askForReset(server, page, which === 'known' ? known.username : unknown));
     }
-  },
-);
+    for (let i = 0; i < 20; i++) {
+      assert.equal(answers.known[i].status, answers.unknown[i].status, `request ${i + 1}: the same status`);
+      assert.equal(answers.known[i].text, answers.unknown[i].text, `request ${i + 1}: the same page`);
+    }
+    const texts = answers.known.map((a) => a.text);
+    assert.ok(
+      texts.some((t) => t.includes('If an account has that username or email address')),
+      'some were answered "on its way"',
+    );
+    assert.ok(
+      texts.some((t) => /too many attempts/i.test(t)),
+      `and the later ones refused, for both names: ${texts.at(-1)}`,
+    );
+
+    const [k, u] = [answers.known.map((a) => a.ms), answers.unknown.map((a) => a.ms)];
+    const difference = Math.abs(median(k) - median(u));
+    const allowed = Math.max(spread(k), spread(u), 5);
+    assert.ok(
+      difference < allowed,
+      `median ${median(k).toFixed(1)} ms (known) against ${median(u).toFixed(1)} ms (unknown): ${difference.toFixed(1)} ms apart, more than the spread ${allowed.toFixed(1)} ms`,
+    );
+
+    // The mails still go, after the answers: the 12 the known name was promised.
+    const deadline = Date.now() + 30_000;
+    while ((await mailCount(known.email!)) < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(await mailCount(known.email!), 12);
+    assert.equal(await mailCount(unknown), 0);
+  } finally {
+    await stop();
+    await closeDatabase(own.url);
+    await own.drop();
+  }
+});

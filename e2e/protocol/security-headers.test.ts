@@ -172,7 +172,12 @@ test('answers to requests the proxy does not see (a chunked body, one over its s
         const header = answer.headers['content-security-policy'];
         assert.ok(typeof header === 'string' && header.length > 0, `${what}: no Content-Security-Policy`);
         assert.equal(header.includes(','), false, `${what}: one policy`);
-        const policy = new Map(header.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values] as [string, string[]]));
+        const policy = new Map(
+          header
+            .split(';')
+            .map((d) => d.trim().split(/\s+/))
+            .map(([name, ...values]) => [name, values] as [string, string[]]),
+        );
         assertLockedDown(policy);
         assert.deepEqual(policy.get('script-src'), ["'none'"], what);
       }

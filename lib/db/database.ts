@@ -99,7 +99,8 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
     const sql = openSql(url, undefined, {
       onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed'),
       // Called while opening, before `db` exists.
-      onModesNarrowed: (paths) => (log ??= createLogger()).warn({ paths }, 'the database files were readable by others: narrowed to the owner (0600 files, 0700 folder)'),
+      onModesNarrowed: (paths) =>
+        (log ??= createLogger()).warn({ paths }, 'the database files were readable by others: narrowed to the owner (0600 files, 0700 folder)'),
     });
     const db: Database = handle(
       new PrismaClient({ adapter }),

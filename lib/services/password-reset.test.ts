@@ -164,12 +164,16 @@ for (const storage of testDatabases('password-reset')) {
       const answers = async (identifier: string) => {
         const statuses = [];
         // From a new address each time: only the name's own counter can refuse.
-        for (let i = 0; i < 8; i++) statuses.push(JSON.stringify(await requestPasswordReset(ctx, formOf({ identifier }), { ...context, ip: `198.51.100.${100 + i}` })));
+        for (let i = 0; i < 8; i++)
+          statuses.push(JSON.stringify(await requestPasswordReset(ctx, formOf({ identifier }), { ...context, ip: `198.51.100.${100 + i}` })));
         return statuses.map((s) => s.replaceAll(identifier, 'NAME'));
       };
       const known = await answers(holder.username);
       const unknown = await answers(`nobody-${holder.username}`);
-      assert.ok(known.some((a) => a.includes('throttled')), `the known name is refused at some point: ${known.join(' ')}`);
+      assert.ok(
+        known.some((a) => a.includes('throttled')),
+        `the known name is refused at some point: ${known.join(' ')}`,
+      );
       assert.deepEqual(unknown, known);
       // The same name in other letters is the same name.
       assert.match(JSON.stringify(await requestPasswordReset(ctx, formOf({ identifier: `NOBODY-${holder.username}` }), context)), /throttled/);

@@ -120,7 +120,9 @@ async function unknownNameKey(db: Database, identifier: string): Promise<string>
     });
     nameKeys.set(db, key);
   }
-  return `name:${createHmac('sha256', await key).update(identifier.toLowerCase()).digest('base64url')}`;
+  return `name:${createHmac('sha256', await key)
+    .update(identifier.toLowerCase())
+    .digest('base64url')}`;
 }
 
 const nameKeys = new WeakMap<Database, Promise<string>>();

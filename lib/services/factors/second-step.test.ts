@@ -228,7 +228,11 @@ for (const storage of testDatabases('second-step')) {
       assert.equal((await throttled()).length, 2, 'the rest of the minute waits; another source has its own entry');
       clock += 60_000;
       await ctx.signInFailures.flushDue();
-      assert.deepEqual((await throttled()).sort(), [['198.51.100.9', 1], ['203.0.113.7', 1], ['203.0.113.7', 46]]);
+      assert.deepEqual((await throttled()).sort(), [
+        ['198.51.100.9', 1],
+        ['203.0.113.7', 1],
+        ['203.0.113.7', 46],
+      ]);
     });
   });
 }
