@@ -15,13 +15,10 @@
  * address and per name, links checked per source (lib/services/throttle.ts).
  * Each reset is in the audit log; never the link.
  */
-import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
-import type { Database } from '../db/database.ts';
 import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
-import { serverSecret } from '../db/secrets.ts';
 import { findAccount, findUserByUsernameOrEmail, markEmailVerified } from '../db/users.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
@@ -29,6 +26,7 @@ import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { fieldProblems, formText, type FieldProblems, throttledProblem } from './forms.ts';
+import { unknownNameKey } from './mail-requests.ts';
 import { passwordPolicy } from './passwords.ts';
 import { changePassword, passwordSchema } from './users.ts';
 
@@ -104,28 +102,6 @@ async function mailResetLink(ctx: Context, user: { id: string; username: string;
   }
   await recordAudit(ctx.db, { action: 'password_reset.requested', actor: null, target: { type: 'user', ...personLabel(user) }, context, details: {} });
 }
-
-/**
- * The counter a name that has no account is throttled under: a stable id from
- * an HMAC of what was typed (case folded, as usernames are), under a server secret
- * of its own. What was typed is never stored; the prefix cannot be an account's id.
- */
-async function unknownNameKey(db: Database, identifier: string): Promise<string> {
-  let key = nameKeys.get(db);
-  if (!key) {
-    // One secret shared by every instance; a failed read is tried again next time.
-    key = serverSecret(db, 'mail_request_name_key', () => randomBytes(32).toString('base64url')).catch((error: unknown) => {
-      nameKeys.delete(db);
-      throw error;
-    });
-    nameKeys.set(db, key);
-  }
-  return `name:${createHmac('sha256', await key)
-    .update(identifier.toLowerCase())
-    .digest('base64url')}`;
-}
-
-const nameKeys = new WeakMap<Database, Promise<string>>();
 
 const personLabel = (person: { id: string; username: string }) => ({ id: person.id, label: person.username });
 
