@@ -99,8 +99,15 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
     const sql = openSql(url, undefined, {
       onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed'),
       // Called while opening, before `db` exists.
-      onModesNarrowed: (paths) =>
-        (log ??= createLogger()).warn({ paths }, 'the database files were readable by others: narrowed to the owner (0600 files, 0700 folder)'),
+      onOpenModes: ({ narrowed, refused }) => {
+        log ??= createLogger();
+        if (narrowed.length) log.warn({ paths: narrowed }, 'the database files were readable by others: narrowed to the owner (0600 files, 0700 folder)');
+        if (refused.length)
+          log.warn(
+            { paths: refused },
+            'the database files are readable by others and owned by another user: their owner should chmod them (0600 files, 0700 folder)',
+          );
+      },
     });
     const db: Database = handle(
       new PrismaClient({ adapter }),

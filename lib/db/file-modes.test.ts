@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import type { ModeReport } from './file-modes.ts';
 import { openSql } from './sql.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'gatehouse-modes-'));
@@ -15,7 +16,7 @@ test('a fresh data folder under umask 022: the folder 0700, the database and its
   try {
     const file = join(root, 'fresh', 'data', 'gatehouse.db');
     const narrowed: string[][] = [];
-    const sql = openSql(`file:${file}`, undefined, { onModesNarrowed: (paths) => narrowed.push(paths) });
+    const sql = openSql(`file:${file}`, undefined, { onOpenModes: (report) => narrowed.push(report.narrowed) });
     await sql.run('CREATE TABLE t (x INTEGER)');
     await sql.run('INSERT INTO t VALUES (1)');
     assert.deepEqual(
@@ -46,9 +47,9 @@ test('an installation made before: its files and its own folder narrowed, and re
   writeFileSync(`${file}-wal`, '');
   chmodSync(`${file}-wal`, 0o644);
 
-  const narrowed: string[][] = [];
-  const again = openSql(`file:${file}`, undefined, { onModesNarrowed: (paths) => narrowed.push(paths) });
-  assert.deepEqual(narrowed, [[folder, file, `${file}-wal`]]);
+  const reports: ModeReport[] = [];
+  const again = openSql(`file:${file}`, undefined, { onOpenModes: (report) => reports.push(report) });
+  assert.deepEqual(reports, [{ narrowed: [folder, file, `${file}-wal`], refused: [] }]);
   assert.deepEqual([mode(folder), mode(file), mode(`${file}-wal`)], ['700', '600', '600']);
   assert.equal((await again.all<{ x: number }>('SELECT x FROM t')).length, 0, 'the database still opens');
   await again.close();

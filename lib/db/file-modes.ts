@@ -5,8 +5,9 @@
  * beside them (lib/db/keyring.ts). Made so before SQLite first opens the file
  * (SQLite gives -wal and -shm the database file's mode), whatever the umask:
  * a mode given at creation is narrowed by the umask, so every mode is also set
- * with chmod afterwards. An installation from before is tightened at its next
- * start; the caller logs what was.
+ * with chmod afterwards. An installation from before is narrowed at its next
+ * start; the caller logs what was, and what could not be (a file this user
+ * does not own: its owner must change it; the server starts all the same).
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -16,32 +17,37 @@ const FOLDER_MODE = 0o700;
 /** The files SQLite keeps beside the database. */
 const COMPANIONS = ['-wal', '-shm', '-journal'];
 
+/** What secureSqliteFiles changed (`narrowed`), and what it found too open but may not change (`refused`). */
+export interface ModeReport {
+  narrowed: string[];
+  refused: string[];
+}
+
 /**
  * Creates the folder and an empty database file (an empty file is an empty
  * SQLite database) owner-only, or narrows existing ones. The folder is changed
  * only when it holds nothing but this database's files (a folder of its own, as
  * `data/` is): a database put in a shared folder leaves that folder's mode alone.
- * Returns the paths whose mode was narrowed.
  */
-export function secureSqliteFiles(path: string): string[] {
-  const tightened: string[] = [];
+export function secureSqliteFiles(path: string): ModeReport {
+  const report: ModeReport = { narrowed: [], refused: [] };
   const folder = dirname(path);
   if (!existsSync(folder)) {
     mkdirSync(folder, { recursive: true, mode: FOLDER_MODE });
     chmodSync(folder, FOLDER_MODE);
-  } else if (ownFolder(folder, basename(path)) && narrow(folder, FOLDER_MODE)) {
-    tightened.push(folder);
+  } else if (ownFolder(folder, basename(path))) {
+    narrow(folder, FOLDER_MODE, report);
   }
   if (!existsSync(path)) {
     closeSync(openSync(path, 'a', FILE_MODE));
     chmodSync(path, FILE_MODE);
-  } else if (narrow(path, FILE_MODE)) {
-    tightened.push(path);
+  } else {
+    narrow(path, FILE_MODE, report);
   }
   for (const companion of COMPANIONS.map((suffix) => `${path}${suffix}`)) {
-    if (existsSync(companion) && narrow(companion, FILE_MODE)) tightened.push(companion);
+    if (existsSync(companion)) narrow(companion, FILE_MODE, report);
   }
-  return tightened;
+  return report;
 }
 
 /** Whether every entry of `folder` is the database's own (`gatehouse.db`, `gatehouse.db-wal`, `gatehouse.db.key`, …). */
@@ -49,10 +55,15 @@ function ownFolder(folder: string, file: string): boolean {
   return readdirSync(folder).every((entry) => entry.startsWith(file));
 }
 
-/** Takes away every permission beyond `mode`; true when there was one. */
-function narrow(path: string, mode: number): boolean {
+/** Takes away every permission beyond `mode`, noting it in `report`; only the file's owner may (EPERM otherwise). */
+function narrow(path: string, mode: number, report: ModeReport): void {
   const current = statSync(path).mode & 0o777;
-  if ((current & ~mode) === 0) return false;
-  chmodSync(path, current & mode);
-  return true;
+  if ((current & ~mode) === 0) return;
+  try {
+    chmodSync(path, current & mode);
+    report.narrowed.push(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+    report.refused.push(path);
+  }
 }
