@@ -28,8 +28,11 @@ const { values } = parseArgs({
   strict: true,
 });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
-// The address to bind, as Next's standalone server reads it: unset or empty, every interface.
-const hostname = values.hostname ?? (process.env.HOSTNAME || undefined);
+// The address to bind: unset or empty, every interface. Container runtimes (and some shells) export
+// HOSTNAME as the machine's own name, which no operator chose as a bind address: that one is ignored,
+// so such a deployment keeps listening on every interface as before.
+const boundByEnv = process.env.HOSTNAME && process.env.HOSTNAME !== hostName() ? process.env.HOSTNAME : undefined;
+const hostname = values.hostname ?? boundByEnv;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(2, `invalid port: ${values.port ?? process.env.PORT}`);
 
 /** A failure before the logger is handed over: one fatal line as lib/ops/log.ts writes them (JSON, or plain on a terminal), then exit. */

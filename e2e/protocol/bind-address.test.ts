@@ -4,6 +4,7 @@
 // `next start` has its own -H.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
 import { registerClient } from '../../lib/services/clients.ts';
@@ -47,6 +48,21 @@ test('HOSTNAME=127.0.0.2: that address answers, 127.0.0.1 is refused, and the st
   assert.equal(await answers(`http://127.0.0.2:${port}/healthz`), true);
   assert.equal(await answers(`http://127.0.0.1:${port}/healthz`), false, 'not bound on 127.0.0.1');
   assert.match(server!.output(), new RegExp(`listening on 127\\.0\\.0\\.2:${port}`));
+});
+
+test('HOSTNAME set to the machine’s own name, as container runtimes do: ignored, every interface as before', { skip }, async () => {
+  const other = isolatedDatabase('bind-own-name');
+  const otherPort = await freePort();
+  const instance = await startServer(
+    { DATABASE_URL: other.url, HOSTNAME: hostname(), ADMIN_PASSWORD: randomBytes(18).toString('base64url'), METRICS_PORT: '' },
+    { port: otherPort, mount: 'server', host: '127.0.0.1' },
+  );
+  try {
+    for (const address of ['127.0.0.1', '127.0.0.2']) assert.equal(await answers(`http://${address}:${otherPort}/healthz`), true, address);
+  } finally {
+    await instance.stop();
+    await other.drop();
+  }
 });
 
 test('ISSUER at an IP address: one warning at start, and no passkey on the sign-in page (the suite’s localhost offers one)', { skip }, async () => {
