@@ -86,6 +86,10 @@ export async function register() {
     const { signUpStartupLine } = await import('./lib/services/sign-up');
     const signUpLine = signUpStartupLine(ctx);
     if (signUpLine) ctx.log.warn(signUpLine);
+    // Passkeys need a domain name: under an IP-address ISSUER no page offers them, and the operator learns why here.
+    const { passkeysStartupLine } = await import('./lib/services/factors/passkeys');
+    const passkeysLine = passkeysStartupLine(config);
+    if (passkeysLine) ctx.log.warn(passkeysLine);
     // After the server can serve: reports for the operator and the audit log's
     // retention. They read through Prisma, whose first query costs a start
     // that finds everything in place a few hundred ms it need not wait for.

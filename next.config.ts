@@ -1,8 +1,8 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
 import { distDir } from './lib/config/dist-dir.ts';
-import { BODY_LIMITS, LARGEST_BODY, bodyLimitRewrites } from './lib/http/body-limits.ts';
-import { STATIC_SECURITY_HEADERS } from './lib/http/security-headers.ts';
+import { BODY_LIMITS, LARGEST_BODY, bodyLimitRewrites, unproxiedRequests } from './lib/http/body-limits.ts';
+import { STATIC_SECURITY_HEADERS, UNPROXIED_PAGE_POLICY } from './lib/http/security-headers.ts';
 
 const nextConfig: NextConfig = {
   // GATEHOUSE_DIST_DIR (lib/config/dist-dir.ts): the tests and the benchmark build beside `npm start`'s .next, never into it.
@@ -42,7 +42,11 @@ const nextConfig: NextConfig = {
   // Static headers for everything Next serves; proxy.ts adds the page policy and HSTS,
   // which depend on the request and the configuration (this list is fixed at build time).
   async headers() {
-    return [{ source: '/:path*', headers: STATIC_SECURITY_HEADERS.map(([key, value]) => ({ key, value })) }];
+    return [
+      { source: '/:path*', headers: STATIC_SECURITY_HEADERS.map(([key, value]) => ({ key, value })) },
+      // What proxy.ts does not see still answers with a policy (lib/http/security-headers.ts UNPROXIED_PAGE_POLICY).
+      ...unproxiedRequests().map((rule) => ({ ...rule, headers: [{ key: 'Content-Security-Policy', value: UNPROXIED_PAGE_POLICY }] })),
+    ];
   },
   // Oversized and chunked bodies for Next's own readers, refused before they are read.
   async rewrites() {

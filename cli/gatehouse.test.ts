@@ -7,7 +7,7 @@
  * every database, and each file gets its own time budget.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -71,6 +71,19 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       const run = ok(await gatehouse(['client', 'update', '--help']));
       assert.match(run.stdout, /Usage: gatehouse client update <client_id>/);
       assert.match(run.stdout, /--\[no-\]require-second-factor/);
+    });
+
+    test('a database readable by others is narrowed to its owner, said on stderr: stdout stays the answer', async () => {
+      const own = path.join(dir, 'old-install');
+      mkdirSync(own, { mode: 0o755 });
+      const file = path.join(own, 'gatehouse.db');
+      ok(await gatehouse(['client', 'list', '--json'], { databaseUrl: `file:${file}` }));
+      chmodSync(own, 0o755);
+      chmodSync(file, 0o644);
+      const run = ok(await gatehouse(['client', 'list', '--json'], { databaseUrl: `file:${file}` }));
+      assert.deepEqual(JSON.parse(run.stdout), []);
+      assert.match(run.stderr, /the database files were readable by others: narrowed to the owner/);
+      assert.deepEqual([statSync(own).mode & 0o777, statSync(file).mode & 0o777], [0o700, 0o600]);
     });
 
     test('a password argument is refused without echoing it', async () => {

@@ -65,9 +65,15 @@ async function main(argv: string[]): Promise<number> {
     async db() {
       if (!db) {
         // Loaded on demand: --help and usage errors open no database.
-        const [{ database }, { prepareDatabase }] = await Promise.all([import('../lib/db/database.ts'), import('../lib/services/bootstrap.ts')]);
+        const [{ database }, { prepareDatabase }, { createLogger, prettyStream }] = await Promise.all([
+          import('../lib/db/database.ts'),
+          import('../lib/services/bootstrap.ts'),
+          import('../lib/ops/log.ts'),
+        ]);
+        // What the database says while opening (file modes narrowed, a failed checkpoint) goes to stderr too.
+        log ??= createLogger({ level: env().LOG_LEVEL, destination: prettyStream(process.stderr) });
         // With the server's REDIS_URL: deleting a client or disabling a user reaches the tokens held in Redis.
-        db = await prepareDatabase(database(env().DATABASE_URL, { redisUrl: env().REDIS_URL }));
+        db = await prepareDatabase(database(env().DATABASE_URL, { redisUrl: env().REDIS_URL, log }));
       }
       return db;
     },

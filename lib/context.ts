@@ -12,6 +12,7 @@ import type Provider from 'oidc-provider';
 import type { BuiltProvider } from './oidc/provider.ts';
 import { env, type Env } from './config/env.ts';
 import { closeDatabase, database, type Database } from './db/database.ts';
+import { handedOff } from './mail/hand-off.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { countActiveSessions } from './db/artifacts.ts';
 import { createReadiness, type Readiness } from './ops/health.ts';
@@ -139,6 +140,8 @@ export function createContext({
       return mailer;
     },
     async close() {
+      // Mails promised after an answer (lib/mail/hand-off.ts) still need the database: sent first, within the mailer's timeouts.
+      if (mailer) await handedOff(mailer);
       await throttle?.close();
       await closeDatabase(db.url);
     },

@@ -3,7 +3,7 @@
 // instrumentation.ts created and registered (lib/oidc/mounts/node.ts).
 //
 // Usage: node --max-old-space-size=256 scripts/server.mjs [-p PORT] [-H HOSTNAME]
-//   (PORT from the environment, else 3000; all interfaces unless -H). The Node flags
+//   (PORT from the environment, else 3000; HOSTNAME likewise, else all interfaces). The Node flags
 //   are scripts/server-node-flags.json's, which `npm start`, the tests and the
 //   benchmark all use: with V8's default limit the heap grows under load for no more
 //   requests per second (README, *Configuration*).
@@ -29,7 +29,11 @@ const { values } = parseArgs({
   strict: true,
 });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
-const hostname = values.hostname;
+// The address to bind: unset or empty, every interface. Container runtimes (and some shells) export
+// HOSTNAME as the machine's own name, which no operator chose as a bind address: that one is ignored,
+// so such a deployment keeps listening on every interface as before.
+const boundByEnv = process.env.HOSTNAME && process.env.HOSTNAME !== hostName() ? process.env.HOSTNAME : undefined;
+const hostname = values.hostname ?? boundByEnv;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(2, `invalid port: ${values.port ?? process.env.PORT}`);
 
 /** A failure before the logger is handed over: one fatal line as lib/ops/log.ts writes them (JSON, or plain on a terminal), then exit. */

@@ -1,18 +1,23 @@
 // The interaction forms' POST handler: a use case's outcome turned into the 303 the browser follows.
+import { brand } from '@/lib/config/brand';
 import { env } from '@/lib/config/env';
 import { BODY_LIMITS } from '@/lib/http/body-limits';
+import { translator } from '@/lib/i18n/messages';
+import { requestLocale } from '@/lib/i18n/server';
 import { readFormBody } from '@/lib/oidc/form-body';
+import { escapeHtml, providerPages } from '@/lib/oidc/html';
 import type { Next } from '@/lib/services/interactions';
 import { requestContext, type RequestContext } from '@/lib/services/request-context';
 
 /**
  * Form posts to /interaction/* must come from our own pages. The signed,
  * SameSite=Lax interaction cookie already stops cross-site posts; checking
- * Origin (sent by browsers on every POST) is the second lock.
+ * Origin is the second lock. Browsers send it on every form post (our pages'
+ * Referrer-Policy, same-origin, keeps it from being `null`), so a post without
+ * one did not come from a page of ours either.
  */
 function isSameOrigin(request: Request): boolean {
-  const origin = request.headers.get('origin');
-  return origin === null || origin === new URL(env().ISSUER).origin;
+  return request.headers.get('origin') === new URL(env().ISSUER).origin;
 }
 
 function respond(uid: string, next: Next, form: FormData): Response {
@@ -43,8 +48,25 @@ function errorQuery(next: Exclude<Next, { redirect: string }>, form: FormData): 
   return query.toString();
 }
 
-function forbidden(): Response {
-  return Response.json({ error: 'access_denied', error_description: 'cross-origin form posts are not accepted' }, { status: 403 });
+/**
+ * The 403 a person sees for a post from elsewhere: a page in their language saying what happened,
+ * with the way back to the sign-in page (a GET, which changes nothing). The provider's plain page
+ * layout (lib/oidc/html.ts); its one inline style carries the nonce of the policy proxy.ts gave this
+ * request, which is the one the answer carries.
+ */
+async function foreignPost(request: Request, uid: string): Promise<Response> {
+  const locale = await requestLocale();
+  const t = translator(locale, 'interaction.foreignPost');
+  const { name } = brand();
+  const title = t('title', { brand: name });
+  const back = `/interaction/${encodeURIComponent(uid)}`;
+  const body = `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(t('body', { brand: name }))}</p><a class="button" href="${escapeHtml(back)}">${escapeHtml(t('back'))}</a>`;
+  const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(request.headers.get('content-security-policy') ?? '')?.[1];
+  const page = providerPages(brand()).page(title, body, locale);
+  return new Response(nonce ? page.replace('<style>', `<style nonce="${nonce}">`) : page, {
+    status: 403,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  });
 }
 
 /**
@@ -64,7 +86,7 @@ async function formOf(request: Request, limit: number): Promise<FormData | Respo
 type Step = (uid: string, cookie: string | null, context: RequestContext, form: FormData) => Promise<Next>;
 
 /**
- * The POST handler of the form of one step: same origin only, the form read
+ * The POST handler of the form of one step: same origin only (a 403 page otherwise), the form read
  * (at most `limit` bytes), the step run, its outcome answered as a 303.
  * `afterError` may add to the answer of a refused step.
  */
@@ -73,10 +95,10 @@ export function interactionForm(
   { afterError, limit = BODY_LIMITS.interactionForm }: { afterError?: (response: Response, uid: string, form: FormData) => void; limit?: number } = {},
 ) {
   return async (request: Request, { params }: { params: Promise<{ uid: string }> }): Promise<Response> => {
-    if (!isSameOrigin(request)) return forbidden();
+    const { uid } = await params;
+    if (!isSameOrigin(request)) return foreignPost(request, uid);
     const form = await formOf(request, limit);
     if (form instanceof Response) return form;
-    const { uid } = await params;
     const next = await step(uid, request.headers.get('cookie'), requestContext(request.headers), form);
     const response = respond(uid, next, form);
     if ('error' in next) afterError?.(response, uid, form);

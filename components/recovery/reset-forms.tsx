@@ -28,14 +28,9 @@ export function RequestResetForm({
     return <Notice compact>{t('sent', { minutes: validMinutes })}</Notice>;
   }
   const errors = state.status === 'invalid' ? state.errors : {};
-  const typed = state.status === 'invalid' || state.status === 'failed' ? state.identifier : undefined;
+  const typed = state.status === 'invalid' ? state.identifier : undefined;
   return (
     <form action={formAction} noValidate className="space-y-4">
-      {state.status === 'failed' ? (
-        <Notice variant="error" compact>
-          {t('failed')}
-        </Notice>
-      ) : null}
       <TextField
         compact
         id="identifier"

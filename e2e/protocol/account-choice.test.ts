@@ -105,7 +105,7 @@ test('Use another account is a form post like the others: a cross-origin one is 
   const stranger = await fetch(new URL(`${login.url.pathname}/another-account`, baseUrl), {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(baseUrl).origin },
     body: '',
   });
   assert.equal(stranger.status, 303);

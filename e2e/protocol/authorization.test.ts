@@ -123,7 +123,7 @@ test('an interaction page without its cookie says the request expired', async ()
   const post = await fetch(new URL(`${login.url.pathname}/login`, baseUrl), {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(baseUrl).origin },
     body: 'username=a&password=b',
   });
   assert.equal(post.status, 303);

@@ -82,7 +82,7 @@ test('a form sent after its request expired comes back with the application to r
     fetch(new URL('/interaction/gone-for-good/login', baseUrl), {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(baseUrl).origin },
       body: new URLSearchParams({ username: 'a', password: 'b', ...fields }).toString(),
     });
   const expired = await post({ client_id: client.id, redirect_uri: redirectUri });

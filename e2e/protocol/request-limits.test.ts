@@ -71,11 +71,13 @@ function assertRefused(answer: Answer, status: number, limit?: number) {
 }
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
+// The interaction forms, with the Origin a browser sends: a post without one is refused before its body is looked at.
+const interactionForm = { ...form, origin: new URL(baseUrl).origin };
 
 for (const step of ['login', 'confirm', 'abort']) {
   test(`/interaction/{uid}/${step}: 413 for a declared or a chunked body over ${BODY_LIMITS.interactionForm} bytes`, async () => {
-    assertRefused(await postPart(`/interaction/some-uid/${step}`, form, DECLARED), 413, BODY_LIMITS.interactionForm);
-    assertRefused(await postPart(`/interaction/some-uid/${step}`, form, undefined), 413, BODY_LIMITS.interactionForm);
+    assertRefused(await postPart(`/interaction/some-uid/${step}`, interactionForm, DECLARED), 413, BODY_LIMITS.interactionForm);
+    assertRefused(await postPart(`/interaction/some-uid/${step}`, interactionForm, undefined), 413, BODY_LIMITS.interactionForm);
   });
 }
 

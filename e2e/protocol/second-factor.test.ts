@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { destroyArtifact } from '../../lib/db/artifacts.ts';
+import { listAuditEvents } from '../../lib/db/audit.ts';
 import { database } from '../../lib/db/database.ts';
 import { openRedisArtifacts } from '../../lib/db/redis-artifacts.ts';
 import { redisNamespace } from '../../lib/db/redis-namespace.ts';
@@ -207,4 +208,34 @@ test('the recovery-code form and the passkey form of the sign-in page carry the 
   const login = await (await new TestBrowser(baseUrl).navigate(start)).response.text();
   const passkey = formFields(login, '/passkey', {});
   assert.deepEqual([passkey.fields.client_id, passkey.fields.redirect_uri], [client.id, redirectUri]);
+});
+
+test('forty code guesses the throttle refuses leave one audit entry, counting them, not forty', async () => {
+  const since = new Date(Date.now() - 1);
+  const client = await makeClient();
+  const { user, secret } = await enrolledUser();
+  const { browser, html } = await passwordStep(client, user);
+  const wrong = totpCode(secret, Date.now()) === '000000' ? '111111' : '000000';
+  let page = html;
+  let refused = 0;
+  for (let i = 0; i < 60 && refused < 40; i++) {
+    const step = await browser.submit(page, '/second-factor', { method: 'totp', code: wrong });
+    page = await step.response.text();
+    if (page.includes('Too many attempts')) refused++;
+  }
+  assert.equal(refused, 40, 'the throttle refused forty guesses');
+  await new Promise((r) => setTimeout(r, 300)); // entries are written just after the response
+  const { events } = await listAuditEvents(
+    database(databaseUrl),
+    { actions: ['sign_in.second_factor_failed'], from: since, targetId: user.id },
+    { skip: 0, take: 200 },
+  );
+  const throttled = events.filter((e) => e.details.reason === 'throttled');
+  // The first refusal is written at once; the others of that minute wait for its end, as one entry with their count.
+  assert.deepEqual(
+    throttled.map((e) => e.details.count),
+    [1],
+  );
+  assert.ok(throttled[0].ip, 'the entry names the source');
+  assert.ok(events.length < 15, `${events.length} entries for ${refused} refused and the guesses before them`);
 });

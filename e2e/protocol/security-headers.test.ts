@@ -3,6 +3,7 @@
 // Strict-Transport-Security (RFC 6797) when the issuer is https, and only then.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +131,60 @@ test('the static headers on pages and provider answers alike, each once', async 
   }
 });
 
+/**
+ * Sends a small body to `path`, chunked, or the first part of one declared as `declared`
+ * bytes; returns the answer's status and headers.
+ */
+function partialBody(method: string, path: string, declared?: number): Promise<{ status?: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(path, baseUrl), {
+      method,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(baseUrl).origin,
+        ...(declared ? { 'content-length': String(declared) } : { 'transfer-encoding': 'chunked' }),
+      },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`${method} ${path}: no answer`));
+    }, 15_000);
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      res.resume();
+      req.destroy();
+      resolve({ status: res.statusCode, headers: res.headers });
+    });
+    req.on('error', () => undefined); // closed after the answer
+    req.write(`a=${'b'.repeat(1000)}`);
+    // A chunked body ends (a reader of ours answers only then); a declared one stays short of what it declared.
+    if (!declared) req.end();
+  });
+}
+
+test('answers to requests the proxy does not see (a chunked body, one over its size) carry a policy too, which runs no script', async () => {
+  for (const path of ['/', '/account', '/password-reset', '/no-such-page', '/api/no-such-api', '/interaction/no-such-uid/login']) {
+    for (const declared of [undefined, 70 * 1024]) {
+      for (const method of ['POST', 'GET']) {
+        if (method === 'GET' && declared) continue; // a GET with a large declared body: the same rule as a POST's
+        const answer = await partialBody(method, path, declared);
+        const what = `${method} ${path} ${declared ? `declaring ${declared} bytes` : 'chunked'} (${answer.status})`;
+        const header = answer.headers['content-security-policy'];
+        assert.ok(typeof header === 'string' && header.length > 0, `${what}: no Content-Security-Policy`);
+        assert.equal(header.includes(','), false, `${what}: one policy`);
+        const policy = new Map(
+          header
+            .split(';')
+            .map((d) => d.trim().split(/\s+/))
+            .map(([name, ...values]) => [name, values] as [string, string[]]),
+        );
+        assertLockedDown(policy);
+        assert.deepEqual(policy.get('script-src'), ["'none'"], what);
+      }
+    }
+  }
+});
+
 describe('with an https issuer', () => {
   let url: string;
   let stop: () => void;
@@ -165,7 +220,7 @@ describe('with an https issuer', () => {
       await fetch(new URL('/oauth/token', url), { method: 'POST' }),
       await fetch(new URL('/interaction/no-such-uid/login', url), {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin },
         body: 'username=a',
         redirect: 'manual',
       }),

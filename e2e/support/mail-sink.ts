@@ -4,8 +4,9 @@
  * to it through SMTP_URL, and it keeps what arrives in memory. Test processes
  * read the mails back over a small HTTP API (e2e/support/mail.ts), and can
  * make the SMTP server refuse the mail to one address for a while, to test a
- * mail server that is down: one address, so that tests running beside it in
- * other workers keep their mail. scripts/test.ts runs one per test run; start one by hand with
+ * mail server that is down, or take its time over it (a slow, far-away mail
+ * server): one address, so that tests running beside it in other workers keep
+ * their mail. scripts/test.ts runs one per test run; start one by hand with
  * `npx tsx e2e/support/mail-sink.ts`.
  */
 import { createServer, type Server } from 'node:http';
@@ -32,6 +33,8 @@ export async function startMailSink(): Promise<MailSink> {
   const mails: ReceivedMail[] = [];
   /** Address (lower case) -> until when its mail is refused (epoch ms). */
   const refusals = new Map<string, number>();
+  /** Address (lower case) -> how long the server waits before it accepts a mail to it (ms). */
+  const delays = new Map<string, number>();
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -43,15 +46,19 @@ export async function startMailSink(): Promise<MailSink> {
         return;
       }
       const chunks: Buffer[] = [];
+      const delay = Math.max(0, ...session.envelope.rcptTo.map((r) => delays.get(r.address.toLowerCase()) ?? 0));
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          raw: Buffer.concat(chunks).toString('utf8'),
-          receivedAt: Date.now(),
-        });
-        callback();
+        // The answer to DATA is what the sender waits for: a slow server is slow here.
+        setTimeout(() => {
+          mails.push({
+            to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            raw: Buffer.concat(chunks).toString('utf8'),
+            receivedAt: Date.now(),
+          });
+          callback();
+        }, delay);
       });
     },
   });
@@ -64,14 +71,16 @@ export async function startMailSink(): Promise<MailSink> {
       const to = url.searchParams.get('to')?.toLowerCase();
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(mails.filter((m) => !to || m.to.includes(to))));
-    } else if (req.method === 'POST' && url.pathname === '/refuse') {
+    } else if (req.method === 'POST' && (url.pathname === '/refuse' || url.pathname === '/delay')) {
       const to = url.searchParams.get('to')?.toLowerCase();
-      if (!to) {
+      const ms = Number(url.searchParams.get('ms') ?? 0);
+      if (!to || !Number.isFinite(ms) || ms < 0) {
         res.statusCode = 400;
-        res.end('to is required');
+        res.end('to and a number of ms are required');
         return;
       }
-      refusals.set(to, Date.now() + Number(url.searchParams.get('ms') ?? 0));
+      if (url.pathname === '/refuse') refusals.set(to, Date.now() + ms);
+      else delays.set(to, ms);
       res.end('ok');
     } else {
       res.statusCode = 404;

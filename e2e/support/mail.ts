@@ -58,3 +58,10 @@ export async function refuseMail(to: string, ms: number): Promise<void> {
   const answer = await fetch(`${mailApi}/refuse?${new URLSearchParams({ to, ms: String(ms) })}`, { method: 'POST' });
   assert.equal(answer.status, 200, await answer.text());
 }
+
+/** Makes the SMTP server wait `ms` milliseconds before it accepts each mail to `to` (0: at once again). */
+export async function delayMail(to: string, ms: number): Promise<void> {
+  assert.ok(mailApi);
+  const answer = await fetch(`${mailApi}/delay?${new URLSearchParams({ to, ms: String(ms) })}`, { method: 'POST' });
+  assert.equal(answer.status, 200, await answer.text());
+}

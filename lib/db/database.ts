@@ -96,7 +96,19 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
   if (url.startsWith('file:')) {
     // withLiteralLike: searches match % and _ literally (lib/db/text-search.ts).
     const adapter = withLiteralLike(new PrismaBetterSqlite3({ url: url.slice('file:'.length) }));
-    const sql = openSql(url, undefined, { onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed') });
+    const sql = openSql(url, undefined, {
+      onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed'),
+      // Called while opening, before `db` exists.
+      onOpenModes: ({ narrowed, refused }) => {
+        log ??= createLogger();
+        if (narrowed.length) log.warn({ paths: narrowed }, 'the database files were readable by others: narrowed to the owner (0600 files, 0700 folder)');
+        if (refused.length)
+          log.warn(
+            { paths: refused },
+            'the database files are readable by others and owned by another user: their owner should chmod them (0600 files, 0700 folder)',
+          );
+      },
+    });
     const db: Database = handle(
       new PrismaClient({ adapter }),
       sql,

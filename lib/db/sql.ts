@@ -7,10 +7,10 @@
  * translated to `$n` for PostgreSQL once per statement text.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { type ModeReport, secureSqliteFiles } from './file-modes.ts';
 
 export type SqlValue = string | number | bigint | boolean | null;
 export type Row = Record<string, unknown>;
@@ -41,6 +41,8 @@ export interface Sql {
 export interface SqlOptions {
   /** The SQLite checkpointer's failures (a message per failed checkpoint); ignored when unset. */
   onCheckpointFailure?: (message: string) => void;
+  /** The SQLite files and folder found readable by others (lib/db/file-modes.ts): narrowed, or not ours to narrow. For a log line. */
+  onOpenModes?: (report: ModeReport) => void;
 }
 
 /** Opens the driver for a DATABASE_URL; a PostgreSQL pool may be shared with Prisma's adapter. */
@@ -48,8 +50,9 @@ export function openSql(databaseUrl: string, pool?: pg.Pool, options: SqlOptions
   return databaseUrl.startsWith('file:') ? openSqlite(databaseUrl.slice('file:'.length), options) : openPostgres(databaseUrl, pool);
 }
 
-function openSqlite(path: string, { onCheckpointFailure }: SqlOptions): Sql {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptions): Sql {
+  const modes = path === ':memory:' ? undefined : secureSqliteFiles(path);
+  if (modes && modes.narrowed.length + modes.refused.length > 0) onOpenModes?.(modes);
   const db = new BetterSqlite3(path);
   // WAL lets readers run beside the single writer; a busy timeout makes a
   // second process (the CLI, a migration) wait instead of failing.

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createRequire } from 'node:module';
 import { JSON_BODY_LIMIT } from '../services/admin-api/http.ts';
-import { atMost, bodyLimitRewrites, BODY_LIMITS, largerThan, LARGEST_BODY } from './body-limits.ts';
+import { atMost, bodyLimitRewrites, BODY_LIMITS, largerThan, LARGEST_BODY, unproxiedRequests } from './body-limits.ts';
 
 // Next's own path-to-regexp, with the options Next compiles rewrite sources with (lib/build-custom-route.js).
 const { pathToRegexp } = createRequire(import.meta.url)('next/dist/compiled/path-to-regexp') as {
@@ -82,4 +82,19 @@ test('each guard refuses a chunked body (411) as well as a declared one over its
 
 test("the admin API's guard is its own reader's limit", () => {
   assert.equal(BODY_LIMITS.adminApi, JSON_BODY_LIMIT);
+});
+
+test("the requests proxy.ts skips are exactly those next.config.ts gives the no-nonce policy, on every path but the provider's", () => {
+  const [chunked, large] = unproxiedRequests();
+  const paths = (rule: { source: string }) => pathToRegexp(rule.source, [], { strict: true, sensitive: false, delimiter: '/' });
+  for (const page of ['/', '/account', '/no-such-page', '/api/nothing', '/interaction/abc/login', '/password-reset'])
+    for (const rule of [chunked, large]) assert.ok(paths(rule).test(page), `${rule.has[0].key}: ${page}`);
+  for (const provider of ['/oauth/token', '/.well-known/openid-configuration'])
+    for (const rule of [chunked, large]) assert.ok(!paths(rule).test(provider), provider);
+  // Chunked: proxy.ts's first matcher wants neither header, its second a small Content-Length.
+  assert.deepEqual(chunked.has, [{ type: 'header', key: 'transfer-encoding' }]);
+  assert.deepEqual(chunked.missing, [{ type: 'header', key: 'content-length' }]);
+  // Large: every Content-Length the proxy's literal (atMost) does not take, and no other.
+  for (const n of [0, 1, LARGEST_BODY, LARGEST_BODY + 1, LARGEST_BODY * 10])
+    assert.equal(matches(large.has[0].value!, String(n)), !matches(atMost(LARGEST_BODY), String(n)), String(n));
 });

@@ -98,3 +98,16 @@ export function bodyLimitRewrites(): Rewrite[] {
     { source, has: [{ type: 'header', key: 'transfer-encoding' }], destination: `${REFUSED_ROUTE}/411` },
   ]);
 }
+
+/**
+ * The requests proxy.ts does not run for, as next.config.ts's `has`/`missing` conditions: the
+ * complement of its matcher (a chunked body; a Content-Length over LARGEST_BODY). Not the
+ * provider's paths, whose answers carry their own headers.
+ */
+export function unproxiedRequests(): { source: string; has: { type: 'header'; key: string; value?: string }[]; missing?: { type: 'header'; key: string }[] }[] {
+  const source = '/:path((?!oauth/|\\.well-known/).*)';
+  return [
+    { source, has: [{ type: 'header', key: 'transfer-encoding' }], missing: [{ type: 'header', key: 'content-length' }] },
+    { source, has: [{ type: 'header', key: 'content-length', value: largerThan(LARGEST_BODY) }] },
+  ];
+}

@@ -80,3 +80,11 @@ export function pagePolicy(nonce: string, development = false, images: string[] 
   if (development) script.push("'unsafe-eval'");
   return contentSecurityPolicy({ script, style: ["'self'", development ? "'unsafe-inline'" : `'nonce-${nonce}'`], images });
 }
+
+/**
+ * The policy of answers to requests proxy.ts never sees (its matcher: a chunked body, or one
+ * larger than LARGEST_BODY, which Next would copy for it): a refusal from the body-limit
+ * rewrites, a 404 page, whatever a route answers. Set by next.config.ts's headers() from the
+ * request's headers alone, so without a nonce: no script runs on those answers.
+ */
+export const UNPROXIED_PAGE_POLICY = contentSecurityPolicy({ script: ["'none'"], style: ["'self'"] });

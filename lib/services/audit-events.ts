@@ -54,6 +54,8 @@ export const auditDetailsSchemas = {
   'sign_in.second_factor_failed': z.strictObject({
     method: secondFactorMethod,
     reason: z.enum(['wrong', 'replayed', 'throttled', 'other_account']),
+    /** `throttled` only: the refused attempts from one source this entry stands for, one entry a minute (lib/services/sign-in-failures.ts). */
+    count: z.number().int().min(1).optional(),
     clientId: id.optional(),
     clientName: label.optional(),
   }),

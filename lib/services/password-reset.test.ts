@@ -7,6 +7,8 @@ import { findCredentials } from '../db/users.ts';
 import { testDatabases } from '../db/testing.ts';
 import type { Database } from '../db/database.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
+import { handedOff } from '../mail/hand-off.ts';
+import { memoryLog } from '../ops/log.ts';
 import { capturingMailer } from './testing.ts';
 import { person, session } from './account/testing.ts';
 import { auditEventsFor } from './audit.ts';
@@ -48,6 +50,8 @@ for (const storage of testDatabases('password-reset')) {
       assert.ok(await findArtifactByUid(db.sql, 'Session', signedIn), 'the control: signed in before');
 
       assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: user.email!.toUpperCase() }), context), { status: 'sent' });
+      assert.equal(sent.length, 0, 'answered before the mail is made');
+      await handedOff(mailer);
       assert.equal(sent.length, 1);
       const [mail] = sent;
       assert.equal(mail.to, user.email);
@@ -91,6 +95,7 @@ for (const storage of testDatabases('password-reset')) {
       for (const identifier of ['nobody@example.com', 'no-such-user']) {
         assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier }), context), { status: 'sent' });
       }
+      await handedOff(mailer);
       assert.equal(sent.length, 0);
       const empty = await requestPasswordReset(ctx, formOf({ identifier: '  ' }), context);
       assert.equal(empty.status, 'invalid');
@@ -102,7 +107,9 @@ for (const storage of testDatabases('password-reset')) {
       const { sent, mailer } = capturingMailer();
       const ctx = contextFor(db, mailer);
       await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context);
+      await handedOff(mailer);
       await requestPasswordReset(ctx, formOf({ identifier: user.email! }), context);
+      await handedOff(mailer);
       const [older, newer] = sent.map(tokenIn);
       assert.deepEqual(await viewResetLink(ctx, older), { status: 'unknown' }, 'only the newest mail works');
       const tampered = `${newer.slice(0, -1)}${newer.endsWith('A') ? 'B' : 'A'}`;
@@ -114,18 +121,64 @@ for (const storage of testDatabases('password-reset')) {
       assert.deepEqual(await resetPassword(ctx, newer, form, context), { status: 'link', problem: 'expired' });
     });
 
-    test('a mail server that is down: the person is told, no link is kept, and trying again works', async () => {
+    test('a mail server that is down: the same answer, no link kept, the failure logged without the link, and trying again works', async () => {
+      const db = await storage.open();
+      const { holder } = await person(db);
+      const { sent, mailer } = capturingMailer();
+      const { log, lines } = memoryLog();
+      const ctx = { ...contextFor(db, mailer), log };
+      mailer.down = true;
+      assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context), { status: 'sent' });
+      await handedOff(mailer);
+      assert.equal(await db.prisma.mailLink.count({ where: { userId: holder.id } }), 0, 'nothing half-created');
+      const failure = lines.find((l) => l.msg === 'a password reset mail could not be sent');
+      assert.equal(failure?.account_id, holder.id);
+      assert.doesNotMatch(JSON.stringify(lines), /password-reset\/|@/, 'neither the link nor the address in the log');
+      mailer.down = false;
+      assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context), { status: 'sent' });
+      await handedOff(mailer);
+      assert.equal(sent.length, 1);
+      assert.equal((await viewResetLink(ctx, tokenIn(sent[0]))).status, 'valid');
+    });
+
+    test('a mail server that takes its time: the answer does not wait for it', async () => {
+      const db = await storage.open();
+      const { holder } = await person(db);
+      const { sent, mailer } = capturingMailer();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const slow = { ...mailer, send: async (mail: Mail) => held.then(() => mailer.send(mail)) };
+      const ctx = contextFor(db, slow);
+      assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context), { status: 'sent' });
+      assert.equal(sent.length, 0);
+      release();
+      await handedOff(slow);
+      assert.equal(sent.length, 1);
+    });
+
+    test('a name without an account is counted as one with: the same answers, request after request', async () => {
       const db = await storage.open();
       const { holder } = await person(db);
       const { sent, mailer } = capturingMailer();
       const ctx = contextFor(db, mailer);
-      mailer.down = true;
-      assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context), { status: 'failed', identifier: holder.username });
-      assert.equal(await db.prisma.mailLink.count({ where: { userId: holder.id } }), 0, 'nothing half-created');
-      mailer.down = false;
-      assert.deepEqual(await requestPasswordReset(ctx, formOf({ identifier: holder.username }), context), { status: 'sent' });
-      assert.equal(sent.length, 1);
-      assert.equal((await viewResetLink(ctx, tokenIn(sent[0]))).status, 'valid');
+      const answers = async (identifier: string) => {
+        const statuses = [];
+        // From a new address each time: only the name's own counter can refuse.
+        for (let i = 0; i < 8; i++)
+          statuses.push(JSON.stringify(await requestPasswordReset(ctx, formOf({ identifier }), { ...context, ip: `198.51.100.${100 + i}` })));
+        return statuses.map((s) => s.replaceAll(identifier, 'NAME'));
+      };
+      const known = await answers(holder.username);
+      const unknown = await answers(`nobody-${holder.username}`);
+      assert.ok(
+        known.some((a) => a.includes('throttled')),
+        `the known name is refused at some point: ${known.join(' ')}`,
+      );
+      assert.deepEqual(unknown, known);
+      // The same name in other letters is the same name.
+      assert.match(JSON.stringify(await requestPasswordReset(ctx, formOf({ identifier: `NOBODY-${holder.username}` }), context)), /throttled/);
+      await handedOff(mailer);
+      assert.ok(sent.length > 0);
     });
 
     test('requests are throttled per account: a mailbox is not flooded', async () => {
@@ -137,6 +190,7 @@ for (const storage of testDatabases('password-reset')) {
       for (let i = 0; i < 8; i++) {
         answers.push((await requestPasswordReset(ctx, formOf({ identifier: holder.username }), { ...context, ip: `198.51.100.${100 + i}` })).status);
       }
+      await handedOff(mailer);
       assert.ok(answers.includes('invalid'), `refused at some point: ${answers.join(' ')}`);
       assert.ok(sent.length <= 6, `at most a handful sent (${sent.length})`);
     });

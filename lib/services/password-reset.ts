@@ -5,22 +5,28 @@
  * new password under the usual rules, and every session of the person ends.
  * Using the link verifies the address it went to, as a verification link would.
  *
- * The answer to a request is the same whether an account exists or not (no
- * mail for an unknown one), except when the mail server fails: then the
- * person is told, the link is removed again, and a retry works. Requests are
- * throttled per source address and per account, links checked per source
- * (lib/services/throttle.ts). Each reset is in the audit log; never the link.
+ * The answer to a request is the same for every name, known or not, in its
+ * words and in its time: unknown names are counted like accounts (under an HMAC
+ * of what was typed, as sign-in counts unknown usernames), so the 7th request
+ * for a name is refused alike; and the link is made and mailed after the answer
+ * (lib/mail/hand-off.ts), so neither a slow mail server nor the writes a link
+ * takes show. A mail the server refuses leaves no link (the failure is logged,
+ * never the link); asking again works. Requests are throttled per source
+ * address and per name, links checked per source (lib/services/throttle.ts).
+ * Each reset is in the audit log; never the link.
  */
 import { z } from 'zod';
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
 import { findAccount, findUserByUsernameOrEmail, markEmailVerified } from '../db/users.ts';
+import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { fieldProblems, formText, type FieldProblems, throttledProblem } from './forms.ts';
+import { unknownNameKey } from './mail-requests.ts';
 import { passwordPolicy } from './passwords.ts';
 import { changePassword, passwordSchema } from './users.ts';
 
@@ -36,10 +42,8 @@ type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & 
 export type ResetRequestState =
   | { status: 'idle' }
   | { status: 'invalid'; errors: FieldProblems<'identifier'>; identifier?: string }
-  /** The same for every address, known or not. */
-  | { status: 'sent' }
-  /** The mail could not be handed to the mail server: nothing was kept; try again. */
-  | { status: 'failed'; identifier: string };
+  /** The same for every name, known or not; the mail (if any) is sent after this answer. */
+  | { status: 'sent' };
 
 /** Whether this server can mail links at all (SMTP_URL, or the development log). */
 export const canMailLinks = (ctx: Pick<AppContext, 'mailer'>) => ctx.mailer.mode !== 'off';
@@ -56,12 +60,21 @@ export async function requestPasswordReset(
   if (!canMailLinks(ctx)) return { status: 'invalid', errors: { form: [{ code: 'mail_off' }] }, identifier };
   const found = await findUserByUsernameOrEmail(ctx.db, identifier);
   const user = found && !found.disabled && found.email ? found : undefined;
-  const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: user?.id });
+  // Computed for every name, so a known one takes no shorter path.
+  const pseudonym = await unknownNameKey(ctx.db, identifier);
+  const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: user?.id ?? pseudonym });
   if (!check.allowed) return { status: 'invalid', errors: { form: [throttledProblem(check)] }, identifier };
-  if (!user?.email) return { status: 'sent' };
+  if (user?.email) {
+    const account = { id: user.id, username: user.username, email: user.email };
+    const requestedAt = new Date(ctx.now());
+    sendAfterAnswer(ctx.mailer, ctx.log, 'a password reset mail', () => mailResetLink(ctx, account, requestedAt, context, locale));
+  }
+  return { status: 'sent' };
+}
 
+/** Makes the link and mails it (after the answer); a refused mail takes its link with it. */
+async function mailResetLink(ctx: Context, user: { id: string; username: string; email: string }, requestedAt: Date, context: RequestContext, locale: Locale) {
   const token = newLinkToken();
-  const requestedAt = new Date(ctx.now());
   const linkId = await insertMailLink(ctx.db, {
     token,
     userId: user.id,
@@ -85,11 +98,9 @@ export async function requestPasswordReset(
     await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
     ctx.log.error({ account_id: user.id, request_id: context.requestId ?? undefined, err: error }, 'a password reset mail could not be sent');
-    return { status: 'failed', identifier };
+    return;
   }
-  const person = { id: user.id, username: user.username };
-  await recordAudit(ctx.db, { action: 'password_reset.requested', actor: null, target: { type: 'user', ...personLabel(person) }, context, details: {} });
-  return { status: 'sent' };
+  await recordAudit(ctx.db, { action: 'password_reset.requested', actor: null, target: { type: 'user', ...personLabel(user) }, context, details: {} });
 }
 
 const personLabel = (person: { id: string; username: string }) => ({ id: person.id, label: person.username });

@@ -22,6 +22,16 @@ test('without a trusted proxy: the stamped peer, never X-Forwarded-For; a forged
   assert.equal(clientIp(headers({ [PEER_HEADER]: '00000000000000000000000000000000 1.1.1.1' }), 0), null);
 });
 
+test('a stamp is ours only with the whole nonce, byte for byte: truncated, extended, one character off or of another length, it reads as unknown', () => {
+  const [nonce] = stampFor('203.0.113.7').split(' ');
+  const last = nonce.at(-1) === 'a' ? 'b' : 'a';
+  for (const forged of [nonce.slice(0, -1), `${nonce}0`, `${nonce.slice(0, -1)}${last}`, '', 'é'.repeat(nonce.length / 2)]) {
+    assert.equal(clientIp(headers({ [PEER_HEADER]: `${forged} 1.1.1.1` }), 0), null, forged);
+    assert.equal(requestIdOf(headers({ [PEER_HEADER]: `${forged} 1.1.1.1`, [REQUEST_ID_HEADER]: 'chosen-by-the-client' })), null, forged);
+  }
+  assert.equal(clientIp(headers({ [PEER_HEADER]: `${nonce} 1.1.1.1` }), 0), '1.1.1.1');
+});
+
 test('behind n trusted proxies: the n-th X-Forwarded-For entry from the right', () => {
   const h = headers({ [PEER_HEADER]: stampFor('10.0.0.2'), 'x-forwarded-for': '6.6.6.6, 203.0.113.9, 10.0.0.1' });
   assert.equal(clientIp(h, 1), '10.0.0.1');

@@ -15,7 +15,7 @@
  * TRUST_PROXY=n (lib/config/env.ts) says n reverse proxies append to
  * X-Forwarded-For; the client is then the n-th address from its right end.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
@@ -75,7 +75,16 @@ function peerAddress(headers: HeaderSource): string | null {
   const stamp = headers.get(PEER_HEADER);
   if (!nonce || !stamp) return null;
   const [presented, address] = stamp.split(' ');
-  return presented === nonce ? normalizeIp(address) : null;
+  return sameNonce(presented, nonce) ? normalizeIp(address) : null;
+}
+
+/**
+ * Compared in constant time: a client probing the header byte by byte learns nothing from
+ * how long a refusal takes. The lengths may differ (anything can be sent); ours is public.
+ */
+function sameNonce(presented: string | undefined, nonce: string): boolean {
+  const [a, b] = [Buffer.from(presented ?? ''), Buffer.from(nonce)];
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The client's address per TRUST_PROXY: the peer itself, or the n-th X-Forwarded-For entry from the right. */
@@ -96,7 +105,7 @@ export function requestIdOf(headers: HeaderSource): string | null {
 
 const stamped = (headers: HeaderSource) => {
   const nonce = globalForPeer.__gatehousePeerNonce;
-  return Boolean(nonce) && headers.get(PEER_HEADER)?.split(' ')[0] === nonce;
+  return nonce !== undefined && sameNonce(headers.get(PEER_HEADER)?.split(' ')[0], nonce);
 };
 
 export function requestContext(headers: HeaderSource, trustedProxies?: number): RequestContext {

@@ -16,6 +16,11 @@
  * the block one host usually holds. The count lives in this process's memory:
  * several instances each write their own, and a restart drops at most one
  * minute's unwritten count per source.
+ *
+ * Second-step attempts the throttle refused (a code guessed after the account's
+ * second-factor counter made it wait) are aggregated alike, per source and
+ * account: `sign_in.second_factor_failed` with `reason: 'throttled'` and a count
+ * (lib/services/factors/second-step.ts).
  */
 import { isIP } from 'node:net';
 import type { Database } from '../db/database.ts';
@@ -73,14 +78,16 @@ export function sourceOf(ip: string | null): string {
     .join(':')}::/64`;
 }
 
+/** Writes one entry standing for `count` attempts (the latest attempt's request is what it names). */
+type WriteCount = (count: number) => Promise<void>;
+
 interface Window {
   /** When this source's current minute ends. */
   until: number;
   /** Failures counted since its entry, not yet written. */
   pending: number;
-  /** The latest of them: what the aggregated entry shows. */
-  last?: { db: Database; client: SignInClient; context: RequestContext };
-  reason: CountedReason;
+  /** How to write the latest of them: what the aggregated entry shows. */
+  last?: WriteCount;
   /** Cancels the timer that writes `pending` when the minute ends. */
   cancel?: () => void;
 }
@@ -88,6 +95,12 @@ interface Window {
 export interface UnknownUsernameFailures {
   /** One failure of a kind counted per source: `unknown_user` unless said otherwise. */
   failed(db: Database, client: SignInClient, context: RequestContext, now?: number, reason?: CountedReason): Promise<void>;
+  /**
+   * One attempt counted under `kind` and its request's source (with whatever
+   * else `kind` names, e.g. the account): the first of a minute written at once
+   * with `write(1)`, the rest as one `write(n)` when the minute ends.
+   */
+  counted(kind: string, context: RequestContext, write: WriteCount, now?: number): Promise<void>;
   /** Writes every count whose minute has ended by `now` (the timers call it; tests call it with their own clock). */
   flushDue(now?: number): Promise<void>;
   readonly sources: number;
@@ -122,14 +135,14 @@ export function unknownUsernameFailures({
     const { pending, last } = window;
     window.pending = 0;
     window.until = now + windowMs; // this entry opens the next minute
-    if (pending > 0 && last) await recordCounted(last.db, window.reason, last.client, last.context, pending);
+    if (pending > 0 && last) await last(pending);
   };
 
-  const keyFor = (context: RequestContext, reason: CountedReason, now: number) => {
-    const key = `${reason} ${sourceOf(context.ip)}`;
+  const keyFor = (context: RequestContext, kind: string, now: number) => {
+    const key = `${kind} ${sourceOf(context.ip)}`;
     if (windows.has(key) || windows.size < maxSources) return key;
     for (const [k, w] of windows) if (w.pending === 0 && w.until <= now) windows.delete(k);
-    return windows.size < maxSources ? key : `${reason} *`;
+    return windows.size < maxSources ? key : `${kind} *`;
   };
 
   const flushDue = async (now = clock()) => {
@@ -140,21 +153,25 @@ export function unknownUsernameFailures({
     }
   };
 
+  const counted = async (kind: string, context: RequestContext, writeCount: WriteCount, now = clock()) => {
+    const key = keyFor(context, kind, now);
+    const window = windows.get(key);
+    if (!window || window.until <= now) {
+      // A count whose timer has not fired yet goes into this entry.
+      window?.cancel?.();
+      windows.set(key, { until: now + windowMs, pending: 0 });
+      await writeCount((window?.pending ?? 0) + 1);
+      return;
+    }
+    window.pending++;
+    window.last = writeCount;
+    if (timer && !window.cancel) window.cancel = timer(() => flushDue(), Math.max(0, window.until - now));
+  };
+
   return {
-    async failed(db, client, context, now = clock(), reason = 'unknown_user') {
-      const key = keyFor(context, reason, now);
-      const window = windows.get(key);
-      if (!window || window.until <= now) {
-        // A count whose timer has not fired yet goes into this entry.
-        window?.cancel?.();
-        windows.set(key, { until: now + windowMs, pending: 0, reason });
-        await recordCounted(db, reason, client, context, (window?.pending ?? 0) + 1);
-        return;
-      }
-      window.pending++;
-      window.last = { db, client, context };
-      if (timer && !window.cancel) window.cancel = timer(() => flushDue(), Math.max(0, window.until - now));
-    },
+    failed: (db, client, context, now = clock(), reason = 'unknown_user') =>
+      counted(reason, context, (count) => recordCounted(db, reason, client, context, count), now),
+    counted,
     flushDue,
     get sources() {
       return windows.size;

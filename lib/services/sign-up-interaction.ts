@@ -117,9 +117,8 @@ export async function resendFromInteraction(uid: string, cookie: string | null, 
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
   if (!pending) return { error: 'password_first' };
-  const outcome = await resendSignUpLink(ctx, pending.accountId, context, locale);
+  const outcome = await resendSignUpLink(ctx, pending, context, locale);
   if (outcome.status === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
-  if (outcome.status === 'failed') return { error: 'mail_failed' };
   return { redirect: interactionPage(ctx.config.ISSUER, uid, '?sent=1') };
 }
 

@@ -15,6 +15,7 @@ import { auditEventsFor } from './audit.ts';
 import { authenticate } from './authentication.ts';
 import { confirmEmail, viewVerificationLink } from './email-verification.ts';
 import { Conflict, Forbidden, InvalidRequest } from './errors.ts';
+import { handedOff } from '../mail/hand-off.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import { emailDomainAllowed, resendSignUpLink, signUp, signUpOffered, signUpStartupLine, type SignUpInput } from './sign-up.ts';
 import { capturingMailer, TEST_ISSUER, testContext } from './testing.ts';
@@ -203,16 +204,46 @@ for (const storage of testDatabases('sign-up')) {
       const db = await storage.open();
       const { sent, mailer } = capturingMailer();
       const ctx = contextFor(db, mailer);
-      const outcome = await signUp(ctx, input(), from());
+      const typed = input();
+      const outcome = await signUp(ctx, typed, from());
       assert.ok(outcome.status === 'sent' && outcome.accountId);
-      assert.deepEqual(await resendSignUpLink(ctx, outcome.accountId, from()), { status: 'sent' });
+      const pending = { accountId: outcome.accountId, email: typed.email };
+      assert.deepEqual(await resendSignUpLink(ctx, pending, from()), { status: 'sent' });
+      await handedOff(mailer);
       assert.equal(sent.length, 2);
       const [older, newer] = sent.map((m) => linkIn(m, '/verify-email/'));
       assert.deepEqual(await confirmEmail(ctx, older, from()), { status: 'link', problem: 'unknown' }, 'only the newest works');
       assert.equal((await confirmEmail(ctx, newer, from())).status, 'verified');
-      assert.deepEqual(await resendSignUpLink(ctx, outcome.accountId, from()), { status: 'sent' }, 'verified: nothing more to send');
-      assert.deepEqual(await resendSignUpLink(ctx, undefined, from()), { status: 'sent' });
+      assert.deepEqual(await resendSignUpLink(ctx, pending, from()), { status: 'sent' }, 'verified: nothing more to send');
+      assert.deepEqual(await resendSignUpLink(ctx, { email: `taken-${typed.email}` }, from()), { status: 'sent' });
+      await handedOff(mailer);
       assert.equal(sent.length, 2);
+    });
+
+    test('send it again, request after request: a new account and a taken address get the same answers, and neither waits for the mail server', async () => {
+      const db = await storage.open();
+      const { sent, mailer } = capturingMailer();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const slow = { ...mailer, send: async (mail: Mail) => held.then(() => mailer.send(mail)) };
+      const ctx = contextFor(db, mailer);
+      const typed = input();
+      const outcome = await signUp(ctx, typed, from());
+      assert.ok(outcome.status === 'sent' && outcome.accountId);
+      const answers = async (pending: { accountId?: string; email: string }) => {
+        const statuses = [];
+        // From a new address each time: only the counter of the account (or of the taken address) can refuse.
+        for (let i = 0; i < 8; i++) statuses.push((await resendSignUpLink({ ...ctx, mailer: slow }, pending, from())).status);
+        return statuses;
+      };
+      const fresh = await answers({ accountId: outcome.accountId, email: typed.email });
+      const taken = await answers({ email: `taken-${typed.email}` });
+      assert.ok(fresh.includes('throttled'), `the account's resends are refused at some point: ${fresh.join(' ')}`);
+      assert.deepEqual(taken, fresh);
+      assert.equal(sent.length, 1, 'only the sign-up’s own mail so far: the resends wait for the mail server, the answers did not');
+      release();
+      await handedOff(slow);
+      assert.equal(sent.length, 1 + fresh.filter((a) => a === 'sent').length);
     });
 
     test('a password reset by mail verifies the address: whoever signed up with it loses the account to its owner', async () => {
@@ -230,6 +261,7 @@ for (const storage of testDatabases('sign-up')) {
       // The squatter's browser waits in an interaction for the address's verification (lib/services/sign-up-interaction.ts).
       await savePendingEmailVerification(db, `i-${tag()}`, { accountId: outcome.accountId, email: squatter.email, via: 'sign_up' }, Date.now() + 600_000);
       assert.deepEqual(await requestPasswordReset(ctx, form({ identifier: squatter.email }), from()), { status: 'sent' });
+      await handedOff(mailer);
       const token = linkIn(sent[1], '/password-reset/');
       const done = await resetPassword(ctx, token, form({ password: 'the owner’s password', confirmPassword: 'the owner’s password' }), from());
       assert.equal(done.status, 'done');

@@ -29,6 +29,8 @@ import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sig
 import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig, sendEmailVerification } from './email-verification.ts';
 import { Conflict, Forbidden, parseInput } from './errors.ts';
+import { sendAfterAnswer } from '../mail/hand-off.ts';
+import { unknownNameKey } from './mail-requests.ts';
 import { canMailLinks } from './password-reset.ts';
 import { hashPassword } from './passwords.ts';
 import type { Refusal } from './throttle.ts';
@@ -166,26 +168,35 @@ async function tellOwner(
   return { status: 'sent', email };
 }
 
-export type ResendOutcome = { status: 'sent' | 'failed' } | { status: 'throttled'; refusal: Refusal };
+export type ResendOutcome = { status: 'sent' } | { status: 'throttled'; refusal: Refusal };
 
 /**
  * "Send it again", from the page of an interaction waiting for a signed-up
- * account's address: a new link (the old one stops working), throttled like
- * password reset mails (per source address and per account). Without an
- * account (the sign-up named a taken address) nothing is sent, and the answer
- * is the same. `locale`: the language of the page that asked.
+ * account's address (`pending`: the account, and the address the sign-up named):
+ * a new link (the old one stops working), throttled like password reset mails
+ * (per source address and per account). Without an account (the sign-up named
+ * a taken address) nothing is sent, and the answer is the same in its words and
+ * its time: that address is counted under a pseudonym of its own
+ * (lib/services/mail-requests.ts), and the link is made and mailed after the
+ * answer (a mail the server refuses is logged, and leaves no link).
+ * `locale`: the language of the page that asked.
  */
 export async function resendSignUpLink(
   ctx: SignUpContext,
-  accountId: string | undefined,
+  pending: { accountId?: string; email: string },
   context: RequestContext,
   locale: Locale = adminMailLocale(ctx.config),
 ): Promise<ResendOutcome> {
-  const credentials = accountId ? await findCredentialsById(ctx.db, accountId) : undefined;
+  const credentials = pending.accountId ? await findCredentialsById(ctx.db, pending.accountId) : undefined;
   const waiting = credentials && !credentials.disabled && credentials.awaitingEmail ? credentials : undefined;
-  const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: waiting?.id });
+  const pseudonym = await unknownNameKey(ctx.db, pending.email);
+  const check = await ctx.throttle.beforeMailRequest({ ip: context.ip, accountId: waiting?.id ?? pseudonym });
   if (!check.allowed) return { status: 'throttled', refusal: check };
-  if (!waiting?.awaitingEmail) return { status: 'sent' };
-  const sent = await sendEmailVerification(ctx, waiting, waiting.awaitingEmail, { template: signUpVerificationMail, requestId: context.requestId, locale });
-  return { status: sent === 'sent' ? 'sent' : 'failed' };
+  const email = waiting?.awaitingEmail;
+  if (waiting && email) {
+    const account = { id: waiting.id, username: waiting.username };
+    const options = { template: signUpVerificationMail, requestId: context.requestId, locale };
+    sendAfterAnswer(ctx.mailer, ctx.log, 'a sign-up link', async () => void (await sendEmailVerification(ctx, account, email, options)));
+  }
+  return { status: 'sent' };
 }

@@ -12,7 +12,7 @@ import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../acco
 import { resetSecondFactors } from '../users.ts';
 import { TEST_ISSUER, testContext } from '../testing.ts';
 import { recoveryCodesLeft } from './recovery-codes.ts';
-import { checkSignIn, signInOptions } from './passkeys.ts';
+import { checkSignIn, passkeysStartupLine, passkeysUsable, signInOptions } from './passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepContext } from './second-step.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
 import { totpCode } from './totp.ts';
@@ -46,8 +46,24 @@ const newUid = () => `interaction-${process.pid}-${++uidCount}`;
 /** The sign-in page's options for a new interaction (passwordless unless `accountId`), and its uid. */
 async function challenge(ctx: SecondStepContext, accountId?: string) {
   const uid = newUid();
-  return { uid, options: await signInOptions(ctx, uid, Date.now() + HOUR, accountId) };
+  const options = await signInOptions(ctx, uid, Date.now() + HOUR, accountId);
+  assert.ok(options, 'passkeys are offered under the test issuer');
+  return { uid, options };
 }
+
+test('an issuer whose host is an IP address: no passkey offered, and the start-up line says why; a host name (localhost too) offers them', async () => {
+  // Nothing is asked of the database: the sign-in page gets no options at all.
+  const nowhere = { db: undefined as never, now: Date.now, config: { ISSUER: 'http://127.0.0.1:3000' } };
+  assert.equal(await signInOptions(nowhere, 'some-interaction', Date.now() + HOUR), undefined);
+  for (const issuer of ['http://192.168.1.10:3000', 'https://203.0.113.5', 'http://[::1]:3000', 'https://[2001:db8::1]']) {
+    assert.equal(passkeysUsable({ ISSUER: issuer }), false, issuer);
+    assert.match(passkeysStartupLine({ ISSUER: issuer }) ?? '', /is an IP address.*passkeys are NOT offered/, issuer);
+  }
+  for (const issuer of ['http://localhost:3000', 'https://id.example.com', 'https://10-0-0-1.example.net']) {
+    assert.equal(passkeysUsable({ ISSUER: issuer }), true, issuer);
+    assert.equal(passkeysStartupLine({ ISSUER: issuer }), undefined, issuer);
+  }
+});
 
 for (const storage of testDatabases('passkeys')) {
   describe(`passkeys on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {

@@ -29,6 +29,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { COSEALG, isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { Env } from '../../config/env.ts';
 import type { AppContext } from '../../context.ts';
@@ -49,6 +50,23 @@ export const PASSKEY_NAME_MAX = 64;
 function relyingParty(config: PasskeyContext['config']) {
   const issuer = new URL(config.ISSUER);
   return { id: issuer.hostname, origin: issuer.origin, name: 'Gatehouse' };
+}
+
+/**
+ * Whether passkeys can work under this issuer at all. The RP ID is the issuer's host, and
+ * WebAuthn (§5.1.4.1, §5.1.3 step 8) wants a domain there: browsers refuse an IP address
+ * with a SecurityError, which the page could only call "cancelled or timed out". Under an
+ * IP-address issuer the pages offer no passkey, and the start-up log says why.
+ */
+export function passkeysUsable(config: PasskeyContext['config']): boolean {
+  return isIP(new URL(config.ISSUER).hostname.replace(/^\[|\]$/g, '')) === 0;
+}
+
+/** The start-up log's line (a warning) when passkeys cannot work under ISSUER; nothing otherwise. */
+export function passkeysStartupLine(config: PasskeyContext['config']): string | undefined {
+  if (passkeysUsable(config)) return undefined;
+  const host = new URL(config.ISSUER).hostname;
+  return `ISSUER's host ${host} is an IP address, where browsers refuse passkeys (WebAuthn needs a domain name): passkeys are NOT offered; give ISSUER a host name to use them`;
 }
 
 /** The WebAuthn user handle of an account: its id's bytes (a random UUID, no personal data; WebAuthn §14.6.1). */
@@ -133,9 +151,16 @@ export type PasskeyProblem =
  * The options the sign-in page hands the browser for interaction `uid`, its
  * challenge saved until `expiresAt` at most. With `accountId`, a second step:
  * only that account's passkeys, presence enough. Without, passwordless: any
- * discoverable passkey, user verification required.
+ * discoverable passkey, user verification required. Undefined where passkeys
+ * cannot work (passkeysUsable): the page then offers none.
  */
-export async function signInOptions(ctx: PasskeyContext, uid: string, expiresAt: number, accountId?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function signInOptions(
+  ctx: PasskeyContext,
+  uid: string,
+  expiresAt: number,
+  accountId?: string,
+): Promise<PublicKeyCredentialRequestOptionsJSON | undefined> {
+  if (!passkeysUsable(ctx.config)) return undefined;
   const allowCredentials = accountId ? await passkeyDescriptors(ctx.db, accountId) : [];
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(ctx.config).id,

@@ -6,6 +6,7 @@ import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
 import { person } from '../account/testing.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, regenerateOwnRecoveryCodes, removeOwnTotp, twoStepStatus } from '../account/two-step.ts';
+import { unknownUsernameFailures } from '../sign-in-failures.ts';
 import { testContext } from '../testing.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepContext } from './second-step.ts';
 import { TOTP_PERIOD, totpCode } from './totp.ts';
@@ -202,6 +203,36 @@ for (const storage of testDatabases('second-step')) {
       assert.equal(refused.ok === false && refused.error, 'throttled', 'even the right code waits');
       const reasons = (await auditEventsFor(db, { involvingUserId: user.id, actions: ['sign_in.second_factor_failed'] })).map((e) => e.details.reason);
       assert.ok(reasons.includes('throttled'));
+    });
+
+    test('refused attempts are aggregated: one audit entry a minute per source, with a count, however many come', async () => {
+      const db = await storage.open();
+      const { user, secret } = await enrolled(db);
+      const who = { id: user.id, username: user.username };
+      const wrong = totpCode(secret, T0) === '000000' ? '111111' : '000000';
+      let clock = T0;
+      // One process's aggregation, written when asked (flushDue) rather than by a timer.
+      const ctx: SecondStepContext = { ...at(db, T0), signInFailures: unknownUsernameFailures({ timer: false, clock: () => clock }) };
+      const from = (ip: string) => ({ ip, userAgent: 'guesser' });
+      for (let i = 0; i < 20; i++) {
+        const outcome = await verifySecondStep(ctx, who, { method: 'totp', code: wrong }, from('203.0.113.7'));
+        if (outcome.ok === false && outcome.error === 'throttled') break;
+      }
+      const throttled = async () =>
+        (await auditEventsFor(db, { involvingUserId: user.id, actions: ['sign_in.second_factor_failed'] }))
+          .filter((e) => e.details.reason === 'throttled')
+          .map((e) => [e.ip, e.details.count]);
+      assert.deepEqual(await throttled(), [['203.0.113.7', 1]], 'the first refusal is written at once');
+      for (let i = 0; i < 46; i++) await verifySecondStep(ctx, who, { method: 'totp', code: wrong }, from('203.0.113.7'));
+      await verifySecondStep(ctx, who, { method: 'totp', code: wrong }, from('198.51.100.9'));
+      assert.equal((await throttled()).length, 2, 'the rest of the minute waits; another source has its own entry');
+      clock += 60_000;
+      await ctx.signInFailures.flushDue();
+      assert.deepEqual((await throttled()).sort(), [
+        ['198.51.100.9', 1],
+        ['203.0.113.7', 1],
+        ['203.0.113.7', 46],
+      ]);
     });
   });
 }

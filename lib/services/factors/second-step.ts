@@ -11,6 +11,7 @@ import { acceptTotpStep, findTotpSecret } from '../../db/factors.ts';
 import { recordAudit, type RequestContext } from '../audit.ts';
 import type { secondFactorMethods } from '../audit-events.ts';
 import { recordLockout } from '../authentication.ts';
+import type { UnknownUsernameFailures } from '../sign-in-failures.ts';
 import { checkSignIn, type PasskeyContext } from './passkeys.ts';
 import type { Refusal, Throttle } from '../throttle.ts';
 import { readRecoveryCode, spendRecovery, type RecoveryCodeProblem } from './recovery-codes.ts';
@@ -24,8 +25,11 @@ export interface FactorContext {
   now: () => number;
 }
 
-/** The second step of a sign-in needs the issuer too: the passkeys' relying party. */
-export type SecondStepContext = FactorContext & PasskeyContext;
+/**
+ * The second step of a sign-in needs the issuer too (the passkeys' relying party), and the
+ * process's aggregation of refused attempts (lib/services/sign-in-failures.ts, lib/context.ts).
+ */
+export type SecondStepContext = FactorContext & PasskeyContext & { signInFailures: UnknownUsernameFailures };
 
 export type SecondFactorMethod = (typeof secondFactorMethods)[number];
 
@@ -60,12 +64,22 @@ export async function verifySecondStep(
   const read = input.method === 'passkey' ? { code: '' } : input.method === 'totp' ? readTotpCode(input.code) : readRecoveryCode(input.code);
   if ('problem' in read) return { ok: false, error: read.problem };
   const target = { type: 'user' as const, id: person.id, label: person.username };
-  const failed = (reason: 'wrong' | 'replayed' | 'throttled' | 'other_account') =>
+  const failed = (reason: 'wrong' | 'replayed' | 'other_account') =>
     recordAudit(ctx.db, { action: 'sign_in.second_factor_failed', actor: person, target, context, details: { method: input.method, reason, ...client } });
 
   const check = await ctx.throttle.beforeSecondFactor(person.id);
   if (!check.allowed) {
-    await failed('throttled');
+    // A refused attempt checks nothing and can come as fast as a client sends: one entry a minute per source and account, with a count.
+    const request = { ip: context.ip ?? null, userAgent: context.userAgent ?? null, requestId: context.requestId };
+    await ctx.signInFailures.counted(`second_factor_throttled ${person.id}`, request, (count) =>
+      recordAudit(ctx.db, {
+        action: 'sign_in.second_factor_failed',
+        actor: person,
+        target,
+        context: request,
+        details: { method: input.method, reason: 'throttled', count, ...client },
+      }),
+    );
     return { ok: false, error: 'throttled', refusal: check };
   }
   const now = ctx.now();

@@ -9,9 +9,11 @@ import { Badge, Notice } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
 import { AddPasskeyForm, RemovePasskeyForm } from '@/components/account/passkey-forms';
 import { passkeysOfUser, recoveryCodesLeftOf, twoStepOf } from '@/lib/services/account/pages';
+import { passkeysUsable } from '@/lib/services/factors/passkeys';
 import { groupedKey, otpauthUri } from '@/lib/services/factors/totp';
 import { requireUser } from '@/lib/services/portal/session';
 import { brand } from '@/lib/config/brand';
+import { env } from '@/lib/config/env';
 import {
   confirmTwoStepAction,
   finishPasskeyAction,
@@ -123,7 +125,11 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
                 ))}
               </ul>
             ) : null}
-            <AddPasskeyForm username={user.username} startAction={startPasskeyAction} finishAction={finishPasskeyAction} />
+            {passkeysUsable({ ISSUER: env().ISSUER }) ? (
+              <AddPasskeyForm username={user.username} startAction={startPasskeyAction} finishAction={finishPasskeyAction} />
+            ) : (
+              <p className="text-sm text-slate-700">{t('passkeysUnavailable')}</p>
+            )}
           </Card>
           {status.status === 'on' || passkeys.length ? (
             <Card title={t('codes')} description={t('codesLeft', { count: codesLeft })}>
