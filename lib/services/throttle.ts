@@ -181,9 +181,12 @@ export interface Throttle {
   clientAuthenticationFailed(attempt: ClientAttempt): Promise<Check>;
   /**
    * Before sending a mail someone asked for (a password reset link): counted
-   * per source address and, when the request names an account, per account,
-   * like failed passwords (a few go through freely, then delays, then a
-   * lock of that account's mails), so nobody floods a mailbox or the mail server.
+   * per source address and per `accountId`, like failed passwords (a few go
+   * through freely, then delays, then a lock of that key's mails), so nobody
+   * floods a mailbox or the mail server. Callers pass a key for every request,
+   * a real account's id or a pseudonym of what was typed
+   * (lib/services/mail-requests.ts), so a name that is no account is refused
+   * at the same step as one that is.
    */
   beforeMailRequest(request: { ip: string | null; accountId?: string }): Promise<Check>;
   /**
