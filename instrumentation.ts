@@ -24,6 +24,8 @@ export async function register() {
     log = ctx.log;
     // First: a mistyped setting may be why something below fails.
     warnAboutMistypedSettings(log);
+    // A first start without ISSUER: say which address every printed URL and redirect will use.
+    if (process.env.ISSUER === undefined) log.info({ issuer: config.ISSUER }, `ISSUER is unset: the issuer is ${config.ISSUER}, from PORT`);
     const info = (line: string) => ctx.log.info(line);
     const warn = (line: string) => ctx.log.warn(line);
     // A logo file that cannot be served stops the start, as a bad setting does.

@@ -89,7 +89,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 function machine() {
   const gitCommit = spawnSync('git', ['rev-parse', 'HEAD']).stdout?.toString().trim();
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib', 'app', 'package.json', 'next.config.ts', 'proxy.ts']).stdout?.toString().trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib', 'app', 'package.json', 'next.config.js', 'proxy.ts']).stdout?.toString().trim();
   return {
     cpu: cpus()[0]?.model,
     cores: cpus().length,

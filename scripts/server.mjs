@@ -35,6 +35,8 @@ const port = Number(values.port ?? process.env.PORT ?? 3000);
 const boundByEnv = process.env.HOSTNAME && process.env.HOSTNAME !== hostName() ? process.env.HOSTNAME : undefined;
 const hostname = values.hostname ?? boundByEnv;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(2, `invalid port: ${values.port ?? process.env.PORT}`);
+// The configuration reads it too: without ISSUER, the issuer is this port on localhost.
+if (values.port !== undefined) process.env.PORT = values.port;
 
 /** A failure before the logger is handed over: one fatal line as lib/ops/log.ts writes them (JSON, or plain on a terminal), then exit. */
 function fail(status, msg, error) {
@@ -63,9 +65,9 @@ const handoverReady = new Promise((resolve, reject) => {
 });
 
 // Next's configuration as the build resolved it, as the server of Next's standalone output passes it:
-// otherwise Next loads next.config.ts again at every start, and with it its SWC compiler and
+// otherwise Next loads next.config.js again at every start, and with it its SWC compiler and
 // next-intl's plugin, ~40 MB that stay resident and serve nothing (bench/results/notes-2026-11-27.md).
-// Without a finished build Next loads next.config.ts and says what is missing.
+// Without a finished build Next loads next.config.js and says what is missing.
 const built = join(process.env.GATEHOUSE_DIST_DIR || '.next', 'required-server-files.json');
 if (existsSync(built)) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(JSON.parse(readFileSync(built, 'utf8')).config);
 

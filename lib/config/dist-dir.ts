@@ -10,7 +10,7 @@
  * Biome and tsconfig.json's includes already expect (Next adds `<distDir>/types` to
  * tsconfig.json when it is missing, which would leave the tree changed after a build).
  *
- * No imports: next.config.ts loads this file before anything is built.
+ * No imports: next.config.js loads this file before anything is built.
  */
 
 export const DIST_DIR_VARIABLE = 'GATEHOUSE_DIST_DIR';

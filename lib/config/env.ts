@@ -18,22 +18,41 @@ export const logLevelSchema = z
   .pipe(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }));
 
 const envSchema = z.object({
-  /** Bare origin the provider is reached at; every URL the server prints derives from it. */
+  /**
+   * The bare origin clients reach Gatehouse at, such as `https://id.example.com`. Every URL Gatehouse
+   * prints derives from it; `Host` and `X-Forwarded-*` headers are ignored. Use `https://` in production.
+   * Unset, it is `http://localhost:PORT`, so a first `PORT=4000 npm start` serves and signs in on the
+   * port it listens on (the start says so in one line).
+   * @default `http://localhost:PORT`
+   */
   ISSUER: z
     .url({ protocol: /^https?$/ })
-    .default('http://localhost:3000')
     .transform((v) => new URL(v))
     .refine((u) => u.pathname === '/' && !u.search && !u.hash, 'ISSUER must be a bare origin such as https://id.example.com')
-    .transform((u) => u.origin),
-  /** Unset: an embedded SQLite file. postgresql://... switches to PostgreSQL. */
+    .transform((u) => u.origin)
+    .optional(),
+  /**
+   * `file:<path>` for SQLite (no server needed), `postgresql://user:pass@host:5432/db[?schema=name]` for
+   * PostgreSQL.
+   */
   DATABASE_URL: z
     .string()
     .default('file:./data/gatehouse.db')
     .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), 'DATABASE_URL must be file:<path> (SQLite) or postgresql://...'),
-  /** First admin, created on first start when the database has no users. */
+  /**
+   * The admin created on the first start (an empty database).
+   */
   ADMIN_USERNAME: z.string().min(1).max(64).default('admin'),
+  /**
+   * That admin's password (8 to 256 characters).
+   * @default generated, printed once
+   */
   ADMIN_PASSWORD: z.string().min(8).max(256).optional(),
-  /** Keys used to sign the provider's cookies; comma-separated, first one signs. Generated and persisted when unset. */
+  /**
+   * Comma-separated keys signing the provider's cookies; the first signs, all verify. Setting it for the
+   * first time signs everyone out: see [Rotating COOKIE_KEYS](operations.md#rotating-cookie_keys).
+   * @default generated, stored in the database
+   */
   COOKIE_KEYS: z
     .string()
     .optional()
@@ -46,10 +65,11 @@ const envSchema = z.object({
         : undefined,
     ),
   /**
-   * Keys that encrypt every server secret and private key stored in the
-   * database (lib/db/keyring.ts): comma-separated, 32 random bytes each in
-   * base64 or hex; the first encrypts, all decrypt (rotation). Required with
-   * PostgreSQL; on SQLite a key file beside the database is created when unset.
+   * Comma-separated keys, 32 random bytes each in base64 or hex (`openssl rand -base64 32`), that encrypt
+   * every server secret and private key stored in the database; the first encrypts, all decrypt (rotation).
+   * See [Secrets and backups](operations.md#secrets-and-backups) and
+   * [Rotating SECRETS_KEY](operations.md#rotating-secrets_key).
+   * @default SQLite: a key file beside the database; PostgreSQL: **required**
    */
   SECRETS_KEY: z
     .string()
@@ -66,16 +86,25 @@ const envSchema = z.object({
       }
       return keys as Buffer[];
     }),
-  /** Access token lifetime in seconds. */
+  /**
+   * Access token lifetime, seconds (60 to 86400).
+   */
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
-  /** Refresh token lifetime in seconds. */
+  /**
+   * Refresh token and grant lifetime, seconds (300 to 31536000).
+   * @default (14 days)
+   */
   REFRESH_TOKEN_TTL: z.coerce
     .number()
     .int()
     .min(300)
     .max(31_536_000)
     .default(14 * 86_400),
-  /** Signed-in session lifetime in seconds. */
+  /**
+   * Sign-in session lifetime, seconds, for a sign-in with *Keep me signed in* ticked (pushed back at
+   * every use).
+   * @default (14 days)
+   */
   SESSION_TTL: z.coerce
     .number()
     .int()
@@ -83,16 +112,23 @@ const envSchema = z.object({
     .max(31_536_000)
     .default(14 * 86_400),
   /**
-   * Idle limit, in seconds, of a session signed in without "Keep me signed in":
-   * it ends when not used at the authorization endpoint for this long (and with
-   * the browser, its cookie having no expiry). 60 minutes by default.
+   * A sign-in without *Keep me signed in*: its session cookie has no expiry (it ends with the browser),
+   * and the session ends when not used at the authorization endpoint for this many seconds (60 to 86400).
+   * The portal session behind `/account` and `/admin` ends with it.
+   * @default (60 minutes)
    */
   SESSION_IDLE_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /**
+   * The port `npm start` listens on (`node scripts/server.mjs -p PORT -H HOST` also takes it as a flag,
+   * which wins).
+   */
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /**
-   * How many reverse proxies in front of Gatehouse append the client's address to
-   * X-Forwarded-For (`true` = 1). Off by default: without a proxy that header is
-   * whatever the client wrote, so the audit log records the TCP peer instead.
+   * How many reverse proxies in front of Gatehouse append the client's address to `X-Forwarded-For`
+   * (`true` = 1, up to 10). Off, the audit log and the throttle use the TCP peer address and ignore
+   * `X-Forwarded-For`, which a client can write itself; set it only when every request passes through
+   * those proxies.
+   * @default `false`
    */
   TRUST_PROXY: z
     .string()
@@ -103,8 +139,9 @@ const envSchema = z.object({
     .transform((v) => (['true', 'on', 'yes'].includes(v) ? 1 : /^\d+$/.test(v) ? Number(v) : 0))
     .refine((n) => n <= 10, 'TRUST_PROXY must be true, false or the number of proxies (0-10)'),
   /**
-   * How many days audit entries are kept: older ones are deleted at start and
-   * every hour (lib/services/audit-retention.ts). 0, the default, keeps them all.
+   * Audit entries older than this many days are deleted at start and every hour. Set it to what your
+   * policy requires (e.g. `365`); the log otherwise grows for ever.
+   * @default (keep forever)
    */
   AUDIT_RETENTION_DAYS: z.coerce
     .number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days (0 keeps entries forever)' })
@@ -113,9 +150,9 @@ const envSchema = z.object({
     .max(36_500)
     .default(0),
   /**
-   * Automatic signing key rotation (lib/services/signing-keys.ts): each
-   * algorithm's key signs this many days, then the next one takes over. 0 turns
-   * it off (an admin still rotates with `gatehouse keys rotate`).
+   * Each algorithm's signing key signs this many days, then the next one takes over (published
+   * `KEY_PUBLISH_AHEAD_HOURS` before). `0` turns automatic rotation off; `gatehouse keys rotate` still
+   * works. See [Signing keys](operations.md#signing-keys).
    */
   KEY_ROTATION_DAYS: z.coerce
     .number({ error: 'KEY_ROTATION_DAYS must be a whole number of days (0 turns automatic rotation off)' })
@@ -124,13 +161,16 @@ const envSchema = z.object({
     .max(3650)
     .default(90),
   /**
-   * How many hours a new signing key is published in the JWKS before it signs,
-   * so relying parties that cache the JWKS know it before they meet it.
+   * How long a new signing key is in the JWKS before it signs, so relying parties that cache the JWKS
+   * know it before they meet it (1 to 720).
    */
   KEY_PUBLISH_AHEAD_HOURS: z.coerce.number({ error: 'KEY_PUBLISH_AHEAD_HOURS must be a whole number of hours' }).int().min(1).max(720).default(24),
   /**
-   * Where the throttling counters live (lib/services/throttle.ts). Unset: in the
-   * database, which every instance already shares. redis:// or rediss://: in Redis.
+   * `redis://…` or `rediss://…` (one Redis, not Redis Cluster): the provider's short-lived artifacts
+   * (authorization codes, access tokens, sign-ins in progress, replay detection) and the throttling
+   * counters live in Redis instead of the database. Every instance, and the CLI, must be given the same
+   * one. See [Scale-out](deploying.md#scale-out).
+   * @default unset (everything in the database)
    */
   REDIS_URL: z
     .string()
@@ -138,45 +178,76 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^rediss?:\/\/./.test(v), 'REDIS_URL must be redis://... or rediss://...'),
-  // Throttling of password guessing (lib/services/throttle.ts says how they combine;
-  // throttleSettings there checks that they are in order).
+  // Throttling of password and client-secret guessing: the throttle's settings check that they are in order.
   /**
-   * Failed password checks a day that cost nothing, per account (or unknown username) and source address, and
-   * per browser that signed in to the account before (its device cookie): a person who mistypes is never slowed.
+   * Wrong passwords a day per account (or unknown username) and source address, and per browser that
+   * signed in to the account before (its device cookie), that cost nothing, so a person who mistypes is
+   * never slowed. Each further one makes that address (or browser) wait `THROTTLE_DELAY_SECONDS`,
+   * doubling. See [Throttling](features.md#throttling).
    */
   THROTTLE_ACCOUNT_FREE_FAILURES: throttleCount(5),
-  /** From this many failures in a day on, each failure locks that (account, source) or that browser out of the account for THROTTLE_ACCOUNT_LOCK_SECONDS. */
+  /**
+   * From this many wrong passwords in a day on, each one locks that address (or browser) out of the
+   * account for `THROTTLE_ACCOUNT_LOCK_SECONDS`.
+   */
   THROTTLE_ACCOUNT_LOCK_AFTER: throttleCount(10),
+  /**
+   * How long such a lock lasts, seconds (60 to 86400).
+   * @default (15 minutes)
+   */
   THROTTLE_ACCOUNT_LOCK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
-  /** Failures a day per (account, source) or browser after which it stays locked out until that day (from its first failure) ends. */
+  /**
+   * Password checks a day per account and address (or browser); past it that address stays locked out
+   * until 24 hours after its first failure.
+   */
   THROTTLE_ACCOUNT_DAILY_CAP: throttleCount(30),
   /**
-   * Failed password checks a day for one account from browsers that never signed in to it, over every source
-   * address, after which new browsers are locked out of it until that day ends or the owner uses the unlock link
-   * mailed to them. Browsers that signed in before, and passkeys, still work. Far above what a person mistyping
-   * reaches: it stops a guessing run spread over many addresses.
+   * Wrong passwords a day for one account from browsers that never signed in to it, over every source
+   * address; the last one locks every new browser out until 24 hours after the first, mails the owner an
+   * unlock link, and is the lock admins see and can lift. Browsers that signed in before, and passkeys,
+   * still work. Far above what a person mistyping reaches: it stops a guessing run spread over many
+   * addresses. Must exceed `THROTTLE_ACCOUNT_DAILY_CAP`.
    */
   THROTTLE_NEW_BROWSER_LOCK_AFTER: throttleCount(100),
-  /** Failed password checks per source address (IPv6: per /64) an hour, over all accounts, that cost nothing. */
+  /**
+   * Wrong passwords per source address an hour (IPv6: per /64), over all accounts, before that address
+   * waits too (credential stuffing).
+   */
   THROTTLE_SOURCE_FREE_FAILURES: throttleCount(30),
-  /** Password checks per source address an hour after which it is refused until that hour ends. */
+  /**
+   * Password checks per source address an hour; past it the address is refused until the hour ends.
+   */
   THROTTLE_SOURCE_HOURLY_CAP: throttleCount(300),
   /**
-   * Wrong client secrets per source address an hour, over every client, answered 401 before the address waits
-   * (429). A right secret is never refused: the throttle only bounds what a guesser's address can cost.
+   * Wrong client secrets per source address an hour, over every client, answered `401` at `/oauth/token`,
+   * `/oauth/introspect` and `/oauth/revoke` before that address waits (`429`). A right secret is never
+   * refused: the throttle only bounds what a guesser's address can cost.
    */
   THROTTLE_CLIENT_FREE_FAILURES: throttleCount(10),
-  /** Wrong client secrets per source address an hour after which that address's wrong secrets get 429 until the hour ends. */
+  /**
+   * Wrong client secrets per source address an hour; past it that address's wrong secrets get `429`
+   * until the hour ends.
+   */
   THROTTLE_CLIENT_HOURLY_CAP: throttleCount(100),
-  /** Wrong client secrets an hour over every source after which every wrong secret gets 429 until the hour ends (right ones still pass). */
+  /**
+   * Wrong client secrets an hour over every address; past it every wrong secret gets `429` until the
+   * hour ends (right ones still pass).
+   */
   THROTTLE_CLIENT_GLOBAL_HOURLY_CAP: throttleCount(10_000),
-  /** The first wait after the free failures, in seconds; each further failure doubles it, up to THROTTLE_MAX_DELAY_SECONDS. */
+  /**
+   * The first wait after the free failures, seconds; each further failure doubles it, up to
+   * `THROTTLE_MAX_DELAY_SECONDS`.
+   */
   THROTTLE_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
+  /**
+   * The longest such wait, seconds.
+   */
   THROTTLE_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /**
-   * Outgoing mail (lib/mail/mailer.ts): smtp://user:password@host:587 (STARTTLS when
-   * offered) or smtps://...:465. Unset: mail goes to the server log outside production,
-   * nowhere in production.
+   * Outgoing mail: `smtp://user:password@host:587` (STARTTLS when the server offers it) or
+   * `smtps://user:password@host:465`. Unset, mail is written to the server log outside production and
+   * not sent at all in production (`npm start`): see [Forgotten passwords](features.md#forgotten-passwords).
+   * The start-up log says where mail goes, without credentials.
    */
   SMTP_URL: z
     .string()
@@ -186,23 +257,29 @@ const envSchema = z.object({
       'SMTP_URL must be smtp://host:port or smtps://host:port, with user:password@ if the server asks',
     ),
   /**
-   * Who must have a second factor (lib/services/portal/access.ts): `admins` (the default: the
-   * portal is the keys to everything), `everyone` (every /account page asks for it first), or `off`.
+   * Who must use two-step verification: `admins` (the portal is the keys to everything: an admin
+   * without an authenticator app or passkey is sent to set one up before any admin page or admin API call
+   * with the portal session), `everyone` (every `/account` page waits for it too), or `off`. See
+   * [Two-step verification](features.md#two-step-verification).
    */
   SECOND_FACTOR_REQUIRED: z.enum(['admins', 'everyone', 'off']).default('admins'),
-  /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default "BRAND_NAME" <no-reply@the issuer's host>. */
+  /**
+   * The From of every mail, e.g. `Acme ID <id@acme.example>`. Where mail goes is shown under
+   * **Admin portal → System**.
+   * @default `"BRAND_NAME" <no-reply@ISSUER's host>`
+   */
   MAIL_FROM: z.string().min(3).max(200).optional(),
   /**
-   * Self-service sign-up (lib/services/sign-up.ts): `off` by default, since who may
-   * have an account is the operator's decision. `on` offers "Create an account" on the
-   * sign-in page, but only where mail can be sent (the account signs in once its
-   * address is confirmed): in production without SMTP_URL it stays unoffered, and the
-   * start-up log says so.
+   * `on` offers **Create an account** on the sign-in page; `off` by default, since who may have an
+   * account is the operator's decision. It needs mail (the account signs in once its address is
+   * confirmed): in production without `SMTP_URL` it stays unoffered, and the start-up log says so. See
+   * [Sign-up](features.md#sign-up).
    */
   SIGN_UP: z.enum(['off', 'on']).default('off'),
   /**
-   * With SIGN_UP=on, the email domains sign-up accepts, comma-separated (`example.com,example.org`),
-   * compared without case and exactly (a subdomain is another domain). Empty: any.
+   * With `SIGN_UP=on`, the email domains sign-up accepts, comma-separated (`example.com,example.org`),
+   * compared without case and exactly (a subdomain is another domain).
+   * @default empty (any)
    */
   SIGN_UP_EMAIL_DOMAINS: z
     .string()
@@ -217,21 +294,31 @@ const envSchema = z.object({
       (domains) => domains.every((d) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(d)),
       'SIGN_UP_EMAIL_DOMAINS must be domain names separated by commas, such as example.com,example.org',
     ),
-  /** Sign-ups per source address (IPv6: per /64) an hour; past it the address waits until the hour ends. */
+  /**
+   * Sign-ups per source address an hour (IPv6: per /64), taken usernames included; past it the address
+   * waits until the hour ends.
+   */
   THROTTLE_SIGN_UP_HOURLY_CAP: throttleCount(10),
   /**
-   * Where Prometheus scrapes /metrics (lib/ops/metrics-server.ts): a port of its
-   * own, apart from the issuer's, so the figures never reach the public side of a
-   * load balancer. Unset, no metrics server runs: several instances on one host
-   * would otherwise fight over one default port. 0 takes any free port (tests).
+   * Serve Prometheus metrics at `http://METRICS_HOST:METRICS_PORT/metrics` on a listener of its own,
+   * apart from the issuer's port, so the figures never reach the public side of a load balancer (for the
+   * issuer's port, `METRICS_TOKEN`). Off by default so several instances on one host do not fight over one
+   * port; `9464` is the usual choice, `0` takes any free port (tests). A port that is taken stops the
+   * start. See [Monitoring](operations.md#monitoring).
+   * @default unset (no metrics)
    */
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65_535).optional()),
-  /** The interface the metrics server listens on: loopback unless the scraper is on another host. */
+  /**
+   * The interface the metrics listener binds to. The metrics need no credentials: bind beyond loopback
+   * only where the network keeps strangers out (e.g. `0.0.0.0` inside a container whose port only the
+   * scraper reaches).
+   */
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   /**
-   * Set: GET /metrics on the issuer's own port too, for `Authorization: Bearer <token>` only
-   * (lib/ops/metrics-server.ts), for a scraper that reaches nothing else. RFC 6750's token
-   * characters, long enough that guessing it is hopeless (openssl rand -hex 32).
+   * Also serve `GET /metrics` on the issuer's own port, to `Authorization: Bearer <METRICS_TOKEN>` only
+   * (401 otherwise), for a scraper that reaches nothing else. At least 32 of RFC 6750's token characters,
+   * long enough that guessing it is hopeless (`openssl rand -hex 32`). See
+   * [Monitoring](operations.md#monitoring).
    */
   METRICS_TOKEN: z
     .string()
@@ -243,12 +330,16 @@ const envSchema = z.object({
       'METRICS_TOKEN must be at least 32 characters of letters, digits and -._~+/ (e.g. openssl rand -hex 32)',
     ),
   /**
-   * The language of the pages and mails when neither the authorization request's ui_locales nor the
-   * browser's Accept-Language names a supported one (lib/i18n/locale.ts), and of the mails an admin sends.
+   * The language (`en` or `de`) of the pages and mails when neither the authorization request's
+   * `ui_locales` nor the browser's `Accept-Language` names a supported one, and of the mails an admin or
+   * the CLI sends. See [Languages](features.md#languages).
    */
   DEFAULT_LOCALE: z.enum(SUPPORTED_LOCALES, { error: `DEFAULT_LOCALE must be one of ${SUPPORTED_LOCALES.join(', ')}` }).default('en'),
-  // The operator's brand (lib/config/brand.ts): every page, the provider's own pages and every mail.
-  /** The product's name people see: page titles, the sign-in card, the portal's header, mails. */
+  // The operator's brand: every page, the provider's own pages and every mail.
+  /**
+   * The product's name people see on every page and mail: page titles, the sign-in card, the portal's
+   * header (one line, at most 60 characters). See [Brand](features.md#brand).
+   */
   BRAND_NAME: z
     .string()
     .trim()
@@ -257,8 +348,8 @@ const envSchema = z.object({
     .max(60, 'BRAND_NAME must be at most 60 characters')
     .default('Gatehouse'),
   /**
-   * The accent colour, #rgb or #rrggbb: primary buttons, links, focus rings. Text on it and the shades
-   * used as text are derived so they reach WCAG AA contrast (lib/config/brand.ts).
+   * The accent colour, `#rgb` or `#rrggbb`: primary buttons, links, focus rings. Text on it and the
+   * shades drawn on and with it are derived to meet WCAG AA contrast in both colour schemes.
    */
   BRAND_ACCENT_COLOR: z
     .string()
@@ -272,8 +363,9 @@ const envSchema = z.object({
       return hex;
     }),
   /**
-   * The logo: an https:// URL (the pages' Content-Security-Policy then allows images from that
-   * origin only) or a path this server serves from public/, such as /logo.svg. Unset: the gate mark.
+   * The logo: a path this server serves from `public/` (such as `/acme.svg`) or an `https://` URL, whose
+   * origin the pages' Content-Security-Policy then allows for images (that origin only).
+   * @default unset (the gatehouse mark)
    */
   BRAND_LOGO_URL: z
     .string()
@@ -282,8 +374,8 @@ const envSchema = z.object({
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || isLogoPath(v) || isHttpsUrl(v), 'BRAND_LOGO_URL must be an https:// URL or a path on this server such as /logo.svg'),
   /**
-   * A logo file on this server's disk (SVG, PNG, WebP or JPEG, at most 256 kB), served at /brand/logo;
-   * checked at start (lib/config/brand-logo.ts). Instead of BRAND_LOGO_URL, not with it.
+   * Instead of `BRAND_LOGO_URL`, not with it: an SVG, PNG, WebP or JPEG file on the server's disk (at
+   * most 256 kB, checked at start), served at `/brand/logo`.
    */
   BRAND_LOGO_FILE: z
     .string()
@@ -291,7 +383,11 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /\.(svg|png|webp|jpe?g)$/i.test(v), 'BRAND_LOGO_FILE must name an .svg, .png, .webp or .jpg file'),
-  /** The least severe log line written (lib/ops/log.ts); `debug` adds the health probes' requests. */
+  /**
+   * The least severe log line written: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`
+   * (any case; `silent` writes nothing). `debug` adds the health probes' requests. See
+   * [Logs](operations.md#logs).
+   */
   LOG_LEVEL: logLevelSchema,
 });
 
@@ -310,10 +406,70 @@ function isHttpsUrl(v: string): boolean {
 /** Every setting's name, for the start's warning about names that look like one (lib/config/mistyped-settings.ts). */
 export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
-const configSchema = envSchema.refine((c) => !(c.BRAND_LOGO_URL && c.BRAND_LOGO_FILE), {
-  path: ['BRAND_LOGO_FILE'],
-  message: 'set BRAND_LOGO_URL or BRAND_LOGO_FILE, not both',
-});
+const configSchema = envSchema
+  .refine((c) => !(c.BRAND_LOGO_URL && c.BRAND_LOGO_FILE), {
+    path: ['BRAND_LOGO_FILE'],
+    message: 'set BRAND_LOGO_URL or BRAND_LOGO_FILE, not both',
+  })
+  .transform((c) => ({ ...c, ISSUER: c.ISSUER ?? issuerFromPort(c.PORT) }));
+
+/** The issuer of a server started without ISSUER: the port it listens on, on this machine. */
+export const issuerFromPort = (port: number) => `http://localhost:${port}`;
+
+/** The settings one by one, before they are checked together: docs/configuration.md is written from them (`npm run docs`). */
+export const SETTINGS = envSchema;
+
+/**
+ * Settings read before or apart from this schema, documented here so that docs/configuration.md
+ * lists every setting once. HOSTNAME is read by scripts/server.mjs before Next loads; the OTEL_*
+ * ones keep OpenTelemetry's own names and meanings and are checked with the tracing SDK's options.
+ * Each value says who reads it.
+ */
+export const OTHER_SETTINGS = {
+  /**
+   * The address `npm start` binds, e.g. `127.0.0.1` behind a reverse proxy on the same host (the `-H`
+   * flag wins). The machine's own host name, which container runtimes and some shells put in
+   * `HOSTNAME`, is ignored: such a deployment keeps every interface.
+   * @default every interface
+   */
+  HOSTNAME: 'scripts/server.mjs',
+  /**
+   * Send OpenTelemetry traces to this OTLP/HTTP collector, e.g. `http://otel-collector:4318`
+   * (`/v1/traces` is appended; `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is used as it is). Unset, the
+   * tracing SDK is not even loaded. See [Traces](operations.md#traces).
+   * @default unset (no traces)
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'tracing',
+  /**
+   * `http/protobuf` or `http/json` (`grpc` is refused: use the collector's HTTP port); also as
+   * `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`.
+   * @default `http/protobuf`
+   */
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'tracing',
+  /**
+   * The traces' `service.name`; `OTEL_RESOURCE_ATTRIBUTES` adds others
+   * (`deployment.environment.name=prod`).
+   * @default `gatehouse`
+   */
+  OTEL_SERVICE_NAME: 'tracing',
+  /**
+   * Headers for the collector, e.g. `authorization=Bearer <token>`; likewise `OTEL_EXPORTER_OTLP_TIMEOUT`,
+   * `_COMPRESSION` (`gzip`), `_CERTIFICATE`, `_CLIENT_CERTIFICATE`, `_CLIENT_KEY` and their `_TRACES_`
+   * forms.
+   * @default unset
+   */
+  OTEL_EXPORTER_OTLP_HEADERS: 'tracing',
+  /**
+   * Which traces are kept: also `parentbased_traceidratio` with `OTEL_TRACES_SAMPLER_ARG=0.1` (a
+   * tenth), `always_on`, `always_off`, `traceidratio`, `parentbased_always_off`. `OTEL_SDK_DISABLED=true`
+   * or `OTEL_TRACES_EXPORTER=none` turn tracing off; `OTEL_BSP_SCHEDULE_DELAY` (5000 ms),
+   * `OTEL_BSP_MAX_QUEUE_SIZE` (2048), `OTEL_BSP_MAX_EXPORT_BATCH_SIZE` (512) and
+   * `OTEL_BSP_EXPORT_TIMEOUT` (30000 ms) tune the batches. A value Gatehouse cannot use stops the
+   * start, as any bad setting does.
+   * @default `parentbased_always_on`
+   */
+  OTEL_TRACES_SAMPLER: 'tracing',
+} as const;
 
 /** A count of attempts for the throttle settings: a whole number from 1 to 100,000. */
 function throttleCount(fallback: number) {

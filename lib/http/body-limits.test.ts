@@ -84,7 +84,7 @@ test("the admin API's guard is its own reader's limit", () => {
   assert.equal(BODY_LIMITS.adminApi, JSON_BODY_LIMIT);
 });
 
-test("the requests proxy.ts skips are exactly those next.config.ts gives the no-nonce policy, on every path but the provider's", () => {
+test("the requests proxy.ts skips are exactly those next.config.js gives the no-nonce policy, on every path but the provider's", () => {
   const [chunked, large] = unproxiedRequests();
   const paths = (rule: { source: string }) => pathToRegexp(rule.source, [], { strict: true, sensitive: false, delimiter: '/' });
   for (const page of ['/', '/account', '/no-such-page', '/api/nothing', '/interaction/abc/login', '/password-reset'])

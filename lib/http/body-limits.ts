@@ -12,7 +12,7 @@
  * 411 (§15.5.12), since its size is known only once it has been read. No browser
  * sends a chunked form post.
  *
- * No imports: next.config.ts loads this file before anything is built.
+ * No imports: next.config.js loads this file before anything is built.
  */
 
 export const BODY_LIMITS = {
@@ -27,7 +27,7 @@ export const BODY_LIMITS = {
    */
   passkeyForm: 16 * 1024,
   /**
-   * Server actions of /admin and /account (next.config.ts sets serverActions.bodySizeLimit
+   * Server actions of /admin and /account (next.config.js sets serverActions.bodySizeLimit
    * to this): the largest form is a client's, two lists of redirect URIs of up to
    * 10,000 characters each plus multipart framing.
    */
@@ -91,7 +91,7 @@ interface Rewrite {
   destination: string;
 }
 
-/** next.config.ts's `rewrites().beforeFiles`: they run before any route reads a body. */
+/** next.config.js's `rewrites().beforeFiles`: they run before any route reads a body. */
 export function bodyLimitRewrites(): Rewrite[] {
   return guards.flatMap(({ source, limit }) => [
     { source, has: [{ type: 'header', key: 'content-length', value: largerThan(limit) }], destination: `${REFUSED_ROUTE}/413/${limit}` },
@@ -100,7 +100,7 @@ export function bodyLimitRewrites(): Rewrite[] {
 }
 
 /**
- * The requests proxy.ts does not run for, as next.config.ts's `has`/`missing` conditions: the
+ * The requests proxy.ts does not run for, as next.config.js's `has`/`missing` conditions: the
  * complement of its matcher (a chunked body; a Content-Length over LARGEST_BODY). Not the
  * provider's paths, whose answers carry their own headers.
  */

@@ -1,6 +1,6 @@
 /**
  * Facts about a request path that every mount decides the same way. No
- * imports: proxy.ts and next.config.ts load this file too.
+ * imports: proxy.ts and next.config.js load this file too.
  */
 
 /** The paths oidc-provider owns (app/oauth and app/.well-known under Next, lib/oidc/mounts/node.ts under `npm start`). */

@@ -1,10 +1,10 @@
 /**
- * The security headers of every Gatehouse answer, defined once: next.config.ts
+ * The security headers of every Gatehouse answer, defined once: next.config.js
  * gives the static ones to everything Next serves, proxy.ts adds the page
  * policy with a fresh nonce and HSTS, and lib/oidc/extensions/security-headers.ts gives all of
  * them to the provider's answers, which `npm start` serves without Next.
  *
- * No imports: next.config.ts loads this file before anything is built.
+ * No imports: next.config.js loads this file before anything is built.
  */
 
 /** Headers that never depend on the request or the configuration. */
@@ -84,7 +84,7 @@ export function pagePolicy(nonce: string, development = false, images: string[] 
 /**
  * The policy of answers to requests proxy.ts never sees (its matcher: a chunked body, or one
  * larger than LARGEST_BODY, which Next would copy for it): a refusal from the body-limit
- * rewrites, a 404 page, whatever a route answers. Set by next.config.ts's headers() from the
+ * rewrites, a 404 page, whatever a route answers. Set by next.config.js's headers() from the
  * request's headers alone, so without a nonce: no script runs on those answers.
  */
 export const UNPROXIED_PAGE_POLICY = contentSecurityPolicy({ script: ["'none'"], style: ["'self'"] });

@@ -1,4 +1,4 @@
-// next-intl's request configuration (next.config.ts names this file): the page's language, its catalog, its time zone.
+// next-intl's request configuration (next.config.js names this file): the page's language, its catalog, its time zone.
 // No locale in the URL: the protocol fixes the paths (/interaction/{uid}); lib/i18n/server.ts decides per request.
 import { cookies } from 'next/headers';
 import { getRequestConfig } from 'next-intl/server';

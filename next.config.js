@@ -1,10 +1,13 @@
-import type { NextConfig } from 'next';
+// Plain JavaScript, so the top level reads like any Next app's. The three lib files it imports have
+// no imports and no syntax beyond erasable types, which Node (22.18 or newer, as `npm start` runs)
+// loads as they are; Next loads this file with that Node before anything is built.
 import createNextIntlPlugin from 'next-intl/plugin';
 import { distDir } from './lib/config/dist-dir.ts';
 import { BODY_LIMITS, LARGEST_BODY, bodyLimitRewrites, unproxiedRequests } from './lib/http/body-limits.ts';
 import { STATIC_SECURITY_HEADERS, UNPROXIED_PAGE_POLICY } from './lib/http/security-headers.ts';
 
-const nextConfig: NextConfig = {
+/** @type {import('next').NextConfig} */
+const nextConfig = {
   // GATEHOUSE_DIST_DIR (lib/config/dist-dir.ts): the tests and the benchmark build beside `npm start`'s .next, never into it.
   distDir: distDir(),
   // Loaded by Node as they are, not bundled: oidc-provider keeps module-level
