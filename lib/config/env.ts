@@ -169,7 +169,8 @@ const envSchema = z.object({
    * `redis://…` or `rediss://…` (one Redis, not Redis Cluster): the provider's short-lived artifacts
    * (authorization codes, access tokens, sign-ins in progress, replay detection) and the throttling
    * counters live in Redis instead of the database. Every instance, and the CLI, must be given the same
-   * one. See [Scale-out](deploying.md#scale-out).
+   * one. While Redis is lost, refresh and client-credentials grants go on and sign-ins fail: see
+   * [Scale-out](deploying.md#scale-out) and [When Redis is lost](deploying.md#when-redis-is-lost).
    * @default unset (everything in the database)
    */
   REDIS_URL: z
@@ -183,7 +184,7 @@ const envSchema = z.object({
    * Wrong passwords a day per account (or unknown username) and source address, and per browser that
    * signed in to the account before (its device cookie), that cost nothing, so a person who mistypes is
    * never slowed. Each further one makes that address (or browser) wait `THROTTLE_DELAY_SECONDS`,
-   * doubling. See [Throttling](features.md#throttling).
+   * doubling. An unknown username counts exactly like an account. See [Throttling](features.md#throttling).
    */
   THROTTLE_ACCOUNT_FREE_FAILURES: throttleCount(5),
   /**
