@@ -134,6 +134,10 @@ export function createContext({
         redis: db.redisArtifacts && (() => db.redisArtifacts!.health.state()),
         ready: async () => (await context.readiness()).ready,
         databasePool: db.poolUse,
+        currentSigningKeys: async () => {
+          const { listSigningKeyInfo } = await import('./db/signing-keys.ts');
+          return (await listSigningKeyInfo(db)).filter((k) => k.state === 'current').map((k) => ({ alg: k.alg, since: k.activatesAt || k.createdAt }));
+        },
         build: buildInfo(),
       });
       return metrics;

@@ -131,6 +131,9 @@ test('readiness, the build, the pool and Redis as gauges', { skip }, async () =>
   const build = [...after.keys()].find((series) => series.startsWith('gatehouse_build_info{'));
   assert.match(build ?? '', new RegExp(`^gatehouse_build_info\\{version="${version.replaceAll('.', '\\.')}",node="\\d+\\.\\d+\\.\\d+"\\}$`));
   assert.equal(after.get(build!), 1);
+  // The server's current ES256 key (lib/oidc/keys.ts) signs since its start at most, so it is younger than a year.
+  const keyAge = after.get('gatehouse_signing_key_age_seconds{alg="ES256"}');
+  assert.ok(keyAge !== undefined && keyAge >= 0 && keyAge < 365 * 86_400, `key age ${keyAge}`);
   const postgres = /^postgres(ql)?:/.test(process.env.GATEHOUSE_TEST_DATABASE_URL ?? '');
   assert.equal(after.has('gatehouse_database_pool_connections{state="idle"}'), postgres, 'the pool, on PostgreSQL only');
   if (postgres) assert.ok((after.get('gatehouse_database_pool_waiting_queries') ?? -1) >= 0);

@@ -123,7 +123,10 @@ test('readiness, Redis, the pool and the build as gauges, read at each scrape; n
     redis: () => redis,
     databasePool: () => pool,
     build: { version: '1.2.3', node: '24.0.0' },
+    currentSigningKeys: async () => [{ alg: 'ES256', since: Date.now() - 3 * 86_400_000 }],
   });
+  const keyAge = await sample(metrics, 'gatehouse_signing_key_age_seconds{alg="ES256"}');
+  assert.ok(keyAge !== undefined && Math.abs(keyAge - 3 * 86_400) < 60, `three days: ${keyAge}`);
   assert.equal(await sample(metrics, 'gatehouse_ready'), 1);
   assert.equal(await sample(metrics, 'gatehouse_redis_up'), 1);
   assert.equal(await sample(metrics, 'gatehouse_database_pool_connections{state="busy"}'), 3);
@@ -141,7 +144,13 @@ test('readiness, Redis, the pool and the build as gauges, read at each scrape; n
   assert.equal(await sample(metrics, 'gatehouse_redis_up'), 0, 'not connected yet is not up');
 
   const bare = await createMetrics().registry.metrics();
-  for (const name of ['gatehouse_ready', 'gatehouse_redis_up', 'gatehouse_database_pool_connections', 'gatehouse_build_info']) {
+  for (const name of [
+    'gatehouse_ready',
+    'gatehouse_redis_up',
+    'gatehouse_database_pool_connections',
+    'gatehouse_build_info',
+    'gatehouse_signing_key_age_seconds',
+  ]) {
     assert.doesNotMatch(bare, new RegExp(`^${name}`, 'm'), name);
   }
   assert.deepEqual(buildInfo(), { version: JSON.parse(readFileSync('package.json', 'utf8')).version, node: process.versions.node });

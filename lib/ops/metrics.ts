@@ -72,6 +72,8 @@ export interface MetricsSources {
   ready?: () => Promise<boolean>;
   /** The PostgreSQL pool's connections and waiting queries (pg's Pool counts); SQLite has none. */
   databasePool?: () => { total: number; idle: number; waiting: number } | undefined;
+  /** The signing keys that sign now, one per algorithm, and since when (epoch ms): lib/db/signing-keys.ts. */
+  currentSigningKeys?: () => Promise<Array<{ alg: string; since: number }>>;
   /** `gatehouse_build_info`'s labels: the package's version and Node's. */
   build?: { version: string; node: string };
 }
@@ -97,7 +99,16 @@ export interface Metrics {
   storageCall(operation: StorageOperation): (error?: unknown) => void;
 }
 
-export function createMetrics({ activeSessions, argon2, processMetrics = false, redis, ready, databasePool, build }: MetricsSources = {}): Metrics {
+export function createMetrics({
+  activeSessions,
+  argon2,
+  processMetrics = false,
+  redis,
+  ready,
+  databasePool,
+  currentSigningKeys,
+  build,
+}: MetricsSources = {}): Metrics {
   const registry = new Registry();
   if (processMetrics) collectDefaultMetrics({ register: registry });
 
@@ -205,6 +216,21 @@ export function createMetrics({ activeSessions, argon2, processMetrics = false, 
       collect() {
         const pool = databasePool();
         if (pool) this.set(pool.waiting);
+      },
+    });
+  }
+  if (currentSigningKeys) {
+    const age = new Gauge({
+      name: 'gatehouse_signing_key_age_seconds',
+      help: 'Seconds since the signing key that signs now started signing, per algorithm (a rotation sets it back to 0).',
+      labelNames: ['alg'] as const,
+      registers: [registry],
+      async collect() {
+        // As the session count: a database that does not answer leaves the figures out, not the scrape.
+        const keys = await currentSigningKeys().catch(() => undefined);
+        if (!keys) return;
+        age.reset();
+        for (const { alg, since } of keys) age.set({ alg }, Math.max(0, (Date.now() - since) / 1000));
       },
     });
   }
