@@ -202,6 +202,12 @@ test('Redis stopped and started again under a token load: refresh and client cre
   assert.equal(await sample('gatehouse_redis_up'), 1, 'Redis answers at start');
   // One refresh token per worker, and one held aside to rotate during the outage.
   const [spare, ...refreshTokens] = await Promise.all(users.map(signIn));
+  // A sign-in begun before the outage, its login page shown: its interaction is in Redis.
+  const pending = new TestBrowser(server!.url);
+  const { challenge } = await pkce();
+  const loginPage = await pending.navigate(new URL(`/oauth/authorize?${authorizeQuery(app, challenge)}`, server!.url));
+  assert.equal(loginPage.response.status, 200);
+  const loginHtml = await loginPage.response.text();
 
   // The load: each worker one request at a time, until told to stop (or its ceiling).
   const failures: string[] = [];
@@ -248,6 +254,13 @@ test('Redis stopped and started again under a token load: refresh and client cre
     const named = logLines().filter((l) => l.store === 'redis' && /^server_error/.test(String(l.msg)));
     assert.ok(named.length >= 1, 'the server_error line of the failed authorization request names Redis');
     assert.match(JSON.stringify((named[0].err as { message?: string }).message), /Redis at 127\.0\.0\.1:\d+ is unavailable/);
+    // The sign-in begun before: its password posted now fails too (a Next route handler), logged the same way, with its route.
+    const posted = await pending.submit(loginHtml, '/login', { username: users[0].username, password: users[0].password });
+    assert.ok(posted.response.status >= 500, `the login posted without Redis: ${posted.response.status}`);
+    await posted.response.arrayBuffer();
+    await until("the login's server_error line", async () =>
+      logLines().some((l) => l.store === 'redis' && l.route === '/interaction/[uid]/login' && String(l.msg) === 'server_error: Redis is unavailable'),
+    );
 
     redis = await startRedis();
     await until('gatehouse_redis_up 1 again', async () => (await sample('gatehouse_redis_up')) === 1);

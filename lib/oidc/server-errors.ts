@@ -12,9 +12,10 @@ import { oauthError } from './errors.ts';
 
 export type ErrorLog = Pick<Log, 'error'>;
 
-export function logServerError(log: ErrorLog, requestId: string | undefined, error: unknown): void {
-  if (fromRedis(error)) log.error({ request_id: requestId, store: 'redis', err: error }, 'server_error: Redis is unavailable');
-  else log.error({ request_id: requestId, err: error }, 'server_error');
+/** `fields`: what else names the request (a page's route, never its path: lib/ops/request-log.ts says why). */
+export function logServerError(log: ErrorLog, requestId: string | undefined, error: unknown, fields: { route?: string } = {}): void {
+  if (fromRedis(error)) log.error({ request_id: requestId, ...fields, store: 'redis', err: error }, 'server_error: Redis is unavailable');
+  else log.error({ request_id: requestId, ...fields, err: error }, 'server_error');
 }
 
 /** Whether the error, or one it was caused by, is Redis being unavailable. */
