@@ -492,10 +492,12 @@ export async function lastIssuedByClient({ sql, redisArtifacts }: Database, acco
        WHERE account_id = ? AND model IN ('AuthorizationCode', 'AccessToken', 'RefreshToken') AND ${live}`,
       [accountId, now],
     ),
-    // What Redis holds of a person is reached through their grants.
+    // What Redis holds of a person is reached through their grants. A display only: while Redis is lost, the table's figures.
     redisArtifacts
       ? grantIdsWhere(sql, 'account_id = ?', [accountId]).then((grantIds) =>
-          Promise.all(grantIds.map((grantId) => redisArtifacts.payloadsOf('grant', grantId, inRedis, now))).then((lists) => lists.flat()),
+          Promise.all(grantIds.map((grantId) => redisArtifacts.payloadsOf('grant', grantId, inRedis, now).catch(unlessRedisLost))).then((lists) =>
+            lists.flatMap((list) => list ?? []),
+          ),
         )
       : [],
   ]);
