@@ -30,7 +30,7 @@ export async function register() {
     }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
     await prepareDatabase(db);
-    // REDIS_URL set and Redis silent: the start goes on (README, *Redis*, says what works without it) and says so.
+    // REDIS_URL set and Redis silent: the start goes on (README, *When Redis is lost*, says what works without it) and says so.
     const { checkRedisAtStart } = await import('./lib/db/redis-health');
     await checkRedisAtStart(db.redisArtifacts, ctx.log);
     await prepareSecrets(db);

@@ -1,4 +1,4 @@
-// A Redis outage (issue 29; README, *Redis*): an instance of npm start's server with REDIS_URL pointing at a
+// A Redis outage (issue 29; README, *When Redis is lost*): an instance of npm start's server with REDIS_URL pointing at a
 // redis-server this file starts itself, on a database of its own. Under a small token load (refresh rotations and
 // client-credentials grants, each with client authentication, which reads the throttle's counters) Redis is stopped,
 // then started again empty:
