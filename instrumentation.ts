@@ -33,6 +33,9 @@ export async function register() {
     }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
     await prepareDatabase(db);
+    // REDIS_URL set and Redis silent: the start goes on (README, *When Redis is lost*, says what works without it) and says so.
+    const { checkRedisAtStart } = await import('./lib/db/redis-health');
+    await checkRedisAtStart(db.redisArtifacts, ctx.log);
     await prepareSecrets(db);
     // At warn: a generated password is for the operator, once, and must not pass unseen.
     await ensureAdmin(db, config, warn);
@@ -110,4 +113,18 @@ export async function register() {
     reportStartupFailure(error);
     throw error;
   }
+}
+
+/**
+ * An error no page, server action or route handler caught (Next filters out its redirects and
+ * not-founds): one JSON line with the request id and the route (`/interaction/[uid]`, never the
+ * path), naming Redis when Redis being lost is the cause (lib/oidc/server-errors.ts). Next
+ * answers the request itself.
+ */
+export async function onRequestError(...[error, request, context]: Parameters<import('next').Instrumentation.onRequestError>) {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { serverContext } = await import('./lib/context');
+  const { logServerError } = await import('./lib/oidc/server-errors');
+  const requestId = request.headers['x-request-id'];
+  logServerError(serverContext().log, typeof requestId === 'string' ? requestId : undefined, error, { route: context.routePath });
 }
