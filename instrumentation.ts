@@ -29,7 +29,8 @@ export async function register() {
       await serverLogoFile(config.BRAND_LOGO_FILE);
     }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
-    await prepareDatabase(db);
+    // Refuses before the first migration when a setting the start needs is missing; logs each migration it applies.
+    await prepareDatabase(db, { log: ctx.log, secretsKey: config.SECRETS_KEY });
     await prepareSecrets(db);
     // At warn: a generated password is for the operator, once, and must not pass unseen.
     await ensureAdmin(db, config, warn);
