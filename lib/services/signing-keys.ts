@@ -150,6 +150,39 @@ export async function checkSigningKeys(db: Database, settings: RotationSettings,
   return applied;
 }
 
+/** When an algorithm's current key hands over: the next key is published from `publishAt` and signs from `signsAt`. */
+export interface PlannedRotation {
+  alg: string;
+  /** The key that signs until then. */
+  kid: string;
+  publishAt: number;
+  signsAt: number;
+}
+
+/**
+ * The next automatic rotation of each algorithm, as `dueSteps` will carry it
+ * out: a next key already published signs at its time; otherwise one is
+ * published KEY_PUBLISH_AHEAD_HOURS before the current key's KEY_ROTATION_DAYS
+ * are over (or at the next check, when that moment passed while no instance
+ * ran). None without KEY_ROTATION_DAYS, unless an admin already published a next key.
+ */
+export function plannedRotations(keys: readonly SigningKeyInfo[], settings: RotationSettings, now: number): PlannedRotation[] {
+  const planned: PlannedRotation[] = [];
+  for (const alg of ID_TOKEN_SIGNING_ALGS) {
+    const [current] = keys.filter((k) => k.alg === alg && k.state === 'current').sort(signingFirst);
+    if (!current) continue;
+    const [next] = keys.filter((k) => k.alg === alg && k.state === 'next').sort(earliestFirst);
+    if (next) {
+      planned.push({ alg, kid: current.kid, publishAt: next.createdAt, signsAt: Math.max(next.activatesAt, now) });
+    } else if (settings.rotationDays > 0) {
+      const rotateAt = current.activatesAt + settings.rotationDays * DAY_MS;
+      const publishAt = Math.max(rotateAt - settings.publishAheadMs, now);
+      planned.push({ alg, kid: current.kid, publishAt, signsAt: Math.max(rotateAt, publishAt + settings.publishAheadMs) });
+    }
+  }
+  return planned;
+}
+
 /** Every stored key, by algorithm, the signing one first. Never key material. */
 export async function listSigningKeys(db: Database): Promise<SigningKeyInfo[]> {
   const rank = { current: 0, next: 1, previous: 2 } as const;
