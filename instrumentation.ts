@@ -37,8 +37,8 @@ export async function register() {
     await ensurePortalClient(db, { issuer: config.ISSUER, product: config.BRAND_NAME, log: warn });
     // Before the provider reads the keys: the first start's keys are created here (and audited),
     // and a rotation that fell due while no instance ran happens before anything is signed.
-    const { checkSigningKeys, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
-    await checkSigningKeys(db, rotationSettings(config));
+    const { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
+    logSigningKeySteps(ctx.log, await checkSigningKeys(db, rotationSettings(config)));
     const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
     // On this provider and on each one rebuilt after a key change.
