@@ -50,7 +50,7 @@ export async function checkSecretsKeys(databaseUrl: string, configured: readonly
   const missing = [...sealed].filter(([id]) => !have.has(id));
   if (missing.length === 0) return;
   const missingIds = missing.map(([id]) => id).join(', ');
-  if (keyFile !== undefined && !fromFile) {
+  if (keyFile !== undefined && !fromFile && configured.length === 0) {
     throw new StartRefused(
       `${sqliteFile} holds values encrypted under key ${missingIds} (${missing.map(([, table]) => table).join(', ')}), and its key file is missing: ` +
         `restore \`${keyFile}\` from your backup (the one taken with this database; its id must be ${missingIds}), or set SECRETS_KEY to that key, ` +
@@ -63,7 +63,9 @@ export async function checkSecretsKeys(databaseUrl: string, configured: readonly
     .join(' or ');
   throw new StartRefused(
     `cannot re-encrypt ${table}: it holds values encrypted under key ${id}, which is not among SECRETS_KEY's keys (or the key file's): ` +
-      `the start has ${sources || 'no key'}. Add the key with id ${missingIds} to SECRETS_KEY, after the first, and start again. ${PRINT_IDS}. ` +
+      `the start has ${sources}. Add the key with id ${missingIds} to SECRETS_KEY, after the first, ` +
+      (keyFile !== undefined && !fromFile ? `or restore \`${keyFile}\` from your backup if it was that key, ` : '') +
+      `and start again. ${PRINT_IDS}. ` +
       'Nothing was changed: no migration ran.',
   );
 }
