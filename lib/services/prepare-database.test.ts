@@ -14,7 +14,7 @@ import { closeDatabase, database } from '../db/database.ts';
 import { keyFilePath, keyId, keyringOf } from '../db/keyring.ts';
 import { pgConnection } from '../db/migrate.ts';
 import { migrateAsPreviousRelease, migrationFolders } from '../db/previous-release.ts';
-import { sealedTables, serverSecret } from '../db/secrets.ts';
+import { sealedTables } from '../db/secrets.ts';
 import { openSql } from '../db/sql.ts';
 import { SEALED_COLUMNS, StartRefused } from '../db/start-checks.ts';
 import { prepareDatabase } from './bootstrap.ts';
@@ -152,29 +152,31 @@ test('PostgreSQL without SECRETS_KEY: refused before the schema is even made', {
 test('SQLite whose key file is gone: refused, naming the file to restore and the key id; no new key file', async () => {
   const target = sqliteUrl();
   const file = target.slice('file:'.length);
-  // A first start without SECRETS_KEY makes the key file and seals under it.
-  const first = database(target);
-  await prepareDatabase(first, { secretsKey: [] });
-  await serverSecret(first, 'cookie_keys', () => 'a-cookie-key');
+  await prepareDatabase(database(target), { secretsKey: [] });
   await closeDatabase(target);
+  // What a first start without SECRETS_KEY leaves: a key file, and values sealed under it.
   const keyFile = keyFilePath(file);
-  const id = keyId(Buffer.from(fs.readFileSync(keyFile, 'utf8').trim(), 'base64url'));
-  fs.rmSync(keyFile);
+  const fileKey = randomBytes(32);
+  fs.writeFileSync(keyFile, `${fileKey.toString('base64url')}\n`, { mode: 0o600 });
+  const sql = openSql(target);
+  try {
+    await sql.run('INSERT INTO server_secrets (name, value) VALUES (?, ?)', ['cookie_keys', keyringOf([fileKey]).seal('k', 'server_secrets:cookie_keys')]);
+  } finally {
+    await sql.close();
+  }
+  await prepareDatabase(database(target), { secretsKey: [] });
+  await closeDatabase(target);
+  fs.rmSync(keyFile); // restored without it
   const db = database(target);
   try {
     await assert.rejects(prepareDatabase(db, { secretsKey: [] }), (error: Error) => {
       assert.ok(error instanceof StartRefused);
       assert.ok(error.message.includes(`restore \`${keyFile}\` from your backup`), error.message);
-      assert.ok(error.message.includes(`its id must be ${id}`), error.message);
+      assert.ok(error.message.includes(`its id must be ${keyId(fileKey)}`), error.message);
+      assert.ok(!error.message.includes(fileKey.toString('base64url')), 'never the key');
       return true;
     });
     assert.ok(!fs.existsSync(keyFile), 'no new key file');
-    // A fresh database is no such case: its first start makes the key file.
-    const fresh = sqliteUrl();
-    await prepareDatabase(database(fresh), { secretsKey: [] });
-    await serverSecret(database(fresh), 'cookie_keys', () => 'another');
-    assert.ok(fs.existsSync(keyFilePath(fresh.slice('file:'.length))));
-    await closeDatabase(fresh);
   } finally {
     await closeDatabase(target);
   }
