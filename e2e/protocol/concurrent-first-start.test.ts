@@ -31,13 +31,16 @@ test('two instances starting at once on an empty schema create one current key p
       const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
       assert.deepEqual(jwks.keys.map((k) => k.kid).sort(), keys.map((k) => k.kid).sort(), `${server.url} publishes exactly these keys`);
     }
-    const created = servers.flatMap((server) =>
-      server
-        .output()
-        .split('\n')
-        .filter((line) => line.includes('"signing_key":{"action":"create"')),
-    );
-    assert.equal(created.length, 2, 'each key created is logged once, by the instance that made it');
+    // The log is written in batches (lib/ops/log.ts flushes every 100 ms).
+    const created = () =>
+      servers.flatMap((server) =>
+        server
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"signing_key":{"action":"create"')),
+      );
+    for (const until = Date.now() + 5_000; Date.now() < until && created().length < 2; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(created().length, 2, 'each key created is logged once, by the instance that made it');
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
