@@ -17,6 +17,7 @@ import { migrateAsPreviousRelease, migrationFolders } from '../db/previous-relea
 import { sealedTables } from '../db/secrets.ts';
 import { openSql } from '../db/sql.ts';
 import { SEALED_COLUMNS, StartRefused } from '../db/start-checks.ts';
+import { memoryLog } from '../ops/log.ts';
 import { prepareDatabase } from './bootstrap.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-prepare-'));
@@ -40,12 +41,6 @@ function postgresUrl(): string {
   const url = new URL(pgBase!);
   url.searchParams.set('schema', schema);
   return url.toString();
-}
-
-/** Log lines as pino would get them: the fields and the message. */
-function recorder() {
-  const lines: { fields: Record<string, unknown>; msg: string }[] = [];
-  return { lines, log: { info: (fields: Record<string, unknown>, msg: string) => void lines.push({ fields, msg }) } as never };
 }
 
 const appliedMigrations = async (url: string) => {
@@ -74,18 +69,18 @@ for (const kind of ['SQLite', 'PostgreSQL'] as const) {
       await closeDatabase(target);
       const db = database(target);
       try {
-        const { lines, log } = recorder();
+        const { lines, log } = memoryLog();
         await prepareDatabase(db, { log, secretsKey: [key] });
         assert.deepEqual(await appliedMigrations(target), migrationFolders(kind === 'SQLite' ? 'sqlite' : 'postgresql'));
         assert.deepEqual(
-          lines.filter((l) => l.fields.migration).map((l) => [l.fields.migration, l.msg]),
+          lines.filter((l) => l.migration).map((l) => [l.migration, l.msg]),
           [[newest, `applied migration ${newest}`]],
         );
-        const ran = lines.filter((l) => l.fields.data_migration).map((l) => l.fields.data_migration);
+        const ran = lines.filter((l) => l.data_migration).map((l) => l.data_migration);
         assert.ok(ran.length > 0, 'the data migrations the previous release had not run');
-        assert.match(lines.at(-1)!.msg, /^database upgraded: 1 migration\(s\) and \d+ data migration\(s\) in \d+ ms$/);
+        assert.match(String(lines.at(-1)!.msg), /^database upgraded: 1 migration\(s\) and \d+ data migration\(s\) in \d+ ms$/);
         // A second start has nothing to apply, and says nothing.
-        const again = recorder();
+        const again = memoryLog();
         await prepareDatabase(db, { log: again.log, secretsKey: [key] });
         assert.deepEqual(again.lines, []);
       } finally {

@@ -8,7 +8,7 @@ import { generateSigningJwk, loadSigningKeys } from '../oidc/keys.ts';
 import { listSigningKeyInfo, signingKeysVersion } from '../db/signing-keys.ts';
 import { testDatabases } from '../db/testing.ts';
 import { LONGEST_SIGNED_LIFETIME } from '../oidc/signed-lifetimes.ts';
-import { createLogger } from '../ops/log.ts';
+import { createLogger, memoryLog } from '../ops/log.ts';
 import { BY_CLI } from './audit.ts';
 import { Conflict, NotFound } from './errors.ts';
 import {
@@ -185,8 +185,7 @@ for (const storage of testDatabases('signing-keys')) {
     test('instances starting at once on an empty database make one current key per algorithm, and log what they made', async () => {
       for (let round = 0; round < 3; round++) {
         const db = await fresh();
-        const lines: { fields: Record<string, unknown>; msg: string }[] = [];
-        const log = { info: (fields: Record<string, unknown>, msg: string) => void lines.push({ fields, msg }) };
+        const { log, lines } = memoryLog();
         // The start's check and the provider's own first read, as two instances would run them.
         const runs = await Promise.all([
           checkSigningKeys(db, settings, { now: T0 }),
@@ -194,23 +193,24 @@ for (const storage of testDatabases('signing-keys')) {
           loadSigningKeys(db).then(() => []),
           checkSigningKeys(db, settings, { now: T0 }),
         ]);
-        for (const steps of runs) logSigningKeySteps(log as never, steps);
+        for (const steps of runs) logSigningKeySteps(log, steps);
         const keys = await listSigningKeyInfo(db);
         for (const alg of ['ES256', 'RS256']) assert.deepEqual(states(keys, alg), ['current'], `round ${round}: one ${alg} key`);
         const created = runs.flat().filter((step) => step.kind === 'create');
         assert.ok(created.length <= 2);
         assert.equal((await audits(db, 'key.created')).length, created.length, 'an audit entry for each key a check made');
         for (const step of created) {
-          const line = lines.find((l) => (l.fields.signing_key as { kid: string }).kid === step.kid);
+          const line = lines.find((l) => (l.signing_key as { kid: string }).kid === step.kid);
           assert.ok(line, `a log line for ${step.kid}`);
-          assert.deepEqual(line.fields.signing_key, {
+          assert.equal(line.level, 30, 'at info');
+          assert.deepEqual(line.signing_key, {
             action: 'create',
             kid: step.kid,
             alg: step.alg,
             state: 'current',
             activates_at: new Date(T0).toISOString(),
           });
-          assert.match(line.msg, new RegExp(`created ${step.kid}, the ${step.alg} key that signs from now on`));
+          assert.match(String(line.msg), new RegExp(`created ${step.kid}, the ${step.alg} key that signs from now on`));
         }
       }
     });
