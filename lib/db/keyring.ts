@@ -67,9 +67,6 @@ export function keyringOf(keys: Buffer[]): Keyring {
 /** Where the embedded default keeps its key: beside the SQLite file. */
 export const keyFilePath = (sqliteFile: string) => `${sqliteFile}.key`;
 
-/** The key id a sealed value names; undefined for a value in clear. */
-export const sealedKeyId = (stored: string) => (isSealed(stored) ? stored.split('.')[1] : undefined);
-
 /**
  * The keyring for a database: SECRETS_KEY's keys, then (SQLite) the key file's
  * when it exists, so data sealed under the file's key still opens after an

@@ -1,13 +1,13 @@
 /**
- * What a server does once before it serves: apply migrations, create the first
- * admin on an empty database, register the admin portal's client, and build the
- * provider (which creates the signing keys on first start). Called from
- * instrumentation.ts and the CLI.
+ * What a server does once before it serves: check its keys, apply migrations,
+ * create the first admin on an empty database, register the admin portal's
+ * client, and build the provider (which creates the signing keys on first
+ * start). Called from instrumentation.ts and the CLI.
  */
 import { env, type Env } from '../config/env.ts';
 import type { Log } from '../ops/log.ts';
-import { checkSecretsKeys } from '../db/start-checks.ts';
 import type { Database } from '../db/database.ts';
+import { checkSecretsKeys } from '../db/start-checks.ts';
 import { migrate } from '../db/migrate.ts';
 import { runDataMigrations } from '../db/data-migrations.ts';
 import { resealSecrets } from '../db/secrets.ts';
@@ -32,14 +32,14 @@ export async function prepareDatabase(db: Database, { log, secretsKey = env().SE
   await checkSecretsKeys(db.url, secretsKey);
   const started = performance.now();
   const { applied } = await migrate(db.url);
-  const ms = () => Math.round(performance.now() - started);
   for (const name of applied) log?.info({ migration: name }, `applied migration ${name}`);
   const data = await runDataMigrations(db);
   for (const name of data) log?.info({ data_migration: name }, `applied data migration ${name}`);
   if (applied.length + data.length > 0) {
+    const ms = Math.round(performance.now() - started);
     log?.info(
-      { migrations: applied, data_migrations: data, ms: ms() },
-      `database upgraded: ${applied.length} migration(s) and ${data.length} data migration(s) in ${ms()} ms`,
+      { migrations: applied, data_migrations: data, ms },
+      `database upgraded: ${applied.length} migration(s) and ${data.length} data migration(s) in ${ms} ms`,
     );
   }
   return db;
