@@ -32,7 +32,8 @@ export async function register() {
       await serverLogoFile(config.BRAND_LOGO_FILE);
     }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
-    await prepareDatabase(db);
+    // Refuses before the first migration when a setting the start needs is missing; logs each migration it applies.
+    await prepareDatabase(db, { log: ctx.log, secretsKey: config.SECRETS_KEY });
     // REDIS_URL set and Redis silent: the start goes on (README, *When Redis is lost*, says what works without it) and says so.
     const { checkRedisAtStart } = await import('./lib/db/redis-health');
     await checkRedisAtStart(db.redisArtifacts, ctx.log);
@@ -42,8 +43,8 @@ export async function register() {
     await ensurePortalClient(db, { issuer: config.ISSUER, product: config.BRAND_NAME, log: warn });
     // Before the provider reads the keys: the first start's keys are created here (and audited),
     // and a rotation that fell due while no instance ran happens before anything is signed.
-    const { checkSigningKeys, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
-    await checkSigningKeys(db, rotationSettings(config));
+    const { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
+    logSigningKeySteps(ctx.log, await checkSigningKeys(db, rotationSettings(config)));
     const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
     // On this provider and on each one rebuilt after a key change.
