@@ -15,6 +15,7 @@ import { keyringFor, type Keyring } from './keyring.ts';
 import { postgresReadCache, type ReadCache, sqliteReadCache } from './read-cache.ts';
 import { openRedisArtifacts, type RedisArtifacts } from './redis-artifacts.ts';
 import { redisNamespace } from './redis-namespace.ts';
+import { warnAboutModes } from './file-modes.ts';
 import { openSql, splitSchema, type Sql } from './sql.ts';
 import { withLiteralLike } from './text-search.ts';
 
@@ -103,15 +104,7 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
     const sql = openSql(url, undefined, {
       onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed'),
       // Called while opening, before `db` exists.
-      onOpenModes: ({ narrowed, refused }) => {
-        log ??= createLogger();
-        if (narrowed.length) log.warn({ paths: narrowed }, 'the database files were readable by others: narrowed to the owner (0600 files, 0700 folder)');
-        if (refused.length)
-          log.warn(
-            { paths: refused },
-            'the database files are readable by others and owned by another user: their owner should chmod them (0600 files, 0700 folder)',
-          );
-      },
+      onOpenModes: warnAboutModes(() => (log ??= createLogger())),
     });
     const db: Database = handle(
       new PrismaClient({ adapter }),

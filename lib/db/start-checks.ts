@@ -13,6 +13,7 @@
  */
 import fs from 'node:fs';
 import { keyFilePath, keyId, readKeyFile } from './keyring.ts';
+import type { ModeReport } from './file-modes.ts';
 import { openSql, type Sql } from './sql.ts';
 
 /** A start refused before it changed anything: the message says what to set or restore. */
@@ -27,10 +28,15 @@ const NEW_KEY = '`openssl rand -base64 32`';
 const PRINT_IDS = '`npm run gatehouse -- keys secrets-id [<key file>]` prints the ids of the configured keys and of a key file';
 
 /** Throws StartRefused when the keys configured for `databaseUrl` cannot open what it holds, or PostgreSQL has none. */
-export async function checkSecretsKeys(databaseUrl: string, configured: readonly Buffer[]): Promise<void> {
+export async function checkSecretsKeys(
+  databaseUrl: string,
+  configured: readonly Buffer[],
+  { onOpenModes }: { onOpenModes?: (report: ModeReport) => void } = {},
+): Promise<void> {
   const sqliteFile = databaseUrl.startsWith('file:') ? databaseUrl.slice('file:'.length) : undefined;
   // A SQLite file that does not exist yet holds nothing: do not create it here.
-  const sealed = sqliteFile !== undefined && !fs.existsSync(sqliteFile) ? new Map<string, string>() : await sealedKeyIds(openSql(databaseUrl));
+  const sealed =
+    sqliteFile !== undefined && !fs.existsSync(sqliteFile) ? new Map<string, string>() : await sealedKeyIds(openSql(databaseUrl, undefined, { onOpenModes }));
   const ids = (keys: readonly Buffer[]) => keys.map(keyId).join(', ');
   const needed = [...new Set(sealed.keys())].join(', ');
   if (sqliteFile === undefined) {

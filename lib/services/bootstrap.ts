@@ -8,6 +8,7 @@ import { env, type Env } from '../config/env.ts';
 import type { Log } from '../ops/log.ts';
 import type { Database } from '../db/database.ts';
 import { checkSecretsKeys } from '../db/start-checks.ts';
+import { warnAboutModes } from '../db/file-modes.ts';
 import { migrate } from '../db/migrate.ts';
 import { runDataMigrations } from '../db/data-migrations.ts';
 import { resealSecrets } from '../db/secrets.ts';
@@ -29,7 +30,8 @@ import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './port
  * line for each migration applied, by name.
  */
 export async function prepareDatabase(db: Database, { log, secretsKey = env().SECRETS_KEY }: { log?: Log; secretsKey?: Buffer[] } = {}): Promise<Database> {
-  await checkSecretsKeys(db.url, secretsKey);
+  // The first connection to an existing SQLite file narrows its modes: said in this database's log.
+  await checkSecretsKeys(db.url, secretsKey, { onOpenModes: warnAboutModes(() => log ?? db.log) });
   const started = performance.now();
   const { applied } = await migrate(db.url);
   for (const name of applied) log?.info({ migration: name }, `applied migration ${name}`);
