@@ -34,15 +34,19 @@ export async function register() {
       await serverLogoFile(config.BRAND_LOGO_FILE);
     }
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
-    await prepareDatabase(db);
+    // Refuses before the first migration when a setting the start needs is missing; logs each migration it applies.
+    await prepareDatabase(db, { log: ctx.log, secretsKey: config.SECRETS_KEY });
+    // REDIS_URL set and Redis silent: the start goes on (README, *When Redis is lost*, says what works without it) and says so.
+    const { checkRedisAtStart } = await import('./lib/db/redis-health');
+    await checkRedisAtStart(db.redisArtifacts, ctx.log);
     await prepareSecrets(db);
     // At warn: a generated password is for the operator, once, and must not pass unseen.
     await ensureAdmin(db, config, warn);
     await ensurePortalClient(db, { issuer: config.ISSUER, product: config.BRAND_NAME, log: warn });
     // Before the provider reads the keys: the first start's keys are created here (and audited),
     // and a rotation that fell due while no instance ran happens before anything is signed.
-    const { checkSigningKeys, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
-    await checkSigningKeys(db, rotationSettings(config));
+    const { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
+    logSigningKeySteps(ctx.log, await checkSigningKeys(db, rotationSettings(config)));
     const provider = await ctx.provider();
     const { auditTokenRevocations } = await import('./lib/services/token-audit');
     // On this provider and on each one rebuilt after a key change.
@@ -112,4 +116,18 @@ export async function register() {
     reportStartupFailure(error);
     throw error;
   }
+}
+
+/**
+ * An error no page, server action or route handler caught (Next filters out its redirects and
+ * not-founds): one JSON line with the request id and the route (`/interaction/[uid]`, never the
+ * path), naming Redis when Redis being lost is the cause (lib/oidc/server-errors.ts). Next
+ * answers the request itself.
+ */
+export async function onRequestError(...[error, request, context]: Parameters<import('next').Instrumentation.onRequestError>) {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { serverContext } = await import('./lib/context');
+  const { logServerError } = await import('./lib/oidc/server-errors');
+  const requestId = request.headers['x-request-id'];
+  logServerError(serverContext().log, typeof requestId === 'string' ? requestId : undefined, error, { route: context.routePath });
 }

@@ -306,12 +306,12 @@ describe('gatehouse CLI', { concurrency: true }, () => {
 
     test('user unlock lifts a lock and records it; a user who is not locked is left as is; an unknown one exits 1', async () => {
       const { id } = JSON.parse(ok(await gatehouse(['user', 'create', 'carol', '--generate-password', '--json'])).stdout);
-      // Locked the way a guessing run locks it, in the counters the CLI reads: here the first failure locks.
+      // Locked the way a guessing run locks it, in the counters the CLI reads: here the first failure from a new browser locks new browsers out.
       const url = `file:${dbFile}`;
       const defaults = throttleSettings();
       const throttle = createThrottle({
         db: database(url),
-        settings: { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } },
+        settings: { ...defaults, newBrowsers: { ...defaults.newBrowsers, free: 1, lockAfter: 1, cap: 1 } },
         sweepEveryMs: 0,
       });
       try {

@@ -112,7 +112,8 @@ function fail(error: unknown, command?: Command): number {
   let message: string;
   if (error instanceof InvalidRequest && error.validation) {
     message = `invalid input: ${describeIssues(error.validation, command?.fields)}`;
-  } else if (error instanceof ServiceError && error.shown) {
+  } else if ((error instanceof ServiceError && error.shown) || (error instanceof Error && error.name === 'StartRefused')) {
+    // StartRefused: the database's keys do not fit (lib/db/start-checks.ts); its message says what to restore or set.
     message = error.message;
   } else {
     message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;

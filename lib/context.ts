@@ -17,7 +17,8 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { countActiveSessions } from './db/artifacts.ts';
 import { createReadiness, type Readiness } from './ops/health.ts';
 import { createLogger, type Log } from './ops/log.ts';
-import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { buildInfo, createMetrics, type Metrics } from './ops/metrics.ts';
+import { countedThrottle } from './ops/throttle-metrics.ts';
 import { argon2Load } from './services/passwords.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './services/sign-in-failures.ts';
 import { createThrottle, throttleSettings, type Throttle } from './services/throttle.ts';
@@ -127,12 +128,25 @@ export function createContext({
     },
     readiness: createReadiness({ db, providerBuilt: () => providerBuilt, log: (line) => log.warn(line) }),
     get metrics() {
-      metrics ??= createMetrics({ activeSessions: () => countActiveSessions(db.sql, now()), argon2: argon2Load, processMetrics: true });
+      metrics ??= createMetrics({
+        activeSessions: () => countActiveSessions(db.sql, now()),
+        argon2: argon2Load,
+        processMetrics: true,
+        redis: db.redisArtifacts && (() => db.redisArtifacts!.health.state()),
+        ready: async () => (await context.readiness()).ready,
+        databasePool: db.poolUse,
+        currentSigningKeys: async () => {
+          const { listSigningKeyInfo } = await import('./db/signing-keys.ts');
+          return (await listSigningKeyInfo(db)).filter((k) => k.state === 'current').map((k) => ({ alg: k.alg, since: k.activatesAt || k.createdAt }));
+        },
+        build: buildInfo(),
+      });
       return metrics;
     },
     signInFailures: unknownUsernameFailures({ clock: now }),
     get throttle() {
-      throttle ??= createThrottle({ db, redisUrl: config.REDIS_URL, settings: throttleSettings(config) });
+      // Its refusals and lockouts counted in the metrics (lib/ops/throttle-metrics.ts).
+      throttle ??= countedThrottle(createThrottle({ db, redisUrl: config.REDIS_URL, settings: throttleSettings(config) }), context.metrics);
       return throttle;
     },
     get mailer() {

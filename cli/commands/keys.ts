@@ -4,11 +4,13 @@
  * commands read do not carry it. Running servers follow a change within
  * ROTATION_POLL_MS.
  */
+import { existsSync } from 'node:fs';
 import { env } from '../../lib/config/env.ts';
+import { keyFilePath, keyId, readKeyFile } from '../../lib/db/keyring.ts';
 import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from '../../lib/oidc/algorithms.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import { InvalidRequest } from '../../lib/services/errors.ts';
-import { listSigningKeys, retireSigningKey, ROTATION_POLL_MS, rotateSigningKeys, rotationSettings } from '../../lib/services/signing-keys.ts';
+import { listSigningKeys, plannedRotations, retireSigningKey, ROTATION_POLL_MS, rotateSigningKeys, rotationSettings } from '../../lib/services/signing-keys.ts';
 import { signingKeyToWire } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
@@ -22,15 +24,32 @@ const list: Command = {
 States: next (published in the JWKS, not signing yet), current (signs that
 algorithm's tokens), previous (published until every token it signed has
 expired). SIGNS FROM: when a next key starts signing, when the others started.
+Then, for each algorithm, when the next automatic rotation publishes a new key
+and when that key signs (KEY_ROTATION_DAYS, KEY_PUBLISH_AHEAD_HOURS); in JSON,
+the current key's next_rotation.
 `,
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('keys list', argv, {});
     positionals('keys list', rest, []);
-    const keys = (await listSigningKeys(await ctx.db())).map(signingKeyToWire);
+    const settings = rotationSettings(env());
+    const stored = await listSigningKeys(await ctx.db());
+    const planned = plannedRotations(stored, settings, Date.now());
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // On the key that signs: when it hands over (null when nothing is planned).
+    const keys = stored.map((key) => {
+      const rotation = planned.find((p) => p.kid === key.kid);
+      return { ...signingKeyToWire(key), next_rotation: rotation ? { publish_at: iso(rotation.publishAt), signs_from: iso(rotation.signsAt) } : null };
+    });
     const rows = keys.map((k) => [k.kid, k.alg, k.state, k.created_at, k.activates_at ?? '', k.retire_after ?? '']);
+    const empty = 'No signing keys yet (the server creates them at its first start).';
+    const next = planned.map((p) => `${p.alg}: the next key is published from ${iso(p.publishAt)} and signs from ${iso(p.signsAt)}.`);
+    if (stored.length > 0 && settings.rotationDays === 0) next.push('Automatic rotation is off (KEY_ROTATION_DAYS=0): rotate with `gatehouse keys rotate`.');
     return {
       json: keys,
-      text: table(['KID', 'ALG', 'STATE', 'CREATED', 'SIGNS FROM', 'RETIRE AFTER'], rows, 'No signing keys yet (the server creates them at its first start).'),
+      text: [
+        table(['KID', 'ALG', 'STATE', 'CREATED', 'SIGNS FROM', 'RETIRE AFTER'], rows, empty),
+        ...(next.length ? ['', 'Next rotation:', ...next] : []),
+      ].join('\n'),
     };
   },
 };
@@ -97,4 +116,44 @@ the current key. ${followNote}
   },
 };
 
-export const keyCommands: Record<string, Command> = { list, rotate, retire };
+const secretsId: Command = {
+  summary: 'print the ids of the secrets keys (SECRETS_KEY, the key file, or the key files given), to match the one a refusal names',
+  help: `Usage: gatehouse keys secrets-id [<key file>...] [--json]
+
+The id of each key that encrypts the secrets stored in the database: each of
+SECRETS_KEY's keys, the key file beside a SQLite DATABASE_URL (<db>.key) when
+it exists, and each key file given (a backup's, say). A start that cannot open
+what the database holds names the key id it needs: the key whose id matches is
+the one to restore or to add. An id is a digest of the key, never the key; the
+database is not opened.
+`,
+  async run(argv) {
+    const { positionals: files } = parseCommand('keys secrets-id', argv, {});
+    const config = env();
+    const found: { source: string; id: string }[] = config.SECRETS_KEY.map((key, i) => ({
+      source: `SECRETS_KEY #${i + 1}${i === 0 ? ' (encrypts)' : ''}`,
+      id: keyId(key),
+    }));
+    const beside = config.DATABASE_URL.startsWith('file:') ? keyFilePath(config.DATABASE_URL.slice('file:'.length)) : undefined;
+    for (const file of [...(beside && existsSync(beside) ? [beside] : []), ...files]) {
+      let key: Buffer | undefined;
+      try {
+        key = readKeyFile(file);
+      } catch (error) {
+        throw new InvalidRequest(`keys secrets-id: ${(error as Error).message}`);
+      }
+      if (!key) throw new InvalidRequest(`keys secrets-id: no file ${file}`);
+      found.push({ source: file, id: keyId(key) });
+    }
+    return {
+      json: found,
+      text: table(
+        ['ID', 'KEY'],
+        found.map((k) => [k.id, k.source]),
+        'No secrets key: SECRETS_KEY is unset and there is no key file (give one as an argument).',
+      ),
+    };
+  },
+};
+
+export const keyCommands: Record<string, Command> = { list, rotate, retire, 'secrets-id': secretsId };

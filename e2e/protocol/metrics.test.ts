@@ -86,6 +86,8 @@ test('wrong passwords: each one failed, until the throttle refuses the attempt; 
   const throttled = moved(before, afterFailures, 'gatehouse_sign_ins_total{outcome="throttled"}');
   assert.equal(failed + throttled, 8);
   assert.ok(failed >= 6 && throttled >= 1, `${failed} failed, ${throttled} throttled`);
+  // The throttle's own count of what it refused (lib/ops/throttle-metrics.ts): the same attempts, by check and reason.
+  assert.equal(movedAll(before, afterFailures, 'gatehouse_throttle_refusals_total{kind="password",'), throttled);
   assert.equal(moved(before, afterFailures, 'gatehouse_sign_ins_total{outcome="succeeded"}'), 0);
 
   const other = await makeUser();
@@ -105,6 +107,38 @@ test('process figures: memory, event-loop lag, the argon2id queue; no path ever 
   assert.equal(after.get('gatehouse_argon2id_queue_length'), 0);
   assert.ok((after.get('gatehouse_http_requests_total{route="other",status="404"}') ?? 0) >= 1);
   assert.ok(![...after.keys()].some((series) => series.includes('d41d8cd9')));
+});
+
+test('pages and the admin API are counted and timed under routes of their own (npm start), never by path', { skip }, async () => {
+  const before = await scrape();
+  const page = await fetch(new URL('/sign-up-d41d8cd9', baseUrl), { redirect: 'manual' });
+  await page.arrayBuffer();
+  const admin = await fetch(new URL('/api/admin/users/d41d8cd9', baseUrl));
+  assert.equal(admin.status, 401);
+  await admin.arrayBuffer();
+  const after = await scrape();
+  if (process.env.GATEHOUSE_TEST_MOUNT === 'next') return; // Next offers no hook that sees a page's status (lib/oidc/mounts/next-route.ts)
+  assert.equal(moved(before, after, `gatehouse_http_requests_total{route="page",status="${page.status}"}`), 1);
+  assert.equal(moved(before, after, 'gatehouse_http_requests_total{route="admin_api",status="401"}'), 1);
+  assert.equal(moved(before, after, 'gatehouse_http_request_duration_seconds_count{route="admin_api",status="401"}'), 1);
+  assert.ok(![...after.keys()].some((series) => series.includes('d41d8cd9')));
+});
+
+test('readiness, the build, the pool and Redis as gauges', { skip }, async () => {
+  const after = await scrape();
+  assert.equal(after.get('gatehouse_ready'), 1);
+  const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
+  const build = [...after.keys()].find((series) => series.startsWith('gatehouse_build_info{'));
+  assert.match(build ?? '', new RegExp(`^gatehouse_build_info\\{version="${version.replaceAll('.', '\\.')}",node="\\d+\\.\\d+\\.\\d+"\\}$`));
+  assert.equal(after.get(build!), 1);
+  // The server's current ES256 key (lib/oidc/keys.ts) signs since its start at most, so it is younger than a year.
+  const keyAge = after.get('gatehouse_signing_key_age_seconds{alg="ES256"}');
+  assert.ok(keyAge !== undefined && keyAge >= 0 && keyAge < 365 * 86_400, `key age ${keyAge}`);
+  const postgres = /^postgres(ql)?:/.test(process.env.GATEHOUSE_TEST_DATABASE_URL ?? '');
+  assert.equal(after.has('gatehouse_database_pool_connections{state="idle"}'), postgres, 'the pool, on PostgreSQL only');
+  if (postgres) assert.ok((after.get('gatehouse_database_pool_waiting_queries') ?? -1) >= 0);
+  // With REDIS_URL (scripts/test.ts's run with TEST_REDIS_URL) Redis answers; without it, no such series.
+  assert.equal(after.get('gatehouse_redis_up'), process.env.REDIS_URL ? 1 : undefined);
 });
 
 const metricsToken = process.env.GATEHOUSE_TEST_METRICS_TOKEN;

@@ -12,6 +12,15 @@
  * change made on another instance reaches this one's cache by a notification
  * that can arrive after the person's next request (a sign-in that bounces between
  * instances behind a load balancer), so the writes' own flows read the table.
+ *
+ * While Redis is lost (lib/db/redis-health.ts), access tokens (client-credentials
+ * ones too) are written to the table instead, where deployments without Redis keep
+ * them anyway, and a token not found in Redis is looked for there: a refresh or a
+ * client-credentials grant, which needs nothing else from Redis, keeps working
+ * (README, *When Redis is lost*). Deleting one deletes it from both, and fails while Redis is
+ * lost: a revoked token must not come back with Redis. Codes and interactions
+ * have no such fallback: one written to the table would not be found by an
+ * instance that still reaches Redis, so their requests fail, naming Redis.
  */
 import {
   type ArtifactPayload,
@@ -36,6 +45,7 @@ import {
   upsertArtifact,
 } from './artifacts.ts';
 import type { Database } from './database.ts';
+import { isRedisUnavailable } from './redis-health.ts';
 
 const isTokenModel = (model: string): model is (typeof TOKEN_MODELS)[number] => (TOKEN_MODELS as readonly string[]).includes(model);
 const redisFor = (db: Database, model: string) => (REDIS_MODELS.has(model) ? db.redisArtifacts : undefined);
@@ -47,7 +57,12 @@ export async function saveArtifact(db: Database, model: string, id: string, payl
   if (redis) {
     // Reached through its grant (revocation, a person's or a client's grants ending), or through its client when it has none.
     const owner = payload.grantId ? (['grant', payload.grantId] as const) : payload.clientId ? (['client', payload.clientId] as const) : undefined;
-    return redis.upsert(model, storedId(model, id), JSON.stringify(storedPayload(model, payload)), owner && [...owner], expiresAt);
+    try {
+      return await redis.upsert(model, storedId(model, id), JSON.stringify(storedPayload(model, payload)), owner && [...owner], expiresAt);
+    } catch (error) {
+      if (!(isTokenModel(model) && isRedisUnavailable(error))) throw error;
+      // Redis is lost: the token goes to the table (the top of this file).
+    }
   }
   await upsertArtifact(db.sql, model, id, payload, expiresAt);
   if (model === 'Grant') db.cache.forget(`Grant:${id}`);
@@ -83,7 +98,16 @@ async function throughCache(
 /** An artifact by id, or undefined when missing or expired. */
 export async function loadArtifact(db: Database, model: string, id: string, read: CachedRead = {}, now = Date.now()): Promise<ArtifactPayload | undefined> {
   const redis = redisFor(db, model);
-  if (redis) return toPayload(fromRedis(await redis.find(model, storedId(model, id))), now, jtiOf(model, id));
+  if (redis && !isTokenModel(model)) return toPayload(fromRedis(await redis.find(model, storedId(model, id))), now, jtiOf(model, id));
+  if (redis && redis.available()) {
+    const held = await redis.find(model, storedId(model, id)).catch((error: unknown) => {
+      if (isRedisUnavailable(error)) return undefined;
+      throw error;
+    });
+    const payload = toPayload(fromRedis(held), now, jtiOf(model, id));
+    if (payload) return payload;
+    // Not in Redis: it may have been issued while Redis was lost (the top of this file).
+  }
   // Introspection and revocation look a value up as all three token kinds at once: one query (lib/db/artifacts.ts).
   if (isTokenModel(model)) return findTokenArtifact(db.sql, model, id, now);
   if (model === 'Grant') return throughCache(db, `Grant:${id}`, () => findArtifactRow(db.sql, model, id), now, read);
@@ -128,6 +152,7 @@ export async function grantIdOf(db: Database, model: string, id: string): Promis
 
 export async function removeArtifact(db: Database, model: string, id: string): Promise<void> {
   const redis = redisFor(db, model);
+  if (redis && isTokenModel(model)) await destroyArtifact(db.sql, model, id);
   if (redis) return redis.destroy(model, storedId(model, id));
   if (model === 'Session') {
     const uid = await destroySessionReturningUid(db.sql, id);
@@ -141,6 +166,6 @@ export async function removeArtifact(db: Database, model: string, id: string): P
 /** The provider's revokeByGrantId: one model's artifacts of a grant. */
 export async function revokeArtifactsOfGrant(db: Database, model: string, grantId: string): Promise<void> {
   const redis = redisFor(db, model);
+  if (!redis || isTokenModel(model)) await destroyArtifactsByGrantId(db.sql, model, grantId);
   if (redis) await redis.destroyOf('grant', grantId, model);
-  else await destroyArtifactsByGrantId(db.sql, model, grantId);
 }

@@ -22,6 +22,7 @@ import type { OidcModelInstance } from '../generated/sqlite/client.ts';
 import { postgresBatches } from './artifact-batches.ts';
 import type { Database } from './database.ts';
 import type { RedisArtifactRow } from './redis-artifacts.ts';
+import { isRedisUnavailable } from './redis-health.ts';
 import { columnList, type RawRow } from './rows.ts';
 import type { Sql, SqlValue } from './sql.ts';
 
@@ -364,11 +365,18 @@ export async function destroyArtifactsOfAccount(db: Database, accountId: string)
 
 /** The uid of the Gatehouse session an access token was issued in (the provider records it on the token), when it has one. */
 export async function sessionUidOfAccessToken({ sql, redisArtifacts }: Database, accessToken: string): Promise<string | undefined> {
-  const payload = redisArtifacts
-    ? toPayload(fromRedis(await redisArtifacts.find('AccessToken', hashArtifactId(accessToken))), Date.now())
-    : await findArtifact(sql, 'AccessToken', accessToken);
+  // Not in Redis (or Redis lost): one issued while Redis was lost is in the table (lib/db/artifact-store.ts).
+  const held = redisArtifacts?.available()
+    ? toPayload(fromRedis(await redisArtifacts.find('AccessToken', hashArtifactId(accessToken)).catch(unlessRedisLost)), Date.now())
+    : undefined;
+  const payload = held ?? (await findArtifact(sql, 'AccessToken', accessToken));
   return typeof payload?.sessionUid === 'string' ? payload.sessionUid : undefined;
 }
+
+const unlessRedisLost = (error: unknown): undefined => {
+  if (isRedisUnavailable(error)) return undefined;
+  throw error;
+};
 
 /** Whether the Gatehouse session with this uid exists, has not expired, and is this account's. */
 export async function isSessionOfAccount({ sql }: Database, accountId: string, uid: string): Promise<boolean> {
@@ -484,10 +492,12 @@ export async function lastIssuedByClient({ sql, redisArtifacts }: Database, acco
        WHERE account_id = ? AND model IN ('AuthorizationCode', 'AccessToken', 'RefreshToken') AND ${live}`,
       [accountId, now],
     ),
-    // What Redis holds of a person is reached through their grants.
+    // What Redis holds of a person is reached through their grants. A display only: while Redis is lost, the table's figures.
     redisArtifacts
       ? grantIdsWhere(sql, 'account_id = ?', [accountId]).then((grantIds) =>
-          Promise.all(grantIds.map((grantId) => redisArtifacts.payloadsOf('grant', grantId, inRedis, now))).then((lists) => lists.flat()),
+          Promise.all(grantIds.map((grantId) => redisArtifacts.payloadsOf('grant', grantId, inRedis, now).catch(unlessRedisLost))).then((lists) =>
+            lists.flatMap((list) => list ?? []),
+          ),
         )
       : [],
   ]);

@@ -15,6 +15,7 @@ import { keyringFor, type Keyring } from './keyring.ts';
 import { postgresReadCache, type ReadCache, sqliteReadCache } from './read-cache.ts';
 import { openRedisArtifacts, type RedisArtifacts } from './redis-artifacts.ts';
 import { redisNamespace } from './redis-namespace.ts';
+import { warnAboutModes } from './file-modes.ts';
 import { openSql, splitSchema, type Sql } from './sql.ts';
 import { withLiteralLike } from './text-search.ts';
 
@@ -44,6 +45,8 @@ export interface Database {
   readonly redisArtifacts?: RedisArtifacts;
   /** The process's cache of grants, sessions, accounts and clients' throttle state (lib/db/read-cache.ts). */
   readonly cache: ReadCache;
+  /** PostgreSQL: the shared pool's connections and waiting queries, for the metrics (lib/ops/metrics.ts). */
+  readonly poolUse?: () => { total: number; idle: number; waiting: number };
 }
 
 export interface DatabaseOptions {
@@ -76,7 +79,7 @@ export function database(url: string, options: DatabaseOptions = {}): Database {
 function openDatabase(url: string, options: DatabaseOptions): Database {
   let keyring: Keyring | undefined;
   let log = options.log;
-  const handle = (prisma: PrismaClient, sql: Sql, cache: ReadCache): Database => {
+  const handle = (prisma: PrismaClient, sql: Sql, cache: ReadCache, pool?: pg.Pool): Database => {
     const db: Database = {
       url,
       prisma,
@@ -88,8 +91,10 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
         return (log ??= createLogger());
       },
       // Keys in Redis carry a random namespace kept in the database, shared by the deployment's instances (lib/db/redis-artifacts.ts).
-      redisArtifacts: options.redisUrl ? openRedisArtifacts(options.redisUrl, () => redisNamespace(db)) : undefined,
+      // Redis lost and back is logged once each, to this handle's log (lib/db/redis-health.ts).
+      redisArtifacts: options.redisUrl ? openRedisArtifacts(options.redisUrl, () => redisNamespace(db), { log: () => db.log }) : undefined,
       cache,
+      poolUse: pool && (() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })),
     };
     return db;
   };
@@ -99,15 +104,7 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
     const sql = openSql(url, undefined, {
       onCheckpointFailure: (message) => db.log.error({ detail: message }, 'SQLite checkpoint failed'),
       // Called while opening, before `db` exists.
-      onOpenModes: ({ narrowed, refused }) => {
-        log ??= createLogger();
-        if (narrowed.length) log.warn({ paths: narrowed }, 'the database files were readable by others: narrowed to the owner (0600 files, 0700 folder)');
-        if (refused.length)
-          log.warn(
-            { paths: refused },
-            'the database files are readable by others and owned by another user: their owner should chmod them (0600 files, 0700 folder)',
-          );
-      },
+      onOpenModes: warnAboutModes(() => (log ??= createLogger())),
     });
     const db: Database = handle(
       new PrismaClient({ adapter }),
@@ -134,6 +131,7 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
       notify: (key) => db.sql.one("SELECT pg_notify('gatehouse_cache', current_schema() || ':' || ?) AS sent", [key]).then(() => undefined),
       onError: (message, error) => db.log.warn({ err: error }, `${message}: reading without the cache until it is back`),
     }),
+    pool,
   );
   watchClients(db);
   return db;

@@ -67,3 +67,18 @@ function narrow(path: string, mode: number, report: ModeReport): void {
     report.refused.push(path);
   }
 }
+
+/**
+ * What the start says about a report (one warning per kind), for whichever connection opens the file first: the
+ * start's own checks (lib/db/start-checks.ts) or the server's handle. `log` is asked only when there is something to say.
+ */
+export function warnAboutModes(log: () => { warn(fields: object, message: string): void }): (report: ModeReport) => void {
+  return ({ narrowed, refused }) => {
+    if (narrowed.length) log().warn({ paths: narrowed }, 'the database files were readable by others: narrowed to the owner (0600 files, 0700 folder)');
+    if (refused.length)
+      log().warn(
+        { paths: refused },
+        'the database files are readable by others and owned by another user: their owner should chmod them (0600 files, 0700 folder)',
+      );
+  };
+}

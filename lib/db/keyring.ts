@@ -31,7 +31,8 @@ const PREFIX = 'v1';
 
 export const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`) && stored.split('.').length === 4;
 
-const keyId = (key: Buffer) => createHash('sha256').update('gatehouse secrets key id\0').update(key).digest('hex').slice(0, 16);
+/** A key's id, as sealed values name it (`gatehouse keys secrets-id` prints it): a digest, never the key. */
+export const keyId = (key: Buffer) => createHash('sha256').update('gatehouse secrets key id\0').update(key).digest('hex').slice(0, 16);
 
 export function keyringOf(keys: Buffer[]): Keyring {
   if (keys.length === 0) throw new Error('a keyring needs at least one key');
@@ -69,7 +70,9 @@ export const keyFilePath = (sqliteFile: string) => `${sqliteFile}.key`;
 /**
  * The keyring for a database: SECRETS_KEY's keys, then (SQLite) the key file's
  * when it exists, so data sealed under the file's key still opens after an
- * operator moves to SECRETS_KEY. Without SECRETS_KEY, SQLite creates the file.
+ * operator moves to SECRETS_KEY. Without SECRETS_KEY, SQLite creates the file:
+ * a start checks first (lib/db/start-checks.ts) that the database holds no
+ * value sealed under another key, so a lost key file is never replaced.
  */
 export function keyringFor(databaseUrl: string, configured: Buffer[]): Keyring {
   if (!databaseUrl.startsWith('file:')) {
@@ -85,7 +88,8 @@ export function keyringFor(databaseUrl: string, configured: Buffer[]): Keyring {
   return keyringOf(fromFile ? [...configured, fromFile] : configured);
 }
 
-function readKeyFile(file: string): Buffer | undefined {
+/** The key in a key file; undefined when there is no such file. */
+export function readKeyFile(file: string): Buffer | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8').trim();

@@ -284,10 +284,28 @@ export async function migrate(databaseUrl: string, opts: { log?: Log } = {}): Pr
     return { applied: appliedMigrationNames };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
+    if (kind === 'sqlite' && sqliteInUse(message)) {
+      throw new Error(
+        `Migrating ${redact(databaseUrl)} failed: the database is in use by another connection (SQLITE_BUSY), and the schema engine ` +
+          'needs the file to itself. Stop whatever has it open (a running Gatehouse server, a CLI command, a backup), then run ' +
+          '`npm run db:migrate` (or start the server again, which migrates first). Nothing was applied.',
+        { cause: e },
+      );
+    }
     // The engine waits 10 s for the lock, then reports only a timeout.
     const hint = kind === 'postgresql' && /timed out/i.test(message) ? ' (is another migrate holding pg_advisory_lock(72707369)?)' : '';
     throw new Error(`Migrating ${redact(databaseUrl)} failed: ${message}${hint}`, { cause: e });
   }
+}
+
+/**
+ * The engine takes a SQLite file in exclusive locking mode: while another
+ * connection has it open, better-sqlite3 reports SQLITE_BUSY, which the
+ * driver adapter passes on as a `SocketTimeout` that the Wasm engine cannot
+ * even decode ("unknown variant `SocketTimeout`").
+ */
+function sqliteInUse(message: string): boolean {
+  return /SocketTimeout|SQLITE_BUSY|database is locked/i.test(message);
 }
 
 /** Migration folders not yet recorded as finished in _prisma_migrations (all of them when the table is missing). */

@@ -22,8 +22,16 @@
  * and commands issued in the same turn of the event loop share one write to
  * the socket (ioredis' auto-pipelining). The scripts touch keys they compute,
  * so this needs one Redis (a primary, with or without replicas), not Redis Cluster.
+ *
+ * While Redis is lost (lib/db/redis-health.ts) every operation fails at once with
+ * a `RedisUnavailable` that names it, instead of waiting for reconnections; a
+ * command that fails on the wire is rethrown as one too, so the server_error line
+ * of the request says Redis. lib/db/artifact-store.ts keeps access tokens in the
+ * table meanwhile (`available()`); codes and interactions cannot do without it.
  */
 import { Redis } from 'ioredis';
+import type { Log } from '../ops/log.ts';
+import { type RedisHealth, RedisUnavailable, redisHealth } from './redis-health.ts';
 
 export interface RedisArtifactRow {
   payload: string;
@@ -46,7 +54,20 @@ export interface RedisArtifacts {
   payloadsOf(index: ArtifactIndex, owner: string, models: readonly string[], now?: number): Promise<{ model: string; payload: string }[]>;
   /** `gatehouse:<namespace>:`, which every key of this store starts with. */
   keyPrefix(): Promise<string>;
+  /** Answers PING (connecting first, if not yet), or rejects with a `RedisUnavailable` within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<void>;
+  /** False while this store's connection is lost: its operations would fail. */
+  available(): boolean;
+  /** The process's view of this Redis (the throttle's client joins it: lib/db/throttle-store.ts). */
+  readonly health: RedisHealth;
   close(): Promise<void>;
+}
+
+export interface RedisArtifactsOptions {
+  /** Replaces `gatehouse` (tests). */
+  keyPrefix?: string;
+  /** Where Redis being lost and back is logged (the database handle's log). */
+  log?: () => Pick<Log, 'error' | 'info'>;
 }
 
 const INDEX_LETTER: Record<ArtifactIndex, string> = { grant: 'g', client: 'c' };
@@ -91,15 +112,18 @@ interface ArtifactCommands {
   gatehouseDestroyOf(key: string, prefix: string, memberPrefix: string): Promise<number>;
 }
 
-/**
- * Opens the store on `url`; `namespace()` is asked once, on first use.
- * `keyPrefix` (tests) replaces `gatehouse`.
- */
-export function openRedisArtifacts(url: string, namespace: () => Promise<string>, keyPrefix = 'gatehouse'): RedisArtifacts {
+/** Opens the store on `url`; `namespace()` is asked once, on first use. */
+export function openRedisArtifacts(
+  url: string,
+  namespace: () => Promise<string>,
+  { keyPrefix = 'gatehouse', log = quiet }: RedisArtifactsOptions = {},
+): RedisArtifacts {
   // A command fails after two reconnection attempts instead of twenty (as the throttle's client):
   // a token request waiting on a Redis that is down should fail, not hang.
   // Connected on first use: a CLI command that touches no artifact never dials Redis.
   const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: true }) as Redis & ArtifactCommands;
+  const health = redisHealth(url, log);
+  const watch = health.watch(redis);
   redis.defineCommand('gatehouseUpsert', { lua: UPSERT });
   redis.defineCommand('gatehouseConsume', { numberOfKeys: 1, lua: CONSUME });
   redis.defineCommand('gatehouseDestroyOf', { numberOfKeys: 1, lua: DESTROY_OF });
@@ -120,7 +144,20 @@ export function openRedisArtifacts(url: string, namespace: () => Promise<string>
   const member = (model: string, id: string) => `${model}:${id}`;
   const indexKey = (prefix: string, index: ArtifactIndex, owner: string) => `${prefix}${INDEX_LETTER[index]}:${owner}`;
 
-  return {
+  /** Runs an operation unless Redis is lost, and names Redis in any failure of its own. */
+  const guarded =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (watch.lost()) throw new RedisUnavailable(health.where);
+      await rootKey(); // read from the database: its failure stays the database's
+      try {
+        return await operation(...args);
+      } catch (error) {
+        throw isRedisFailure(error) ? new RedisUnavailable(health.where, error) : error;
+      }
+    };
+
+  const store: Omit<RedisArtifacts, 'keyPrefix' | 'ping' | 'available' | 'health' | 'close'> = {
     async upsert(model, id, payload, owner, expiresAt) {
       const prefix = await rootKey();
       const keys = [`${prefix}a:${member(model, id)}`, ...(owner ? [indexKey(prefix, owner[0], owner[1])] : [])];
@@ -149,10 +186,52 @@ export function openRedisArtifacts(url: string, namespace: () => Promise<string>
       const payloads = await Promise.all(members.map((m) => redis.hget(`${prefix}a:${m}`, 'p')));
       return members.flatMap((m, i) => (payloads[i] === null ? [] : [{ model: m.slice(0, m.indexOf(':')), payload: payloads[i]! }]));
     },
+  };
+
+  return {
+    upsert: guarded(store.upsert),
+    find: guarded(store.find),
+    consume: guarded(store.consume),
+    destroy: guarded(store.destroy),
+    destroyOf: guarded(store.destroyOf),
+    payloadsOf: guarded(store.payloadsOf),
     keyPrefix: rootKey,
+    async ping(timeoutMs = 2000) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer to PING within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([redis.ping(), timeout]);
+      } catch (error) {
+        throw new RedisUnavailable(health.where, error);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    available: () => !watch.lost(),
+    health,
     async close() {
+      watch.stop();
       if (redis.status === 'wait') return redis.disconnect();
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+const quiet = () => ({ error() {}, info() {} });
+
+/**
+ * An error of the connection or of Redis itself (ioredis' own errors, a reply error,
+ * a socket error), as opposed to one of ours such as a payload that does not parse.
+ */
+function isRedisFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    error.name === 'ReplyError' ||
+    typeof code === 'string' ||
+    /connection|stream|socket|ECONN|ETIMEDOUT|EPIPE/i.test(error.message)
+  );
 }

@@ -58,6 +58,41 @@ export async function insertSigningKey(db: Database, key: SigningKeyRecord & { s
   });
 }
 
+/**
+ * Stores a key in `state` unless its algorithm has one in that state already;
+ * false when it had (another instance's start or rotation check made it
+ * first). Two instances starting at once on an empty database then create one
+ * current key per algorithm, not two whose extra one stays published until
+ * its retirement. SQLite runs writes one at a time, and the insert reads as it
+ * writes (one statement); on PostgreSQL two such statements could both see no
+ * key, so they take turns on a transaction-scoped advisory lock (per schema),
+ * and the second one's check sees the first one's row.
+ */
+export async function insertSigningKeyIfNone(
+  db: Database,
+  key: SigningKeyRecord & { state: 'current' | 'next'; activatesAt: Date; createdAt: Date },
+): Promise<boolean> {
+  const privateJwk = db.keyring.seal(JSON.stringify(key.privateJwk), signingKeyContext(key.kid));
+  if (db.sql.kind === 'sqlite') {
+    // Prisma's own text form of a DateTime on SQLite.
+    const at = (date: Date) => date.toISOString().replace('Z', '+00:00');
+    const inserted = await db.sql.run(
+      `INSERT INTO signing_keys (kid, alg, private_jwk, state, created_at, activates_at)
+       SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM signing_keys WHERE alg = ? AND state = ?)`,
+      [key.kid, key.alg, privateJwk, key.state, at(key.createdAt), at(key.activatesAt), key.alg, key.state],
+    );
+    return inserted > 0;
+  }
+  return db.prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtext('gatehouse.signing_keys:' || current_schema()))");
+    if ((await tx.signingKey.count({ where: { alg: key.alg, state: key.state } })) > 0) return false;
+    await tx.signingKey.create({
+      data: { kid: key.kid, alg: key.alg, privateJwk, state: key.state, createdAt: key.createdAt, activatesAt: key.activatesAt },
+    });
+    return true;
+  });
+}
+
 /** A named server secret (e.g. cookie keys), created with `generate` the first time it is asked for. */
 export async function serverSecret(db: Database, name: string, generate: () => string): Promise<string> {
   const context = serverSecretContext(name);

@@ -47,7 +47,34 @@ export interface SqlOptions {
 
 /** Opens the driver for a DATABASE_URL; a PostgreSQL pool may be shared with Prisma's adapter. */
 export function openSql(databaseUrl: string, pool?: pg.Pool, options: SqlOptions = {}): Sql {
-  return databaseUrl.startsWith('file:') ? openSqlite(databaseUrl.slice('file:'.length), options) : openPostgres(databaseUrl, pool);
+  return databaseUrl.startsWith('file:') ? onFirstUse(() => openSqlite(databaseUrl.slice('file:'.length), options)) : openPostgres(databaseUrl, pool);
+}
+
+/**
+ * A SQLite file is opened by the first statement, not by the handle: the
+ * schema engine takes the file in exclusive locking mode and fails
+ * (SQLITE_BUSY) while any other connection has read it, so a server must be
+ * able to hold its handle before its start has migrated (lib/services/bootstrap.ts).
+ * A pg pool connects on first use already.
+ */
+function onFirstUse(open: () => Sql): Sql {
+  let sql: Sql | undefined;
+  let closed = false;
+  const opened = () => {
+    if (closed && !sql) throw new Error('the database handle is closed');
+    return (sql ??= open());
+  };
+  return {
+    kind: 'sqlite',
+    one: async (statement, params) => opened().one(statement, params),
+    all: async (statement, params) => opened().all(statement, params),
+    run: async (statement, params, options) => opened().run(statement, params, options),
+    dataVersion: () => opened().dataVersion!(),
+    async close() {
+      closed = true;
+      await sql?.close();
+    },
+  };
 }
 
 function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptions): Sql {

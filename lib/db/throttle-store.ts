@@ -22,6 +22,15 @@
  *   library documents first. Keys expire in Redis itself, and carry the
  *   deployment's namespace (lib/db/redis-namespace.ts) after the prefix: two
  *   deployments (or a test's own instance) sharing a Redis count apart.
+ *   While Redis is lost (lib/db/redis-health.ts), every limiter counts in the
+ *   database instead, asked at once rather than after reconnection attempts; a
+ *   command that fails on the wire goes there too (the library's
+ *   `insuranceLimiter`). So a token request, whose client
+ *   authentication reads a counter, does not fail with Redis. Why the database
+ *   and not "allow everything" (fail open) or "refuse everything" (fail closed):
+ *   README, *When Redis is lost*. The counts start again there: at most one more allowance
+ *   of attempts per key and outage, and a lock written to Redis is not seen
+ *   until Redis is back.
  *
  * Times come from Date.now() (the library reads it everywhere), so tests move
  * the clock with node:test's mock timers.
@@ -36,6 +45,7 @@ import rateLimiterFlexible, {
 // Not among the package's runtime exports, though its types declare it: the base of every store.
 import RateLimiterStoreAbstractModule from 'rate-limiter-flexible/lib/RateLimiterStoreAbstract.js';
 import type { Database } from './database.ts';
+import { type RedisHealth, redisHealth, redisWhere } from './redis-health.ts';
 import { redisNamespace } from './redis-namespace.ts';
 import { splitSchema, type Sql } from './sql.ts';
 
@@ -69,8 +79,12 @@ export interface CounterStoreOptions {
 }
 
 export function openCounterStore(db: Database, { redisUrl, redisKeyPrefix = 'gatehouse' }: CounterStoreOptions = {}): CounterStore {
-  if (redisUrl) return redisStore(redisUrl, redisKeyPrefix, () => redisNamespace(db));
-  return db.sql.kind === 'sqlite' ? sqliteStore(db.sql) : postgresStore(db);
+  const inDatabase = () => (db.sql.kind === 'sqlite' ? sqliteStore(db.sql) : postgresStore(db));
+  if (!redisUrl) return inDatabase();
+  // One view of Redis per process: the artifacts' when they use the same one (lib/db/redis-artifacts.ts).
+  const shared = db.redisArtifacts?.health;
+  const health = shared?.where === redisWhere(redisUrl) ? shared : redisHealth(redisUrl, () => db.log);
+  return redisStore(redisUrl, redisKeyPrefix, () => redisNamespace(db), inDatabase(), health);
 }
 
 /** Rows a sweep may delete: expired for over an hour, as the library's own sweep does. */
@@ -107,10 +121,17 @@ function postgresStore(db: Database): CounterStore {
   };
 }
 
-function redisStore(url: string, prefix: string, namespace: () => Promise<string>): CounterStore {
+/** How often the database's counters are swept while Redis keeps them: only rows written during an outage are there. */
+const FALLBACK_SWEEP_MS = 300_000;
+
+function redisStore(url: string, prefix: string, namespace: () => Promise<string>, fallback: CounterStore, health: RedisHealth): CounterStore {
   // A command fails after two reconnection attempts instead of twenty: a sign-in
   // waiting on a Redis that is down should fail, not hang.
   const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  const watch = health.watch(redis);
+  // The rows an outage left in the database expire there; the throttle sweeps only a database store's (lib/services/throttle.ts).
+  const sweeper = setInterval(() => void fallback.sweep().catch(() => {}), FALLBACK_SWEEP_MS);
+  sweeper.unref();
   let named: Promise<string> | undefined;
   const keyPrefix = () =>
     (named ??= namespace().catch((error: unknown) => {
@@ -119,11 +140,26 @@ function redisStore(url: string, prefix: string, namespace: () => Promise<string
     }));
   return {
     kind: 'redis',
-    limiter: (options) =>
-      lateLimiter(async () => new RateLimiterRedis({ ...options, keyPrefix: `${prefix}:${await keyPrefix()}:${options.keyPrefix}`, storeClient: redis })),
+    limiter(options) {
+      const insuranceLimiter = fallback.limiter(options);
+      return lateLimiter(
+        async () =>
+          new RateLimiterRedis({
+            ...options,
+            keyPrefix: `${prefix}:${await keyPrefix()}:${options.keyPrefix}`,
+            storeClient: redis,
+            insuranceLimiter,
+          }),
+        insuranceLimiter,
+        watch.lost,
+      );
+    },
     async sweep() {},
     async close() {
-      await redis.quit();
+      clearInterval(sweeper);
+      watch.stop();
+      await redis.quit().catch(() => redis.disconnect());
+      await fallback.close();
     },
   };
 }
@@ -131,9 +167,12 @@ function redisStore(url: string, prefix: string, namespace: () => Promise<string
 /**
  * A limiter built once its key prefix is known (the namespace is read from the
  * database on first use): each method the throttle calls waits for it, then
- * is the library's own.
+ * is the library's own; `fallback`'s while Redis is `lost()`. Not the library's
+ * `rejectIfRedisNotReady`, which also counts in the database while the client
+ * makes its first connection: a lock written there at start would not be seen
+ * once Redis answers, nor cleared by an unlock.
  */
-function lateLimiter(build: () => Promise<RateLimiterAbstract>): RateLimiterAbstract {
+function lateLimiter(build: () => Promise<RateLimiterAbstract>, fallback: RateLimiterAbstract, lost: () => boolean): RateLimiterAbstract {
   let built: Promise<RateLimiterAbstract> | undefined;
   const limiter = () =>
     (built ??= build().catch((error: unknown) => {
@@ -145,7 +184,7 @@ function lateLimiter(build: () => Promise<RateLimiterAbstract>): RateLimiterAbst
     methods.map((name) => [
       name,
       async (...args: unknown[]) => {
-        const built = await limiter();
+        const built = lost() ? fallback : await limiter();
         return (built[name] as (...a: unknown[]) => Promise<unknown>).apply(built, args);
       },
     ]),

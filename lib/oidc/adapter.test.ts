@@ -146,7 +146,9 @@ for (const { name, url, redisUrl, skip } of stores) {
       try {
         const found = await Promise.all([access.find(key), credentials.find(key), refresh.find(key)]);
         assert.deepEqual(found, [undefined, undefined, { jti: key, kind: 'RefreshToken', clientId: 'c1' }]);
-        assert.equal(queries, 1);
+        // With Redis, the access and client-credentials lookups that miss there look in the table too, once
+        // together (lib/db/artifact-store.ts: tokens issued while Redis was lost are kept there).
+        assert.equal(queries, redisUrl ? 2 : 1);
       } finally {
         sql.all = all;
       }

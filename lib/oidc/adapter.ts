@@ -128,8 +128,20 @@ function timed<T extends { prototype: Adapter }>(adapter: T, metrics: Pick<Metri
     const call = methods[operation];
     methods[operation] = function (this: Adapter, ...args: unknown[]) {
       const done = metrics.storageCall(operation);
+      // A refusal the adapter throws on purpose (a reused code's invalid_grant) is no storage error.
+      const settle = <R>(called: Promise<R>) =>
+        called.then(
+          (result) => {
+            done();
+            return result;
+          },
+          (error: unknown) => {
+            done(error instanceof errors.OIDCProviderError ? undefined : error);
+            throw error;
+          },
+        );
       const tracer = tracing();
-      if (!tracer) return call.apply(this, args).finally(done);
+      if (!tracer) return settle(call.apply(this, args));
       const model = (this as unknown as { model: string }).model;
       const attributes = {
         'db.system.name': system,
@@ -137,7 +149,7 @@ function timed<T extends { prototype: Adapter }>(adapter: T, metrics: Pick<Metri
         'db.collection.name': model === 'Client' ? 'clients' : 'oidc_model_instances',
         'gatehouse.model': model,
       };
-      return tracer.inSpan(`${operation} ${model}`, 'client', attributes, () => call.apply(this, args)).finally(done);
+      return settle(tracer.inSpan(`${operation} ${model}`, 'client', attributes, () => call.apply(this, args)));
     };
   }
   return adapter;

@@ -9,7 +9,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { JWK } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { insertSigningKey, listActiveSigningKeys, serverSecret } from '../db/secrets.ts';
+import { insertSigningKeyIfNone, listActiveSigningKeys, serverSecret } from '../db/secrets.ts';
 import { listSigningKeyInfo, signingKeysVersion } from '../db/signing-keys.ts';
 import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from './algorithms.ts';
 
@@ -37,7 +37,16 @@ export async function loadSigningKeys(db: Database): Promise<{ jwks: JWK[]; vers
   if (missing.length === 0) return { jwks: keys.map((k) => k.privateJwk as JWK), version };
   for (const alg of missing) {
     const jwk = generateSigningJwk(alg);
-    await insertSigningKey(db, { kid: jwk.kid, alg, privateJwk: jwk as unknown as Record<string, unknown> });
+    const now = new Date();
+    // Unless another process made one meanwhile: one current key per algorithm.
+    await insertSigningKeyIfNone(db, {
+      kid: jwk.kid,
+      alg,
+      privateJwk: jwk as unknown as Record<string, unknown>,
+      state: 'current',
+      createdAt: now,
+      activatesAt: now,
+    });
   }
   return loadSigningKeys(db);
 }

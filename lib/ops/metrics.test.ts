@@ -1,6 +1,7 @@
 // The metrics registry and its server: what each call counts, the closed label lists, the gauges read at scrape time.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { countActiveSessions, upsertArtifact } from '../db/artifacts.ts';
 import { testDatabases } from '../db/testing.ts';
@@ -11,7 +12,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseEnv } from '../config/env.ts';
 import { createMetricsServer, metricsMount, metricsResponse, metricsTokenCheck, startMetricsServer } from './metrics-server.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
+import { buildInfo, createMetrics, type Metrics, serverRoute } from './metrics.ts';
+import { countedThrottle } from './throttle-metrics.ts';
+import type { Throttle } from '../services/throttle.ts';
+import { RedisUnavailable } from '../db/redis-health.ts';
 
 /** One sample's value from the text format, or undefined when the series does not exist. */
 async function sample(metrics: Metrics, series: string): Promise<number | undefined> {
@@ -41,6 +45,116 @@ test('paths become one of the closed list of routes, never themselves', () => {
   assert.equal(metricRoute('/oauth/logout/confirm'), 'end_session');
   assert.equal(metricRoute('/oauth/wp-admin.php'), 'other');
   assert.equal(metricRoute('/.well-known/webfinger'), 'other');
+});
+
+test('pages, the admin API, assets and probes are counted and timed under routes of their own, never their paths', async () => {
+  assert.equal(serverRoute('/interaction/Xy12abcdefghijklmnop/login'), 'page');
+  assert.equal(serverRoute('/account'), 'page');
+  assert.equal(serverRoute('/admin/users/4f1c'), 'page');
+  assert.equal(serverRoute('/api/admin/users/4f1c'), 'admin_api');
+  assert.equal(serverRoute('/api/admin'), 'admin_api');
+  assert.equal(serverRoute('/api/administrators'), 'api');
+  assert.equal(serverRoute('/api/auth/session'), 'api');
+  assert.equal(serverRoute('/_next/static/chunks/abc.js'), 'asset');
+  assert.equal(serverRoute('/healthz'), 'health');
+  assert.equal(serverRoute('/readyz'), 'health');
+  assert.equal(serverRoute('/metrics'), 'metrics');
+  const metrics = createMetrics();
+  metrics.serverRequest('page')(200);
+  metrics.serverRequest('admin_api')(201);
+  metrics.serverRequest('admin_api')(500);
+  assert.equal(await sample(metrics, 'gatehouse_http_requests_total{route="page",status="200"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_http_requests_total{route="admin_api",status="500"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_http_request_duration_seconds_count{route="admin_api",status="201"}'), 1);
+});
+
+test("the throttle's refusals by check and reason, and its lockouts, counted from what the throttle answers", async () => {
+  const metrics = createMetrics();
+  const refuse = { allowed: false as const, reason: 'locked' as const, retryAfterSeconds: 900, until: new Date() };
+  const wait = { ...refuse, reason: 'throttled' as const, retryAfterSeconds: 2 };
+  const fake = {
+    beforePasswordCheck: async () => refuse,
+    beforeSecondFactor: async () => ({ allowed: true as const }),
+    clientAuthenticationFailed: async () => wait,
+    beforeMailRequest: async () => ({ allowed: true as const }),
+    beforeSignUp: async () => wait,
+    beforeLinkCheck: async () => wait,
+    passwordFailed: async () => ({ locked: true }),
+    secondFactorFailed: async () => ({ locked: false }),
+    unlock: async () => true,
+  } as unknown as Throttle;
+  const throttle = countedThrottle(fake, metrics);
+  const attempt = { account: undefined, username: 'x', ip: null };
+  assert.deepEqual(await throttle.beforePasswordCheck(attempt), refuse, 'the answer is passed on unchanged');
+  await throttle.clientAuthenticationFailed({ clientId: 'c', ip: null });
+  await throttle.clientAuthenticationFailed({ clientId: 'c', ip: null });
+  await throttle.beforeSecondFactor('a');
+  await throttle.beforeSignUp(null);
+  await throttle.beforeLinkCheck(null);
+  await throttle.passwordFailed(attempt);
+  await throttle.secondFactorFailed('a');
+  assert.equal(await throttle.unlock('a'), true, "what is not counted is the throttle's own");
+  assert.equal(await sample(metrics, 'gatehouse_throttle_refusals_total{kind="password",reason="locked"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_throttle_refusals_total{kind="client",reason="throttled"}'), 2);
+  assert.equal(await sample(metrics, 'gatehouse_throttle_refusals_total{kind="sign_up",reason="throttled"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_throttle_refusals_total{kind="link",reason="throttled"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_throttle_refusals_total{kind="second_factor",reason="throttled"}'), undefined);
+  assert.equal(await sample(metrics, 'gatehouse_lockouts_total{kind="password"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_lockouts_total{kind="second_factor"}'), undefined);
+});
+
+test('storage errors by operation and by the store that failed; a call that settles without one is none', async () => {
+  const metrics = createMetrics();
+  metrics.storageCall('find')();
+  metrics.storageCall('upsert')(new RedisUnavailable('127.0.0.1:6379'));
+  metrics.storageCall('upsert')(new Error('database is locked'));
+  assert.equal(await sample(metrics, 'gatehouse_storage_errors_total{operation="upsert",store="redis"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_storage_errors_total{operation="upsert",store="database"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_storage_errors_total{operation="find",store="database"}'), undefined);
+  assert.equal(await sample(metrics, 'gatehouse_storage_call_duration_seconds_count{operation="upsert"}'), 2);
+});
+
+test('readiness, Redis, the pool and the build as gauges, read at each scrape; none of them without its source', async () => {
+  let ready = true;
+  let redis: 'unknown' | 'up' | 'down' = 'up';
+  let pool = { total: 4, idle: 1, waiting: 2 };
+  const metrics = createMetrics({
+    ready: async () => ready,
+    redis: () => redis,
+    databasePool: () => pool,
+    build: { version: '1.2.3', node: '24.0.0' },
+    currentSigningKeys: async () => [{ alg: 'ES256', since: Date.now() - 3 * 86_400_000 }],
+  });
+  const keyAge = await sample(metrics, 'gatehouse_signing_key_age_seconds{alg="ES256"}');
+  assert.ok(keyAge !== undefined && Math.abs(keyAge - 3 * 86_400) < 60, `three days: ${keyAge}`);
+  assert.equal(await sample(metrics, 'gatehouse_ready'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_redis_up'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_database_pool_connections{state="busy"}'), 3);
+  assert.equal(await sample(metrics, 'gatehouse_database_pool_connections{state="idle"}'), 1);
+  assert.equal(await sample(metrics, 'gatehouse_database_pool_waiting_queries'), 2);
+  assert.equal(await sample(metrics, 'gatehouse_build_info{version="1.2.3",node="24.0.0"}'), 1);
+  ready = false;
+  redis = 'down';
+  pool = { total: 10, idle: 0, waiting: 7 };
+  assert.equal(await sample(metrics, 'gatehouse_ready'), 0);
+  assert.equal(await sample(metrics, 'gatehouse_redis_up'), 0);
+  assert.equal(await sample(metrics, 'gatehouse_database_pool_connections{state="busy"}'), 10);
+  assert.equal(await sample(metrics, 'gatehouse_database_pool_waiting_queries'), 7);
+  redis = 'unknown';
+  assert.equal(await sample(metrics, 'gatehouse_redis_up'), 0, 'not connected yet is not up');
+
+  const bare = await createMetrics().registry.metrics();
+  for (const name of [
+    'gatehouse_ready',
+    'gatehouse_redis_up',
+    'gatehouse_database_pool_connections',
+    'gatehouse_build_info',
+    'gatehouse_signing_key_age_seconds',
+  ]) {
+    assert.doesNotMatch(bare, new RegExp(`^${name}`, 'm'), name);
+  }
+  assert.deepEqual(buildInfo(), { version: JSON.parse(readFileSync('package.json', 'utf8')).version, node: process.versions.node });
+  assert.deepEqual(buildInfo('/nonexistent-folder'), { version: 'unknown', node: process.versions.node });
 });
 
 test('tokens per grant type, sign-ins and consents per outcome; an unknown grant type is `other`', async () => {
@@ -181,6 +295,14 @@ for (const storage of testDatabases('metrics')) {
       await assert.rejects(new Adapter('Client').upsert('c', {}, 60));
       assert.equal(await sample(metrics, 'gatehouse_storage_call_duration_seconds_count{operation="find"}'), 2);
       assert.equal(await sample(metrics, 'gatehouse_storage_call_duration_seconds_count{operation="upsert"}'), 2);
+      assert.equal(await sample(metrics, 'gatehouse_storage_errors_total{operation="upsert",store="database"}'), 1, 'the failed upsert');
+      // A code used twice is refused (invalid_grant), which is the store working, not failing.
+      const codes = new Adapter('AuthorizationCode');
+      const code = randomBytes(16).toString('base64url');
+      await codes.upsert(code, { accountId: 'a', clientId: 'c' }, 60);
+      await codes.consume(code);
+      await assert.rejects(codes.consume(code), { name: 'InvalidGrant' });
+      assert.equal(await sample(metrics, 'gatehouse_storage_errors_total{operation="consume",store="database"}'), undefined);
       const untimed = adapterFor(db);
       assert.notEqual(untimed.prototype.find, Adapter.prototype.find, 'each adapterFor builds its own class');
     });

@@ -25,8 +25,8 @@ type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & 
 
 /**
  * Mails the owner of `accountId` an unlock link, if the account has a verified address and has
- * not had three such mails today. Never throws: a failure is logged (never the link) and the
- * sign-in answer, already decided, does not change.
+ * not had three such mails today. Run after the answer (lib/mail/hand-off.ts). Never throws: a
+ * failure is logged (the account's id, never the address or the link).
  */
 export async function mailUnlockLink(ctx: Context, accountId: string, context: RequestContext, locale: Locale = adminMailLocale(ctx.config)): Promise<void> {
   try {

@@ -1,11 +1,14 @@
 /**
- * What a server does once before it serves: apply migrations, create the first
- * admin on an empty database, register the admin portal's client, and build the
- * provider (which creates the signing keys on first start). Called from
- * instrumentation.ts and the CLI.
+ * What a server does once before it serves: check its keys, apply migrations,
+ * create the first admin on an empty database, register the admin portal's
+ * client, and build the provider (which creates the signing keys on first
+ * start). Called from instrumentation.ts and the CLI.
  */
-import type { Env } from '../config/env.ts';
+import { env, type Env } from '../config/env.ts';
+import type { Log } from '../ops/log.ts';
 import type { Database } from '../db/database.ts';
+import { checkSecretsKeys } from '../db/start-checks.ts';
+import { warnAboutModes } from '../db/file-modes.ts';
 import { migrate } from '../db/migrate.ts';
 import { runDataMigrations } from '../db/data-migrations.ts';
 import { resealSecrets } from '../db/secrets.ts';
@@ -18,10 +21,29 @@ import { createUser } from './users.ts';
 import { generatePassword } from './passwords.ts';
 import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal/registration.ts';
 
-/** Schema migrations, then data migrations (lib/db/data-migrations.ts). */
-export async function prepareDatabase(db: Database): Promise<Database> {
-  await migrate(db.url);
-  await runDataMigrations(db);
+/**
+ * Before the first migration, the settings the start needs (lib/db/start-checks.ts:
+ * the secrets keys): a refused start changes nothing. Then the schema
+ * migrations, before anything reads through `db` (on SQLite its connection
+ * opens on first use, and the schema engine needs the file to itself), then
+ * the data migrations (lib/db/data-migrations.ts). `log` (the server's) gets a
+ * line for each migration applied, by name.
+ */
+export async function prepareDatabase(db: Database, { log, secretsKey = env().SECRETS_KEY }: { log?: Log; secretsKey?: Buffer[] } = {}): Promise<Database> {
+  // The first connection to an existing SQLite file narrows its modes: said in this database's log.
+  await checkSecretsKeys(db.url, secretsKey, { onOpenModes: warnAboutModes(() => log ?? db.log) });
+  const started = performance.now();
+  const { applied } = await migrate(db.url);
+  for (const name of applied) log?.info({ migration: name }, `applied migration ${name}`);
+  const data = await runDataMigrations(db);
+  for (const name of data) log?.info({ data_migration: name }, `applied data migration ${name}`);
+  if (applied.length + data.length > 0) {
+    const ms = Math.round(performance.now() - started);
+    log?.info(
+      { migrations: applied, data_migrations: data, ms },
+      `database upgraded: ${applied.length} migration(s) and ${data.length} data migration(s) in ${ms} ms`,
+    );
+  }
   return db;
 }
 

@@ -24,6 +24,7 @@ import { findPendingEmailVerification, savePendingEmailVerification } from '../d
 import { recordAudit, type RequestContext } from './audit.ts';
 import { authenticate, recordLockout } from './authentication.ts';
 import { mailUnlockLink } from './account-unlock.ts';
+import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { rememberDevice } from './sign-in-devices.ts';
 import { recoveryCodesLeft } from './factors/recovery-codes.ts';
 import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from './factors/passkeys.ts';
@@ -270,8 +271,9 @@ export async function signIn(uid: string, cookie: string | null, form: FormData,
     await recordSignInFailure(ctx, result, client, context);
     if (result.locked && result.accountId && result.username) {
       await recordLockout(ctx.db, { id: result.accountId, username: result.username }, result.locked.until, context);
-      // Not awaited: the answer must not take longer, or say more, for an account that has a mailbox.
-      void mailUnlockLink(ctx, result.accountId, context);
+      // After the answer: it must not take longer, or say more, for an account that has a mailbox.
+      const accountId = result.accountId;
+      sendAfterAnswer(ctx.mailer, ctx.log, 'an unlock mail', () => mailUnlockLink(ctx, accountId, context));
     }
     if (result.awaitingEmail !== undefined && result.accountId) {
       // The right password of a signed-up account not verified yet: the page says where the link went, and

@@ -3,17 +3,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Database } from '../db/database.ts';
-import { listActiveSigningKeys } from '../db/secrets.ts';
+import { insertSigningKey, listActiveSigningKeys } from '../db/secrets.ts';
+import { generateSigningJwk, loadSigningKeys } from '../oidc/keys.ts';
 import { listSigningKeyInfo, signingKeysVersion } from '../db/signing-keys.ts';
 import { testDatabases } from '../db/testing.ts';
 import { LONGEST_SIGNED_LIFETIME } from '../oidc/signed-lifetimes.ts';
-import { createLogger } from '../ops/log.ts';
+import { createLogger, memoryLog } from '../ops/log.ts';
 import { BY_CLI } from './audit.ts';
 import { Conflict, NotFound } from './errors.ts';
 import {
   checkSigningKeys,
   dueSteps,
   listSigningKeys,
+  logSigningKeySteps,
   retireSigningKey,
   rotateSigningKeys,
   rotationSettings,
@@ -158,9 +160,14 @@ for (const storage of testDatabases('signing-keys')) {
       assert.equal((await audits(db, 'key.rotated')).length, 2);
       for (const alg of ['ES256', 'RS256']) assert.deepEqual(states(await listSigningKeyInfo(db), alg), ['current', 'previous']);
 
-      // Two instances that both created the first keys, or both a next key: the later current one keeps signing, the later next one goes.
+      // Duplicates made all the same (a database from before, an admin racing the check): the later current one keeps signing, the later next one goes.
       const db2 = await fresh();
-      await Promise.all([checkSigningKeys(db2, settings, { now: T0 }), checkSigningKeys(db2, settings, { now: T0 + 1 })]);
+      for (const at of [T0, T0 + 1]) {
+        for (const alg of ['ES256', 'RS256'] as const) {
+          const jwk = generateSigningJwk(alg);
+          await insertSigningKey(db2, { kid: jwk.kid, alg, privateJwk: jwk as unknown as Record<string, unknown>, createdAt: new Date(at) });
+        }
+      }
       await rotateSigningKeys(db2, settings, { algs: ['ES256'], now: T0 + 2, by: BY_CLI });
       await db2.sql.run("UPDATE signing_keys SET state = 'next' WHERE kid IN (SELECT kid FROM signing_keys WHERE alg = 'RS256' AND state = 'current' LIMIT 1)");
       const before = await listSigningKeyInfo(db2);
@@ -173,6 +180,39 @@ for (const storage of testDatabases('signing-keys')) {
       );
       assert.equal(after.filter((k) => k.alg === 'ES256' && k.state === 'next').length, 1);
       assert.equal(after.filter((k) => k.alg === 'RS256' && k.state === 'current').length, 1);
+    });
+
+    test('instances starting at once on an empty database make one current key per algorithm, and log what they made', async () => {
+      for (let round = 0; round < 3; round++) {
+        const db = await fresh();
+        const { log, lines } = memoryLog();
+        // The start's check and the provider's own first read, as two instances would run them.
+        const runs = await Promise.all([
+          checkSigningKeys(db, settings, { now: T0 }),
+          checkSigningKeys(db, settings, { now: T0 }),
+          loadSigningKeys(db).then(() => []),
+          checkSigningKeys(db, settings, { now: T0 }),
+        ]);
+        for (const steps of runs) logSigningKeySteps(log, steps);
+        const keys = await listSigningKeyInfo(db);
+        for (const alg of ['ES256', 'RS256']) assert.deepEqual(states(keys, alg), ['current'], `round ${round}: one ${alg} key`);
+        const created = runs.flat().filter((step) => step.kind === 'create');
+        assert.ok(created.length <= 2);
+        assert.equal((await audits(db, 'key.created')).length, created.length, 'an audit entry for each key a check made');
+        for (const step of created) {
+          const line = lines.find((l) => (l.signing_key as { kid: string }).kid === step.kid);
+          assert.ok(line, `a log line for ${step.kid}`);
+          assert.equal(line.level, 30, 'at info');
+          assert.deepEqual(line.signing_key, {
+            action: 'create',
+            kid: step.kid,
+            alg: step.alg,
+            state: 'current',
+            activates_at: new Date(T0).toISOString(),
+          });
+          assert.match(String(line.msg), new RegExp(`created ${step.kid}, the ${step.alg} key that signs from now on`));
+        }
+      }
     });
 
     test('stored sealed, listed without key material', async () => {

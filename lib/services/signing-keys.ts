@@ -15,13 +15,17 @@
  * published keys changed, so a change made anywhere is served everywhere within
  * ROTATION_POLL_MS plus a build. Instances that apply the same step at once race
  * on conditional writes (lib/db/signing-keys.ts): one changes the key and audits
- * it. Two `next` keys created at once are the one race that leaves a trace: the
- * later one is retired as a duplicate at the next check (it never signed).
+ * it; a key is created only while its algorithm has none in that state
+ * (lib/db/secrets.ts, `insertSigningKeyIfNone`). A duplicate that exists all
+ * the same (an admin's rotation racing the check, a database from before) is
+ * put right at the next check: an extra next key is retired, an extra current
+ * one stops signing. Every step a check carries out is logged (`logSigningKeySteps`).
  */
 import type { AppContext } from '../context.ts';
 import type { Env } from '../config/env.ts';
 import type { Database } from '../db/database.ts';
-import { insertSigningKey } from '../db/secrets.ts';
+import type { Log } from '../ops/log.ts';
+import { insertSigningKey, insertSigningKeyIfNone } from '../db/secrets.ts';
 import {
   deleteSigningKey,
   demoteSigningKey,
@@ -98,17 +102,32 @@ export function dueSteps(keys: readonly SigningKeyInfo[], settings: RotationSett
 const iso = (ms: number) => new Date(ms).toISOString();
 const target = (kid: string) => ({ type: 'signing_key' as const, id: kid, label: kid });
 
-/** Generates, stores and audits a key; returns its kid. */
+/**
+ * Generates, stores and audits a key; returns its kid. `onlyIfNone`: unless the
+ * algorithm has a key in that state already (undefined then: another instance
+ * made it first), so instances that see the same step due at once make one key.
+ */
 async function createKey(
   db: Database,
   key: { alg: IdTokenSigningAlg; state: 'next' | 'current'; activatesAt: number; now: number },
   by: AuditBy,
-  automatic: boolean,
-): Promise<string> {
+  { automatic, onlyIfNone = false }: { automatic: boolean; onlyIfNone?: boolean },
+): Promise<string | undefined> {
   const { alg, state, activatesAt } = key;
   const jwk = generateSigningJwk(alg);
-  const privateJwk = jwk as unknown as Record<string, unknown>;
-  await insertSigningKey(db, { kid: jwk.kid, alg, privateJwk, state, activatesAt: new Date(activatesAt), createdAt: new Date(key.now) });
+  const record = {
+    kid: jwk.kid,
+    alg,
+    privateJwk: jwk as unknown as Record<string, unknown>,
+    state,
+    activatesAt: new Date(activatesAt),
+    createdAt: new Date(key.now),
+  };
+  if (onlyIfNone) {
+    if (!(await insertSigningKeyIfNone(db, record))) return undefined;
+  } else {
+    await insertSigningKey(db, record);
+  }
   await recordAuditBy(db, by, { action: 'key.created', target: target(jwk.kid), details: { alg, state, activatesAt: iso(activatesAt), automatic } });
   return jwk.kid;
 }
@@ -126,14 +145,23 @@ async function promote(db: Database, key: SigningKeyInfo, now: number, by: Audit
   return true;
 }
 
-/** Applies what is due (`dueSteps`); returns the steps this call carried out (another instance may have carried out the others). */
-export async function checkSigningKeys(db: Database, settings: RotationSettings, { now = Date.now(), by = BY_SYSTEM } = {}): Promise<Step[]> {
-  const applied: Step[] = [];
+/** A step carried out; `kid`: the key a `create` step made. */
+export type AppliedStep = Step & { kid?: string };
+
+/**
+ * Applies what is due (`dueSteps`); returns the steps this call carried out
+ * (another instance may have carried out the others). A key is created only
+ * when its algorithm still has none in that state: two instances starting at
+ * once on an empty database make one current key per algorithm.
+ */
+export async function checkSigningKeys(db: Database, settings: RotationSettings, { now = Date.now(), by = BY_SYSTEM } = {}): Promise<AppliedStep[]> {
+  const applied: AppliedStep[] = [];
   for (const step of dueSteps(await listSigningKeyInfo(db), settings, now)) {
     let done = false;
     if (step.kind === 'create') {
-      await createKey(db, { ...step, now }, by, true);
-      done = true;
+      const kid = await createKey(db, { ...step, now }, by, { automatic: true, onlyIfNone: true });
+      if (kid) applied.push({ ...step, kid });
+      continue;
     } else if (step.kind === 'promote') {
       done = await promote(db, step.key, now, by, { immediately: false, automatic: true });
     } else if (step.kind === 'demote') {
@@ -148,6 +176,39 @@ export async function checkSigningKeys(db: Database, settings: RotationSettings,
     if (done) applied.push(step);
   }
   return applied;
+}
+
+/** When an algorithm's current key hands over: the next key is published from `publishAt` and signs from `signsAt`. */
+export interface PlannedRotation {
+  alg: string;
+  /** The key that signs until then. */
+  kid: string;
+  publishAt: number;
+  signsAt: number;
+}
+
+/**
+ * The next automatic rotation of each algorithm, as `dueSteps` will carry it
+ * out: a next key already published signs at its time; otherwise one is
+ * published KEY_PUBLISH_AHEAD_HOURS before the current key's KEY_ROTATION_DAYS
+ * are over (or at the next check, when that moment passed while no instance
+ * ran). None without KEY_ROTATION_DAYS, unless an admin already published a next key.
+ */
+export function plannedRotations(keys: readonly SigningKeyInfo[], settings: RotationSettings, now: number): PlannedRotation[] {
+  const planned: PlannedRotation[] = [];
+  for (const alg of ID_TOKEN_SIGNING_ALGS) {
+    const [current] = keys.filter((k) => k.alg === alg && k.state === 'current').sort(signingFirst);
+    if (!current) continue;
+    const [next] = keys.filter((k) => k.alg === alg && k.state === 'next').sort(earliestFirst);
+    if (next) {
+      planned.push({ alg, kid: current.kid, publishAt: next.createdAt, signsAt: Math.max(next.activatesAt, now) });
+    } else if (settings.rotationDays > 0) {
+      const rotateAt = current.activatesAt + settings.rotationDays * DAY_MS;
+      const publishAt = Math.max(rotateAt - settings.publishAheadMs, now);
+      planned.push({ alg, kid: current.kid, publishAt, signsAt: Math.max(rotateAt, publishAt + settings.publishAheadMs) });
+    }
+  }
+  return planned;
 }
 
 /** Every stored key, by algorithm, the signing one first. Never key material. */
@@ -188,7 +249,7 @@ export async function rotateSigningKeys(
     let next = keys.filter((k) => k.alg === alg && k.state === 'next').sort(earliestFirst)[0];
     if (!next) {
       const activatesAt = immediately ? now : now + settings.publishAheadMs;
-      const kid = await createKey(db, { alg, state: 'next', activatesAt, now }, by, false);
+      const kid = (await createKey(db, { alg, state: 'next', activatesAt, now }, by, { automatic: false }))!;
       next = { kid, alg, state: 'next', createdAt: now, activatesAt, retireAfter: 0 };
     }
     const publishedEnough = next.createdAt + settings.publishAheadMs <= now;
@@ -246,7 +307,7 @@ export function startSigningKeyRotation(
     try {
       let keys = await listSigningKeyInfo(ctx.db);
       if (dueSteps(keys, settings, ctx.now()).length > 0) {
-        for (const step of await checkSigningKeys(ctx.db, settings, { now: ctx.now() })) ctx.log.info(`signing keys: ${describeStep(step)}`);
+        logSigningKeySteps(ctx.log, await checkSigningKeys(ctx.db, settings, { now: ctx.now() }));
         keys = await listSigningKeyInfo(ctx.db);
       }
       await ctx.refreshProvider(signingKeysVersion(keys));
@@ -265,9 +326,35 @@ export function startSigningKeyRotation(
   };
 }
 
-function describeStep(step: Step): string {
-  if (step.kind === 'create') return `created a ${step.alg} key (${step.state}, signing from ${iso(step.activatesAt)})`;
-  if (step.kind === 'promote') return `${step.key.kid} now signs ${step.key.alg} tokens`;
+/**
+ * One info line per step a check carried out, at start and on every later
+ * check: the operator sees each automatic change (the audit log has them too,
+ * as key.created / key.rotated / key.retired by the system). Kids only, never key material.
+ */
+export function logSigningKeySteps(log: Pick<Log, 'info'>, steps: readonly AppliedStep[]): void {
+  for (const step of steps) {
+    const kid = step.kind === 'create' ? step.kid : step.key.kid;
+    const alg = step.kind === 'create' ? step.alg : step.key.alg;
+    const fields = {
+      signing_key: {
+        action: step.kind,
+        kid,
+        alg,
+        ...(step.kind === 'create' ? { state: step.state, activates_at: iso(step.activatesAt) } : {}),
+        ...(step.kind === 'retire' ? { reason: step.reason } : {}),
+      },
+    };
+    log.info(fields, `signing keys: ${describeStep(step)}`);
+  }
+}
+
+function describeStep(step: AppliedStep): string {
+  if (step.kind === 'create') {
+    return step.state === 'current'
+      ? `created ${step.kid}, the ${step.alg} key that signs from now on`
+      : `published ${step.kid}, the next ${step.alg} key: it signs from ${iso(step.activatesAt)} (KEY_ROTATION_DAYS)`;
+  }
+  if (step.kind === 'promote') return `${step.key.kid} now signs ${step.key.alg} tokens; the key before it stays published until its tokens have expired`;
   if (step.kind === 'demote') return `${step.key.kid} no longer signs (a second current ${step.key.alg} key)`;
-  return `retired ${step.key.kid} (${step.reason})`;
+  return `retired ${step.key.kid} (${step.key.alg}, ${step.reason === 'expired' ? 'every token it signed has expired' : 'a duplicate next key'})`;
 }

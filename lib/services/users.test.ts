@@ -38,7 +38,7 @@ const tag = () => randomBytes(4).toString('hex');
  * with a mocked clock), without ten failures and their waits first.
  */
 const defaults = throttleSettings();
-const lockAtOnce = { ...defaults, account: { ...defaults.account, free: 0, lockAfter: 1 } };
+const lockAtOnce = { ...defaults, newBrowsers: { ...defaults.newBrowsers, free: 1, lockAfter: 1, cap: 1 } };
 
 for (const storage of testDatabases('users')) {
   describe(`users on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {

@@ -18,7 +18,8 @@
  * (lib/ops/health.ts), so a probe never waits behind Next's router.
  *
  * Every request the custom server gets passes here first, Next's included: each
- * gets a request id (X-Request-Id) and one log line (lib/ops/request-log.ts)
+ * is counted and timed (pages, the admin API, assets and probes under routes of
+ * their own: `serverRoute`), gets a request id (X-Request-Id) and one log line (lib/ops/request-log.ts)
  * when its response is sent, and, with tracing on (lib/ops/tracing.ts), a server
  * span in which it is served, Next's pages too.
  */
@@ -27,7 +28,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { isProviderPath } from '../../http/paths.ts';
 import type { Log } from '../../ops/log.ts';
-import type { Metrics } from '../../ops/metrics.ts';
+import { type Metrics, serverRoute } from '../../ops/metrics.ts';
 import { isProbeRoute, logRequest, pathRoute } from '../../ops/request-log.ts';
 import { tracing } from '../../ops/tracing.ts';
 import { pinToIssuer } from '../issuer-headers.ts';
@@ -109,7 +110,7 @@ function splitUrl(url = '/'): { pathname: string; hasQuery: boolean } {
  * whose answer carries the request id too (the admin API sets its own). With
  * tracing on, all of it runs in the request's server span (no span for probes).
  */
-export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: ProviderMount): ServerMount {
+export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: ProviderMount, metrics?: Pick<Metrics, 'serverRequest'>): ServerMount {
   return (req, res, next) => {
     const started = performance.now();
     // The id the peer stamp gave the request as it arrived (lib/services/request-context.ts), so
@@ -119,6 +120,8 @@ export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: Prov
     const { pathname } = splitUrl(req.url);
     const provider = isProviderPath(pathname);
     const route = provider ? metricRoute(pathname) : pathRoute(pathname);
+    // The provider's own requests are counted by its mount, under their endpoint.
+    const counted = provider ? undefined : metrics?.serverRequest(serverRoute(pathname));
     const span = isProbeRoute(route)
       ? undefined
       : tracing()?.requestSpan({
@@ -132,6 +135,7 @@ export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: Prov
       const clientId = requestFacts(req).clientId;
       const id = typeof answeredId === 'string' ? answeredId : requestId;
       span?.end({ status: res.statusCode, requestId: id, clientId });
+      counted?.(res.statusCode);
       logRequest(log, { requestId: id, method: req.method, route, status: res.statusCode, durationMs: performance.now() - started, clientId, span });
     });
     const serve = () => {
@@ -157,13 +161,13 @@ function header(req: IncomingMessage, name: string): string | undefined {
 export function registerProviderMount(
   provider: Provider,
   issuer: string,
-  metrics: Pick<Metrics, 'providerRequest'>,
+  metrics: Pick<Metrics, 'providerRequest' | 'serverRequest'>,
   log: Log,
   close: () => Promise<void>,
   ahead?: ProviderMount,
 ): (provider: Provider) => void {
   const { mount, serve } = createProviderMount(provider, issuer, metrics);
-  globalForMount[MOUNT]?.resolve({ handle: createServerMount(mount, log, ahead), log, close });
+  globalForMount[MOUNT]?.resolve({ handle: createServerMount(mount, log, ahead, metrics), log, close });
   return serve;
 }
 
