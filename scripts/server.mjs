@@ -6,7 +6,7 @@
 //   (PORT from the environment, else 3000; HOSTNAME likewise, else all interfaces). The Node flags
 //   are scripts/server-node-flags.json's, which `npm start`, the tests and the
 //   benchmark all use: with V8's default limit the heap grows under load for no more
-//   requests per second (README, *Configuration*).
+//   requests per second (docs/deploying.md, *Memory*).
 //
 // Logging: instrumentation.ts hands over the process's logger (lib/ops/log.ts, built
 // by the context from LOG_LEVEL) with the mount, and the mount logs every request.
