@@ -10,7 +10,7 @@ import { testDatabases } from '../lib/db/testing.ts';
 import { clientSecretMatches } from '../lib/oidc/client-secret.ts';
 import { auditEventsFor } from '../lib/services/audit.ts';
 import { registerClient } from '../lib/services/clients.ts';
-import { PORTAL_CLIENT_ID } from '../lib/services/portal/registration.ts';
+import { PORTAL_CLIENT_ID } from '../lib/services/portal-client.ts';
 import { cliRunner, failure, ok } from './testing.ts';
 
 describe('gatehouse client update', { concurrency: true }, () => {

@@ -6,12 +6,12 @@
  */
 import { headers } from 'next/headers';
 import { serverContext } from '@/lib/context';
-import { requestLocale } from '@/lib/i18n/server';
+import { requestLocale } from '@/lib/surfaces/locale';
 import { requestPasswordReset, resetPassword, type ResetRequestState, type ResetState } from '@/lib/services/password-reset';
 import { requestContext } from '@/lib/services/request-context';
 
 export async function requestResetAction(_state: ResetRequestState, form: FormData): Promise<ResetRequestState> {
-  // The mail in the language this request asks for (Accept-Language; lib/i18n/server.ts).
+  // The mail in the language this request asks for (Accept-Language; lib/surfaces/locale.ts).
   return requestPasswordReset(serverContext(), form, requestContext(await headers()), await requestLocale());
 }
 

@@ -196,8 +196,8 @@ Bad input exits 2 and an unknown client 1; either way nothing changes.
     const [{ findClient, newClientSchema, updateClient }, { registrationOf }, { PORTAL_CLIENT_ID }] = await Promise.all([
       services(),
       // The client as it is, under the given fields: what the admin API's PATCH changes too.
-      import('../../lib/services/admin-api/dto/clients.ts'),
-      import('../../lib/services/portal/registration.ts'),
+      import('../../lib/surfaces/admin-api/dto/clients.ts'),
+      import('../../lib/services/portal-client.ts'),
     ]);
     // Each given value alone fails here, before a database is opened; rules across fields are the use case's.
     parseInput(z.object(newClientSchema.shape).partial(), changes);

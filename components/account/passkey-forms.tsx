@@ -12,7 +12,7 @@ import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/brow
 import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useActionState, useEffect, useState } from 'react';
-import type { PasskeyAdded, PasskeyStart, PasswordProtectedState } from '@/lib/services/account/pages';
+import type { PasskeyAdded, PasskeyStart, PasswordProtectedState } from '@/lib/surfaces/account/pages';
 import type { FieldProblems } from '@/lib/services/forms';
 import { Button, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';

@@ -21,7 +21,7 @@ import { useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { createContext, type ReactNode, useActionState, useContext } from 'react';
 import { problemTexts } from '@/lib/i18n/problems';
-import type { ConfirmState, PasswordProtectedState } from '@/lib/services/account/pages';
+import type { ConfirmState, PasswordProtectedState } from '@/lib/surfaces/account/pages';
 import type { FieldProblems } from '@/lib/services/forms';
 import { Button, focusRing, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';

@@ -8,7 +8,7 @@ import { insertClient } from '../../lib/db/clients.ts';
 import { database } from '../../lib/db/database.ts';
 import { hashClientSecret } from '../../lib/oidc/client-secret.ts';
 import { registerClient } from '../../lib/services/clients.ts';
-import { adminRouteExports } from '../../lib/services/admin-api/testing.ts';
+import { adminRouteExports } from '../../lib/surfaces/admin-api/testing.ts';
 import { adminToken, api, clientCredentials, makeAdminApiClient, portalAdmin, portalSignIn } from '../support/admin-api.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, databaseUrl, discover, makeClient, makeUser, pkce, redirectUri, signIn } from '../support/fixtures.ts';

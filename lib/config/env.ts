@@ -186,7 +186,7 @@ const envSchema = z.object({
       'SMTP_URL must be smtp://host:port or smtps://host:port, with user:password@ if the server asks',
     ),
   /**
-   * Who must have a second factor (lib/services/portal/access.ts): `admins` (the default: the
+   * Who must have a second factor (lib/surfaces/portal/access.ts): `admins` (the default: the
    * portal is the keys to everything), `everyone` (every /account page asks for it first), or `off`.
    */
   SECOND_FACTOR_REQUIRED: z.enum(['admins', 'everyone', 'off']).default('admins'),

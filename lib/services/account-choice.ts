@@ -6,7 +6,7 @@
  * Origin check and SameSite interaction cookie as every interaction form (app/interaction/respond.ts).
  */
 import 'server-only';
-import { serverContext } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import { ANOTHER_ACCOUNT } from '../oidc/account-choice.ts';
 import { findAccount } from '../db/users.ts';
 import { findInteraction, finishInteraction } from '../oidc/interaction.ts';
@@ -16,8 +16,7 @@ import { current, type Next } from './interactions.ts';
  * "Continue as …" on the prompt=select_account page: the signed-in account is the choice, and the
  * request goes on as it (consent or a second factor may still follow, as for any request).
  */
-export async function continueAsSignedIn(uid: string, cookie: string | null): Promise<Next> {
-  const ctx = serverContext();
+export async function continueAsSignedIn(ctx: AppContext, uid: string, cookie: string | null): Promise<Next> {
   const interaction = await current(ctx, uid, cookie, 'select_account');
   if ('error' in interaction) return interaction;
   const accountId = interaction.session?.accountId;
@@ -33,8 +32,7 @@ export async function continueAsSignedIn(uid: string, cookie: string | null): Pr
  * yet: if the person goes back to the app, the session is as it was; if someone else signs in,
  * the provider ends the earlier account's session first.
  */
-export async function useAnotherAccount(uid: string, cookie: string | null): Promise<Next> {
-  const ctx = serverContext();
+export async function useAnotherAccount(ctx: AppContext, uid: string, cookie: string | null): Promise<Next> {
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   const redirect = await finishInteraction(ctx, uid, cookie, { [ANOTHER_ACCOUNT]: {} }, { mergeWithLastSubmission: false });

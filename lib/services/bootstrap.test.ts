@@ -11,7 +11,7 @@ import { clientSecretMatches } from '../oidc/client-secret.ts';
 import { memoryLog } from '../ops/log.ts';
 import { ensurePortalClient, prepareSecrets } from './bootstrap.ts';
 import { disableClient, findClient, rotateClientSecret, updateClient } from './clients.ts';
-import { PORTAL_CLIENT_ID, portalRegistration } from './portal/registration.ts';
+import { PORTAL_CLIENT_ID, portalRegistration } from './portal-client.ts';
 
 const quiet = { log: () => undefined };
 

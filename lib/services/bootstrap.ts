@@ -18,7 +18,7 @@ import { hasUsers } from '../db/users.ts';
 import { Conflict } from './errors.ts';
 import { createUser } from './users.ts';
 import { generatePassword } from './passwords.ts';
-import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal/registration.ts';
+import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal-client.ts';
 
 /**
  * Before the first migration, the settings the start needs (lib/db/start-checks.ts:

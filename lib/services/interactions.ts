@@ -9,10 +9,9 @@
  */
 import 'server-only';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { cache } from 'react';
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, interactionParams, returnLink, type Interaction } from '../oidc/interaction.ts';
-import { serverContext, type AppContext } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
 import { forAnotherAccount } from '../oidc/account-choice.ts';
@@ -32,7 +31,7 @@ import { formText } from './forms.ts';
 import { canMailLinks } from './password-reset.ts';
 import { signUpOffered } from './sign-up.ts';
 import { secondFactorRequiredFor } from './factors/policy.ts';
-import { PORTAL_CLIENT_ID } from './portal/registration.ts';
+import { PORTAL_CLIENT_ID } from './portal-client.ts';
 import { recordSignInFailure } from './sign-in-failures.ts';
 
 export const loginForm = z.object({
@@ -111,18 +110,6 @@ export type InteractionView =
     };
 
 /**
- * The interaction as one page render reads it: the language (lib/i18n/server.ts) and the page
- * (viewInteraction) share one lookup per request (React's cache; outside a render, none is kept).
- */
-const findForPage = cache((uid: string, cookie: string | null) => findInteraction(serverContext(), uid, cookie));
-
-/** The authorization request's `ui_locales` (OIDC Core §3.1.2.1), for the language of its pages. */
-export async function interactionUiLocales(uid: string, cookie: string | null): Promise<string | undefined> {
-  const uiLocales = (await findForPage(uid, cookie))?.params.ui_locales;
-  return typeof uiLocales === 'string' ? uiLocales : undefined;
-}
-
-/**
  * Where an expired page came from, as its forms carried it (`client_id`, `redirect_uri`: what the
  * authorization request said; the page checks both against the registration before linking).
  */
@@ -141,9 +128,8 @@ async function expiredView(ctx: AppContext, uid: string, hint: ExpiredHint): Pro
   return app ? { kind: 'expired', app } : { kind: 'expired' };
 }
 
-export async function viewInteraction(uid: string, cookie: string | null, hint: ExpiredHint = {}): Promise<InteractionView> {
-  const ctx = serverContext();
-  const interaction = await findForPage(uid, cookie);
+/** The page for the interaction `uid` as found (`interaction`; undefined when it is gone or not this browser's). */
+export async function viewInteraction(ctx: AppContext, uid: string, interaction: Interaction | undefined, hint: ExpiredHint = {}): Promise<InteractionView> {
   if (!interaction) return expiredView(ctx, uid, hint);
   const client = await clientForDisplay(ctx, interaction.params.client_id as string);
   if (!client) return { kind: 'expired' };
@@ -254,8 +240,7 @@ export async function clientOf(ctx: AppContext, interaction: Interaction): Promi
   return { clientId, clientName: client?.name };
 }
 
-export async function signIn(uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
-  const ctx = serverContext();
+export async function signIn(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
@@ -354,8 +339,7 @@ async function mustEnrolFirst(ctx: AppContext, accountId: string): Promise<boole
  * code finishes the interaction but comes back to the page first, which says
  * how many codes are left before the person continues.
  */
-export async function secondStep(uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
-  const ctx = serverContext();
+export async function secondStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const account = await accountForSecondStep(ctx, interaction);
@@ -370,8 +354,7 @@ export async function secondStep(uid: string, cookie: string | null, form: FormD
  * `response`, JSON): the second step after a right password, or on the login
  * step a sign-in with the passkey alone.
  */
-export async function passkeyStep(uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
-  const ctx = serverContext();
+export async function passkeyStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const response = formText(form, 'response', PASSKEY_RESPONSE_MAX_CHARS + 1);
@@ -474,8 +457,7 @@ async function recordConsent(
   await recordAudit(ctx.db, { action: 'consent.granted', actor, target, context, details: { ...client, scopes, ...(claims?.length ? { claims } : {}) } });
 }
 
-export async function confirmConsent(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
-  const ctx = serverContext();
+export async function confirmConsent(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
   const interaction = await current(ctx, uid, cookie, 'consent');
   if ('error' in interaction) return interaction;
   const details = interaction.prompt.details as {
@@ -496,8 +478,7 @@ export async function confirmConsent(uid: string, cookie: string | null, context
 }
 
 /** The person declined: the client gets access_denied (RFC 6749 §4.1.2.1). */
-export async function deny(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
-  const ctx = serverContext();
+export async function deny(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   // Cancel on the sign-in step is no one yet; Deny on the consent step is a person refusing an app.

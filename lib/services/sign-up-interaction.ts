@@ -17,7 +17,7 @@
  * binding; the person then signs in as usual.
  */
 import 'server-only';
-import { serverContext } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import { deletePendingEmailVerification, findPendingEmailVerification, savePendingEmailVerification } from '../db/pending-email-verifications.ts';
 import { findAccount } from '../db/users.ts';
 import type { Locale } from '../i18n/locale.ts';
@@ -37,8 +37,7 @@ export type SignUpPageView =
   | { kind: 'form'; client: { name: string }; domains: string[] };
 
 /** What /interaction/:uid/sign-up shows: the form, or why not (off: the page is a 404). */
-export async function viewSignUp(uid: string, cookie: string | null): Promise<SignUpPageView> {
-  const ctx = serverContext();
+export async function viewSignUp(ctx: AppContext, uid: string, cookie: string | null): Promise<SignUpPageView> {
   if (!signUpOffered(ctx)) return { kind: 'off' };
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction || interaction.prompt.name !== 'login') return { kind: 'expired' };
@@ -63,13 +62,13 @@ export type SignUpFormState =
  * `locale`: the page's language, which the mail is written in.
  */
 export async function submitSignUp(
+  ctx: AppContext,
   uid: string,
   cookie: string | null,
   form: FormData,
   context: RequestContext,
   locale?: Locale,
 ): Promise<SignUpFormState | { redirect: string }> {
-  const ctx = serverContext();
   // One character beyond each limit, so the schema says "at most" rather than cutting silently.
   const values = { username: formText(form, 'username', 65), email: formText(form, 'email', 255), name: formText(form, 'name', 129) };
   const interaction = await current(ctx, uid, cookie, 'login');
@@ -95,8 +94,7 @@ export async function submitSignUp(
  * "I've confirmed — continue": signs in the account bound to this interaction
  * once its address is verified; until then the page says it is not yet.
  */
-export async function continueAfterVerification(uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
-  const ctx = serverContext();
+export async function continueAfterVerification(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
@@ -111,8 +109,7 @@ export async function continueAfterVerification(uid: string, cookie: string | nu
 }
 
 /** "Send the link again" (throttled: lib/services/sign-up.ts resendSignUpLink), in `locale`, the page's language. */
-export async function resendFromInteraction(uid: string, cookie: string | null, context: RequestContext, locale?: Locale): Promise<Next> {
-  const ctx = serverContext();
+export async function resendFromInteraction(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext, locale?: Locale): Promise<Next> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
@@ -123,8 +120,7 @@ export async function resendFromInteraction(uid: string, cookie: string | null, 
 }
 
 /** "Sign in with another account": this interaction forgets the account bound to it and shows the sign-in form again. */
-export async function restartSignIn(uid: string, cookie: string | null): Promise<Next> {
-  const ctx = serverContext();
+export async function restartSignIn(ctx: AppContext, uid: string, cookie: string | null): Promise<Next> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   await deletePendingEmailVerification(ctx.db, uid);

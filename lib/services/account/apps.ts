@@ -13,7 +13,7 @@ import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccoun
 import { findClient } from '../../db/clients.ts';
 import type { Database } from '../../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
-import { PORTAL_CLIENT_ID } from '../portal/registration.ts';
+import { PORTAL_CLIENT_ID } from '../portal-client.ts';
 import type { AccountHolder } from './sessions.ts';
 
 export interface ConnectedApp {

@@ -2,7 +2,7 @@
  * Who must have a second factor (SECOND_FACTOR_REQUIRED): `admins` (the
  * default: the portal is the keys to everything), `everyone`, or `off`.
  * Enforced in two places, both through this function: the portal sends such a
- * person to /account/security before anything else (lib/services/portal/access.ts),
+ * person to /account/security before anything else (lib/surfaces/portal/access.ts),
  * and signing in to any other app waits until they have set one up there
  * (lib/services/interactions.ts): the portal is where it is set up, so its
  * own sign-in is never held back.

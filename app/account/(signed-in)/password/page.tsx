@@ -5,7 +5,7 @@ import { PasswordForm } from '@/components/account/password-form';
 import { Card, PageHeader } from '@/components/ui/card';
 import { brand } from '@/lib/config/brand';
 import { passwordPolicy } from '@/lib/services/passwords';
-import { requireUser } from '@/lib/services/portal/session';
+import { requireUser } from '@/lib/surfaces/portal/session';
 import { changePasswordAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';

@@ -8,8 +8,8 @@ import { DataTable } from '@/components/portal/list';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
-import { requireAdmin } from '@/lib/services/portal/session';
-import { signingKeysView, systemView } from '@/lib/services/portal/system';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { signingKeysView, systemView } from '@/lib/surfaces/portal/system';
 import { rotateKeysAction } from './actions';
 
 export const dynamic = 'force-dynamic';

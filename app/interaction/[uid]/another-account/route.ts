@@ -2,4 +2,4 @@
 import { interactionForm } from '@/app/interaction/respond';
 import { useAnotherAccount } from '@/lib/services/account-choice';
 
-export const POST = interactionForm((uid, cookie) => useAnotherAccount(uid, cookie));
+export const POST = interactionForm((ctx, uid, cookie) => useAnotherAccount(ctx, uid, cookie));

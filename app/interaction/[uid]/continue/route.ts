@@ -2,4 +2,4 @@
 import { interactionForm } from '@/app/interaction/respond';
 import { continueAfterVerification } from '@/lib/services/sign-up-interaction';
 
-export const POST = interactionForm((uid, cookie, context) => continueAfterVerification(uid, cookie, context));
+export const POST = interactionForm((ctx, uid, cookie, context) => continueAfterVerification(ctx, uid, cookie, context));

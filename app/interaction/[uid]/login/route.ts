@@ -2,7 +2,7 @@
 import { interactionForm, rememberUsername } from '@/app/interaction/respond';
 import { signIn } from '@/lib/services/interactions';
 
-export const POST = interactionForm((uid, cookie, context, form) => signIn(uid, cookie, form, context), {
+export const POST = interactionForm((ctx, uid, cookie, context, form) => signIn(ctx, uid, cookie, form, context), {
   // A refused sign-in shows the form again with the username filled in.
   afterError: (response, uid, form) => rememberUsername(response, uid, form.get('username')),
 });

@@ -3,4 +3,4 @@ import { interactionForm } from '@/app/interaction/respond';
 import { BODY_LIMITS } from '@/lib/http/body-limits';
 import { passkeyStep } from '@/lib/services/interactions';
 
-export const POST = interactionForm((uid, cookie, context, form) => passkeyStep(uid, cookie, form, context), { limit: BODY_LIMITS.passkeyForm });
+export const POST = interactionForm((ctx, uid, cookie, context, form) => passkeyStep(ctx, uid, cookie, form, context), { limit: BODY_LIMITS.passkeyForm });

@@ -2,4 +2,4 @@
 import { interactionForm } from '@/app/interaction/respond';
 import { restartSignIn } from '@/lib/services/sign-up-interaction';
 
-export const POST = interactionForm((uid, cookie) => restartSignIn(uid, cookie));
+export const POST = interactionForm((ctx, uid, cookie) => restartSignIn(ctx, uid, cookie));

@@ -2,4 +2,4 @@
 import { interactionForm } from '@/app/interaction/respond';
 import { secondStep } from '@/lib/services/interactions';
 
-export const POST = interactionForm((uid, cookie, context, form) => secondStep(uid, cookie, form, context));
+export const POST = interactionForm((ctx, uid, cookie, context, form) => secondStep(ctx, uid, cookie, form, context));

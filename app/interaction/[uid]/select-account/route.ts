@@ -2,4 +2,4 @@
 import { interactionForm } from '@/app/interaction/respond';
 import { continueAsSignedIn } from '@/lib/services/account-choice';
 
-export const POST = interactionForm((uid, cookie) => continueAsSignedIn(uid, cookie));
+export const POST = interactionForm((ctx, uid, cookie) => continueAsSignedIn(ctx, uid, cookie));
