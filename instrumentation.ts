@@ -8,7 +8,7 @@ export async function register() {
   let log: import('./lib/ops/log').Log | undefined;
   try {
     // First: stamps each request with its TCP peer address for the audit log.
-    const { installPeerAddressStamp } = await import('./lib/services/request-context');
+    const { installPeerAddressStamp } = await import('./lib/platform/request-context');
     installPeerAddressStamp();
     const { serverContext } = await import('./lib/context');
     // Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK is not even loaded otherwise. Before

@@ -10,7 +10,7 @@ import { AuthCard } from '@/components/ui/card';
 import { signOutAction } from '@/app/admin/actions';
 import { brand } from '@/lib/config/brand';
 import { requestLocale } from '@/lib/surfaces/locale';
-import { requestIdOf } from '@/lib/services/request-context';
+import { requestIdOf } from '@/lib/platform/request-context';
 
 export default async function Forbidden() {
   const locale = await requestLocale();

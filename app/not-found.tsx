@@ -6,7 +6,7 @@ import { getTranslations } from 'next-intl/server';
 import { SupportDetails } from '@/components/interaction/support';
 import { AuthCard } from '@/components/ui/card';
 import { requestLocale } from '@/lib/surfaces/locale';
-import { requestIdOf } from '@/lib/services/request-context';
+import { requestIdOf } from '@/lib/platform/request-context';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations({ locale: await requestLocale(), namespace: 'notFound' }))('title') };

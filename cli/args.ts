@@ -9,8 +9,8 @@ import type { Mailer } from '../lib/mail/mailer.ts';
 import type { Log } from '../lib/ops/log.ts';
 import type { MailLinkConfig } from '../lib/services/email-verification.ts';
 import type { MailedLink } from './mail.ts';
-import { InvalidRequest } from '../lib/services/errors.ts';
-import { generatePassword } from '../lib/services/passwords.ts';
+import { InvalidRequest } from '../lib/platform/errors.ts';
+import { generatePassword } from '../lib/platform/passwords.ts';
 
 /**
  * What a command produced: `json` for --json, `text` for people, `notice` for stderr in both;

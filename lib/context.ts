@@ -19,9 +19,9 @@ import { createReadiness, type Readiness } from './ops/health.ts';
 import { createLogger, type Log } from './ops/log.ts';
 import { buildInfo, createMetrics, type Metrics } from './ops/metrics.ts';
 import { countedThrottle } from './ops/throttle-metrics.ts';
-import { argon2Load } from './services/passwords.ts';
-import { unknownUsernameFailures, type UnknownUsernameFailures } from './services/sign-in-failures.ts';
-import { createThrottle, throttleSettings, type Throttle } from './services/throttle.ts';
+import { argon2Load } from './platform/passwords.ts';
+import { unknownUsernameFailures, type UnknownUsernameFailures } from './platform/source-counts.ts';
+import { createThrottle, throttleSettings, type Throttle } from './platform/throttle.ts';
 
 export interface AppContext {
   readonly config: Env;
@@ -47,7 +47,7 @@ export interface AppContext {
   readonly metrics: Metrics;
   /** Failed sign-ins for unknown usernames, counted per source before they reach the audit log. */
   readonly signInFailures: UnknownUsernameFailures;
-  /** Limits on guessing: passwords, second factors, client secrets (lib/services/throttle.ts). Opened on first use. */
+  /** Limits on guessing: passwords, second factors, client secrets (lib/platform/throttle.ts). Opened on first use. */
   readonly throttle: Throttle;
   /** Outgoing mail (lib/mail/mailer.ts): SMTP, the log in development, or off. */
   readonly mailer: Mailer;

@@ -44,3 +44,13 @@ test('below the surfaces, nothing imports the framework or a surface', () => {
   );
   assert.deepEqual(offending, []);
 });
+
+test('the context and the platform never import the use cases they serve', () => {
+  const platform = sources('lib/platform').concat('lib/context.ts');
+  const offending = platform.flatMap((file) =>
+    specifiers(code(file))
+      .filter((spec) => /(?:^|\/)(?:services|surfaces)(?:\/|$)/.test(spec))
+      .map((spec) => `${file} imports ${spec}`),
+  );
+  assert.deepEqual(offending, []);
+});

@@ -8,7 +8,7 @@ import { readFormBody } from '@/lib/oidc/form-body';
 import { escapeHtml, providerPages } from '@/lib/oidc/html';
 import { type AppContext, serverContext } from '@/lib/context';
 import type { Next } from '@/lib/services/interactions';
-import { requestContext, type RequestContext } from '@/lib/services/request-context';
+import { requestContext, type RequestContext } from '@/lib/platform/request-context';
 
 /**
  * Form posts to /interaction/* must come from our own pages. The signed,

@@ -7,7 +7,7 @@
 import { headers } from 'next/headers';
 import { serverContext } from '@/lib/context';
 import { acceptInvitation, type AcceptState } from '@/lib/services/invitations';
-import { requestContext } from '@/lib/services/request-context';
+import { requestContext } from '@/lib/platform/request-context';
 
 export async function acceptInvitationAction(token: string, _state: AcceptState, form: FormData): Promise<AcceptState> {
   return acceptInvitation(serverContext(), typeof token === 'string' ? token : '', form, requestContext(await headers()));

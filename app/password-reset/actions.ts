@@ -8,7 +8,7 @@ import { headers } from 'next/headers';
 import { serverContext } from '@/lib/context';
 import { requestLocale } from '@/lib/surfaces/locale';
 import { requestPasswordReset, resetPassword, type ResetRequestState, type ResetState } from '@/lib/services/password-reset';
-import { requestContext } from '@/lib/services/request-context';
+import { requestContext } from '@/lib/platform/request-context';
 
 export async function requestResetAction(_state: ResetRequestState, form: FormData): Promise<ResetRequestState> {
   // The mail in the language this request asks for (Accept-Language; lib/surfaces/locale.ts).

@@ -5,7 +5,7 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { serverContext } from '@/lib/context';
 import { unlockWithLink, type UnlockOutcome } from '@/lib/services/account-unlock';
-import { requestContext } from '@/lib/services/request-context';
+import { requestContext } from '@/lib/platform/request-context';
 import { DEVICE_COOKIE } from '@/lib/services/sign-in-devices';
 
 export async function unlockAction(token: string, _state: UnlockOutcome, _form: FormData): Promise<UnlockOutcome> {

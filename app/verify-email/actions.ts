@@ -3,7 +3,7 @@
 import { headers } from 'next/headers';
 import { serverContext } from '@/lib/context';
 import { confirmEmail, type VerificationOutcome } from '@/lib/services/email-verification';
-import { requestContext } from '@/lib/services/request-context';
+import { requestContext } from '@/lib/platform/request-context';
 
 export async function confirmEmailAction(token: string, _state: VerificationOutcome, _form: FormData): Promise<VerificationOutcome> {
   return confirmEmail(serverContext(), typeof token === 'string' ? token : '', requestContext(await headers()));

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import type { NewClientInput } from '../../lib/services/clients.ts';
-import { Forbidden, InvalidRequest, NotFound, parseInput } from '../../lib/services/errors.ts';
+import { Forbidden, InvalidRequest, NotFound, parseInput } from '../../lib/platform/errors.ts';
 import { clientToWire, clientType } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';

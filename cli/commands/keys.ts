@@ -9,7 +9,7 @@ import { env } from '../../lib/config/env.ts';
 import { keyFilePath, keyId, readKeyFile } from '../../lib/db/keyring.ts';
 import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from '../../lib/oidc/algorithms.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
-import { InvalidRequest } from '../../lib/services/errors.ts';
+import { InvalidRequest } from '../../lib/platform/errors.ts';
 import { listSigningKeys, plannedRotations, retireSigningKey, ROTATION_POLL_MS, rotateSigningKeys, rotationSettings } from '../../lib/services/signing-keys.ts';
 import { signingKeyToWire } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';

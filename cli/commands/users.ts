@@ -8,7 +8,7 @@
 import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
 import type { UserRecord } from '../../lib/db/users.ts';
-import { InvalidRequest, parseInput } from '../../lib/services/errors.ts';
+import { InvalidRequest, parseInput } from '../../lib/platform/errors.ts';
 import {
   changePassword,
   disableUser,
@@ -277,7 +277,7 @@ Exits 1 if there is no such user.
     const db = await ctx.db();
     const id = await userIdByUsername(db, username);
     // The server's counters (the database, or Redis with REDIS_URL), opened only for this command: the CLI builds no server context.
-    const { createThrottle, throttleSettings } = await import('../../lib/services/throttle.ts');
+    const { createThrottle, throttleSettings } = await import('../../lib/platform/throttle.ts');
     const throttle = createThrottle({ db, redisUrl: env().REDIS_URL, settings: throttleSettings() });
     try {
       const { user, wasLocked } = await unlockUser({ db, throttle }, id, BY_CLI);

@@ -13,7 +13,7 @@ import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useActionState, useEffect, useState } from 'react';
 import type { PasskeyAdded, PasskeyStart, PasswordProtectedState } from '@/lib/surfaces/account/pages';
-import type { FieldProblems } from '@/lib/services/forms';
+import type { FieldProblems } from '@/lib/platform/forms';
 import { Button, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { CurrentPasswordField, TextField } from './fields';

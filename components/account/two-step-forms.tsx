@@ -22,7 +22,7 @@ import { useSearchParams } from 'next/navigation';
 import { createContext, type ReactNode, useActionState, useContext } from 'react';
 import { problemTexts } from '@/lib/i18n/problems';
 import type { ConfirmState, PasswordProtectedState } from '@/lib/surfaces/account/pages';
-import type { FieldProblems } from '@/lib/services/forms';
+import type { FieldProblems } from '@/lib/platform/forms';
 import { Button, focusRing, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { CurrentPasswordField, TextField } from './fields';

@@ -129,7 +129,7 @@ const envSchema = z.object({
    */
   KEY_PUBLISH_AHEAD_HOURS: z.coerce.number({ error: 'KEY_PUBLISH_AHEAD_HOURS must be a whole number of hours' }).int().min(1).max(720).default(24),
   /**
-   * Where the throttling counters live (lib/services/throttle.ts). Unset: in the
+   * Where the throttling counters live (lib/platform/throttle.ts). Unset: in the
    * database, which every instance already shares. redis:// or rediss://: in Redis.
    */
   REDIS_URL: z
@@ -138,7 +138,7 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^rediss?:\/\/./.test(v), 'REDIS_URL must be redis://... or rediss://...'),
-  // Throttling of password guessing (lib/services/throttle.ts says how they combine;
+  // Throttling of password guessing (lib/platform/throttle.ts says how they combine;
   // throttleSettings there checks that they are in order).
   /**
    * Failed password checks a day that cost nothing, per account (or unknown username) and source address, and

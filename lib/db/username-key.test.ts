@@ -19,7 +19,7 @@ import { migrate, pgConnection, type DatabaseKind } from './migrate.ts';
 import { openSql } from './sql.ts';
 import { findCredentials, findUserByUsername } from './users.ts';
 import { reportUsernameClashes } from '../services/username-clashes.ts';
-import { Conflict } from '../services/errors.ts';
+import { Conflict } from '../platform/errors.ts';
 import { renameUser, userIdByUsername } from '../services/users.ts';
 
 const root = process.cwd();

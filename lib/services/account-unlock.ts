@@ -1,6 +1,6 @@
 /**
  * The owner's way out of a lock that strangers' failed passwords put on their account
- * (lib/services/throttle.ts): when a failure locks a browser, an address or every new browser
+ * (lib/platform/throttle.ts): when a failure locks a browser, an address or every new browser
  * out, the account's verified address gets a single-use link (at most three a day). Opened and
  * confirmed with its one button, the link lifts the account-wide lock and makes the browser that
  * opened it a known one (lib/services/sign-in-devices.ts), with a sign-in budget of its own.

@@ -15,7 +15,7 @@ const fields = z.array(z.string().max(64)).max(30);
 const role = z.enum(['user', 'admin']);
 
 /** Why a sign-in failed, for the admins reading the log (the person only ever sees "wrong username or password"). */
-/** `throttled`: the throttle refused the attempt before any password was checked (lib/services/throttle.ts). */
+/** `throttled`: the throttle refused the attempt before any password was checked (lib/platform/throttle.ts). */
 /**
  * `passkey`: a passwordless sign-in whose passkey's answer did not check out (lib/services/factors/passkeys.ts);
  * `second_factor_required`: the right password, for an app, from a person SECOND_FACTOR_REQUIRED says must first
@@ -147,7 +147,7 @@ export const auditDetailsSchemas = {
   /** A password reset link was mailed to the account's address (lib/services/password-reset.ts); never the link. */
   'password_reset.requested': z.strictObject({}),
   'user.role_changed': z.strictObject({ from: role, to: role }),
-  /** Failed password checks locked the account until `until` (lib/services/throttle.ts). */
+  /** Failed password checks locked the account until `until` (lib/platform/throttle.ts). */
   'user.locked': z.strictObject({ until: z.iso.datetime() }),
   /** An admin lifted a lock before it ended. */
   'user.unlocked': z.strictObject({}),

@@ -9,7 +9,7 @@
  * anything that sounds like a credential at any depth.
  */
 import { z } from 'zod';
-import { pageRange, pageWindow } from './paging.ts';
+import { pageRange, pageWindow } from '../platform/paging.ts';
 import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from '../db/audit.ts';
 import type { Database } from '../db/database.ts';
 import {
@@ -21,9 +21,9 @@ import {
   type AuditDetails,
   type AuditTargetType,
 } from './audit-events.ts';
-import type { RequestContext } from './request-context.ts';
+import type { RequestContext } from '../platform/request-context.ts';
 
-export { requestContext, type RequestContext } from './request-context.ts';
+export { requestContext, type RequestContext } from '../platform/request-context.ts';
 export { lastSignIns } from '../db/audit.ts';
 export { auditActions, auditActionLabels, isAuditAction, type AuditAction } from './audit-events.ts';
 export type { AuditEventRecord };

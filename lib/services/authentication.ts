@@ -2,7 +2,7 @@
  * Where passwords are checked: sign-in at /interaction/:uid/login
  * (`authenticate`) and the current password on /account (`verifyCurrentPassword`).
  * Both go through `checkPassword`, the one place a password is checked against
- * an account, under the throttle (lib/services/throttle.ts): a refused attempt
+ * an account, under the throttle (lib/platform/throttle.ts): a refused attempt
  * runs no argon2id at all, a failure is counted, a success clears the count.
  *
  * The answer the person sees never says whether the username exists: unknown
@@ -24,8 +24,8 @@ import { findCredentials, findCredentialsById, type Credentials } from '../db/us
 import { recordAudit, type RequestContext } from './audit.ts';
 import { knownDevice } from './sign-in-devices.ts';
 import type { signInFailureReasons } from './audit-events.ts';
-import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
-import type { Refusal, Throttle } from './throttle.ts';
+import { verifyAgainstDummy, verifyPassword } from '../platform/passwords.ts';
+import type { Refusal, Throttle } from '../platform/throttle.ts';
 
 /** What checking a password needs: the database and the throttle (lib/context.ts has both). */
 export interface PasswordCheckContext {

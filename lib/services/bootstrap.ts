@@ -15,9 +15,9 @@ import { findClientMetadata, setClientEnabled, setClientSecretHash } from '../db
 import { hashClientSecret } from '../oidc/client-secret.ts';
 import { findClient, newClientSchema, registerClient, updateClient } from './clients.ts';
 import { hasUsers } from '../db/users.ts';
-import { Conflict } from './errors.ts';
+import { Conflict } from '../platform/errors.ts';
 import { createUser } from './users.ts';
-import { generatePassword } from './passwords.ts';
+import { generatePassword } from '../platform/passwords.ts';
 import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal-client.ts';
 
 /**

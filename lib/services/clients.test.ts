@@ -20,7 +20,7 @@ import {
   searchClients,
   updateClient,
 } from './clients.ts';
-import { Conflict, InvalidRequest, NotFound } from './errors.ts';
+import { Conflict, InvalidRequest, NotFound } from '../platform/errors.ts';
 
 test('client ids are 128 random bits and never look like a command-line option', () => {
   // One random id in 32 used to start with '-': `gatehouse client disable -abc…` then read it as flags.

@@ -24,14 +24,14 @@ import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts
 import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { recordAuditBy, type AuditBy } from './audit.ts';
-import { Conflict, NotFound, parseInput } from './errors.ts';
+import { Conflict, NotFound, parseInput } from '../platform/errors.ts';
 import { clientType } from './wire.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export const redirectUriSchema = z.string().superRefine((value, ctx) => {
   const url = URL.parse(value);
-  // `params`: the refusal's code and its URI, for a page to word in its language (lib/services/forms.ts issueProblem).
+  // `params`: the refusal's code and its URI, for a page to word in its language (lib/platform/forms.ts issueProblem).
   if (!url) return void ctx.addIssue({ code: 'custom', message: `${value} is not an absolute URL`, params: { code: 'uri_not_absolute', uri: value } });
   if (url.hash || value.includes('#'))
     ctx.addIssue({ code: 'custom', message: `${value} must not have a fragment`, params: { code: 'uri_fragment', uri: value } });

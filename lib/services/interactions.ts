@@ -27,7 +27,7 @@ import { rememberDevice } from './sign-in-devices.ts';
 import { recoveryCodesLeft } from './factors/recovery-codes.ts';
 import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from './factors/passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from './factors/second-step.ts';
-import { formText } from './forms.ts';
+import { formText } from '../platform/forms.ts';
 import { canMailLinks } from './password-reset.ts';
 import { signUpOffered } from './sign-up.ts';
 import { secondFactorRequiredFor } from './factors/policy.ts';

@@ -11,10 +11,10 @@ import type { Mail, Mailer } from '../mail/mailer.ts';
 import { tag } from './account/testing.ts';
 import { auditEventsFor, type AuditBy } from './audit.ts';
 import { authenticate } from './authentication.ts';
-import { InvalidRequest } from './errors.ts';
+import { InvalidRequest } from '../platform/errors.ts';
 import { acceptInvitation, INVITATION_LINK_DAYS, invitationOf, inviteUser, NO_MAIL, resendInvitation, viewInvitation } from './invitations.ts';
 import { addUser, changeProfile } from './onboarding.ts';
-import { verifyPassword } from './passwords.ts';
+import { verifyPassword } from '../platform/passwords.ts';
 import { capturingMailer, TEST_ISSUER, testContext } from './testing.ts';
 import { changePassword, updateProfile } from './users.ts';
 

@@ -29,11 +29,11 @@ import { findUserById, setFirstPassword, type UserRecord } from '../db/users.ts'
 import { mailBrand } from '../config/brand.ts';
 import { invitationMail } from '../mail/templates/invitation.ts';
 import { recordAudit, recordAuditBy, type AuditBy, type RequestContext } from './audit.ts';
-import { Conflict, InvalidRequest, parseInput } from './errors.ts';
-import { type FieldProblems, throttledProblem } from './forms.ts';
+import { Conflict, InvalidRequest, parseInput } from '../platform/errors.ts';
+import { type FieldProblems, throttledProblem } from '../platform/forms.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
 import { canMailLinks, readNewPassword } from './password-reset.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword } from '../platform/passwords.ts';
 import { existingUser, insertNewUser, newUserSchema, type NewUserInput } from './users.ts';
 
 export const INVITATION_LINK_DAYS = 7;

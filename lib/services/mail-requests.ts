@@ -1,7 +1,7 @@
 /**
  * "Send me a mail" forms (password reset, a sign-up's "send the link again")
  * must answer a name that has no account as they answer one that has: the
- * throttle counts mails per account (lib/services/throttle.ts
+ * throttle counts mails per account (lib/platform/throttle.ts
  * beforeMailRequest), so a name without one is counted under a stable
  * pseudonym of its own, or the 7th request would tell the two apart.
  */

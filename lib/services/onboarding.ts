@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { findUserById, type UserRecord } from '../db/users.ts';
 import type { AuditBy } from './audit.ts';
 import { sendEmailVerification, type MailLinkConfig, type VerificationSend } from './email-verification.ts';
-import { NotFound } from './errors.ts';
+import { NotFound } from '../platform/errors.ts';
 import { createUser, type NewUserInput, type ProfileInput, updateProfile } from './users.ts';
 
 type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };

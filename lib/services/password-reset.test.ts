@@ -12,7 +12,7 @@ import { memoryLog } from '../ops/log.ts';
 import { capturingMailer } from './testing.ts';
 import { person, session } from './account/testing.ts';
 import { auditEventsFor } from './audit.ts';
-import { verifyPassword } from './passwords.ts';
+import { verifyPassword } from '../platform/passwords.ts';
 import { RESET_LINK_MINUTES, requestPasswordReset, resetPassword, viewResetLink } from './password-reset.ts';
 import { TEST_ISSUER, testContext } from './testing.ts';
 

@@ -12,7 +12,7 @@
  * (lib/mail/hand-off.ts), so neither a slow mail server nor the writes a link
  * takes show. A mail the server refuses leaves no link (the failure is logged,
  * never the link); asking again works. Requests are throttled per source
- * address and per name, links checked per source (lib/services/throttle.ts).
+ * address and per name, links checked per source (lib/platform/throttle.ts).
  * Each reset is in the audit log; never the link.
  */
 import { z } from 'zod';
@@ -25,9 +25,9 @@ import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
 import type { Locale } from '../i18n/locale.ts';
-import { fieldProblems, formText, type FieldProblems, throttledProblem } from './forms.ts';
+import { fieldProblems, formText, type FieldProblems, throttledProblem } from '../platform/forms.ts';
 import { unknownNameKey } from './mail-requests.ts';
-import { passwordPolicy } from './passwords.ts';
+import { passwordPolicy } from '../platform/passwords.ts';
 import { changePassword, passwordSchema } from './users.ts';
 
 export const RESET_LINK_MINUTES = 30;

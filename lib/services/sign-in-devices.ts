@@ -2,7 +2,7 @@
  * Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"): a browser
  * that signed in to an account with its password, or that opened the account's mailed unlock
  * link, carries a cookie that proves so. A password attempt from it spends that browser's own
- * budget (lib/services/throttle.ts), which a stranger guessing from elsewhere, or from the same
+ * budget (lib/platform/throttle.ts), which a stranger guessing from elsewhere, or from the same
  * address, cannot spend: the owner is never locked out by someone else's failures.
  *
  * The cookie holds up to five entries (a browser shared by a few people), each a random device

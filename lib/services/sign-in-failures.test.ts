@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor } from './audit.ts';
-import { recordSignInFailure, sourceOf, unknownUsernameFailures } from './sign-in-failures.ts';
+import { sourceOf, unknownUsernameFailures } from '../platform/source-counts.ts';
+import { countFailure, recordSignInFailure } from './sign-in-failures.ts';
 
 const client = { clientId: 'app', clientName: 'App' };
 const from = (ip: string) => ({ ip, userAgent: 'guesser/1.0' });
@@ -32,7 +33,7 @@ for (const storage of testDatabases('sign-in-failures')) {
       const failures = unknownUsernameFailures({ timer: false });
       const ip = freshIp();
       const start = Date.parse('2026-11-23T12:00:00Z');
-      for (let i = 0; i < 200; i++) await failures.failed(db, client, from(ip), start + i * 100); // 20 s
+      for (let i = 0; i < 200; i++) await countFailure(failures, db, client, from(ip), start + i * 100); // 20 s
       assert.deepEqual(await unknownFrom(db, ip), [{ reason: 'unknown_user', count: 1, ...client }], 'the first at once, the rest counted');
       await failures.flushDue(start + 30_000);
       assert.equal((await unknownFrom(db, ip)).length, 1, 'not before the minute ends');
@@ -43,9 +44,9 @@ for (const storage of testDatabases('sign-in-failures')) {
       );
 
       // The written count opened the next minute: more guesses in it wait for its end, then come in one entry.
-      for (let i = 0; i < 5; i++) await failures.failed(db, client, from(ip), start + 61_000 + i);
+      for (let i = 0; i < 5; i++) await countFailure(failures, db, client, from(ip), start + 61_000 + i);
       assert.equal((await unknownFrom(db, ip)).length, 2);
-      await failures.failed(db, client, from(ip), start + 125_000);
+      await countFailure(failures, db, client, from(ip), start + 125_000);
       assert.deepEqual(
         (await unknownFrom(db, ip)).map((d) => d.count),
         [6, 199, 1],
@@ -53,7 +54,7 @@ for (const storage of testDatabases('sign-in-failures')) {
       );
 
       const other = freshIp();
-      await failures.failed(db, client, from(other), start + 1_000);
+      await countFailure(failures, db, client, from(other), start + 1_000);
       assert.deepEqual(
         (await unknownFrom(db, other)).map((d) => d.count),
         [1],
@@ -80,7 +81,7 @@ for (const storage of testDatabases('sign-in-failures')) {
       });
       const ip = freshIp();
       for (let i = 0; i < 3; i++) {
-        await failures.failed(db, client, from(ip));
+        await countFailure(failures, db, client, from(ip));
         now += 1_000;
       }
       assert.deepEqual(

@@ -23,9 +23,9 @@ import { findAccount } from '../db/users.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { clientForDisplay, findInteraction } from '../oidc/interaction.ts';
 import type { RequestContext } from './audit.ts';
-import { addProblem, type FieldProblems, formProblems, formText, throttledProblem } from './forms.ts';
+import { addProblem, type FieldProblems, formProblems, formText, throttledProblem } from '../platform/forms.ts';
 import { clientOf, completePasswordStep, current, type Next } from './interactions.ts';
-import { passwordPolicy } from './passwords.ts';
+import { passwordPolicy } from '../platform/passwords.ts';
 import { resendSignUpLink, signUp, signUpFields, signUpOffered } from './sign-up.ts';
 
 const interactionPage = (issuer: string, uid: string, query = '') => new URL(`/interaction/${encodeURIComponent(uid)}${query}`, issuer).toString();

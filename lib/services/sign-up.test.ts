@@ -14,7 +14,7 @@ import { person } from './account/testing.ts';
 import { auditEventsFor } from './audit.ts';
 import { authenticate } from './authentication.ts';
 import { confirmEmail, viewVerificationLink } from './email-verification.ts';
-import { Conflict, Forbidden, InvalidRequest } from './errors.ts';
+import { Conflict, Forbidden, InvalidRequest } from '../platform/errors.ts';
 import { handedOff } from '../mail/hand-off.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.ts';
 import { emailDomainAllowed, resendSignUpLink, signUp, signUpOffered, signUpStartupLine, type SignUpInput } from './sign-up.ts';

@@ -28,12 +28,12 @@ import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail,
 import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sign-up.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig, sendEmailVerification } from './email-verification.ts';
-import { Conflict, Forbidden, parseInput } from './errors.ts';
+import { Conflict, Forbidden, parseInput } from '../platform/errors.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { unknownNameKey } from './mail-requests.ts';
 import { canMailLinks } from './password-reset.ts';
-import { hashPassword } from './passwords.ts';
-import type { Refusal } from './throttle.ts';
+import { hashPassword } from '../platform/passwords.ts';
+import type { Refusal } from '../platform/throttle.ts';
 import { isUniqueViolation, passwordSchema, profileSchema, usernameSchema } from './users.ts';
 
 type Settings = MailLinkConfig & Pick<AppContext['config'], 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'>;

@@ -10,7 +10,7 @@ import { testDatabases } from '../db/testing.ts';
 import { LONGEST_SIGNED_LIFETIME } from '../oidc/signed-lifetimes.ts';
 import { createLogger, memoryLog } from '../ops/log.ts';
 import { BY_CLI } from './audit.ts';
-import { Conflict, NotFound } from './errors.ts';
+import { Conflict, NotFound } from '../platform/errors.ts';
 import {
   checkSigningKeys,
   dueSteps,

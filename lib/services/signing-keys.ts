@@ -39,7 +39,7 @@ import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from '../oidc/algorithm
 import { generateSigningJwk } from '../oidc/keys.ts';
 import { LONGEST_SIGNED_LIFETIME } from '../oidc/signed-lifetimes.ts';
 import { BY_SYSTEM, recordAuditBy, type AuditBy } from './audit.ts';
-import { Conflict, NotFound } from './errors.ts';
+import { Conflict, NotFound } from '../platform/errors.ts';
 
 export type { SigningKeyInfo };
 

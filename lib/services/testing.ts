@@ -7,8 +7,8 @@ import type { ClientRecord } from '../db/clients.ts';
 import type { Database } from '../db/database.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
 import { createLogger, type Log } from '../ops/log.ts';
-import { unknownUsernameFailures, type UnknownUsernameFailures } from './sign-in-failures.ts';
-import { createThrottle, throttleSettings, type Throttle } from './throttle.ts';
+import { unknownUsernameFailures, type UnknownUsernameFailures } from '../platform/source-counts.ts';
+import { createThrottle, throttleSettings, type Throttle } from '../platform/throttle.ts';
 
 export interface TestContext {
   db: Database;

@@ -10,7 +10,7 @@ import Provider from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { findAccount } from '../db/users.ts';
 import { recordAudit } from './audit.ts';
-import { requestContext } from './request-context.ts';
+import { requestContext } from '../platform/request-context.ts';
 
 interface DestroyedToken {
   clientId?: string;

@@ -7,9 +7,9 @@ import { findArtifact, listSessionsOfAccount, upsertArtifact } from '../db/artif
 import { findCredentials, findUserById, findUserByUsername } from '../db/users.ts';
 import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor, BY_CLI, type AuditBy } from './audit.ts';
-import { verifyPassword } from './passwords.ts';
-import { Conflict, Forbidden, InvalidRequest, NotFound } from './errors.ts';
-import { createThrottle, throttleSettings, type Throttle } from './throttle.ts';
+import { verifyPassword } from '../platform/passwords.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound } from '../platform/errors.ts';
+import { createThrottle, throttleSettings, type Throttle } from '../platform/throttle.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from './account/two-step.ts';
 import { authenticate } from './authentication.ts';
 import { hasSecondFactor } from './factors/second-step.ts';

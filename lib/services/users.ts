@@ -29,9 +29,9 @@ import {
 } from '../db/users.ts';
 import { endAllSessions, endOtherSessions } from './account/sessions.ts';
 import { recordAuditBy, type AuditBy } from './audit.ts';
-import { Conflict, Forbidden, NotFound, parseInput } from './errors.ts';
-import { hashPassword, passwordPolicy } from './passwords.ts';
-import type { Throttle } from './throttle.ts';
+import { Conflict, Forbidden, NotFound, parseInput } from '../platform/errors.ts';
+import { hashPassword, passwordPolicy } from '../platform/passwords.ts';
+import type { Throttle } from '../platform/throttle.ts';
 
 export const usernameSchema = z
   .string()
@@ -190,7 +190,7 @@ export async function enableUser(db: Database, id: string, by?: AuditBy): Promis
 
 /**
  * Until when failed password checks (or second-factor codes) lock the user
- * out (lib/services/throttle.ts); null when they may sign in. For the admin's
+ * out (lib/platform/throttle.ts); null when they may sign in. For the admin's
  * views: a short wait between guesses is not a lock and shows as null.
  */
 export async function lockOf(throttle: Pick<Throttle, 'lockState'>, id: string): Promise<Date | null> {

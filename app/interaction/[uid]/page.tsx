@@ -18,7 +18,7 @@ import { AnotherAccountForm } from '@/components/interaction/another-account';
 import { SelectAccount } from '@/components/interaction/select-account';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { interactionPage } from '@/lib/surfaces/interaction/page';
-import { requestIdOf } from '@/lib/services/request-context';
+import { requestIdOf } from '@/lib/platform/request-context';
 import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';

@@ -11,7 +11,7 @@
  */
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
-import { addProblem, formText, type FieldProblems, type ProblemCode } from '../forms.ts';
+import { addProblem, formText, type FieldProblems, type ProblemCode } from '../../platform/forms.ts';
 import { deletePasskey, insertPasskey, listPasskeys, type PasskeySummary } from '../../db/factors.ts';
 import {
   checkRegistration,

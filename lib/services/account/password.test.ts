@@ -5,7 +5,7 @@ import { findArtifactByUid } from '../../db/artifacts.ts';
 import { findCredentials } from '../../db/users.ts';
 import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
-import { verifyPassword } from '../passwords.ts';
+import { verifyPassword } from '../../platform/passwords.ts';
 import { changeOwnPassword } from './password.ts';
 import { testContext } from '../testing.ts';
 import { person, session } from './testing.ts';

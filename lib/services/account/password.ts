@@ -9,8 +9,8 @@
 import { z } from 'zod';
 import type { AuditBy } from '../audit.ts';
 import { type PasswordCheckContext, verifyCurrentPassword } from '../authentication.ts';
-import { addProblem, fieldProblems, formText, type FieldProblems, throttledProblem } from '../forms.ts';
-import { passwordPolicy } from '../passwords.ts';
+import { addProblem, fieldProblems, formText, type FieldProblems, throttledProblem } from '../../platform/forms.ts';
+import { passwordPolicy } from '../../platform/passwords.ts';
 import { changePassword, passwordSchema } from '../users.ts';
 import type { AccountHolder } from './sessions.ts';
 

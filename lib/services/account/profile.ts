@@ -15,7 +15,7 @@ import { findUserByUsernameOrEmail } from '../../db/users.ts';
 import type { AuditBy } from '../audit.ts';
 import { type MailLinkConfig, sendEmailVerification } from '../email-verification.ts';
 import type { Locale } from '../../i18n/locale.ts';
-import { fieldProblems, formProblems, formText, type FieldProblems } from '../forms.ts';
+import { fieldProblems, formProblems, formText, type FieldProblems } from '../../platform/forms.ts';
 import { canMailLinks } from '../password-reset.ts';
 import { existingUser as existingUserById, profileSchema, updateProfile } from '../users.ts';
 

@@ -9,8 +9,8 @@
  */
 import { recordAuditBy, type AuditBy } from '../audit.ts';
 import { verifyCurrentPassword } from '../authentication.ts';
-import { addProblem, formText, type FieldProblems, throttledProblem } from '../forms.ts';
-import { passwordPolicy } from '../passwords.ts';
+import { addProblem, formText, type FieldProblems, throttledProblem } from '../../platform/forms.ts';
+import { passwordPolicy } from '../../platform/passwords.ts';
 import { confirmTotp, deleteTotp, findTotpFactor, findTotpSecret, insertPendingTotp } from '../../db/factors.ts';
 import { recoveryCodesLeft, regenerateRecoveryCodes } from '../factors/recovery-codes.ts';
 import { hasSecondFactor, type FactorContext } from '../factors/second-step.ts';

@@ -6,7 +6,7 @@ import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
 import { person } from '../account/testing.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, regenerateOwnRecoveryCodes, removeOwnTotp, twoStepStatus } from '../account/two-step.ts';
-import { unknownUsernameFailures } from '../sign-in-failures.ts';
+import { unknownUsernameFailures } from '../../platform/source-counts.ts';
 import { testContext } from '../testing.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepContext } from './second-step.ts';
 import { TOTP_PERIOD, totpCode } from './totp.ts';

@@ -1,7 +1,7 @@
 /**
  * The second step of a sign-in: a TOTP code, a passkey's answer or a recovery
  * code from a person whose password was right. Guesses go through the throttle's second-factor
- * counters (lib/services/throttle.ts: the account's password limits, counted
+ * counters (lib/platform/throttle.ts: the account's password limits, counted
  * apart), like passwords: refused without checking while the account waits,
  * each failure counted, a success clearing the count. Each outcome is in the
  * audit log; never the code typed.
@@ -11,9 +11,9 @@ import { acceptTotpStep, findTotpSecret } from '../../db/factors.ts';
 import { recordAudit, type RequestContext } from '../audit.ts';
 import type { secondFactorMethods } from '../audit-events.ts';
 import { recordLockout } from '../authentication.ts';
-import type { UnknownUsernameFailures } from '../sign-in-failures.ts';
+import type { UnknownUsernameFailures } from '../../platform/source-counts.ts';
 import { checkSignIn, type PasskeyContext } from './passkeys.ts';
-import type { Refusal, Throttle } from '../throttle.ts';
+import type { Refusal, Throttle } from '../../platform/throttle.ts';
 import { readRecoveryCode, spendRecovery, type RecoveryCodeProblem } from './recovery-codes.ts';
 import { matchingStep, readTotpCode, type TotpCodeProblem } from './totp.ts';
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { AdminTokenCheck } from '../../oidc/admin-token.ts';
 import type { AdminAccess } from '../portal/access.ts';
 import { authorizeAdminRequest, bearerChallenge, presentedBearer, type AuthSources } from './auth.ts';
-import { ServiceError } from '../../services/errors.ts';
+import { ServiceError } from '../../platform/errors.ts';
 
 const issuer = 'https://id.example.com';
 const admin = { id: 'u1', username: 'ada', name: 'Ada', email: null };

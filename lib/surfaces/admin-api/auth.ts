@@ -16,7 +16,7 @@ import { bearerToken } from '../../http/bearer.ts';
 import type { AdminTokenCheck } from '../../oidc/admin-token.ts';
 import { ADMIN_SCOPE } from '../../oidc/scopes.ts';
 import type { AdminAccess, AdminUser } from '../portal/access.ts';
-import { Forbidden, Unauthorized } from '../../services/errors.ts';
+import { Forbidden, Unauthorized } from '../../platform/errors.ts';
 
 export type AdminCaller = { kind: 'session'; admin: AdminUser } | { kind: 'client'; clientId: string };
 

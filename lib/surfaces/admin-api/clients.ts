@@ -19,7 +19,7 @@ import {
   updateClient as updateClientUseCase,
   type NewClientInput,
 } from '../../services/clients.ts';
-import { Conflict, Forbidden, NotFound } from '../../services/errors.ts';
+import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
 import { isManagedClient } from '../portal/clients.ts';
 import { clientType } from '../../services/wire.ts';
 import { clientDto, clientFieldNames, clientInput, registrationOf } from './dto/clients.ts';

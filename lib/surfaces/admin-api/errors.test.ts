@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { ServiceError, Unauthorized } from '../../services/errors.ts';
+import { ServiceError, Unauthorized } from '../../platform/errors.ts';
 import { memoryLog } from '../../ops/log.ts';
 import { errorBodySchema, errorResponse } from './errors.ts';
 

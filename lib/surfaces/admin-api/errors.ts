@@ -1,5 +1,5 @@
 /**
- * The admin API's translation of the use cases' one error (lib/services/errors.ts):
+ * The admin API's translation of the use cases' one error (lib/platform/errors.ts):
  * every error answer is `{"error", "error_description"}` (the shape of RFC 6749
  * §5.2, which the provider's own endpoints use too), with the code's status.
  * Anything that is not a shown ServiceError becomes a generic `server_error`
@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { logServerError, serverErrorDescription, type ErrorLog } from '../../oidc/server-errors.ts';
-import { describeIssues, errorCodes, InvalidRequest, ServiceError } from '../../services/errors.ts';
+import { describeIssues, errorCodes, InvalidRequest, ServiceError } from '../../platform/errors.ts';
 
 export const errorBodySchema = z
   .strictObject({

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BODY_LIMITS } from '../../http/body-limits.ts';
-import { InvalidRequest } from '../../services/errors.ts';
+import { InvalidRequest } from '../../platform/errors.ts';
 import { isJsonContentType, JSON_BODY_LIMIT, readJsonBody } from './http.ts';
 
 const post = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>

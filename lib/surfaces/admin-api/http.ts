@@ -3,7 +3,7 @@
  * JSON_BODY_LIMIT bytes, an object at the top. Everything else is an
  * invalid_request before any use case sees it.
  */
-import { InvalidRequest } from '../../services/errors.ts';
+import { InvalidRequest } from '../../platform/errors.ts';
 
 export const JSON_BODY_LIMIT = 64 * 1024;
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ADMIN_SCOPE } from '../../oidc/scopes.ts';
-import { ERRORS, type ErrorCode } from '../../services/errors.ts';
+import { ERRORS, type ErrorCode } from '../../platform/errors.ts';
 import { errorBodySchema } from './errors.ts';
 import { JSON_BODY_LIMIT } from './http.ts';
 import { operations, type Operation } from './operations.ts';

@@ -6,7 +6,7 @@
  * drift apart. Each route file exports `adminRoute(<operation id>)`.
  */
 import { z } from 'zod';
-import type { ErrorCode } from '../../services/errors.ts';
+import type { ErrorCode } from '../../platform/errors.ts';
 import { auditEventListSchema, auditQuerySchema } from './dto/audit.ts';
 import { clientListSchema, clientPatchSchema, clientSchema, clientSecretSchema, createdClientSchema, newClientBodySchema } from './dto/clients.ts';
 import { pathId, searchQuery } from './dto/common.ts';

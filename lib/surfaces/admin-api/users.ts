@@ -12,11 +12,11 @@ import type { Database } from '../../db/database.ts';
 import type { UserRecord } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser } from '../../services/account/apps.ts';
 import { activeSessions, endAllSessions, endOneSession } from '../../services/account/sessions.ts';
-import { generatePassword } from '../../services/passwords.ts';
-import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../services/errors.ts';
+import { generatePassword } from '../../platform/passwords.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../platform/errors.ts';
 import { invitationOf, inviteUser, resendInvitation as resendInvitationUseCase } from '../../services/invitations.ts';
 import { addUser, changeProfile } from '../../services/onboarding.ts';
-import type { Throttle } from '../../services/throttle.ts';
+import type { Throttle } from '../../platform/throttle.ts';
 import {
   changePassword,
   disableUser as disableUserUseCase,

@@ -1,6 +1,6 @@
 /**
  * Who acts in the admin portal, for the audit log: the admin `requireAdmin()`
- * returned, and where their request came from (lib/services/request-context.ts).
+ * returned, and where their request came from (lib/platform/request-context.ts).
  */
 import 'server-only';
 import { headers } from 'next/headers';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { newClientSchema } from '../../services/clients.ts';
 import { translator } from '../../i18n/messages.ts';
 import { fieldProblemTexts } from '../../i18n/problems.ts';
-import { fieldErrors, fieldProblems } from '../../services/forms.ts';
+import { fieldErrors, fieldProblems } from '../../platform/forms.ts';
 import { clientRecord } from '../../services/testing.ts';
 import { clientFields, clientFormValues, readClientForm } from './client-form.ts';
 

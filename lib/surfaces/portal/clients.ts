@@ -6,7 +6,7 @@
  * as values for the form to show; anything else throws.
  */
 import 'server-only';
-import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../services/paging.ts';
+import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
 import { serverContext } from '../../context.ts';
 import { CLIENT_SORTS, type ClientRecord, type ClientSort } from '../../db/clients.ts';
 import {
@@ -20,8 +20,8 @@ import {
   updateClient,
 } from '../../services/clients.ts';
 import { violationsOf } from '../../services/client-policy-report.ts';
-import { Conflict, NotFound } from '../../services/errors.ts';
-import { formProblems } from '../../services/forms.ts';
+import { Conflict, NotFound } from '../../platform/errors.ts';
+import { formProblems } from '../../platform/forms.ts';
 import type { TrustViolation } from '../../oidc/client-policy.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';

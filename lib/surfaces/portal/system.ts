@@ -6,7 +6,7 @@
  */
 import 'server-only';
 import { serverContext } from '../../context.ts';
-import { Conflict } from '../../services/errors.ts';
+import { Conflict } from '../../platform/errors.ts';
 import type { MailMode } from '../../mail/mailer.ts';
 import { canMailLinks } from '../../services/password-reset.ts';
 import { listSigningKeys, rotateSigningKeys, rotationSettings, type RotationOutcome, type SigningKeyInfo } from '../../services/signing-keys.ts';

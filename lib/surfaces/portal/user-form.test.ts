@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newUserSchema, profileSchema } from '../../services/users.ts';
-import { fieldProblems } from '../../services/forms.ts';
+import { fieldProblems } from '../../platform/forms.ts';
 import { readNewUserForm, readPasswordChoice, readProfileForm, userFields } from './user-form.ts';
 
 function form(entries: Record<string, string>): FormData {

@@ -1,13 +1,13 @@
 /**
  * The admin portal's user forms as plain data: FormData in, the input of the
  * user schemas (lib/services/users.ts, shared with the CLI) out; their fields,
- * for `formProblems` (lib/services/forms.ts) to put the issues under, as codes. A password
+ * for `formProblems` (lib/platform/forms.ts) to put the issues under, as codes. A password
  * is read from the form and never put back into `values`: forms are never
  * re-rendered with it.
  */
 import type { UserRecord } from '../../db/users.ts';
-import { formText, type FieldProblems } from '../../services/forms.ts';
-import { generatePassword, passwordPolicy } from '../../services/passwords.ts';
+import { formText, type FieldProblems } from '../../platform/forms.ts';
+import { generatePassword, passwordPolicy } from '../../platform/passwords.ts';
 import type { NewUserInput, ProfileInput } from '../../services/users.ts';
 
 export type PasswordChoice = 'generate' | 'type';

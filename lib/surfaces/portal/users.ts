@@ -16,14 +16,14 @@ import { z } from 'zod';
 import { invitationOf, inviteUser, resendInvitation } from '../../services/invitations.ts';
 import { addUser, changeProfile } from '../../services/onboarding.ts';
 import { canMailLinks } from '../../services/password-reset.ts';
-import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../services/paging.ts';
+import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
 import { serverContext } from '../../context.ts';
 import { USER_SORTS, type UserRecord, type UserSort } from '../../db/users.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../../services/account/apps.ts';
 import { activeSessions, endAllSessions, type ActiveSession } from '../../services/account/sessions.ts';
 import { auditEventsFor, lastSignIns, type AuditEventRecord } from '../../services/audit.ts';
-import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../services/errors.ts';
-import { formProblems } from '../../services/forms.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../platform/errors.ts';
+import { formProblems } from '../../platform/forms.ts';
 import {
   changePassword,
   disableUser,

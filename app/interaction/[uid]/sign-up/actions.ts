@@ -4,7 +4,7 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { serverContext } from '@/lib/context';
 import { requestLocale } from '@/lib/surfaces/locale';
-import { requestContext } from '@/lib/services/request-context';
+import { requestContext } from '@/lib/platform/request-context';
 import { submitSignUp, type SignUpFormState } from '@/lib/services/sign-up-interaction';
 
 export async function signUpAction(uid: string, _state: SignUpFormState, form: FormData): Promise<SignUpFormState> {

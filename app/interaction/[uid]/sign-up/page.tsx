@@ -9,7 +9,7 @@ import { SignUpForm } from '@/components/interaction/sign-up-form';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
-import { passwordPolicy } from '@/lib/services/passwords';
+import { passwordPolicy } from '@/lib/platform/passwords';
 import { viewSignUp } from '@/lib/services/sign-up-interaction';
 import { signUpAction } from './actions';
 

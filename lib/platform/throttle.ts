@@ -55,7 +55,7 @@ import type { Database } from '../db/database.ts';
 import { serverSecret } from '../db/secrets.ts';
 import { type CounterStore, openCounterStore } from '../db/throttle-store.ts';
 import { usernameKey } from '../db/users.ts';
-import { sourceOf } from './sign-in-failures.ts';
+import { sourceOf } from './source-counts.ts';
 
 export interface Limits {
   /** Failures in a window that cost nothing. */
@@ -150,7 +150,7 @@ export interface FailureOutcome {
 export interface PasswordAttempt {
   account: { id: string } | undefined;
   username: string;
-  /** The request's address (lib/services/request-context.ts), null when unknown. */
+  /** The request's address (lib/platform/request-context.ts), null when unknown. */
   ip: string | null;
   /**
    * The browser's device id for this account, when it presented a valid device cookie for it
