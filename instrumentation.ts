@@ -97,8 +97,8 @@ export async function register() {
     // After the server can serve: reports for the operator and the audit log's
     // retention. They read through Prisma, whose first query costs a start
     // that finds everything in place a few hundred ms it need not wait for.
-    const { reportClientPolicyViolations } = await import('./lib/services/client-policy-report');
-    const { reportUsernameClashes } = await import('./lib/services/username-clashes');
+    const { reportClientPolicyViolations } = await import('./lib/clients/policy-report');
+    const { reportUsernameClashes } = await import('./lib/users/username-clashes');
     const { startAuditRetention } = await import('./lib/services/audit-retention');
     void reportClientPolicyViolations(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the client policy report failed'));
     void reportUsernameClashes(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the username clash report failed'));

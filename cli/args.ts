@@ -23,7 +23,7 @@ export interface Result {
   failed?: boolean;
 }
 
-/** What the use cases that mail links take (lib/services/invitations.ts, onboarding.ts). */
+/** What the use cases that mail links take (lib/users/invitations.ts, onboarding.ts). */
 export interface MailingContext {
   db: Database;
   now: () => number;

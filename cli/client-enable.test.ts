@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { findClientMetadata } from '../lib/db/clients.ts';
+import { findClientMetadata } from '../lib/clients/repository.ts';
 import { closeDatabase, database } from '../lib/db/database.ts';
 import { auditEventsFor } from '../lib/services/audit.ts';
 import { cliRunner, failure, ok } from './testing.ts';

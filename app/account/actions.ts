@@ -30,7 +30,7 @@ import {
 } from '@/lib/surfaces/account/pages';
 import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirm';
 import { requestLocale } from '@/lib/surfaces/locale';
-import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/services/portal-client';
+import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/clients/portal-client';
 import { endPortalSession, requireUser } from '@/lib/surfaces/portal/session';
 
 export async function updateProfileAction(_state: ProfileState, form: FormData): Promise<ProfileState> {

@@ -7,7 +7,7 @@
  */
 import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/services/audit.ts';
-import type { UserRecord } from '../../lib/db/users.ts';
+import type { UserRecord } from '../../lib/users/repository.ts';
 import { InvalidRequest, parseInput } from '../../lib/platform/errors.ts';
 import {
   changePassword,
@@ -21,7 +21,7 @@ import {
   unlockUser,
   userIdByUsername,
   usernameSchema,
-} from '../../lib/services/users.ts';
+} from '../../lib/users/manage.ts';
 import { VERIFICATION_LINK_HOURS } from '../../lib/services/email-verification.ts';
 import { userToWire } from '../../lib/services/wire.ts';
 import { type MailingContext, parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
@@ -46,7 +46,7 @@ const generatedNotice = 'This password is shown only once; pass it on to its own
  * The mailing use cases are loaded by the commands that mail (as `unlock` loads the throttle): every
  * other command starts without them. Their link's lifetime, for the help texts (cli/invitations.test.ts checks it).
  */
-const mailingUseCases = () => Promise.all([import('../../lib/services/invitations.ts'), import('../../lib/services/onboarding.ts')]);
+const mailingUseCases = () => Promise.all([import('../../lib/users/invitations.ts'), import('../../lib/users/onboarding.ts')]);
 const INVITATION_DAYS = 7;
 
 const mailNote = `A user with an email address gets a mail: the invitation with --invite, else a

@@ -21,7 +21,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
 import { insertMailLink, newLinkToken } from '../../lib/db/mail-links.ts';
 import { createLogger } from '../../lib/ops/log.ts';
-import { inviteUser } from '../../lib/services/invitations.ts';
+import { inviteUser } from '../../lib/users/invitations.ts';
 import { capturingMailer } from '../../lib/services/testing.ts';
 import { totpCode } from '../../lib/services/factors/totp.ts';
 import { controlFindings, describeFindings, type Finding, wcagFindings } from '../support/axe.ts';

@@ -87,7 +87,7 @@ test('a wrong password and an unknown username get the same answer', async () =>
 });
 
 test('a disabled user cannot sign in: told so after the right password, the generic answer after a wrong one', async () => {
-  const { disableUser } = await import('../../lib/services/users.ts');
+  const { disableUser } = await import('../../lib/users/manage.ts');
   const { database } = await import('../../lib/db/database.ts');
   const { databaseUrl } = await import('../support/fixtures.ts');
   const user = await makeUser();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, database } from '../../lib/db/database.ts';
 import { auditEventsFor } from '../../lib/services/audit.ts';
-import { registerClient } from '../../lib/services/clients.ts';
+import { registerClient } from '../../lib/clients/manage.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, authorizeQuery, baseUrl, databaseUrl, makeClient, pkce, redirectUri } from '../support/fixtures.ts';
 import { mailApi, mailCount, nextMail } from '../support/mail.ts';

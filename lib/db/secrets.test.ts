@@ -7,7 +7,7 @@ import { findTotpSecret, insertPendingTotp } from './factors.ts';
 import { type Keyring, keyringOf } from './keyring.ts';
 import { insertSigningKey, listActiveSigningKeys, resealSecrets, sealedTables, serverSecret } from './secrets.ts';
 import { testDatabases } from './testing.ts';
-import { insertUser } from './users.ts';
+import { insertUser } from '../users/repository.ts';
 
 const jwk = () => ({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: randomBytes(32).toString('base64url') });
 

@@ -8,7 +8,7 @@
 import Provider from 'oidc-provider';
 import { brandFrom } from '../config/brand.ts';
 import { deleteExpiredArtifacts } from '../db/artifacts.ts';
-import { cachedClientMetadata } from '../db/clients.ts';
+import { cachedClientMetadata } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';

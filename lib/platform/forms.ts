@@ -79,7 +79,7 @@ export const problemCodes = [
   'passkey_exists',
   'passkey_cancelled',
   'unconfirmed',
-  // A client registration's rules (lib/services/clients.ts), as the admin portal's client form shows them.
+  // A client registration's rules (lib/clients/manage.ts), as the admin portal's client form shows them.
   'uri_not_absolute',
   'uri_fragment',
   'uri_credentials',

@@ -54,7 +54,7 @@ import { env } from '../config/env.ts';
 import type { Database } from '../db/database.ts';
 import { serverSecret } from '../db/secrets.ts';
 import { type CounterStore, openCounterStore } from '../db/throttle-store.ts';
-import { usernameKey } from '../db/users.ts';
+import { usernameKey } from '../users/repository.ts';
 import { sourceOf } from './source-counts.ts';
 
 export interface Limits {

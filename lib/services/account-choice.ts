@@ -8,7 +8,7 @@
 import 'server-only';
 import type { AppContext } from '../context.ts';
 import { ANOTHER_ACCOUNT } from '../oidc/account-choice.ts';
-import { findAccount } from '../db/users.ts';
+import { findAccount } from '../users/repository.ts';
 import { findInteraction, finishInteraction } from '../oidc/interaction.ts';
 import { current, type Next } from './interactions.ts';
 

@@ -13,7 +13,7 @@ import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
-import { findAccount } from '../db/users.ts';
+import { findAccount } from '../users/repository.ts';
 import { accountUnlockMail } from '../mail/templates/account-unlock.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';

@@ -116,7 +116,7 @@ export const auditDetailsSchemas = {
   'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /** That a secret was rotated, never the secret. */
   'client.secret_rotated': z.strictObject({}),
-  /** `invited`: without a password, which the person chooses with their invitation link (lib/services/invitations.ts). */
+  /** `invited`: without a password, which the person chooses with their invitation link (lib/users/invitations.ts). */
   'user.created': z.strictObject({
     role,
     email: z.string().max(254).nullable().optional(),

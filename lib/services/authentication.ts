@@ -20,7 +20,7 @@
  * cannot import that marker.
  */
 import type { Database } from '../db/database.ts';
-import { findCredentials, findCredentialsById, type Credentials } from '../db/users.ts';
+import { findCredentials, findCredentialsById, type Credentials } from '../users/repository.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { knownDevice } from './sign-in-devices.ts';
 import type { signInFailureReasons } from './audit-events.ts';

@@ -11,7 +11,7 @@ import { mailBrand } from '../config/brand.ts';
 import type { Locale } from '../i18n/locale.ts';
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from '../db/mail-links.ts';
-import { findAccount, setVerifiedEmail } from '../db/users.ts';
+import { findAccount, setVerifiedEmail } from '../users/repository.ts';
 import { emailVerificationMail, type EmailVerificationMail } from '../mail/templates/email-verification.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { canMailLinks } from './password-reset.ts';

@@ -16,7 +16,7 @@ import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
 import { forAnotherAccount } from '../oidc/account-choice.ts';
 import { appHost } from '../oidc/return-link.ts';
-import { findAccount, findUserById } from '../db/users.ts';
+import { findAccount, findUserById } from '../users/repository.ts';
 import { countPasskeys, findTotpFactor } from '../db/factors.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from '../db/pending-second-steps.ts';
 import { findPendingEmailVerification, savePendingEmailVerification } from '../db/pending-email-verifications.ts';
@@ -31,7 +31,7 @@ import { formText } from '../platform/forms.ts';
 import { canMailLinks } from './password-reset.ts';
 import { signUpOffered } from './sign-up.ts';
 import { secondFactorRequiredFor } from './factors/policy.ts';
-import { PORTAL_CLIENT_ID } from './portal-client.ts';
+import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { recordSignInFailure } from './sign-in-failures.ts';
 
 export const loginForm = z.object({

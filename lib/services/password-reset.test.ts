@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { findArtifactByUid } from '../db/artifacts.ts';
-import { findCredentials } from '../db/users.ts';
+import { findCredentials } from '../users/repository.ts';
 import { testDatabases } from '../db/testing.ts';
 import type { Database } from '../db/database.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from '../db/mail-links.ts';
-import { findAccount, findUserByUsernameOrEmail, markEmailVerified } from '../db/users.ts';
+import { findAccount, findUserByUsernameOrEmail, markEmailVerified } from '../users/repository.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
@@ -28,7 +28,7 @@ import type { Locale } from '../i18n/locale.ts';
 import { fieldProblems, formText, type FieldProblems, throttledProblem } from '../platform/forms.ts';
 import { unknownNameKey } from './mail-requests.ts';
 import { passwordPolicy } from '../platform/passwords.ts';
-import { changePassword, passwordSchema } from './users.ts';
+import { changePassword, passwordSchema } from '../users/manage.ts';
 
 export const RESET_LINK_MINUTES = 30;
 

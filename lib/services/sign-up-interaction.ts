@@ -19,7 +19,7 @@
 import 'server-only';
 import type { AppContext } from '../context.ts';
 import { deletePendingEmailVerification, findPendingEmailVerification, savePendingEmailVerification } from '../db/pending-email-verifications.ts';
-import { findAccount } from '../db/users.ts';
+import { findAccount } from '../users/repository.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { clientForDisplay, findInteraction } from '../oidc/interaction.ts';
 import type { RequestContext } from './audit.ts';

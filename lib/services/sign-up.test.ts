@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Database } from '../db/database.ts';
 import { deletePendingEmailVerificationsOf, savePendingEmailVerification } from '../db/pending-email-verifications.ts';
-import { findUserById } from '../db/users.ts';
+import { findUserById } from '../users/repository.ts';
 import { testDatabases } from '../db/testing.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
 import { person } from './account/testing.ts';

@@ -24,7 +24,7 @@ import { z } from 'zod';
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import type { Locale } from '../i18n/locale.ts';
-import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail, insertUser } from '../db/users.ts';
+import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail, insertUser } from '../users/repository.ts';
 import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sign-up.ts';
 import { recordAudit, type RequestContext } from './audit.ts';
 import { adminMailLocale, type MailLinkConfig, sendEmailVerification } from './email-verification.ts';
@@ -34,7 +34,7 @@ import { unknownNameKey } from './mail-requests.ts';
 import { canMailLinks } from './password-reset.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import type { Refusal } from '../platform/throttle.ts';
-import { isUniqueViolation, passwordSchema, profileSchema, usernameSchema } from './users.ts';
+import { isUniqueViolation, passwordSchema, profileSchema, usernameSchema } from '../users/manage.ts';
 
 type Settings = MailLinkConfig & Pick<AppContext['config'], 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'>;
 export type SignUpContext = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: Settings };

@@ -8,7 +8,7 @@
  */
 import Provider from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { findAccount } from '../db/users.ts';
+import { findAccount } from '../users/repository.ts';
 import { recordAudit } from './audit.ts';
 import { requestContext } from '../platform/request-context.ts';
 

@@ -6,10 +6,10 @@
  * password hash: the records these take carry neither (lib/db). Imports
  * nothing but types, so the CLI can load it without the provider.
  */
-import type { ClientRecord } from '../db/clients.ts';
+import type { ClientRecord } from '../clients/repository.ts';
 import type { SigningKeyInfo } from '../db/signing-keys.ts';
 import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
-import type { UserRecord } from '../db/users.ts';
+import type { UserRecord } from '../users/repository.ts';
 
 export const clientType = (client: ClientRecord) => (client.confidential ? 'confidential' : 'public');
 

@@ -5,7 +5,7 @@ import { findArtifact, findArtifactByUid } from '../../db/artifacts.ts';
 import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
 import { ensurePortalClient } from '../bootstrap.ts';
-import { PORTAL_CLIENT_ID } from '../portal-client.ts';
+import { PORTAL_CLIENT_ID } from '../../clients/portal-client.ts';
 import { connectedApps, revokeAppOfUser, revokeConnectedApp } from './apps.ts';
 import { clientActor } from '../audit.ts';
 import { app, grant, person, session, token } from './testing.ts';

@@ -10,10 +10,10 @@
  * its access.
  */
 import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from '../../db/artifacts.ts';
-import { findClient } from '../../db/clients.ts';
+import { findClient } from '../../clients/repository.ts';
 import type { Database } from '../../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
-import { PORTAL_CLIENT_ID } from '../portal-client.ts';
+import { PORTAL_CLIENT_ID } from '../../clients/portal-client.ts';
 import type { AccountHolder } from './sessions.ts';
 
 export interface ConnectedApp {

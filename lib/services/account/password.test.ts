@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { findArtifactByUid } from '../../db/artifacts.ts';
-import { findCredentials } from '../../db/users.ts';
+import { findCredentials } from '../../users/repository.ts';
 import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
 import { verifyPassword } from '../../platform/passwords.ts';

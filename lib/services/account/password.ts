@@ -11,7 +11,7 @@ import type { AuditBy } from '../audit.ts';
 import { type PasswordCheckContext, verifyCurrentPassword } from '../authentication.ts';
 import { addProblem, fieldProblems, formText, type FieldProblems, throttledProblem } from '../../platform/forms.ts';
 import { passwordPolicy } from '../../platform/passwords.ts';
-import { changePassword, passwordSchema } from '../users.ts';
+import { changePassword, passwordSchema } from '../../users/manage.ts';
 import type { AccountHolder } from './sessions.ts';
 
 const fields = ['currentPassword', 'newPassword', 'confirmPassword'] as const;

@@ -1,7 +1,7 @@
 // A person edits their own profile, on SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { findUserById } from '../../db/users.ts';
+import { findUserById } from '../../users/repository.ts';
 import { testDatabases } from '../../db/testing.ts';
 import { auditEventsFor } from '../audit.ts';
 import type { Database } from '../../db/database.ts';

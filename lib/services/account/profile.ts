@@ -1,7 +1,7 @@
 /**
  * A person edits their own name and email (/account). The rules are the ones
  * admins and the CLI use (`profileSchema`, `updateProfile` in
- * lib/services/users.ts, which records user.updated); a taken email comes back
+ * lib/users/manage.ts, which records user.updated); a taken email comes back
  * as a message on the email field.
  *
  * A new address does not replace the old one at once: when the server can send
@@ -11,13 +11,13 @@
  * Without mail, the address changes at once, unverified, as admins' do.
  */
 import type { AppContext } from '../../context.ts';
-import { findUserByUsernameOrEmail } from '../../db/users.ts';
+import { findUserByUsernameOrEmail } from '../../users/repository.ts';
 import type { AuditBy } from '../audit.ts';
 import { type MailLinkConfig, sendEmailVerification } from '../email-verification.ts';
 import type { Locale } from '../../i18n/locale.ts';
 import { fieldProblems, formProblems, formText, type FieldProblems } from '../../platform/forms.ts';
 import { canMailLinks } from '../password-reset.ts';
-import { existingUser as existingUserById, profileSchema, updateProfile } from '../users.ts';
+import { existingUser as existingUserById, profileSchema, updateProfile } from '../../users/manage.ts';
 
 export interface ProfileValues {
   name: string;

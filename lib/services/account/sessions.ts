@@ -8,7 +8,7 @@
  */
 import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../../db/artifacts.ts';
 import { signInsSince } from '../../db/audit.ts';
-import { findClient } from '../../db/clients.ts';
+import { findClient } from '../../clients/repository.ts';
 import type { Database } from '../../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit.ts';
 import { describeUserAgent, summarizeUserAgent, type UserAgentSummary } from './activity.ts';

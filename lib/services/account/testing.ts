@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { upsertArtifact } from '../../db/artifacts.ts';
 import type { Database } from '../../db/database.ts';
 import type { AuditBy } from '../audit.ts';
-import { registerClient } from '../clients.ts';
+import { registerClient } from '../../clients/manage.ts';
 import { totpCode } from '../factors/totp.ts';
 import { testContext } from '../testing.ts';
-import { createUser } from '../users.ts';
+import { createUser } from '../../users/manage.ts';
 import type { AccountHolder } from './sessions.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from './two-step.ts';
 

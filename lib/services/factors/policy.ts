@@ -7,7 +7,7 @@
  * (lib/services/interactions.ts): the portal is where it is set up, so its
  * own sign-in is never held back.
  */
-import type { Role } from '../../db/users.ts';
+import type { Role } from '../../users/repository.ts';
 
 export type SecondFactorPolicy = 'admins' | 'everyone' | 'off';
 

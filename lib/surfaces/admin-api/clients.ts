@@ -1,11 +1,11 @@
 /**
  * The admin API's client operations: the client use cases of
- * lib/services/clients.ts (the ones the portal and the CLI use), with the
+ * lib/clients/manage.ts (the ones the portal and the CLI use), with the
  * portal's rule that Gatehouse's own client is read only. Every change is
  * recorded in the audit log by the use case, as done by the caller.
  */
 import 'server-only';
-import type { ClientRecord } from '../../db/clients.ts';
+import type { ClientRecord } from '../../clients/repository.ts';
 import type { Database } from '../../db/database.ts';
 import {
   disableClient as disableClientUseCase,
@@ -18,7 +18,7 @@ import {
   searchClients,
   updateClient as updateClientUseCase,
   type NewClientInput,
-} from '../../services/clients.ts';
+} from '../../clients/manage.ts';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
 import { isManagedClient } from '../portal/clients.ts';
 import { clientType } from '../../services/wire.ts';

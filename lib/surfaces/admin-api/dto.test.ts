@@ -1,7 +1,7 @@
 // The admin API's wire shapes: snake_case names over the use cases' own schemas, and nothing secret going out.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newClientSchema } from '../../services/clients.ts';
+import { newClientSchema } from '../../clients/manage.ts';
 import { auditEventDto, auditEventSchema, auditQuerySchema, snakeKeys } from './dto/audit.ts';
 import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSchema, newClientBodySchema, registrationOf } from './dto/clients.ts';
 import { searchQuery } from './dto/common.ts';

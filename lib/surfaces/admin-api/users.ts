@@ -1,5 +1,5 @@
 /**
- * The admin API's user operations: the user use cases of lib/services/users.ts
+ * The admin API's user operations: the user use cases of lib/users/manage.ts
  * and the account ones (sessions, connected apps) the portal's user pages use;
  * one user's answer says until when failed password checks lock them out,
  * and whether they have a second step (DELETE .../second-factors resets it).
@@ -9,13 +9,13 @@
  */
 import 'server-only';
 import type { Database } from '../../db/database.ts';
-import type { UserRecord } from '../../db/users.ts';
+import type { UserRecord } from '../../users/repository.ts';
 import { connectedApps, revokeAppOfUser } from '../../services/account/apps.ts';
 import { activeSessions, endAllSessions, endOneSession } from '../../services/account/sessions.ts';
 import { generatePassword } from '../../platform/passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../platform/errors.ts';
-import { invitationOf, inviteUser, resendInvitation as resendInvitationUseCase } from '../../services/invitations.ts';
-import { addUser, changeProfile } from '../../services/onboarding.ts';
+import { invitationOf, inviteUser, resendInvitation as resendInvitationUseCase } from '../../users/invitations.ts';
+import { addUser, changeProfile } from '../../users/onboarding.ts';
 import type { Throttle } from '../../platform/throttle.ts';
 import {
   changePassword,
@@ -28,7 +28,7 @@ import {
   secondFactorsOf,
   setRole,
   unlockUser as unlockUserUseCase,
-} from '../../services/users.ts';
+} from '../../users/manage.ts';
 import { grantDto, noSecondFactors, sessionDto, userDto, userSummaryDto } from './dto/users.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';

@@ -12,7 +12,7 @@
 import { isSessionOfAccount } from '../../db/artifacts.ts';
 import type { Database } from '../../db/database.ts';
 import { hasSecondFactor } from '../../db/factors.ts';
-import { findUserById, type Role } from '../../db/users.ts';
+import { findUserById, type Role } from '../../users/repository.ts';
 import { secondFactorRequiredFor, type SecondFactorPolicy } from '../../services/factors/policy.ts';
 
 export { enrolmentPath, secondFactorRequiredFor, type SecondFactorPolicy } from '../../services/factors/policy.ts';

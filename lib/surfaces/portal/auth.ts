@@ -16,7 +16,7 @@ import { env } from '../../config/env.ts';
 import { sessionUidOfAccessToken } from '../../db/artifacts.ts';
 import { serverContext } from '../../context.ts';
 import { serverSecret } from '../../db/secrets.ts';
-import { PORTAL_CLIENT_ID, PORTAL_PROVIDER_ID, portalClientSecret } from '../../services/portal-client.ts';
+import { PORTAL_CLIENT_ID, PORTAL_PROVIDER_ID, portalClientSecret } from '../../clients/portal-client.ts';
 
 /** How long a portal session lasts before the admin goes back through Gatehouse (whose own session may still be there). */
 const PORTAL_SESSION_TTL = 8 * 3600;

@@ -1,7 +1,7 @@
 // The portal's client form: FormData to the shared registration schema, and its issues back per field.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newClientSchema } from '../../services/clients.ts';
+import { newClientSchema } from '../../clients/manage.ts';
 import { translator } from '../../i18n/messages.ts';
 import { fieldProblemTexts } from '../../i18n/problems.ts';
 import { fieldErrors, fieldProblems } from '../../platform/forms.ts';

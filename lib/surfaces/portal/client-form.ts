@@ -1,13 +1,13 @@
 /**
  * The client form of the admin portal, as plain data: FormData in, the input
- * of `newClientSchema` (lib/services/clients.ts, the one schema for the CLI and
+ * of `newClientSchema` (lib/clients/manage.ts, the one schema for the CLI and
  * the portal) out; its fields, for `formProblems` (lib/platform/forms.ts) to put
  * that schema's issues under, as codes the form words in the page's language. Nothing here is secret: a client secret is never
  * typed into a form.
  */
-import type { ClientRecord } from '../../db/clients.ts';
+import type { ClientRecord } from '../../clients/repository.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
-import type { NewClientInput } from '../../services/clients.ts';
+import type { NewClientInput } from '../../clients/manage.ts';
 import type { FieldProblems } from '../../platform/forms.ts';
 
 /** What the form shows: the same names as the schema, lists as the text the person typed. */

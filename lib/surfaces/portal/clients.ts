@@ -2,13 +2,13 @@
  * The admin portal's client pages as use cases: list, show, create, edit,
  * rotate the secret, disable/enable, delete. Each takes the admin that
  * `requireAdmin()` returned (who acts; the use case records it in the audit log) and talks
- * to storage only through lib/services/clients.ts. Expected failures come back
+ * to storage only through lib/clients/manage.ts. Expected failures come back
  * as values for the form to show; anything else throws.
  */
 import 'server-only';
 import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
 import { serverContext } from '../../context.ts';
-import { CLIENT_SORTS, type ClientRecord, type ClientSort } from '../../db/clients.ts';
+import { CLIENT_SORTS, type ClientRecord, type ClientSort } from '../../clients/repository.ts';
 import {
   disableClient,
   enableClient,
@@ -18,15 +18,15 @@ import {
   rotateClientSecret,
   searchClients,
   updateClient,
-} from '../../services/clients.ts';
-import { violationsOf } from '../../services/client-policy-report.ts';
+} from '../../clients/manage.ts';
+import { violationsOf } from '../../clients/policy-report.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import { formProblems } from '../../platform/forms.ts';
 import type { TrustViolation } from '../../oidc/client-policy.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import { clientFields, clientFormValues, readClientForm, type ClientFieldProblems, type ClientFormValues } from './client-form.ts';
-import { PORTAL_CLIENT_ID } from '../../services/portal-client.ts';
+import { PORTAL_CLIENT_ID } from '../../clients/portal-client.ts';
 
 export const CLIENTS_PER_PAGE = 20;
 

@@ -15,7 +15,7 @@ import { env } from '../../config/env.ts';
 import { serverContext } from '../../context.ts';
 import { adminAccess, enrolmentPath, gatehouseSessionAlive, userAccess, type AdminAccess, type AdminUser, type PortalUser } from './access.ts';
 import { pinNextAuthUrl, portalCookieNames, portalSessionSecret } from './auth.ts';
-import { PORTAL_CLIENT_ID, SIGNED_OUT_PATH } from '../../services/portal-client.ts';
+import { PORTAL_CLIENT_ID, SIGNED_OUT_PATH } from '../../clients/portal-client.ts';
 import { safeReturnTo, signInPathFor } from './return-to.ts';
 
 export type { AdminUser, PortalUser };

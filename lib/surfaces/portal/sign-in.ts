@@ -24,7 +24,7 @@ import NextAuth from 'next-auth';
 import { cookies } from 'next/headers';
 import { NextRequest } from 'next/server';
 import { portalAuthOptions, portalCookieNames, portalSessionSecret, pinNextAuthUrl } from './auth.ts';
-import { PORTAL_PROVIDER_ID } from '../../services/portal-client.ts';
+import { PORTAL_PROVIDER_ID } from '../../clients/portal-client.ts';
 import { safeReturnTo, type PortalArea } from './return-to.ts';
 import { currentAdmin, currentUser } from './session.ts';
 

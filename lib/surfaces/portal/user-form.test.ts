@@ -1,7 +1,7 @@
 // The portal's user forms: FormData to the shared user schemas, issues back per field, and never a password in the values.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newUserSchema, profileSchema } from '../../services/users.ts';
+import { newUserSchema, profileSchema } from '../../users/manage.ts';
 import { fieldProblems } from '../../platform/forms.ts';
 import { readNewUserForm, readPasswordChoice, readProfileForm, userFields } from './user-form.ts';
 

@@ -1,14 +1,14 @@
 /**
  * The admin portal's user forms as plain data: FormData in, the input of the
- * user schemas (lib/services/users.ts, shared with the CLI) out; their fields,
+ * user schemas (lib/users/manage.ts, shared with the CLI) out; their fields,
  * for `formProblems` (lib/platform/forms.ts) to put the issues under, as codes. A password
  * is read from the form and never put back into `values`: forms are never
  * re-rendered with it.
  */
-import type { UserRecord } from '../../db/users.ts';
+import type { UserRecord } from '../../users/repository.ts';
 import { formText, type FieldProblems } from '../../platform/forms.ts';
 import { generatePassword, passwordPolicy } from '../../platform/passwords.ts';
-import type { NewUserInput, ProfileInput } from '../../services/users.ts';
+import type { NewUserInput, ProfileInput } from '../../users/manage.ts';
 
 export type PasswordChoice = 'generate' | 'type';
 
@@ -18,7 +18,7 @@ export interface NewUserFormValues {
   name: string;
   email: string;
   role: 'user' | 'admin';
-  /** `invite`: no password; the person chooses it with a mailed link (lib/services/invitations.ts). */
+  /** `invite`: no password; the person chooses it with a mailed link (lib/users/invitations.ts). */
   passwordChoice: PasswordChoice | 'invite';
 }
 

@@ -1,10 +1,10 @@
 /**
  * The admin portal's user pages as use cases: list, show, create (with a
- * password, or an invitation: lib/services/invitations.ts), send an invitation
+ * password, or an invitation: lib/users/invitations.ts), send an invitation
  * or a verification link again, edit the profile, set or generate a password, disable/enable, grant or remove the
  * admin role, lift a lock that failed password checks put on them, reset their
  * two-step verification (a lost authenticator). Each takes the admin that `requireAdmin()` returned; the user
- * use cases (lib/services/users.ts) record every change in the audit log as
+ * use cases (lib/users/manage.ts) record every change in the audit log as
  * done by them, from their request's IP and user agent. Expected failures
  * come back as values for the page to show; anything else throws.
  * A password is returned only when Gatehouse generated it, to be shown once;
@@ -13,12 +13,12 @@
 import 'server-only';
 import { sendEmailVerification, type VerificationSend } from '../../services/email-verification.ts';
 import { z } from 'zod';
-import { invitationOf, inviteUser, resendInvitation } from '../../services/invitations.ts';
-import { addUser, changeProfile } from '../../services/onboarding.ts';
+import { invitationOf, inviteUser, resendInvitation } from '../../users/invitations.ts';
+import { addUser, changeProfile } from '../../users/onboarding.ts';
 import { canMailLinks } from '../../services/password-reset.ts';
 import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
 import { serverContext } from '../../context.ts';
-import { USER_SORTS, type UserRecord, type UserSort } from '../../db/users.ts';
+import { USER_SORTS, type UserRecord, type UserSort } from '../../users/repository.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../../services/account/apps.ts';
 import { activeSessions, endAllSessions, type ActiveSession } from '../../services/account/sessions.ts';
 import { auditEventsFor, lastSignIns, type AuditEventRecord } from '../../services/audit.ts';
@@ -36,7 +36,7 @@ import {
   setRole,
   unlockUser,
   type SecondFactors,
-} from '../../services/users.ts';
+} from '../../users/manage.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import {

@@ -1,13 +1,13 @@
 /**
  * Clients on the wire, in RFC 7591's metadata names (serialized by
  * lib/services/wire.ts, as `gatehouse client list --json` prints them). Request fields are the registration schema's own
- * (newClientSchema in lib/services/clients.ts, shared with the CLI and the
+ * (newClientSchema in lib/clients/manage.ts, shared with the CLI and the
  * portal), renamed; its cross-field rules run in the use case, and their
  * issues are named back with `clientFieldNames`.
  */
 import { z } from 'zod';
-import type { ClientRecord } from '../../../db/clients.ts';
-import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../../services/clients.ts';
+import type { ClientRecord } from '../../../clients/repository.ts';
+import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../../clients/manage.ts';
 import { clientToWire, clientType } from '../../../services/wire.ts';
 import { pageOf, timestamp } from './common.ts';
 

@@ -1,14 +1,14 @@
 /**
  * Users, their sessions and their grants on the wire. Request fields are the
- * user schemas' own (lib/services/users.ts, shared with the CLI and the
+ * user schemas' own (lib/users/manage.ts, shared with the CLI and the
  * portal). A password goes in, never out, except one Gatehouse generated:
  * that is in the one answer that created it.
  */
 import { z } from 'zod';
-import type { UserRecord } from '../../../db/users.ts';
+import type { UserRecord } from '../../../users/repository.ts';
 import type { ConnectedApp } from '../../../services/account/apps.ts';
 import type { ActiveSession } from '../../../services/account/sessions.ts';
-import { newUserSchema, passwordSchema, profileSchema, type SecondFactors } from '../../../services/users.ts';
+import { newUserSchema, passwordSchema, profileSchema, type SecondFactors } from '../../../users/manage.ts';
 import { userToWire } from '../../../services/wire.ts';
 import { isoOrNull, pageOf, timestamp } from './common.ts';
 
@@ -171,8 +171,8 @@ export const noSecondFactors: SecondFactors = { totp: false, since: null, pendin
 
 /**
  * One user, with what only the API adds: the lock the throttle holds on them
- * (lockOf in lib/services/users.ts), their second step (secondFactorsOf) and
- * their pending invitation's expiry (invitationOf in lib/services/invitations.ts).
+ * (lockOf in lib/users/manage.ts), their second step (secondFactorsOf) and
+ * their pending invitation's expiry (invitationOf in lib/users/invitations.ts).
  */
 export function userDto(
   user: UserRecord,

@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { NewUserForm } from '@/components/admin/user-form';
 import { FormPage } from '@/components/portal/detail';
-import { INVITATION_LINK_DAYS } from '@/lib/services/invitations';
+import { INVITATION_LINK_DAYS } from '@/lib/users/invitations';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { newUserFormValues } from '@/lib/surfaces/portal/user-form';
 import { canInvite } from '@/lib/surfaces/portal/users';

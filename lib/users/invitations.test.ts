@@ -5,18 +5,18 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import type { Database } from '../db/database.ts';
-import { findCredentials, findUserById } from '../db/users.ts';
+import { findCredentials, findUserById } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
-import { tag } from './account/testing.ts';
-import { auditEventsFor, type AuditBy } from './audit.ts';
-import { authenticate } from './authentication.ts';
+import { tag } from '../services/account/testing.ts';
+import { auditEventsFor, type AuditBy } from '../services/audit.ts';
+import { authenticate } from '../services/authentication.ts';
 import { InvalidRequest } from '../platform/errors.ts';
 import { acceptInvitation, INVITATION_LINK_DAYS, invitationOf, inviteUser, NO_MAIL, resendInvitation, viewInvitation } from './invitations.ts';
 import { addUser, changeProfile } from './onboarding.ts';
 import { verifyPassword } from '../platform/passwords.ts';
-import { capturingMailer, TEST_ISSUER, testContext } from './testing.ts';
-import { changePassword, updateProfile } from './users.ts';
+import { capturingMailer, TEST_ISSUER, testContext } from '../services/testing.ts';
+import { changePassword, updateProfile } from './manage.ts';
 
 const formOf = (fields: Record<string, string>) => {
   const form = new FormData();

@@ -4,17 +4,17 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { findArtifact, listSessionsOfAccount, upsertArtifact } from '../db/artifacts.ts';
 
-import { findCredentials, findUserById, findUserByUsername } from '../db/users.ts';
+import { findCredentials, findUserById, findUserByUsername } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
-import { auditEventsFor, BY_CLI, type AuditBy } from './audit.ts';
+import { auditEventsFor, BY_CLI, type AuditBy } from '../services/audit.ts';
 import { verifyPassword } from '../platform/passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../platform/errors.ts';
 import { createThrottle, throttleSettings, type Throttle } from '../platform/throttle.ts';
-import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from './account/two-step.ts';
-import { authenticate } from './authentication.ts';
-import { hasSecondFactor } from './factors/second-step.ts';
-import { totpCode } from './factors/totp.ts';
-import { testContext } from './testing.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../services/account/two-step.ts';
+import { authenticate } from '../services/authentication.ts';
+import { hasSecondFactor } from '../services/factors/second-step.ts';
+import { totpCode } from '../services/factors/totp.ts';
+import { testContext } from '../services/testing.ts';
 import {
   changePassword,
   createUser,
@@ -28,7 +28,7 @@ import {
   unlockUser,
   updateProfile,
   userIdByUsername,
-} from './users.ts';
+} from './manage.ts';
 
 const tag = () => randomBytes(4).toString('hex');
 

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { upsertArtifact } from '../db/artifacts.ts';
-import { findClientMetadata } from '../db/clients.ts';
+import { findClientMetadata } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
-import { auditEventsFor } from './audit.ts';
+import { auditEventsFor } from '../services/audit.ts';
 import {
   newClientId,
   disableClient,
@@ -19,7 +19,7 @@ import {
   rotateClientSecret,
   searchClients,
   updateClient,
-} from './clients.ts';
+} from './manage.ts';
 import { Conflict, InvalidRequest, NotFound } from '../platform/errors.ts';
 
 test('client ids are 128 random bits and never look like a command-line option', () => {

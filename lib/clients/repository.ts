@@ -7,9 +7,9 @@
 import type { Client } from '../generated/sqlite/client.ts';
 import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
 import { honouredTrust } from '../oidc/client-policy.ts';
-import type { Database } from './database.ts';
-import { columnList, type RawRow } from './rows.ts';
-import { containsText } from './text-search.ts';
+import type { Database } from '../db/database.ts';
+import { columnList, type RawRow } from '../db/rows.ts';
+import { containsText } from '../db/text-search.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
 export interface ClientMetadata {

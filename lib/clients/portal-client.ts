@@ -7,7 +7,7 @@
 import { serverSecret } from '../db/secrets.ts';
 import type { Database } from '../db/database.ts';
 import { generateClientSecret } from '../oidc/client-secret.ts';
-import type { NewClientInput } from './clients.ts';
+import type { NewClientInput } from './manage.ts';
 
 export const PORTAL_CLIENT_ID = 'gatehouse-portal';
 /** next-auth's provider id: it names the callback route /api/auth/callback/gatehouse. */

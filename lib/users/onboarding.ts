@@ -1,17 +1,17 @@
 /**
  * Adding a person with a password, and changing their address, as every admin
  * surface does it (portal, CLI, admin API): the user is created or changed
- * (lib/services/users.ts), and an address given gets its verification link
+ * (lib/users/manage.ts), and an address given gets its verification link
  * (lib/services/email-verification.ts), since an address is verified by its
  * reader, not by whoever typed it. Adding one without a password is an
- * invitation (lib/services/invitations.ts), whose link verifies the address itself.
+ * invitation (lib/users/invitations.ts), whose link verifies the address itself.
  */
 import type { AppContext } from '../context.ts';
-import { findUserById, type UserRecord } from '../db/users.ts';
-import type { AuditBy } from './audit.ts';
-import { sendEmailVerification, type MailLinkConfig, type VerificationSend } from './email-verification.ts';
+import { findUserById, type UserRecord } from './repository.ts';
+import type { AuditBy } from '../services/audit.ts';
+import { sendEmailVerification, type MailLinkConfig, type VerificationSend } from '../services/email-verification.ts';
 import { NotFound } from '../platform/errors.ts';
-import { createUser, type NewUserInput, type ProfileInput, updateProfile } from './users.ts';
+import { createUser, type NewUserInput, type ProfileInput, updateProfile } from './manage.ts';
 
 type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };
 
@@ -31,7 +31,7 @@ export async function addUser(
 
 /**
  * An admin's change of a user's name or email. A new address is unverified
- * (lib/db/users.ts updateUserProfile) and gets its link at once, as a new
+ * (lib/users/repository.ts updateUserProfile) and gets its link at once, as a new
  * user's does; `verification` is absent when the address did not change
  * or was removed. A failed send keeps the change (the admin sends it again).
  */

@@ -15,9 +15,9 @@ import {
   updateClient,
   type ClientRow,
   type NewClient,
-} from './clients.ts';
-import { reportClientPolicyViolations } from '../services/client-policy-report.ts';
-import { testDatabases } from './testing.ts';
+} from './repository.ts';
+import { reportClientPolicyViolations } from './policy-report.ts';
+import { testDatabases } from '../db/testing.ts';
 
 const row: ClientRow = {
   id: 'c1',

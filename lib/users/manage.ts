@@ -26,9 +26,9 @@ import {
   updateUserProfile,
   type Role,
   type UserRecord,
-} from '../db/users.ts';
-import { endAllSessions, endOtherSessions } from './account/sessions.ts';
-import { recordAuditBy, type AuditBy } from './audit.ts';
+} from './repository.ts';
+import { endAllSessions, endOtherSessions } from '../services/account/sessions.ts';
+import { recordAuditBy, type AuditBy } from '../services/audit.ts';
 import { Conflict, Forbidden, NotFound, parseInput } from '../platform/errors.ts';
 import { hashPassword, passwordPolicy } from '../platform/passwords.ts';
 import type { Throttle } from '../platform/throttle.ts';
@@ -90,7 +90,7 @@ export async function createUser(db: Database, input: NewUserInput, by?: AuditBy
 /**
  * Stores a validated new user and records `user.created`; a taken username or
  * email is a Conflict on its field. `passwordHash` null: an invited person, who
- * chooses the password with their link (lib/services/invitations.ts).
+ * chooses the password with their link (lib/users/invitations.ts).
  */
 export async function insertNewUser(
   db: Database,

@@ -2,10 +2,10 @@
  * At start: the stored clients whose registration breaks the trust rule of
  * lib/oidc/client-policy.ts (rows written before the rule existed, or past the
  * registration schema). The provider already ignores what breaks it
- * (toClientMetadata, lib/db/clients.ts); this says so to the operator, one line
+ * (toClientMetadata, lib/clients/repository.ts); this says so to the operator, one line
  * per client, with what is no longer honoured and how to fix the registration.
  */
-import { listClients, type ClientRecord } from '../db/clients.ts';
+import { listClients, type ClientRecord } from './repository.ts';
 import type { Database } from '../db/database.ts';
 import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { INTROSPECT_SCOPE } from '../oidc/scopes.ts';
@@ -27,7 +27,7 @@ const explained: Record<TrustViolation, (c: ClientRecord) => string> = {
 };
 
 /**
- * How a stored client breaks the rule, if it does (judged as lib/db/clients.ts's toClientMetadata judges the row).
+ * How a stored client breaks the rule, if it does (judged as lib/clients/repository.ts's toClientMetadata judges the row).
  * The portal's client page words each in its language (the catalogs' admin.client.policy).
  */
 export function violationsOf(client: ClientRecord): TrustViolation[] {

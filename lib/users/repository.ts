@@ -6,15 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { User } from '../generated/sqlite/client.ts';
-import type { Database } from './database.ts';
-import { columnList, epochMs, type RawRow } from './rows.ts';
-import { containsText, escapeLike } from './text-search.ts';
+import type { Database } from '../db/database.ts';
+import { columnList, epochMs, type RawRow } from '../db/rows.ts';
+import { containsText, escapeLike } from '../db/text-search.ts';
 
 export type Role = 'user' | 'admin';
 
 /**
  * A user as the CLI, the portal and the API see it: the model without its password hash and comparison key.
- * `invited`: they have no password yet (an invitation not accepted: lib/services/invitations.ts).
+ * `invited`: they have no password yet (an invitation not accepted: lib/users/invitations.ts).
  */
 export type UserRecord = Omit<User, 'passwordHash' | 'usernameKey' | 'role'> & { role: Role; invited: boolean };
 
@@ -53,7 +53,7 @@ function toRecord({ passwordHash, ...row }: PublicRow): UserRecord {
 
 /**
  * A username as uniqueness and sign-in compare it: ASCII letters lowercased,
- * nothing else. Usernames are ASCII (lib/services/users.ts usernameSchema),
+ * nothing else. Usernames are ASCII (lib/users/manage.ts usernameSchema),
  * and the migration that filled `username_key` folded ASCII only, on both
  * databases: full Unicode folding here would disagree with the stored keys.
  */

@@ -17,15 +17,15 @@ import {
   setClientSecretHash,
   updateClient as updateClientRow,
   type ClientRecord,
-} from '../db/clients.ts';
+} from './repository.ts';
 import type { Database } from '../db/database.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG, ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
 import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
-import { recordAuditBy, type AuditBy } from './audit.ts';
+import { recordAuditBy, type AuditBy } from '../services/audit.ts';
 import { Conflict, NotFound, parseInput } from '../platform/errors.ts';
-import { clientType } from './wire.ts';
+import { clientType } from '../services/wire.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -6,7 +6,7 @@
  * extra ones. Called once per process before serving.
  */
 import type { Database } from '../db/database.ts';
-import { findUsernameClashes } from '../db/users.ts';
+import { findUsernameClashes } from './repository.ts';
 
 /** Logs one line per group of usernames that differ only in case; returns the groups. */
 export async function reportUsernameClashes(db: Database, log: (line: string) => void): Promise<string[][]> {
