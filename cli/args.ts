@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Database } from '../lib/db/database.ts';
 import type { Mailer } from '../lib/mail/mailer.ts';
 import type { Log } from '../lib/ops/log.ts';
-import type { MailLinkConfig } from '../lib/services/email-verification.ts';
+import type { MailLinkConfig } from '../lib/mail-links/email-verification.ts';
 import type { MailedLink } from './mail.ts';
 import { InvalidRequest } from '../lib/platform/errors.ts';
 import { generatePassword } from '../lib/platform/passwords.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { findClientMetadata } from '../lib/clients/repository.ts';
 import { closeDatabase, database } from '../lib/db/database.ts';
-import { auditEventsFor } from '../lib/services/audit.ts';
+import { auditEventsFor } from '../lib/audit/log.ts';
 import { cliRunner, failure, ok } from './testing.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-enable-'));

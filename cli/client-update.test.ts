@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { findClientMetadata } from '../lib/clients/repository.ts';
 import { testDatabases } from '../lib/db/testing.ts';
 import { clientSecretMatches } from '../lib/oidc/client-secret.ts';
-import { auditEventsFor } from '../lib/services/audit.ts';
+import { auditEventsFor } from '../lib/audit/log.ts';
 import { registerClient } from '../lib/clients/manage.ts';
 import { PORTAL_CLIENT_ID } from '../lib/clients/portal-client.ts';
 import { cliRunner, failure, ok } from './testing.ts';

@@ -34,9 +34,9 @@ export interface AppContext {
   provider(): Promise<Provider>;
   /**
    * Builds the provider again when the published signing keys changed since it
-   * was built (`keysVersion`, lib/db/signing-keys.ts: read now when not given),
+   * was built (`keysVersion`, lib/keys/repository.ts: read now when not given),
    * and serves the new one from then on; true when it did. The rotation calls it
-   * every few seconds and after each change it makes (lib/services/signing-keys.ts).
+   * every few seconds and after each change it makes (lib/keys/signing-keys.ts).
    */
   refreshProvider(keysVersion?: string): Promise<boolean>;
   /** Calls `use` with the provider once built (now, if it is) and with every one built after it. */
@@ -98,7 +98,7 @@ export function createContext({
   const refresh = async (keysVersion?: string): Promise<boolean> => {
     const current = await built?.catch(() => undefined);
     if (!current) return false; // not built yet: the first build reads the keys as they are then
-    const { listSigningKeyInfo, signingKeysVersion } = await import('./db/signing-keys.ts');
+    const { listSigningKeyInfo, signingKeysVersion } = await import('./keys/repository.ts');
     const version = keysVersion ?? signingKeysVersion(await listSigningKeyInfo(db));
     if (current.keysVersion === version) return false;
     // The old provider serves until the new one is ready; a failed build leaves it serving.
@@ -136,7 +136,7 @@ export function createContext({
         ready: async () => (await context.readiness()).ready,
         databasePool: db.poolUse,
         currentSigningKeys: async () => {
-          const { listSigningKeyInfo } = await import('./db/signing-keys.ts');
+          const { listSigningKeyInfo } = await import('./keys/repository.ts');
           return (await listSigningKeyInfo(db)).filter((k) => k.state === 'current').map((k) => ({ alg: k.alg, since: k.activatesAt || k.createdAt }));
         },
         build: buildInfo(),

@@ -7,7 +7,7 @@ import { requestLocale } from '@/lib/surfaces/locale';
 import { readFormBody } from '@/lib/oidc/form-body';
 import { escapeHtml, providerPages } from '@/lib/oidc/html';
 import { type AppContext, serverContext } from '@/lib/context';
-import type { Next } from '@/lib/services/interactions';
+import type { Next } from '@/lib/sign-in/interactions';
 import { requestContext, type RequestContext } from '@/lib/platform/request-context';
 
 /**
@@ -83,7 +83,7 @@ async function formOf(request: Request, limit: number): Promise<FormData | Respo
   return form;
 }
 
-/** One step of the interaction (a use case of lib/services/interactions.ts), given the provider's cookies. */
+/** One step of the interaction (a use case of lib/sign-in/interactions.ts), given the provider's cookies. */
 type Step = (ctx: AppContext, uid: string, cookie: string | null, context: RequestContext, form: FormData) => Promise<Next>;
 
 /**

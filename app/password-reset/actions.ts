@@ -1,13 +1,13 @@
 'use server';
 /**
  * The password reset forms' server actions: public (no one is signed in), so
- * each is throttled by the use case (lib/services/password-reset.ts). Next.js
+ * each is throttled by the use case (lib/mail-links/password-reset.ts). Next.js
  * refuses server-action posts whose Origin is not this host (CSRF).
  */
 import { headers } from 'next/headers';
 import { serverContext } from '@/lib/context';
 import { requestLocale } from '@/lib/surfaces/locale';
-import { requestPasswordReset, resetPassword, type ResetRequestState, type ResetState } from '@/lib/services/password-reset';
+import { requestPasswordReset, resetPassword, type ResetRequestState, type ResetState } from '@/lib/mail-links/password-reset';
 import { requestContext } from '@/lib/platform/request-context';
 
 export async function requestResetAction(_state: ResetRequestState, form: FormData): Promise<ResetRequestState> {

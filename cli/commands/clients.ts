@@ -4,7 +4,7 @@
  * loads: it pulls in oidc-provider, which --help and usage errors do not need.
  */
 import { z } from 'zod';
-import { BY_CLI } from '../../lib/services/audit.ts';
+import { BY_CLI } from '../../lib/audit/log.ts';
 import type { NewClientInput } from '../../lib/clients/manage.ts';
 import { Forbidden, InvalidRequest, NotFound, parseInput } from '../../lib/platform/errors.ts';
 import { clientToWire, clientType } from '../../lib/services/wire.ts';

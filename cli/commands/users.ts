@@ -6,7 +6,7 @@
  * stdin or are generated, never from arguments.
  */
 import { env } from '../../lib/config/env.ts';
-import { BY_CLI } from '../../lib/services/audit.ts';
+import { BY_CLI } from '../../lib/audit/log.ts';
 import type { UserRecord } from '../../lib/users/repository.ts';
 import { InvalidRequest, parseInput } from '../../lib/platform/errors.ts';
 import {
@@ -22,7 +22,7 @@ import {
   userIdByUsername,
   usernameSchema,
 } from '../../lib/users/manage.ts';
-import { VERIFICATION_LINK_HOURS } from '../../lib/services/email-verification.ts';
+import { VERIFICATION_LINK_HOURS } from '../../lib/mail-links/email-verification.ts';
 import { userToWire } from '../../lib/services/wire.ts';
 import { type MailingContext, parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
 import { unsentLink } from '../mail.ts';

@@ -6,7 +6,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { problemText } from '@/lib/i18n/problems';
-import type { VerificationOutcome } from '@/lib/services/email-verification';
+import type { VerificationOutcome } from '@/lib/mail-links/email-verification';
 import { Button, TextLink } from '../ui/button';
 import { Notice } from '../ui/notice';
 

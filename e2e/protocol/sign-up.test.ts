@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { auditEventsFor } from '../../lib/services/audit.ts';
+import { auditEventsFor } from '../../lib/audit/log.ts';
 import { registerClient } from '../../lib/clients/manage.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, authorizeQuery, baseUrl, databaseUrl, makeClient, pkce, redirectUri } from '../support/fixtures.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { auditEventsFor } from '../../lib/services/audit.ts';
+import { auditEventsFor } from '../../lib/audit/log.ts';
 import { database } from '../../lib/db/database.ts';
 import { PORTAL_CLIENT_ID, portalClientSecret } from '../../lib/clients/portal-client.ts';
 import { TestBrowser } from '../support/browser.ts';

@@ -10,8 +10,8 @@ import { insertClient } from '../../lib/clients/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { generateClientSecret, hashClientSecret } from '../../lib/oidc/client-secret.ts';
 import { registerClient, type NewClientInput } from '../../lib/clients/manage.ts';
-import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/services/account/two-step.ts';
-import { TOTP_PERIOD, totpCode } from '../../lib/services/factors/totp.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/account/two-step.ts';
+import { TOTP_PERIOD, totpCode } from '../../lib/factors/totp.ts';
 import { testContext } from '../../lib/services/testing.ts';
 import { createUser } from '../../lib/users/manage.ts';
 

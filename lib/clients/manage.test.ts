@@ -6,7 +6,7 @@ import { upsertArtifact } from '../db/artifacts.ts';
 import { findClientMetadata } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
-import { auditEventsFor } from '../services/audit.ts';
+import { auditEventsFor } from '../audit/log.ts';
 import {
   newClientId,
   disableClient,

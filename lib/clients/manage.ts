@@ -23,7 +23,7 @@ import { DEFAULT_ID_TOKEN_SIGNING_ALG, ID_TOKEN_SIGNING_ALGS } from '../oidc/alg
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
 import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
-import { recordAuditBy, type AuditBy } from '../services/audit.ts';
+import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { Conflict, NotFound, parseInput } from '../platform/errors.ts';
 import { clientType } from '../services/wire.ts';
 
@@ -160,7 +160,7 @@ export function newClientId(): string {
  * A new client and, for confidential clients, its secret: shown once, stored
  * only as a hash. `options` fix the id and secret of a client the server
  * manages itself (the portal); everyone else gets random ones. `by`, when
- * given, is who registers it, for the audit log (lib/services/audit.ts).
+ * given, is who registers it, for the audit log (lib/audit/log.ts).
  */
 export async function registerClient(
   db: Database,

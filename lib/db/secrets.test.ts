@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Database } from './database.ts';
-import { findTotpSecret, insertPendingTotp } from './factors.ts';
+import { findTotpSecret, insertPendingTotp } from '../factors/repository.ts';
 import { type Keyring, keyringOf } from './keyring.ts';
 import { insertSigningKey, listActiveSigningKeys, resealSecrets, sealedTables, serverSecret } from './secrets.ts';
 import { testDatabases } from './testing.ts';

@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { listAuditEvents } from './audit.ts';
+import { listAuditEvents } from '../audit/repository.ts';
 import { searchClients } from '../clients/repository.ts';
 import { testDatabases } from './testing.ts';
 import { searchUsers } from '../users/repository.ts';
 import { escapeLike, likePattern } from './text-search.ts';
-import { recordAudit } from '../services/audit.ts';
+import { recordAudit } from '../audit/log.ts';
 import { registerClient } from '../clients/manage.ts';
 import { createUser } from '../users/manage.ts';
 

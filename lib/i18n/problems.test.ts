@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { fieldProblems, problemCodes, throttledProblem } from '../platform/forms.ts';
-import { signUpSchema } from '../services/sign-up.ts';
+import { signUpSchema } from '../sign-in/sign-up.ts';
 import { SUPPORTED_LOCALES } from './locale.ts';
 import { catalogs, translator } from './messages.ts';
 import { problemText, problemTexts } from './problems.ts';

@@ -144,7 +144,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // The acr values a sign-in can carry (lib/oidc/authentication-context.ts): password
     // only, or password and a second factor. Listed in discovery as acr_values_supported
     // (OpenID Connect Discovery 1.0 §3); every ID token carries the one that applied
-    // and its RFC 8176 `amr`, from the login result of lib/services/interactions.ts.
+    // and its RFC 8176 `amr`, from the login result of lib/sign-in/interactions.ts.
     acrValues: ACR_VALUES,
     claims: {
       // acr and amr under openid: every ID token says how the person signed in

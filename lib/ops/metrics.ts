@@ -72,7 +72,7 @@ export interface MetricsSources {
   ready?: () => Promise<boolean>;
   /** The PostgreSQL pool's connections and waiting queries (pg's Pool counts); SQLite has none. */
   databasePool?: () => { total: number; idle: number; waiting: number } | undefined;
-  /** The signing keys that sign now, one per algorithm, and since when (epoch ms): lib/db/signing-keys.ts. */
+  /** The signing keys that sign now, one per algorithm, and since when (epoch ms): lib/keys/repository.ts. */
   currentSigningKeys?: () => Promise<Array<{ alg: string; since: number }>>;
   /** `gatehouse_build_info`'s labels: the package's version and Node's. */
   build?: { version: string; node: string };

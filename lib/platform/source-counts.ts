@@ -4,8 +4,8 @@
  * (`count: 1`), the ones that follow within the next minute as one entry when that minute ends
  * (`count: n`), which opens the next minute. The count lives in this process's memory: several
  * instances each write their own, and a restart drops at most one minute's unwritten count per
- * source. The sign-in failures (lib/services/sign-in-failures.ts) and the refused second steps
- * (lib/services/factors/second-step.ts) write through it.
+ * source. The sign-in failures (lib/sign-in/failures.ts) and the refused second steps
+ * (lib/factors/second-step.ts) write through it.
  */
 import { isIP } from 'node:net';
 import type { RequestContext } from './request-context.ts';

@@ -10,7 +10,7 @@
  * secret is checked lets anyone keep the owner out. So (OWASP's "device
  * cookies" against online guessing):
  * - a browser that signed in to the account before presents a device cookie
- *   (lib/services/sign-in-devices.ts) and has a budget of its own, which
+ *   (lib/sign-in/devices.ts) and has a budget of its own, which
  *   nobody else's failures touch;
  * - every other attempt counts per (account, source) and per source, so a
  *   guesser slows and locks only their own address; over all sources, the
@@ -82,7 +82,7 @@ export interface ThrottleSettings {
   client: Limits;
   /** Failed client authentications over every source: past it, every wrong secret is answered 429. */
   clientGlobal: Limits;
-  /** Sign-ups per source address (lib/services/sign-up.ts): each one creates an account and sends a mail. */
+  /** Sign-ups per source address (lib/sign-in/sign-up.ts): each one creates an account and sends a mail. */
   signUp: Limits;
   delaySeconds: number;
   maxDelaySeconds: number;
@@ -154,7 +154,7 @@ export interface PasswordAttempt {
   ip: string | null;
   /**
    * The browser's device id for this account, when it presented a valid device cookie for it
-   * (lib/services/sign-in-devices.ts): the attempt then counts against that browser's own budget only.
+   * (lib/sign-in/devices.ts): the attempt then counts against that browser's own budget only.
    */
   device?: string;
 }
@@ -185,7 +185,7 @@ export interface Throttle {
    * through freely, then delays, then a lock of that key's mails), so nobody
    * floods a mailbox or the mail server. Callers pass a key for every request,
    * a real account's id or a pseudonym of what was typed
-   * (lib/services/mail-requests.ts), so a name that is no account is refused
+   * (lib/mail-links/mail-requests.ts), so a name that is no account is refused
    * at the same step as one that is.
    */
   beforeMailRequest(request: { ip: string | null; accountId?: string }): Promise<Check>;

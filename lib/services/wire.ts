@@ -7,7 +7,7 @@
  * nothing but types, so the CLI can load it without the provider.
  */
 import type { ClientRecord } from '../clients/repository.ts';
-import type { SigningKeyInfo } from '../db/signing-keys.ts';
+import type { SigningKeyInfo } from '../keys/repository.ts';
 import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
 import type { UserRecord } from '../users/repository.ts';
 
@@ -51,7 +51,7 @@ export function userToWire(user: UserRecord) {
   };
 }
 
-/** A signing key's place in the rotation (lib/services/signing-keys.ts): never key material, which the record does not carry. */
+/** A signing key's place in the rotation (lib/keys/signing-keys.ts): never key material, which the record does not carry. */
 export function signingKeyToWire(key: SigningKeyInfo) {
   const at = (ms: number) => (ms ? new Date(ms).toISOString() : null);
   return {

@@ -24,15 +24,15 @@ import {
   newLinkToken,
   pendingMailLinkExpiry,
   spendMailLink,
-} from '../db/mail-links.ts';
+} from '../mail-links/repository.ts';
 import { findUserById, setFirstPassword, type UserRecord } from './repository.ts';
 import { mailBrand } from '../config/brand.ts';
 import { invitationMail } from '../mail/templates/invitation.ts';
-import { recordAudit, recordAuditBy, type AuditBy, type RequestContext } from '../services/audit.ts';
+import { recordAudit, recordAuditBy, type AuditBy, type RequestContext } from '../audit/log.ts';
 import { Conflict, InvalidRequest, parseInput } from '../platform/errors.ts';
 import { type FieldProblems, throttledProblem } from '../platform/forms.ts';
-import { adminMailLocale, type MailLinkConfig } from '../services/email-verification.ts';
-import { canMailLinks, readNewPassword } from '../services/password-reset.ts';
+import { adminMailLocale, type MailLinkConfig } from '../mail-links/email-verification.ts';
+import { canMailLinks, readNewPassword } from '../mail-links/password-reset.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import { existingUser, insertNewUser, newUserSchema, type NewUserInput } from './manage.ts';
 

@@ -6,14 +6,14 @@ import { findArtifact, listSessionsOfAccount, upsertArtifact } from '../db/artif
 
 import { findCredentials, findUserById, findUserByUsername } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
-import { auditEventsFor, BY_CLI, type AuditBy } from '../services/audit.ts';
+import { auditEventsFor, BY_CLI, type AuditBy } from '../audit/log.ts';
 import { verifyPassword } from '../platform/passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../platform/errors.ts';
 import { createThrottle, throttleSettings, type Throttle } from '../platform/throttle.ts';
-import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../services/account/two-step.ts';
-import { authenticate } from '../services/authentication.ts';
-import { hasSecondFactor } from '../services/factors/second-step.ts';
-import { totpCode } from '../services/factors/totp.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../account/two-step.ts';
+import { authenticate } from '../sign-in/authentication.ts';
+import { hasSecondFactor } from '../factors/second-step.ts';
+import { totpCode } from '../factors/totp.ts';
 import { testContext } from '../services/testing.ts';
 import {
   changePassword,

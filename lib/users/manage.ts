@@ -4,14 +4,14 @@
  * it once with `userIdByUsername`. Inputs are validated here with
  * zod; refusals are ServiceErrors (errors.ts: NotFound, Conflict on the taken
  * field, Forbidden for oneself). Every change takes an optional `by`
- * (lib/services/audit.ts): who makes it and from where, recorded in the audit
+ * (lib/audit/log.ts): who makes it and from where, recorded in the audit
  * log; omitted, nothing is recorded.
  */
 import { z } from 'zod';
 import { destroyArtifactsOfAccount } from '../db/artifacts.ts';
 import type { Database } from '../db/database.ts';
-import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskeys, type PasskeySummary } from '../db/factors.ts';
-import { deletePendingEmailVerificationsOf } from '../db/pending-email-verifications.ts';
+import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskeys, type PasskeySummary } from '../factors/repository.ts';
+import { deletePendingEmailVerificationsOf } from '../sign-in/pending-email-verifications.ts';
 import {
   countUsers,
   findUserById,
@@ -27,8 +27,8 @@ import {
   type Role,
   type UserRecord,
 } from './repository.ts';
-import { endAllSessions, endOtherSessions } from '../services/account/sessions.ts';
-import { recordAuditBy, type AuditBy } from '../services/audit.ts';
+import { endAllSessions, endOtherSessions } from '../account/sessions.ts';
+import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { Conflict, Forbidden, NotFound, parseInput } from '../platform/errors.ts';
 import { hashPassword, passwordPolicy } from '../platform/passwords.ts';
 import type { Throttle } from '../platform/throttle.ts';
@@ -155,7 +155,7 @@ export async function changePassword(
   const hash = await hashPassword(parseInput(passwordSchema, password, 'password'));
   const user = await existingUser(db, id);
   if (!(await setPasswordHash(db, user.id, hash))) throw new NotFound(`no user ${id}`);
-  // A sign-in waiting for the address's verification was started with the old password (lib/services/sign-up.ts).
+  // A sign-in waiting for the address's verification was started with the old password (lib/sign-in/sign-up.ts).
   await deletePendingEmailVerificationsOf(db, user.id);
   await recordAuditBy(db, by, {
     action: 'user.password_changed',

@@ -2,14 +2,14 @@
  * Adding a person with a password, and changing their address, as every admin
  * surface does it (portal, CLI, admin API): the user is created or changed
  * (lib/users/manage.ts), and an address given gets its verification link
- * (lib/services/email-verification.ts), since an address is verified by its
+ * (lib/mail-links/email-verification.ts), since an address is verified by its
  * reader, not by whoever typed it. Adding one without a password is an
  * invitation (lib/users/invitations.ts), whose link verifies the address itself.
  */
 import type { AppContext } from '../context.ts';
 import { findUserById, type UserRecord } from './repository.ts';
-import type { AuditBy } from '../services/audit.ts';
-import { sendEmailVerification, type MailLinkConfig, type VerificationSend } from '../services/email-verification.ts';
+import type { AuditBy } from '../audit/log.ts';
+import { sendEmailVerification, type MailLinkConfig, type VerificationSend } from '../mail-links/email-verification.ts';
 import { NotFound } from '../platform/errors.ts';
 import { createUser, type NewUserInput, type ProfileInput, updateProfile } from './manage.ts';
 

@@ -2,7 +2,7 @@
  * Users. Functions return plain `UserRecord`s without the password hash (only
  * whether there is one: `invited`); the only functions that return the hash are
  * `findCredentials` and `findCredentialsById`, used where a password is
- * verified (lib/services/authentication.ts).
+ * verified (lib/sign-in/authentication.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { User } from '../generated/sqlite/client.ts';

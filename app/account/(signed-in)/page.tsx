@@ -7,7 +7,7 @@ import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { brand } from '@/lib/config/brand';
 import { profileFormValues } from '@/lib/surfaces/account/pages';
-import { VERIFICATION_LINK_HOURS } from '@/lib/services/email-verification';
+import { VERIFICATION_LINK_HOURS } from '@/lib/mail-links/email-verification';
 import { requireUser } from '@/lib/surfaces/portal/session';
 import { updateProfileAction } from '../actions';
 

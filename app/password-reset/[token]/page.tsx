@@ -7,7 +7,7 @@ import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
 import { passwordPolicy } from '@/lib/platform/passwords';
-import { RESET_LINK_MINUTES, viewResetLink } from '@/lib/services/password-reset';
+import { RESET_LINK_MINUTES, viewResetLink } from '@/lib/mail-links/password-reset';
 import { resetPasswordAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

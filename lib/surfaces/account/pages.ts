@@ -8,13 +8,13 @@
 import 'server-only';
 import { serverContext } from '../../context.ts';
 import type { Locale } from '../../i18n/locale.ts';
-import { recoveryCodesLeft } from '../../services/factors/recovery-codes.ts';
+import { recoveryCodesLeft } from '../../factors/recovery-codes.ts';
 import { byAdmin } from '../portal/audit-context.ts';
 import type { SignedInUser } from '../portal/session.ts';
-import { recentActivity, type ActivityEntry } from '../../services/account/activity.ts';
-import { connectedApps, revokeConnectedApp, type AppRevocation, type ConnectedApp } from '../../services/account/apps.ts';
-import { changeOwnPassword, type PasswordChangeState } from '../../services/account/password.ts';
-import { profileValues, updateOwnProfile, type ProfileState, type ProfileValues } from '../../services/account/profile.ts';
+import { recentActivity, type ActivityEntry } from '../../account/activity.ts';
+import { connectedApps, revokeConnectedApp, type AppRevocation, type ConnectedApp } from '../../account/apps.ts';
+import { changeOwnPassword, type PasswordChangeState } from '../../account/password.ts';
+import { profileValues, updateOwnProfile, type ProfileState, type ProfileValues } from '../../account/profile.ts';
 import {
   beginTotpEnrolment,
   confirmTotpEnrolment,
@@ -25,7 +25,7 @@ import {
   type ConfirmState,
   type PasswordProtectedState,
   type TwoStepStatus,
-} from '../../services/account/two-step.ts';
+} from '../../account/two-step.ts';
 import {
   finishPasskeyRegistration,
   passkeysOf,
@@ -34,8 +34,8 @@ import {
   type PasskeyAdded,
   type PasskeyStart,
   type PasskeySummary,
-} from '../../services/account/passkeys.ts';
-import { activeSessions, endOneSession, endOtherSessions, type ActiveSession, type SessionEnding } from '../../services/account/sessions.ts';
+} from '../../account/passkeys.ts';
+import { activeSessions, endOneSession, endOtherSessions, type ActiveSession, type SessionEnding } from '../../account/sessions.ts';
 
 export type { ConfirmState, PasswordProtectedState, TwoStepStatus };
 export type { PasskeyAdded, PasskeyStart, PasskeySummary };

@@ -1,10 +1,10 @@
 /**
  * The audit log over the admin API: the audit page's query (auditLogPage in
- * lib/services/audit.ts), with filters checked strictly and a page size of the
+ * lib/audit/log.ts), with filters checked strictly and a page size of the
  * caller's choosing.
  */
 import 'server-only';
-import { auditLogPage } from '../../services/audit.ts';
+import { auditLogPage } from '../../audit/log.ts';
 import { auditEventDto } from './dto/audit.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';

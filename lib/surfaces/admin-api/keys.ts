@@ -1,5 +1,5 @@
 /**
- * The admin API's signing key operations (lib/services/signing-keys.ts). After
+ * The admin API's signing key operations (lib/keys/signing-keys.ts). After
  * a change this instance rebuilds its provider before it answers, so its JWKS
  * and discovery already show the change; the others follow within ROTATION_POLL_MS.
  */
@@ -8,7 +8,7 @@ import {
   listSigningKeys as listKeys,
   rotateSigningKeys as rotateKeys,
   rotationSettings,
-} from '../../services/signing-keys.ts';
+} from '../../keys/signing-keys.ts';
 import { signingKeyToWire } from '../../services/wire.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';

@@ -17,7 +17,7 @@ import type { Log } from '../../ops/log.ts';
 import { serverContext } from '../../context.ts';
 import type { Throttle } from '../../platform/throttle.ts';
 import { checkAdminToken } from '../../oidc/admin-token.ts';
-import { clientActor, requestContext, type AuditBy } from '../../services/audit.ts';
+import { clientActor, requestContext, type AuditBy } from '../../audit/log.ts';
 import { requestIdOf } from '../../platform/request-context.ts';
 import { adminSessionAccess } from '../portal/session.ts';
 import { authorizeAdminRequest, type AdminCaller, type AuthSources } from './auth.ts';

@@ -10,8 +10,8 @@
 import 'server-only';
 import type { Database } from '../../db/database.ts';
 import type { UserRecord } from '../../users/repository.ts';
-import { connectedApps, revokeAppOfUser } from '../../services/account/apps.ts';
-import { activeSessions, endAllSessions, endOneSession } from '../../services/account/sessions.ts';
+import { connectedApps, revokeAppOfUser } from '../../account/apps.ts';
+import { activeSessions, endAllSessions, endOneSession } from '../../account/sessions.ts';
 import { generatePassword } from '../../platform/passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../platform/errors.ts';
 import { invitationOf, inviteUser, resendInvitation as resendInvitationUseCase } from '../../users/invitations.ts';

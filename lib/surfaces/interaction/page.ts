@@ -6,7 +6,7 @@ import 'server-only';
 import { cache } from 'react';
 import { serverContext } from '../../context.ts';
 import { findInteraction } from '../../oidc/interaction.ts';
-import { type ExpiredHint, type InteractionView, viewInteraction } from '../../services/interactions.ts';
+import { type ExpiredHint, type InteractionView, viewInteraction } from '../../sign-in/interactions.ts';
 
 const findForPage = cache((uid: string, cookie: string | null) => findInteraction(serverContext(), uid, cookie));
 

@@ -7,7 +7,7 @@ import { setUserDisabled } from '../../users/repository.ts';
 import { testDatabases } from '../../db/testing.ts';
 import { createUser } from '../../users/manage.ts';
 import { adminAccess, enrolmentPath, gatehouseSessionAlive, secondFactorRequiredFor, userAccess } from './access.ts';
-import { enrolTestTotp } from '../../services/account/testing.ts';
+import { enrolTestTotp } from '../../account/testing.ts';
 import { safeReturnTo } from './return-to.ts';
 
 const storage = testDatabases('portal-access')[0];

@@ -11,11 +11,11 @@
  */
 import { isSessionOfAccount } from '../../db/artifacts.ts';
 import type { Database } from '../../db/database.ts';
-import { hasSecondFactor } from '../../db/factors.ts';
+import { hasSecondFactor } from '../../factors/repository.ts';
 import { findUserById, type Role } from '../../users/repository.ts';
-import { secondFactorRequiredFor, type SecondFactorPolicy } from '../../services/factors/policy.ts';
+import { secondFactorRequiredFor, type SecondFactorPolicy } from '../../factors/policy.ts';
 
-export { enrolmentPath, secondFactorRequiredFor, type SecondFactorPolicy } from '../../services/factors/policy.ts';
+export { enrolmentPath, secondFactorRequiredFor, type SecondFactorPolicy } from '../../factors/policy.ts';
 
 /** The signed-in administrator, as pages and server actions see them. */
 export interface AdminUser {

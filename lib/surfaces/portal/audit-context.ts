@@ -4,7 +4,7 @@
  */
 import 'server-only';
 import { headers } from 'next/headers';
-import { requestContext, type AuditBy } from '../../services/audit.ts';
+import { requestContext, type AuditBy } from '../../audit/log.ts';
 import type { AdminUser } from './access.ts';
 
 export async function byAdmin(admin: AdminUser): Promise<AuditBy> {

@@ -4,7 +4,7 @@
  */
 import 'server-only';
 import { serverContext } from '../../context.ts';
-import { auditActions, auditLogPage, type AuditPage } from '../../services/audit.ts';
+import { auditActions, auditLogPage, type AuditPage } from '../../audit/log.ts';
 import type { AdminUser } from './access.ts';
 
 export type { AuditPage };

@@ -8,8 +8,8 @@ import 'server-only';
 import { serverContext } from '../../context.ts';
 import { Conflict } from '../../platform/errors.ts';
 import type { MailMode } from '../../mail/mailer.ts';
-import { canMailLinks } from '../../services/password-reset.ts';
-import { listSigningKeys, rotateSigningKeys, rotationSettings, type RotationOutcome, type SigningKeyInfo } from '../../services/signing-keys.ts';
+import { canMailLinks } from '../../mail-links/password-reset.ts';
+import { listSigningKeys, rotateSigningKeys, rotationSettings, type RotationOutcome, type SigningKeyInfo } from '../../keys/signing-keys.ts';
 import { byAdmin } from './audit-context.ts';
 import type { AdminUser } from './session.ts';
 
@@ -38,7 +38,7 @@ export function systemView(): SystemView {
   };
 }
 
-/** The signing keys as the System page lists them (lib/services/signing-keys.ts): never key material. */
+/** The signing keys as the System page lists them (lib/keys/signing-keys.ts): never key material. */
 export function signingKeysView(): Promise<SigningKeyInfo[]> {
   return listSigningKeys(serverContext().db);
 }

@@ -11,17 +11,17 @@
  * a mailed link never.
  */
 import 'server-only';
-import { sendEmailVerification, type VerificationSend } from '../../services/email-verification.ts';
+import { sendEmailVerification, type VerificationSend } from '../../mail-links/email-verification.ts';
 import { z } from 'zod';
 import { invitationOf, inviteUser, resendInvitation } from '../../users/invitations.ts';
 import { addUser, changeProfile } from '../../users/onboarding.ts';
-import { canMailLinks } from '../../services/password-reset.ts';
+import { canMailLinks } from '../../mail-links/password-reset.ts';
 import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
 import { serverContext } from '../../context.ts';
 import { USER_SORTS, type UserRecord, type UserSort } from '../../users/repository.ts';
-import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../../services/account/apps.ts';
-import { activeSessions, endAllSessions, type ActiveSession } from '../../services/account/sessions.ts';
-import { auditEventsFor, lastSignIns, type AuditEventRecord } from '../../services/audit.ts';
+import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../../account/apps.ts';
+import { activeSessions, endAllSessions, type ActiveSession } from '../../account/sessions.ts';
+import { auditEventsFor, lastSignIns, type AuditEventRecord } from '../../audit/log.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../platform/errors.ts';
 import { formProblems } from '../../platform/forms.ts';
 import {
@@ -61,7 +61,7 @@ export interface UserSummary {
   /** No password yet: invited, not accepted. */
   invited: boolean;
   createdAt: Date;
-  /** Signed up (lib/services/sign-up.ts) and the address not verified yet: the account cannot sign in. */
+  /** Signed up (lib/sign-in/sign-up.ts) and the address not verified yet: the account cannot sign in. */
   awaitingEmail: boolean;
 }
 

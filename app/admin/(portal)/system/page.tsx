@@ -1,5 +1,5 @@
 // /admin/system: how this server is set up — issuer, storage, where mail goes, the second-factor policy —
-// and its signing keys, the one thing rotated here (lib/services/signing-keys.ts).
+// and its signing keys, the one thing rotated here (lib/keys/signing-keys.ts).
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { RotateKeysForm } from '@/components/admin/key-actions';

@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { serverContext } from '@/lib/context';
 import { requestLocale } from '@/lib/surfaces/locale';
 import { requestContext } from '@/lib/platform/request-context';
-import { submitSignUp, type SignUpFormState } from '@/lib/services/sign-up-interaction';
+import { submitSignUp, type SignUpFormState } from '@/lib/sign-in/sign-up-interaction';
 
 export async function signUpAction(uid: string, _state: SignUpFormState, form: FormData): Promise<SignUpFormState> {
   const id = typeof uid === 'string' ? uid : '';

@@ -10,7 +10,7 @@ import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
 import { passwordPolicy } from '@/lib/platform/passwords';
-import { viewSignUp } from '@/lib/services/sign-up-interaction';
+import { viewSignUp } from '@/lib/sign-in/sign-up-interaction';
 import { signUpAction } from './actions';
 
 export const dynamic = 'force-dynamic';

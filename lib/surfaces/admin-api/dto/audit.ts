@@ -1,12 +1,12 @@
 /**
  * Audit log entries on the wire, and the filters a list takes. The filters
- * are the audit page's (auditLogPage in lib/services/audit.ts), checked
+ * are the audit page's (auditLogPage in lib/audit/log.ts), checked
  * strictly here: an API caller is told about a bad filter rather than getting
  * the whole log back.
  */
 import { z } from 'zod';
-import type { AuditEventRecord } from '../../../db/audit.ts';
-import { auditActions, type AuditAction } from '../../../services/audit-events.ts';
+import type { AuditEventRecord } from '../../../audit/repository.ts';
+import { auditActions, type AuditAction } from '../../../audit/events.ts';
 import { iso, pageOf, paging, timestamp } from './common.ts';
 
 /** A UTC day (yyyy-mm-dd, a real one) or an RFC 3339 instant, as the audit page reads them. */

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import type { UserRecord } from '../../../users/repository.ts';
-import type { ConnectedApp } from '../../../services/account/apps.ts';
-import type { ActiveSession } from '../../../services/account/sessions.ts';
+import type { ConnectedApp } from '../../../account/apps.ts';
+import type { ActiveSession } from '../../../account/sessions.ts';
 import { newUserSchema, passwordSchema, profileSchema, type SecondFactors } from '../../../users/manage.ts';
 import { userToWire } from '../../../services/wire.ts';
 import { isoOrNull, pageOf, timestamp } from './common.ts';
