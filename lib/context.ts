@@ -2,11 +2,11 @@
  * What the use cases run against: the configuration, the database, the clock,
  * the provider and the process's counters. Built once per process by whoever
  * starts it (instrumentation.ts for the server, a test for itself) and handed
- * to services as parameters; a service takes the narrowest part it needs.
+ * to use cases as parameters; a use case takes the narrowest part it needs.
  *
- * Only the surfaces Next.js calls into (pages, server actions, route handlers)
- * fetch the server's context with `serverContext()`: Next gives them no other
- * way in.
+ * Only the surfaces Next.js calls into (pages, server actions, route handlers
+ * in app/, their adapters in lib/surfaces/) fetch the server's context with
+ * `serverContext()`: Next gives them no other way in (lib/layout.test.ts).
  */
 import type Provider from 'oidc-provider';
 import type { BuiltProvider } from './oidc/provider.ts';
