@@ -5,7 +5,7 @@
  */
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
-import type { UnlockOutcome } from '@/lib/services/account-unlock';
+import type { UnlockOutcome } from '@/lib/mail-links/account-unlock';
 import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
 import { LinkRefusal } from './link-refusal';

@@ -5,7 +5,7 @@
  */
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
-import type { VerificationOutcome } from '@/lib/services/email-verification';
+import type { VerificationOutcome } from '@/lib/mail-links/email-verification';
 import { Button, TextLink } from '../ui/button';
 import { Notice } from '../ui/notice';
 import { LinkRefusal } from './link-refusal';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { database } from '../../lib/db/database.ts';
-import { createThrottle, throttleSettings } from '../../lib/services/throttle.ts';
+import { createThrottle, throttleSettings } from '../../lib/platform/throttle.ts';
 import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
 

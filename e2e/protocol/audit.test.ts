@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
-import { auditEventsFor, type AuditEventRecord } from '../../lib/services/audit.ts';
+import { auditEventsFor, type AuditEventRecord } from '../../lib/audit/log.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, basic, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { registerClient } from '../../lib/services/clients.ts';
+import { registerClient } from '../../lib/clients/manage.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizeQuery, baseUrl, databaseUrl, pkce, redirectUri } from '../support/fixtures.ts';
 import { freePort, isolatedDatabase, type ServerProcess, startServer } from '../support/server.ts';

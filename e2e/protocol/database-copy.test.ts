@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { encode } from 'next-auth/jwt';
 import * as oidc from 'openid-client';
-import { findClientMetadata } from '../../lib/db/clients.ts';
+import { findClientMetadata } from '../../lib/clients/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { clientSecretMatches } from '../../lib/oidc/client-secret.ts';
 import { serverSecret } from '../../lib/db/secrets.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { database } from '../../lib/db/database.ts';
-import { setVerifiedEmail } from '../../lib/db/users.ts';
+import { setVerifiedEmail } from '../../lib/users/repository.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { linkIn, mailApi, mailCount, nextMail } from '../support/mail.ts';

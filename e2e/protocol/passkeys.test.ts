@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { SoftAuthenticator } from '../../lib/services/factors/soft-authenticator.ts';
+import { SoftAuthenticator } from '../../lib/factors/soft-authenticator.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { database } from '../../lib/db/database.ts';
 import { lockAccount } from '../../lib/services/testing.ts';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { createUser } from '../../lib/services/users.ts';
+import { createUser } from '../../lib/users/manage.ts';
 import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';

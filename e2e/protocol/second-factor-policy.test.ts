@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { auditEventsFor } from '../../lib/services/audit.ts';
+import { auditEventsFor } from '../../lib/audit/log.ts';
 import { database } from '../../lib/db/database.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { baseUrl, databaseUrl, discover, enrolTotp, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';

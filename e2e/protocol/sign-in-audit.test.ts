@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
-import { listAuditEvents } from '../../lib/db/audit.ts';
+import { listAuditEvents } from '../../lib/audit/repository.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { baseUrl, databaseUrl, discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
 

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { auditEventsFor } from '../../lib/services/audit.ts';
+import { auditEventsFor } from '../../lib/audit/log.ts';
 import { database } from '../../lib/db/database.ts';
-import { PORTAL_CLIENT_ID, portalClientSecret } from '../../lib/services/portal/registration.ts';
+import { PORTAL_CLIENT_ID, portalClientSecret } from '../../lib/clients/portal-client.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, basic, baseUrl, codeFlow, databaseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
 import { startInstance } from '../support/server.ts';

@@ -104,7 +104,7 @@ const envSchema = z.object({
     .refine((n) => n <= 10, 'TRUST_PROXY must be true, false or the number of proxies (0-10)'),
   /**
    * How many days audit entries are kept: older ones are deleted at start and
-   * every hour (lib/services/audit-retention.ts). 0, the default, keeps them all.
+   * every hour (lib/audit/retention.ts). 0, the default, keeps them all.
    */
   AUDIT_RETENTION_DAYS: z.coerce
     .number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days (0 keeps entries forever)' })
@@ -113,7 +113,7 @@ const envSchema = z.object({
     .max(36_500)
     .default(0),
   /**
-   * Automatic signing key rotation (lib/services/signing-keys.ts): each
+   * Automatic signing key rotation (lib/keys/signing-keys.ts): each
    * algorithm's key signs this many days, then the next one takes over. 0 turns
    * it off (an admin still rotates with `gatehouse keys rotate`).
    */
@@ -129,7 +129,7 @@ const envSchema = z.object({
    */
   KEY_PUBLISH_AHEAD_HOURS: z.coerce.number({ error: 'KEY_PUBLISH_AHEAD_HOURS must be a whole number of hours' }).int().min(1).max(720).default(24),
   /**
-   * Where the throttling counters live (lib/services/throttle.ts). Unset: in the
+   * Where the throttling counters live (lib/platform/throttle.ts). Unset: in the
    * database, which every instance already shares. redis:// or rediss://: in Redis.
    */
   REDIS_URL: z
@@ -138,7 +138,7 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^rediss?:\/\/./.test(v), 'REDIS_URL must be redis://... or rediss://...'),
-  // Throttling of password guessing (lib/services/throttle.ts says how they combine;
+  // Throttling of password guessing (lib/platform/throttle.ts says how they combine;
   // throttleSettings there checks that they are in order).
   /**
    * Failed password checks a day that cost nothing, per account (or unknown username) and source address, and
@@ -186,14 +186,14 @@ const envSchema = z.object({
       'SMTP_URL must be smtp://host:port or smtps://host:port, with user:password@ if the server asks',
     ),
   /**
-   * Who must have a second factor (lib/services/portal/access.ts): `admins` (the default: the
+   * Who must have a second factor (lib/surfaces/portal/access.ts): `admins` (the default: the
    * portal is the keys to everything), `everyone` (every /account page asks for it first), or `off`.
    */
   SECOND_FACTOR_REQUIRED: z.enum(['admins', 'everyone', 'off']).default('admins'),
   /** The From of every mail, e.g. `Acme ID <id@acme.example>`; default "BRAND_NAME" <no-reply@the issuer's host>. */
   MAIL_FROM: z.string().min(3).max(200).optional(),
   /**
-   * Self-service sign-up (lib/services/sign-up.ts): `off` by default, since who may
+   * Self-service sign-up (lib/sign-in/sign-up.ts): `off` by default, since who may
    * have an account is the operator's decision. `on` offers "Create an account" on the
    * sign-in page, but only where mail can be sent (the account signs in once its
    * address is confirmed): in production without SMTP_URL it stays unoffered, and the
