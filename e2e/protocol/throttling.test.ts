@@ -142,10 +142,8 @@ test('two hundred wrong client secrets, paced and in bursts, for an app and for 
     assert.equal((await postFrom('/oauth/revoke', { token: 'x' }, portal)).status, 200, `round ${round}: the portal's right secret`);
     await sleep(0.1);
   }
-  assert.ok(
-    statuses.slice(0, 10).every((s) => s === 401),
-    'the first ten are answered 401',
-  );
+  // The first burst's twenty arrive together: whichever ten the server counts first are answered 401, in any order.
+  assert.ok(statuses.slice(0, 20).filter((s) => s === 401).length >= 10, 'the first ten counted are answered 401');
   assert.ok(statuses.filter((s) => s === 429).length >= 150, `the attacker is slowed: ${statuses.filter((s) => s === 429).length} of 200 answered 429`);
   assert.ok(statuses.every((s) => s === 401 || s === 429));
   const refused = await postFrom('/oauth/introspect', { token: 'x' }, basic(client.id, 'another guess'));
