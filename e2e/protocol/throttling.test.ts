@@ -70,8 +70,8 @@ test('fifty wrong passwords in a row from one address: five free, then refused w
   await sleep(0.3); // audit entries are written just after the answer
   const checked = await checkedFailures(user.id);
   // Each entry is one argon2id verification that ran: the first five cost nothing, the sixth earns a wait,
-  // and a slow machine may reach the end of a wait or three within the fifty (1 + 2 + 4 s).
-  assert.ok(checked >= 6 && checked <= 9, `${checked} passwords verified of 50`);
+  // and a slow or busy machine may reach the end of a wait or several within the fifty (1 + 2 + 4 + 8 ... s).
+  assert.ok(checked >= 6 && checked <= 12, `${checked} passwords verified of 50`);
   assert.equal(outcomes.filter((o) => o === 'wrong').length, checked, 'each check answered "not right"');
   assert.equal(outcomes.filter((o) => o === 'throttled').length, 50 - checked, 'every other attempt refused, saying when to try again');
   assert.deepEqual(outcomes.slice(0, 6), Array(6).fill('wrong'));
