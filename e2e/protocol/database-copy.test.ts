@@ -1,3 +1,4 @@
+// runs-on: stores
 // A copy of the database is not a takeover: everything stored in it, read row by
 // row, signs nothing, decrypts nothing, and is accepted as no token, code,
 // session, cookie or client secret. Positive controls show each probe would
