@@ -6,7 +6,7 @@
  * With TEST_REDIS_URL (and TEST_DATABASE_URL) the protocol tests run once more on PostgreSQL
  * with REDIS_URL (short-lived artifacts in Redis).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { startMailSink, type MailSink } from '../e2e/support/mail-sink.ts';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -87,12 +87,25 @@ function tallyNode(countsFile: string, out: Out): Record<string, number> {
   }
 }
 
-/** Playwright's closing lines (its list reporter): passed, flaky, failed, interrupted, skipped. */
-function tallyPlaywright(output: string) {
-  const count = (re: RegExp) => Number(re.exec(output)?.[1] ?? 0);
-  totals.passed += count(/^\s+(\d+) passed/m) + count(/^\s+(\d+) flaky/m);
-  totals.failed += count(/^\s+(\d+) failed/m) + count(/^\s+(\d+) interrupted/m);
-  totals.skipped += count(/^\s+(\d+) skipped/m);
+/**
+ * Adds a Playwright run's counts from its JSON report (playwright.config.ts writes one where
+ * GATEHOUSE_TEST_PLAYWRIGHT_JSON says): a flaky test passed on a retry; a run that wrote no report,
+ * or exited non-zero with no failed test in it (interrupted, crashed), counts as one failure.
+ */
+function tallyPlaywright(reportFile: string, code: number, out: Out) {
+  try {
+    const { stats } = JSON.parse(readFileSync(reportFile, 'utf8')) as { stats: Record<'expected' | 'unexpected' | 'flaky' | 'skipped', number> };
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+    totals.skipped += stats.skipped;
+    if (code !== 0 && stats.unexpected === 0) {
+      out(`✖ Playwright exited ${code} with no failed test reported: counted as a failure\n`);
+      totals.failed += 1;
+    }
+  } catch {
+    out(`✖ Playwright wrote no report (${reportFile}): counted as a failure\n`);
+    totals.failed += 1;
+  }
 }
 
 /** Where a part of the run writes what it has to say: the terminal, or a buffer printed when that part ends. */
@@ -341,7 +354,8 @@ const RUNS_ON: Record<string, Setup[]> = {
 
 /**
  * How many protocol test files share a server at once. A file with an `// alone: <why>` line
- * runs after them, the only one on its server: it counts what the server did, or times it.
+ * runs before them, the only one on its server: it counts what the server did, times it, or
+ * reads all it stored.
  */
 const PROTOCOL_CONCURRENCY = Number(process.env.GATEHOUSE_TEST_CONCURRENCY ?? 4);
 
@@ -372,8 +386,8 @@ function slowest(fileSeconds: Record<string, number>, out: Out) {
 }
 
 /**
- * One server of the suite (`setup`), and on it the protocol files declared for that setup (those that
- * may share it concurrently, then each `alone` one in turn) or, with `browser`, the Playwright suite.
+ * One server of the suite (`setup`), and on it the protocol files declared for that setup (each `alone`
+ * one in turn, then those that may share it concurrently) or, with `browser`, the Playwright suite.
  */
 async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, out = stdout }: { browser?: boolean; out?: Out } = {}) {
   const mount: Mount = setup === 'next' ? 'next' : 'server';
@@ -399,16 +413,28 @@ async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, ou
   try {
     if (browser) {
       out(`\n=== browser tests (Playwright, Chromium) on ${label} ===\n`);
-      const { code, output } = await run(process.execPath, [join('node_modules', '@playwright', 'test', 'cli.js'), 'test', ...fileParts], serverEnv, { out });
-      tallyPlaywright(output);
-      if (code !== 0 && !/\d+ failed/.test(output)) totals.failed += 1;
+      const reportDir = mkdtempSync(join(tmpdir(), 'gatehouse-playwright-'));
+      const reportFile = join(reportDir, 'report.json');
+      try {
+        const { code } = await run(
+          process.execPath,
+          [join('node_modules', '@playwright', 'test', 'cli.js'), 'test', ...fileParts],
+          { ...serverEnv, GATEHOUSE_TEST_PLAYWRIGHT_JSON: reportFile },
+          { out },
+        );
+        tallyPlaywright(reportFile, code, out);
+      } finally {
+        rmSync(reportDir, { recursive: true, force: true });
+      }
       return;
     }
     const shared = files.filter((file) => !file.alone).map((file) => file.path);
     const alone = files.filter((file) => file.alone).map((file) => file.path);
+    // The files that need the server to themselves first, on a database still nearly empty
+    // (database-copy.test.ts probes every value stored, within an authorization code's 60 s).
     const seconds = {
-      ...(await nodeTests(`protocol tests over HTTP on ${label}`, shared, serverEnv, { concurrency: PROTOCOL_CONCURRENCY, out })),
       ...(await nodeTests(`protocol tests over HTTP on ${label}, each alone on the server`, alone, serverEnv, { out })),
+      ...(await nodeTests(`protocol tests over HTTP on ${label}`, shared, serverEnv, { concurrency: PROTOCOL_CONCURRENCY, out })),
     };
     slowest(seconds, out);
   } finally {
@@ -417,25 +443,28 @@ async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, ou
 }
 
 /**
- * Runs `parts` side by side. The first prints as it goes; each other one prints into a buffer that goes
- * to the terminal as a whole once both it and the first have ended, so no part's output is cut up.
- * Rejects, once all have ended, with the first part's error that failed.
+ * Runs `parts` side by side, writing to `out` so that no part's output is cut up: the first part
+ * writes as it goes; the others write into buffers, and when the part that is writing ends, the
+ * next one in order flushes its buffer and goes on writing as it goes. Rejects, once all have
+ * ended, with the error of the first part that failed.
  */
-async function sideBySide(parts: ((out: Out) => Promise<void>)[]) {
-  const [first, ...rest] = parts;
-  const foreground = first(stdout);
-  const results = await Promise.allSettled([
-    foreground,
-    ...rest.map(async (part) => {
-      let buffered = '';
+async function sideBySide(parts: ((out: Out) => Promise<void>)[], out: Out = stdout) {
+  const buffers = parts.map(() => '');
+  const ended = parts.map(() => false);
+  let live = 0;
+  const results = await Promise.allSettled(
+    parts.map(async (part, index) => {
       try {
-        await part((text) => void (buffered += text));
+        await part((text) => (index === live ? out(text) : void (buffers[index] += text)));
       } finally {
-        await foreground.catch(() => undefined);
-        process.stdout.write(buffered);
+        ended[index] = true;
+        while (live < parts.length && ended[live]) {
+          live += 1;
+          if (live < parts.length) out(buffers[live]);
+        }
       }
     }),
-  ]);
+  );
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
 }
@@ -448,61 +477,77 @@ function untouchedByTheRun() {
 const beforeTheRun = untouchedByTheRun();
 
 /** A failure line, counted in the summary, for each of them that changed since the run began. */
-function checkUntouched(when: string) {
+function checkUntouched(when: string, out: Out = stdout) {
   const now = untouchedByTheRun();
   const changed = Object.keys(beforeTheRun).filter((path) => now[path] !== beforeTheRun[path]);
-  for (const path of changed) console.log(`✖ ${path} changed ${when}: the run must leave npm start's build and the tree as they were`);
+  for (const path of changed) out(`✖ ${path} changed ${when}: the run must leave npm start's build and the tree as they were\n`);
   if (changed.length > 0) totals.failed += changed.length;
   else {
-    console.log(`✔ ${Object.keys(beforeTheRun).join(' and ')} unchanged ${when}`);
+    out(`✔ ${Object.keys(beforeTheRun).join(' and ')} unchanged ${when}\n`);
     totals.passed += 1;
   }
 }
 
 async function main() {
   const postgres = process.env.TEST_DATABASE_URL;
-  if (!args.includes('--skip-build') && (wants('protocol') || wants('browser'))) {
-    console.log(`=== next build (into ${DIST_DIRS.test}) ===`);
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { env, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('next build failed');
-    checkUntouched('by the build');
-  } else if ((wants('protocol') || wants('browser')) && !existsSync(join(DIST_DIRS.test, 'BUILD_ID'))) {
+  const suites = wants('protocol') || wants('browser');
+  if (suites && args.includes('--skip-build') && !existsSync(join(DIST_DIRS.test, 'BUILD_ID'))) {
     throw new Error(`--skip-build needs an earlier build of the tests' own (${DIST_DIRS.test}/BUILD_ID): run once without it`);
   }
+  const build = async (out: Out) => {
+    if (!suites || args.includes('--skip-build')) return;
+    out(`\n=== next build (into ${DIST_DIRS.test}) ===\n`);
+    if ((await run(process.execPath, [nextBin, 'build'], {}, { out })).code !== 0) throw new Error('next build failed');
+    checkUntouched('by the build', out);
+  };
 
-  if (wants('unit')) {
+  // The unit tests need no build and no server: they go on beside the protocol and browser lanes,
+  // printing as they go (and their coverage at the end); each lane's output follows in one piece.
+  const unit = async () => {
+    if (!wants('unit')) return;
     if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
     await nodeTests('unit and storage contract tests', picked(testFiles(['lib', 'cli', 'scripts'])), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
-  }
+  };
+  if (!suites) return unit();
 
-  if (wants('protocol') || wants('browser')) {
-    const redis = process.env.TEST_REDIS_URL;
-    if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the protocol tests do not run on PostgreSQL.');
-    else if (!redis) console.log('\nTEST_REDIS_URL is not set: the protocol tests do not run with Redis (REDIS_URL).');
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
-    const sqlite = (name: string) => `file:${join(dir, `${name}.db`)}`;
-    const onPostgres = (setup: Setup, out: Out) => withPostgresSchema(postgres!, (url) => suiteRun(setup, url, { out }));
-    mailSink = await startMailSink();
-    // Two lanes side by side, each server used by one suite at a time: on two cores the protocol files
-    // mostly wait (for argon2id on the server, for a second instance to start, for a throttle's
-    // window), and the browser suite's server is idle while Chromium renders.
-    try {
-      await sideBySide([
-        async (out) => {
-          if (!wants('protocol')) return;
-          await suiteRun('sqlite', sqlite('gatehouse'), { out });
-          await suiteRun('next', sqlite('next-start'), { out });
-        },
-        async (out) => {
-          if (wants('browser')) await suiteRun('sqlite', sqlite('browser'), { browser: true, out });
-          if (postgres && wants('protocol')) await onPostgres('postgres', out);
-          if (postgres && redis && wants('protocol')) await onPostgres('redis', out);
-        },
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-      await mailSink.close();
-    }
+  const redis = process.env.TEST_REDIS_URL;
+  if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the protocol tests do not run on PostgreSQL.');
+  else if (!redis) console.log('\nTEST_REDIS_URL is not set: the protocol tests do not run with Redis (REDIS_URL).');
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const sqlite = (name: string) => `file:${join(dir, `${name}.db`)}`;
+  const onPostgres = (setup: Setup, out: Out) => withPostgresSchema(postgres!, (url) => suiteRun(setup, url, { out }));
+  mailSink = await startMailSink();
+  // The unit tests beside the build, then beside lanes of servers, each server used by one suite at a
+  // time: on two cores the protocol files mostly wait (for argon2id on the server, for an instance of
+  // their own to start, for a throttle's window), and the browser suite's server is idle while
+  // Chromium renders.
+  try {
+    await sideBySide([
+      unit,
+      async (out) => {
+        await build(out);
+        await sideBySide(
+          [
+            async (out) => {
+              if (wants('browser')) await suiteRun('sqlite', sqlite('browser'), { browser: true, out });
+            },
+            async (out) => {
+              if (!wants('protocol')) return;
+              await suiteRun('sqlite', sqlite('gatehouse'), { out });
+              await suiteRun('next', sqlite('next-start'), { out });
+            },
+            async (out) => {
+              if (postgres && wants('protocol')) await onPostgres('postgres', out);
+              if (postgres && redis && wants('protocol')) await onPostgres('redis', out);
+            },
+          ],
+          out,
+        );
+      },
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await mailSink.close();
   }
 }
 
