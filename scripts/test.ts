@@ -357,7 +357,7 @@ const RUNS_ON: Record<string, Setup[]> = {
  * runs before them, the only one on its server: it counts what the server did, times it, or
  * reads all it stored.
  */
-const PROTOCOL_CONCURRENCY = Number(process.env.GATEHOUSE_TEST_CONCURRENCY ?? 4);
+const PROTOCOL_CONCURRENCY = Number(process.env.GATEHOUSE_TEST_CONCURRENCY ?? 3);
 
 interface ProtocolFile {
   path: string;
@@ -501,8 +501,8 @@ async function main() {
     checkUntouched('by the build', out);
   };
 
-  // The unit tests need no build and no server: they go on beside the protocol and browser lanes,
-  // printing as they go (and their coverage at the end); each lane's output follows in one piece.
+  // The unit tests print as they go (and their coverage at the end); each other part's output
+  // follows in one piece (sideBySide).
   const unit = async () => {
     if (!wants('unit')) return;
     if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
@@ -517,32 +517,25 @@ async function main() {
   const sqlite = (name: string) => `file:${join(dir, `${name}.db`)}`;
   const onPostgres = (setup: Setup, out: Out) => withPostgresSchema(postgres!, (url) => suiteRun(setup, url, { out }));
   mailSink = await startMailSink();
-  // The unit tests beside the build, then beside lanes of servers, each server used by one suite at a
-  // time: on two cores the protocol files mostly wait (for argon2id on the server, for an instance of
-  // their own to start, for a throttle's window), and the browser suite's server is idle while
-  // Chromium renders.
+  // The unit tests beside the build (they need neither it nor a server), then lanes side by side,
+  // each server used by one suite at a time: on two cores the protocol files mostly wait (for
+  // argon2id on the server, for an instance of their own to start, for a throttle's window), and the
+  // browser suite's server is idle while Chromium renders. (Beside the lanes too, on a machine
+  // already busy, the unit tests' CLI runs outlived their 120 s.)
   try {
+    await sideBySide([unit, build]);
     await sideBySide([
-      unit,
       async (out) => {
-        await build(out);
-        await sideBySide(
-          [
-            async (out) => {
-              if (wants('browser')) await suiteRun('sqlite', sqlite('browser'), { browser: true, out });
-            },
-            async (out) => {
-              if (!wants('protocol')) return;
-              await suiteRun('sqlite', sqlite('gatehouse'), { out });
-              await suiteRun('next', sqlite('next-start'), { out });
-            },
-            async (out) => {
-              if (postgres && wants('protocol')) await onPostgres('postgres', out);
-              if (postgres && redis && wants('protocol')) await onPostgres('redis', out);
-            },
-          ],
-          out,
-        );
+        if (wants('browser')) await suiteRun('sqlite', sqlite('browser'), { browser: true, out });
+      },
+      async (out) => {
+        if (!wants('protocol')) return;
+        await suiteRun('sqlite', sqlite('gatehouse'), { out });
+        await suiteRun('next', sqlite('next-start'), { out });
+      },
+      async (out) => {
+        if (postgres && wants('protocol')) await onPostgres('postgres', out);
+        if (postgres && redis && wants('protocol')) await onPostgres('redis', out);
       },
     ]);
   } finally {
