@@ -443,12 +443,22 @@ async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, ou
 }
 
 /**
+ * GATEHOUSE_TEST_SIDE_BY_SIDE=0 runs the parts below one after another instead, for a machine too busy
+ * for their timing tests (each still prints as it goes).
+ */
+const oneAtATime = process.env.GATEHOUSE_TEST_SIDE_BY_SIDE === '0';
+
+/**
  * Runs `parts` side by side, writing to `out` so that no part's output is cut up: the first part
  * writes as it goes; the others write into buffers, and when the part that is writing ends, the
  * next one in order flushes its buffer and goes on writing as it goes. Rejects, once all have
  * ended, with the error of the first part that failed.
  */
 async function sideBySide(parts: ((out: Out) => Promise<void>)[], out: Out = stdout) {
+  if (oneAtATime) {
+    for (const part of parts) await part(out);
+    return;
+  }
   const buffers = parts.map(() => '');
   const ended = parts.map(() => false);
   let live = 0;
