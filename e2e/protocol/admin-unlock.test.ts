@@ -1,3 +1,4 @@
+// runs-on: stores
 // Locked accounts in the admin API: one user's `locked_until`, and POST /api/admin/users/{id}/unlock.
 // A lock over HTTP takes ten wrong passwords and about fifteen seconds of waits (throttling.test.ts walks
 // it once); here the lock is made in the shared counters from this process, as another instance would.

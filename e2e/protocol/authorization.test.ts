@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // The authorization endpoint and the login and consent pages.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// runs-on: once
 // An instance at an IP address: `npm start` binds every interface by default and only HOSTNAME's address when it is
 // set (README, *Configuration*); an ISSUER whose host is an IP address, where browsers refuse passkeys, makes the
 // start-up log say so once and the sign-in page offer none. Runs on npm start's server (scripts/server.mjs);

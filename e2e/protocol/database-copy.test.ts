@@ -1,3 +1,5 @@
+// runs-on: stores
+// alone: probes every value the database holds within an authorization code's 60 s: other files' rows would make it outlive the code
 // A copy of the database is not a takeover: everything stored in it, read row by
 // row, signs nothing, decrypts nothing, and is accepted as no token, code,
 // session, cookie or client secret. Positive controls show each probe would

@@ -1,3 +1,5 @@
+// runs-on: stores
+// alone: kills an instance under load and bounds what fails; a busier machine widens what is in flight
 // Failover (issue 13; README, *Deploying*): two instances of npm start's server on one PostgreSQL
 // database behind nginx (e2e/support/nginx.ts, the README's configuration without TLS; ISSUER is the
 // proxy's URL, TRUST_PROXY=1). While full sign-ins (authorization code + PKCE through the login and

@@ -1,3 +1,5 @@
+// runs-on: everywhere
+// alone: a load of token requests and a stop within the grace period; other files' load would stretch it
 // SIGTERM (or SIGINT) in the middle of a load of token requests loses nothing (scripts/server.mjs,
 // *Stopping* in README): the server stops accepting, finishes what it was answering, commits SQLite's
 // pending group-commit writes or closes the PostgreSQL pools, and exits 0. Started again on the same

@@ -1,3 +1,4 @@
+// runs-on: stores
 // Passkeys over HTTP, answered by a software authenticator: the ID token's acr and amr for a passkey alone and as
 // the second step, a step-up answered with a passkey, and the answers a browser never sends refused on the page.
 import assert from 'node:assert/strict';

@@ -1,3 +1,5 @@
+// runs-on: stores
+// alone: compares the times of answers to known and unknown names
 // An admin's password reset ends the person's sessions: the browser that signed in with the old password gets no more codes without the new one.
 // "Forgot your password?" answers every name alike, in words and in time.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// runs-on: stores
 // Signing in with TOTP and recovery codes over HTTP: the code step of /interaction/{uid}, the ID token's acr and amr, discovery.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

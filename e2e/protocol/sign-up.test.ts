@@ -1,3 +1,4 @@
+// runs-on: stores
 // Sign-up over HTTP: off by default (no link, a 404); on (scripts/test.ts turns it on for @example.test), the domain
 // limit; a signed-up account cannot sign in until its address is verified, then the interaction it was bound to
 // continues to a code, and no other browser can; the per-address cap, on an instance of its own.

@@ -1,3 +1,4 @@
+// runs-on: stores
 // Step-up over HTTP (lib/oidc/step-up.ts): acr_values asking for mfa, and clients registered with require_second_factor.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,3 +1,5 @@
+// runs-on: everywhere
+// alone: counts how many of fifty rapid guesses were checked before the waits ran out: a busier server checks fewer of them in time
 // Password guessing over HTTP: a run of wrong passwords from one address is refused before any check, then locks
 // that address out of the account, while the owner's browser that signed in before keeps working; wrong client
 // secrets are throttled per source address at the token, introspection and revocation endpoints, and a right secret

@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // OpenTelemetry traces (lib/ops/tracing.ts, README *Traces*): an instance of its own, on a database of its own, with
 // OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP receiver in this test (JSON encoding): a token request, an
 // introspection that continues the caller's trace, and a sign-in through the authorization endpoint; then SIGTERM,
