@@ -8,7 +8,7 @@ export async function register() {
   let log: import('./lib/ops/log').Log | undefined;
   try {
     // First: stamps each request with its TCP peer address for the audit log.
-    const { installPeerAddressStamp } = await import('./lib/services/request-context');
+    const { installPeerAddressStamp } = await import('./lib/platform/request-context');
     installPeerAddressStamp();
     const { serverContext } = await import('./lib/context');
     // Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK is not even loaded otherwise. Before
@@ -45,10 +45,10 @@ export async function register() {
     await ensurePortalClient(db, { issuer: config.ISSUER, product: config.BRAND_NAME, log: warn });
     // Before the provider reads the keys: the first start's keys are created here (and audited),
     // and a rotation that fell due while no instance ran happens before anything is signed.
-    const { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKeyRotation } = await import('./lib/services/signing-keys');
+    const { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKeyRotation } = await import('./lib/keys/signing-keys');
     logSigningKeySteps(ctx.log, await checkSigningKeys(db, rotationSettings(config)));
     const provider = await ctx.provider();
-    const { auditTokenRevocations } = await import('./lib/services/token-audit');
+    const { auditTokenRevocations } = await import('./lib/audit/token-audit');
     // On this provider and on each one rebuilt after a key change.
     ctx.onProvider((built) => auditTokenRevocations(built, db));
     if (config.METRICS_PORT !== undefined) {
@@ -89,19 +89,19 @@ export async function register() {
     // Where password reset links go: the operator should know before a person asks for one.
     ctx.log.info(`mail goes to ${ctx.mailer.destination}`);
     // Sign-up needs mail: an operator who turned it on learns here when it is not offered.
-    const { signUpStartupLine } = await import('./lib/services/sign-up');
+    const { signUpStartupLine } = await import('./lib/sign-in/sign-up');
     const signUpLine = signUpStartupLine(ctx);
     if (signUpLine) ctx.log.warn(signUpLine);
     // Passkeys need a domain name: under an IP-address ISSUER no page offers them, and the operator learns why here.
-    const { passkeysStartupLine } = await import('./lib/services/factors/passkeys');
+    const { passkeysStartupLine } = await import('./lib/factors/passkeys');
     const passkeysLine = passkeysStartupLine(config);
     if (passkeysLine) ctx.log.warn(passkeysLine);
     // After the server can serve: reports for the operator and the audit log's
     // retention. They read through Prisma, whose first query costs a start
     // that finds everything in place a few hundred ms it need not wait for.
-    const { reportClientPolicyViolations } = await import('./lib/services/client-policy-report');
-    const { reportUsernameClashes } = await import('./lib/services/username-clashes');
-    const { startAuditRetention } = await import('./lib/services/audit-retention');
+    const { reportClientPolicyViolations } = await import('./lib/clients/policy-report');
+    const { reportUsernameClashes } = await import('./lib/users/username-clashes');
+    const { startAuditRetention } = await import('./lib/audit/retention');
     void reportClientPolicyViolations(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the client policy report failed'));
     void reportUsernameClashes(db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the username clash report failed'));
     stopRetention = startAuditRetention(db, { days: config.AUDIT_RETENTION_DAYS, log: info });

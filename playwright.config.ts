@@ -21,8 +21,9 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  // Quiet: one line per test, no stdout echoed from tests, no HTML report.
-  reporter: [['list']],
+  // Quiet: one line per test, no stdout echoed from tests, no HTML report; scripts/test.ts counts the
+  // results from the JSON report it asks for (GATEHOUSE_TEST_PLAYWRIGHT_JSON), not from the list's text.
+  reporter: process.env.GATEHOUSE_TEST_PLAYWRIGHT_JSON ? [['list'], ['json', { outputFile: process.env.GATEHOUSE_TEST_PLAYWRIGHT_JSON }]] : [['list']],
   quiet: true,
   reportSlowTests: null,
   use: {

@@ -3,7 +3,7 @@
  * Content-Security-Policy with a fresh nonce for every page, which Next reads
  * from the request's header and puts on its own scripts; HSTS; and a 400 for a
  * path that does not decode, which Next would answer with a 500; and the page's own
- * path in a request header, for its language (lib/i18n/server.ts).
+ * path in a request header, for its language (lib/surfaces/locale.ts).
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { brand, imageOrigins } from '@/lib/config/brand';

@@ -1,5 +1,5 @@
 // The 403 page (forbidden() from requireAdmin): signed in, but not an administrator; their own /account is open to them.
-// In the person's language, with the request id; `<html lang>` says so too (pageLocale, lib/i18n/server.ts), though the
+// In the person's language, with the request id; `<html lang>` says so too (pageLocale, lib/surfaces/locale.ts), though the
 // admin area around it is English: `lang` on the card keeps it right should the page ever be shown elsewhere.
 import { headers } from 'next/headers';
 import Link from 'next/link';
@@ -9,8 +9,8 @@ import { Button, focusRing } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { signOutAction } from '@/app/admin/actions';
 import { brand } from '@/lib/config/brand';
-import { requestLocale } from '@/lib/i18n/server';
-import { requestIdOf } from '@/lib/services/request-context';
+import { requestLocale } from '@/lib/surfaces/locale';
+import { requestIdOf } from '@/lib/platform/request-context';
 
 export default async function Forbidden() {
   const locale = await requestLocale();

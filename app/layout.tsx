@@ -4,7 +4,7 @@ import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { brand, brandCss } from '@/lib/config/brand';
 import { env } from '@/lib/config/env';
-import { pageLocale } from '@/lib/i18n/server';
+import { pageLocale } from '@/lib/surfaces/locale';
 import { timeZoneScript } from '@/lib/i18n/time-zone';
 import './globals.css';
 

@@ -1,12 +1,12 @@
 // The 404 page (an unknown path, or notFound() from a page): the sign-in pages' card, in the brand, in either scheme,
-// in the person's language (a path no route answers gets it in <html lang> too: lib/i18n/server.ts), with the request id.
+// in the person's language (a path no route answers gets it in <html lang> too: lib/surfaces/locale.ts), with the request id.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { getTranslations } from 'next-intl/server';
 import { SupportDetails } from '@/components/interaction/support';
 import { AuthCard } from '@/components/ui/card';
-import { requestLocale } from '@/lib/i18n/server';
-import { requestIdOf } from '@/lib/services/request-context';
+import { requestLocale } from '@/lib/surfaces/locale';
+import { requestIdOf } from '@/lib/platform/request-context';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations({ locale: await requestLocale(), namespace: 'notFound' }))('title') };

@@ -16,7 +16,7 @@ import Provider, { type ClientMetadata, type JWK } from 'oidc-provider';
 import MemoryAdapter from 'oidc-provider/lib/adapters/memory_adapter.js';
 import LRU from 'oidc-provider/lib/helpers/lru.js';
 import type { Database } from '../lib/db/database.ts';
-import type { AccountRecord } from '../lib/db/users.ts';
+import type { AccountRecord } from '../lib/users/repository.ts';
 import { accountClaims, providerConfiguration } from '../lib/oidc/configuration.ts';
 import { DEFAULT_BRAND } from '../lib/config/brand.ts';
 

@@ -1,7 +1,7 @@
 /**
  * What this machine can do at most, measured in the same run as the load rows:
  * argon2id verifications/s at Gatehouse's parameters (the hash of the benchmark
- * user, so exactly the parameters lib/services/passwords.ts uses) on every core,
+ * user, so exactly the parameters lib/platform/passwords.ts uses) on every core,
  * and JWT signatures/s per algorithm of the signing keys, one worker per core.
  */
 import { verify } from '@node-rs/argon2';

@@ -7,10 +7,10 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Database } from '../lib/db/database.ts';
 import type { Mailer } from '../lib/mail/mailer.ts';
 import type { Log } from '../lib/ops/log.ts';
-import type { MailLinkConfig } from '../lib/services/email-verification.ts';
+import type { MailLinkConfig } from '../lib/mail-links/email-verification.ts';
 import type { MailedLink } from './mail.ts';
-import { InvalidRequest } from '../lib/services/errors.ts';
-import { generatePassword } from '../lib/services/passwords.ts';
+import { InvalidRequest } from '../lib/platform/errors.ts';
+import { generatePassword } from '../lib/platform/passwords.ts';
 
 /**
  * What a command produced: `json` for --json, `text` for people, `notice` for stderr in both;
@@ -23,7 +23,7 @@ export interface Result {
   failed?: boolean;
 }
 
-/** What the use cases that mail links take (lib/services/invitations.ts, onboarding.ts). */
+/** What the use cases that mail links take (lib/users/invitations.ts, onboarding.ts). */
 export interface MailingContext {
   db: Database;
   now: () => number;

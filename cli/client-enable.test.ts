@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { findClientMetadata } from '../lib/db/clients.ts';
+import { findClientMetadata } from '../lib/clients/repository.ts';
 import { closeDatabase, database } from '../lib/db/database.ts';
-import { auditEventsFor } from '../lib/services/audit.ts';
+import { auditEventsFor } from '../lib/audit/log.ts';
 import { cliRunner, failure, ok } from './testing.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-enable-'));

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { findClientMetadata } from '../lib/db/clients.ts';
+import { findClientMetadata } from '../lib/clients/repository.ts';
 import { testDatabases } from '../lib/db/testing.ts';
 import { clientSecretMatches } from '../lib/oidc/client-secret.ts';
-import { auditEventsFor } from '../lib/services/audit.ts';
-import { registerClient } from '../lib/services/clients.ts';
-import { PORTAL_CLIENT_ID } from '../lib/services/portal/registration.ts';
+import { auditEventsFor } from '../lib/audit/log.ts';
+import { registerClient } from '../lib/clients/manage.ts';
+import { PORTAL_CLIENT_ID } from '../lib/clients/portal-client.ts';
 import { cliRunner, failure, ok } from './testing.ts';
 
 describe('gatehouse client update', { concurrency: true }, () => {

@@ -14,11 +14,11 @@ import { after, before, describe, test } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import { closeDatabase, database } from '../lib/db/database.ts';
 import { cliRunner, failure, ok } from './testing.ts';
-import { verifyPassword } from '../lib/services/passwords.ts';
-import { createThrottle, throttleSettings } from '../lib/services/throttle.ts';
-import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../lib/services/account/two-step.ts';
-import { hasSecondFactor } from '../lib/services/factors/second-step.ts';
-import { totpCode } from '../lib/services/factors/totp.ts';
+import { verifyPassword } from '../lib/platform/passwords.ts';
+import { createThrottle, throttleSettings } from '../lib/platform/throttle.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../lib/account/two-step.ts';
+import { hasSecondFactor } from '../lib/factors/second-step.ts';
+import { totpCode } from '../lib/factors/totp.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-'));
 const dbFile = path.join(dir, 'gatehouse.db');

@@ -11,7 +11,7 @@ import { env } from '../lib/config/env.ts';
 import type { Database } from '../lib/db/database.ts';
 import type { Mailer } from '../lib/mail/mailer.ts';
 import type { Log } from '../lib/ops/log.ts';
-import { InvalidRequest, ServiceError } from '../lib/services/errors.ts';
+import { InvalidRequest, ServiceError } from '../lib/platform/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
 import { keyCommands } from './commands/keys.ts';

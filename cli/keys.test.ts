@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../lib/db/database.ts';
 import { listActiveSigningKeys } from '../lib/db/secrets.ts';
 import { migrate } from '../lib/db/migrate.ts';
-import { checkSigningKeys, rotationSettings } from '../lib/services/signing-keys.ts';
+import { checkSigningKeys, rotationSettings } from '../lib/keys/signing-keys.ts';
 import { cliRunner, failure, ok } from './testing.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-keys-'));

@@ -3,7 +3,7 @@
  * zod issues that name the command-line flag rather than the schema field.
  */
 import type { z } from 'zod';
-import { issueMessages } from '../lib/services/errors.ts';
+import { issueMessages } from '../lib/platform/errors.ts';
 
 /** Columns padded to their widest cell; an empty list says so instead of printing a bare header. */
 export function table(headers: string[], rows: string[][], empty: string): string {

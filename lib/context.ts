@@ -2,11 +2,11 @@
  * What the use cases run against: the configuration, the database, the clock,
  * the provider and the process's counters. Built once per process by whoever
  * starts it (instrumentation.ts for the server, a test for itself) and handed
- * to services as parameters; a service takes the narrowest part it needs.
+ * to use cases as parameters; a use case takes the narrowest part it needs.
  *
- * Only the surfaces Next.js calls into (pages, server actions, route handlers)
- * fetch the server's context with `serverContext()`: Next gives them no other
- * way in.
+ * Only the surfaces Next.js calls into (pages, server actions, route handlers
+ * in app/, their adapters in lib/surfaces/) fetch the server's context with
+ * `serverContext()`: Next gives them no other way in (lib/layout.test.ts).
  */
 import type Provider from 'oidc-provider';
 import type { BuiltProvider } from './oidc/provider.ts';
@@ -19,9 +19,9 @@ import { createReadiness, type Readiness } from './ops/health.ts';
 import { createLogger, type Log } from './ops/log.ts';
 import { buildInfo, createMetrics, type Metrics } from './ops/metrics.ts';
 import { countedThrottle } from './ops/throttle-metrics.ts';
-import { argon2Load } from './services/passwords.ts';
-import { unknownUsernameFailures, type UnknownUsernameFailures } from './services/sign-in-failures.ts';
-import { createThrottle, throttleSettings, type Throttle } from './services/throttle.ts';
+import { argon2Load } from './platform/passwords.ts';
+import { unknownUsernameFailures, type UnknownUsernameFailures } from './platform/source-counts.ts';
+import { createThrottle, throttleSettings, type Throttle } from './platform/throttle.ts';
 
 export interface AppContext {
   readonly config: Env;
@@ -34,9 +34,9 @@ export interface AppContext {
   provider(): Promise<Provider>;
   /**
    * Builds the provider again when the published signing keys changed since it
-   * was built (`keysVersion`, lib/db/signing-keys.ts: read now when not given),
+   * was built (`keysVersion`, lib/keys/repository.ts: read now when not given),
    * and serves the new one from then on; true when it did. The rotation calls it
-   * every few seconds and after each change it makes (lib/services/signing-keys.ts).
+   * every few seconds and after each change it makes (lib/keys/signing-keys.ts).
    */
   refreshProvider(keysVersion?: string): Promise<boolean>;
   /** Calls `use` with the provider once built (now, if it is) and with every one built after it. */
@@ -47,7 +47,7 @@ export interface AppContext {
   readonly metrics: Metrics;
   /** Failed sign-ins for unknown usernames, counted per source before they reach the audit log. */
   readonly signInFailures: UnknownUsernameFailures;
-  /** Limits on guessing: passwords, second factors, client secrets (lib/services/throttle.ts). Opened on first use. */
+  /** Limits on guessing: passwords, second factors, client secrets (lib/platform/throttle.ts). Opened on first use. */
   readonly throttle: Throttle;
   /** Outgoing mail (lib/mail/mailer.ts): SMTP, the log in development, or off. */
   readonly mailer: Mailer;
@@ -98,7 +98,7 @@ export function createContext({
   const refresh = async (keysVersion?: string): Promise<boolean> => {
     const current = await built?.catch(() => undefined);
     if (!current) return false; // not built yet: the first build reads the keys as they are then
-    const { listSigningKeyInfo, signingKeysVersion } = await import('./db/signing-keys.ts');
+    const { listSigningKeyInfo, signingKeysVersion } = await import('./keys/repository.ts');
     const version = keysVersion ?? signingKeysVersion(await listSigningKeyInfo(db));
     if (current.keysVersion === version) return false;
     // The old provider serves until the new one is ready; a failed build leaves it serving.
@@ -136,7 +136,7 @@ export function createContext({
         ready: async () => (await context.readiness()).ready,
         databasePool: db.poolUse,
         currentSigningKeys: async () => {
-          const { listSigningKeyInfo } = await import('./db/signing-keys.ts');
+          const { listSigningKeyInfo } = await import('./keys/repository.ts');
           return (await listSigningKeyInfo(db)).filter((k) => k.state === 'current').map((k) => ({ alg: k.alg, since: k.activatesAt || k.createdAt }));
         },
         build: buildInfo(),

@@ -6,12 +6,12 @@
  * With TEST_REDIS_URL (and TEST_DATABASE_URL) the protocol tests run once more on PostgreSQL
  * with REDIS_URL (short-lived artifacts in Redis).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { startMailSink, type MailSink } from '../e2e/support/mail-sink.ts';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve as resolvePath } from 'node:path';
+import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import pg from 'pg';
 import { DIST_DIRS, DIST_DIR_VARIABLE } from '../lib/config/dist-dir.ts';
 import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
@@ -64,21 +64,56 @@ function testFiles(dirs: string[], suffix = '.test.ts'): string[] {
   return found.sort();
 }
 
-function tally(output: string, runner: 'node' | 'playwright') {
-  const count = (re: RegExp) => Number(re.exec(output)?.[1] ?? 0);
-  if (runner === 'node') {
-    totals.passed += count(/^ℹ pass (\d+)$/m);
-    totals.failed += count(/^ℹ fail (\d+)$/m) + count(/^ℹ cancelled (\d+)$/m);
-    totals.skipped += count(/^ℹ skipped (\d+)$/m);
-  } else {
-    totals.passed += count(/^\s+(\d+) passed/m) + count(/^\s+(\d+) flaky/m);
-    totals.failed += count(/^\s+(\d+) failed/m) + count(/^\s+(\d+) interrupted/m);
-    totals.skipped += count(/^\s+(\d+) skipped/m);
+/**
+ * Adds a node:test run's counts, read from the events scripts/test-counts-reporter.mjs wrote (a run
+ * that wrote none, a crash before any test, counts as one failure); returns the seconds per file.
+ */
+function tallyNode(countsFile: string, out: Out): Record<string, number> {
+  try {
+    const report = JSON.parse(readFileSync(countsFile, 'utf8')) as {
+      counts: Record<'passed' | 'failed' | 'cancelled' | 'skipped' | 'todo', number>;
+      fileSeconds: Record<string, number>;
+    };
+    totals.passed += report.counts.passed;
+    totals.failed += report.counts.failed + report.counts.cancelled;
+    totals.skipped += report.counts.skipped + report.counts.todo;
+    return report.fileSeconds;
+  } catch {
+    out(`✖ node:test reported no counts (${countsFile}): counted as a failure\n`);
+    totals.failed += 1;
+    return {};
+  } finally {
+    rmSync(countsFile, { force: true });
   }
 }
 
 /**
- * Runs a command, echoing its output, and returns the output and exit code.
+ * Adds a Playwright run's counts from its JSON report (playwright.config.ts writes one where
+ * GATEHOUSE_TEST_PLAYWRIGHT_JSON says): a flaky test passed on a retry; a run that wrote no report,
+ * or exited non-zero with no failed test in it (interrupted, crashed), counts as one failure.
+ */
+function tallyPlaywright(reportFile: string, code: number, out: Out) {
+  try {
+    const { stats } = JSON.parse(readFileSync(reportFile, 'utf8')) as { stats: Record<'expected' | 'unexpected' | 'flaky' | 'skipped', number> };
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+    totals.skipped += stats.skipped;
+    if (code !== 0 && stats.unexpected === 0) {
+      out(`✖ Playwright exited ${code} with no failed test reported: counted as a failure\n`);
+      totals.failed += 1;
+    }
+  } catch {
+    out(`✖ Playwright wrote no report (${reportFile}): counted as a failure\n`);
+    totals.failed += 1;
+  }
+}
+
+/** Where a part of the run writes what it has to say: the terminal, or a buffer printed when that part ends. */
+type Out = (text: string) => void;
+const stdout: Out = (text) => void process.stdout.write(text);
+
+/**
+ * Runs a command, echoing its output (to `out`), and returns the output and exit code.
  * `hideCoverageTable` leaves the spec reporter's coverage table out of the echo (not of the
  * output): Node 20 cannot restrict it to our sources (no --test-coverage-include before Node 22),
  * so it lists every test file too; coverageSummary prints the part that matters instead.
@@ -87,7 +122,7 @@ function run(
   command: string,
   commandArgs: string[],
   extraEnv: Record<string, string> = {},
-  { hideCoverageTable = false } = {},
+  { hideCoverageTable = false, out = stdout }: { hideCoverageTable?: boolean; out?: Out } = {},
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, commandArgs, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -95,13 +130,13 @@ function run(
     let pending = '';
     let inTable = false;
     const show = (text: string) => {
-      if (!hideCoverageTable) return void process.stdout.write(text);
+      if (!hideCoverageTable) return out(text);
       pending += text;
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
         if (/^ℹ start of coverage report/.test(line)) inTable = true;
-        if (!inTable) process.stdout.write(`${line}\n`);
+        if (!inTable) out(`${line}\n`);
         if (/^ℹ end of coverage report/.test(line)) inTable = false;
       }
     };
@@ -112,7 +147,7 @@ function run(
     child.stdout.on('data', echo);
     child.stderr.on('data', echo);
     child.on('close', (code) => {
-      if (pending && !inTable) process.stdout.write(pending);
+      if (pending && !inTable) out(pending);
       resolve({ code: code ?? 1, output });
     });
   });
@@ -120,28 +155,52 @@ function run(
 
 const lcovFile = join('coverage', 'lcov.info');
 
-async function nodeTests(label: string, files: string[], extraEnv: Record<string, string> = {}, { coverage = false } = {}) {
-  if (files.length === 0) return;
-  console.log(`\n=== ${label} (${files.length} files) ===`);
-  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+/**
+ * Runs node:test on `files`, `concurrency` files at a time (each in a process of its own), echoing the
+ * spec reporter and counting from the runner's events (scripts/test-counts-reporter.mjs). Returns the
+ * seconds each file's tests took.
+ */
+async function nodeTests(
+  label: string,
+  files: string[],
+  extraEnv: Record<string, string> = {},
+  { coverage = false, concurrency = 1, out = stdout }: { coverage?: boolean; concurrency?: number; out?: Out } = {},
+): Promise<Record<string, number>> {
+  if (files.length === 0) return {};
+  out(`\n=== ${label} (${files.length} files${concurrency > 1 ? `, ${concurrency} at a time` : ''}) ===\n`);
+  const countsFile = join(mkdtempSync(join(tmpdir(), 'gatehouse-counts-')), 'counts.json');
+  const reporters = [
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${resolvePath('scripts', 'test-counts-reporter.mjs')}`,
+    `--test-reporter-destination=${countsFile}`,
+  ];
   if (coverage) {
     mkdirSync('coverage', { recursive: true });
     rmSync(lcovFile, { force: true });
     reporters.push('--experimental-test-coverage', '--test-reporter=lcov', `--test-reporter-destination=${lcovFile}`);
   }
+  const failedBefore = totals.failed;
   const { code, output } = await run(
     process.execPath,
-    ['--import', 'tsx', '--test', ...reporters, '--test-timeout=120000', '--test-concurrency=1', ...files],
+    ['--import', 'tsx', '--test', ...reporters, '--test-timeout=120000', `--test-concurrency=${concurrency}`, ...files],
     extraEnv,
-    { hideCoverageTable: coverage },
+    { hideCoverageTable: coverage, out },
   );
-  tally(output, 'node');
-  // Node exits 1 when it cannot write the coverage report (Node 20 can fail to merge it when a
-  // source changes during the run): coverage is not a gate, so that alone fails nothing.
-  const coverageOnly = coverage && /^ℹ Warning: Could not report code coverage/m.test(output) && /^ℹ fail 0$/m.test(output) && /^ℹ cancelled 0$/m.test(output);
-  if (coverageOnly) console.log('line coverage: Node could not report it for this run (the tests themselves passed)');
-  else if (code !== 0 && !/^ℹ fail [1-9]/m.test(output)) totals.failed += 1; // a crash that reported no test
+  const fileSeconds = tallyNode(countsFile, out);
+  rmSync(dirname(countsFile), { recursive: true, force: true });
+  // Node exits 1 when it cannot write the coverage report (it can fail to merge it when a source
+  // changes during the run): coverage is not a gate, so that alone fails nothing.
+  const coverageOnly = coverage && /^ℹ Warning: Could not report code coverage/m.test(output);
+  if (code !== 0 && totals.failed === failedBefore) {
+    if (coverageOnly) out('line coverage: Node could not report it for this run (the tests themselves passed)\n');
+    else {
+      out(`✖ node:test exited ${code} with no failed test reported: counted as a failure\n`);
+      totals.failed += 1; // a crash that reported no test
+    }
+  }
   if (coverage) coverageSummary(['lib', 'cli']);
+  return fileSeconds;
 }
 
 /**
@@ -199,6 +258,7 @@ async function startServer(
   databaseUrl: string,
   mount: Mount,
   redisEnv: Record<string, string> = {},
+  out: Out = stdout,
 ): Promise<{ url: string; metricsUrl: string; logFile: string; stop: () => Promise<void> }> {
   const port = await freePort();
   logDir ??= mkdtempSync(join(tmpdir(), 'gatehouse-logs-'));
@@ -245,7 +305,7 @@ async function startServer(
           stop: async () => {
             child.kill('SIGTERM');
             await new Promise((r) => child.once('exit', r));
-            if (/server_error/.test(log)) console.log(`--- server log (server errors seen) ---\n${log}`);
+            if (/server_error/.test(log)) out(`--- server log (server errors seen) ---\n${log}\n`);
           },
         };
       }
@@ -272,10 +332,71 @@ async function withPostgresSchema<T>(base: string, fn: (url: string) => Promise<
   }
 }
 
-async function protocolAndBrowser(database: string, databaseUrl: string, mount: Mount, browser: boolean, redisUrl?: string) {
+/**
+ * The servers the protocol suite runs against: a store and a mount each. `sqlite` is npm start's
+ * server (scripts/server.mjs) on SQLite, `next` plain `next start` on SQLite, `postgres` npm start's
+ * server on PostgreSQL (TEST_DATABASE_URL), `redis` the same with REDIS_URL (TEST_REDIS_URL).
+ */
+type Setup = 'sqlite' | 'next' | 'postgres' | 'redis';
+
+/**
+ * Where a protocol test file runs, as its `// runs-on:` line near the top says: only where what it
+ * proves can differ. `once`: neither the store nor the mount changes it; `mounts`: the mount may, the
+ * store cannot; `stores`: the store (and Redis) may, the mount cannot; `everywhere` (also a file with
+ * no such line, so a new file runs in every setup until it says otherwise).
+ */
+const RUNS_ON: Record<string, Setup[]> = {
+  once: ['sqlite'],
+  mounts: ['sqlite', 'next'],
+  stores: ['sqlite', 'postgres', 'redis'],
+  everywhere: ['sqlite', 'next', 'postgres', 'redis'],
+};
+
+/**
+ * How many protocol test files share a server at once. A file with an `// alone: <why>` line
+ * runs before them, the only one on its server: it counts what the server did, times it, or
+ * reads all it stored.
+ */
+const PROTOCOL_CONCURRENCY = Number(process.env.GATEHOUSE_TEST_CONCURRENCY ?? 3);
+
+interface ProtocolFile {
+  path: string;
+  setups: Setup[];
+  alone: boolean;
+}
+
+/** The protocol test files --files picks, with their declarations; a `runs-on:` line that names no kind stops the run. */
+function protocolFiles(): ProtocolFile[] {
+  return picked(testFiles(['e2e/protocol'])).map((path) => {
+    const head = readFileSync(path, 'utf8').split('\n').slice(0, 10).join('\n');
+    const declared = /^\/\/ runs-on: *(\S*)/m.exec(head)?.[1] ?? 'everywhere';
+    const setups = RUNS_ON[declared];
+    if (!setups) throw new Error(`${path}: "// runs-on: ${declared}" is none of ${Object.keys(RUNS_ON).join(', ')}`);
+    return { path, setups, alone: /^\/\/ alone: *\S/m.test(head) };
+  });
+}
+
+/** The slowest files of a protocol run, so a run says where its time went. */
+function slowest(fileSeconds: Record<string, number>, out: Out) {
+  const top = Object.entries(fileSeconds)
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, 5)
+    .map(([file, seconds]) => `${relative(process.cwd(), file)} ${seconds.toFixed(1)} s`);
+  if (top.length > 0) out(`slowest files (their tests' own time): ${top.join(', ')}\n`);
+}
+
+/**
+ * One server of the suite (`setup`), and on it the protocol files declared for that setup (each `alone`
+ * one in turn, then those that may share it concurrently) or, with `browser`, the Playwright suite.
+ */
+async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, out = stdout }: { browser?: boolean; out?: Out } = {}) {
+  const mount: Mount = setup === 'next' ? 'next' : 'server';
+  const redisUrl = setup === 'redis' ? process.env.TEST_REDIS_URL : undefined;
   // The tests that make a second instance or a throttle of their own read REDIS_URL too.
   const redisEnv: Record<string, string> = redisUrl ? { REDIS_URL: redisUrl } : {};
-  const server = await startServer(databaseUrl, mount, redisEnv);
+  const files = browser ? [] : protocolFiles().filter((file) => file.setups.includes(setup));
+  if (!browser && files.length === 0) return;
+  const server = await startServer(databaseUrl, mount, redisEnv, out);
   const serverEnv = {
     ...redisEnv,
     ...serverLimits,
@@ -288,18 +409,74 @@ async function protocolAndBrowser(database: string, databaseUrl: string, mount: 
     GATEHOUSE_TEST_METRICS_TOKEN: metricsToken,
     ...(mailSink ? { GATEHOUSE_TEST_MAIL_URL: mailSink.apiUrl, GATEHOUSE_TEST_SMTP_URL: mailSink.smtpUrl } : {}),
   };
-  const label = `${database}${redisUrl ? ' with Redis' : ''}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
+  const label = `${setup === 'sqlite' || setup === 'next' ? 'SQLite' : 'PostgreSQL'}${redisUrl ? ' with Redis' : ''}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
-    if (wants('protocol')) await nodeTests(`protocol tests over HTTP on ${label}`, picked(testFiles(['e2e/protocol'])), serverEnv);
-    if (browser && wants('browser')) {
-      console.log(`\n=== browser tests (Playwright, Chromium) on ${label} ===`);
-      const { code, output } = await run(process.execPath, [join('node_modules', '@playwright', 'test', 'cli.js'), 'test', ...fileParts], serverEnv);
-      tally(output, 'playwright');
-      if (code !== 0 && !/\d+ failed/.test(output)) totals.failed += 1;
+    if (browser) {
+      out(`\n=== browser tests (Playwright, Chromium) on ${label} ===\n`);
+      const reportDir = mkdtempSync(join(tmpdir(), 'gatehouse-playwright-'));
+      const reportFile = join(reportDir, 'report.json');
+      try {
+        const { code } = await run(
+          process.execPath,
+          [join('node_modules', '@playwright', 'test', 'cli.js'), 'test', ...fileParts],
+          { ...serverEnv, GATEHOUSE_TEST_PLAYWRIGHT_JSON: reportFile },
+          { out },
+        );
+        tallyPlaywright(reportFile, code, out);
+      } finally {
+        rmSync(reportDir, { recursive: true, force: true });
+      }
+      return;
     }
+    const shared = files.filter((file) => !file.alone).map((file) => file.path);
+    const alone = files.filter((file) => file.alone).map((file) => file.path);
+    // The files that need the server to themselves first, on a database still nearly empty
+    // (database-copy.test.ts probes every value stored, within an authorization code's 60 s).
+    const seconds = {
+      ...(await nodeTests(`protocol tests over HTTP on ${label}, each alone on the server`, alone, serverEnv, { out })),
+      ...(await nodeTests(`protocol tests over HTTP on ${label}`, shared, serverEnv, { concurrency: PROTOCOL_CONCURRENCY, out })),
+    };
+    slowest(seconds, out);
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * GATEHOUSE_TEST_SIDE_BY_SIDE=0 runs the parts below one after another instead, for a machine too busy
+ * for their timing tests (each still prints as it goes).
+ */
+const oneAtATime = process.env.GATEHOUSE_TEST_SIDE_BY_SIDE === '0';
+
+/**
+ * Runs `parts` side by side, writing to `out` so that no part's output is cut up: the first part
+ * writes as it goes; the others write into buffers, and when the part that is writing ends, the
+ * next one in order flushes its buffer and goes on writing as it goes. Rejects, once all have
+ * ended, with the error of the first part that failed.
+ */
+async function sideBySide(parts: ((out: Out) => Promise<void>)[], out: Out = stdout) {
+  if (oneAtATime) {
+    for (const part of parts) await part(out);
+    return;
+  }
+  const buffers = parts.map(() => '');
+  const ended = parts.map(() => false);
+  let live = 0;
+  const results = await Promise.allSettled(
+    parts.map(async (part, index) => {
+      try {
+        await part((text) => (index === live ? out(text) : void (buffers[index] += text)));
+      } finally {
+        ended[index] = true;
+        while (live < parts.length && ended[live]) {
+          live += 1;
+          if (live < parts.length) out(buffers[live]);
+        }
+      }
+    }),
+  );
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** What a server running from `npm start`'s build reads, and the tracked file a build may rewrite: `npm test` must change neither. */
@@ -310,57 +487,70 @@ function untouchedByTheRun() {
 const beforeTheRun = untouchedByTheRun();
 
 /** A failure line, counted in the summary, for each of them that changed since the run began. */
-function checkUntouched(when: string) {
+function checkUntouched(when: string, out: Out = stdout) {
   const now = untouchedByTheRun();
   const changed = Object.keys(beforeTheRun).filter((path) => now[path] !== beforeTheRun[path]);
-  for (const path of changed) console.log(`✖ ${path} changed ${when}: the run must leave npm start's build and the tree as they were`);
+  for (const path of changed) out(`✖ ${path} changed ${when}: the run must leave npm start's build and the tree as they were\n`);
   if (changed.length > 0) totals.failed += changed.length;
   else {
-    console.log(`✔ ${Object.keys(beforeTheRun).join(' and ')} unchanged ${when}`);
+    out(`✔ ${Object.keys(beforeTheRun).join(' and ')} unchanged ${when}\n`);
     totals.passed += 1;
   }
 }
 
 async function main() {
   const postgres = process.env.TEST_DATABASE_URL;
-  if (!args.includes('--skip-build') && (wants('protocol') || wants('browser'))) {
-    console.log(`=== next build (into ${DIST_DIRS.test}) ===`);
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { env, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('next build failed');
-    checkUntouched('by the build');
-  } else if ((wants('protocol') || wants('browser')) && !existsSync(join(DIST_DIRS.test, 'BUILD_ID'))) {
+  const suites = wants('protocol') || wants('browser');
+  if (suites && args.includes('--skip-build') && !existsSync(join(DIST_DIRS.test, 'BUILD_ID'))) {
     throw new Error(`--skip-build needs an earlier build of the tests' own (${DIST_DIRS.test}/BUILD_ID): run once without it`);
   }
+  const build = async (out: Out) => {
+    if (!suites || args.includes('--skip-build')) return;
+    out(`\n=== next build (into ${DIST_DIRS.test}) ===\n`);
+    if ((await run(process.execPath, [nextBin, 'build'], {}, { out })).code !== 0) throw new Error('next build failed');
+    checkUntouched('by the build', out);
+  };
 
-  if (wants('unit')) {
+  // The unit tests print as they go (and their coverage at the end); each other part's output
+  // follows in one piece (sideBySide).
+  const unit = async () => {
+    if (!wants('unit')) return;
     if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
     await nodeTests('unit and storage contract tests', picked(testFiles(['lib', 'cli', 'scripts'])), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
-  }
+  };
+  if (!suites) return unit();
 
-  if (wants('protocol') || wants('browser')) {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
-    mailSink = await startMailSink();
-    try {
-      await protocolAndBrowser('SQLite', `file:${join(dir, 'gatehouse.db')}`, 'server', true);
-      if (wants('protocol')) await protocolAndBrowser('SQLite', `file:${join(dir, 'next-start.db')}`, 'next', false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-    try {
-      if (postgres && wants('protocol')) {
-        await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, 'server', false));
-      } else if (!postgres) {
-        console.log('\nTEST_DATABASE_URL is not set: the protocol tests did not run on PostgreSQL.');
-      }
-      const redis = process.env.TEST_REDIS_URL;
-      if (postgres && redis && wants('protocol')) {
-        await withPostgresSchema(postgres, (url) => protocolAndBrowser('PostgreSQL', url, 'server', false, redis));
-      } else if (postgres && wants('protocol')) {
-        console.log('\nTEST_REDIS_URL is not set: the protocol tests did not run with Redis (REDIS_URL).');
-      }
-    } finally {
-      await mailSink.close();
-    }
+  const redis = process.env.TEST_REDIS_URL;
+  if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the protocol tests do not run on PostgreSQL.');
+  else if (!redis) console.log('\nTEST_REDIS_URL is not set: the protocol tests do not run with Redis (REDIS_URL).');
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const sqlite = (name: string) => `file:${join(dir, `${name}.db`)}`;
+  const onPostgres = (setup: Setup, out: Out) => withPostgresSchema(postgres!, (url) => suiteRun(setup, url, { out }));
+  mailSink = await startMailSink();
+  // The unit tests beside the build (they need neither it nor a server), then lanes side by side,
+  // each server used by one suite at a time: on two cores the protocol files mostly wait (for
+  // argon2id on the server, for an instance of their own to start, for a throttle's window), and the
+  // browser suite's server is idle while Chromium renders. (Beside the lanes too, on a machine
+  // already busy, the unit tests' CLI runs outlived their 120 s.)
+  try {
+    await sideBySide([unit, build]);
+    await sideBySide([
+      async (out) => {
+        if (wants('browser')) await suiteRun('sqlite', sqlite('browser'), { browser: true, out });
+      },
+      async (out) => {
+        if (!wants('protocol')) return;
+        await suiteRun('sqlite', sqlite('gatehouse'), { out });
+        await suiteRun('next', sqlite('next-start'), { out });
+      },
+      async (out) => {
+        if (postgres && wants('protocol')) await onPostgres('postgres', out);
+        if (postgres && redis && wants('protocol')) await onPostgres('redis', out);
+      },
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await mailSink.close();
   }
 }
 

@@ -27,15 +27,15 @@ import {
   signOutSession,
   type PasswordChangeState,
   type ProfileState,
-} from '@/lib/services/account/pages';
-import { confirmOrSay, type Confirmation } from '@/lib/services/portal/confirm';
-import { requestLocale } from '@/lib/i18n/server';
-import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/services/portal/registration';
-import { endPortalSession, requireUser } from '@/lib/services/portal/session';
+} from '@/lib/surfaces/account/pages';
+import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirm';
+import { requestLocale } from '@/lib/surfaces/locale';
+import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/clients/portal-client';
+import { endPortalSession, requireUser } from '@/lib/surfaces/portal/session';
 
 export async function updateProfileAction(_state: ProfileState, form: FormData): Promise<ProfileState> {
   const user = await requireUser('/account');
-  // A new address's confirmation mail in the language this request asks for (lib/i18n/server.ts).
+  // A new address's confirmation mail in the language this request asks for (lib/surfaces/locale.ts).
   return saveProfile(user, form, await requestLocale());
 }
 

@@ -3,11 +3,12 @@ import { brand } from '@/lib/config/brand';
 import { env } from '@/lib/config/env';
 import { BODY_LIMITS } from '@/lib/http/body-limits';
 import { translator } from '@/lib/i18n/messages';
-import { requestLocale } from '@/lib/i18n/server';
+import { requestLocale } from '@/lib/surfaces/locale';
 import { readFormBody } from '@/lib/oidc/form-body';
 import { escapeHtml, providerPages } from '@/lib/oidc/html';
-import type { Next } from '@/lib/services/interactions';
-import { requestContext, type RequestContext } from '@/lib/services/request-context';
+import { type AppContext, serverContext } from '@/lib/context';
+import type { Next } from '@/lib/sign-in/interactions';
+import { requestContext, type RequestContext } from '@/lib/platform/request-context';
 
 /**
  * Form posts to /interaction/* must come from our own pages. The signed,
@@ -82,8 +83,8 @@ async function formOf(request: Request, limit: number): Promise<FormData | Respo
   return form;
 }
 
-/** One step of the interaction (a use case of lib/services/interactions.ts), given the provider's cookies. */
-type Step = (uid: string, cookie: string | null, context: RequestContext, form: FormData) => Promise<Next>;
+/** One step of the interaction (a use case of lib/sign-in/interactions.ts), given the provider's cookies. */
+type Step = (ctx: AppContext, uid: string, cookie: string | null, context: RequestContext, form: FormData) => Promise<Next>;
 
 /**
  * The POST handler of the form of one step: same origin only (a 403 page otherwise), the form read
@@ -99,7 +100,7 @@ export function interactionForm(
     if (!isSameOrigin(request)) return foreignPost(request, uid);
     const form = await formOf(request, limit);
     if (form instanceof Response) return form;
-    const next = await step(uid, request.headers.get('cookie'), requestContext(request.headers), form);
+    const next = await step(serverContext(), uid, request.headers.get('cookie'), requestContext(request.headers), form);
     const response = respond(uid, next, form);
     if ('error' in next) afterError?.(response, uid, form);
     else for (const cookie of next.cookies ?? []) response.headers.append('set-cookie', cookie);

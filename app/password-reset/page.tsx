@@ -6,7 +6,7 @@ import { TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
-import { canMailLinks, RESET_LINK_MINUTES } from '@/lib/services/password-reset';
+import { canMailLinks, RESET_LINK_MINUTES } from '@/lib/mail-links/password-reset';
 import { requestResetAction } from './actions';
 
 export const dynamic = 'force-dynamic';

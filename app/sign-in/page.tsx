@@ -6,8 +6,8 @@ import { getTranslations } from 'next-intl/server';
 import { redirect } from 'next/navigation';
 import { SignInCard } from '@/components/portal/sign-in';
 import { env } from '@/lib/config/env';
-import { portalCookieNames } from '@/lib/services/portal/auth';
-import { isAccountPath, safeReturnTo, signInPathFor } from '@/lib/services/portal/return-to';
+import { portalCookieNames } from '@/lib/surfaces/portal/auth';
+import { isAccountPath, safeReturnTo, signInPathFor } from '@/lib/surfaces/portal/return-to';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {

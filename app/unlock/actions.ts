@@ -4,9 +4,9 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { serverContext } from '@/lib/context';
-import { unlockWithLink, type UnlockOutcome } from '@/lib/services/account-unlock';
-import { requestContext } from '@/lib/services/request-context';
-import { DEVICE_COOKIE } from '@/lib/services/sign-in-devices';
+import { unlockWithLink, type UnlockOutcome } from '@/lib/mail-links/account-unlock';
+import { requestContext } from '@/lib/platform/request-context';
+import { DEVICE_COOKIE } from '@/lib/sign-in/devices';
 
 export async function unlockAction(token: string, _state: UnlockOutcome, _form: FormData): Promise<UnlockOutcome> {
   const requestHeaders = await headers();

@@ -4,14 +4,14 @@
  * loads: it pulls in oidc-provider, which --help and usage errors do not need.
  */
 import { z } from 'zod';
-import { BY_CLI } from '../../lib/services/audit.ts';
-import type { NewClientInput } from '../../lib/services/clients.ts';
-import { Forbidden, InvalidRequest, NotFound, parseInput } from '../../lib/services/errors.ts';
+import { BY_CLI } from '../../lib/audit/log.ts';
+import type { NewClientInput } from '../../lib/clients/manage.ts';
+import { Forbidden, InvalidRequest, NotFound, parseInput } from '../../lib/platform/errors.ts';
 import { clientToWire, clientType } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
-const services = () => import('../../lib/services/clients.ts');
+const services = () => import('../../lib/clients/manage.ts');
 
 /** The registration's flags, shared by create and update (create adds --public, update the --no- forms). */
 const settingOptions = {
@@ -196,8 +196,8 @@ Bad input exits 2 and an unknown client 1; either way nothing changes.
     const [{ findClient, newClientSchema, updateClient }, { registrationOf }, { PORTAL_CLIENT_ID }] = await Promise.all([
       services(),
       // The client as it is, under the given fields: what the admin API's PATCH changes too.
-      import('../../lib/services/admin-api/dto/clients.ts'),
-      import('../../lib/services/portal/registration.ts'),
+      import('../../lib/surfaces/admin-api/dto/clients.ts'),
+      import('../../lib/clients/portal-client.ts'),
     ]);
     // Each given value alone fails here, before a database is opened; rules across fields are the use case's.
     parseInput(z.object(newClientSchema.shape).partial(), changes);

@@ -1,6 +1,6 @@
 /**
  * `gatehouse keys ...`: list, rotate and retire the token signing keys
- * (lib/services/signing-keys.ts). Never prints key material: the records these
+ * (lib/keys/signing-keys.ts). Never prints key material: the records these
  * commands read do not carry it. Running servers follow a change within
  * ROTATION_POLL_MS.
  */
@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { env } from '../../lib/config/env.ts';
 import { keyFilePath, keyId, readKeyFile } from '../../lib/db/keyring.ts';
 import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from '../../lib/oidc/algorithms.ts';
-import { BY_CLI } from '../../lib/services/audit.ts';
-import { InvalidRequest } from '../../lib/services/errors.ts';
-import { listSigningKeys, plannedRotations, retireSigningKey, ROTATION_POLL_MS, rotateSigningKeys, rotationSettings } from '../../lib/services/signing-keys.ts';
+import { BY_CLI } from '../../lib/audit/log.ts';
+import { InvalidRequest } from '../../lib/platform/errors.ts';
+import { listSigningKeys, plannedRotations, retireSigningKey, ROTATION_POLL_MS, rotateSigningKeys, rotationSettings } from '../../lib/keys/signing-keys.ts';
 import { signingKeyToWire } from '../../lib/services/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';

@@ -6,9 +6,9 @@
  * stdin or are generated, never from arguments.
  */
 import { env } from '../../lib/config/env.ts';
-import { BY_CLI } from '../../lib/services/audit.ts';
-import type { UserRecord } from '../../lib/db/users.ts';
-import { InvalidRequest, parseInput } from '../../lib/services/errors.ts';
+import { BY_CLI } from '../../lib/audit/log.ts';
+import type { UserRecord } from '../../lib/users/repository.ts';
+import { InvalidRequest, parseInput } from '../../lib/platform/errors.ts';
 import {
   changePassword,
   disableUser,
@@ -21,8 +21,8 @@ import {
   unlockUser,
   userIdByUsername,
   usernameSchema,
-} from '../../lib/services/users.ts';
-import { VERIFICATION_LINK_HOURS } from '../../lib/services/email-verification.ts';
+} from '../../lib/users/manage.ts';
+import { VERIFICATION_LINK_HOURS } from '../../lib/mail-links/email-verification.ts';
 import { userToWire } from '../../lib/services/wire.ts';
 import { type MailingContext, parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
 import { unsentLink } from '../mail.ts';
@@ -46,7 +46,7 @@ const generatedNotice = 'This password is shown only once; pass it on to its own
  * The mailing use cases are loaded by the commands that mail (as `unlock` loads the throttle): every
  * other command starts without them. Their link's lifetime, for the help texts (cli/invitations.test.ts checks it).
  */
-const mailingUseCases = () => Promise.all([import('../../lib/services/invitations.ts'), import('../../lib/services/onboarding.ts')]);
+const mailingUseCases = () => Promise.all([import('../../lib/users/invitations.ts'), import('../../lib/users/onboarding.ts')]);
 const INVITATION_DAYS = 7;
 
 const mailNote = `A user with an email address gets a mail: the invitation with --invite, else a
@@ -277,7 +277,7 @@ Exits 1 if there is no such user.
     const db = await ctx.db();
     const id = await userIdByUsername(db, username);
     // The server's counters (the database, or Redis with REDIS_URL), opened only for this command: the CLI builds no server context.
-    const { createThrottle, throttleSettings } = await import('../../lib/services/throttle.ts');
+    const { createThrottle, throttleSettings } = await import('../../lib/platform/throttle.ts');
     const throttle = createThrottle({ db, redisUrl: env().REDIS_URL, settings: throttleSettings() });
     try {
       const { user, wasLocked } = await unlockUser({ db, throttle }, id, BY_CLI);

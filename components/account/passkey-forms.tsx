@@ -12,8 +12,8 @@ import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/brow
 import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useActionState, useEffect, useState } from 'react';
-import type { PasskeyAdded, PasskeyStart, PasswordProtectedState } from '@/lib/services/account/pages';
-import type { FieldProblems } from '@/lib/services/forms';
+import type { PasskeyAdded, PasskeyStart, PasswordProtectedState } from '@/lib/surfaces/account/pages';
+import type { FieldProblems } from '@/lib/platform/forms';
 import { Button, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { CurrentPasswordField, TextField } from './fields';

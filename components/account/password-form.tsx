@@ -9,7 +9,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState, useEffect, useRef } from 'react';
 import { problemTexts } from '@/lib/i18n/problems';
-import type { PasswordChangeState } from '@/lib/services/account/pages';
+import type { PasswordChangeState } from '@/lib/surfaces/account/pages';
 import { Button, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { TextField } from './fields';

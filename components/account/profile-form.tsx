@@ -8,7 +8,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState, useEffect, useRef } from 'react';
 import { problemTexts } from '@/lib/i18n/problems';
-import type { ProfileState, ProfileValues } from '@/lib/services/account/pages';
+import type { ProfileState, ProfileValues } from '@/lib/surfaces/account/pages';
 import { Button } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { TextField } from './fields';

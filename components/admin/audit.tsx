@@ -4,8 +4,8 @@
  */
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
-import type { AuditEventRecord } from '@/lib/services/audit';
-import { CLIENT_ACTOR_PREFIX, isAuditAction } from '@/lib/services/audit-events';
+import type { AuditEventRecord } from '@/lib/audit/log';
+import { CLIENT_ACTOR_PREFIX, isAuditAction } from '@/lib/audit/events';
 import { focusRing } from '../ui/button';
 import { Badge, type BadgeVariant } from '../ui/notice';
 

@@ -6,7 +6,7 @@
  */
 import { useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
-import type { ClientChange, SecretRotation } from '@/lib/services/portal/clients';
+import type { ClientChange, SecretRotation } from '@/lib/surfaces/portal/clients';
 import { SecretReveal } from './secret-reveal';
 import { ConfirmCheck as Confirm } from '../portal/confirm';
 import { Button } from '../ui/button';

@@ -9,8 +9,8 @@
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues, clientFields } from '@/lib/services/portal/client-form';
-import type { ClientFormState } from '@/lib/services/portal/clients';
+import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues, clientFields } from '@/lib/surfaces/portal/client-form';
+import type { ClientFormState } from '@/lib/surfaces/portal/clients';
 import { Created } from './created';
 import { SecretReveal } from './secret-reveal';
 import { border, ChoiceCard, describedBy, Errors, Field, inputLook } from '../ui/field';

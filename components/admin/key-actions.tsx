@@ -6,7 +6,7 @@
  */
 import { useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
-import type { KeyRotation } from '@/lib/services/portal/system';
+import type { KeyRotation } from '@/lib/surfaces/portal/system';
 import { Button } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { ConfirmCheck as Confirm } from '../portal/confirm';

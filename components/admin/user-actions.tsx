@@ -7,7 +7,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import type { PasswordState } from '@/lib/services/portal/users';
+import type { PasswordState } from '@/lib/surfaces/portal/users';
 import { PasswordFields } from './password-fields';
 import { PasswordReveal } from './password-reveal';
 import { Button } from '../ui/button';

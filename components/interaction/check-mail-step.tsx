@@ -1,6 +1,6 @@
 /**
  * The step of an authorization request that waits for a signed-up account's
- * address to be confirmed (lib/services/sign-up-interaction.ts): where the link
+ * address to be confirmed (lib/sign-in/sign-up-interaction.ts): where the link
  * went, then "I've confirmed — continue", "Send the link again" and "Sign in with
  * another account". Plain forms: works without JavaScript. In the page's
  * language (the `checkMail` messages). UI only.

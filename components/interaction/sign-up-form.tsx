@@ -1,6 +1,6 @@
 'use client';
 /**
- * "Create an account" (lib/services/sign-up.ts): username, email, optional name,
+ * "Create an account" (lib/sign-in/sign-up.ts): username, email, optional name,
  * the password twice. A server action: works without JavaScript. After a
  * refusal the fields come back as typed, never the passwords. In the page's
  * language (the `signUp` and `problems` messages). UI only.
@@ -8,7 +8,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { problemTexts } from '@/lib/i18n/problems';
-import type { SignUpFormState } from '@/lib/services/sign-up-interaction';
+import type { SignUpFormState } from '@/lib/sign-in/sign-up-interaction';
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { FormError, Notice } from '../ui/notice';

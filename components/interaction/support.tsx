@@ -1,6 +1,6 @@
 /**
  * The foot of a page that ends somewhere unexpected: the request id for support (the answer's
- * X-Request-Id, lib/services/request-context.ts), and the technical code only as a detail. UI only.
+ * X-Request-Id, lib/platform/request-context.ts), and the technical code only as a detail. UI only.
  */
 import { getTranslations } from 'next-intl/server';
 import type { Locale } from '@/lib/i18n/locale';

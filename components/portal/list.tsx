@@ -6,7 +6,7 @@
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
-import type { ListSort } from '@/lib/services/paging';
+import type { ListSort } from '@/lib/platform/paging';
 import { Button, ButtonLink, focusRing } from '../ui/button';
 import { PageHeader } from '../ui/card';
 import { border, inputLook } from '../ui/field';
@@ -27,7 +27,7 @@ export async function listQuery(path: string, searchParams: Promise<Record<strin
   return { params, q, page, sort, href: listHref(path, { q, sort }, Number(page) || 1) };
 }
 
-/** The query string's value for a sort (`-` before the column for descending; lib/services/paging.ts reads it). */
+/** The query string's value for a sort (`-` before the column for descending; lib/platform/paging.ts reads it). */
 export const sortParam = (sort: ListSort): string => `${sort.direction === 'desc' ? '-' : ''}${sort.column}`;
 
 /** The search box above a list: a plain GET form to the list's own path. */
@@ -164,7 +164,7 @@ export function DataTable({
   );
 }
 
-/** What a service's page of a list says about where it is (lib/services/paging.ts). */
+/** What a service's page of a list says about where it is (lib/platform/paging.ts). */
 export interface PageWindow {
   page: number;
   pageCount: number;

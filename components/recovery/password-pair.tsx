@@ -1,7 +1,7 @@
 'use client';
 /** A new password typed twice, its rules as the hint: the fields `password` and `confirmPassword` of the forms that set one. UI only. */
 import { useTranslations } from 'next-intl';
-import type { Problem } from '@/lib/services/forms';
+import type { Problem } from '@/lib/platform/forms';
 import { problemTexts } from '@/lib/i18n/problems';
 import { TextField } from '../ui/field';
 

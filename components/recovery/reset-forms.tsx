@@ -8,7 +8,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState, type ReactNode } from 'react';
 import { problemTexts } from '@/lib/i18n/problems';
-import type { ResetRequestState, ResetState } from '@/lib/services/password-reset';
+import type { ResetRequestState, ResetState } from '@/lib/mail-links/password-reset';
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { FormError, Notice } from '../ui/notice';

@@ -5,10 +5,10 @@
  */
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
-import { problemText } from '@/lib/i18n/problems';
-import type { VerificationOutcome } from '@/lib/services/email-verification';
+import type { VerificationOutcome } from '@/lib/mail-links/email-verification';
 import { Button, TextLink } from '../ui/button';
 import { Notice } from '../ui/notice';
+import { LinkRefusal } from './link-refusal';
 
 /**
  * The address is confirmed: said by the form once its button worked, and by the page for a link used
@@ -26,27 +26,16 @@ export function EmailConfirmed({ email, used = false }: { email: string; used?: 
 
 export function VerifyEmailForm({ action, email }: { action: (state: VerificationOutcome, form: FormData) => Promise<VerificationOutcome>; email: string }) {
   const t = useTranslations('recovery.verifyEmail');
-  const problems = useTranslations('problems');
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
   if (state.status === 'verified') return <EmailConfirmed email={state.email} />;
-  const stale = { expired: t('staleExpired'), used: t('staleUsed'), unknown: t('unknown') };
   return (
     <form action={formAction} className="space-y-4">
-      {state.status === 'link' ? (
-        <Notice variant="error" compact>
-          {t('stale')} {stale[state.problem]}
-        </Notice>
-      ) : null}
       {state.status === 'taken' ? (
         <Notice variant="error" compact>
           {t('taken', { email })}
         </Notice>
       ) : null}
-      {state.status === 'throttled' ? (
-        <Notice variant="error" compact>
-          {problemText(problems, 'form', { code: 'throttled', values: { seconds: state.retryAfterSeconds } })}
-        </Notice>
-      ) : null}
+      <LinkRefusal state={state} stale={t('stale')} words={{ expired: t('staleExpired'), used: t('staleUsed'), unknown: t('unknown') }} />
       <Button block type="submit" disabled={pending}>
         {pending ? t('pending') : t('submit', { email })}
       </Button>

@@ -10,7 +10,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
-import { recordAudit } from '../../lib/services/audit.ts';
+import { recordAudit } from '../../lib/audit/log.ts';
 import { authorizationRequest, basic, databaseUrl, makeClient, makeUser, post, redirectUri } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, portalSignOut, screenshots } from '../support/pages.ts';
 

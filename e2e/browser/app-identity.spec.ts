@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
-import { insertClient } from '../../lib/db/clients.ts';
+import { insertClient } from '../../lib/clients/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { authorizationRequest, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { screenshots } from '../support/pages.ts';

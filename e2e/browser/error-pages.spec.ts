@@ -5,7 +5,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { authorizationRequest, baseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
-import { totpCode } from '../../lib/services/factors/totp.ts';
+import { totpCode } from '../../lib/factors/totp.ts';
 import { screenshots } from '../support/pages.ts';
 
 const shoot = screenshots('errors');

@@ -10,7 +10,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
 import { createLogger } from '../../lib/ops/log.ts';
-import { INVITATION_LINK_DAYS, inviteUser } from '../../lib/services/invitations.ts';
+import { INVITATION_LINK_DAYS, inviteUser } from '../../lib/users/invitations.ts';
 import { capturingMailer } from '../../lib/services/testing.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
 import { linkIn, mailApi, nextMail } from '../support/mail.ts';

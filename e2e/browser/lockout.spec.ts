@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
-import { setVerifiedEmail } from '../../lib/db/users.ts';
+import { setVerifiedEmail } from '../../lib/users/repository.ts';
 import { basic, baseUrl, databaseUrl, makeUser } from '../support/fixtures.ts';
 import { linkIn, mailApi, mailCount, nextMail } from '../support/mail.ts';
 import { gatehouseLogin, portalSignOut } from '../support/pages.ts';

@@ -145,7 +145,7 @@ test('another account’s passkey does not answer someone’s second step; remov
     await portalSignOut(page, '/account/signed-out');
   }
   // Alice's passkey is lost; the device holds Bob's only.
-  // Told apart by their user handle: the account's id (lib/services/factors/passkeys.ts userHandleOf).
+  // Told apart by their user handle: the account's id (lib/factors/passkeys.ts userHandleOf).
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   const aliceCredential = credentials.find((c) => Buffer.from(c.userHandle ?? '', 'base64').toString() === alice.id);
   expect(aliceCredential, 'Alice’s passkey is on the device').toBeTruthy();

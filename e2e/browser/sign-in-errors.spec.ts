@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
-import { disableUser } from '../../lib/services/users.ts';
+import { disableUser } from '../../lib/users/manage.ts';
 import { authorizationRequest, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { alert, screenshots } from '../support/pages.ts';
 

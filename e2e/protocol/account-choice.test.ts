@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // Choosing the account over HTTP: "Use another account" on the consent and sign-in pages, and prompt=select_account.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// runs-on: once
 // A method a path of the admin API does not have: 405 in the one error model, with the methods it has in
 // Allow (RFC 9110 §15.5.6), after the same authorization as every admin API request. Before, Next answered
 // it with an empty 405 that no client could read.

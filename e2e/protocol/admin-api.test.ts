@@ -1,14 +1,15 @@
+// runs-on: stores
 // The admin JSON API over HTTP: who may call it (admin-API client tokens, the portal session), what it does, how it fails.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
-import { insertClient } from '../../lib/db/clients.ts';
+import { insertClient } from '../../lib/clients/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { hashClientSecret } from '../../lib/oidc/client-secret.ts';
-import { registerClient } from '../../lib/services/clients.ts';
-import { adminRouteExports } from '../../lib/services/admin-api/testing.ts';
+import { registerClient } from '../../lib/clients/manage.ts';
+import { adminRouteExports } from '../../lib/surfaces/admin-api/testing.ts';
 import { adminToken, api, clientCredentials, makeAdminApiClient, portalAdmin, portalSignIn } from '../support/admin-api.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, databaseUrl, discover, makeClient, makeUser, pkce, redirectUri, signIn } from '../support/fixtures.ts';

@@ -1,3 +1,4 @@
+// runs-on: stores
 // Two-step verification in the admin API: one user's `second_factor` (never a secret or code), and
 // DELETE /api/admin/users/{id}/second-factors for a person whose authenticator is lost.
 import assert from 'node:assert/strict';

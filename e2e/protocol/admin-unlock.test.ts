@@ -1,10 +1,11 @@
+// runs-on: stores
 // Locked accounts in the admin API: one user's `locked_until`, and POST /api/admin/users/{id}/unlock.
 // A lock over HTTP takes ten wrong passwords and about fifteen seconds of waits (throttling.test.ts walks
 // it once); here the lock is made in the shared counters from this process, as another instance would.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { database } from '../../lib/db/database.ts';
-import { createThrottle, throttleSettings } from '../../lib/services/throttle.ts';
+import { createThrottle, throttleSettings } from '../../lib/platform/throttle.ts';
 import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
 

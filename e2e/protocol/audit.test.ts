@@ -1,9 +1,10 @@
+// runs-on: everywhere
 // What the protocol endpoints leave in the audit log: sign-ins, consent and token revocations, with the caller's address.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
-import { auditEventsFor, type AuditEventRecord } from '../../lib/services/audit.ts';
+import { auditEventsFor, type AuditEventRecord } from '../../lib/audit/log.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, basic, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
 

@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // The authorization endpoint and the login and consent pages.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -87,7 +88,7 @@ test('a wrong password and an unknown username get the same answer', async () =>
 });
 
 test('a disabled user cannot sign in: told so after the right password, the generic answer after a wrong one', async () => {
-  const { disableUser } = await import('../../lib/services/users.ts');
+  const { disableUser } = await import('../../lib/users/manage.ts');
   const { database } = await import('../../lib/db/database.ts');
   const { databaseUrl } = await import('../support/fixtures.ts');
   const user = await makeUser();
@@ -109,7 +110,7 @@ test('a disabled user cannot sign in: told so after the right password, the gene
   assert.match(wrong.html, /username or password is not right/);
   assert.doesNotMatch(wrong.html, /account is disabled/);
   // The audit log tells admins which it was, as before.
-  const { listAuditEvents } = await import('../../lib/db/audit.ts');
+  const { listAuditEvents } = await import('../../lib/audit/repository.ts');
   const { events } = await listAuditEvents(database(databaseUrl), { actions: ['sign_in.failed'], targetId: user.id }, { skip: 0, take: 10 });
   assert.deepEqual(events.map((e) => (e.details as { reason?: string }).reason).sort(), ['disabled', 'wrong_password']);
 });

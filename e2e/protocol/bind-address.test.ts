@@ -1,3 +1,4 @@
+// runs-on: once
 // An instance at an IP address: `npm start` binds every interface by default and only HOSTNAME's address when it is
 // set (README, *Configuration*); an ISSUER whose host is an IP address, where browsers refuse passkeys, makes the
 // start-up log say so once and the sign-in page offer none. Runs on npm start's server (scripts/server.mjs);
@@ -7,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { registerClient } from '../../lib/services/clients.ts';
+import { registerClient } from '../../lib/clients/manage.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizeQuery, baseUrl, databaseUrl, pkce, redirectUri } from '../support/fixtures.ts';
 import { freePort, isolatedDatabase, type ServerProcess, startServer } from '../support/server.ts';

@@ -1,3 +1,4 @@
+// runs-on: mounts
 /**
  * The server under test runs the build in GATEHOUSE_DIST_DIR (lib/config/dist-dir.ts),
  * `.next-test` under `npm test`, not `npm start`'s `.next`: its pages and server actions

@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // The whole life of a sign-in, as an openid-client relying party sees it through discovery alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

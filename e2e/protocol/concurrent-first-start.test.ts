@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { listSigningKeyInfo } from '../../lib/db/signing-keys.ts';
+import { listSigningKeyInfo } from '../../lib/keys/repository.ts';
 import { isolatedDatabase, startServer } from '../support/server.ts';
 
 const own = isolatedDatabase('first-start');

@@ -1,3 +1,4 @@
+// runs-on: mounts
 // CORS at the provider's endpoints (clientBasedCORS): a browser-based client's own origins only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,3 +1,5 @@
+// runs-on: stores
+// alone: probes every value the database holds within an authorization code's 60 s: other files' rows would make it outlive the code
 // A copy of the database is not a takeover: everything stored in it, read row by
 // row, signs nothing, decrypts nothing, and is accepted as no token, code,
 // session, cookie or client secret. Positive controls show each probe would
@@ -7,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { encode } from 'next-auth/jwt';
 import * as oidc from 'openid-client';
-import { findClientMetadata } from '../../lib/db/clients.ts';
+import { findClientMetadata } from '../../lib/clients/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { clientSecretMatches } from '../../lib/oidc/client-secret.ts';
 import { serverSecret } from '../../lib/db/secrets.ts';

@@ -1,3 +1,4 @@
+// runs-on: mounts
 // Discovery, JWKS, the landing page, and URLs pinned to the configured issuer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// runs-on: mounts
 // Dead ends a person can meet, over HTTP: plain words in their language, a way back only where it is safe, the request id, the protocol code as a detail.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

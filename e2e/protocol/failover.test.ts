@@ -1,3 +1,5 @@
+// runs-on: stores
+// alone: kills an instance under load and bounds what fails; a busier machine widens what is in flight
 // Failover (issue 13; README, *Deploying*): two instances of npm start's server on one PostgreSQL
 // database behind nginx (e2e/support/nginx.ts, the README's configuration without TLS; ISSUER is the
 // proxy's URL, TRUST_PROXY=1). While full sign-ins (authorization code + PKCE through the login and
@@ -20,8 +22,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { registerClient } from '../../lib/services/clients.ts';
-import { createUser } from '../../lib/services/users.ts';
+import { registerClient } from '../../lib/clients/manage.ts';
+import { createUser } from '../../lib/users/manage.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { authorizeQuery, basic, pkce, redirectUri } from '../support/fixtures.ts';
 import { findNginx, startNginx, TEST_REQUEST_HEADER, type ReverseProxy, type ProxyLogLine } from '../support/nginx.ts';

@@ -1,3 +1,4 @@
+// runs-on: mounts
 // A newcomer's first start on another port: without ISSUER the issuer is http://localhost:PORT, so
 // discovery, the printed URLs and the portal's own sign-in all use the port the server listens on
 // (before, they said :3000 whatever the port, and the portal's sign-in went to the wrong server).

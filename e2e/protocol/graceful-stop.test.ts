@@ -1,3 +1,5 @@
+// runs-on: everywhere
+// alone: a load of token requests and a stop within the grace period; other files' load would stretch it
 // SIGTERM (or SIGINT) in the middle of a load of token requests loses nothing (scripts/server.mjs,
 // *Stopping* in README): the server stops accepting, finishes what it was answering, commits SQLite's
 // pending group-commit writes or closes the PostgreSQL pools, and exits 0. Started again on the same
@@ -11,8 +13,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { registerClient } from '../../lib/services/clients.ts';
-import { createUser } from '../../lib/services/users.ts';
+import { registerClient } from '../../lib/clients/manage.ts';
+import { createUser } from '../../lib/users/manage.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { basic, pkce, redirectUri } from '../support/fixtures.ts';
 import { freePort, isolatedDatabase, startServer } from '../support/server.ts';

@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // GET /healthz and /readyz (lib/ops/health.ts) on the server under test, whichever mount serves them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

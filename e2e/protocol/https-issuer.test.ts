@@ -1,3 +1,4 @@
+// runs-on: mounts
 // With an https issuer (production), POST /oauth/authorize is the provider's own, and the
 // session cookie is SameSite=None; Secure so a cross-site form post still carries it.
 // TLS itself ends at the proxy in front of Gatehouse, so the test talks plain HTTP to it.

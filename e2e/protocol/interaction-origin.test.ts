@@ -1,3 +1,4 @@
+// runs-on: mounts
 // The sign-in pages' form posts are taken from Gatehouse's own pages only: a post whose Origin is another site's,
 // or that names none (browsers send it on every form post), gets a 403 page in the person's language, and
 // changes nothing: the same sign-in goes on from the browser's own page.

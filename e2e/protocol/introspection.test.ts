@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // Token introspection (RFC 7662): who may ask, and what inactive looks like.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

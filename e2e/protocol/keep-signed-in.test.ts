@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // "Keep me signed in" on the login form: ticked, the session cookie lasts SESSION_TTL; unticked, it has no
 // expiry (it ends with the browser) and the session ends after SESSION_IDLE_TTL without use.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // The server's log after a whole sign-in and every token endpoint: a line per request, and not one credential in it.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// runs-on: mounts
 // A path whose percent-encoding does not decode to UTF-8 (RFC 3986 §2.1, §2.5) is the
 // client's mistake: 400 invalid_request on every route, never a 500.
 import assert from 'node:assert/strict';

@@ -1,3 +1,5 @@
+// runs-on: everywhere
+// alone: expects exactly the figures its own requests moved: another file's requests would move them too
 // Prometheus metrics (lib/ops/metrics.ts) scraped from the server under test's METRICS_PORT (scripts/test.ts):
 // each test reads the figures, does something over HTTP, reads them again and expects exactly what it caused.
 // The same figures on the issuer's own port at /metrics for the bearer of METRICS_TOKEN, and for no one else.

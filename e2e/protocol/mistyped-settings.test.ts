@@ -1,3 +1,4 @@
+// runs-on: mounts
 // A start with mistyped settings names each in one warning line, with the setting it probably meant
 // (lib/config/mistyped-settings.ts), and nothing else of the environment it runs in (the suite's own:
 // PATH, HOME, NODE_*, npm_*, the test run's variables). The values are never logged. On the SQLite

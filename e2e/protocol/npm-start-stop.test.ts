@@ -1,3 +1,4 @@
+// runs-on: once
 // A stop sent to any process of `npm start`'s tree stops the server gracefully and leaves nothing behind
 // (README, *Stopping*). The tree is npm -> the wrapper (scripts/node.mjs, which npm's shell `exec`s) ->
 // the server (scripts/start.mjs importing scripts/server.mjs). A container runtime or a supervisor signals

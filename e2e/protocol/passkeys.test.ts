@@ -1,9 +1,10 @@
+// runs-on: stores
 // Passkeys over HTTP, answered by a software authenticator: the ID token's acr and amr for a passkey alone and as
 // the second step, a step-up answered with a passkey, and the answers a browser never sends refused on the page.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { SoftAuthenticator } from '../../lib/services/factors/soft-authenticator.ts';
+import { SoftAuthenticator } from '../../lib/factors/soft-authenticator.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { database } from '../../lib/db/database.ts';
 import { lockAccount } from '../../lib/services/testing.ts';

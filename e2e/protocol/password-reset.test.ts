@@ -1,3 +1,5 @@
+// runs-on: stores
+// alone: compares the times of answers to known and unknown names
 // An admin's password reset ends the person's sessions: the browser that signed in with the old password gets no more codes without the new one.
 // "Forgot your password?" answers every name alike, in words and in time.
 import assert from 'node:assert/strict';
@@ -5,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { createUser } from '../../lib/services/users.ts';
+import { createUser } from '../../lib/users/manage.ts';
 import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';

@@ -1,3 +1,4 @@
+// runs-on: stores
 // PKCE (RFC 7636) with S256 is required of every client; plain and a missing challenge are refused.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

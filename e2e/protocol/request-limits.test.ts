@@ -1,3 +1,4 @@
+// runs-on: mounts
 // Request bodies are bounded at every entry point (RFC 9110 §15.5.14 413, §15.5.12 411):
 // a body whose Content-Length is too large is refused before it is read, a chunked one
 // as soon as it passes the limit. Each request below sends its headers and 1 MB of a

@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // Revocation (RFC 7009) and refresh token rotation (RFC 9700 §4.14.2).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,3 +1,5 @@
+// runs-on: stores
+// alone: bounds how fast a revocation reaches the other instance (2 s)
 // Two instances on one database (and one Redis, with REDIS_URL) behave as one: the same keys, each accepts
 // what the other issued, and what one revokes or ends the other stops accepting.
 import assert from 'node:assert/strict';

@@ -1,9 +1,10 @@
+// runs-on: stores
 // SECOND_FACTOR_REQUIRED at its default (admins), over HTTP: an admin without a second factor gets no code for an
 // app, is told to set one up, and may still sign in to the portal, which sends them to do it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { auditEventsFor } from '../../lib/services/audit.ts';
+import { auditEventsFor } from '../../lib/audit/log.ts';
 import { database } from '../../lib/db/database.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { baseUrl, databaseUrl, discover, enrolTotp, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';

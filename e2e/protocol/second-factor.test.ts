@@ -1,13 +1,14 @@
+// runs-on: stores
 // Signing in with TOTP and recovery codes over HTTP: the code step of /interaction/{uid}, the ID token's acr and amr, discovery.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { destroyArtifact } from '../../lib/db/artifacts.ts';
-import { listAuditEvents } from '../../lib/db/audit.ts';
+import { listAuditEvents } from '../../lib/audit/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { openRedisArtifacts } from '../../lib/db/redis-artifacts.ts';
 import { redisNamespace } from '../../lib/db/redis-namespace.ts';
-import { totpCode } from '../../lib/services/factors/totp.ts';
+import { totpCode } from '../../lib/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { baseUrl, databaseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
 

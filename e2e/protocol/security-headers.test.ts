@@ -1,3 +1,4 @@
+// runs-on: mounts
 // A Content-Security-Policy (CSP Level 3) on every page: a fresh nonce for Next's scripts,
 // a hash for the provider's one inline style and script, never 'unsafe-inline' scripts.
 // Strict-Transport-Security (RFC 6797) when the issuer is https, and only then.

@@ -1,3 +1,4 @@
+// runs-on: once
 // `npm start`'s server starts and stops cleanly, again and again, on the Node the suite runs on:
 // Node 24 with better-sqlite3 12 aborted at start ("Assertion failed: (env) != nullptr"), a
 // defect whatever the runtime. Each round starts scripts/server.mjs on a new SQLite database

@@ -1,3 +1,4 @@
+// runs-on: stores
 // Sign-up over HTTP: off by default (no link, a 404); on (scripts/test.ts turns it on for @example.test), the domain
 // limit; a signed-up account cannot sign in until its address is verified, then the interaction it was bound to
 // continues to a code, and no other browser can; the per-address cap, on an instance of its own.
@@ -9,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { auditEventsFor } from '../../lib/services/audit.ts';
-import { registerClient } from '../../lib/services/clients.ts';
+import { auditEventsFor } from '../../lib/audit/log.ts';
+import { registerClient } from '../../lib/clients/manage.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, authorizeQuery, baseUrl, databaseUrl, makeClient, pkce, redirectUri } from '../support/fixtures.ts';
 import { mailApi, mailCount, nextMail } from '../support/mail.ts';

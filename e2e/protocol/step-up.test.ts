@@ -1,8 +1,9 @@
+// runs-on: stores
 // Step-up over HTTP (lib/oidc/step-up.ts): acr_values asking for mfa, and clients registered with require_second_factor.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { totpCode } from '../../lib/services/factors/totp.ts';
+import { totpCode } from '../../lib/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { baseUrl, enrolTotp, makeClient, makeUser, pkce, discover, redirectUri } from '../support/fixtures.ts';
 

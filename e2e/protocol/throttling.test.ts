@@ -1,3 +1,5 @@
+// runs-on: everywhere
+// alone: counts how many of fifty rapid guesses were checked before the waits ran out: a busier server checks fewer of them in time
 // Password guessing over HTTP: a run of wrong passwords from one address is refused before any check, then locks
 // that address out of the account, while the owner's browser that signed in before keeps working; wrong client
 // secrets are throttled per source address at the token, introspection and revocation endpoints, and a right secret
@@ -5,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { auditEventsFor } from '../../lib/services/audit.ts';
+import { auditEventsFor } from '../../lib/audit/log.ts';
 import { database } from '../../lib/db/database.ts';
-import { PORTAL_CLIENT_ID, portalClientSecret } from '../../lib/services/portal/registration.ts';
+import { PORTAL_CLIENT_ID, portalClientSecret } from '../../lib/clients/portal-client.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, basic, baseUrl, codeFlow, databaseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
 import { startInstance } from '../support/server.ts';
@@ -70,8 +72,8 @@ test('fifty wrong passwords in a row from one address: five free, then refused w
   await sleep(0.3); // audit entries are written just after the answer
   const checked = await checkedFailures(user.id);
   // Each entry is one argon2id verification that ran: the first five cost nothing, the sixth earns a wait,
-  // and a slow machine may reach the end of a wait or three within the fifty (1 + 2 + 4 s).
-  assert.ok(checked >= 6 && checked <= 9, `${checked} passwords verified of 50`);
+  // and a slow or busy machine may reach the end of a wait or several within the fifty (1 + 2 + 4 + 8 ... s).
+  assert.ok(checked >= 6 && checked <= 12, `${checked} passwords verified of 50`);
   assert.equal(outcomes.filter((o) => o === 'wrong').length, checked, 'each check answered "not right"');
   assert.equal(outcomes.filter((o) => o === 'throttled').length, 50 - checked, 'every other attempt refused, saying when to try again');
   assert.deepEqual(outcomes.slice(0, 6), Array(6).fill('wrong'));
@@ -142,10 +144,8 @@ test('two hundred wrong client secrets, paced and in bursts, for an app and for 
     assert.equal((await postFrom('/oauth/revoke', { token: 'x' }, portal)).status, 200, `round ${round}: the portal's right secret`);
     await sleep(0.1);
   }
-  assert.ok(
-    statuses.slice(0, 10).every((s) => s === 401),
-    'the first ten are answered 401',
-  );
+  // The first burst's twenty arrive together: whichever ten the server counts first are answered 401, in any order.
+  assert.ok(statuses.slice(0, 20).filter((s) => s === 401).length >= 10, 'the first ten counted are answered 401');
   assert.ok(statuses.filter((s) => s === 429).length >= 150, `the attacker is slowed: ${statuses.filter((s) => s === 429).length} of 200 answered 429`);
   assert.ok(statuses.every((s) => s === 401 || s === 429));
   const refused = await postFrom('/oauth/introspect', { token: 'x' }, basic(client.id, 'another guess'));

@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // The token endpoint: grants, client authentication and malformed requests (RFC 6749 §3.2, §4, §5.2).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

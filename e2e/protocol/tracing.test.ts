@@ -1,3 +1,4 @@
+// runs-on: everywhere
 // OpenTelemetry traces (lib/ops/tracing.ts, README *Traces*): an instance of its own, on a database of its own, with
 // OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP receiver in this test (JSON encoding): a token request, an
 // introspection that continues the caller's trace, and a sign-in through the authorization endpoint; then SIGTERM,
@@ -11,8 +12,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../../lib/db/database.ts';
-import { registerClient } from '../../lib/services/clients.ts';
-import { createUser } from '../../lib/services/users.ts';
+import { registerClient } from '../../lib/clients/manage.ts';
+import { createUser } from '../../lib/users/manage.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { basic, pkce, redirectUri } from '../support/fixtures.ts';
 import { isolatedDatabase, startServer } from '../support/server.ts';

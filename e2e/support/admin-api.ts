@@ -5,7 +5,7 @@
  * to the portal through next-auth for the cookie-authenticated path.
  */
 import assert from 'node:assert/strict';
-import { totpCode } from '../../lib/services/factors/totp.ts';
+import { totpCode } from '../../lib/factors/totp.ts';
 import { TestBrowser, credentials } from './browser.ts';
 import { baseUrl, basic, makeClient, makeUser, post } from './fixtures.ts';
 

@@ -5,7 +5,7 @@
  * submits the real login and consent forms it finds in the HTML.
  */
 import assert from 'node:assert/strict';
-import { totpCode } from '../../lib/services/factors/totp.ts';
+import { totpCode } from '../../lib/factors/totp.ts';
 
 interface Cookie {
   name: string;

@@ -6,14 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { authorize, TestBrowser } from './browser.ts';
-import { insertClient } from '../../lib/db/clients.ts';
+import { insertClient } from '../../lib/clients/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { generateClientSecret, hashClientSecret } from '../../lib/oidc/client-secret.ts';
-import { registerClient, type NewClientInput } from '../../lib/services/clients.ts';
-import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/services/account/two-step.ts';
-import { TOTP_PERIOD, totpCode } from '../../lib/services/factors/totp.ts';
+import { registerClient, type NewClientInput } from '../../lib/clients/manage.ts';
+import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/account/two-step.ts';
+import { TOTP_PERIOD, totpCode } from '../../lib/factors/totp.ts';
 import { testContext } from '../../lib/services/testing.ts';
-import { createUser } from '../../lib/services/users.ts';
+import { createUser } from '../../lib/users/manage.ts';
 
 export const baseUrl = process.env.GATEHOUSE_TEST_URL ?? 'http://localhost:3000';
 export const databaseUrl = process.env.GATEHOUSE_TEST_DATABASE_URL ?? 'file:./data/gatehouse.db';

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
-import { totpCode } from '../../lib/services/factors/totp.ts';
+import { totpCode } from '../../lib/factors/totp.ts';
 
 /** A full-page screenshot taker writing e2e/screenshots/<prefix>-<name>.png. */
 export function screenshots(prefix: string) {

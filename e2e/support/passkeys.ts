@@ -1,15 +1,15 @@
 /**
  * Passkeys for the protocol tests: a person's passkey registered through
  * /account's use cases, answered by the software authenticator
- * (lib/services/factors/soft-authenticator.ts) for the server under test, and
+ * (lib/factors/soft-authenticator.ts) for the server under test, and
  * the challenge a sign-in page handed out, read where the server keeps it (the
  * page carries it to the browser inside React's payload, which no test should parse).
  */
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { findArtifact } from '../../lib/db/artifacts.ts';
 import { database } from '../../lib/db/database.ts';
-import { finishPasskeyRegistration, startPasskeyRegistration } from '../../lib/services/account/passkeys.ts';
-import { SoftAuthenticator } from '../../lib/services/factors/soft-authenticator.ts';
+import { finishPasskeyRegistration, startPasskeyRegistration } from '../../lib/account/passkeys.ts';
+import { SoftAuthenticator } from '../../lib/factors/soft-authenticator.ts';
 import { testContext } from '../../lib/services/testing.ts';
 import { baseUrl, databaseUrl } from './fixtures.ts';
 

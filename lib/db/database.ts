@@ -10,7 +10,7 @@ import { env } from '../config/env.ts';
 import { createLogger, type Log } from '../ops/log.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.ts';
 import { PrismaClient } from '../generated/sqlite/client.ts';
-import { forgetAllClientMetadata, forgetClientMetadata } from './clients.ts';
+import { forgetAllClientMetadata, forgetClientMetadata } from '../clients/repository.ts';
 import { keyringFor, type Keyring } from './keyring.ts';
 import { postgresReadCache, type ReadCache, sqliteReadCache } from './read-cache.ts';
 import { openRedisArtifacts, type RedisArtifacts } from './redis-artifacts.ts';
@@ -139,7 +139,7 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
 
 /**
  * A client changed through another instance or the CLI is forgotten from the provider's client cache
- * (lib/db/clients.ts) as soon as the read cache hears of it, not only when its 2 s run out.
+ * (lib/clients/repository.ts) as soon as the read cache hears of it, not only when its 2 s run out.
  */
 function watchClients(db: Database) {
   db.cache.watch({

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { adapterFor } from '../oidc/adapter.ts';
-import { cachedClientMetadata } from './clients.ts';
+import { cachedClientMetadata } from '../clients/repository.ts';
 import type { Database } from './database.ts';
 import { postgresReadCache, READ_CACHE_MAX_AGE_MS } from './read-cache.ts';
 import { splitSchema } from './sql.ts';

@@ -2,7 +2,7 @@
 // stopped and started again. The log says so once each way, naming Redis; the throttle's counters go on in the
 // database meanwhile; access tokens go to the table and are found there, then and after; what needs Redis fails at
 // once with an error that names it. On SQLite (the counters' and the table's SQL is the same on PostgreSQL, tested in
-// lib/services/throttle.test.ts and lib/oidc/adapter.test.ts). Skipped without redis-server, except under CI=true.
+// lib/platform/throttle.test.ts and lib/oidc/adapter.test.ts). Skipped without redis-server, except under CI=true.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Database } from './database.ts';
-import { findTotpSecret, insertPendingTotp } from './factors.ts';
+import { findTotpSecret, insertPendingTotp } from '../factors/repository.ts';
 import { type Keyring, keyringOf } from './keyring.ts';
 import { insertSigningKey, listActiveSigningKeys, resealSecrets, sealedTables, serverSecret } from './secrets.ts';
 import { testDatabases } from './testing.ts';
-import { insertUser } from './users.ts';
+import { insertUser } from '../users/repository.ts';
 
 const jwk = () => ({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: randomBytes(32).toString('base64url') });
 

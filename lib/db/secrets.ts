@@ -8,14 +8,14 @@
  */
 import type { ServerSecret, SigningKey } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
-import { totpSecretContext } from './factors.ts';
+import { totpSecretContext } from '../factors/repository.ts';
 import { isSealed } from './keyring.ts';
 import { epochMs, type RawRow } from './rows.ts';
 
 /** A signing key as the provider uses it: its private JWK opened and parsed. */
 export type SigningKeyRecord = Pick<SigningKey, 'kid' | 'alg'> & { privateJwk: Record<string, unknown> };
 
-/** A published key's place in its algorithm's rotation (lib/services/signing-keys.ts). */
+/** A published key's place in its algorithm's rotation (lib/keys/signing-keys.ts). */
 export const signingKeyStates = ['next', 'current', 'previous'] as const;
 export type SigningKeyState = (typeof signingKeyStates)[number];
 

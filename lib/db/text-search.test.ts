@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { listAuditEvents } from './audit.ts';
-import { searchClients } from './clients.ts';
+import { listAuditEvents } from '../audit/repository.ts';
+import { searchClients } from '../clients/repository.ts';
 import { testDatabases } from './testing.ts';
-import { searchUsers } from './users.ts';
+import { searchUsers } from '../users/repository.ts';
 import { escapeLike, likePattern } from './text-search.ts';
-import { recordAudit } from '../services/audit.ts';
-import { registerClient } from '../services/clients.ts';
-import { createUser } from '../services/users.ts';
+import { recordAudit } from '../audit/log.ts';
+import { registerClient } from '../clients/manage.ts';
+import { createUser } from '../users/manage.ts';
 
 test('escapeLike escapes the wildcards and the escape character; likePattern reads them back', () => {
   assert.equal(escapeLike('50%_off\\now'), '50\\%\\_off\\\\now');

@@ -1,5 +1,5 @@
 /**
- * Where the throttling counters of lib/services/throttle.ts live, as
+ * Where the throttling counters of lib/platform/throttle.ts live, as
  * rate-limiter-flexible limiters that every instance shares:
  *
  * - PostgreSQL: the library's own RateLimiterPostgres on `throttle_counters`
@@ -129,7 +129,7 @@ function redisStore(url: string, prefix: string, namespace: () => Promise<string
   // waiting on a Redis that is down should fail, not hang.
   const redis = new Redis(url, { maxRetriesPerRequest: 2 });
   const watch = health.watch(redis);
-  // The rows an outage left in the database expire there; the throttle sweeps only a database store's (lib/services/throttle.ts).
+  // The rows an outage left in the database expire there; the throttle sweeps only a database store's (lib/platform/throttle.ts).
   const sweeper = setInterval(() => void fallback.sweep().catch(() => {}), FALLBACK_SWEEP_MS);
   sweeper.unref();
   let named: Promise<string> | undefined;

@@ -17,10 +17,10 @@ import pg from 'pg';
 import { closeDatabase, database } from './database.ts';
 import { migrate, pgConnection, type DatabaseKind } from './migrate.ts';
 import { openSql } from './sql.ts';
-import { findCredentials, findUserByUsername } from './users.ts';
-import { reportUsernameClashes } from '../services/username-clashes.ts';
-import { Conflict } from '../services/errors.ts';
-import { renameUser, userIdByUsername } from '../services/users.ts';
+import { findCredentials, findUserByUsername } from '../users/repository.ts';
+import { reportUsernameClashes } from '../users/username-clashes.ts';
+import { Conflict } from '../platform/errors.ts';
+import { renameUser, userIdByUsername } from '../users/manage.ts';
 
 const root = process.cwd();
 const MIGRATION = fs.readdirSync(path.join(root, 'prisma', 'sqlite', 'migrations')).find((name) => name.endsWith('_username_key'))!;

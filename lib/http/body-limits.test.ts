@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createRequire } from 'node:module';
-import { JSON_BODY_LIMIT } from '../services/admin-api/http.ts';
 import { atMost, bodyLimitRewrites, BODY_LIMITS, largerThan, LARGEST_BODY, unproxiedRequests } from './body-limits.ts';
 
 // Next's own path-to-regexp, with the options Next compiles rewrite sources with (lib/build-custom-route.js).
@@ -78,10 +77,6 @@ test('each guard refuses a chunked body (411) as well as a declared one over its
     assert.deepEqual(chunked.has, [{ type: 'header', key: 'transfer-encoding' }]);
     assert.equal(chunked.destination, '/http-error/411');
   }
-});
-
-test("the admin API's guard is its own reader's limit", () => {
-  assert.equal(BODY_LIMITS.adminApi, JSON_BODY_LIMIT);
 });
 
 test("the requests proxy.ts skips are exactly those next.config.js gives the no-nonce policy, on every path but the provider's", () => {

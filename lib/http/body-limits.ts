@@ -34,7 +34,7 @@ export const BODY_LIMITS = {
   portalForm: 64 * 1024,
   /** next-auth's sign-in and sign-out posts: a CSRF token and a callback URL. */
   nextAuth: 8 * 1024,
-  /** The admin API's JSON bodies: its reader (lib/services/admin-api/http.ts) stops at the same size. */
+  /** The admin API's JSON bodies: its reader (lib/surfaces/admin-api/http.ts) stops at the same size. */
   adminApi: 64 * 1024,
 } as const;
 

@@ -31,7 +31,7 @@ export const MALFORMED_PATH_ERROR = {
 
 /**
  * The request header in which proxy.ts hands a page its own path (a server component is not told
- * it): the language of an interaction page comes from that interaction (lib/i18n/server.ts).
+ * it): the language of an interaction page comes from that interaction (lib/surfaces/locale.ts).
  * Set on every request the proxy sees, replacing whatever the client sent.
  */
 export const PATHNAME_HEADER = 'x-gatehouse-pathname';
@@ -39,7 +39,7 @@ export const PATHNAME_HEADER = 'x-gatehouse-pathname';
 /**
  * The first path segments something answers: the app's routes (app/*, checked against the folder
  * by lib/http/paths.test.ts), the files of public/ and Next's own. Any other path can only be
- * answered by the 404 page, which then speaks the person's language (lib/i18n/server.ts).
+ * answered by the 404 page, which then speaks the person's language (lib/surfaces/locale.ts).
  */
 const ROUTED_SEGMENTS = new Set([
   '.well-known',

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SUPPORTED_LOCALES } from './locale.ts';
-import { type AuditAction, auditActionLabels } from '../services/audit-events.ts';
+import { type AuditAction, auditActionLabels } from '../audit/events.ts';
 import { catalogs, formatUtc, translator } from './messages.ts';
 
 type Tree = { [key: string]: string | Tree };

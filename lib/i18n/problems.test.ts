@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { fieldProblems, problemCodes, throttledProblem } from '../services/forms.ts';
-import { signUpSchema } from '../services/sign-up.ts';
+import { fieldProblems, problemCodes, throttledProblem } from '../platform/forms.ts';
+import { signUpSchema } from '../sign-in/sign-up.ts';
 import { SUPPORTED_LOCALES } from './locale.ts';
 import { catalogs, translator } from './messages.ts';
 import { problemText, problemTexts } from './problems.ts';

@@ -1,10 +1,10 @@
 /**
- * The words for a use case's Problem (lib/services/forms.ts) in the page's language: the catalogs'
+ * The words for a use case's Problem (lib/platform/forms.ts) in the page's language: the catalogs'
  * `problems.<field>.<code>` when the form words it for that field, else `problems.<code>`. Pure, for
  * server and client components alike (their `t` for the `problems` namespace: getTranslations or
  * useTranslations).
  */
-import type { Problem } from '../services/forms.ts';
+import type { Problem } from '../platform/forms.ts';
 
 /** The part of next-intl's translator this needs, loosely typed: the keys are built from codes. */
 export interface ProblemTranslator {

@@ -1,10 +1,10 @@
 // next-intl's request configuration (next.config.js names this file): the page's language, its catalog, its time zone.
-// No locale in the URL: the protocol fixes the paths (/interaction/{uid}); lib/i18n/server.ts decides per request.
+// No locale in the URL: the protocol fixes the paths (/interaction/{uid}); lib/surfaces/locale.ts decides per request.
 import { cookies } from 'next/headers';
 import { getRequestConfig } from 'next-intl/server';
 import { isLocale } from './locale.ts';
 import { catalogs } from './messages.ts';
-import { pageLocale } from './server.ts';
+import { pageLocale } from '../surfaces/locale.ts';
 import { FALLBACK_TIME_ZONE, TIME_ZONE_COOKIE, validTimeZone } from './time-zone.ts';
 
 export default getRequestConfig(async ({ locale: asked }) => {

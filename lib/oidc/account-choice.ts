@@ -10,7 +10,7 @@
  *
  * A person who says the signed-in account is not the one to use (on the consent page, or the
  * sign-in page when it shows a login_hint or the session's account) ends that interaction with
- * the result `ANOTHER_ACCOUNT` (lib/services/interactions.ts useAnotherAccount). The provider
+ * the result `ANOTHER_ACCOUNT` (lib/sign-in/interactions.ts useAnotherAccount). The provider
  * resumes the authorization request, and the check below makes its login prompt ask again: a new
  * interaction whose reason says that this sign-in is for another account, so the page shows the
  * form without the hint and without the session's username. When someone else then signs in,

@@ -21,7 +21,7 @@ import {
 } from '../db/artifact-store.ts';
 import { type ArtifactPayload, destroyGrant, TOKEN_MODELS } from '../db/artifacts.ts';
 import { databaseKind } from '../config/env.ts';
-import { cachedClientMetadata } from '../db/clients.ts';
+import { cachedClientMetadata } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics, StorageOperation } from '../ops/metrics.ts';
 import { tracing } from '../ops/tracing.ts';

@@ -4,7 +4,7 @@
  * the outcomes): only a client_credentials token, still active, of a client
  * still enabled and flagged `admin_api`, carrying the `admin` scope, lets the
  * client act. A person's access token never does, whatever its scope: the
- * admin scope is refused to them at issuance (lib/services/clients.ts and the
+ * admin scope is refused to them at issuance (lib/clients/manage.ts and the
  * client metadata validator), and refused here again.
  */
 import type Provider from 'oidc-provider';
@@ -21,7 +21,7 @@ export type AdminTokenCheck =
 export async function checkAdminToken(provider: Provider, value: string): Promise<AdminTokenCheck> {
   const token = await activeToken(provider, value, 'access_token');
   if (!token || token.kind === 'RefreshToken') return { kind: 'invalid' };
-  // A disabled client is unknown to the provider (lib/db/clients.ts), and its tokens were revoked with it.
+  // A disabled client is unknown to the provider (lib/clients/repository.ts), and its tokens were revoked with it.
   const client = await provider.Client.find(token.clientId);
   if (!client) return { kind: 'invalid' };
   const scopes = new Set((token.scope ?? '').split(' '));

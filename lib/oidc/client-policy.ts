@@ -1,9 +1,9 @@
 /**
  * The trust a client's registration may carry, as one rule for the three places
  * that need it: the registration schema refuses what breaks it
- * (lib/services/clients.ts), the provider never honours it from a stored row
- * (lib/db/clients.ts), and the start reports such rows
- * (reportClientPolicyViolations in lib/services/client-policy-report.ts).
+ * (lib/clients/manage.ts), the provider never honours it from a stored row
+ * (lib/clients/repository.ts), and the start reports such rows
+ * (reportClientPolicyViolations in lib/clients/policy-report.ts).
  *
  * - A resource server may introspect other clients' tokens. RFC 7662 §2.1 and §4
  *   require the endpoint to authorise its caller, and a public client proves

@@ -15,8 +15,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import Provider, { errors } from 'oidc-provider';
-import { clientIp } from '../services/request-context.ts';
-import type { Refusal, Throttle } from '../services/throttle.ts';
+import { clientIp } from '../platform/request-context.ts';
+import type { Refusal, Throttle } from '../platform/throttle.ts';
 
 export function generateClientSecret(): string {
   return randomBytes(32).toString('base64url');

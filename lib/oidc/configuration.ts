@@ -6,7 +6,7 @@
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { findAccount, type AccountRecord } from '../db/users.ts';
+import { findAccount, type AccountRecord } from '../users/repository.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { adapterFor } from './adapter.ts';
 import type { Brand } from '../config/brand.ts';
@@ -144,7 +144,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // The acr values a sign-in can carry (lib/oidc/authentication-context.ts): password
     // only, or password and a second factor. Listed in discovery as acr_values_supported
     // (OpenID Connect Discovery 1.0 §3); every ID token carries the one that applied
-    // and its RFC 8176 `amr`, from the login result of lib/services/interactions.ts.
+    // and its RFC 8176 `amr`, from the login result of lib/sign-in/interactions.ts.
     acrValues: ACR_VALUES,
     claims: {
       // acr and amr under openid: every ID token says how the person signed in
@@ -165,7 +165,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         }
         const scopes = String(metadata.scope ?? '').split(' ');
         // The trust rule of lib/oidc/client-policy.ts, in the provider's words: stored rows
-        // arrive here already cut down to it (lib/db/clients.ts), so this refuses only what
+        // arrive here already cut down to it (lib/clients/repository.ts), so this refuses only what
         // bypasses both (RFC 7591 §3.2.2 invalid_client_metadata).
         if (key === 'resource_server') {
           const confidential = (metadata.token_endpoint_auth_method ?? 'client_secret_basic') !== 'none';

@@ -9,7 +9,7 @@
  * itself, never to a person) carrying the `introspect` scope, of a confidential
  * resource server (lib/oidc/client-policy.ts). A person's token never authorises
  * introspection, whatever its scope: the scope is refused to them at registration
- * and at issuance (lib/db/clients.ts), and refused here again.
+ * and at issuance (lib/clients/repository.ts), and refused here again.
  */
 import type Provider from 'oidc-provider';
 import { isConfidentialResourceServer } from './client-policy.ts';

@@ -8,7 +8,7 @@
  * X-Forwarded-Host and X-Forwarded-Proto are replaced with the issuer's, the
  * other forwarding headers that could name a host or scheme are removed.
  * X-Forwarded-For stays for the audit log, which trusts it only under TRUST_PROXY
- * (lib/services/request-context.ts).
+ * (lib/platform/request-context.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 

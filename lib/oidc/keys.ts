@@ -3,14 +3,14 @@
  * loaded by every instance, so all of them publish one JWKS and verify each
  * other's tokens. RS256 is OIDC's default algorithm (Core §3.1.3.7) and stays
  * available; ES256 signs much faster (bench/results). Each algorithm has its
- * own rotation (lib/services/signing-keys.ts); the provider is built on the
+ * own rotation (lib/keys/signing-keys.ts); the provider is built on the
  * published keys, the signing one of each algorithm first.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { JWK } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { insertSigningKeyIfNone, listActiveSigningKeys, serverSecret } from '../db/secrets.ts';
-import { listSigningKeyInfo, signingKeysVersion } from '../db/signing-keys.ts';
+import { listSigningKeyInfo, signingKeysVersion } from '../keys/repository.ts';
 import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from './algorithms.ts';
 
 /** A new private JWK for `alg`, with a random kid. */

@@ -3,12 +3,12 @@
  * configuration, Gatehouse's extensions; and the sweep of expired artifacts.
  * The server's context (lib/context.ts) builds it on first use, and again
  * whenever the published signing keys change: oidc-provider reads its JWKS
- * once, when it is constructed (lib/services/signing-keys.ts).
+ * once, when it is constructed (lib/keys/signing-keys.ts).
  */
 import Provider from 'oidc-provider';
 import { brandFrom } from '../config/brand.ts';
 import { deleteExpiredArtifacts } from '../db/artifacts.ts';
-import { cachedClientMetadata } from '../db/clients.ts';
+import { cachedClientMetadata } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';
@@ -20,7 +20,7 @@ import { logServerError } from './server-errors.ts';
 /** How often expired artifacts are deleted (they are already ignored on read). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
-/** A provider and the version of the signing keys it publishes (lib/db/signing-keys.ts). */
+/** A provider and the version of the signing keys it publishes (lib/keys/repository.ts). */
 export interface BuiltProvider {
   provider: Provider;
   keysVersion: string;

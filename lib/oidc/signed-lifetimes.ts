@@ -1,6 +1,6 @@
 /**
  * How long what the provider signs stays valid, in a module of its own (like
- * algorithms.ts) so the key rotation (lib/services/signing-keys.ts) and the CLI
+ * algorithms.ts) so the key rotation (lib/keys/signing-keys.ts) and the CLI
  * can use it without loading oidc-provider.
  */
 

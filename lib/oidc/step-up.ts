@@ -4,7 +4,7 @@
  * is not enough. One more check in the provider's login prompt (oidc-provider's
  * `interactionPolicy`) asks for the second factor of the session's account, in an
  * interaction like any other sign-in; the interaction page sees this check's reason
- * alone and shows the code step, not the password form (lib/services/interactions.ts).
+ * alone and shows the code step, not the password form (lib/sign-in/interactions.ts).
  *
  * A second factor is required when
  * - the request's `acr_values` (OIDC Core §3.1.2.1, "in order of preference") has
@@ -23,7 +23,7 @@
  */
 import { errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { hasSecondFactor } from '../db/factors.ts';
+import { hasSecondFactor } from '../factors/repository.ts';
 import { ACR } from './authentication-context.ts';
 
 /** The reason the login prompt names when only the second factor is missing. */

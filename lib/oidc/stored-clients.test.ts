@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import Provider, { type Adapter } from 'oidc-provider';
 import { useClientsByMetadata } from './stored-clients.ts';
 
-/** A provider whose stored clients are `stored`'s objects, as lib/db/clients.ts keeps them: the same object until changed. */
+/** A provider whose stored clients are `stored`'s objects, as lib/clients/repository.ts keeps them: the same object until changed. */
 function providerOver(stored: Map<string, object>) {
   let reads = 0;
   const adapter = class implements Partial<Adapter> {

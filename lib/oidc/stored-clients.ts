@@ -4,7 +4,7 @@
  * of the metadata's JSON (`Client.find` in oidc-provider's lib/models/client.js):
  * a JSON.stringify and a hash on every request that authenticates a client or
  * checks a token's. The adapter hands out the same metadata object until the
- * client changes (lib/db/clients.ts keeps it), so here the Client built from an
+ * client changes (lib/clients/repository.ts keeps it), so here the Client built from an
  * object is kept by that object, and a changed client, a new object, is built
  * afresh by the provider as before.
  */

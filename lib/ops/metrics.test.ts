@@ -14,7 +14,7 @@ import { parseEnv } from '../config/env.ts';
 import { createMetricsServer, metricsMount, metricsResponse, metricsTokenCheck, startMetricsServer } from './metrics-server.ts';
 import { buildInfo, createMetrics, type Metrics, serverRoute } from './metrics.ts';
 import { countedThrottle } from './throttle-metrics.ts';
-import type { Throttle } from '../services/throttle.ts';
+import type { Throttle } from '../platform/throttle.ts';
 import { RedisUnavailable } from '../db/redis-health.ts';
 
 /** One sample's value from the text format, or undefined when the series does not exist. */

@@ -37,7 +37,7 @@ export function serverRoute(pathname: string): ServerRoute {
   return 'page';
 }
 
-/** What the throttle refuses (lib/services/throttle.ts), by the check that refused it. */
+/** What the throttle refuses (lib/platform/throttle.ts), by the check that refused it. */
 export type ThrottleKind = 'password' | 'second_factor' | 'client' | 'mail' | 'sign_up' | 'link';
 export type ThrottleReason = 'throttled' | 'locked';
 /** What a failure can lock. */
@@ -62,7 +62,7 @@ const STORAGE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.
 export interface MetricsSources {
   /** Sessions that have not expired, counted when Prometheus scrapes (lib/db/artifacts.ts). */
   activeSessions?: () => Promise<number>;
-  /** argon2id hashes waiting for a slot and running (lib/services/passwords.ts). */
+  /** argon2id hashes waiting for a slot and running (lib/platform/passwords.ts). */
   argon2?: () => { waiting: number; running: number };
   /** Node's process metrics (memory, CPU, event-loop lag, GC): the server's context only. */
   processMetrics?: boolean;
@@ -72,7 +72,7 @@ export interface MetricsSources {
   ready?: () => Promise<boolean>;
   /** The PostgreSQL pool's connections and waiting queries (pg's Pool counts); SQLite has none. */
   databasePool?: () => { total: number; idle: number; waiting: number } | undefined;
-  /** The signing keys that sign now, one per algorithm, and since when (epoch ms): lib/db/signing-keys.ts. */
+  /** The signing keys that sign now, one per algorithm, and since when (epoch ms): lib/keys/repository.ts. */
   currentSigningKeys?: () => Promise<Array<{ alg: string; since: number }>>;
   /** `gatehouse_build_info`'s labels: the package's version and Node's. */
   build?: { version: string; node: string };

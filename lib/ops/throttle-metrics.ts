@@ -4,9 +4,9 @@
  * whose failures report the locks they set. Wrapped around the throttle where
  * the context builds it (lib/context.ts), so each surface that answers a
  * refusal (the sign-in page, the token endpoint, the mailed links) is counted
- * without counting it itself, and lib/services/throttle.ts stays about policy.
+ * without counting it itself, and lib/platform/throttle.ts stays about policy.
  */
-import type { Check, FailureOutcome, Throttle } from '../services/throttle.ts';
+import type { Check, FailureOutcome, Throttle } from '../platform/throttle.ts';
 import type { LockoutKind, Metrics, ThrottleKind } from './metrics.ts';
 
 export function countedThrottle(throttle: Throttle, metrics: Pick<Metrics, 'throttleRefused' | 'lockout'>): Throttle {

@@ -9,7 +9,7 @@
  * What is traced (README, *Traces*): one server span per request, named by its
  * route (`POST /oauth/token`), with the status, the client and the request id;
  * under it the provider's storage calls (lib/oidc/adapter.ts) and argon2id
- * hashing (lib/services/passwords.ts). A span never carries a path as sent, a
+ * hashing (lib/platform/passwords.ts). A span never carries a path as sent, a
  * query string, a header or a body: those hold codes, tokens, state and cookies.
  * Only names from closed lists, the status, ids Gatehouse made (request id,
  * client_id) and error class names become attributes.

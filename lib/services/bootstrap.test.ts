@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { findClientMetadata } from '../db/clients.ts';
+import { findClientMetadata } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
 import { keyringOf } from '../db/keyring.ts';
 import { insertSigningKey, serverSecret } from '../db/secrets.ts';
@@ -10,8 +10,8 @@ import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
 import { memoryLog } from '../ops/log.ts';
 import { ensurePortalClient, prepareSecrets } from './bootstrap.ts';
-import { disableClient, findClient, rotateClientSecret, updateClient } from './clients.ts';
-import { PORTAL_CLIENT_ID, portalRegistration } from './portal/registration.ts';
+import { disableClient, findClient, rotateClientSecret, updateClient } from '../clients/manage.ts';
+import { PORTAL_CLIENT_ID, portalRegistration } from '../clients/portal-client.ts';
 
 const quiet = { log: () => undefined };
 

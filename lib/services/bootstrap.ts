@@ -12,14 +12,14 @@ import { warnAboutModes } from '../db/file-modes.ts';
 import { migrate } from '../db/migrate.ts';
 import { runDataMigrations } from '../db/data-migrations.ts';
 import { resealSecrets } from '../db/secrets.ts';
-import { findClientMetadata, setClientEnabled, setClientSecretHash } from '../db/clients.ts';
+import { findClientMetadata, setClientEnabled, setClientSecretHash } from '../clients/repository.ts';
 import { hashClientSecret } from '../oidc/client-secret.ts';
-import { findClient, newClientSchema, registerClient, updateClient } from './clients.ts';
-import { hasUsers } from '../db/users.ts';
-import { Conflict } from './errors.ts';
-import { createUser } from './users.ts';
-import { generatePassword } from './passwords.ts';
-import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from './portal/registration.ts';
+import { findClient, newClientSchema, registerClient, updateClient } from '../clients/manage.ts';
+import { hasUsers } from '../users/repository.ts';
+import { Conflict } from '../platform/errors.ts';
+import { createUser } from '../users/manage.ts';
+import { generatePassword } from '../platform/passwords.ts';
+import { PORTAL_CLIENT_ID, portalClientSecret, portalRegistration } from '../clients/portal-client.ts';
 
 /**
  * Before the first migration, the settings the start needs (lib/db/start-checks.ts:

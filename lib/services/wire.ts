@@ -6,10 +6,10 @@
  * password hash: the records these take carry neither (lib/db). Imports
  * nothing but types, so the CLI can load it without the provider.
  */
-import type { ClientRecord } from '../db/clients.ts';
-import type { SigningKeyInfo } from '../db/signing-keys.ts';
+import type { ClientRecord } from '../clients/repository.ts';
+import type { SigningKeyInfo } from '../keys/repository.ts';
 import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
-import type { UserRecord } from '../db/users.ts';
+import type { UserRecord } from '../users/repository.ts';
 
 export const clientType = (client: ClientRecord) => (client.confidential ? 'confidential' : 'public');
 
@@ -51,7 +51,7 @@ export function userToWire(user: UserRecord) {
   };
 }
 
-/** A signing key's place in the rotation (lib/services/signing-keys.ts): never key material, which the record does not carry. */
+/** A signing key's place in the rotation (lib/keys/signing-keys.ts): never key material, which the record does not carry. */
 export function signingKeyToWire(key: SigningKeyInfo) {
   const at = (ms: number) => (ms ? new Date(ms).toISOString() : null);
   return {

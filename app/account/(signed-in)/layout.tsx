@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { PortalShell } from '@/components/portal/shell';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { brand } from '@/lib/config/brand';
-import { currentUser } from '@/lib/services/portal/session';
+import { currentUser } from '@/lib/surfaces/portal/session';
 import { signOutAction } from '../actions';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -6,9 +6,9 @@ import { ProfileForm } from '@/components/account/profile-form';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { brand } from '@/lib/config/brand';
-import { profileFormValues } from '@/lib/services/account/pages';
-import { VERIFICATION_LINK_HOURS } from '@/lib/services/email-verification';
-import { requireUser } from '@/lib/services/portal/session';
+import { profileFormValues } from '@/lib/surfaces/account/pages';
+import { VERIFICATION_LINK_HOURS } from '@/lib/mail-links/email-verification';
+import { requireUser } from '@/lib/surfaces/portal/session';
 import { updateProfileAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { signOutAction } from '@/app/admin/actions';
 import { PortalShell } from '@/components/portal/shell';
 import { ClientMessages } from '@/components/ui/client-messages';
-import { currentAdmin } from '@/lib/services/portal/session';
+import { currentAdmin } from '@/lib/surfaces/portal/session';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('admin');

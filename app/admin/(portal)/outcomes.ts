@@ -6,7 +6,7 @@
  */
 import 'server-only';
 import { notFound, redirect } from 'next/navigation';
-import { requireAdmin, type AdminUser } from '@/lib/services/portal/session';
+import { requireAdmin, type AdminUser } from '@/lib/surfaces/portal/session';
 
 type Area = 'clients' | 'users';
 type FormResult<T> = Exclude<T, { status: 'saved' | 'not_found' }>;

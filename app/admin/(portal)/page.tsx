@@ -1,6 +1,6 @@
 // /admin: the portal's front door; clients are where an admin starts.
 import { redirect } from 'next/navigation';
-import { requireAdmin } from '@/lib/services/portal/session';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 // GET /admin/sign-in: straight on to Gatehouse's sign-in, and back to ?callbackUrl (an /admin page by default).
-import { startPortalSignIn } from '@/lib/services/portal/sign-in';
+import { startPortalSignIn } from '@/lib/surfaces/portal/sign-in';
 
 export const dynamic = 'force-dynamic';
 

@@ -17,8 +17,8 @@ import { AppIdentity } from '@/components/interaction/app-identity';
 import { AnotherAccountForm } from '@/components/interaction/another-account';
 import { SelectAccount } from '@/components/interaction/select-account';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
-import { viewInteraction } from '@/lib/services/interactions';
-import { requestIdOf } from '@/lib/services/request-context';
+import { interactionPage } from '@/lib/surfaces/interaction/page';
+import { requestIdOf } from '@/lib/platform/request-context';
 import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
@@ -86,7 +86,7 @@ export default async function InteractionPage({
   const jar = await cookies();
   // Where an expired form came from (app/interaction/respond.ts): checked against the registration before any link.
   const hint = { clientId: typeof clientId === 'string' ? clientId : undefined, redirectUri: typeof redirectUri === 'string' ? redirectUri : undefined };
-  const view = await viewInteraction(uid, jar.toString() || null, hint);
+  const view = await interactionPage(uid, jar.toString() || null, hint);
   const t = await getTranslations('interaction');
   const errors = await getTranslations('interaction.errors');
   const message =

@@ -6,8 +6,8 @@ import { TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
-import { INVITATION_LINK_DAYS, viewInvitation } from '@/lib/services/invitations';
-import { passwordPolicy } from '@/lib/services/passwords';
+import { INVITATION_LINK_DAYS, viewInvitation } from '@/lib/users/invitations';
+import { passwordPolicy } from '@/lib/platform/passwords';
 import { acceptInvitationAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

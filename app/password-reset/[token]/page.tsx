@@ -6,8 +6,8 @@ import { TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
-import { passwordPolicy } from '@/lib/services/passwords';
-import { RESET_LINK_MINUTES, viewResetLink } from '@/lib/services/password-reset';
+import { passwordPolicy } from '@/lib/platform/passwords';
+import { RESET_LINK_MINUTES, viewResetLink } from '@/lib/mail-links/password-reset';
 import { resetPasswordAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

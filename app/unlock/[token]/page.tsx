@@ -7,7 +7,7 @@ import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { Notice } from '@/components/ui/notice';
 import { serverContext } from '@/lib/context';
-import { UNLOCK_LINK_HOURS, viewUnlockLink } from '@/lib/services/account-unlock';
+import { UNLOCK_LINK_HOURS, viewUnlockLink } from '@/lib/mail-links/account-unlock';
 import { unlockAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

@@ -5,7 +5,7 @@ import { EmailConfirmed, VerifyEmailForm } from '@/components/recovery/verify-em
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
-import { VERIFICATION_LINK_HOURS, viewVerificationLink } from '@/lib/services/email-verification';
+import { VERIFICATION_LINK_HOURS, viewVerificationLink } from '@/lib/mail-links/email-verification';
 import { confirmEmailAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 /**
  * The unlock mail: sent to an account's verified address when failed passwords lock a browser, an address or every new
  * browser out of it. It says where the failures came from, and its link lifts the lock and makes the browser that opens it
- * a known one (lib/services/account-unlock.ts). In the server's default language; the time in UTC.
+ * a known one (lib/mail-links/account-unlock.ts). In the server's default language; the time in UTC.
  */
 import type { Locale } from '../../i18n/locale.ts';
 import { formatUtc, translator } from '../../i18n/messages.ts';

@@ -1,5 +1,5 @@
 /**
- * The mails of a sign-up (lib/services/sign-up.ts): the link that confirms the
+ * The mails of a sign-up (lib/sign-in/sign-up.ts): the link that confirms the
  * new account's address, and the note to an address that already has an
  * account (so the sign-up page can answer both alike without saying which).
  * Both in the language of the sign-up page the person used.

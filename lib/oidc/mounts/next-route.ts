@@ -11,7 +11,7 @@
  */
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { serverContext } from '../../context.ts';
+import type { AppContext } from '../../context.ts';
 import { logRequest } from '../../ops/request-log.ts';
 import { tracing } from '../../ops/tracing.ts';
 import type { RequestFacts } from '../request-facts.ts';
@@ -19,10 +19,9 @@ import { serverErrorResponse } from '../server-errors.ts';
 import { metricRoute, providerHttpRoute } from './metric-routes.ts';
 import { callProvider } from './next-bridge.ts';
 
-export async function handleProviderRequest(request: Request): Promise<Response> {
+export async function handleProviderRequest(ctx: AppContext, request: Request): Promise<Response> {
   const started = performance.now();
   const requestId = randomUUID();
-  const ctx = serverContext();
   const { pathname } = new URL(request.url);
   const route = metricRoute(pathname);
   const done = ctx.metrics.providerRequest(route);

@@ -113,7 +113,7 @@ function splitUrl(url = '/'): { pathname: string; hasQuery: boolean } {
 export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: ProviderMount, metrics?: Pick<Metrics, 'serverRequest'>): ServerMount {
   return (req, res, next) => {
     const started = performance.now();
-    // The id the peer stamp gave the request as it arrived (lib/services/request-context.ts), so
+    // The id the peer stamp gave the request as it arrived (lib/platform/request-context.ts), so
     // the pages' and server actions' own log lines name the same one; a fresh one without the stamp.
     const stampedId = req.headers['x-request-id'];
     const requestId = typeof stampedId === 'string' && stampedId ? stampedId : randomUUID();

@@ -6,8 +6,8 @@ import { ConfirmForm } from '@/components/portal/confirm';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
-import { appsOf, type ConnectedApp } from '@/lib/services/account/pages';
-import { requireUser } from '@/lib/services/portal/session';
+import { appsOf, type ConnectedApp } from '@/lib/surfaces/account/pages';
+import { requireUser } from '@/lib/surfaces/portal/session';
 import { revokeAppAction } from '../../actions';
 import { brand } from '@/lib/config/brand';
 

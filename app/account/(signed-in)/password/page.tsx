@@ -4,8 +4,8 @@ import { getTranslations } from 'next-intl/server';
 import { PasswordForm } from '@/components/account/password-form';
 import { Card, PageHeader } from '@/components/ui/card';
 import { brand } from '@/lib/config/brand';
-import { passwordPolicy } from '@/lib/services/passwords';
-import { requireUser } from '@/lib/services/portal/session';
+import { passwordPolicy } from '@/lib/platform/passwords';
+import { requireUser } from '@/lib/surfaces/portal/session';
 import { changePasswordAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';

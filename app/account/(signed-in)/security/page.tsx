@@ -8,10 +8,10 @@ import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
 import { AddPasskeyForm, RemovePasskeyForm } from '@/components/account/passkey-forms';
-import { passkeysOfUser, recoveryCodesLeftOf, twoStepOf } from '@/lib/services/account/pages';
-import { passkeysUsable } from '@/lib/services/factors/passkeys';
-import { groupedKey, otpauthUri } from '@/lib/services/factors/totp';
-import { requireUser } from '@/lib/services/portal/session';
+import { passkeysOfUser, recoveryCodesLeftOf, twoStepOf } from '@/lib/surfaces/account/pages';
+import { passkeysUsable } from '@/lib/factors/passkeys';
+import { groupedKey, otpauthUri } from '@/lib/factors/totp';
+import { requireUser } from '@/lib/surfaces/portal/session';
 import { brand } from '@/lib/config/brand';
 import { env } from '@/lib/config/env';
 import {
@@ -30,7 +30,7 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations('account.security'))('title') };
 }
 
-/** Why the portal sent the person here (SECOND_FACTOR_REQUIRED, lib/services/portal/access.ts). */
+/** Why the portal sent the person here (SECOND_FACTOR_REQUIRED, lib/surfaces/portal/access.ts). */
 async function RequiredNotice({ required, done }: { required: 'admin' | 'everyone'; done: boolean }) {
   const t = await getTranslations('account.security');
   if (done) {

@@ -6,9 +6,9 @@ import { SignedInFrom } from '@/components/portal/session-origin';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
 import { ExactTime, Time } from '@/components/ui/time';
-import { activityOf, sessionsOf, type ActiveSession, type ActivityEntry } from '@/lib/services/account/pages';
-import type { UserAgentSummary } from '@/lib/services/account/activity';
-import { requireUser } from '@/lib/services/portal/session';
+import { activityOf, sessionsOf, type ActiveSession, type ActivityEntry } from '@/lib/surfaces/account/pages';
+import type { UserAgentSummary } from '@/lib/account/activity';
+import { requireUser } from '@/lib/surfaces/portal/session';
 import { endOtherSessionsAction, endSessionAction } from '../../actions';
 import { brand } from '@/lib/config/brand';
 

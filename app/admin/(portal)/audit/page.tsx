@@ -7,8 +7,8 @@ import { ListPage, listHref } from '@/components/portal/list';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { border, inputLook } from '@/components/ui/field';
 import { formatDate } from '@/components/ui/time';
-import { auditActionOptions, auditPage } from '@/lib/services/portal/audit';
-import { requireAdmin } from '@/lib/services/portal/session';
+import { auditActionOptions, auditPage } from '@/lib/surfaces/portal/audit';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {

@@ -2,9 +2,9 @@
 // The client pages' server actions in page order (new, the client's page, edit); outcomes.ts says what they share.
 import { notFound, redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
-import { createClientFromForm, deleteClientFromForm, rotateSecretFromForm, setClientEnabledFor, updateClientFromForm } from '@/lib/services/portal/clients';
-import type { ClientChange, ClientFormState, SecretRotation } from '@/lib/services/portal/clients';
-import { confirmOrSay, type Confirmation } from '@/lib/services/portal/confirm';
+import { createClientFromForm, deleteClientFromForm, rotateSecretFromForm, setClientEnabledFor, updateClientFromForm } from '@/lib/surfaces/portal/clients';
+import type { ClientChange, ClientFormState, SecretRotation } from '@/lib/surfaces/portal/clients';
+import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirm';
 import { afterChange, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const clientPath = (id: string) => recordPath('clients', id);

@@ -6,8 +6,8 @@ import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/li
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { formatDate } from '@/components/ui/time';
-import { clientsPage } from '@/lib/services/portal/clients';
-import { requireAdmin } from '@/lib/services/portal/session';
+import { clientsPage } from '@/lib/surfaces/portal/clients';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
 
 export const dynamic = 'force-dynamic';
 

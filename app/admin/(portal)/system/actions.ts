@@ -1,7 +1,7 @@
 'use server';
 // The System page's one action: rotate the signing keys.
 import { revalidatePath } from 'next/cache';
-import { rotateKeysFromForm, type KeyRotation } from '@/lib/services/portal/system';
+import { rotateKeysFromForm, type KeyRotation } from '@/lib/surfaces/portal/system';
 import { asAdmin } from '../outcomes';
 
 export async function rotateKeysAction(_state: KeyRotation, form: FormData): Promise<KeyRotation> {

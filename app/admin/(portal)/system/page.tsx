@@ -1,5 +1,5 @@
 // /admin/system: how this server is set up — issuer, storage, where mail goes, the second-factor policy —
-// and its signing keys, the one thing rotated here (lib/services/signing-keys.ts).
+// and its signing keys, the one thing rotated here (lib/keys/signing-keys.ts).
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { RotateKeysForm } from '@/components/admin/key-actions';
@@ -8,8 +8,8 @@ import { DataTable } from '@/components/portal/list';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
-import { requireAdmin } from '@/lib/services/portal/session';
-import { signingKeysView, systemView } from '@/lib/services/portal/system';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { signingKeysView, systemView } from '@/lib/surfaces/portal/system';
 import { rotateKeysAction } from './actions';
 
 export const dynamic = 'force-dynamic';

@@ -14,9 +14,9 @@ import {
   setUserEnabledFor,
   unlockFor,
   updateProfileFromForm,
-} from '@/lib/services/portal/users';
-import type { NewUserState, PasswordState, ProfileFormState } from '@/lib/services/portal/users';
-import { confirmOrSay, type Confirmation } from '@/lib/services/portal/confirm';
+} from '@/lib/surfaces/portal/users';
+import type { NewUserState, PasswordState, ProfileFormState } from '@/lib/surfaces/portal/users';
+import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirm';
 import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const userPath = (id: string) => recordPath('users', id);

@@ -5,8 +5,8 @@ import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/li
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge } from '@/components/ui/notice';
 import { formatDate } from '@/components/ui/time';
-import { requireAdmin } from '@/lib/services/portal/session';
-import { usersPage } from '@/lib/services/portal/users';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { usersPage } from '@/lib/surfaces/portal/users';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {

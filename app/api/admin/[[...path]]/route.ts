@@ -1,5 +1,5 @@
 // Any other path under /api/admin: authorized like the rest, then a JSON 404 (not an operation: not in the OpenAPI document).
-import { unknownAdminPath } from '@/lib/services/admin-api/route';
+import { unknownAdminPath } from '@/lib/surfaces/admin-api/route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
-// The admin JSON API (lib/services/admin-api): each handler authorizes and validates itself.
-import { adminRoutes } from '@/lib/services/admin-api/route';
-import { listAuditEvents } from '@/lib/services/admin-api/audit';
+// The admin JSON API (lib/surfaces/admin-api): each handler authorizes and validates itself.
+import { adminRoutes } from '@/lib/surfaces/admin-api/route';
+import { listAuditEvents } from '@/lib/surfaces/admin-api/audit';
 
 export const dynamic = 'force-dynamic';
 

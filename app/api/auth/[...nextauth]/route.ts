@@ -1,7 +1,7 @@
 // next-auth's endpoints for the admin portal (sign-in start, callback from Gatehouse, session, CSRF).
 import NextAuth from 'next-auth';
 import type { NextRequest } from 'next/server';
-import { portalAuthOptions } from '@/lib/services/portal/auth';
+import { portalAuthOptions } from '@/lib/surfaces/portal/auth';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 // POST /interaction/:uid/another-account — "Not you? Use another account" on the consent and sign-in pages.
 import { interactionForm } from '@/app/interaction/respond';
-import { useAnotherAccount } from '@/lib/services/account-choice';
+import { useAnotherAccount } from '@/lib/sign-in/account-choice';
 
-export const POST = interactionForm((uid, cookie) => useAnotherAccount(uid, cookie));
+export const POST = interactionForm((ctx, uid, cookie) => useAnotherAccount(ctx, uid, cookie));

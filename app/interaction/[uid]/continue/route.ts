@@ -1,5 +1,5 @@
 // POST /interaction/:uid/continue — "I've confirmed — continue": the signed-up account, once its address is verified.
 import { interactionForm } from '@/app/interaction/respond';
-import { continueAfterVerification } from '@/lib/services/sign-up-interaction';
+import { continueAfterVerification } from '@/lib/sign-in/sign-up-interaction';
 
-export const POST = interactionForm((uid, cookie, context) => continueAfterVerification(uid, cookie, context));
+export const POST = interactionForm((ctx, uid, cookie, context) => continueAfterVerification(ctx, uid, cookie, context));

@@ -1,5 +1,5 @@
 // POST /interaction/:uid/second-factor — the code step's target: a TOTP code or a recovery code.
 import { interactionForm } from '@/app/interaction/respond';
-import { secondStep } from '@/lib/services/interactions';
+import { secondStep } from '@/lib/sign-in/interactions';
 
-export const POST = interactionForm((uid, cookie, context, form) => secondStep(uid, cookie, form, context));
+export const POST = interactionForm((ctx, uid, cookie, context, form) => secondStep(ctx, uid, cookie, form, context));

@@ -1,5 +1,5 @@
 // POST /interaction/:uid/select-account — "Continue as …" on the prompt=select_account page.
 import { interactionForm } from '@/app/interaction/respond';
-import { continueAsSignedIn } from '@/lib/services/account-choice';
+import { continueAsSignedIn } from '@/lib/sign-in/account-choice';
 
-export const POST = interactionForm((uid, cookie) => continueAsSignedIn(uid, cookie));
+export const POST = interactionForm((ctx, uid, cookie) => continueAsSignedIn(ctx, uid, cookie));

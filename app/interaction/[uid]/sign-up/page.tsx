@@ -8,8 +8,9 @@ import { ExpiredInteraction } from '@/components/interaction/expired';
 import { SignUpForm } from '@/components/interaction/sign-up-form';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
-import { passwordPolicy } from '@/lib/services/passwords';
-import { viewSignUp } from '@/lib/services/sign-up-interaction';
+import { serverContext } from '@/lib/context';
+import { passwordPolicy } from '@/lib/platform/passwords';
+import { viewSignUp } from '@/lib/sign-in/sign-up-interaction';
 import { signUpAction } from './actions';
 
 export const dynamic = 'force-dynamic';
@@ -22,7 +23,7 @@ const strong = (chunks: ReactNode) => <strong className="text-slate-900">{chunks
 
 export default async function SignUpPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
-  const view = await viewSignUp(uid, (await cookies()).toString() || null);
+  const view = await viewSignUp(serverContext(), uid, (await cookies()).toString() || null);
   if (view.kind === 'off') notFound();
   if (view.kind === 'expired') return <ExpiredInteraction />;
   const t = await getTranslations('signUp');

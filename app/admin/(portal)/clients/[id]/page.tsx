@@ -13,8 +13,8 @@ import { CopyField } from '@/components/ui/copy-field';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { formatDate } from '@/components/ui/time';
 import { env } from '@/lib/config/env';
-import { clientDetails } from '@/lib/services/portal/clients';
-import { requireAdmin } from '@/lib/services/portal/session';
+import { clientDetails } from '@/lib/surfaces/portal/clients';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { deleteClientAction, disableClientAction, enableClientAction, rotateSecretAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

@@ -3,8 +3,8 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { ClientForm } from '@/components/admin/client-form';
 import { FormPage } from '@/components/portal/detail';
-import { clientFormValues } from '@/lib/services/portal/client-form';
-import { requireAdmin } from '@/lib/services/portal/session';
+import { clientFormValues } from '@/lib/surfaces/portal/client-form';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { createClientAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

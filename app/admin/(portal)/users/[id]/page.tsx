@@ -12,8 +12,8 @@ import { DetailColumns, DetailHeader, detailRoute, Facts, ItemList } from '@/com
 import { Card } from '@/components/ui/card';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { formatDate } from '@/components/ui/time';
-import { requireAdmin } from '@/lib/services/portal/session';
-import { userDetails } from '@/lib/services/portal/users';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { userDetails } from '@/lib/surfaces/portal/users';
 import {
   endSessionsAction,
   resendInvitationAction,

@@ -3,10 +3,10 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { NewUserForm } from '@/components/admin/user-form';
 import { FormPage } from '@/components/portal/detail';
-import { INVITATION_LINK_DAYS } from '@/lib/services/invitations';
-import { requireAdmin } from '@/lib/services/portal/session';
-import { newUserFormValues } from '@/lib/services/portal/user-form';
-import { canInvite } from '@/lib/services/portal/users';
+import { INVITATION_LINK_DAYS } from '@/lib/users/invitations';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { newUserFormValues } from '@/lib/surfaces/portal/user-form';
+import { canInvite } from '@/lib/surfaces/portal/users';
 import { createUserAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

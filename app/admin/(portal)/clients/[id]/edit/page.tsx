@@ -4,8 +4,8 @@ import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { ClientForm } from '@/components/admin/client-form';
 import { detailRoute, FormPage } from '@/components/portal/detail';
-import { clientFormFor } from '@/lib/services/portal/clients';
-import { requireAdmin } from '@/lib/services/portal/session';
+import { clientFormFor } from '@/lib/surfaces/portal/clients';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { updateClientAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';

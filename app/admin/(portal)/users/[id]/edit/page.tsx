@@ -4,9 +4,9 @@ import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { ProfileForm } from '@/components/admin/user-form';
 import { detailRoute, FormPage } from '@/components/portal/detail';
-import { requireAdmin } from '@/lib/services/portal/session';
-import { profileFormValues } from '@/lib/services/portal/user-form';
-import { userDetails } from '@/lib/services/portal/users';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { profileFormValues } from '@/lib/surfaces/portal/user-form';
+import { userDetails } from '@/lib/surfaces/portal/users';
 import { updateProfileAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';

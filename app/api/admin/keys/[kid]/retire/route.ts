@@ -1,6 +1,6 @@
-// The admin JSON API (lib/services/admin-api): each handler authorizes and validates itself.
-import { adminRoutes } from '@/lib/services/admin-api/route';
-import { retireSigningKey } from '@/lib/services/admin-api/keys';
+// The admin JSON API (lib/surfaces/admin-api): each handler authorizes and validates itself.
+import { adminRoutes } from '@/lib/surfaces/admin-api/route';
+import { retireSigningKey } from '@/lib/surfaces/admin-api/keys';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,0 +1,239 @@
+/**
+ * What the audit log can say: the closed list of actions, and for each one the
+ * exact shape of its `details` (strict zod objects: an unknown key is refused,
+ * not stored). Nothing here can carry a secret, password, code or token: the
+ * fields are names, ids, scopes, counts and flags. lib/audit/log.ts also
+ * strips secret-sounding keys as a second lock.
+ */
+import { z } from 'zod';
+import { ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
+
+const id = z.string().min(1).max(200);
+const label = z.string().max(200);
+const scopes = z.array(z.string().max(100)).max(50);
+const fields = z.array(z.string().max(64)).max(30);
+const role = z.enum(['user', 'admin']);
+
+/** Why a sign-in failed, for the admins reading the log (the person only ever sees "wrong username or password"). */
+/** `throttled`: the throttle refused the attempt before any password was checked (lib/platform/throttle.ts). */
+/**
+ * `passkey`: a passwordless sign-in whose passkey's answer did not check out (lib/factors/passkeys.ts);
+ * `second_factor_required`: the right password, for an app, from a person SECOND_FACTOR_REQUIRED says must first
+ * set up a second factor (lib/factors/policy.ts).
+ */
+/** `email_unverified`: the right password of a signed-up account whose address is not verified yet (lib/sign-in/sign-up.ts). */
+export const signInFailureReasons = [
+  'unknown_user',
+  'wrong_password',
+  'disabled',
+  'throttled',
+  'passkey',
+  'second_factor_required',
+  'email_unverified',
+] as const;
+
+/** The kinds of second step a person can take: their TOTP app, a passkey, or one of their recovery codes. */
+export const secondFactorMethods = ['totp', 'passkey', 'recovery_code'] as const;
+const secondFactorMethod = z.enum(secondFactorMethods);
+
+export const auditDetailsSchemas = {
+  /**
+   * `secondFactor`: the second step the person took after their password, when they have one;
+   * `passkey`: signed in with a passkey alone (passwordless), no password typed.
+   */
+  'sign_in.succeeded': z.strictObject({
+    clientId: id.optional(),
+    clientName: label.optional(),
+    secondFactor: secondFactorMethod.optional(),
+    passkey: z.literal(true).optional(),
+  }),
+  /**
+   * A wrong second step after a right password: `reason` says which (a code of a step already
+   * used is `replayed`; `throttled`: refused before any code was checked). Never the code.
+   */
+  'sign_in.second_factor_failed': z.strictObject({
+    method: secondFactorMethod,
+    reason: z.enum(['wrong', 'replayed', 'throttled', 'other_account']),
+    /** `throttled` only: the refused attempts from one source this entry stands for, one entry a minute (lib/sign-in/failures.ts). */
+    count: z.number().int().min(1).optional(),
+    clientId: id.optional(),
+    clientName: label.optional(),
+  }),
+  /** A recovery code was spent; `remaining` unused ones are left. */
+  'recovery_code.used': z.strictObject({ remaining: z.number().int().min(0), clientId: id.optional(), clientName: label.optional() }),
+  /** New recovery codes replaced every earlier one (`count` of them, shown once). */
+  'recovery_codes.regenerated': z.strictObject({ count: z.number().int().min(0) }),
+  /** A second factor added: TOTP confirmed by its first code, or a passkey registered (`name`: the person's name for it). */
+  'factor.enrolled': z.strictObject({ kind: z.enum(['totp', 'passkey']), name: label.optional() }),
+  /** A second factor removed after the person proved themselves with their password. */
+  'factor.removed': z.strictObject({ kind: z.enum(['totp', 'passkey']), name: label.optional() }),
+  /**
+   * An admin removed a user's second step (a lost authenticator): `totp` whether a TOTP factor went,
+   * `passkeys` how many passkeys (absent in entries from before passkeys), `recoveryCodes` how many unused codes.
+   */
+  'factor.reset': z.strictObject({ totp: z.boolean(), passkeys: z.number().int().min(0).optional(), recoveryCodes: z.number().int().min(0) }),
+  /**
+   * `username` is the account's, only when what was typed names one: a password typed into the username
+   * field must not reach the log. Failures for unknown usernames are aggregated per source address
+   * (lib/sign-in/failures.ts): `count` is how many one entry stands for.
+   */
+  'sign_in.failed': z.strictObject({
+    username: label.optional(),
+    reason: z.enum(signInFailureReasons),
+    count: z.number().int().min(1).optional(),
+    clientId: id.optional(),
+    clientName: label.optional(),
+  }),
+  /** A signed-in person typed a wrong current password (/account's password change); never what was typed. */
+  'password.check_failed': z.strictObject({}),
+  'consent.granted': z.strictObject({ clientId: id, clientName: label.optional(), scopes, claims: z.array(z.string().max(100)).max(50).optional() }),
+  'consent.denied': z.strictObject({ clientId: id, clientName: label.optional() }),
+  'consent.revoked': z.strictObject({ grantId: id.optional(), clientId: id, clientName: label.optional(), accountId: id.optional() }),
+  /** `others`: every session but the one the person acts from (/account's "sign out everywhere else", a password change). */
+  'session.ended': z.strictObject({ count: z.number().int().min(0), scope: z.enum(['all', 'one', 'others']).optional() }),
+  /** `via`: the client revoked it (RFC 7009), or a used refresh token came back and the grant went with it (RFC 9700 §4.14.2). */
+  'token.revoked': z.strictObject({
+    clientId: id,
+    clientName: label.optional(),
+    kind: z.enum(['access_token', 'refresh_token']),
+    via: z.enum(['revocation_endpoint', 'reuse_detected']),
+  }),
+  'client.created': z.strictObject({
+    name: label,
+    confidential: z.boolean(),
+    grantTypes: z.array(z.string().max(64)).max(10),
+    scopes,
+    redirectUris: z.array(z.string().max(2000)).max(50),
+    firstParty: z.boolean(),
+    resourceServer: z.boolean(),
+    adminApi: z.boolean().optional(),
+    /** The ID token's JWS alg (a key without "token" in it: lib/audit/log.ts drops those). */
+    signingAlg: z.enum(ID_TOKEN_SIGNING_ALGS).optional(),
+  }),
+  'client.updated': z.strictObject({ changed: fields }),
+  'client.enabled': z.strictObject({}),
+  'client.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  /** That a secret was rotated, never the secret. */
+  'client.secret_rotated': z.strictObject({}),
+  /** `invited`: without a password, which the person chooses with their invitation link (lib/users/invitations.ts). */
+  'user.created': z.strictObject({
+    role,
+    email: z.string().max(254).nullable().optional(),
+    generated: z.boolean().optional(),
+    invited: z.boolean().optional(),
+  }),
+  /** An invitation link was mailed to `email` (`resent`: a new one replacing the earlier); never the link. */
+  'user.invited': z.strictObject({ email: z.string().max(254), resent: z.boolean().optional() }),
+  /** The invited person chose their password with the link, which verified `email`. */
+  'invitation.accepted': z.strictObject({ email: z.string().max(254) }),
+  'user.updated': z.strictObject({ changed: fields }),
+  'user.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  'user.enabled': z.strictObject({}),
+  /**
+   * `generated`: Gatehouse generated the new password (shown once to the admin); `self`: the user changed
+   * their own; `viaMailLink`: with a password reset link from a mail.
+   */
+  'user.password_changed': z.strictObject({ generated: z.boolean().optional(), self: z.boolean().optional(), viaMailLink: z.boolean().optional() }),
+  /**
+   * A person created the account themselves (SIGN_UP=on) from a sign-in page of `clientId`; the link to
+   * verify `email` went out. Never the password.
+   */
+  'user.signed_up': z.strictObject({ email: z.string().max(254), clientId: id.optional(), clientName: label.optional() }),
+  /** A sign-up named this account's address: no account was made, and the address got a note saying so. */
+  'sign_up.address_taken': z.strictObject({ clientId: id.optional(), clientName: label.optional() }),
+  /** The person used the verification link mailed to `email`, which is now the account's address, verified. */
+  'user.email_verified': z.strictObject({ email: z.string().max(254) }),
+  /** A password reset link was mailed to the account's address (lib/mail-links/password-reset.ts); never the link. */
+  'password_reset.requested': z.strictObject({}),
+  'user.role_changed': z.strictObject({ from: role, to: role }),
+  /** Failed password checks locked the account until `until` (lib/platform/throttle.ts). */
+  'user.locked': z.strictObject({ until: z.iso.datetime() }),
+  /** An admin lifted a lock before it ended. */
+  'user.unlocked': z.strictObject({}),
+  /**
+   * A signing key was generated (the target is its kid): published from now, signing from
+   * `activatesAt` (`state` current: at once). `automatic`: by the rotation schedule
+   * (KEY_ROTATION_DAYS) or a first start, not by an admin. Never key material.
+   */
+  'key.created': z.strictObject({
+    alg: z.enum(ID_TOKEN_SIGNING_ALGS),
+    state: z.enum(['next', 'current']),
+    activatesAt: z.iso.datetime(),
+    automatic: z.boolean(),
+  }),
+  /**
+   * The target started signing for `alg`; `previousKid` stopped, and stays published until
+   * `retireAfter`. `immediately`: an admin skipped the publication lead time (a compromised key).
+   */
+  'key.rotated': z.strictObject({
+    alg: z.enum(ID_TOKEN_SIGNING_ALGS),
+    previousKid: id.optional(),
+    retireAfter: z.iso.datetime().optional(),
+    immediately: z.boolean(),
+    automatic: z.boolean(),
+  }),
+  /**
+   * The target left the JWKS and was deleted. `reason`: `expired`, every token it signed has;
+   * `admin`, an admin retired it (`early`: before that); `duplicate`, a second next key of
+   * its algorithm that two instances created at once, which never signed.
+   */
+  'key.retired': z.strictObject({ alg: z.enum(ID_TOKEN_SIGNING_ALGS), reason: z.enum(['expired', 'admin', 'duplicate']), early: z.boolean().optional() }),
+} satisfies Record<string, z.ZodType>;
+
+export type AuditAction = keyof typeof auditDetailsSchemas;
+export const auditActions = Object.keys(auditDetailsSchemas) as AuditAction[];
+export type AuditDetails<A extends AuditAction> = z.input<(typeof auditDetailsSchemas)[A]>;
+
+export function isAuditAction(value: unknown): value is AuditAction {
+  return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
+}
+
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key';
+
+/**
+ * How a client acting as itself (the admin API, with a client_credentials
+ * token) is named as an actor: `client:<client_id>`, with no user id.
+ */
+export const CLIENT_ACTOR_PREFIX = 'client:';
+
+/** How each action reads in the portal. */
+export const auditActionLabels: Record<AuditAction, string> = {
+  'sign_in.succeeded': 'Signed in',
+  'sign_in.failed': 'Sign-in failed',
+  'sign_in.second_factor_failed': 'Second step failed',
+  'recovery_code.used': 'Recovery code used',
+  'recovery_codes.regenerated': 'Recovery codes regenerated',
+  'factor.enrolled': 'Two-step verification turned on',
+  'factor.removed': 'Two-step verification turned off',
+  'factor.reset': 'Two-step verification reset',
+  'password.check_failed': 'Current password wrong',
+  'consent.granted': 'Consent granted',
+  'consent.denied': 'Consent denied',
+  'consent.revoked': 'Consent revoked',
+  'session.ended': 'Sessions ended',
+  'token.revoked': 'Tokens revoked',
+  'client.created': 'Client created',
+  'client.updated': 'Client updated',
+  'client.enabled': 'Client enabled',
+  'client.disabled': 'Client disabled',
+  'client.deleted': 'Client deleted',
+  'client.secret_rotated': 'Client secret rotated',
+  'user.created': 'User created',
+  'user.invited': 'Invitation sent',
+  'invitation.accepted': 'Invitation accepted',
+  'user.updated': 'User updated',
+  'user.disabled': 'User disabled',
+  'user.enabled': 'User enabled',
+  'user.password_changed': 'Password changed',
+  'password_reset.requested': 'Password reset mailed',
+  'user.email_verified': 'Email verified',
+  'user.signed_up': 'Signed up',
+  'sign_up.address_taken': 'Sign-up with a taken address',
+  'user.role_changed': 'Role changed',
+  'user.locked': 'Account locked',
+  'user.unlocked': 'Account unlocked',
+  'key.created': 'Signing key created',
+  'key.rotated': 'Signing key rotated',
+  'key.retired': 'Signing key retired',
+};

@@ -1,0 +1,276 @@
+/**
+ * Registered clients. The provider reads them on every request that names a
+ * client (raw prepared statement, lib/db/sql.ts); the CLI and the portal manage
+ * them through Prisma. Nothing here returns the secret hash except the one
+ * function the provider's client authentication uses.
+ */
+import type { Client } from '../generated/sqlite/client.ts';
+import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
+import { honouredTrust } from '../oidc/client-policy.ts';
+import type { Database } from '../db/database.ts';
+import { columnList, type RawRow } from '../db/rows.ts';
+import { containsText } from '../db/text-search.ts';
+
+/** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
+export interface ClientMetadata {
+  client_id: string;
+  client_name: string;
+  /** SHA-256 of the secret; compared by lib/oidc/client-secret.ts, never shown. */
+  client_secret?: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  scope: string;
+  token_endpoint_auth_method: string;
+  application_type: string;
+  logo_uri?: string;
+  first_party: boolean;
+  resource_server: boolean;
+  /** May obtain the `admin` scope with client_credentials and call /api/admin. */
+  admin_api: boolean;
+  /** JWS alg of its ID tokens (OIDC Dynamic Client Registration §2). */
+  id_token_signed_response_alg: IdTokenSigningAlg;
+  /** Every sign-in for it ends with a second factor (lib/oidc/step-up.ts). */
+  require_second_factor: boolean;
+}
+
+/** The columns that hold JSON text, as the lists they hold. */
+interface ClientLists {
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: string[];
+}
+
+/** A client as the CLI, the portal and the API see it (the model's fields, lists parsed): no secret material. */
+export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg'> &
+  ClientLists & {
+    confidential: boolean;
+    idTokenSignedResponseAlg: IdTokenSigningAlg;
+  };
+
+/**
+ * What registering a client stores: its record without what the database sets, and the secret's hash.
+ * `requireSecondFactor` left out is the column's default, false (an update leaves it as it is).
+ */
+export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor'> & {
+  secretHash: string | null;
+  requireSecondFactor?: boolean;
+};
+
+/** What the provider reads of an enabled client, on every request that names one (raw driver). */
+const metadataFields = [
+  'id',
+  'name',
+  'secretHash',
+  'redirectUris',
+  'postLogoutRedirectUris',
+  'grantTypes',
+  'scope',
+  'tokenEndpointAuthMethod',
+  'applicationType',
+  'logoUri',
+  'firstParty',
+  'resourceServer',
+  'adminApi',
+  'idTokenSignedResponseAlg',
+  'requireSecondFactor',
+] as const;
+
+/** A `clients` row as the provider's prepared statement reads it (booleans are 0/1 on SQLite). */
+export type ClientRow = RawRow<Client, (typeof metadataFields)[number]>;
+
+const metadataQuery = `SELECT ${columnList<Client>(metadataFields)} FROM clients WHERE id = ? AND enabled = ?`;
+
+/** The metadata of an enabled client, or undefined: a disabled client is, to the provider, unknown. */
+export async function findClientMetadata(db: Database, clientId: string): Promise<ClientMetadata | undefined> {
+  const row = await db.sql.one<ClientRow>(metadataQuery, [clientId, true]);
+  return row ? toClientMetadata(row) : undefined;
+}
+
+/**
+ * The provider reads a client's metadata on every token, introspection and
+ * userinfo request: a SELECT, JSON parsing, and on PostgreSQL a round trip.
+ * The process keeps what it read for CLIENT_CACHE_TTL_MS. Every change made
+ * through this module (the portal, the admin API, the CLI in its own process)
+ * forgets the client here at once; another process (a second instance, the
+ * CLI while the server runs) sees the change within the TTL. Unknown ids are
+ * never kept, so random client_ids cannot fill the map.
+ */
+export const CLIENT_CACHE_TTL_MS = 2_000;
+const CLIENT_CACHE_MAX = 10_000;
+type CachedMetadata = { metadata: Promise<ClientMetadata | undefined>; expiresAt: number };
+// On globalThis: the provider reads through it in instrumentation's module graph, while the portal's
+// changes forget entries from the pages' graph (Next.js evaluates them separately); both must see one map.
+const globalForClients = globalThis as typeof globalThis & { __gatehouseClientCache?: Map<string, CachedMetadata> };
+
+const cacheKey = (db: Database, clientId: string) => `${db.url}\0${clientId}`;
+const clientCache = () => (globalForClients.__gatehouseClientCache ??= new Map());
+
+/** findClientMetadata through the process's short-lived cache: what the provider's adapter uses. */
+export function cachedClientMetadata(db: Database, clientId: string, now = Date.now()): Promise<ClientMetadata | undefined> {
+  const cache = clientCache();
+  const key = cacheKey(db, clientId);
+  const hit = cache.get(key);
+  if (hit && hit.expiresAt > now) return hit.metadata;
+  if (cache.size >= CLIENT_CACHE_MAX) cache.clear();
+  // Stored before the read completes: concurrent misses share one read, and a
+  // change made meanwhile (forgetClientMetadata) removes this very entry.
+  const entry: CachedMetadata = { metadata: findClientMetadata(db, clientId), expiresAt: now + CLIENT_CACHE_TTL_MS };
+  cache.set(key, entry);
+  const drop = () => {
+    if (cache.get(key) === entry) cache.delete(key);
+  };
+  entry.metadata.then((metadata) => metadata ?? drop(), drop);
+  return entry.metadata;
+}
+
+/** Called by every change to a client, before it returns. */
+export function forgetClientMetadata(db: Database, clientId: string): void {
+  clientCache().delete(cacheKey(db, clientId));
+}
+
+/** Forgets every client of this database: when any of them may have changed unseen (lib/db/read-cache.ts). */
+export function forgetAllClientMetadata(db: Database): void {
+  const prefix = cacheKey(db, '');
+  for (const key of clientCache().keys()) if (key.startsWith(prefix)) clientCache().delete(key);
+}
+
+/** A row as oidc-provider's client metadata (RFC 7591 / OIDC Dynamic Client Registration §2 names). */
+export function toClientMetadata(row: ClientRow): ClientMetadata {
+  const grantTypes = JSON.parse(row.grant_types) as string[];
+  // A row written before the rule, or past the schema, is honoured only as far as
+  // the rule allows (lib/oidc/client-policy.ts); reportClientPolicyViolations names it at start.
+  const trust = honouredTrust({
+    confidential: row.secret_hash !== null && row.token_endpoint_auth_method !== 'none',
+    grantTypes,
+    scopes: row.scope.split(' ').filter(Boolean),
+    resourceServer: Boolean(row.resource_server),
+  });
+  return {
+    client_id: row.id,
+    client_name: row.name,
+    ...(row.secret_hash ? { client_secret: row.secret_hash } : {}),
+    redirect_uris: JSON.parse(row.redirect_uris) as string[],
+    post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
+    grant_types: grantTypes,
+    // Only the code flow exists here (discovery advertises response_types ["code"]).
+    response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
+    scope: trust.scopes.join(' '),
+    token_endpoint_auth_method: row.token_endpoint_auth_method,
+    application_type: row.application_type,
+    ...(row.logo_uri ? { logo_uri: row.logo_uri } : {}),
+    first_party: Boolean(row.first_party),
+    resource_server: trust.resourceServer,
+    admin_api: Boolean(row.admin_api),
+    id_token_signed_response_alg: row.id_token_signed_response_alg as IdTokenSigningAlg,
+    require_second_factor: Boolean(row.require_second_factor),
+  };
+}
+
+function toRecord(row: Client): ClientRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    confidential: row.secretHash !== null,
+    redirectUris: JSON.parse(row.redirectUris) as string[],
+    postLogoutRedirectUris: JSON.parse(row.postLogoutRedirectUris) as string[],
+    grantTypes: JSON.parse(row.grantTypes) as string[],
+    scope: row.scope,
+    tokenEndpointAuthMethod: row.tokenEndpointAuthMethod,
+    applicationType: row.applicationType,
+    logoUri: row.logoUri,
+    firstParty: row.firstParty,
+    resourceServer: row.resourceServer,
+    adminApi: row.adminApi,
+    idTokenSignedResponseAlg: row.idTokenSignedResponseAlg as IdTokenSigningAlg,
+    requireSecondFactor: row.requireSecondFactor,
+    enabled: row.enabled,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function insertClient(db: Database, client: NewClient): Promise<ClientRecord> {
+  forgetClientMetadata(db, client.id);
+  const row = await db.prisma.client.create({
+    data: {
+      ...client,
+      redirectUris: JSON.stringify(client.redirectUris),
+      postLogoutRedirectUris: JSON.stringify(client.postLogoutRedirectUris),
+      grantTypes: JSON.stringify(client.grantTypes),
+    },
+  });
+  return toRecord(row);
+}
+
+export async function listClients(db: Database): Promise<ClientRecord[]> {
+  const rows = await db.prisma.client.findMany({ orderBy: { createdAt: 'asc' } });
+  return rows.map(toRecord);
+}
+
+export async function findClient(db: Database, id: string): Promise<ClientRecord | undefined> {
+  const row = await db.prisma.client.findUnique({ where: { id } });
+  return row ? toRecord(row) : undefined;
+}
+
+/** Returns whether a client was deleted. */
+export async function deleteClient(db: Database, id: string): Promise<boolean> {
+  const { count } = await db.prisma.client.deleteMany({ where: { id } });
+  forgetClientMetadata(db, id);
+  return count === 1;
+}
+
+export async function setClientEnabled(db: Database, id: string, enabled: boolean): Promise<boolean> {
+  const { count } = await db.prisma.client.updateMany({ where: { id }, data: { enabled } });
+  forgetClientMetadata(db, id);
+  return count === 1;
+}
+
+export async function setClientSecretHash(db: Database, id: string, secretHash: string): Promise<boolean> {
+  const { count } = await db.prisma.client.updateMany({ where: { id, secretHash: { not: null } }, data: { secretHash } });
+  forgetClientMetadata(db, id);
+  return count === 1;
+}
+
+/**
+ * One page of clients, newest first, whose name or client_id contains `query`
+ * (literally, ignoring case: lib/db/text-search.ts), and how many match in all.
+ */
+/** The columns a list of clients may be ordered by. */
+export const CLIENT_SORTS = ['name', 'type', 'status', 'createdAt'] as const;
+export type ClientSort = { column: (typeof CLIENT_SORTS)[number]; direction: 'asc' | 'desc' };
+
+const clientOrder = ({ column, direction }: ClientSort) =>
+  column === 'type' ? { confidential: direction } : column === 'status' ? { enabled: direction } : { [column]: direction };
+
+/** One page of clients, newest first unless `sort` says otherwise (the id breaks ties, so pages never overlap). */
+export async function searchClients(
+  db: Database,
+  { query, skip, take, sort }: { query?: string; skip: number; take: number; sort?: ClientSort },
+): Promise<{ clients: ClientRecord[]; total: number }> {
+  const contains = (value: string) => containsText(db.sql.kind, value);
+  const where = query ? { OR: [{ name: contains(query) }, { id: contains(query) }] } : {};
+  const orderBy = [
+    sort ? clientOrder(sort) : { createdAt: 'desc' as const },
+    ...(sort?.column === 'createdAt' ? [] : [{ createdAt: 'desc' as const }]),
+    { id: 'asc' as const },
+  ];
+  const [rows, total] = await Promise.all([db.prisma.client.findMany({ where, orderBy, skip, take }), db.prisma.client.count({ where })]);
+  return { clients: rows.map(toRecord), total };
+}
+
+/** Replaces a client's metadata (not its id, secret or enabled state); returns the updated client. */
+export async function updateClient(db: Database, id: string, client: Omit<NewClient, 'id' | 'secretHash'>): Promise<ClientRecord | undefined> {
+  const { count } = await db.prisma.client.updateMany({
+    where: { id },
+    data: {
+      ...client,
+      redirectUris: JSON.stringify(client.redirectUris),
+      postLogoutRedirectUris: JSON.stringify(client.postLogoutRedirectUris),
+      grantTypes: JSON.stringify(client.grantTypes),
+    },
+  });
+  forgetClientMetadata(db, id);
+  return count === 1 ? findClient(db, id) : undefined;
+}

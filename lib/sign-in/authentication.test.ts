@@ -1,0 +1,119 @@
+// Sign-in's password check on SQLite and PostgreSQL: usernames in any case, the account's own spelling back, nothing about unknown ones.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { testDatabases } from '../db/testing.ts';
+import { authenticate } from './authentication.ts';
+import { testContext } from '../services/testing.ts';
+import { createUser, disableUser } from '../users/manage.ts';
+
+const tag = () => randomBytes(4).toString('hex');
+
+for (const storage of testDatabases('authentication')) {
+  describe(`authenticate on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    test('a username matches in any case and comes back as the account spells it', async () => {
+      const db = await storage.open();
+      const t = tag();
+      const user = await createUser(db, { username: `Mixed.Case-${t}`, password: 'the right password' });
+      for (const typed of [user.username, `mixed.case-${t}`, `MIXED.CASE-${t.toUpperCase()}`]) {
+        assert.deepEqual(await authenticate(testContext(db), typed, 'the right password'), { ok: true, accountId: user.id, username: user.username }, typed);
+      }
+      assert.deepEqual(await authenticate(testContext(db), `MIXED.case-${t}`, 'the wrong password'), {
+        ok: false,
+        reason: 'wrong_password',
+        accountId: user.id,
+        username: user.username,
+      });
+      await disableUser(db, user.id);
+      assert.deepEqual(await authenticate(testContext(db), user.username, 'the right password'), {
+        ok: false,
+        reason: 'disabled',
+        accountId: user.id,
+        username: user.username,
+      });
+    });
+
+    test('a disabled account is named as such only after its right password; a wrong one is refused like any other, in the same time', async () => {
+      const db = await storage.open();
+      const ctx = testContext(db);
+      const users = await Promise.all(Array.from({ length: 31 }, () => createUser(db, { username: `off-${tag()}`, password: 'the right password' })));
+      for (const user of users.slice(0, 16)) await disableUser(db, user.id);
+      const [disabled, enabled] = [users.slice(0, 16), users.slice(16)];
+      const wrong = await authenticate(ctx, disabled[0].username, 'a wrong password', '203.0.113.1');
+      assert.deepEqual(wrong, { ok: false, reason: 'wrong_password', accountId: disabled[0].id, username: disabled[0].username });
+      const right = await authenticate(ctx, disabled[0].username, 'the right password', '203.0.113.2');
+      assert.deepEqual(right, { ok: false, reason: 'disabled', accountId: disabled[0].id, username: disabled[0].username });
+
+      // The answers that must not differ, the generic refusal of a wrong password, take one verification each, disabled or
+      // not (median of fifteen each, interleaved, each from its own address, as the unknown-username test below).
+      const time = async (username: string, ip: string) => {
+        const started = performance.now();
+        const result = await authenticate(ctx, username, 'a wrong password', ip);
+        assert.equal(result.ok ? 'ok' : result.reason, 'wrong_password');
+        return performance.now() - started;
+      };
+      const off: number[] = [];
+      const on: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        off.push(await time(disabled[i + 1].username, `203.0.113.${2 * i + 10}`));
+        on.push(await time(enabled[i].username, `203.0.113.${2 * i + 11}`));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const [d, e] = [median(off), median(on)];
+      assert.ok(
+        Math.abs(d - e) <= Math.max(0.25 * e, 5),
+        `median ${d.toFixed(1)} ms for a disabled account's wrong password, ${e.toFixed(1)} ms for an enabled one's`,
+      );
+    });
+
+    test('an unknown username fails with nothing about what was typed', async () => {
+      const db = await storage.open();
+      assert.deepEqual(await authenticate(testContext(db), `nobody-${tag()}`, 'whatever'), { ok: false, reason: 'unknown_user' });
+    });
+
+    test('past the free failures an attempt is refused before any check, the right password too; an unknown username takes the same steps', async () => {
+      const db = await storage.open();
+      const ctx = testContext(db);
+      const user = await createUser(db, { username: `guessed-${tag()}`, password: 'the right password' });
+      const ip = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
+      const steps = async (username: string) => {
+        const reasons: string[] = [];
+        for (let i = 0; i < 7; i++) {
+          const result = await authenticate(ctx, username, `guess ${i}`, ip);
+          reasons.push(result.ok ? 'ok' : result.reason);
+        }
+        const right = await authenticate(ctx, username, 'the right password', ip);
+        assert.equal(right.ok, false, 'refused while throttled');
+        if (!right.ok) assert.ok(right.refusal && right.refusal.retryAfterSeconds >= 1, 'says when to try again');
+        return reasons;
+      };
+      const known = await steps(user.username);
+      assert.deepEqual(known, [...Array(6).fill('wrong_password'), 'throttled'], 'five free failures, the sixth earns a wait, the seventh is refused');
+      const unknown = await steps(`nobody-${tag()}`);
+      assert.deepEqual(unknown, [...Array(6).fill('unknown_user'), 'throttled']);
+    });
+
+    test('a username that names no account takes as long to refuse as a wrong password for one (median of fifteen each)', async () => {
+      const db = await storage.open();
+      const ctx = testContext(db);
+      const users = await Promise.all(Array.from({ length: 15 }, () => createUser(db, { username: `timed-${tag()}`, password: 'the right password' })));
+      const time = async (username: string, ip: string) => {
+        const started = performance.now();
+        const result = await authenticate(ctx, username, 'a wrong password', ip);
+        assert.equal(result.ok, false);
+        if (!result.ok) assert.notEqual(result.reason, 'throttled');
+        return performance.now() - started;
+      };
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (const [i, user] of users.entries()) {
+        // Interleaved, so a change in the machine's load weighs on both alike; each from its own address.
+        known.push(await time(user.username, `198.51.100.${2 * i + 1}`));
+        unknown.push(await time(`nobody-${tag()}`, `198.51.100.${2 * i + 2}`));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const [k, u] = [median(known), median(unknown)];
+      assert.ok(Math.abs(k - u) <= Math.max(0.25 * k, 5), `median ${k.toFixed(1)} ms for a known username, ${u.toFixed(1)} ms for an unknown one`);
+    });
+  });
+}

@@ -1,0 +1,496 @@
+/**
+ * The sign-in and consent use cases behind /interaction/:uid. Each returns where
+ * the browser goes next: back to the authorization request (resume URL), or
+ * back to the page with an error code. Each outcome is recorded in the audit log
+ * with the request's IP and user agent (`context`); never the password, and
+ * counted in the metrics (sign-ins succeeded, failed or throttled at either
+ * step; consent granted or denied). The route handlers and the page call these
+ * with the server's context.
+ */
+import 'server-only';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { z } from 'zod';
+import { clientForDisplay, findInteraction, finishInteraction, grantFor, interactionParams, returnLink, type Interaction } from '../oidc/interaction.ts';
+import type { AppContext } from '../context.ts';
+import { AMR, loginResult } from '../oidc/authentication-context.ts';
+import { stepUpAccountId } from '../oidc/step-up.ts';
+import { forAnotherAccount } from '../oidc/account-choice.ts';
+import { appHost } from '../oidc/return-link.ts';
+import { findAccount, findUserById } from '../users/repository.ts';
+import { countPasskeys, findTotpFactor } from '../factors/repository.ts';
+import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from './pending-second-steps.ts';
+import { findPendingEmailVerification, savePendingEmailVerification } from './pending-email-verifications.ts';
+import { recordAudit, type RequestContext } from '../audit/log.ts';
+import { authenticate, recordLockout } from './authentication.ts';
+import { mailUnlockLink } from '../mail-links/account-unlock.ts';
+import { sendAfterAnswer } from '../mail/hand-off.ts';
+import { rememberDevice } from './devices.ts';
+import { recoveryCodesLeft } from '../factors/recovery-codes.ts';
+import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from '../factors/passkeys.ts';
+import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from '../factors/second-step.ts';
+import { formText } from '../platform/forms.ts';
+import { canMailLinks } from '../mail-links/password-reset.ts';
+import { signUpOffered } from './sign-up.ts';
+import { secondFactorRequiredFor } from '../factors/policy.ts';
+import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
+import { recordSignInFailure } from './failures.ts';
+
+export const loginForm = z.object({
+  username: z.string().trim().min(1, 'Enter your username').max(64),
+  password: z.string().min(1, 'Enter your password').max(256),
+});
+
+/** How long a passed password step waits for its second step, at most (and never beyond the interaction). */
+const SECOND_STEP_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * The relying party as the pages show it: its name, its logo (logo_uri, only when https), the
+ * domain the person goes back to (the host of this request's redirect_uri, which the provider
+ * checked against the registration before the interaction began), and what its forms carry for
+ * the expired page (`id`, `redirectUri`).
+ */
+export interface ShownClient {
+  id: string;
+  name: string;
+  logoUri?: string;
+  domain?: string;
+  redirectUri?: string;
+}
+
+/** A logo the pages may load: https only (mixed content, and a plain-http image can be changed on the way). */
+const httpsOnly = (uri: string | undefined) => (uri && URL.parse(uri)?.protocol === 'https:' ? uri : undefined);
+
+/** What the interaction page needs to render, or why it cannot. */
+export type InteractionView =
+  /** The request is gone, or not this browser's: `app`, the application to go back to, when that is known and safe. */
+  | { kind: 'expired'; app?: { name: string; href: string } }
+  /**
+   * The password was right; the account has a second factor: the code step.
+   * `totp`: the person has an authenticator app; `passkey`: the options for
+   * their passkeys, when they have any; `recoveryCodes`: whether any are left.
+   */
+  | {
+      kind: 'second_factor';
+      uid: string;
+      client: ShownClient;
+      username: string;
+      totp: boolean;
+      passkey?: PublicKeyCredentialRequestOptionsJSON;
+      recoveryCodes: boolean;
+    }
+  /**
+   * The password was typed in this interaction (at sign-up, or at sign-in) for an account whose
+   * address is not verified yet: where the link went, and whether it has been used since
+   * (`verified`: the person may continue). `via`: how they got here.
+   */
+  | { kind: 'check_mail'; uid: string; client: ShownClient; email: string; via: 'sign_up' | 'sign_in'; verified: boolean }
+  /**
+   * prompt=select_account with a signed-in session: its account ("Continue as …"), or none when
+   * that account is gone or disabled (then only "Use another account" is offered).
+   */
+  | { kind: 'select_account'; uid: string; client: ShownClient; username?: string; name?: string }
+  /** Signed in with a recovery code: how many are left, and where to continue. */
+  | { kind: 'recovery_code_used'; uid: string; client: ShownClient; remaining: number; continueTo: string }
+  | {
+      kind: 'login' | 'consent';
+      uid: string;
+      client: ShownClient;
+      loginHint?: string;
+      /** On the consent step: who is signed in. */
+      username?: string;
+      /** On the login step of a signed-in session (prompt=login, max_age, step-up): its account's username. */
+      sessionUsername?: string;
+      /** On the login step: the options for signing in with a passkey alone. */
+      passkey?: PublicKeyCredentialRequestOptionsJSON;
+      /** On the login step: whether "Forgot your password?" can mail a link (lib/mail-links/password-reset.ts). */
+      passwordReset?: boolean;
+      /** On the login step: whether "Create an account" is offered (lib/sign-in/sign-up.ts). */
+      signUp?: boolean;
+      scopes: string[];
+      claims: string[];
+    };
+
+/**
+ * Where an expired page came from, as its forms carried it (`client_id`, `redirect_uri`: what the
+ * authorization request said; the page checks both against the registration before linking).
+ */
+export interface ExpiredHint {
+  clientId?: string;
+  redirectUri?: string;
+}
+
+/**
+ * The expired page: the application to go back to, from the interaction itself when it still
+ * exists (opened in another browser, or its cookie lost), else from what the expired form carried.
+ */
+async function expiredView(ctx: AppContext, uid: string, hint: ExpiredHint): Promise<InteractionView> {
+  const params = await interactionParams(ctx, uid);
+  const app = params ? await returnLink(ctx, params.client_id, params.redirect_uri) : await returnLink(ctx, hint.clientId, hint.redirectUri);
+  return app ? { kind: 'expired', app } : { kind: 'expired' };
+}
+
+/** The page for the interaction `uid` as found (`interaction`; undefined when it is gone or not this browser's). */
+export async function viewInteraction(ctx: AppContext, uid: string, interaction: Interaction | undefined, hint: ExpiredHint = {}): Promise<InteractionView> {
+  if (!interaction) return expiredView(ctx, uid, hint);
+  const client = await clientForDisplay(ctx, interaction.params.client_id as string);
+  if (!client) return { kind: 'expired' };
+  const redirectUri = typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
+  const shown: ShownClient = {
+    id: client.clientId,
+    name: client.name,
+    logoUri: httpsOnly(client.logoUri),
+    domain: appHost(redirectUri),
+    redirectUri,
+  };
+  const finished = (interaction.result as { login?: { accountId?: string; amr?: string[] } } | undefined)?.login;
+  if (finished?.accountId && interaction.returnTo && finished.amr?.join(' ') === AMR.recovery_code.join(' ')) {
+    // Finished with a recovery code and not resumed yet (lib/sign-in/interactions.ts secondStep).
+    return { kind: 'recovery_code_used', uid, client: shown, remaining: await recoveryCodesLeft(ctx.db, finished.accountId), continueTo: interaction.returnTo };
+  }
+  const awaiting = interaction.prompt.name === 'login' ? await findPendingEmailVerification(ctx.db, uid, ctx.now()) : undefined;
+  if (awaiting) {
+    const account = awaiting.accountId ? await findAccount(ctx.db, awaiting.accountId) : undefined;
+    const verified = Boolean(account?.emailVerified && !account.disabled);
+    return { kind: 'check_mail', uid, client: shown, email: awaiting.email, via: awaiting.via, verified };
+  }
+  const secondStepAccount = await accountForSecondStep(ctx, interaction);
+  if (secondStepAccount) {
+    const [totp, passkeys, recoveryCodes] = await Promise.all([
+      findTotpFactor(ctx.db, secondStepAccount.id),
+      countPasskeys(ctx.db, secondStepAccount.id),
+      recoveryCodesLeft(ctx.db, secondStepAccount.id),
+    ]);
+    return {
+      kind: 'second_factor',
+      uid,
+      client: shown,
+      username: secondStepAccount.username,
+      totp: Boolean(totp?.confirmedAt),
+      passkey: passkeys > 0 ? await signInOptions(ctx, uid, interaction.exp * 1000, secondStepAccount.id) : undefined,
+      recoveryCodes: recoveryCodes > 0,
+    };
+  }
+  if (interaction.prompt.name === 'select_account') {
+    const signedIn = typeof interaction.session?.accountId === 'string' ? await findAccount(ctx.db, interaction.session.accountId) : undefined;
+    const usable = signedIn && !signedIn.disabled ? signedIn : undefined;
+    return { kind: 'select_account', uid, client: shown, username: usable?.username, name: usable?.name ?? undefined };
+  }
+  const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
+  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+  const accountId = interaction.session?.accountId;
+  const account = typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
+  // "Use another account" was chosen: neither the app's hint nor the session's account fills in the form.
+  const another = forAnotherAccount(interaction.prompt);
+  return {
+    kind,
+    uid,
+    client: shown,
+    loginHint: !another && typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
+    username: kind === 'consent' ? account?.username : undefined,
+    sessionUsername: kind === 'login' && !another && !account?.disabled ? account?.username : undefined,
+    passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
+    passwordReset: kind === 'login' && canMailLinks(ctx),
+    signUp: kind === 'login' && signUpOffered(ctx),
+    scopes: details.missingOIDCScope ?? [],
+    claims: details.missingOIDCClaims ?? [],
+  };
+}
+
+/**
+ * Whose second factor the login step of an interaction asks for: the account whose
+ * password passed in it (the pending second step), or on a step-up the signed-in
+ * session's account (lib/oidc/step-up.ts), whose password is not asked again.
+ */
+async function accountForSecondStep(ctx: AppContext, interaction: Interaction) {
+  if (interaction.prompt.name !== 'login') return undefined;
+  const pending = await findPendingSecondStep(ctx.db, interaction.uid, ctx.now());
+  const accountId = pending?.accountId ?? stepUpAccountId(interaction);
+  const account = accountId ? await findAccount(ctx.db, accountId) : undefined;
+  return account && !account.disabled ? account : undefined;
+}
+
+/** `throttled`: too many attempts; `retryAfterSeconds` says when the next is taken. */
+type Failure =
+  | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' | 'account_disabled' | 'second_factor_required' }
+  /** The check-your-mail step (lib/sign-in/sign-up-interaction.ts): not confirmed yet, or the mail could not be sent. */
+  | { error: 'email_not_verified' | 'mail_failed' }
+  /** A passkey's answer refused (lib/factors/passkeys.ts). */
+  | { error: PasskeyProblem }
+  /** The second step refused a code: its problem (lib/factors/second-step.ts), for the page to say. */
+  | { error: Exclude<SecondStepOutcome, { ok: true } | { error: 'throttled' }>['error'] | 'wrong_recovery_code' }
+  | { error: 'throttled'; retryAfterSeconds: number };
+/** `cookies`: Set-Cookie values the answer carries (the device cookie after a right password, lib/sign-in/devices.ts). */
+export type Next = { redirect: string; cookies?: string[] } | Failure;
+
+export async function current(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  step: 'login' | 'consent' | 'select_account',
+): Promise<Interaction | Failure> {
+  const interaction = await findInteraction(ctx, uid, cookie);
+  if (!interaction) return { error: 'expired' };
+  if (interaction.prompt.name !== step) return { error: 'wrong_step' };
+  return interaction;
+}
+
+/** The client an interaction is for, as the audit log names it. */
+export async function clientOf(ctx: AppContext, interaction: Interaction): Promise<{ clientId: string; clientName?: string }> {
+  const clientId = String(interaction.params.client_id);
+  const client = await clientForDisplay(ctx, clientId);
+  return { clientId, clientName: client?.name };
+}
+
+export async function signIn(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+  const interaction = await current(ctx, uid, cookie, 'login');
+  if ('error' in interaction) return interaction;
+  const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
+  if (!parsed.success) return { error: 'invalid_form' };
+  const { username, password } = parsed.data;
+  // "Keep me signed in": unticked, the provider opens a transient session (lib/oidc/configuration.ts, ttl.Session).
+  const remember = form.get('remember') === 'on';
+  const result = await authenticate(ctx, username, password, context.ip, cookie);
+  const client = await clientOf(ctx, interaction);
+  if (!result.ok) {
+    ctx.metrics.signIn(result.refusal ? 'throttled' : 'failed');
+    await recordSignInFailure(ctx, result, client, context);
+    if (result.locked && result.accountId && result.username) {
+      await recordLockout(ctx.db, { id: result.accountId, username: result.username }, result.locked.until, context);
+      // After the answer: it must not take longer, or say more, for an account that has a mailbox.
+      const accountId = result.accountId;
+      sendAfterAnswer(ctx.mailer, ctx.log, 'an unlock mail', () => mailUnlockLink(ctx, accountId, context));
+    }
+    if (result.awaitingEmail !== undefined && result.accountId) {
+      // The right password of a signed-up account not verified yet: the page says where the link went, and
+      // this interaction may continue as that account once it is used, without the password again.
+      const pending = { accountId: result.accountId, email: result.awaitingEmail, via: 'sign_in' as const };
+      await savePendingEmailVerification(ctx.db, uid, pending, interaction.exp * 1000);
+      return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
+    }
+    if (result.reason === 'disabled') {
+      // Only after the right password (lib/sign-in/authentication.ts): whoever knows it may learn why, and
+      // calls their administrator instead of trying again. A wrong one gets the generic answer below.
+      return { error: 'account_disabled' };
+    }
+    return result.refusal ? { error: 'throttled', retryAfterSeconds: result.refusal.retryAfterSeconds } : { error: 'invalid_credentials' };
+  }
+  // The account's own spelling: usernames match whatever the case typed.
+  const next = await completePasswordStep(ctx, uid, cookie, interaction, { id: result.accountId, username: result.username }, client, context, remember);
+  if (!('redirect' in next)) return next;
+  // The right password makes this browser a known one of the account: its own budget against guessing from now on.
+  return { ...next, cookies: [await rememberDevice(ctx.db, result.accountId, cookie, ctx.config.ISSUER.startsWith('https:'))] };
+}
+
+/**
+ * After a password typed in this interaction (at sign-in, or at sign-up once the address is
+ * verified): on to the second step when the person has one, refused when the policy says they
+ * must set one up first, else signed in with the password (amr `pwd`). `remember`: "Keep me
+ * signed in" was ticked (SESSION_TTL), else a transient session with SESSION_IDLE_TTL.
+ */
+export async function completePasswordStep(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  interaction: Interaction,
+  person: { id: string; username: string },
+  client: { clientId: string; clientName?: string },
+  context: RequestContext,
+  remember: boolean,
+): Promise<Next> {
+  if (await hasSecondFactor(ctx.db, person.id)) {
+    // Not signed in yet: the interaction stays open, and its page asks for the code.
+    const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + SECOND_STEP_TTL_MS);
+    await savePendingSecondStep(ctx.db, uid, { accountId: person.id, remember }, expiresAt);
+    return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
+  }
+  if (client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
+    // The portal, where a factor is set up, is the one app such a person may still sign in to.
+    ctx.metrics.signIn('failed');
+    await recordAudit(ctx.db, {
+      action: 'sign_in.failed',
+      actor: null,
+      target: { type: 'user', id: person.id, label: person.username },
+      context,
+      details: { username: person.username, reason: 'second_factor_required', ...client },
+    });
+    return { error: 'second_factor_required' };
+  }
+  ctx.metrics.signIn('succeeded');
+  await recordAudit(ctx.db, {
+    action: 'sign_in.succeeded',
+    actor: person,
+    target: { type: 'user', id: person.id, label: person.username },
+    context,
+    details: client,
+  });
+  const redirect = await finishInteraction(ctx, uid, cookie, { login: { ...loginResult(person.id), remember } }, { mergeWithLastSubmission: false });
+  return { redirect };
+}
+
+/** Whether SECOND_FACTOR_REQUIRED says this account (which has no second factor) must set one up before signing in to an app. */
+async function mustEnrolFirst(ctx: AppContext, accountId: string): Promise<boolean> {
+  const policy = ctx.config.SECOND_FACTOR_REQUIRED;
+  if (policy === 'off') return false;
+  const user = policy === 'admins' ? await findUserById(ctx.db, accountId) : undefined;
+  return secondFactorRequiredFor(policy, user?.role ?? 'user');
+}
+
+/**
+ * The second step: a TOTP code, or (`method=recovery_code`) a recovery code,
+ * from the browser whose password step passed in this interaction. A recovery
+ * code finishes the interaction but comes back to the page first, which says
+ * how many codes are left before the person continues.
+ */
+export async function secondStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+  const interaction = await current(ctx, uid, cookie, 'login');
+  if ('error' in interaction) return interaction;
+  const account = await accountForSecondStep(ctx, interaction);
+  if (!account) return { error: 'password_first' };
+  const method = form.get('method') === 'recovery_code' ? 'recovery_code' : 'totp';
+  const person = { id: account.id, username: account.username };
+  return finishSecondStep(ctx, uid, cookie, interaction, person, { method, code: formText(form, 'code', 64) }, context);
+}
+
+/**
+ * The browser's answer to a passkey challenge of the sign-in page (form field
+ * `response`, JSON): the second step after a right password, or on the login
+ * step a sign-in with the passkey alone.
+ */
+export async function passkeyStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+  const interaction = await current(ctx, uid, cookie, 'login');
+  if ('error' in interaction) return interaction;
+  const response = formText(form, 'response', PASSKEY_RESPONSE_MAX_CHARS + 1);
+  const account = await accountForSecondStep(ctx, interaction);
+  if (account) {
+    const person = { id: account.id, username: account.username };
+    return finishSecondStep(ctx, uid, cookie, interaction, person, { method: 'passkey', uid, response }, context);
+  }
+  const client = await clientOf(ctx, interaction);
+  const checked = await checkSignIn(ctx, uid, response);
+  const found = checked.accountId ? await findAccount(ctx.db, checked.accountId) : undefined;
+  const person = found ? { id: found.id, username: found.username } : undefined;
+  const target = person && { type: 'user' as const, id: person.id, label: person.username };
+  if (!checked.ok || !person || found?.disabled) {
+    // A passkey names its account (its signature checked or not): no username is guessed here, so saying "disabled" reveals nothing.
+    const reason = checked.ok ? 'disabled' : 'passkey';
+    ctx.metrics.signIn('failed');
+    if (person)
+      await recordAudit(ctx.db, { action: 'sign_in.failed', actor: null, target, context, details: { username: person.username, reason, ...client } });
+    return { error: checked.ok ? 'account_disabled' : checked.error };
+  }
+  ctx.metrics.signIn('succeeded');
+  await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
+  const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, 'passwordless') }, { mergeWithLastSubmission: false });
+  return { redirect };
+}
+
+/** Checks the second step; on success records it and finishes the interaction as that person. */
+async function finishSecondStep(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  interaction: Interaction,
+  person: { id: string; username: string },
+  input: SecondStepInput,
+  context: RequestContext,
+): Promise<Next> {
+  const method = input.method;
+  const client = await clientOf(ctx, interaction);
+  const outcome = await verifySecondStep(ctx, person, input, context, client);
+  if (!outcome.ok) {
+    ctx.metrics.signIn(outcome.error === 'throttled' ? 'throttled' : 'failed');
+    if (outcome.error === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
+    return { error: outcome.error === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.error };
+  }
+  // A step-up has no pending step: its session keeps what was chosen when it was opened.
+  const pending = await findPendingSecondStep(ctx.db, uid, ctx.now());
+  const remember = pending ? (pending.remember ?? true) : !(await sessionIsTransient(ctx, interaction));
+  await deletePendingSecondStep(ctx.db, uid);
+  ctx.metrics.signIn('succeeded');
+  await recordAudit(ctx.db, {
+    action: 'sign_in.succeeded',
+    actor: person,
+    target: { type: 'user', id: person.id, label: person.username },
+    context,
+    details: { ...client, secondFactor: outcome.method },
+  });
+  const resume = await finishInteraction(
+    ctx,
+    uid,
+    cookie,
+    { login: { ...loginResult(person.id, outcome.method), remember } },
+    { mergeWithLastSubmission: false },
+  );
+  return { redirect: outcome.method === 'recovery_code' ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume };
+}
+
+/** Whether the session an interaction continues was opened without "Keep me signed in". */
+async function sessionIsTransient(ctx: AppContext, interaction: Interaction): Promise<boolean> {
+  const sessionUid = interaction.session?.uid;
+  if (!sessionUid) return false;
+  const provider = await ctx.provider();
+  return (await provider.Session.findByUid(sessionUid))?.transient === true;
+}
+
+/** Who is consenting (or refusing): the session's account, by its current username. */
+async function consentingPerson(ctx: AppContext, interaction: Interaction): Promise<{ id: string; username: string } | null> {
+  const accountId = interaction.session?.accountId;
+  if (typeof accountId !== 'string') return null;
+  const account = await findAccount(ctx.db, accountId);
+  return { id: accountId, username: account?.username ?? accountId };
+}
+
+/** A consent given or refused, recorded as the person's action on the client. */
+async function recordConsent(
+  ctx: AppContext,
+  interaction: Interaction,
+  context: RequestContext,
+  outcome: { action: 'consent.granted'; scopes: string[]; claims?: string[] } | { action: 'consent.denied' },
+): Promise<void> {
+  const client = await clientOf(ctx, interaction);
+  const actor = await consentingPerson(ctx, interaction);
+  const target = { type: 'client' as const, id: client.clientId, label: client.clientName ?? client.clientId };
+  ctx.metrics.consent(outcome.action === 'consent.denied' ? 'denied' : 'granted');
+  if (outcome.action === 'consent.denied') {
+    await recordAudit(ctx.db, { action: 'consent.denied', actor, target, context, details: client });
+    return;
+  }
+  const { scopes, claims } = outcome;
+  await recordAudit(ctx.db, { action: 'consent.granted', actor, target, context, details: { ...client, scopes, ...(claims?.length ? { claims } : {}) } });
+}
+
+export async function confirmConsent(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+  const interaction = await current(ctx, uid, cookie, 'consent');
+  if ('error' in interaction) return interaction;
+  const details = interaction.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  const grant = await grantFor(ctx, interaction);
+  if (details.missingOIDCScope?.length) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+  if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
+  for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
+    grant.addResourceScope(indicator, scopes.join(' '));
+  }
+  const grantId = await grant.save();
+  await recordConsent(ctx, interaction, context, { action: 'consent.granted', scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims });
+  const redirect = await finishInteraction(ctx, uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  return { redirect };
+}
+
+/** The person declined: the client gets access_denied (RFC 6749 §4.1.2.1). */
+export async function deny(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+  const interaction = await findInteraction(ctx, uid, cookie);
+  if (!interaction) return { error: 'expired' };
+  // Cancel on the sign-in step is no one yet; Deny on the consent step is a person refusing an app.
+  if (interaction.prompt.name === 'consent') await recordConsent(ctx, interaction, context, { action: 'consent.denied' });
+  const redirect = await finishInteraction(
+    ctx,
+    uid,
+    cookie,
+    { error: 'access_denied', error_description: 'The user denied the request' },
+    { mergeWithLastSubmission: false },
+  );
+  return { redirect };
+}

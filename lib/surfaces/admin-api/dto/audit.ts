@@ -1,0 +1,62 @@
+/**
+ * Audit log entries on the wire, and the filters a list takes. The filters
+ * are the audit page's (auditLogPage in lib/audit/log.ts), checked
+ * strictly here: an API caller is told about a bad filter rather than getting
+ * the whole log back.
+ */
+import { z } from 'zod';
+import type { AuditEventRecord } from '../../../audit/repository.ts';
+import { auditActions, type AuditAction } from '../../../audit/events.ts';
+import { iso, pageOf, paging, timestamp } from './common.ts';
+
+/** A UTC day (yyyy-mm-dd, a real one) or an RFC 3339 instant, as the audit page reads them. */
+const dayOrTime = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'expected a date (yyyy-mm-dd) or an RFC 3339 date-time' });
+
+export const auditQuerySchema = z.strictObject({
+  action: z.enum(auditActions as [AuditAction, ...AuditAction[]]).optional(),
+  actor: z.string().trim().max(100).optional().meta({ description: "Part of the actor's name (a username, or client:<client_id>), or a user id." }),
+  target: z.string().trim().max(200).optional().meta({ description: "Part of the target's label, or its exact id." }),
+  from: dayOrTime.optional().meta({ description: 'From this UTC day (yyyy-mm-dd) or instant, inclusive.' }),
+  to: dayOrTime.optional().meta({ description: 'Up to this UTC day (inclusive) or instant.' }),
+  ...paging,
+});
+
+export const auditEventSchema = z
+  .strictObject({
+    id: z.string(),
+    at: timestamp,
+    action: z.string().meta({ description: `One of: ${auditActions.join(', ')}.` }),
+    actor: z
+      .strictObject({ id: z.string().nullable(), username: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'Who acted: a user, a client calling this API (id null, username client:<client_id>), or null for Gatehouse itself.' }),
+    target: z.strictObject({ type: z.string(), id: z.string().nullable(), label: z.string().nullable() }).nullable(),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).meta({ description: 'Fixed per action; never a secret, password, code or token.' }),
+  })
+  .meta({ id: 'AuditEvent' });
+
+export const auditEventListSchema = pageOf(auditEventSchema).meta({ id: 'AuditEventList' });
+
+const snake = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/** The details' keys in the wire's snake_case, at any depth (they are stored as the use cases name them). */
+export function snakeKeys(value: unknown, depth = 0): unknown {
+  if (depth > 5 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => snakeKeys(item, depth + 1));
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [snake(key), snakeKeys(item, depth + 1)]));
+}
+
+export function auditEventDto(event: AuditEventRecord): z.input<typeof auditEventSchema> {
+  return {
+    id: event.id,
+    at: iso(event.at),
+    action: event.action,
+    actor: event.actor,
+    target: event.target,
+    ip: event.ip,
+    user_agent: event.userAgent,
+    details: snakeKeys(event.details) as Record<string, unknown>,
+  };
+}

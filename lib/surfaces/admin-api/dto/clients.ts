@@ -1,0 +1,167 @@
+/**
+ * Clients on the wire, in RFC 7591's metadata names (serialized by
+ * lib/services/wire.ts, as `gatehouse client list --json` prints them). Request fields are the registration schema's own
+ * (newClientSchema in lib/clients/manage.ts, shared with the CLI and the
+ * portal), renamed; its cross-field rules run in the use case, and their
+ * issues are named back with `clientFieldNames`.
+ */
+import { z } from 'zod';
+import type { ClientRecord } from '../../../clients/repository.ts';
+import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../../clients/manage.ts';
+import { clientToWire, clientType } from '../../../services/wire.ts';
+import { pageOf, timestamp } from './common.ts';
+
+const field = newClientSchema.shape;
+const authMethods = field.tokenEndpointAuthMethod.unwrap().options;
+
+export const clientSchema = z
+  .strictObject({
+    client_id: z.string(),
+    client_name: z.string(),
+    client_type: z.enum(['confidential', 'public']),
+    redirect_uris: z.array(z.string()),
+    post_logout_redirect_uris: z.array(z.string()),
+    grant_types: z.array(z.enum(grantTypes)),
+    scope: z.string().meta({ description: 'The scopes the client may request, space-separated.' }),
+    token_endpoint_auth_method: z.enum(authMethods),
+    application_type: z.enum(['web', 'native']),
+    logo_uri: z.string().nullable(),
+    first_party: z.boolean(),
+    resource_server: z.boolean(),
+    admin_api: z.boolean(),
+    id_token_signed_response_alg: z.enum(idTokenSigningAlgs).meta({ description: 'The JWS alg of its ID tokens (OIDC Dynamic Client Registration §2).' }),
+    require_second_factor: z.boolean().meta({ description: 'Every sign-in for it ends with a second factor (acr urn:gatehouse:acr:mfa).' }),
+    enabled: z.boolean(),
+    managed: z.boolean().meta({ description: 'Gatehouse manages this client itself (the admin portal signs in with it): read only.' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Client', description: 'A registered client. Never its secret, which is stored only as a hash.' });
+
+export const clientListSchema = pageOf(clientSchema).meta({ id: 'ClientList' });
+
+export const createdClientSchema = clientSchema
+  .extend({
+    client_secret: z.string().optional().meta({ description: 'Confidential clients only. Shown in this answer and never again.' }),
+  })
+  .meta({ id: 'CreatedClient' });
+
+export const clientSecretSchema = z
+  .strictObject({
+    client_id: z.string(),
+    client_secret: z.string().meta({ description: 'The new secret, shown in this answer and never again; the old one no longer works.' }),
+  })
+  .meta({ id: 'ClientSecret' });
+
+const scopeField = z
+  .string()
+  .max(1000)
+  .meta({ description: `Space-separated scopes the client may request, among: ${supportedScopes.join(', ')}.` });
+
+/** The registration's fields without their defaults: a PATCH leaves out what it does not change. */
+const clientFields = {
+  client_name: field.name,
+  client_type: field.type.unwrap(),
+  redirect_uris: field.redirectUris.unwrap(),
+  post_logout_redirect_uris: field.postLogoutRedirectUris.unwrap(),
+  grant_types: field.grantTypes.unwrap(),
+  scope: scopeField,
+  token_endpoint_auth_method: field.tokenEndpointAuthMethod.unwrap(),
+  logo_uri: field.logoUri.unwrap(),
+  first_party: field.firstParty.unwrap(),
+  resource_server: field.resourceServer.unwrap(),
+  admin_api: field.adminApi.unwrap(),
+  id_token_signed_response_alg: field.idTokenSignedResponseAlg.unwrap().meta({
+    description: 'ES256 (the default for new clients) or RS256, for relying parties that accept only RS256 (e.g. next-auth v4 without configuration).',
+  }),
+  require_second_factor: field.requireSecondFactor.unwrap().meta({
+    description:
+      'Every sign-in for the client ends with a second factor (acr urn:gatehouse:acr:mfa), as if it asked with acr_values; ' +
+      'a person without one cannot sign in to it (unmet_authentication_requirements). Default false.',
+  }),
+};
+
+export const newClientBodySchema = z
+  .strictObject({ ...clientFields })
+  .partial()
+  .required({ client_name: true })
+  .meta({
+    id: 'NewClient',
+    description:
+      'Defaults: confidential, authorization_code + refresh_token, scope "openid profile email offline_access", ' +
+      'id_token_signed_response_alg ES256. ' +
+      'Only confidential clients can be resource servers; only resource servers may have the introspect scope, and only admin-API clients the admin scope, ' +
+      'each with client_credentials alone.',
+  });
+
+export const clientPatchSchema = z
+  .strictObject({ ...clientFields })
+  .partial()
+  .meta({ id: 'ClientPatch', description: 'The fields to change; the others stay. client_type cannot change.' });
+
+export type NewClientBody = z.output<typeof newClientBodySchema>;
+export type ClientPatch = z.output<typeof clientPatchSchema>;
+
+/** The registration schema's field names as the wire names them, for its issues. */
+export const clientFieldNames: Record<string, string> = {
+  name: 'client_name',
+  type: 'client_type',
+  redirectUris: 'redirect_uris',
+  postLogoutRedirectUris: 'post_logout_redirect_uris',
+  grantTypes: 'grant_types',
+  scopes: 'scope',
+  tokenEndpointAuthMethod: 'token_endpoint_auth_method',
+  logoUri: 'logo_uri',
+  firstParty: 'first_party',
+  resourceServer: 'resource_server',
+  adminApi: 'admin_api',
+  idTokenSignedResponseAlg: 'id_token_signed_response_alg',
+  requireSecondFactor: 'require_second_factor',
+};
+
+const splitScope = (scope: string) => scope.split(/\s+/).filter(Boolean) as NewClientInput['scopes'];
+
+/** A wire body as the registration's input: given fields over `base` (the client as it is, for a PATCH). */
+export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {}): NewClientInput {
+  const given = <T>(value: T | undefined, fallback: T) => (value === undefined ? fallback : value);
+  return {
+    ...base,
+    name: given(body.client_name, base.name ?? ''),
+    type: given(body.client_type, base.type),
+    redirectUris: given(body.redirect_uris, base.redirectUris),
+    postLogoutRedirectUris: given(body.post_logout_redirect_uris, base.postLogoutRedirectUris),
+    grantTypes: given(body.grant_types, base.grantTypes),
+    scopes: body.scope === undefined ? base.scopes : splitScope(body.scope),
+    tokenEndpointAuthMethod: given(body.token_endpoint_auth_method, base.tokenEndpointAuthMethod),
+    logoUri: given(body.logo_uri, base.logoUri),
+    firstParty: given(body.first_party, base.firstParty),
+    resourceServer: given(body.resource_server, base.resourceServer),
+    adminApi: given(body.admin_api, base.adminApi),
+    idTokenSignedResponseAlg: given(body.id_token_signed_response_alg, base.idTokenSignedResponseAlg),
+    requireSecondFactor: given(body.require_second_factor, base.requireSecondFactor),
+  };
+}
+
+/** A stored client as the registration's input, for an update that changes some fields only. */
+export function registrationOf(client: ClientRecord): NewClientInput {
+  return {
+    name: client.name,
+    type: clientType(client),
+    redirectUris: client.redirectUris,
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    grantTypes: client.grantTypes as NewClientInput['grantTypes'],
+    scopes: splitScope(client.scope),
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod as NewClientInput['tokenEndpointAuthMethod'],
+    logoUri: client.logoUri,
+    firstParty: client.firstParty,
+    resourceServer: client.resourceServer,
+    adminApi: client.adminApi,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
+    requireSecondFactor: client.requireSecondFactor,
+  };
+}
+
+/** The one serializer of a client (lib/services/wire.ts, shared with the CLI) and `managed`; route.ts checks its enums against the schema. */
+export function clientDto(client: ClientRecord, managed: boolean): z.input<typeof clientSchema> {
+  return { ...clientToWire(client), managed } as z.input<typeof clientSchema>;
+}

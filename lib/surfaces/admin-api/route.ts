@@ -1,0 +1,160 @@
+/**
+ * What every /api/admin route handler is: `adminRoute(endpoint)` authorizes
+ * the caller (auth.ts), validates path parameters, query and JSON body with
+ * the operation's schemas (operations.ts), runs the use case, checks its
+ * answer against the response schema, and turns every failure into the one
+ * error model (errors.ts). Every answer carries Cache-Control: no-store and
+ * the request id. A route file exports `adminRoutes(<endpoint>, ...)`: its
+ * operations, and a 405 for every other method.
+ */
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Env } from '../../config/env.ts';
+import type { Database } from '../../db/database.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { Log } from '../../ops/log.ts';
+import { serverContext } from '../../context.ts';
+import type { Throttle } from '../../platform/throttle.ts';
+import { checkAdminToken } from '../../oidc/admin-token.ts';
+import { clientActor, requestContext, type AuditBy } from '../../audit/log.ts';
+import { requestIdOf } from '../../platform/request-context.ts';
+import { adminSessionAccess } from '../portal/session.ts';
+import { authorizeAdminRequest, type AdminCaller, type AuthSources } from './auth.ts';
+import { MethodNotAllowed, NotFound } from '../../platform/errors.ts';
+import { apiHeaders, errorResponse, invalidRequest } from './errors.ts';
+import { readJsonBody } from './http.ts';
+import type { Method, Operation } from './operations.ts';
+
+type Out<O, K extends 'params' | 'query' | 'body'> = O extends { [key in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+type Result<O> = O extends { response: infer R extends z.ZodType } ? z.input<R> : void;
+
+export interface AdminContext<O extends Operation> {
+  request: Request;
+  caller: AdminCaller;
+  /** Who acts, for the audit log: the signed-in admin, or the client as `client:<client_id>`, from this request's address. */
+  by: AuditBy;
+  db: Database;
+  config: Env;
+  /** The process's counters of failed sign-ins, for the lock on a user (read on first use). */
+  throttle: Throttle;
+  /** Outgoing mail, for the links a new user gets (read on first use), and the clock their expiry counts from. */
+  mailer: Mailer;
+  /** The process's log, for what a use case reports without failing (a mail that could not be sent). */
+  log: Log;
+  now: () => number;
+  /** Serves changed signing keys from this instance at once (lib/context.ts); the others follow within seconds. */
+  refreshProvider: () => Promise<boolean>;
+  params: Out<O, 'params'>;
+  query: Out<O, 'query'>;
+  body: Out<O, 'body'>;
+}
+
+export interface Endpoint<O extends Operation = Operation> {
+  operation: O;
+  handle(context: AdminContext<O>): Promise<Result<O>>;
+}
+
+/** Binds a use case to its operation; the route file passes the result to `adminRoute`. */
+export function endpoint<O extends Operation>(operation: O, handle: (context: AdminContext<O>) => Promise<Result<O>>): Endpoint<O> {
+  return { operation, handle };
+}
+
+function liveSources(): AuthSources {
+  return {
+    issuer: serverContext().config.ISSUER,
+    session: adminSessionAccess,
+    bearer: async (token) => checkAdminToken(await serverContext().provider(), token),
+  };
+}
+
+function parsed<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalidRequest(result.error, {}, where);
+  return result.data;
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<O>) {
+  return async (request: Request, route?: RouteContext): Promise<Response> => {
+    const requestId = requestIdOf(request.headers) ?? randomUUID();
+    try {
+      const caller = await authorizeAdminRequest(request, liveSources());
+      const by: AuditBy = {
+        actor: caller.kind === 'session' ? { id: caller.admin.id, username: caller.admin.username } : clientActor(caller.clientId),
+        context: requestContext(request.headers),
+      };
+      const url = new URL(request.url);
+      const params = operation.params ? parsed(operation.params, (await route?.params) ?? {}, 'path') : undefined;
+      const query = operation.query ? parsed(operation.query, Object.fromEntries(url.searchParams), 'query') : undefined;
+      const body = operation.body ? parsed(operation.body, await readJsonBody(request), 'body') : undefined;
+      const server = serverContext();
+      const context = {
+        request,
+        caller,
+        by,
+        db: server.db,
+        config: server.config,
+        params,
+        query,
+        body,
+        now: server.now,
+        log: server.log.child({ request_id: requestId }),
+        refreshProvider: () => server.refreshProvider(),
+        // Getters, so only the operations that read them open the counters or the mail transport.
+        get throttle() {
+          return server.throttle;
+        },
+        get mailer() {
+          return server.mailer;
+        },
+      };
+      const result = await handle(context as AdminContext<O>);
+      if (operation.status === 204 || !operation.response) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
+      // The answer is checked too: a field that should not be there (a secret, a hash) is a bug, answered as server_error.
+      return Response.json(operation.response.parse(result), { status: operation.status, headers: apiHeaders(requestId) });
+    } catch (error) {
+      return errorResponse(error, requestId, serverContext().log);
+    }
+  };
+}
+
+type RouteHandler = (request: Request, route?: RouteContext) => Promise<Response>;
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const satisfies readonly Method[];
+
+/**
+ * A route file's handlers, one per method: its endpoints' (each under its operation's method), and
+ * for every other method a 405 in the one error model with the methods the path has in Allow
+ * (RFC 9110 §15.5.6), authorized first like the rest, as an unknown path's 404 is. Next itself
+ * answers a method the file does not export with an empty 405.
+ */
+export function adminRoutes(...endpoints: Endpoint[]): Record<(typeof METHODS)[number], RouteHandler> {
+  const served = new Map(endpoints.map((served) => [served.operation.method, adminRoute(served)]));
+  if (served.size !== endpoints.length) throw new Error('adminRoutes: two endpoints with one method');
+  const methods = METHODS.filter((method) => served.has(method));
+  // Next answers HEAD with GET's handler and OPTIONS itself.
+  const allow = [...methods, ...(served.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  const notAllowed: RouteHandler = async (request) => {
+    const requestId = requestIdOf(request.headers) ?? randomUUID();
+    try {
+      await authorizeAdminRequest(request, liveSources());
+      throw new MethodNotAllowed(`${request.method} is not a method of this path; it has ${methods.join(', ')}`, { headers: { allow } });
+    } catch (error) {
+      return errorResponse(error, requestId, serverContext().log);
+    }
+  };
+  return Object.fromEntries(METHODS.map((method) => [method, served.get(method) ?? notAllowed])) as Record<(typeof METHODS)[number], RouteHandler>;
+}
+
+/** Any other path under /api/admin: authorized like the rest, then 404 in the same error model. */
+export async function unknownAdminPath(request: Request): Promise<Response> {
+  const requestId = requestIdOf(request.headers) ?? randomUUID();
+  try {
+    await authorizeAdminRequest(request, liveSources());
+    throw new NotFound('no such admin API path; see /api/admin/openapi.json');
+  } catch (error) {
+    return errorResponse(error, requestId, serverContext().log);
+  }
+}
