@@ -45,7 +45,8 @@ export function secureSqliteFiles(path: string): ModeReport {
     narrow(path, FILE_MODE, report);
   }
   for (const companion of COMPANIONS.map((suffix) => `${path}${suffix}`)) {
-    if (existsSync(companion)) narrow(companion, FILE_MODE, report);
+    // A runtime path, nothing for Next's build to trace: unmarked, Turbopack traced the whole project into the build.
+    if (existsSync(/* turbopackIgnore: true */ companion)) narrow(companion, FILE_MODE, report);
   }
   return report;
 }
