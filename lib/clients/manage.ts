@@ -12,6 +12,7 @@ import {
   findClient,
   insertClient,
   listClients,
+  registrationFields,
   searchClients,
   setClientEnabled,
   setClientSecretHash,
@@ -126,6 +127,9 @@ export const newClientSchema = z
 
 export type NewClientInput = z.input<typeof newClientSchema>;
 
+/** The registration's inputs, in the schema's order: a form puts the schema's issues under these. */
+export const clientInputFields = Object.keys(newClientSchema.shape) as Array<keyof NewClientInput>;
+
 /** What the provider stores for a validated registration, minus id and secret. */
 function clientFields(c: z.output<typeof newClientSchema>) {
   return {
@@ -196,21 +200,7 @@ const target = (client: { id: string; name: string }) => ({ type: 'client' as co
 
 /** The registration fields whose values differ, in the names the portal's form uses. */
 function changedFields(before: ClientRecord, after: ClientRecord): string[] {
-  const fields = [
-    'name',
-    'redirectUris',
-    'postLogoutRedirectUris',
-    'grantTypes',
-    'scope',
-    'tokenEndpointAuthMethod',
-    'logoUri',
-    'firstParty',
-    'resourceServer',
-    'adminApi',
-    'idTokenSignedResponseAlg',
-    'requireSecondFactor',
-  ] as const;
-  return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  return registrationFields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 
 /**

@@ -58,17 +58,14 @@ export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'created
   requireSecondFactor?: boolean;
 };
 
-/** What the provider reads of an enabled client, on every request that names one (raw driver). */
-const metadataFields = [
-  'id',
+/** What an admin registers of a client (every surface edits these and nothing else); the audit log names the changed ones. */
+export const registrationFields = [
   'name',
-  'secretHash',
   'redirectUris',
   'postLogoutRedirectUris',
   'grantTypes',
   'scope',
   'tokenEndpointAuthMethod',
-  'applicationType',
   'logoUri',
   'firstParty',
   'resourceServer',
@@ -76,6 +73,9 @@ const metadataFields = [
   'idTokenSignedResponseAlg',
   'requireSecondFactor',
 ] as const;
+
+/** What the provider reads of an enabled client, on every request that names one (raw driver). */
+const metadataFields = ['id', 'secretHash', 'applicationType', ...registrationFields] as const;
 
 /** A `clients` row as the provider's prepared statement reads it (booleans are 0/1 on SQLite). */
 export type ClientRow = RawRow<Client, (typeof metadataFields)[number]>;

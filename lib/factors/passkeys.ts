@@ -52,6 +52,12 @@ function relyingParty(config: PasskeyContext['config']) {
   return { id: issuer.hostname, origin: issuer.origin, name: 'Gatehouse' };
 }
 
+/** What the browser's answer must have signed: our challenge, for our origin and RP ID (WebAuthn §7.1, §7.2). */
+function expectedOf(config: PasskeyContext['config'], challenge: { challenge: string }) {
+  const rp = relyingParty(config);
+  return { expectedChallenge: challenge.challenge, expectedOrigin: rp.origin, expectedRPID: rp.id };
+}
+
 /**
  * Whether passkeys can work under this issuer at all. The RP ID is the issuer's host, and
  * WebAuthn (§5.1.4.1, §5.1.3 step 8) wants a domain there: browsers refuse an IP address
@@ -196,14 +202,11 @@ export async function checkSignIn(ctx: PasskeyContext, uid: string, responseText
   if (response.response.userHandle !== undefined && response.response.userHandle !== userHandleOf(accountId)) {
     return { ok: false, error: 'passkey_failed', accountId };
   }
-  const rp = relyingParty(ctx.config);
   let newCounter: number;
   try {
     const verification = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
+      ...expectedOf(ctx.config, challenge),
       credential: {
         id: credential.id,
         publicKey: isoBase64URL.toBuffer(credential.publicKey),
@@ -259,13 +262,10 @@ export async function checkRegistration(ctx: PasskeyContext, holder: Holder, res
   if (!challenge) return { ok: false, error: 'passkey_expired' };
   const response = readJson<RegistrationResponseJSON>(attestationSchema, responseText);
   if (!response) return { ok: false, error: 'passkey_invalid' };
-  const rp = relyingParty(ctx.config);
   try {
     const verification = await verifyRegistrationResponse({
       response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
+      ...expectedOf(ctx.config, challenge),
       requireUserVerification: false,
     });
     if (!verification.verified) return { ok: false, error: 'passkey_failed' };

@@ -13,7 +13,7 @@
 import 'server-only';
 import { sendEmailVerification, type VerificationSend } from '../../mail-links/email-verification.ts';
 import { z } from 'zod';
-import { invitationOf, inviteUser, resendInvitation } from '../../users/invitations.ts';
+import { inviteUser, resendInvitation } from '../../users/invitations.ts';
 import { addUser, changeProfile } from '../../users/onboarding.ts';
 import { canMailLinks } from '../../mail-links/password-reset.ts';
 import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
@@ -29,14 +29,13 @@ import {
   disableUser,
   enableUser,
   getUserById,
-  lockOf,
   resetSecondFactors,
   searchUsers,
-  secondFactorsOf,
   setRole,
   unlockUser,
   type SecondFactors,
 } from '../../users/manage.ts';
+import { userStanding } from '../../users/standing.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import {
@@ -129,10 +128,8 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
   const user = await getUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
-  const [lockedUntil, invitation, secondFactors, sessions, apps, activity] = await Promise.all([
-    lockOf(throttle, user.id),
-    invitationOf(db, user),
-    secondFactorsOf(db, user.id),
+  const [{ lockedUntil, invitation, secondFactors }, sessions, apps, activity] = await Promise.all([
+    userStanding(db, throttle, user),
     activeSessions(db, holder, config.SESSION_TTL),
     connectedApps(db, holder),
     auditEventsFor(db, { involvingUserId: user.id }, 10),
