@@ -36,7 +36,7 @@ export async function register() {
     const { prepareDatabase, prepareSecrets, ensureAdmin, ensurePortalClient } = await import('./lib/services/bootstrap');
     // Refuses before the first migration when a setting the start needs is missing; logs each migration it applies.
     await prepareDatabase(db, { log: ctx.log, secretsKey: config.SECRETS_KEY });
-    // REDIS_URL set and Redis silent: the start goes on (README, *When Redis is lost*, says what works without it) and says so.
+    // REDIS_URL set and Redis silent: the start goes on (the throttle and token refreshes fall back to the database; refusing would stop every instance in an outage) and says so.
     const { checkRedisAtStart } = await import('./lib/db/redis-health');
     await checkRedisAtStart(db.redisArtifacts, ctx.log);
     await prepareSecrets(db);

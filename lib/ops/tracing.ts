@@ -6,7 +6,7 @@
  * by startTracing. Every call site asks `tracing()` and does nothing more when it
  * is undefined, so a server without a collector pays one property read per request.
  *
- * What is traced (README, *Traces*): one server span per request, named by its
+ * What is traced: one server span per request, named by its
  * route (`POST /oauth/token`), with the status, the client and the request id;
  * under it the provider's storage calls (lib/oidc/adapter.ts) and argon2id
  * hashing (lib/platform/passwords.ts). A span never carries a path as sent, a
