@@ -15,7 +15,7 @@ import {
   newClientSchema,
   redirectUriSchema,
   registerClient,
-  removeClient,
+  deleteClient,
   rotateClientSecret,
   searchClients,
   updateClient,
@@ -273,7 +273,7 @@ for (const storage of testDatabases('clients')) {
       const rotated = await rotateClientSecret(db, client.id, by);
       await disableClient(db, client.id, by);
       await enableClient(db, client.id, by);
-      await removeClient(db, client.id, by);
+      await deleteClient(db, client.id, by);
       const events = await auditEventsFor(db, { targetType: 'client', targetId: client.id });
       assert.deepEqual(events.map((e) => e.action).reverse(), [
         'client.created',

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { destroyArtifactsOfClient } from '../db/artifacts.ts';
 import {
-  deleteClient,
+  deleteClient as deleteClientRow,
   findClient,
   insertClient,
   listClients,
@@ -243,9 +243,9 @@ export async function rotateClientSecret(db: Database, id: string, by?: AuditBy)
 export { findClient, listClients, searchClients };
 
 /** Deleting a client revokes everything issued to it. */
-export async function removeClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
+export async function deleteClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
   const existing = by ? await findClient(db, id) : undefined;
-  const deleted = await deleteClient(db, id);
+  const deleted = await deleteClientRow(db, id);
   if (!deleted) return false;
   const revokedArtifacts = await destroyArtifactsOfClient(db, id);
   await recordAuditBy(db, by, { action: 'client.deleted', target: target(existing ?? { id, name: id }), details: { revokedArtifacts } });
