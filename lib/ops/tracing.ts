@@ -23,6 +23,7 @@
  * lib/config/env.ts does for Gatehouse's own.
  */
 import { z } from 'zod';
+import { issueMessages } from '../platform/errors.ts';
 
 /** What tracingSettings read; `undefined` from it means tracing is off. */
 export interface TracingSettings {
@@ -118,8 +119,8 @@ const otelSchema = z.object({
 export function tracingSettings(env: Record<string, string | undefined> = process.env): TracingSettings | undefined {
   const parsed = otelSchema.safeParse(env);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(issue.message.startsWith('OTEL_') ? issue.message : `${String(issue.path[0])}: ${issue.message}`);
+    const [[field, message]] = issueMessages(parsed.error);
+    throw new Error(message.startsWith('OTEL_') ? message : `${field}: ${message}`);
   }
   const o = parsed.data;
   if (o.OTEL_SDK_DISABLED === 'true' || o.OTEL_TRACES_EXPORTER === 'none') return undefined;
