@@ -217,7 +217,7 @@ type Failure =
   /** A passkey's answer refused (lib/factors/passkeys.ts). */
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/factors/second-step.ts), for the page to say. */
-  | { error: Exclude<SecondStepOutcome, { ok: true } | { error: 'throttled' }>['error'] | 'wrong_recovery_code' }
+  | { error: Extract<SecondStepOutcome, { status: 'refused' }>['problem'] | 'wrong_recovery_code' }
   | { error: 'throttled'; retryAfterSeconds: number };
 /** `cookies`: Set-Cookie values the answer carries (the device cookie after a right password, lib/sign-in/devices.ts). */
 export type InteractionOutcome = { redirect: string; cookies?: string[] } | Failure;
@@ -370,13 +370,13 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   const found = checked.accountId ? await findAccount(ctx.db, checked.accountId) : undefined;
   const person = found ? { id: found.id, username: found.username } : undefined;
   const target = person && { type: 'user' as const, id: person.id, label: person.username };
-  if (!checked.ok || !person || found?.disabled) {
+  if (checked.status === 'refused' || !person || found?.disabled) {
     // A passkey names its account (its signature checked or not): no username is guessed here, so saying "disabled" reveals nothing.
-    const reason = checked.ok ? 'disabled' : 'passkey';
+    const reason = checked.status === 'verified' ? 'disabled' : 'passkey';
     ctx.metrics.signIn('failed');
     if (person)
       await recordAudit(ctx.db, { action: 'sign_in.failed', actor: null, target, context, details: { username: person.username, reason, ...client } });
-    return { error: checked.ok ? 'account_disabled' : checked.error };
+    return { error: checked.status === 'verified' ? 'account_disabled' : checked.problem };
   }
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
@@ -397,10 +397,10 @@ async function finishSecondStep(
   const method = input.method;
   const client = await clientOf(ctx, interaction);
   const outcome = await verifySecondStep(ctx, person, input, context, client);
-  if (!outcome.ok) {
-    ctx.metrics.signIn(outcome.error === 'throttled' ? 'throttled' : 'failed');
-    if (outcome.error === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
-    return { error: outcome.error === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.error };
+  if (outcome.status !== 'verified') {
+    ctx.metrics.signIn(outcome.status === 'throttled' ? 'throttled' : 'failed');
+    if (outcome.status === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
+    return { error: outcome.problem === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.problem };
   }
   // A step-up has no pending step: its session keeps what was chosen when it was opened.
   const pending = await findPendingSecondStep(ctx.db, uid, ctx.now());
