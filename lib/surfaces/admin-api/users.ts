@@ -21,7 +21,7 @@ import {
   changePassword,
   disableUser as disableUserUseCase,
   enableUser as enableUserUseCase,
-  getUserById,
+  findUserById,
   resetSecondFactors,
   searchUsers,
   setRole,
@@ -35,7 +35,7 @@ import { endpoint } from './route.ts';
 const notFound = (id: string) => new NotFound(`no user ${id}`);
 
 async function existing(db: Database, id: string): Promise<UserRecord> {
-  const user = await getUserById(db, id);
+  const user = await findUserById(db, id);
   if (!user) throw notFound(id);
   return user;
 }
