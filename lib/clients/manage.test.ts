@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { upsertArtifact } from '../db/artifacts.ts';
+import { clientInputFields } from './fields.ts';
 import { findClientMetadata } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
@@ -141,6 +142,10 @@ test('only admin-API clients may have the admin scope, and only with client_cred
   );
   // The flag alone changes nothing the provider would hand out.
   assert.equal(newClientSchema.parse({ name: 'x', redirectUris: ['https://a.example/cb'], adminApi: true }).adminApi, true);
+});
+
+test("the portal's form names every field of the registration schema, and only those", () => {
+  assert.deepEqual(clientInputFields, Object.keys(newClientSchema.shape));
 });
 
 test('unknown scopes and grant types are refused', () => {

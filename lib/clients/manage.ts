@@ -12,13 +12,13 @@ import {
   findClient,
   insertClient,
   listClients,
-  registrationFields,
   searchClients,
   setClientEnabled,
   setClientSecretHash,
   updateClient as updateClientRow,
   type ClientRecord,
 } from './repository.ts';
+import { registrationFields } from './fields.ts';
 import type { Database } from '../db/database.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG, ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
@@ -126,9 +126,6 @@ export const newClientSchema = z
   });
 
 export type NewClientInput = z.input<typeof newClientSchema>;
-
-/** The registration's inputs, in the schema's order: a form puts the schema's issues under these. */
-export const clientInputFields = Object.keys(newClientSchema.shape) as Array<keyof NewClientInput>;
 
 /** What the provider stores for a validated registration, minus id and secret. */
 function clientFields(c: z.output<typeof newClientSchema>) {

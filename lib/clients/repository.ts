@@ -10,6 +10,7 @@ import { honouredTrust } from '../oidc/client-policy.ts';
 import type { Database } from '../db/database.ts';
 import { columnList, type RawRow } from '../db/rows.ts';
 import { containsText } from '../db/text-search.ts';
+import { registrationFields } from './fields.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
 export interface ClientMetadata {
@@ -57,22 +58,6 @@ export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'created
   secretHash: string | null;
   requireSecondFactor?: boolean;
 };
-
-/** What an admin registers of a client (every surface edits these and nothing else); the audit log names the changed ones. */
-export const registrationFields = [
-  'name',
-  'redirectUris',
-  'postLogoutRedirectUris',
-  'grantTypes',
-  'scope',
-  'tokenEndpointAuthMethod',
-  'logoUri',
-  'firstParty',
-  'resourceServer',
-  'adminApi',
-  'idTokenSignedResponseAlg',
-  'requireSecondFactor',
-] as const;
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
 const metadataFields = ['id', 'secretHash', 'applicationType', ...registrationFields] as const;

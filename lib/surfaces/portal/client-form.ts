@@ -7,7 +7,8 @@
  */
 import type { ClientRecord } from '../../clients/repository.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
-import { clientInputFields, type NewClientInput } from '../../clients/manage.ts';
+import { clientInputFields } from '../../clients/fields.ts';
+import type { NewClientInput } from '../../clients/manage.ts';
 import type { FieldProblems } from '../../platform/forms.ts';
 
 /** What the form shows: the same names as the schema, lists as the text the person typed. */
