@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { findArtifact, findArtifactByUid } from '../db/artifacts.ts';
 import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor } from '../audit/log.ts';
-import { ensurePortalClient } from '../services/bootstrap.ts';
+import { ensurePortalClient } from '../start/first-start.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { connectedApps, revokeAppOfUser, revokeConnectedApp } from './apps.ts';
 import { clientActor } from '../audit/log.ts';

@@ -6,6 +6,7 @@
  * runs nothing, since a browser opening /brand/logo directly renders it as a page.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { processShared } from '../platform/process.ts';
 
 /** Large enough for any logo, small enough to keep in memory and on every sign-in page. */
 export const LOGO_MAX_BYTES = 256 * 1024;
@@ -42,10 +43,9 @@ export async function readLogoFile(path: string): Promise<LogoFile> {
   return { bytes, type };
 }
 
-const globalForLogo = globalThis as typeof globalThis & { __gatehouseLogo?: Promise<LogoFile> };
-
-/** The server's logo file, read once per process (shared by Next's module graphs, as lib/context.ts explains). */
+/** The server's logo file, read once per process (shared by Next's module graphs: lib/platform/process.ts). */
 export function serverLogoFile(path: string): Promise<LogoFile> {
-  globalForLogo.__gatehouseLogo ??= readLogoFile(path);
-  return globalForLogo.__gatehouseLogo;
+  const shared = processShared();
+  shared.logo ??= readLogoFile(path);
+  return shared.logo;
 }

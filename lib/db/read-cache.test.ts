@@ -120,9 +120,9 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
        VALUES (?, 'Before', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
       [clientId],
     );
-    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'Before');
+    assert.equal((await cachedClientMetadata(db, clientId, Date.now()))?.client_name, 'Before');
     await elsewhere(db, (client) => client.query("UPDATE clients SET name = 'After' WHERE id = $1", [clientId]));
-    const took = await within(2000, async () => (await cachedClientMetadata(db, clientId))?.client_name === 'After');
+    const took = await within(2000, async () => (await cachedClientMetadata(db, clientId, Date.now()))?.client_name === 'After');
     assert.ok(took < 1000, `notified, not aged out (${took} ms)`);
   });
 
@@ -279,7 +279,7 @@ describe('read cache on SQLite', () => {
        VALUES (?, 'Before', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
       [clientId],
     );
-    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'Before');
+    assert.equal((await cachedClientMetadata(db, clientId, Date.now()))?.client_name, 'Before');
     const other = new BetterSqlite3(db.url.slice('file:'.length));
     try {
       other.prepare("UPDATE clients SET name = 'After' WHERE id = ?").run(clientId);
@@ -288,7 +288,7 @@ describe('read cache on SQLite', () => {
     }
     await nextTurn();
     await new (adapterFor(db, undefined, onCachedRoute))('Grant').find(id());
-    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'After');
+    assert.equal((await cachedClientMetadata(db, clientId, Date.now()))?.client_name, 'After');
   });
 
   test("this process's own writes keep the cache; a change through it is seen at once", async () => {

@@ -71,7 +71,7 @@ export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>,
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return cachedClientMetadata(db, id) as Promise<AdapterPayload | undefined>;
+      if (this.model === 'Client') return cachedClientMetadata(db, id, Date.now()) as Promise<AdapterPayload | undefined>;
       const cached = cachedRead();
       const payload = await loadArtifact(db, this.model, id, { cached: Boolean(cached) });
       if (cached && payload && isTokenModel(this.model)) tokenOfRequest.set(cached.request, payload);

@@ -32,7 +32,8 @@ export async function createProvider({
   throttle,
   metrics,
   log,
-}: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log'>): Promise<BuiltProvider> {
+  now,
+}: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log' | 'now'>): Promise<BuiltProvider> {
   const [{ jwks, version }, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
   const brand = brandFrom(config);
   const provider = new Provider(
@@ -55,7 +56,7 @@ export async function createProvider({
   // overwrite with the issuer's (lib/oidc/issuer-headers.ts): never the client's.
   provider.proxy = true;
   useHashedClientSecrets(provider, throttle);
-  useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId));
+  useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
   useExtensions(provider, brand, log);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
