@@ -3,7 +3,7 @@
 // expiry (it ends with the browser) and the session ends after SESSION_IDLE_TTL without use.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { listSessionsOfAccount } from '../../lib/db/artifacts.ts';
+import { listSessionsOfAccount } from '../../lib/account/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { authorizeQuery, baseUrl, databaseUrl, makeClient, makeUser, pkce } from '../support/fixtures.ts';
 import { credentials, TestBrowser } from '../support/browser.ts';

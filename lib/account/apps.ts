@@ -9,7 +9,7 @@
  * page load would sign it in again without asking. Signing out is how to end
  * its access.
  */
-import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from '../db/artifacts.ts';
+import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from './repository.ts';
 import { findClient } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';

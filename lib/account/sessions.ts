@@ -6,7 +6,7 @@
  * session also ends the tokens bound to it (those issued without
  * offline_access: the provider checks their session on every use).
  */
-import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../db/artifacts.ts';
+import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from './repository.ts';
 import { signInsSince } from '../audit/repository.ts';
 import { findClient } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';

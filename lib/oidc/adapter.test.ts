@@ -10,16 +10,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import {
-  deleteExpiredArtifacts,
-  destroyArtifactsOfAccount,
-  destroyArtifactsOfClient,
-  destroyGrantsOfAccountForClient,
-  hashArtifactId,
-  hashStoredCredentials,
-  lastIssuedByClient,
-  REDIS_MODELS,
-} from '../db/artifacts.ts';
+import { deleteExpiredArtifacts, destroyArtifactsOfClient, hashArtifactId, hashStoredCredentials, REDIS_MODELS } from '../db/artifacts.ts';
+import { destroyArtifactsOfAccount, destroyGrantsOfAccountForClient, lastIssuedByClient } from '../account/repository.ts';
 import { closeDatabase, database, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { adapterFor } from './adapter.ts';

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { findArtifact, listSessionsOfAccount, upsertArtifact } from '../db/artifacts.ts';
+import { findArtifact, upsertArtifact } from '../db/artifacts.ts';
+import { listSessionsOfAccount } from '../account/repository.ts';
 
 import { findCredentials, findUserById, findUserByUsername } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';

@@ -9,7 +9,7 @@
  * portal session, so that happens at /account/security, which the policy
  * never blocks; once a factor exists, every later sign-in asks for it.
  */
-import { isSessionOfAccount } from '../../db/artifacts.ts';
+import { isSessionOfAccount } from '../../account/repository.ts';
 import type { Database } from '../../db/database.ts';
 import { hasSecondFactor } from '../../factors/repository.ts';
 import { findUserById, type Role } from '../../users/repository.ts';
