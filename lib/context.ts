@@ -92,7 +92,7 @@ export function createContext({
     const { createProvider, startArtifactCleanup } = await import('./oidc/provider.ts');
     const next = await createProvider(context);
     for (const use of providerUsers) use(next.provider);
-    if (!providerBuilt) startArtifactCleanup(db, context.log);
+    if (!providerBuilt) startArtifactCleanup(context);
     providerBuilt = true;
     return next;
   };

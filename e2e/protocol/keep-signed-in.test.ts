@@ -28,7 +28,7 @@ async function signIn(fields: Record<string, string>) {
   assert.ok(done.location?.searchParams.get('code'), 'signed in and back at the client');
   const session = browser.setCookies.filter((c) => /^_session=/.test(c) && !/expires=Thu, 01 Jan 1970/i.test(c));
   assert.ok(session.length >= 1, `a session cookie was set: ${browser.setCookies.join(' | ')}`);
-  const [stored] = await listSessionsOfAccount(database(databaseUrl), user.id);
+  const [stored] = await listSessionsOfAccount(database(databaseUrl), user.id, Date.now());
   return { cookie: session.at(-1)!, lifetime: stored.exp! - Math.floor(Date.now() / 1000) };
 }
 

@@ -41,12 +41,12 @@ export async function destroyArtifactsOfAccount(db: Database, accountId: string)
 }
 
 /** The uid of the Gatehouse session an access token was issued in (the provider records it on the token), when it has one. */
-export async function sessionUidOfAccessToken({ sql, redisArtifacts }: Database, accessToken: string): Promise<string | undefined> {
+export async function sessionUidOfAccessToken({ sql, redisArtifacts }: Database, accessToken: string, now: number): Promise<string | undefined> {
   // Not in Redis (or Redis lost): one issued while Redis was lost is in the table (lib/db/artifact-store.ts).
   const held = redisArtifacts?.available()
-    ? toPayload(fromRedis(await redisArtifacts.find('AccessToken', hashArtifactId(accessToken)).catch(unlessRedisLost)), Date.now())
+    ? toPayload(fromRedis(await redisArtifacts.find('AccessToken', hashArtifactId(accessToken)).catch(unlessRedisLost)), now)
     : undefined;
-  const payload = held ?? (await findArtifact(sql, 'AccessToken', accessToken));
+  const payload = held ?? (await findArtifact(sql, 'AccessToken', accessToken, now));
   return typeof payload?.sessionUid === 'string' ? payload.sessionUid : undefined;
 }
 
@@ -56,8 +56,8 @@ const unlessRedisLost = (error: unknown): undefined => {
 };
 
 /** Whether the Gatehouse session with this uid exists, has not expired, and is this account's. */
-export async function isSessionOfAccount({ sql }: Database, accountId: string, uid: string): Promise<boolean> {
-  const session = await findArtifactByUid(sql, 'Session', uid);
+export async function isSessionOfAccount({ sql }: Database, accountId: string, uid: string, now: number): Promise<boolean> {
+  const session = await findArtifactByUid(sql, 'Session', uid, now);
   return session?.accountId === accountId;
 }
 
@@ -97,7 +97,7 @@ function parse(row: PayloadRow): Record<string, unknown> {
 }
 
 /** The account's signed-in sessions that have not expired, newest sign-in first. */
-export async function listSessionsOfAccount({ sql }: Database, accountId: string, now = Date.now()): Promise<AccountSession[]> {
+export async function listSessionsOfAccount({ sql }: Database, accountId: string, now: number): Promise<AccountSession[]> {
   const rows = await sql.all<PayloadRow>(`SELECT payload FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND ${live}`, [accountId, now]);
   return rows
     .map(parse)
@@ -129,7 +129,7 @@ export async function destroySessionsOfAccountExcept({ sql, cache }: Database, a
 }
 
 /** The account's grants that have not expired, oldest first. */
-export async function listGrantsOfAccount({ sql }: Database, accountId: string, now = Date.now()): Promise<AccountGrant[]> {
+export async function listGrantsOfAccount({ sql }: Database, accountId: string, now: number): Promise<AccountGrant[]> {
   const rows = await sql.all<RawRow<OidcModelInstance, 'id' | 'clientId' | 'payload'>>(
     `SELECT id, client_id, payload FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND ${live}`,
     [accountId, now],
@@ -150,7 +150,7 @@ export async function listGrantsOfAccount({ sql }: Database, accountId: string, 
  * held can tell. Expired access tokens are swept away, so for an app that
  * only refreshes now and then this may be older than its real last use.
  */
-export async function lastIssuedByClient({ sql, redisArtifacts }: Database, accountId: string, now = Date.now()): Promise<Map<string, number>> {
+export async function lastIssuedByClient({ sql, redisArtifacts }: Database, accountId: string, now: number): Promise<Map<string, number>> {
   const inRedis = ['AuthorizationCode', 'AccessToken', 'RefreshToken'].filter((model) => REDIS_MODELS.has(model));
   const [rows, held] = await Promise.all([
     sql.all<RawRow<OidcModelInstance, 'clientId' | 'payload'>>(

@@ -60,7 +60,7 @@ async function signInOrigins(db: Database, accountId: string, loginTimes: Array<
 const date = (epochSeconds: number | null) => (epochSeconds === null ? null : new Date(epochSeconds * 1000));
 
 /** `sessionTtl`: SESSION_TTL, how long a session lives after its last use (when it was last used is derived from it). */
-export async function activeSessions(db: Database, holder: AccountHolder, sessionTtl: number, now = Date.now()): Promise<ActiveSession[]> {
+export async function activeSessions(db: Database, holder: AccountHolder, sessionTtl: number, now: number): Promise<ActiveSession[]> {
   const sessions = await listSessionsOfAccount(db, holder.id, now);
   const names = await clientNames(
     db,

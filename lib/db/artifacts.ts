@@ -176,7 +176,7 @@ export const findArtifactRow = (sql: Sql, model: string, id: string) =>
 export const findArtifactRowByUid = (sql: Sql, model: string, uid: string) =>
   sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND uid = ?`, [model, uid]);
 
-export async function findArtifact(sql: Sql, model: string, id: string, now = Date.now()) {
+export async function findArtifact(sql: Sql, model: string, id: string, now: number) {
   return toPayload(await findArtifactRow(sql, model, id), now, jtiOf(model, id));
 }
 
@@ -189,7 +189,7 @@ const tokenReads = new WeakMap<Sql, Map<string, Promise<Array<ArtifactRow & { mo
  * trip, instead of three). The shared read is forgotten at the next turn, so it
  * never outlives the request that made it.
  */
-export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[number], id: string, now = Date.now()) {
+export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[number], id: string, now: number) {
   let reads = tokenReads.get(sql);
   if (!reads) tokenReads.set(sql, (reads = new Map()));
   let rows = reads.get(id);
@@ -211,11 +211,11 @@ export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[n
   );
 }
 
-export async function findArtifactByUid(sql: Sql, model: string, uid: string, now = Date.now()) {
+export async function findArtifactByUid(sql: Sql, model: string, uid: string, now: number) {
   return toPayload(await findArtifactRowByUid(sql, model, uid), now);
 }
 
-export async function findArtifactByUserCode(sql: Sql, model: string, userCode: string, now = Date.now()) {
+export async function findArtifactByUserCode(sql: Sql, model: string, userCode: string, now: number) {
   const row = await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND user_code = ?`, [model, userCode]);
   return toPayload(row, now);
 }
@@ -225,7 +225,7 @@ export async function findArtifactByUserCode(sql: Sql, model: string, userCode: 
  * gone): the conditional UPDATE is what makes a code or refresh token usable
  * exactly once even when two requests race for it.
  */
-export async function consumeArtifact(sql: Sql, model: string, id: string, now = Date.now()): Promise<boolean> {
+export async function consumeArtifact(sql: Sql, model: string, id: string, now: number): Promise<boolean> {
   if (sql.kind === 'postgresql') return postgresBatches(sql, tokenModelList).consume({ model, id: storedId(model, id), at: now });
   const changed = await sql.run('UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [
     now,
@@ -245,7 +245,7 @@ export async function grantIdOfArtifact(sql: Sql, model: string, id: string): Pr
  * or expired: one DELETE ... RETURNING, so of two requests taking one
  * artifact (a single-use challenge) only one gets it.
  */
-export async function takeArtifact(sql: Sql, model: string, id: string, now = Date.now()): Promise<ArtifactPayload | undefined> {
+export async function takeArtifact(sql: Sql, model: string, id: string, now: number): Promise<ArtifactPayload | undefined> {
   const row = await sql.one<ArtifactRow>(`DELETE FROM oidc_model_instances WHERE model = ? AND id = ? RETURNING ${columns}`, [model, storedId(model, id)]);
   return toPayload(row, now, jtiOf(model, id));
 }
@@ -291,7 +291,7 @@ export const grantIdsWhere = async (sql: Sql, where: string, params: SqlValue[])
   (await sql.all<{ id: string }>(`SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND ${where}`, params)).map((row) => row.id);
 
 /** Removes expired rows; returns how many. */
-export async function deleteExpiredArtifacts(sql: Sql, now = Date.now()): Promise<number> {
+export async function deleteExpiredArtifacts(sql: Sql, now: number): Promise<number> {
   return sql.run('DELETE FROM oidc_model_instances WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]);
 }
 
@@ -354,7 +354,7 @@ export async function destroyArtifactsOfClient(db: Database, clientId: string): 
  * once per scrape. The primary key (model, id) narrows it to the sessions; their
  * expiry is then read per row, so it costs one row per session.
  */
-export async function countActiveSessions(sql: Sql, now = Date.now()): Promise<number> {
+export async function countActiveSessions(sql: Sql, now: number): Promise<number> {
   const row = await sql.one<{ n: number | string | bigint }>(`SELECT COUNT(*) AS n FROM oidc_model_instances WHERE model = 'Session' AND ${LIVE}`, [now]);
   return Number(row?.n ?? 0);
 }

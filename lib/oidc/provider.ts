@@ -48,6 +48,7 @@ export async function createProvider({
       sessionTtl: config.SESSION_TTL,
       sessionIdleTtl: config.SESSION_IDLE_TTL,
       metrics,
+      now,
       brand,
       defaultLocale: config.DEFAULT_LOCALE,
     }),
@@ -66,9 +67,9 @@ export async function createProvider({
 }
 
 /** Deletes expired artifacts every few minutes, for the process's life (lib/context.ts starts it with the first provider). */
-export function startArtifactCleanup(db: AppContext['db'], log: AppContext['log']): void {
+export function startArtifactCleanup({ db, log, now }: Pick<AppContext, 'db' | 'log' | 'now'>): void {
   const cleanup = setInterval(() => {
-    deleteExpiredArtifacts(db.sql).catch((error: unknown) => log.error({ err: error }, 'deleting expired artifacts failed'));
+    deleteExpiredArtifacts(db.sql, now()).catch((error: unknown) => log.error({ err: error }, 'deleting expired artifacts failed'));
   }, CLEANUP_INTERVAL_MS);
   cleanup.unref();
 }

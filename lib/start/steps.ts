@@ -187,7 +187,7 @@ export const START_STEPS: readonly StartStep[] = [
       const warn = (line: string) => ctx.log.warn(line);
       void reportClientPolicyViolations(ctx.db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the client policy report failed'));
       void reportUsernameClashes(ctx.db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the username clash report failed'));
-      s.onClose(startAuditRetention(ctx.db, { days: ctx.config.AUDIT_RETENTION_DAYS, log: (line) => ctx.log.info(line) }));
+      s.onClose(startAuditRetention(ctx.db, { days: ctx.config.AUDIT_RETENTION_DAYS, log: (line) => ctx.log.info(line), now: ctx.now }));
     },
   },
 ];

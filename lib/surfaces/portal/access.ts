@@ -74,6 +74,6 @@ export async function userAccess(db: Database, sub: string | undefined, policy: 
  * lives and dies with it, as a session-bound token would: signing out
  * elsewhere, "sign out everywhere else" and disabling the user all end it.
  */
-export function gatehouseSessionAlive(db: Database, sub: string, sessionUid: string): Promise<boolean> {
-  return isSessionOfAccount(db, sub, sessionUid);
+export function gatehouseSessionAlive(db: Database, sub: string, sessionUid: string, now: number): Promise<boolean> {
+  return isSessionOfAccount(db, sub, sessionUid, now);
 }

@@ -118,5 +118,6 @@ async function buildOptions(): Promise<AuthOptions> {
  * account page knows which session is "this browser".
  */
 function gatehouseSessionUid(accessToken: string): Promise<string | undefined> {
-  return sessionUidOfAccessToken(serverContext().db, accessToken);
+  const { db, now } = serverContext();
+  return sessionUidOfAccessToken(db, accessToken, now());
 }
