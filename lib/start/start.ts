@@ -1,8 +1,9 @@
 /**
  * Starts the server process: runs the start-up's steps (./steps.ts) in order,
  * each logged by name with its duration (at debug) and traced as a span of its
- * own when a request span is active (never at start: none is), then hands the
- * started application to scripts/server.mjs when it waits (./handover.ts).
+ * own when a request span is active (never at start: none is); the
+ * `hand-over` step gives the started application to scripts/server.mjs when it
+ * waits (./handover.ts).
  * Called by instrumentation.ts (Next's hook, under `npm start` and plain
  * `next start` alike); once per process, however many module graphs call it
  * (lib/platform/process.ts).
@@ -13,7 +14,7 @@ import { createLogger, type Log } from '../ops/log.ts';
 import { traced } from '../ops/tracing.ts';
 import type { ServerMount } from '../oidc/mounts/node.ts';
 import { processShared } from '../platform/process.ts';
-import { handOver, reportStartupFailure } from './handover.ts';
+import { reportStartupFailure } from './handover.ts';
 import { START_STEPS, type Starting, type StartStep } from './steps.ts';
 
 /** The started application: what serves each request under `npm start`, and what closes the process's resources. */
@@ -24,13 +25,14 @@ export interface Started {
 }
 
 /** Runs the start-up once per process; `context` gives the process's context (serverContext), built when the steps first ask. */
-export function start(context: () => AppContext, steps: readonly StartStep[] = START_STEPS): Promise<Started> {
+export function start(context: () => AppContext): Promise<Started> {
   const shared = processShared();
-  shared.started ??= run(context, steps);
+  shared.started ??= runSteps(context, START_STEPS);
   return shared.started as Promise<Started>;
 }
 
-async function run(context: () => AppContext, steps: readonly StartStep[]): Promise<Started> {
+/** Runs `steps` in order (start() with the start-up's own, once per process; a test with its own). */
+export async function runSteps(context: () => AppContext, steps: readonly StartStep[]): Promise<Started> {
   const closers: (() => void | Promise<void>)[] = [];
   let closing: Promise<void> | undefined;
   const starting: Starting = {
@@ -62,9 +64,7 @@ async function run(context: () => AppContext, steps: readonly StartStep[]): Prom
   }
   const { ctx, handle } = starting;
   if (!handle) throw new Error('the start-up has no mount step');
-  const started: Started = { ctx, handle, close: starting.close };
-  handOver({ handle, log: ctx.log, close: started.close });
-  return started;
+  return { ctx, handle, close: starting.close };
 }
 
 /** The last added first; each runs even when one before it failed, and the first failure is thrown after. */

@@ -1,6 +1,7 @@
 /**
  * The start-up, one named step after another: what a server process does
- * before it serves, and the timers it leaves running. lib/start/start.ts runs
+ * before it serves, its hand-over to the custom server, and the timers and
+ * reports it leaves running. lib/start/start.ts runs
  * them in this order, logs each by name with its duration (at debug) and says
  * which one failed; instrumentation.ts runs it under `npm start` and plain
  * `next start` alike, and scripts/server.mjs serves what it hands over.
@@ -25,7 +26,7 @@ import { closeBeforeNextExits } from '../ops/next-start-stop.ts';
 import { startTracing, type Tracing, tracingSettings } from '../ops/tracing.ts';
 import { installPeerAddressStamp } from '../platform/request-context.ts';
 import { ensureAdmin, ensurePortalClient, prepareDatabase, prepareSecrets } from './first-start.ts';
-import { underCustomServer } from './handover.ts';
+import { handOver, underCustomServer } from './handover.ts';
 
 /** What the steps build, one after another. */
 export interface Starting {
@@ -146,6 +147,15 @@ export const START_STEPS: readonly StartStep[] = [
       const { mount, serve } = createProviderMount(s.provider ?? missing('provider'), ctx.config.ISSUER);
       ctx.onProvider(serve);
       s.handle = createServerMount(mount, ctx.log, ahead, ctx.metrics);
+    },
+  },
+  {
+    // The custom server listens from here on (./handover.ts), as soon as it can serve: the steps
+    // below start timers and reports that need not hold it up (the reports' first Prisma query
+    // costs seconds on a loaded machine). A failure below is logged, and the server serves on.
+    name: 'hand-over',
+    run(s) {
+      handOver({ handle: s.handle ?? missing('mount'), log: s.ctx.log, close: () => s.close() });
     },
   },
   {
