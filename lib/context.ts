@@ -1,7 +1,7 @@
 /**
  * What the use cases run against: the configuration, the database, the clock,
  * the provider and the process's counters. Built once per process by whoever
- * starts it (instrumentation.ts for the server, a test for itself) and handed
+ * starts it (the start-up for the server, lib/start/, a test for itself) and handed
  * to use cases as parameters; a use case takes the narrowest part it needs.
  *
  * Only the surfaces Next.js calls into (pages, server actions, route handlers

@@ -2,7 +2,7 @@
  * AUDIT_RETENTION_DAYS (lib/config/env.ts): audit entries older than that many
  * days are deleted at start and then every hour; 0 keeps them all. Each
  * instance runs it; deleting what another already deleted is a no-op.
- * instrumentation.ts starts it once per server process.
+ * The start-up starts it once per server process.
  */
 import { deleteAuditEventsBefore } from './repository.ts';
 import type { Database } from '../db/database.ts';

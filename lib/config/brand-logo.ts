@@ -1,6 +1,6 @@
 /**
  * BRAND_LOGO_FILE: a logo on the server's disk, read and checked once (at start,
- * from instrumentation.ts, so a bad file stops the server with a message) and
+ * a step of the start-up, so a bad file stops the server with a message) and
  * served from memory at /brand/logo (app/brand/logo/route.ts). The type comes
  * from the file's first bytes, not its name; SVG is served under a policy that
  * runs nothing, since a browser opening /brand/logo directly renders it as a page.

@@ -5,9 +5,10 @@
  * graph its own context (its own connections, throttle and provider), its own
  * tracer, its own nonce for the peer stamp and its own copy of the logo. So the
  * process keeps them in one record on globalThis, filled by the start-up
- * (lib/start/start.ts) and read by every graph. Nothing else in Gatehouse keeps
- * state on globalThis but the custom server's handover (lib/start/handover.ts),
- * which scripts/server.mjs must reach without importing the app.
+ * (lib/start/start.ts) and read by every graph. Besides it, only two slots:
+ * the custom server's handover (lib/start/handover.ts), which scripts/server.mjs
+ * must reach without importing the app, and the portal's next-auth setup
+ * (lib/surfaces/portal/auth.ts), which only the surfaces' graphs read.
  */
 import type { LogoFile } from '../config/brand-logo.ts';
 import type { AppContext } from '../context.ts';

@@ -8,7 +8,7 @@
  * that header is whatever the client chose to send. Instead, the server stamps
  * every request with its TCP peer address as it arrives (Node's
  * `http.server.request.start` diagnostics channel, installed from
- * instrumentation.ts), in a header that also carries a per-process random
+ * the start-up), in a header that also carries a per-process random
  * nonce: a client sending that header itself cannot match the nonce, so a
  * forged value reads as "unknown", never as an address.
  *
