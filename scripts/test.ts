@@ -424,7 +424,7 @@ function protocolFiles(): ProtocolFile[] {
   });
 }
 
-/** The slowest files of a protocol run, so a run says where its time went. */
+/** The slowest files of a unit or protocol run, so a run says where its time went. */
 function slowest(fileSeconds: Record<string, number>, out: Out) {
   const top = Object.entries(fileSeconds)
     .sort(([, a], [, b]) => b - a)
@@ -564,7 +564,13 @@ async function main() {
   const unit = async () => {
     if (!wants('unit')) return;
     if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
-    await nodeTests('unit and storage contract tests', picked(testFiles(['lib', 'cli', 'scripts'])), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
+    const seconds = await nodeTests(
+      'unit and storage contract tests',
+      picked(testFiles(['lib', 'cli', 'scripts'])),
+      { SECRETS_KEY: postgresSecretsKey },
+      { coverage: true },
+    );
+    slowest(seconds, stdout);
   };
   if (!suites) return unit();
 
