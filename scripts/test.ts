@@ -407,6 +407,14 @@ const RUNS_ON: Record<string, Setup[]> = {
  */
 const PROTOCOL_CONCURRENCY = Number(process.env.GATEHOUSE_TEST_CONCURRENCY ?? 3);
 
+/**
+ * How many unit test files run at once (each in a process of its own, on a database, schema or Redis
+ * prefix of its own). Two: one file at a time left a core idle once the build beside them ended (most
+ * files are one process; the CLI's spawn one process per command), and the unit run, not the build,
+ * is what the lanes wait for.
+ */
+const UNIT_CONCURRENCY = Number(process.env.GATEHOUSE_TEST_UNIT_CONCURRENCY ?? 2);
+
 interface ProtocolFile {
   path: string;
   setups: Setup[];
@@ -568,7 +576,7 @@ async function main() {
       'unit and storage contract tests',
       picked(testFiles(['lib', 'cli', 'scripts'])),
       { SECRETS_KEY: postgresSecretsKey },
-      { coverage: true },
+      { coverage: true, concurrency: UNIT_CONCURRENCY },
     );
     slowest(seconds, stdout);
   };
