@@ -30,7 +30,7 @@ import { PORTAL_CLIENT_ID } from '../../clients/portal-client.ts';
 
 export const CLIENTS_PER_PAGE = 20;
 
-/** The portal's own client is kept as the portal needs it (lib/services/bootstrap.ts): look, don't touch. */
+/** The portal's own client is kept as the portal needs it (lib/start/first-start.ts): look, don't touch. */
 export function isManagedClient(id: string): boolean {
   return id === PORTAL_CLIENT_ID;
 }

@@ -124,14 +124,14 @@ export interface UserDetails {
 
 export async function userDetails(admin: AdminUser, id: string): Promise<UserDetails | undefined> {
   if (!userId.safeParse(id).success) return undefined;
-  const { db, throttle, config } = serverContext();
+  const { db, throttle, config, now } = serverContext();
   const user = await findUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
   const [{ lockedUntil, invitation, secondFactors }, sessions, apps, activity] = await Promise.all([
     userStanding(db, throttle, user),
-    activeSessions(db, holder, config.SESSION_TTL),
-    connectedApps(db, holder),
+    activeSessions(db, holder, config.SESSION_TTL, now()),
+    connectedApps(db, holder, now()),
     auditEventsFor(db, { involvingUserId: user.id }, 10),
   ]);
   return {
