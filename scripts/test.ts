@@ -1,6 +1,6 @@
 /**
- * `npm test`: build, unit, protocol and browser suites in that order (README, *Tests*,
- * says what each runs against), with one summary line at the end.
+ * `npm test`: build, unit, protocol and browser suites in that order (cheapest
+ * failures first; docs/testing.md says what each runs against), with one summary line at the end.
  * Options: --skip-build, --only=unit|protocol|browser (repeatable), --files=<part of a path>
  * (repeatable: only the test files and Playwright specs whose path contains one of them).
  * With TEST_REDIS_URL (and TEST_DATABASE_URL) the protocol tests run once more on PostgreSQL

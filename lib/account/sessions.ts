@@ -47,7 +47,7 @@ const SIGN_IN_LEEWAY_SECONDS = 60;
  * The audit entry of each session's sign-in: the newest `sign_in.succeeded` of
  * the account at or before its login time (within the leeway). The provider's
  * Session keeps no request data of its own; the log has the address and the user
- * agent of every sign-in (README, *Admin portal*), as long as AUDIT_RETENTION_DAYS keeps it.
+ * agent of every sign-in, as long as AUDIT_RETENTION_DAYS keeps it: an older session shows neither.
  */
 async function signInOrigins(db: Database, accountId: string, loginTimes: Array<number | null>) {
   const known = loginTimes.filter((t): t is number => t !== null);

@@ -9,6 +9,7 @@
  * anything that sounds like a credential at any depth.
  */
 import { z } from 'zod';
+import { namedIssues } from '../platform/errors.ts';
 import { pageRange, pageWindow } from '../platform/paging.ts';
 import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from './repository.ts';
 import type { Database } from '../db/database.ts';
@@ -128,7 +129,9 @@ export function sanitizeDetails(value: unknown, depth = 0): unknown {
 function detailsJson(db: Database, action: AuditAction, details: unknown): string {
   const parsed = auditDetailsSchemas[action].safeParse(details ?? {});
   if (!parsed.success) {
-    const paths = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(',') : '(root)')))];
+    // Field names only: a message may quote the refused value, and details can be what must not be logged.
+    const named = namedIssues(parsed.error).map(({ field, issue }) => field || (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : '(root)'));
+    const paths = [...new Set(named)];
     db.log.error(`audit: ${action}: details refused (${paths.join(', ')}); recorded without them`);
     return '{}';
   }

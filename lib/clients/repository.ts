@@ -10,6 +10,7 @@ import { honouredTrust } from '../oidc/client-policy.ts';
 import type { CachedClientMetadata, Database } from '../db/database.ts';
 import { columnList, type RawRow } from '../db/rows.ts';
 import { containsText } from '../db/text-search.ts';
+import { registrationFields } from './fields.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
 export interface ClientMetadata {
@@ -59,23 +60,7 @@ export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'created
 };
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
-const metadataFields = [
-  'id',
-  'name',
-  'secretHash',
-  'redirectUris',
-  'postLogoutRedirectUris',
-  'grantTypes',
-  'scope',
-  'tokenEndpointAuthMethod',
-  'applicationType',
-  'logoUri',
-  'firstParty',
-  'resourceServer',
-  'adminApi',
-  'idTokenSignedResponseAlg',
-  'requireSecondFactor',
-] as const;
+const metadataFields = ['id', 'secretHash', 'applicationType', ...registrationFields] as const;
 
 /** A `clients` row as the provider's prepared statement reads it (booleans are 0/1 on SQLite). */
 export type ClientRow = RawRow<Client, (typeof metadataFields)[number]>;

@@ -4,6 +4,7 @@
  * a bad value stops the process with a message naming the variable.
  */
 import { z } from 'zod';
+import { issueMessages } from '../platform/errors.ts';
 import { SUPPORTED_LOCALES } from '../i18n/locale.ts';
 import { normalizeHex } from './colour.ts';
 
@@ -491,7 +492,7 @@ let cached: Env | undefined;
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = configSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    const lines = issueMessages(parsed.error).map(([field, message]) => `  ${field}: ${message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;

@@ -17,7 +17,7 @@
  * ones too) are written to the table instead, where deployments without Redis keep
  * them anyway, and a token not found in Redis is looked for there: a refresh or a
  * client-credentials grant, which needs nothing else from Redis, keeps working
- * (README, *When Redis is lost*). Deleting one deletes it from both, and fails while Redis is
+ * through an outage. Deleting one deletes it from both, and fails while Redis is
  * lost: a revoked token must not come back with Redis. Codes and interactions
  * have no such fallback: one written to the table would not be found by an
  * instance that still reaches Redis, so their requests fail, naming Redis.

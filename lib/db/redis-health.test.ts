@@ -110,7 +110,7 @@ describe('Redis lost and back', { skip }, () => {
     assert.equal(lost.redis, `127.0.0.1:${port}`);
     assert.match(String(lost.msg), new RegExp(`^Redis at 127\\.0\\.0\\.1:${port} is unavailable`));
 
-    // The counters: in the database, counted from 0 there (README, *When Redis is lost*), up to the limit and refused past it.
+    // The counters: in the database, counted from 0 there (the database holds no Redis counts to go on from), up to the limit and refused past it.
     const started = Date.now();
     for (let i = 0; i < 3; i++) await limiter.consume('k');
     await assert.rejects(limiter.consume('k'), (res: unknown) => !(res instanceof Error) && (res as { remainingPoints: number }).remainingPoints === 0);

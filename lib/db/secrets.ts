@@ -138,8 +138,8 @@ export const sealedTables = sealedColumns.map((column) => column.table);
 /**
  * Brings every stored secret under the current key, in place: values written
  * in clear before secrets were encrypted, and values sealed under an older
- * key after SECRETS_KEY gained a new first key (README, "Rotating
- * SECRETS_KEY"). Runs at every start; a start that finds everything current
+ * key after SECRETS_KEY gained a new first key, so the old key can be dropped
+ * afterwards. Runs at every start; a start that finds everything current
  * reads three small tables and writes nothing. Each table's rows are
  * re-sealed in one transaction, so a table is never left half under each key
  * by a start that fails. A value no configured key opens stops it, naming the

@@ -46,7 +46,7 @@ export type { SigningKeyInfo };
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** How often every instance reads the keys' state: the bound on how late it serves a change made elsewhere (README, Signing keys). */
+/** How often every instance reads the keys' state: the bound on how late it serves a change made elsewhere (a rotation by hand on one instance); one small query, so it can be short. */
 export const ROTATION_POLL_MS = 2_000;
 
 export interface RotationSettings {

@@ -29,7 +29,7 @@ import { tracing } from '../ops/tracing.ts';
 /**
  * The routes that read grants and sessions through the process's read cache: the
  * ones every API call behind Gatehouse costs, which only read. A stale entry there
- * is bounded (README, *Scale-out*) and, for the one check that could refuse a
+ * is bounded (READ_CACHE_MAX_AGE_MS, and a change notifies the others) and, for the one check that could refuse a
  * valid token with it (the token's session still naming its grant), read again.
  * Everywhere else (sign-in, consent, code redemption, refresh, logout) the reads
  * follow the flow's own writes, possibly made on another instance a moment ago,

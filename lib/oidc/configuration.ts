@@ -17,7 +17,7 @@ import { loadExistingGrant } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
 import { ACR_VALUES } from './authentication-context.ts';
 import { interactionPolicyWithStepUp } from './step-up.ts';
-import { promptValues, withAccountChoice } from './account-choice.ts';
+import { promptValues, withAccountChoice } from './select-account.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 
@@ -102,7 +102,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const { db } = settings;
   const https = settings.issuer.startsWith('https:');
   const readAccount = accountReader(db);
-  // "Use another account" asks the login prompt again; prompt=select_account is a prompt of its own (lib/oidc/account-choice.ts).
+  // "Use another account" asks the login prompt again; prompt=select_account is a prompt of its own (lib/oidc/select-account.ts).
   const policy = withAccountChoice(interactionPolicyWithStepUp(db));
   const pageSettings = { pages: providerPages(settings.brand), brandName: settings.brand.name, defaultLocale: settings.defaultLocale ?? 'en' };
 

@@ -6,7 +6,7 @@
  * by startTracing. Every call site asks `tracing()` and does nothing more when it
  * is undefined, so a server without a collector pays one property read per request.
  *
- * What is traced (README, *Traces*): one server span per request, named by its
+ * What is traced: one server span per request, named by its
  * route (`POST /oauth/token`), with the status, the client and the request id;
  * under it the provider's storage calls (lib/oidc/adapter.ts) and argon2id
  * hashing (lib/platform/passwords.ts). A span never carries a path as sent, a
@@ -23,6 +23,7 @@
  * lib/config/env.ts does for Gatehouse's own.
  */
 import { z } from 'zod';
+import { issueMessages } from '../platform/errors.ts';
 import { processShared } from '../platform/process.ts';
 
 /** What tracingSettings read; `undefined` from it means tracing is off. */
@@ -119,8 +120,8 @@ const otelSchema = z.object({
 export function tracingSettings(env: Record<string, string | undefined> = process.env): TracingSettings | undefined {
   const parsed = otelSchema.safeParse(env);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(issue.message.startsWith('OTEL_') ? issue.message : `${String(issue.path[0])}: ${issue.message}`);
+    const [[field, message]] = issueMessages(parsed.error);
+    throw new Error(message.startsWith('OTEL_') ? message : `${field}: ${message}`);
   }
   const o = parsed.data;
   if (o.OTEL_SDK_DISABLED === 'true' || o.OTEL_TRACES_EXPORTER === 'none') return undefined;

@@ -36,7 +36,7 @@
  * refusal (`throttled`), a failure that answers `locked: true` (a lockout), and
  * `unlock` returning true (an unlock, by the admin).
  *
- * The policy, per key and window (the defaults in lib/config/env.ts, README):
+ * The policy, per key and window (each figure a setting, so an operator can fit it to their users):
  * the first `free` failures cost nothing, so a person who mistypes is never
  * slowed; each further one earns a wait of `delaySeconds`, doubling up to
  * `maxDelaySeconds`; for accounts, from `lockAfter` failures on each failure

@@ -14,7 +14,7 @@ import { clientForDisplay, findInteraction, finishInteraction, grantFor, interac
 import type { AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
-import { forAnotherAccount } from '../oidc/account-choice.ts';
+import { forAnotherAccount } from '../oidc/select-account.ts';
 import { appHost } from '../oidc/return-link.ts';
 import { findAccount, findUserById } from '../users/repository.ts';
 import { countPasskeys, findTotpFactor } from '../factors/repository.ts';
@@ -217,10 +217,10 @@ type Failure =
   /** A passkey's answer refused (lib/factors/passkeys.ts). */
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/factors/second-step.ts), for the page to say. */
-  | { error: Exclude<SecondStepOutcome, { ok: true } | { error: 'throttled' }>['error'] | 'wrong_recovery_code' }
+  | { error: Extract<SecondStepOutcome, { status: 'refused' }>['problem'] | 'wrong_recovery_code' }
   | { error: 'throttled'; retryAfterSeconds: number };
 /** `cookies`: Set-Cookie values the answer carries (the device cookie after a right password, lib/sign-in/devices.ts). */
-export type Next = { redirect: string; cookies?: string[] } | Failure;
+export type InteractionOutcome = { redirect: string; cookies?: string[] } | Failure;
 
 export async function current(
   ctx: AppContext,
@@ -241,7 +241,7 @@ export async function clientOf(ctx: AppContext, interaction: Interaction): Promi
   return { clientId, clientName: client?.name };
 }
 
-export async function signIn(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+export async function signIn(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
@@ -296,7 +296,7 @@ export async function completePasswordStep(
   client: { clientId: string; clientName?: string },
   context: RequestContext,
   remember: boolean,
-): Promise<Next> {
+): Promise<InteractionOutcome> {
   if (await hasSecondFactor(ctx.db, person.id)) {
     // Not signed in yet: the interaction stays open, and its page asks for the code.
     const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + SECOND_STEP_TTL_MS);
@@ -341,7 +341,7 @@ async function mustEnrolFirst(ctx: AppContext, accountId: string): Promise<boole
  * code finishes the interaction but comes back to the page first, which says
  * how many codes are left before the person continues.
  */
-export async function secondStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+export async function secondStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const account = await accountForSecondStep(ctx, interaction);
@@ -356,7 +356,7 @@ export async function secondStep(ctx: AppContext, uid: string, cookie: string | 
  * `response`, JSON): the second step after a right password, or on the login
  * step a sign-in with the passkey alone.
  */
-export async function passkeyStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+export async function passkeyStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const response = formText(form, 'response', PASSKEY_RESPONSE_MAX_CHARS + 1);
@@ -370,13 +370,13 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   const found = checked.accountId ? await findAccount(ctx.db, checked.accountId) : undefined;
   const person = found ? { id: found.id, username: found.username } : undefined;
   const target = person && { type: 'user' as const, id: person.id, label: person.username };
-  if (!checked.ok || !person || found?.disabled) {
+  if (checked.status === 'refused' || !person || found?.disabled) {
     // A passkey names its account (its signature checked or not): no username is guessed here, so saying "disabled" reveals nothing.
-    const reason = checked.ok ? 'disabled' : 'passkey';
+    const reason = checked.status === 'verified' ? 'disabled' : 'passkey';
     ctx.metrics.signIn('failed');
     if (person)
       await recordAudit(ctx.db, { action: 'sign_in.failed', actor: null, target, context, details: { username: person.username, reason, ...client } });
-    return { error: checked.ok ? 'account_disabled' : checked.error };
+    return { error: checked.status === 'verified' ? 'account_disabled' : checked.problem };
   }
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
@@ -393,14 +393,14 @@ async function finishSecondStep(
   person: { id: string; username: string },
   input: SecondStepInput,
   context: RequestContext,
-): Promise<Next> {
+): Promise<InteractionOutcome> {
   const method = input.method;
   const client = await clientOf(ctx, interaction);
   const outcome = await verifySecondStep(ctx, person, input, context, client);
-  if (!outcome.ok) {
-    ctx.metrics.signIn(outcome.error === 'throttled' ? 'throttled' : 'failed');
-    if (outcome.error === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
-    return { error: outcome.error === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.error };
+  if (outcome.status !== 'verified') {
+    ctx.metrics.signIn(outcome.status === 'throttled' ? 'throttled' : 'failed');
+    if (outcome.status === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
+    return { error: outcome.problem === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.problem };
   }
   // A step-up has no pending step: its session keeps what was chosen when it was opened.
   const pending = await findPendingSecondStep(ctx.db, uid, ctx.now());
@@ -459,7 +459,7 @@ async function recordConsent(
   await recordAudit(ctx.db, { action: 'consent.granted', actor, target, context, details: { ...client, scopes, ...(claims?.length ? { claims } : {}) } });
 }
 
-export async function confirmConsent(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+export async function confirmConsent(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'consent');
   if ('error' in interaction) return interaction;
   const details = interaction.prompt.details as {
@@ -480,7 +480,7 @@ export async function confirmConsent(ctx: AppContext, uid: string, cookie: strin
 }
 
 /** The person declined: the client gets access_denied (RFC 6749 §4.1.2.1). */
-export async function deny(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+export async function deny(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   // Cancel on the sign-in step is no one yet; Deny on the consent step is a person refusing an app.

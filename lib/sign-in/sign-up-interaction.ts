@@ -24,7 +24,7 @@ import type { Locale } from '../i18n/locale.ts';
 import { clientForDisplay, findInteraction } from '../oidc/interaction.ts';
 import type { RequestContext } from '../audit/log.ts';
 import { addProblem, type FieldProblems, formProblems, formText, throttledProblem } from '../platform/forms.ts';
-import { clientOf, completePasswordStep, current, type Next } from './interactions.ts';
+import { clientOf, completePasswordStep, current, type InteractionOutcome } from './interactions.ts';
 import { passwordPolicy } from '../platform/passwords.ts';
 import { resendSignUpLink, signUp, signUpFields, signUpOffered } from './sign-up.ts';
 
@@ -94,7 +94,7 @@ export async function submitSignUp(
  * "I've confirmed — continue": signs in the account bound to this interaction
  * once its address is verified; until then the page says it is not yet.
  */
-export async function continueAfterVerification(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+export async function continueAfterVerification(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
@@ -109,7 +109,13 @@ export async function continueAfterVerification(ctx: AppContext, uid: string, co
 }
 
 /** "Send the link again" (throttled: lib/sign-in/sign-up.ts resendSignUpLink), in `locale`, the page's language. */
-export async function resendFromInteraction(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext, locale?: Locale): Promise<Next> {
+export async function resendFromInteraction(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  context: RequestContext,
+  locale?: Locale,
+): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
@@ -120,7 +126,7 @@ export async function resendFromInteraction(ctx: AppContext, uid: string, cookie
 }
 
 /** "Sign in with another account": this interaction forgets the account bound to it and shows the sign-in form again. */
-export async function restartSignIn(ctx: AppContext, uid: string, cookie: string | null): Promise<Next> {
+export async function restartSignIn(ctx: AppContext, uid: string, cookie: string | null): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   await deletePendingEmailVerification(ctx.db, uid);

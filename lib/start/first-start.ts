@@ -52,7 +52,7 @@ export async function prepareDatabase(db: Database, { log, secretsKey = env().SE
  * brought under the current key (encrypted in place on the first start of a
  * database that held them in clear; re-encrypted after a new first key in
  * SECRETS_KEY), and the log says how many per table, so the operator knows
- * when the old key may go (README, "Rotating SECRETS_KEY"). A value no key
+ * when the old key may go: once every table is under the new one. A value no key
  * opens stops the start. The server's start only: the CLI touches no secret.
  */
 export async function prepareSecrets(db: Database): Promise<void> {

@@ -95,7 +95,7 @@ export const START_STEPS: readonly StartStep[] = [
     },
   },
   {
-    // REDIS_URL set and Redis silent: the start goes on (docs say what works without it) and says so.
+    // REDIS_URL set and Redis silent: the start goes on (the throttle and token refreshes fall back to the database; refusing would stop every instance in an outage) and says so.
     name: 'redis',
     run: ({ ctx }) => checkRedisAtStart(ctx.db.redisArtifacts, ctx.log),
   },

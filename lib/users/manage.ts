@@ -113,7 +113,7 @@ export async function insertNewUser(
   return user;
 }
 
-export { countUsers, listUsers, searchUsers };
+export { countUsers, findUserById, listUsers, searchUsers };
 
 /**
  * The id of the user a typed username names, ignoring case (an account spelled
@@ -270,10 +270,6 @@ export async function resetSecondFactors(db: Database, id: string, by?: AuditBy)
     await recordAuditBy(db, by, { action: 'factor.reset', target: target(user), details: removed });
   }
   return { user, ...removed };
-}
-
-export async function getUserById(db: Database, id: string): Promise<UserRecord | undefined> {
-  return findUserById(db, id);
 }
 
 /** Replaces a user's name and email (a changed email is no longer verified). */

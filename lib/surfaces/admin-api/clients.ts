@@ -13,7 +13,7 @@ import {
   findClient,
   newClientSchema,
   registerClient,
-  removeClient,
+  deleteClient as deleteClientUseCase,
   rotateClientSecret as rotateClientSecretUseCase,
   searchClients,
   updateClient as updateClientUseCase,
@@ -73,7 +73,7 @@ export const updateClient = endpoint(operations.updateClient, async ({ db, param
 
 export const deleteClient = endpoint(operations.deleteClient, async ({ db, params, by }) => {
   changeable(params.id);
-  if (!(await removeClient(db, params.id, by))) throw notFound(params.id);
+  if (!(await deleteClientUseCase(db, params.id, by))) throw notFound(params.id);
 });
 
 const setEnabled =

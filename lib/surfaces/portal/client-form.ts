@@ -7,6 +7,7 @@
  */
 import type { ClientRecord } from '../../clients/repository.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
+import { clientInputFields } from '../../clients/fields.ts';
 import type { NewClientInput } from '../../clients/manage.ts';
 import type { FieldProblems } from '../../platform/forms.ts';
 
@@ -27,21 +28,7 @@ export interface ClientFormValues {
   requireSecondFactor: boolean;
 }
 
-export const clientFields: ReadonlyArray<keyof ClientFormValues> = [
-  'name',
-  'type',
-  'redirectUris',
-  'postLogoutRedirectUris',
-  'grantTypes',
-  'scopes',
-  'tokenEndpointAuthMethod',
-  'logoUri',
-  'firstParty',
-  'resourceServer',
-  'adminApi',
-  'idTokenSignedResponseAlg',
-  'requireSecondFactor',
-];
+export const clientFields: ReadonlyArray<keyof ClientFormValues> = clientInputFields;
 
 /** Problems by field; `form` holds any that belong to no one field. */
 export type ClientFieldProblems = FieldProblems<keyof ClientFormValues>;

@@ -14,7 +14,7 @@ import {
   enableClient,
   findClient,
   registerClient,
-  removeClient,
+  deleteClient,
   rotateClientSecret,
   searchClients,
   updateClient,
@@ -159,9 +159,9 @@ export async function setClientEnabledFor(admin: AdminUser, id: string, enabled:
   return done ? { status: 'done' } : { status: 'not_found' };
 }
 
-/** Deleting revokes every token and grant the client holds (removeClient). Asks for a tick first. */
+/** Deleting revokes every token and grant the client holds (deleteClient). Asks for a tick first. */
 export async function deleteClientFromForm(admin: AdminUser, id: string, form: FormData): Promise<ClientChange> {
   if (isManagedClient(id)) return { status: 'refused', reason: 'managed' };
   if (form.get('confirm') !== 'on') return { status: 'refused', reason: 'delete_unconfirmed' };
-  return (await removeClient(serverContext().db, id, await byAdmin(admin))) ? { status: 'done' } : { status: 'not_found' };
+  return (await deleteClient(serverContext().db, id, await byAdmin(admin))) ? { status: 'done' } : { status: 'not_found' };
 }
