@@ -10,10 +10,12 @@
 import { mailBrand } from '../config/brand.ts';
 import type { Locale } from '../i18n/locale.ts';
 import type { AppContext } from '../context.ts';
-import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from './repository.ts';
+import { findMailLink, takeMailLink } from './repository.ts';
+import { checkMailLink, mailSingleUseLink } from './single-use.ts';
+import { CODE_MINUTES } from './codes.ts';
 import { findAccount, setVerifiedEmail } from '../users/repository.ts';
 import { emailVerificationMail, type EmailVerificationMail } from '../mail/templates/email-verification.ts';
-import { recordAudit, type RequestContext } from '../audit/log.ts';
+import { recordSelfAudit, type RequestContext } from '../audit/log.ts';
 import { canMailLinks } from './password-reset.ts';
 
 export const VERIFICATION_LINK_HOURS = 24;
@@ -54,24 +56,22 @@ export async function sendEmailVerification(
   } = {},
 ): Promise<VerificationSend> {
   if (!canMailLinks(ctx)) return 'off';
-  const token = newLinkToken();
-  const linkId = await insertMailLink(ctx.db, {
-    token,
-    userId: user.id,
-    purpose: 'email_verification',
-    email,
-    expiresAt: new Date(ctx.now() + VERIFICATION_LINK_HOURS * 3_600_000),
-  });
-  const url = new URL(`/verify-email/${token}`, ctx.config.ISSUER).toString();
+  const mail = { userId: user.id, purpose: 'email_verification' as const, email, path: '/verify-email', withCode: true };
   try {
-    await ctx.mailer.send({
-      to: email,
-      link: url,
-      ...template({ brand: mailBrand(ctx.config), locale, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
-    });
+    await mailSingleUseLink(ctx, { ...mail, expiresAt: new Date(ctx.now() + VERIFICATION_LINK_HOURS * 3_600_000) }, ({ url = '', code }) =>
+      template({
+        brand: mailBrand(ctx.config),
+        locale,
+        username: user.username,
+        email,
+        url,
+        code,
+        validHours: VERIFICATION_LINK_HOURS,
+        codeMinutes: CODE_MINUTES,
+      }),
+    );
     return 'sent';
   } catch (error) {
-    await deleteMailLink(ctx.db, linkId);
     ctx.log.error({ account_id: user.id, request_id: requestId ?? undefined, err: error }, 'an email verification mail could not be sent');
     return 'failed';
   }
@@ -107,28 +107,27 @@ export type VerificationOutcome =
 
 /** Uses the link: the address becomes the account's, verified. */
 export async function confirmEmail(ctx: LinkContext, token: string, context: RequestContext): Promise<VerificationOutcome> {
-  const check = await ctx.throttle.beforeLinkCheck(context.ip);
-  if (!check.allowed) return { status: 'throttled', retryAfterSeconds: check.retryAfterSeconds };
-  const view = await viewVerificationLink(ctx, token);
-  if (view.status !== 'valid') {
-    if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
-    return { status: 'link', problem: view.status === 'confirmed' ? 'used' : view.status };
-  }
-  const link = await findMailLink(ctx.db, token, 'email_verification');
-  if (!link || !(await spendMailLink(ctx.db, token, 'email_verification', new Date(ctx.now())))) return { status: 'link', problem: 'used' };
+  const checked = await checkMailLink(ctx, context.ip, () => viewVerificationLink(ctx, token));
+  if (checked.status === 'throttled') return { status: 'throttled', retryAfterSeconds: checked.refusal.retryAfterSeconds };
+  if (checked.status !== 'valid') return checked;
+  const link = await takeMailLink(ctx.db, token, 'email_verification', new Date(ctx.now()));
+  if (!link) return { status: 'link', problem: 'used' };
+  return verifyAddress(ctx, link, checked.view.username, context);
+}
+
+/** The address a link or its code went to becomes the account's, verified; audited. */
+export async function verifyAddress(
+  ctx: Pick<AppContext, 'db'>,
+  link: { userId: string; email: string },
+  username: string,
+  context: RequestContext,
+): Promise<Extract<VerificationOutcome, { status: 'verified' | 'taken' }>> {
   try {
     await setVerifiedEmail(ctx.db, link.userId, link.email);
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') return { status: 'taken' };
     throw error;
   }
-  const person = { id: link.userId, username: view.username };
-  await recordAudit(ctx.db, {
-    action: 'user.email_verified',
-    actor: person,
-    target: { type: 'user', id: person.id, label: person.username },
-    context,
-    details: { email: link.email },
-  });
+  await recordSelfAudit(ctx.db, 'user.email_verified', { id: link.userId, username }, context, { email: link.email });
   return { status: 'verified', email: link.email };
 }
