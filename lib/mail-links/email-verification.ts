@@ -12,7 +12,7 @@ import type { Locale } from '../i18n/locale.ts';
 import type { AppContext } from '../context.ts';
 import { findMailLink, takeMailLink } from './repository.ts';
 import { checkMailLink, mailSingleUseLink } from './single-use.ts';
-import { CODE_MINUTES } from './codes.ts';
+import { CODE_MINUTES, readMailCode, spendMailCode } from './codes.ts';
 import { findAccount, setVerifiedEmail } from '../users/repository.ts';
 import { emailVerificationMail, type EmailVerificationMail } from '../mail/templates/email-verification.ts';
 import { recordSelfAudit, type RequestContext } from '../audit/log.ts';
@@ -130,4 +130,30 @@ export async function verifyAddress(
   }
   await recordSelfAudit(ctx.db, 'user.email_verified', { id: link.userId, username }, context, { email: link.email });
   return { status: 'verified', email: link.email };
+}
+
+/** Why a typed code did not verify: malformed (not counted), wrong, the mail's tries used up, or the code's time over. */
+export type CodeProblem = 'mail_code_missing' | 'mail_code_letters' | 'mail_code_length' | 'mail_code_wrong' | 'mail_code_exhausted' | 'mail_code_expired';
+
+/**
+ * The code from the verification mail, typed on the page that waits for `userId`'s address (the account is the one
+ * bound to that page, never one the form names). Right: the address is verified, and the mail's link is spent with
+ * it. Wrong codes count against the mail (lib/mail-links/codes.ts) and against the source address.
+ */
+export async function confirmEmailWithCode(
+  ctx: LinkContext,
+  userId: string,
+  typed: string,
+  context: RequestContext,
+): Promise<Extract<VerificationOutcome, { status: 'verified' | 'taken' | 'throttled' }> | { status: 'code'; problem: CodeProblem }> {
+  const read = readMailCode(typed);
+  if (!read.ok) return { status: 'code', problem: `mail_${read.problem}` };
+  const check = await ctx.throttle.beforeLinkCheck(context.ip);
+  if (!check.allowed) return { status: 'throttled', retryAfterSeconds: check.retryAfterSeconds };
+  const account = await findAccount(ctx.db, userId);
+  const outcome = account && !account.disabled ? await spendMailCode(ctx.db, userId, 'email_verification', read.code, new Date(ctx.now())) : undefined;
+  if (outcome?.status === 'spent' && account) return verifyAddress(ctx, outcome.link, account.username, context);
+  if (outcome?.status === 'expired') return { status: 'code', problem: 'mail_code_expired' };
+  await ctx.throttle.linkFailed(context.ip);
+  return { status: 'code', problem: outcome?.status === 'exhausted' ? 'mail_code_exhausted' : 'mail_code_wrong' };
 }
