@@ -60,7 +60,7 @@ for (const storage of testDatabases('mail-codes')) {
       const { user, holder } = await person(db);
       const { sent, mailer } = capturingMailer();
       const ctx = contextFor(db, mailer);
-      assert.equal(await sendEmailVerification(ctx, holder, user.email!), 'sent');
+      assert.equal(await sendEmailVerification(ctx, holder, user.email!, { withCode: true }), 'sent');
       const [mail] = sent;
       return { ctx, holder, email: user.email!, mail, token: tokenIn(mail), code: codeIn(mail) };
     }
@@ -86,7 +86,7 @@ for (const storage of testDatabases('mail-codes')) {
       const db = await storage.open();
       const { ctx, holder, email, code } = await mailed(db);
       const { sent, mailer } = capturingMailer();
-      assert.equal(await sendEmailVerification({ ...ctx, mailer }, holder, email), 'sent');
+      assert.equal(await sendEmailVerification({ ...ctx, mailer }, holder, email, { withCode: true }), 'sent');
       const newer = codeIn(sent[0]);
       if (newer !== code) assert.equal((await spendMailCode(db, holder.id, 'email_verification', code, new Date(clock))).status, 'wrong');
       assert.equal((await spendMailCode(db, holder.id, 'email_verification', newer, new Date(clock))).status, 'spent');

@@ -39,7 +39,9 @@ export type VerificationSend = 'sent' | 'failed' | 'off';
  * Mails `email` a link that verifies it for the account (replacing an earlier unused one).
  * `template`: the mail's wording (a sign-up's says more, lib/mail/templates/sign-up.ts);
  * `requestId`: the request that asked, named in the log line of a failed send; `locale`: the
- * language of the person's own request, DEFAULT_LOCALE when an admin's.
+ * language of the person's own request, DEFAULT_LOCALE when an admin's. `withCode`: a code beside the
+ * link, for a mail a page is waiting for (a sign-up's: lib/sign-in/sign-up-interaction.ts); an admin's
+ * or /account's mail has no page to type it into, and a code nobody can use is only one more secret.
  */
 export async function sendEmailVerification(
   ctx: Context,
@@ -49,14 +51,16 @@ export async function sendEmailVerification(
     template = emailVerificationMail,
     requestId,
     locale = adminMailLocale(ctx.config),
+    withCode = false,
   }: {
     template?: (mail: EmailVerificationMail) => { subject: string; text: string; html: string };
     requestId?: string | null;
     locale?: Locale;
+    withCode?: boolean;
   } = {},
 ): Promise<VerificationSend> {
   if (!canMailLinks(ctx)) return 'off';
-  const mail = { userId: user.id, purpose: 'email_verification' as const, email, path: '/verify-email', withCode: true };
+  const mail = { userId: user.id, purpose: 'email_verification' as const, email, path: '/verify-email', withCode };
   try {
     await mailSingleUseLink(ctx, { ...mail, expiresAt: new Date(ctx.now() + VERIFICATION_LINK_HOURS * 3_600_000) }, ({ url = '', code }) =>
       template({

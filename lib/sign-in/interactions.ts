@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, interactionParams, returnLink, type Interaction } from '../oidc/interaction.ts';
 import type { AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
+import type { CodeProblem } from '../mail-links/email-verification.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
 import { forAnotherAccount } from '../oidc/account-choice.ts';
 import { appHost } from '../oidc/return-link.ts';
@@ -214,6 +215,8 @@ type Failure =
   | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' | 'account_disabled' | 'second_factor_required' }
   /** The check-your-mail step (lib/sign-in/sign-up-interaction.ts): not confirmed yet, or the mail could not be sent. */
   | { error: 'email_not_verified' | 'mail_failed' }
+  /** A code from a mail refused (lib/mail-links/codes.ts): malformed, wrong, its mail's tries used up, or expired. */
+  | { error: CodeProblem }
   /** A passkey's answer refused (lib/factors/passkeys.ts). */
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/factors/second-step.ts), for the page to say. */

@@ -50,6 +50,12 @@ const explained = new Set([
   'account_disabled',
   'email_not_verified',
   'mail_failed',
+  'mail_code_missing',
+  'mail_code_letters',
+  'mail_code_length',
+  'mail_code_wrong',
+  'mail_code_exhausted',
+  'mail_code_expired',
 ] as const);
 type Explained = typeof explained extends Set<infer T> ? T : never;
 const isExplained = (error: string): error is Explained => (explained as Set<string>).has(error);
