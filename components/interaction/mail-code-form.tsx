@@ -10,12 +10,15 @@ export function MailCodeForm({
   label,
   submit,
   autoFocus,
+  primary,
   children,
 }: {
   action: string;
   label: string;
   submit: string;
   autoFocus?: boolean;
+  /** The page's main action (the sign-in code's), rather than an alternative to the link. */
+  primary?: boolean;
   /** Hidden fields the post carries too. */
   children?: React.ReactNode;
 }) {
@@ -35,7 +38,7 @@ export function MailCodeForm({
         maxLength={16}
         spellCheck={false}
       />
-      <Button block type="submit" variant="secondary">
+      <Button block type="submit" variant={primary ? 'primary' : 'secondary'}>
         {submit}
       </Button>
     </form>
