@@ -40,7 +40,13 @@ async function requestAt(origin: string, client: { id: string; clientSecret?: st
   });
   const { verifier, challenge } = await pkce();
   const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256', state });
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+  });
   return { config, verifier, state, url };
 }
 
@@ -180,7 +186,14 @@ test('a name without an account, or without a verified address, gets the same pa
       const asked = await askForCode(browser, uid, name);
       assert.equal(asked.url.pathname, `/interaction/${uid}`);
       const html = await asked.response.text();
-      pages.push(html.replaceAll(name, 'NAME').replaceAll(uid, 'UID').replace(/<script[\s\S]*?<\/script>/g, '').replace(/nonce="[^"]*"/g, '').replace(/value="[^"]*"/g, ''));
+      pages.push(
+        html
+          .replaceAll(name, 'NAME')
+          .replaceAll(uid, 'UID')
+          .replace(/<script[\s\S]*?<\/script>/g, '')
+          .replace(/nonce="[^"]*"/g, '')
+          .replace(/value="[^"]*"/g, ''),
+      );
       const wrong = await browser.submit(html, '/email-code/verify', { code: '123456' });
       assert.match(wrong.url.search, /error=mail_code_wrong/, `the same refusal for ${name === known.username ? 'an account' : 'no account'}`);
     }
@@ -208,7 +221,8 @@ test('wrong codes: five spend the mail; more are throttled like passwords', need
     const late = await browser.submit(page, '/email-code/verify', { code });
     assert.match(late.url.search, /error=mail_code_wrong/, 'the right code no longer works');
     const refusals: string[] = [];
-    for (let i = 0; i < 3; i++) refusals.push((await browser.submit(page, '/email-code/verify', { code: otherThan(code) })).url.searchParams.get('error') ?? 'none');
+    for (let i = 0; i < 3; i++)
+      refusals.push((await browser.submit(page, '/email-code/verify', { code: otherThan(code) })).url.searchParams.get('error') ?? 'none');
     assert.ok(refusals.includes('throttled'), `throttled past the account's free failures: ${refusals}`);
   });
 });
@@ -224,7 +238,10 @@ test('one factor only: an account with TOTP is asked for it after the code (then
     assert.equal(step.location, undefined, 'the code alone does not finish the sign-in');
     const secondStep = await step.response.text();
     assert.match(secondStep, /Enter the code from your authenticator app/);
-    const done = await toCallback(browser, await browser.submit(secondStep, '/second-factor', { method: 'totp', code: totpCode(withTotp.totpSecret!, Date.now()) }));
+    const done = await toCallback(
+      browser,
+      await browser.submit(secondStep, '/second-factor', { method: 'totp', code: totpCode(withTotp.totpSecret!, Date.now()) }),
+    );
     const claims = (await oidc.authorizationCodeGrant(flow.config, done, { pkceCodeVerifier: flow.verifier, expectedState: flow.state })).claims();
     assert.deepEqual(claims?.amr, ['otp', 'mfa']);
     assert.equal(claims?.acr, 'urn:gatehouse:acr:mfa');
