@@ -17,7 +17,7 @@ import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../l
 import { TOTP_PERIOD, totpCode } from '../../lib/factors/totp.ts';
 import { testContext } from '../../lib/services/testing.ts';
 import { TestBrowser } from '../support/browser.ts';
-import { authorizationRequest, baseUrl, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
+import { authorizationRequest, baseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
 import { mailApi, mailCount, nextMail } from '../support/mail.ts';
 import { startInstance } from '../support/server.ts';
 
@@ -32,23 +32,6 @@ const codeIn = (text: string) => {
 const otherThan = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 type Flow = Awaited<ReturnType<typeof authorizationRequest>>;
-
-/** As fixtures.ts authorizationRequest, by discovery at `origin` (another instance than the suite's). */
-async function requestAt(origin: string, client: { id: string; clientSecret?: string }): Promise<Flow> {
-  const config = await oidc.discovery(new URL(origin), client.id, undefined, oidc.ClientSecretBasic(client.clientSecret), {
-    execute: [oidc.allowInsecureRequests],
-  });
-  const { verifier, challenge } = await pkce();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state,
-  });
-  return { config, verifier, state, url };
-}
 
 interface Own {
   url: string;
@@ -71,7 +54,7 @@ async function ownInstance(settings: Record<string, string>, use: (own: Own) => 
       origin: instance.url,
       async signInPage() {
         const { client, clientSecret } = await registerClient(db, { name: 'Own', redirectUris: [redirectUri] });
-        const flow = await requestAt(instance.url, { id: client.id, clientSecret });
+        const flow = await authorizationRequest({ ...client, clientSecret }, { scope: 'openid' }, instance.url);
         const browser = new TestBrowser(instance.url);
         const page = await browser.navigate(flow.url.href);
         const uid = /^\/interaction\/([^/]+)$/.exec(page.url.pathname)?.[1];

@@ -15,9 +15,8 @@
  *   a plain SHA-256 of six digits is undone by trying all of them. Compared in constant time.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
-import { serverSecret } from '../db/secrets.ts';
+import { randomServerSecret } from '../db/secrets.ts';
 import type { MailLinkPurpose, MailLinkRecord } from './repository.ts';
 
 export const CODE_DIGITS = 6;
@@ -43,20 +42,7 @@ export function readMailCode(typed: string): { ok: true; code: string } | { ok: 
   return { ok: true, code };
 }
 
-const keys = new WeakMap<Database, Promise<string>>();
-
-async function codeKey(db: Database): Promise<string> {
-  let key = keys.get(db);
-  if (!key) {
-    // One secret shared by every instance; a failed read is tried again next time.
-    key = serverSecret(db, 'mail_code_key', () => randomBytes(32).toString('base64url')).catch((error: unknown) => {
-      keys.delete(db);
-      throw error;
-    });
-    keys.set(db, key);
-  }
-  return key;
-}
+const codeKey = randomServerSecret('mail_code_key');
 
 /** What the row keeps of the code mailed with link `linkId`. */
 export async function hashMailCode(db: Database, linkId: string, code: string): Promise<string> {
