@@ -50,10 +50,14 @@ async function signUp(page: Page, locale: 'en' | 'de', person: ReturnType<typeof
   const flow = await authorizationRequest(client);
   await page.goto(flow.url.href);
   await page.getByRole('link', { name: text(locale, 'signUp.title') }).click();
-  await page.locator('#username').fill(person.username);
-  await page.locator('#email').fill(person.email);
+  await expect(page.getByRole('heading', { name: text(locale, 'signUp.title') })).toBeVisible();
+  // The form is a client component: typed into before it is hydrated, a field can be drawn again empty.
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel(text(locale, 'signUp.username'), { exact: true }).fill(person.username);
+  await page.getByLabel(text(locale, 'signUp.email'), { exact: true }).fill(person.email);
   await page.locator('#password').fill(person.password);
   await page.locator('#confirmPassword').fill(person.password);
+  await expect(page.getByLabel(text(locale, 'signUp.username'), { exact: true })).toHaveValue(person.username);
   await page.getByRole('button', { name: text(locale, 'signUp.submit') }).click();
   await expect(page.getByRole('heading', { name: text(locale, 'checkMail.title') })).toBeVisible();
   return { client, flow };
