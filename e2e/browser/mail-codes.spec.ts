@@ -137,6 +137,7 @@ for (const locale of ['en', 'de'] as const) {
 }
 
 test('the status the waiting page polls says nothing to another browser', async ({ page, browser }) => {
+  test.slow();
   const person = newPerson();
   await signUp(page, 'en', person);
   const status = new URL(`${page.url().replace(/\?.*$/, '')}/status`);
