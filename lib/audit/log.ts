@@ -140,6 +140,17 @@ function detailsJson(db: Database, action: AuditAction, details: unknown): strin
 
 const cap = (value: string | null | undefined, max: number) => (value ? value.slice(0, max) : null);
 
+/** An event a person causes about their own account (a link used, a sign-in): they are its actor and its target. */
+export function recordSelfAudit<A extends AuditAction>(
+  db: Database,
+  action: A,
+  person: { id: string; username: string },
+  context: RequestContext,
+  details: AuditDetails<A>,
+): Promise<void> {
+  return recordAudit(db, { action, actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details } as AuditEvent<A>);
+}
+
 /** Records one event. Never throws; resolves once the entry is written (or could not be). */
 export async function recordAudit<A extends AuditAction>(db: Database, event: AuditEvent<A>): Promise<void> {
   const action = event?.action;

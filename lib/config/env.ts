@@ -297,6 +297,14 @@ const envSchema = z.object({
       'SIGN_UP_EMAIL_DOMAINS must be domain names separated by commas, such as example.com,example.org',
     ),
   /**
+   * `on` offers **Email me a sign-in code** on the sign-in page: a 6-digit code, mailed to the verified
+   * address of the account named, signs in without the password (one factor, amr `otp`; a second step
+   * the account has, the policy or the client requires is still asked). `off` by default: a mailbox then
+   * becomes a way in, which is the operator's decision. Needs mail. See
+   * [Email sign-in codes](features.md#email-sign-in-codes).
+   */
+  EMAIL_SIGN_IN_CODES: z.enum(['off', 'on']).default('off'),
+  /**
    * Sign-ups per source address an hour (IPv6: per /64), taken usernames included; past it the address
    * waits until the hour ends.
    */

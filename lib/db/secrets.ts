@@ -6,6 +6,7 @@
  * Prisma Client's first query costs a few hundred ms (its query compiler
  * loads), which a start that finds everything in place need not pay.
  */
+import { randomBytes } from 'node:crypto';
 import type { ServerSecret, SigningKey } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
 import { totpSecretContext } from '../factors/repository.ts';
@@ -91,6 +92,25 @@ export async function insertSigningKeyIfNone(
     });
     return true;
   });
+}
+
+/**
+ * A named server secret of 256 random bits (an HMAC key), read once per database and kept for the
+ * process; one shared by every instance. A failed read is tried again next time.
+ */
+export function randomServerSecret(name: string): (db: Database) => Promise<string> {
+  const kept = new WeakMap<Database, Promise<string>>();
+  return (db) => {
+    let key = kept.get(db);
+    if (!key) {
+      key = serverSecret(db, name, () => randomBytes(32).toString('base64url')).catch((error: unknown) => {
+        kept.delete(db);
+        throw error;
+      });
+      kept.set(db, key);
+    }
+    return key;
+  };
 }
 
 /** A named server secret (e.g. cookie keys), created with `generate` the first time it is asked for. */

@@ -15,7 +15,7 @@ import { renderErrorPage, renderLogoutPage, renderSignedOutPage } from './provid
 import type { Locale } from '../i18n/locale.ts';
 import { loadExistingGrant } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
-import { ACR_VALUES } from './authentication-context.ts';
+import { acrValuesFor } from './authentication-context.ts';
 import { interactionPolicyWithStepUp } from './step-up.ts';
 import { promptValues, withAccountChoice } from './select-account.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
@@ -45,6 +45,8 @@ export interface ProviderSettings {
   brand: Brand;
   /** The language of those pages when neither ui_locales nor Accept-Language names one we have (DEFAULT_LOCALE); English if not given. */
   defaultLocale?: Locale;
+  /** EMAIL_SIGN_IN_CODES is on: its acr is listed too. */
+  emailSignInCodes?: boolean;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -147,7 +149,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // only, or password and a second factor. Listed in discovery as acr_values_supported
     // (OpenID Connect Discovery 1.0 §3); every ID token carries the one that applied
     // and its RFC 8176 `amr`, from the login result of lib/sign-in/interactions.ts.
-    acrValues: ACR_VALUES,
+    acrValues: acrValuesFor(settings.emailSignInCodes ?? false),
     claims: {
       // acr and amr under openid: every ID token says how the person signed in
       // (lib/oidc/authentication-context.ts). As standalone claims the provider would

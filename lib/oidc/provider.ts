@@ -51,6 +51,7 @@ export async function createProvider({
       now,
       brand,
       defaultLocale: config.DEFAULT_LOCALE,
+      emailSignInCodes: config.EMAIL_SIGN_IN_CODES === 'on',
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts

@@ -12,7 +12,8 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/serv
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, interactionParams, returnLink, type Interaction } from '../oidc/interaction.ts';
 import type { AppContext } from '../context.ts';
-import { AMR, loginResult } from '../oidc/authentication-context.ts';
+import { AMR, type FirstFactor, loginResult } from '../oidc/authentication-context.ts';
+import type { CodeProblem } from '../mail-links/email-verification.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
 import { forAnotherAccount } from '../oidc/select-account.ts';
 import { appHost } from '../oidc/return-link.ts';
@@ -26,6 +27,8 @@ import { mailUnlockLink } from '../mail-links/account-unlock.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { rememberDevice } from './devices.ts';
 import { recoveryCodesLeft } from '../factors/recovery-codes.ts';
+import { emailSignInCodesOffered, findPendingSignInCode } from './email-codes.ts';
+import { CODE_MINUTES } from '../mail-links/codes.ts';
 import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from '../factors/passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from '../factors/second-step.ts';
 import { formText } from '../platform/forms.ts';
@@ -89,6 +92,8 @@ export type InteractionView =
    * that account is gone or disabled (then only "Use another account" is offered).
    */
   | { kind: 'select_account'; uid: string; client: ShownClient; username?: string; name?: string }
+  /** "Email me a sign-in code" was asked for `username` (lib/sign-in/email-codes.ts): the page for the code, the same for every name. */
+  | { kind: 'email_code'; uid: string; client: ShownClient; username: string; minutes: number }
   /** Signed in with a recovery code: how many are left, and where to continue. */
   | { kind: 'recovery_code_used'; uid: string; client: ShownClient; remaining: number; continueTo: string }
   | {
@@ -106,6 +111,8 @@ export type InteractionView =
       passwordReset?: boolean;
       /** On the login step: whether "Create an account" is offered (lib/sign-in/sign-up.ts). */
       signUp?: boolean;
+      /** "Email me a sign-in code" is offered (EMAIL_SIGN_IN_CODES=on, and mail). */
+      emailCode?: boolean;
       scopes: string[];
       claims: string[];
     };
@@ -153,6 +160,8 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
     const verified = Boolean(account?.emailVerified && !account.disabled);
     return { kind: 'check_mail', uid, client: shown, email: awaiting.email, via: awaiting.via, verified };
   }
+  const codeAsked = interaction.prompt.name === 'login' && emailSignInCodesOffered(ctx) ? await findPendingSignInCode(ctx.db, uid, ctx.now()) : undefined;
+  if (codeAsked) return { kind: 'email_code', uid, client: shown, username: codeAsked.username, minutes: CODE_MINUTES };
   const secondStepAccount = await accountForSecondStep(ctx, interaction);
   if (secondStepAccount) {
     const [totp, passkeys, recoveryCodes] = await Promise.all([
@@ -191,6 +200,7 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
     passwordReset: kind === 'login' && canMailLinks(ctx),
     signUp: kind === 'login' && signUpOffered(ctx),
+    emailCode: kind === 'login' && emailSignInCodesOffered(ctx),
     scopes: details.missingOIDCScope ?? [],
     claims: details.missingOIDCClaims ?? [],
   };
@@ -214,6 +224,10 @@ type Failure =
   | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' | 'account_disabled' | 'second_factor_required' }
   /** The check-your-mail step (lib/sign-in/sign-up-interaction.ts): not confirmed yet, or the mail could not be sent. */
   | { error: 'email_not_verified' | 'mail_failed' }
+  /** A code from a mail refused (lib/mail-links/codes.ts): malformed, wrong, its mail's tries used up, or expired. */
+  | { error: CodeProblem }
+  /** "Email me a sign-in code" without a name to send it for (lib/sign-in/email-codes.ts). */
+  | { error: 'email_code_username' }
   /** A passkey's answer refused (lib/factors/passkeys.ts). */
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/factors/second-step.ts), for the page to say. */
@@ -284,7 +298,8 @@ export async function signIn(ctx: AppContext, uid: string, cookie: string | null
 /**
  * After a password typed in this interaction (at sign-in, or at sign-up once the address is
  * verified): on to the second step when the person has one, refused when the policy says they
- * must set one up first, else signed in with the password (amr `pwd`). `remember`: "Keep me
+ * must set one up first, else signed in with the password (amr `pwd`), or with `first`, a mailed
+ * code (lib/sign-in/email-codes.ts) that stands where the password stood. `remember`: "Keep me
  * signed in" was ticked (SESSION_TTL), else a transient session with SESSION_IDLE_TTL.
  */
 export async function completePasswordStep(
@@ -296,11 +311,12 @@ export async function completePasswordStep(
   client: { clientId: string; clientName?: string },
   context: RequestContext,
   remember: boolean,
+  first: FirstFactor = 'pwd',
 ): Promise<InteractionOutcome> {
   if (await hasSecondFactor(ctx.db, person.id)) {
     // Not signed in yet: the interaction stays open, and its page asks for the code.
     const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + SECOND_STEP_TTL_MS);
-    await savePendingSecondStep(ctx.db, uid, { accountId: person.id, remember }, expiresAt);
+    await savePendingSecondStep(ctx.db, uid, { accountId: person.id, remember, ...(first === 'pwd' ? {} : { first }) }, expiresAt);
     return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
   }
   if (client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
@@ -323,7 +339,13 @@ export async function completePasswordStep(
     context,
     details: client,
   });
-  const redirect = await finishInteraction(ctx, uid, cookie, { login: { ...loginResult(person.id), remember } }, { mergeWithLastSubmission: false });
+  const redirect = await finishInteraction(
+    ctx,
+    uid,
+    cookie,
+    { login: { ...loginResult(person.id, undefined, first), remember } },
+    { mergeWithLastSubmission: false },
+  );
   return { redirect };
 }
 
@@ -418,10 +440,12 @@ async function finishSecondStep(
     ctx,
     uid,
     cookie,
-    { login: { ...loginResult(person.id, outcome.method), remember } },
+    { login: { ...loginResult(person.id, outcome.method, pending?.first), remember } },
     { mergeWithLastSubmission: false },
   );
-  return { redirect: outcome.method === 'recovery_code' ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume };
+  // The codes-left page knows a recovery code by its amr, which after an email code is TOTP's too: that sign-in goes straight on.
+  const codesLeft = outcome.method === 'recovery_code' && pending?.first !== 'email_code';
+  return { redirect: codesLeft ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume };
 }
 
 /** Whether the session an interaction continues was opened without "Keep me signed in". */

@@ -123,7 +123,7 @@ export async function signUp(
     if ((error as { code?: string })?.code === 'P2002') throw takenUsername(data.username);
     throw error;
   }
-  const sent = await sendEmailVerification(ctx, user, data.email, { template: signUpVerificationMail, requestId: context.requestId, locale });
+  const sent = await sendEmailVerification(ctx, user, data.email, { template: signUpVerificationMail, requestId: context.requestId, locale, withCode: true });
   if (sent !== 'sent') {
     // Nothing half-made: the same sign-up works again once mail does.
     await deleteUser(ctx.db, user.id);
@@ -195,7 +195,7 @@ export async function resendSignUpLink(
   const email = waiting?.awaitingEmail;
   if (waiting && email) {
     const account = { id: waiting.id, username: waiting.username };
-    const options = { template: signUpVerificationMail, requestId: context.requestId, locale };
+    const options = { template: signUpVerificationMail, requestId: context.requestId, locale, withCode: true };
     sendAfterAnswer(ctx.mailer, ctx.log, 'a sign-up link', async () => void (await sendEmailVerification(ctx, account, email, options)));
   }
   return { status: 'sent' };

@@ -11,6 +11,7 @@ import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
 import { SecondFactorStep } from '@/components/interaction/second-factor-step';
 import { CheckMailCard } from '@/components/interaction/check-mail-step';
+import { EmailCodeCard } from '@/components/interaction/email-code-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { RequestFields } from '@/components/interaction/request-fields';
 import { AppIdentity } from '@/components/interaction/app-identity';
@@ -50,6 +51,13 @@ const explained = new Set([
   'account_disabled',
   'email_not_verified',
   'mail_failed',
+  'mail_code_missing',
+  'mail_code_letters',
+  'mail_code_length',
+  'mail_code_wrong',
+  'mail_code_exhausted',
+  'mail_code_expired',
+  'email_code_username',
 ] as const);
 type Explained = typeof explained extends Set<infer T> ? T : never;
 const isExplained = (error: string): error is Explained => (explained as Set<string>).has(error);
@@ -179,6 +187,14 @@ export default async function InteractionPage({
     );
   }
 
+  if (view.kind === 'email_code') {
+    return (
+      <EmailCodeCard base={base} client={view.client} username={view.username} minutes={view.minutes} notice={notice}>
+        {deny}
+      </EmailCodeCard>
+    );
+  }
+
   if (view.kind === 'recovery_code_used') {
     return (
       <AuthCard title={t('recoveryCodeUsed.title')}>
@@ -241,6 +257,12 @@ export default async function InteractionPage({
           <Button block type="submit">
             {t('login.submit')}
           </Button>
+          {view.emailCode ? (
+            // The same form's username, posted elsewhere; no password needed for it (formNoValidate).
+            <Button block type="submit" variant="secondary" formAction={`${base}/email-code`} formNoValidate>
+              {t('emailCode.offer')}
+            </Button>
+          ) : null}
           {view.passwordReset ? (
             <p className="text-center text-sm">
               <TextLink href={`/password-reset?from=${encodeURIComponent(base)}`}>{t('login.forgotPassword')}</TextLink>
