@@ -97,7 +97,13 @@ export async function requestSignInCode(
  * account has one. A name that is no account, or has no verified address, gets a wrong code's answer
  * after the same count.
  */
-export async function signInWithCode(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
+export async function signInWithCode(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  form: FormData,
+  context: RequestContext,
+): Promise<InteractionOutcome> {
   if (!emailSignInCodesOffered(ctx)) return { error: 'wrong_step' };
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;

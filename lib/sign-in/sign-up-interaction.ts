@@ -117,7 +117,13 @@ export async function continueAfterVerification(ctx: AppContext, uid: string, co
  * code's, counted alike, so the page still does not tell the two apart. Right: the sign-in goes on as
  * after "continue".
  */
-export async function confirmCodeFromInteraction(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
+export async function confirmCodeFromInteraction(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  form: FormData,
+  context: RequestContext,
+): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
