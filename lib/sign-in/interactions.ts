@@ -34,6 +34,7 @@ import { signUpOffered } from './sign-up.ts';
 import { secondFactorRequiredFor } from '../factors/policy.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { recordSignInFailure } from './failures.ts';
+import { addToConsent, findConsent } from '../consents/repository.ts';
 
 export const loginForm = z.object({
   username: z.string().trim().min(1, 'Enter your username').max(64),
@@ -108,6 +109,11 @@ export type InteractionView =
       signUp?: boolean;
       scopes: string[];
       claims: string[];
+      /**
+       * On the consent step: the person allowed this app before (lib/consents/repository.ts), and
+       * `scopes`/`claims` are what it asks for beyond that (or, with prompt=consent, all it asks for again).
+       */
+      consentedBefore?: boolean;
     };
 
 /**
@@ -176,7 +182,6 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
     return { kind: 'select_account', uid, client: shown, username: usable?.username, name: usable?.name ?? undefined };
   }
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
-  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
   const account = typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
   // "Use another account" was chosen: neither the app's hint nor the session's account fills in the form.
@@ -191,9 +196,21 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
     passwordReset: kind === 'login' && canMailLinks(ctx),
     signUp: kind === 'login' && signUpOffered(ctx),
-    scopes: details.missingOIDCScope ?? [],
-    claims: details.missingOIDCClaims ?? [],
+    ...(kind === 'consent' ? await consentAsked(ctx, interaction, account?.id) : { scopes: [], claims: [] }),
   };
+}
+
+/**
+ * What the consent step asks for: what the request adds to the person's consent so far, or,
+ * when it adds nothing (prompt=consent asks again), everything it requests.
+ */
+async function consentAsked(ctx: AppContext, interaction: Interaction, accountId: string | undefined) {
+  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+  const consentedBefore = accountId ? Boolean(await findConsent(ctx.db, accountId, String(interaction.params.client_id))) : false;
+  const missing = { scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims ?? [] };
+  if (missing.scopes.length || missing.claims.length) return { ...missing, consentedBefore };
+  const requested = typeof interaction.params.scope === 'string' ? interaction.params.scope.split(' ').filter(Boolean) : [];
+  return { scopes: requested, claims: [], consentedBefore: false };
 }
 
 /**
@@ -474,6 +491,14 @@ export async function confirmConsent(ctx: AppContext, uid: string, cookie: strin
     grant.addResourceScope(indicator, scopes.join(' '));
   }
   const grantId = await grant.save();
+  // Remembered beyond this session's grant: the next sign-in to this app, in any browser, asks only for what is new.
+  const accountId = interaction.session?.accountId;
+  if (typeof accountId === 'string') {
+    await addToConsent(ctx.db, accountId, String(interaction.params.client_id), {
+      scopes: grant.getOIDCScopeEncountered().split(' ').filter(Boolean),
+      claims: grant.getOIDCClaimsEncountered(),
+    });
+  }
   await recordConsent(ctx, interaction, context, { action: 'consent.granted', scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims });
   const redirect = await finishInteraction(ctx, uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
   return { redirect };

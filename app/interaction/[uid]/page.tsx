@@ -276,7 +276,7 @@ export default async function InteractionPage({
       title={t('consent.title', { client: view.client.name })}
       subtitle={
         <>
-          <AppIdentity client={view.client}>{t.rich('consent.subtitle', { client: view.client.name, strong })}</AppIdentity>
+          <AppIdentity client={view.client}>{t.rich(view.consentedBefore ? 'consent.subtitleMore' : 'consent.subtitle', { client: view.client.name, strong })}</AppIdentity>
           {view.username ? (
             <AnotherAccountForm
               action={`${base}/another-account`}
