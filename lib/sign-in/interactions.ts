@@ -24,7 +24,8 @@ import { recordAudit, type RequestContext } from '../audit/log.ts';
 import { authenticate, recordLockout } from './authentication.ts';
 import { mailUnlockLink } from '../mail-links/account-unlock.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
-import { rememberDevice } from './devices.ts';
+import { knownDevice, rememberDevice } from './devices.ts';
+import { trustAllowed, trustDevice, trustedDeviceHere } from './trusted-devices.ts';
 import { recoveryCodesLeft } from '../factors/recovery-codes.ts';
 import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from '../factors/passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from '../factors/second-step.ts';
@@ -78,6 +79,8 @@ export type InteractionView =
       totp: boolean;
       passkey?: PublicKeyCredentialRequestOptionsJSON;
       recoveryCodes: boolean;
+      /** The days "Don't ask for a second step on this device" trusts this browser for, when offered. */
+      trustDays?: number;
     }
   /**
    * The password was typed in this interaction (at sign-up, or at sign-in) for an account whose
@@ -174,6 +177,8 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
       totp: Boolean(totp?.confirmedAt),
       passkey: passkeys > 0 ? await signInOptions(ctx, uid, interaction.exp * 1000, secondStepAccount.id) : undefined,
       recoveryCodes: recoveryCodes > 0,
+      // After a password typed here only: a step-up asks for the mfa acr, which no trust gives.
+      trustDays: (await findPendingSecondStep(ctx.db, uid, ctx.now())) && (await trustAllowed(ctx, interaction)) ? ctx.config.TRUSTED_DEVICE_DAYS : undefined,
     };
   }
   if (interaction.prompt.name === 'select_account') {
@@ -314,13 +319,16 @@ export async function completePasswordStep(
   context: RequestContext,
   remember: boolean,
 ): Promise<Next> {
-  if (await hasSecondFactor(ctx.db, person.id)) {
+  const hasFactor = await hasSecondFactor(ctx.db, person.id);
+  // A browser the person trusted skips the step, and the sign-in says it was the password alone (lib/sign-in/trusted-devices.ts).
+  const trustedHere = hasFactor && (await trustAllowed(ctx, interaction)) && (await trustedDeviceHere(ctx, person.id, cookie));
+  if (hasFactor && !trustedHere) {
     // Not signed in yet: the interaction stays open, and its page asks for the code.
     const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + SECOND_STEP_TTL_MS);
     await savePendingSecondStep(ctx.db, uid, { accountId: person.id, remember }, expiresAt);
     return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
   }
-  if (client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
+  if (!hasFactor && client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
     // The portal, where a factor is set up, is the one app such a person may still sign in to.
     ctx.metrics.signIn('failed');
     await recordAudit(ctx.db, {
@@ -338,7 +346,7 @@ export async function completePasswordStep(
     actor: person,
     target: { type: 'user', id: person.id, label: person.username },
     context,
-    details: client,
+    details: trustedHere ? { ...client, trustedDevice: true } : client,
   });
   const redirect = await finishInteraction(ctx, uid, cookie, { login: { ...loginResult(person.id), remember } }, { mergeWithLastSubmission: false });
   return { redirect };
@@ -365,7 +373,8 @@ export async function secondStep(ctx: AppContext, uid: string, cookie: string | 
   if (!account) return { error: 'password_first' };
   const method = form.get('method') === 'recovery_code' ? 'recovery_code' : 'totp';
   const person = { id: account.id, username: account.username };
-  return finishSecondStep(ctx, uid, cookie, interaction, person, { method, code: formText(form, 'code', 64) }, context);
+  const trust = form.get('trust_device') === 'on';
+  return finishSecondStep(ctx, uid, cookie, interaction, person, { method, code: formText(form, 'code', 64) }, context, trust);
 }
 
 /**
@@ -410,6 +419,7 @@ async function finishSecondStep(
   person: { id: string; username: string },
   input: SecondStepInput,
   context: RequestContext,
+  trust = false,
 ): Promise<Next> {
   const method = input.method;
   const client = await clientOf(ctx, interaction);
@@ -422,6 +432,9 @@ async function finishSecondStep(
   // A step-up has no pending step: its session keeps what was chosen when it was opened.
   const pending = await findPendingSecondStep(ctx.db, uid, ctx.now());
   const remember = pending ? (pending.remember ?? true) : !(await sessionIsTransient(ctx, interaction));
+  // "Don't ask again on this device": only after a password typed here, and where the page offered it.
+  const trusting = trust && pending !== undefined && (await trustAllowed(ctx, interaction));
+  const cookies = trusting ? await trustThisBrowser(ctx, person.id, cookie, context) : [];
   await deletePendingSecondStep(ctx.db, uid);
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, {
@@ -438,7 +451,20 @@ async function finishSecondStep(
     { login: { ...loginResult(person.id, outcome.method), remember } },
     { mergeWithLastSubmission: false },
   );
-  return { redirect: outcome.method === 'recovery_code' ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume };
+  return { redirect: outcome.method === 'recovery_code' ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume, cookies };
+}
+
+/** Trusts this browser's device id for the account (a device cookie entry made now when it has none); the cookie to set, if new. */
+async function trustThisBrowser(ctx: AppContext, accountId: string, cookie: string | null, context: RequestContext): Promise<string[]> {
+  let deviceId = await knownDevice(ctx.db, accountId, cookie);
+  const set: string[] = [];
+  if (!deviceId) {
+    const made = await rememberDevice(ctx.db, accountId, cookie, ctx.config.ISSUER.startsWith('https:'));
+    set.push(made);
+    deviceId = await knownDevice(ctx.db, accountId, made.split(';')[0]);
+  }
+  if (deviceId) await trustDevice(ctx, accountId, deviceId, context.userAgent);
+  return set;
 }
 
 /** Whether the session an interaction continues was opened without "Keep me signed in". */

@@ -156,6 +156,7 @@ export default async function InteractionPage({
             continue: t('secondFactor.continue'),
             useRecoveryCode: t('secondFactor.useRecoveryCode'),
             useAnotherWay: t('secondFactor.useAnotherWay'),
+            trustDevice: view.trustDays ? t('secondFactor.trustDevice', { count: view.trustDays }) : undefined,
           }}
         />
         {deny}
