@@ -49,7 +49,12 @@ const union = (before: string[], added: readonly string[]) => [...new Set([...be
  * Adds what the person just allowed to their consent to the client (made on the first).
  * One transaction, so two consents given at once in two browsers both count.
  */
-export async function addToConsent(db: Database, userId: string, clientId: string, given: { scopes: readonly string[]; claims: readonly string[] }): Promise<Consent> {
+export async function addToConsent(
+  db: Database,
+  userId: string,
+  clientId: string,
+  given: { scopes: readonly string[]; claims: readonly string[] },
+): Promise<Consent> {
   const row = await db.prisma.$transaction(async (tx) => {
     const key = { userId_clientId: { userId, clientId } };
     const before = await tx.consent.findUnique({ where: key, select: fields });

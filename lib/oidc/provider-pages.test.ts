@@ -111,7 +111,11 @@ test('the portal asking with the signed-in person’s ID token: no question, the
     const ctx = context({ client: portal }) as unknown as Record<string, unknown> & { oidc: Record<string, unknown>; body: string };
     Object.assign(ctx.oidc, { entities, session: { accountId } });
     Object.assign(ctx, { response: { get: (name: string) => headers.get(name) }, set: (name: string, value: string) => headers.set(name, value) });
-    renderLogoutPage(settings, ctx as unknown as KoaContextWithOIDC, '<form id="op.logoutForm" method="post" action="/oauth/logout/confirm"><input type="hidden" name="xsrf" value="s"/></form>');
+    renderLogoutPage(
+      settings,
+      ctx as unknown as KoaContextWithOIDC,
+      '<form id="op.logoutForm" method="post" action="/oauth/logout/confirm"><input type="hidden" name="xsrf" value="s"/></form>',
+    );
     return { body: ctx.body, policy: headers.get('content-security-policy') ?? '' };
   };
   const own = page(hint('u1'));

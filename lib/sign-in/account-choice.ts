@@ -11,6 +11,8 @@ import { ANOTHER_ACCOUNT } from '../oidc/account-choice.ts';
 import { findAccount } from '../users/repository.ts';
 import { findInteraction, finishInteraction } from '../oidc/interaction.ts';
 import { current, type Next } from './interactions.ts';
+import { forgetAccount } from './remembered-accounts.ts';
+import { formText } from '../platform/forms.ts';
 
 /**
  * "Continue as …" on the prompt=select_account page: the signed-in account is the choice, and the
@@ -37,4 +39,16 @@ export async function useAnotherAccount(ctx: AppContext, uid: string, cookie: st
   if (!interaction) return { error: 'expired' };
   const redirect = await finishInteraction(ctx, uid, cookie, { [ANOTHER_ACCOUNT]: {} }, { mergeWithLastSubmission: false });
   return { redirect };
+}
+
+/**
+ * "Remove" on the account chooser (lib/sign-in/remembered-accounts.ts): the account leaves this
+ * browser's list, and the page shows what is left. Nothing is signed out: the list only names who
+ * signed in here.
+ */
+export async function removeRememberedAccount(ctx: AppContext, uid: string, cookie: string | null, form: FormData): Promise<Next> {
+  const interaction = await findInteraction(ctx, uid, cookie);
+  if (!interaction) return { error: 'expired' };
+  const removed = await forgetAccount(ctx.db, formText(form, 'account', 64), cookie, ctx.config.ISSUER.startsWith('https:'));
+  return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString(), cookies: [removed] };
 }

@@ -26,6 +26,7 @@ import { mailUnlockLink } from '../mail-links/account-unlock.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { knownDevice, rememberDevice } from './devices.ts';
 import { trustAllowed, trustDevice, trustedDeviceHere } from './trusted-devices.ts';
+import { rememberAccount, rememberedAccounts, type RememberedAccount } from './remembered-accounts.ts';
 import { recoveryCodesLeft } from '../factors/recovery-codes.ts';
 import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from '../factors/passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from '../factors/second-step.ts';
@@ -110,6 +111,11 @@ export type InteractionView =
       passwordReset?: boolean;
       /** On the login step: whether "Create an account" is offered (lib/sign-in/sign-up.ts). */
       signUp?: boolean;
+      /**
+       * On the login step of a browser that remembers accounts (lib/sign-in/remembered-accounts.ts), when
+       * nothing else names who signs in (no login_hint, no session's account): the account chooser's list.
+       */
+      accounts?: RememberedAccount[];
       scopes: string[];
       claims: string[];
       /**
@@ -139,7 +145,13 @@ async function expiredView(ctx: AppContext, uid: string, hint: ExpiredHint): Pro
 }
 
 /** The page for the interaction `uid` as found (`interaction`; undefined when it is gone or not this browser's). */
-export async function viewInteraction(ctx: AppContext, uid: string, interaction: Interaction | undefined, hint: ExpiredHint = {}): Promise<InteractionView> {
+export async function viewInteraction(
+  ctx: AppContext,
+  uid: string,
+  interaction: Interaction | undefined,
+  hint: ExpiredHint = {},
+  cookie: string | null = null,
+): Promise<InteractionView> {
   if (!interaction) return expiredView(ctx, uid, hint);
   const client = await clientForDisplay(ctx, interaction.params.client_id as string);
   if (!client) return { kind: 'expired' };
@@ -191,6 +203,8 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
   const account = typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
   // "Use another account" was chosen: neither the app's hint nor the session's account fills in the form.
   const another = forAnotherAccount(interaction.prompt);
+  const named = typeof interaction.params.login_hint === 'string' || Boolean(account);
+  const accounts = kind === 'login' && !another && !named ? await rememberedAccounts(ctx.db, cookie) : [];
   return {
     kind,
     uid,
@@ -201,6 +215,7 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
     passwordReset: kind === 'login' && canMailLinks(ctx),
     signUp: kind === 'login' && signUpOffered(ctx),
+    ...(accounts.length ? { accounts } : {}),
     ...(kind === 'consent' ? await consentAsked(ctx, interaction, account?.id) : { scopes: [], claims: [] }),
   };
 }
@@ -299,8 +314,11 @@ export async function signIn(ctx: AppContext, uid: string, cookie: string | null
   // The account's own spelling: usernames match whatever the case typed.
   const next = await completePasswordStep(ctx, uid, cookie, interaction, { id: result.accountId, username: result.username }, client, context, remember);
   if (!('redirect' in next)) return next;
-  // The right password makes this browser a known one of the account: its own budget against guessing from now on.
-  return { ...next, cookies: [await rememberDevice(ctx.db, result.accountId, cookie, ctx.config.ISSUER.startsWith('https:'))] };
+  // The right password makes this browser a known one of the account: its own budget against guessing from now on,
+  // and the account on its chooser.
+  const secure = ctx.config.ISSUER.startsWith('https:');
+  const known = [await rememberDevice(ctx.db, result.accountId, cookie, secure), await rememberAccount(ctx.db, result.accountId, cookie, secure)];
+  return { ...next, cookies: [...known, ...(next.cookies ?? [])] };
 }
 
 /**
@@ -407,7 +425,7 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
   const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, 'passwordless') }, { mergeWithLastSubmission: false });
-  return { redirect };
+  return { redirect, cookies: [await rememberAccount(ctx.db, person.id, cookie, ctx.config.ISSUER.startsWith('https:'))] };
 }
 
 /** Checks the second step; on success records it and finishes the interaction as that person. */

@@ -16,6 +16,7 @@ import { RequestFields } from '@/components/interaction/request-fields';
 import { AppIdentity } from '@/components/interaction/app-identity';
 import { AnotherAccountForm } from '@/components/interaction/another-account';
 import { SelectAccount } from '@/components/interaction/select-account';
+import { AccountChooser } from '@/components/interaction/account-chooser';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { interactionPage } from '@/lib/surfaces/interaction/page';
 import { requestIdOf } from '@/lib/platform/request-context';
@@ -82,7 +83,7 @@ export default async function InteractionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { uid } = await params;
-  const { error, retry_after: retryAfter, method, sent, client_id: clientId, redirect_uri: redirectUri } = await searchParams;
+  const { error, retry_after: retryAfter, method, sent, client_id: clientId, redirect_uri: redirectUri, account: chosen } = await searchParams;
   const jar = await cookies();
   // Where an expired form came from (app/interaction/respond.ts): checked against the registration before any link.
   const hint = { clientId: typeof clientId === 'string' ? clientId : undefined, redirectUri: typeof redirectUri === 'string' ? redirectUri : undefined };
@@ -198,9 +199,31 @@ export default async function InteractionPage({
     return <SelectAccount base={base} client={view.client} account={account} notice={notice} />;
   }
 
+  if (view.kind === 'login' && view.accounts && chosen === undefined && error === undefined) {
+    // The browser remembers accounts: pick one (its username filled in the form), or another.
+    const chooser = await getTranslations('interaction.chooser');
+    return (
+      <AuthCard
+        title={chooser('title')}
+        subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}
+      >
+        {notice}
+        <AccountChooser
+          base={base}
+          client={view.client}
+          accounts={view.accounts}
+          texts={{ remove: chooser('remove'), removeWhich: (account) => chooser('removeWhich', { account }), another: chooser('another') }}
+        />
+        {deny}
+      </AuthCard>
+    );
+  }
+
   if (view.kind === 'login') {
+    // One of the chooser's accounts (?account=<id>): its username in the form, the password or passkey still asked.
+    const picked = typeof chosen === 'string' ? view.accounts?.find((account) => account.id === chosen) : undefined;
     // A username already there (the one just refused, the app's login_hint, the session's): the password is what is left to type.
-    const username = lastUsername ?? view.loginHint ?? view.sessionUsername;
+    const username = lastUsername ?? picked?.username ?? view.loginHint ?? view.sessionUsername;
     // Someone else than the hint or the session names may be at the keyboard: offer them the empty form.
     const offerAnother = Boolean(view.loginHint ?? view.sessionUsername);
     // A refusal about what was typed is tied to both fields (WCAG 3.3.1): announced with them, and their borders red.
@@ -248,6 +271,11 @@ export default async function InteractionPage({
             </p>
           ) : null}
         </form>
+        {view.accounts ? (
+          <p className="mt-4 text-center text-sm">
+            <TextLink href={base}>{(await getTranslations('interaction.chooser'))('chooseAnother')}</TextLink>
+          </p>
+        ) : null}
         {offerAnother ? (
           <AnotherAccountForm
             action={`${base}/another-account`}
@@ -277,7 +305,9 @@ export default async function InteractionPage({
       title={t('consent.title', { client: view.client.name })}
       subtitle={
         <>
-          <AppIdentity client={view.client}>{t.rich(view.consentedBefore ? 'consent.subtitleMore' : 'consent.subtitle', { client: view.client.name, strong })}</AppIdentity>
+          <AppIdentity client={view.client}>
+            {t.rich(view.consentedBefore ? 'consent.subtitleMore' : 'consent.subtitle', { client: view.client.name, strong })}
+          </AppIdentity>
           {view.username ? (
             <AnotherAccountForm
               action={`${base}/another-account`}
