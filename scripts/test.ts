@@ -42,10 +42,10 @@ const serverLimits = { THROTTLE_SOURCE_FREE_FAILURES: '99999', THROTTLE_SOURCE_H
  * Sign-up is off by default; the servers under test offer it, for the fixtures' domain only
  * (e2e/support/fixtures.ts makes every address @example.test), so the browser tests can sign up
  * and the protocol tests can check the domain limit. e2e/protocol/sign-up.test.ts starts an
- * instance of its own for the default (off) and the per-address cap. Trusted devices (off by
- * default too) are offered for 30 days, so the browser tests can trust one.
+ * instance of its own for the default (off) and the per-address cap. Trusted devices and the
+ * account chooser (off by default too) are on, so the browser tests can use them.
  */
-const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test', TRUSTED_DEVICE_DAYS: '30' };
+const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test', TRUSTED_DEVICE_DAYS: '30', ACCOUNT_CHOOSER: 'on' };
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');

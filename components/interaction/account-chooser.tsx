@@ -1,8 +1,8 @@
 /**
  * The account chooser of the sign-in step (lib/sign-in/remembered-accounts.ts): the accounts signed
  * in on this browser, each a link to the sign-in form with its username filled (its password or
- * passkey is still asked), a Remove button per account (a form post, no JavaScript needed), and
- * "Use another account" for the empty form. UI only.
+ * passkey is still asked) and a Remove button per account (a form post, no JavaScript needed); the
+ * page's sign-in form below it is for another account. UI only.
  */
 import { focusRing } from '../ui/button';
 import { RequestFields } from './request-fields';
@@ -11,7 +11,6 @@ export interface ChooserTexts {
   /** "Remove", and the sr-only rest: " {account} from this list". */
   remove: string;
   removeWhich: (account: string) => string;
-  another: string;
 }
 
 export function AccountChooser({
@@ -57,12 +56,6 @@ export function AccountChooser({
           );
         })}
       </ul>
-      <a
-        href={`${base}?account=new`}
-        className={`mt-3 block rounded-md p-2 text-center text-sm font-medium text-accent-text underline-offset-2 hover:underline ${focusRing}`}
-      >
-        {texts.another}
-      </a>
     </div>
   );
 }

@@ -129,6 +129,13 @@ const envSchema = z.object({
    */
   TRUSTED_DEVICE_DAYS: z.coerce.number().int().min(0).max(365).default(0),
   /**
+   * `on`: a browser remembers the accounts signed in on it (a signed cookie of their ids, at most five), and the
+   * sign-in page lists them above the form to pick one (its username filled in; the password or passkey is still
+   * asked) or remove one; signing out leaves the list. `off` by default: the sign-in page shows no one's name until
+   * the operator chooses to. See [Signing in](features.md#signing-in).
+   */
+  ACCOUNT_CHOOSER: z.enum(['off', 'on']).default('off'),
+  /**
    * The port `npm start` listens on (`node scripts/server.mjs -p PORT -H HOST` also takes it as a flag,
    * which wins).
    */

@@ -204,7 +204,8 @@ export async function viewInteraction(
   // "Use another account" was chosen: neither the app's hint nor the session's account fills in the form.
   const another = forAnotherAccount(interaction.prompt);
   const named = typeof interaction.params.login_hint === 'string' || Boolean(account);
-  const accounts = kind === 'login' && !another && !named ? await rememberedAccounts(ctx.db, cookie) : [];
+  const chooser = ctx.config.ACCOUNT_CHOOSER === 'on' && kind === 'login' && !another && !named;
+  const accounts = chooser ? await rememberedAccounts(ctx.db, cookie) : [];
   return {
     kind,
     uid,
@@ -317,8 +318,14 @@ export async function signIn(ctx: AppContext, uid: string, cookie: string | null
   // The right password makes this browser a known one of the account: its own budget against guessing from now on,
   // and the account on its chooser.
   const secure = ctx.config.ISSUER.startsWith('https:');
-  const known = [await rememberDevice(ctx.db, result.accountId, cookie, secure), await rememberAccount(ctx.db, result.accountId, cookie, secure)];
+  const known = [await rememberDevice(ctx.db, result.accountId, cookie, secure), ...(await chooserCookie(ctx, result.accountId, cookie))];
   return { ...next, cookies: [...known, ...(next.cookies ?? [])] };
+}
+
+/** With ACCOUNT_CHOOSER=on, the Set-Cookie that puts the account first on this browser's chooser. */
+async function chooserCookie(ctx: AppContext, accountId: string, cookie: string | null): Promise<string[]> {
+  if (ctx.config.ACCOUNT_CHOOSER !== 'on') return [];
+  return [await rememberAccount(ctx.db, accountId, cookie, ctx.config.ISSUER.startsWith('https:'))];
 }
 
 /**
@@ -425,7 +432,7 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
   const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, 'passwordless') }, { mergeWithLastSubmission: false });
-  return { redirect, cookies: [await rememberAccount(ctx.db, person.id, cookie, ctx.config.ISSUER.startsWith('https:'))] };
+  return { redirect, cookies: await chooserCookie(ctx, person.id, cookie) };
 }
 
 /** Checks the second step; on success records it and finishes the interaction as that person. */

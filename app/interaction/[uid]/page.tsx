@@ -199,29 +199,12 @@ export default async function InteractionPage({
     return <SelectAccount base={base} client={view.client} account={account} notice={notice} />;
   }
 
-  if (view.kind === 'login' && view.accounts && chosen === undefined && error === undefined) {
-    // The browser remembers accounts: pick one (its username filled in the form), or another.
-    const chooser = await getTranslations('interaction.chooser');
-    return (
-      <AuthCard
-        title={chooser('title')}
-        subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}
-      >
-        {notice}
-        <AccountChooser
-          base={base}
-          client={view.client}
-          accounts={view.accounts}
-          texts={{ remove: chooser('remove'), removeWhich: (account) => chooser('removeWhich', { account }), another: chooser('another') }}
-        />
-        {deny}
-      </AuthCard>
-    );
-  }
-
   if (view.kind === 'login') {
     // One of the chooser's accounts (?account=<id>): its username in the form, the password or passkey still asked.
     const picked = typeof chosen === 'string' ? view.accounts?.find((account) => account.id === chosen) : undefined;
+    const chooser = await getTranslations('interaction.chooser');
+    // The browser's remembered accounts above the form, until one is picked or a sign-in was refused.
+    const choosing = view.accounts && !picked && error === undefined;
     // A username already there (the one just refused, the app's login_hint, the session's): the password is what is left to type.
     const username = lastUsername ?? picked?.username ?? view.loginHint ?? view.sessionUsername;
     // Someone else than the hint or the session names may be at the keyboard: offer them the empty form.
@@ -231,6 +214,20 @@ export default async function InteractionPage({
     return (
       <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}>
         {notice ? <div id={SIGN_IN_ERROR_ID}>{notice}</div> : null}
+        {choosing && view.accounts ? (
+          <section aria-labelledby="account-chooser" className="mb-6 border-b border-slate-200 pb-6">
+            <h2 id="account-chooser" className="mb-3 text-sm font-medium text-slate-700">
+              {chooser('title')}
+            </h2>
+            <AccountChooser
+              base={base}
+              client={view.client}
+              accounts={view.accounts}
+              texts={{ remove: chooser('remove'), removeWhich: (account) => chooser('removeWhich', { account }) }}
+            />
+            <p className="mt-4 text-sm text-slate-600">{chooser('another')}</p>
+          </section>
+        ) : null}
         <form method="post" action={`${base}/login`} className="space-y-4">
           <RequestFields client={view.client} />
           <TextField
@@ -271,9 +268,9 @@ export default async function InteractionPage({
             </p>
           ) : null}
         </form>
-        {view.accounts ? (
+        {picked ? (
           <p className="mt-4 text-center text-sm">
-            <TextLink href={base}>{(await getTranslations('interaction.chooser'))('chooseAnother')}</TextLink>
+            <TextLink href={base}>{chooser('chooseAnother')}</TextLink>
           </p>
         ) : null}
         {offerAnother ? (
