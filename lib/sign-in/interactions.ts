@@ -20,7 +20,7 @@ import { findAccount, findUserById } from '../users/repository.ts';
 import { countPasskeys, findTotpFactor } from '../factors/repository.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from './pending-second-steps.ts';
 import { findPendingEmailVerification, savePendingEmailVerification } from './pending-email-verifications.ts';
-import { recordAudit, type RequestContext } from '../audit/log.ts';
+import { recordAudit, recordAuditBy, userTarget, type RequestContext } from '../audit/log.ts';
 import { authenticate, recordLockout } from './authentication.ts';
 import { mailUnlockLink } from '../mail-links/account-unlock.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
@@ -356,23 +356,13 @@ export async function completePasswordStep(
   if (!hasFactor && client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
     // The portal, where a factor is set up, is the one app such a person may still sign in to.
     ctx.metrics.signIn('failed');
-    await recordAudit(ctx.db, {
-      action: 'sign_in.failed',
-      actor: null,
-      target: { type: 'user', id: person.id, label: person.username },
-      context,
-      details: { username: person.username, reason: 'second_factor_required', ...client },
-    });
+    const details = { username: person.username, reason: 'second_factor_required' as const, ...client };
+    await recordAuditBy(ctx.db, { actor: null, context }, { action: 'sign_in.failed', target: userTarget(person), details });
     return { error: 'second_factor_required' };
   }
   ctx.metrics.signIn('succeeded');
-  await recordAudit(ctx.db, {
-    action: 'sign_in.succeeded',
-    actor: person,
-    target: { type: 'user', id: person.id, label: person.username },
-    context,
-    details: trustedHere ? { ...client, trustedDevice: true } : client,
-  });
+  const details = trustedHere ? { ...client, trustedDevice: true as const } : client;
+  await recordAuditBy(ctx.db, { actor: person, context }, { action: 'sign_in.succeeded', target: userTarget(person), details });
   const redirect = await finishInteraction(ctx, uid, cookie, { login: { ...loginResult(person.id), remember } }, { mergeWithLastSubmission: false });
   return { redirect };
 }
@@ -462,13 +452,8 @@ async function finishSecondStep(
   const cookies = trusting ? await trustThisBrowser(ctx, person.id, cookie, context) : [];
   await deletePendingSecondStep(ctx.db, uid);
   ctx.metrics.signIn('succeeded');
-  await recordAudit(ctx.db, {
-    action: 'sign_in.succeeded',
-    actor: person,
-    target: { type: 'user', id: person.id, label: person.username },
-    context,
-    details: { ...client, secondFactor: outcome.method },
-  });
+  const details = { ...client, secondFactor: outcome.method };
+  await recordAuditBy(ctx.db, { actor: person, context }, { action: 'sign_in.succeeded', target: userTarget(person), details });
   const resume = await finishInteraction(
     ctx,
     uid,
