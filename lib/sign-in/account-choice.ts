@@ -11,7 +11,7 @@ import { ANOTHER_ACCOUNT } from '../oidc/account-choice.ts';
 import { findAccount } from '../users/repository.ts';
 import { findInteraction, finishInteraction } from '../oidc/interaction.ts';
 import { current, type Next } from './interactions.ts';
-import { forgetAccount } from './remembered-accounts.ts';
+import { forgetAccount, rememberedIds } from './remembered-accounts.ts';
 import { formText } from '../platform/forms.ts';
 
 /**
@@ -34,10 +34,13 @@ export async function continueAsSignedIn(ctx: AppContext, uid: string, cookie: s
  * yet: if the person goes back to the app, the session is as it was; if someone else signs in,
  * the provider ends the earlier account's session first.
  */
-export async function useAnotherAccount(ctx: AppContext, uid: string, cookie: string | null): Promise<Next> {
+export async function useAnotherAccount(ctx: AppContext, uid: string, cookie: string | null, form?: FormData): Promise<Next> {
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
-  const redirect = await finishInteraction(ctx, uid, cookie, { [ANOTHER_ACCOUNT]: {} }, { mergeWithLastSubmission: false });
+  // One of the browser's remembered accounts picked on the prompt=select_account page: the next form has its username.
+  const account = form ? formText(form, 'account', 64) : '';
+  const picked = account && (await rememberedIds(ctx.db, cookie)).includes(account) ? { account } : {};
+  const redirect = await finishInteraction(ctx, uid, cookie, { [ANOTHER_ACCOUNT]: picked }, { mergeWithLastSubmission: false });
   return { redirect };
 }
 

@@ -14,7 +14,7 @@ import { clientForDisplay, findInteraction, finishInteraction, grantFor, interac
 import type { AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
-import { forAnotherAccount } from '../oidc/account-choice.ts';
+import { ANOTHER_ACCOUNT, forAnotherAccount } from '../oidc/account-choice.ts';
 import { appHost } from '../oidc/return-link.ts';
 import { findAccount, findUserById } from '../users/repository.ts';
 import { countPasskeys, findTotpFactor } from '../factors/repository.ts';
@@ -93,7 +93,15 @@ export type InteractionView =
    * prompt=select_account with a signed-in session: its account ("Continue as …"), or none when
    * that account is gone or disabled (then only "Use another account" is offered).
    */
-  | { kind: 'select_account'; uid: string; client: ShownClient; username?: string; name?: string }
+  | {
+      kind: 'select_account';
+      uid: string;
+      client: ShownClient;
+      username?: string;
+      name?: string;
+      /** With ACCOUNT_CHOOSER=on: the browser's other remembered accounts, to sign in as instead. */
+      others?: RememberedAccount[];
+    }
   /** Signed in with a recovery code: how many are left, and where to continue. */
   | { kind: 'recovery_code_used'; uid: string; client: ShownClient; remaining: number; continueTo: string }
   | {
@@ -196,7 +204,9 @@ export async function viewInteraction(
   if (interaction.prompt.name === 'select_account') {
     const signedIn = typeof interaction.session?.accountId === 'string' ? await findAccount(ctx.db, interaction.session.accountId) : undefined;
     const usable = signedIn && !signedIn.disabled ? signedIn : undefined;
-    return { kind: 'select_account', uid, client: shown, username: usable?.username, name: usable?.name ?? undefined };
+    const remembered = ctx.config.ACCOUNT_CHOOSER === 'on' ? await rememberedAccounts(ctx.db, cookie) : [];
+    const others = remembered.filter((other) => other.id !== usable?.id);
+    return { kind: 'select_account', uid, client: shown, username: usable?.username, name: usable?.name ?? undefined, ...(others.length ? { others } : {}) };
   }
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
   const accountId = interaction.session?.accountId;
@@ -204,13 +214,16 @@ export async function viewInteraction(
   // "Use another account" was chosen: neither the app's hint nor the session's account fills in the form.
   const another = forAnotherAccount(interaction.prompt);
   const named = typeof interaction.params.login_hint === 'string' || Boolean(account);
-  const chooser = ctx.config.ACCOUNT_CHOOSER === 'on' && kind === 'login' && !another && !named;
-  const accounts = chooser ? await rememberedAccounts(ctx.db, cookie) : [];
+  const chooserOn = ctx.config.ACCOUNT_CHOOSER === 'on' && kind === 'login';
+  const accounts = chooserOn && !another && !named ? await rememberedAccounts(ctx.db, cookie) : [];
+  // An account picked from the chooser on the prompt=select_account page (lib/sign-in/account-choice.ts useAnotherAccount).
+  const pickedId = (interaction.lastSubmission as Record<string, { account?: unknown } | undefined> | undefined)?.[ANOTHER_ACCOUNT]?.account;
+  const picked = chooserOn && another && typeof pickedId === 'string' ? (await rememberedAccounts(ctx.db, cookie)).find((a) => a.id === pickedId) : undefined;
   return {
     kind,
     uid,
     client: shown,
-    loginHint: !another && typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
+    loginHint: another ? picked?.username : typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
     username: kind === 'consent' ? account?.username : undefined,
     sessionUsername: kind === 'login' && !another && !account?.disabled ? account?.username : undefined,
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,

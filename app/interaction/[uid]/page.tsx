@@ -196,7 +196,7 @@ export default async function InteractionPage({
 
   if (view.kind === 'select_account') {
     const account = view.username ? { username: view.username, name: view.name } : undefined;
-    return <SelectAccount base={base} client={view.client} account={account} notice={notice} />;
+    return <SelectAccount base={base} client={view.client} account={account} others={view.others} notice={notice} />;
   }
 
   if (view.kind === 'login') {
