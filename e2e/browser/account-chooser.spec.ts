@@ -37,6 +37,7 @@ async function newPage(browser: Browser, colorScheme: 'light' | 'dark') {
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`two accounts remembered (${colorScheme}): pick one, its password is asked and the app gets it; remove the other`, async ({ browser }) => {
+    test.slow(); // four sign-ins and three sign-outs
     const a = await makeUser({ name: `Ada ${Date.now()}` });
     const b = await makeUser({ name: `Bob ${Date.now()}` });
     const page = await newPage(browser, colorScheme);

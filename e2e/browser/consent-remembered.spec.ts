@@ -46,6 +46,7 @@ async function noSeriousViolations(page: Page, name: string, variant: string) {
 }
 
 test('consent given in one browser is not asked in another; after revoking the app in /account it is asked again', async ({ browser }) => {
+  test.slow(); // three browsers, each signing in through Gatehouse
   const user = await makeUser();
   const client = await makeClient({ name: `Notes ${Date.now()}` });
 
@@ -76,6 +77,7 @@ test('consent given in one browser is not asked in another; after revoking the a
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`an app asking for more (${colorScheme}): only the new scope is asked, saying the rest was allowed before`, async ({ browser }) => {
+    test.slow(); // three browsers, each signing in through Gatehouse
     const user = await makeUser();
     const client = await makeClient({ name: `Tasks ${Date.now()}` });
 
@@ -100,6 +102,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 test('prompt=consent asks again, for everything the request names', async ({ browser }) => {
+  test.slow(); // two sign-ins
   const user = await makeUser();
   const client = await makeClient({ name: `Mail ${Date.now()}` });
   const page = await freshPage(browser);

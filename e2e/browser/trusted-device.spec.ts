@@ -68,6 +68,7 @@ async function expectCodeAsked(page: Page, client: Client, user: { username: str
 }
 
 test('a trusted browser skips the second step, as a password-only sign-in, until the password changes', async ({ browser }) => {
+  test.slow(); // four sign-ins
   const user = await makeUser({ secondFactor: true });
   const client = await makeClient({ name: `Diary ${Date.now()}` });
   const context = await browser.newContext();
@@ -97,6 +98,7 @@ test('a trusted browser skips the second step, as a password-only sign-in, until
 });
 
 test('Stop trusting in /account: the next sign-in asks for the code', async ({ browser }) => {
+  test.slow(); // two sign-ins
   const user = await makeUser({ secondFactor: true });
   const client = await makeClient({ name: `Photos ${Date.now()}` });
   const context = await browser.newContext();
