@@ -24,6 +24,7 @@ async function expectSignedOutOfGatehouse(page: Page) {
 }
 
 test('with JavaScript: one click, no confirmation page', async ({ page }) => {
+  test.slow(); // a sign-in, the sign-out's hops, and the sign-in page again
   await signInToAccount(page, await makeUser());
   const pages: string[] = [];
   page.on('framenavigated', (frame) => frame === page.mainFrame() && pages.push(new URL(frame.url()).pathname));
@@ -39,6 +40,7 @@ test.describe('without JavaScript', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`one button, no question (${colorScheme})`, async ({ browser, page }) => {
+      test.slow(); // a sign-in, a second browser for axe, and the sign-in page again
       await page.emulateMedia({ colorScheme });
       await signInToAccount(page, await makeUser());
       await page.getByRole('button', { name: 'Sign out' }).click();

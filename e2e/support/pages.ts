@@ -39,7 +39,8 @@ export async function portalSignOut(page: Page, signedOutPath: '/admin/signed-ou
   await page.getByRole('button', { name: 'Sign out' }).click();
   const signedOut = page.getByRole('heading', { name: 'You are signed out' });
   const noScript = page.getByRole('button', { name: 'Continue signing out' });
-  await expect(signedOut.or(noScript)).toBeVisible();
+  // Three hops (the server action, the logout page confirming itself, the signed-out page) in one wait.
+  await expect(signedOut.or(noScript)).toBeVisible({ timeout: 20_000 });
   if (await noScript.isVisible()) await noScript.click();
   await expect(page).toHaveURL(new RegExp(`${signedOutPath}$`));
   await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
