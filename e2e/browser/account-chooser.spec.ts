@@ -61,8 +61,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(page.getByRole('link', { name: 'Choose another account' })).toBeVisible();
     await shoot(page, `picked-${colorScheme}`);
     const callback = page.waitForRequest(callbackPattern);
+    const failed = page.waitForEvent('requestfailed', (r) => callbackPattern.test(r.url()));
     await typePassword(page, a, false);
     await page.getByRole('button', { name: 'Allow' }).click();
+    // Nothing listens at the app: Chromium's error page follows, and would cut short the next navigation.
+    await failed;
+    await page.waitForURL(/^chrome-error:/);
     const tokens = await oidc.authorizationCodeGrant(flow.config, new URL((await callback).url()), {
       pkceCodeVerifier: flow.verifier,
       expectedState: flow.state,

@@ -48,7 +48,7 @@ test.describe('without JavaScript', () => {
       await expect(page.getByRole('button', { name: 'No, stay signed in' })).toHaveCount(0);
       // axe runs as a script, which this page cannot: the same document, its script left out and its <noscript> shown, in a page that can.
       const html = (await page.content()).replace(/<script>[\s\S]*?<\/script>/, '').replace(/<\/?noscript>/g, '');
-      const scan = await (await browser.newContext({ colorScheme })).newPage();
+      const scan = await (await browser.newContext({ colorScheme, javaScriptEnabled: true })).newPage();
       await scan.setContent(html);
       await expect(scan.getByRole('button', { name: 'Continue signing out' })).toBeVisible();
       const findings = [...(await wcagFindings(scan, 'signing-out', colorScheme)), ...(await controlFindings(scan, 'signing-out', colorScheme))];
