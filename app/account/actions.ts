@@ -23,6 +23,7 @@ import {
   revokeApp,
   saveProfile,
   savePassword,
+  forgetTrustedDevice,
   signOutOtherSessions,
   signOutSession,
   type PasswordChangeState,
@@ -66,6 +67,13 @@ export async function endSessionAction(uid: string, _state: Confirmation, form: 
     const result = await signOutSession(user, uid);
     redirect(`/account/sessions?notice=${result.status}`);
   });
+}
+
+/** Stops trusting one of the person's devices: its next sign-in asks for the second step again. Nothing to confirm: undoing it is one sign-in. */
+export async function forgetTrustedDeviceAction(id: string): Promise<void> {
+  const user = await requireUser('/account/sessions');
+  const removed = await forgetTrustedDevice(user, typeof id === 'string' ? id : '');
+  redirect(`/account/sessions?notice=${removed ? 'untrusted' : 'not_found'}`);
 }
 
 const SECURITY = '/account/security';

@@ -9,6 +9,7 @@ import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { connectedApps, revokeAppOfUser, revokeConnectedApp } from './apps.ts';
 import { clientActor } from '../audit/log.ts';
 import { app, grant, person, session, token } from './testing.ts';
+import { addToConsent, findConsent } from '../consents/repository.ts';
 
 for (const storage of testDatabases('account-apps')) {
   describe(`connected apps on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
@@ -99,6 +100,24 @@ for (const storage of testDatabases('account-apps')) {
       assert.deepEqual(events[0].details, { clientId: notes.id, clientName: 'Notes', accountId: holder.id });
       assert.equal((await revokeAppOfUser(db, holder, PORTAL_CLIENT_ID, by)).status, 'refused');
       assert.deepEqual(await revokeAppOfUser(db, holder, notes.id, by), { status: 'not_found' });
+    });
+
+    test('a consent outlives its grants: the app stays listed until revoked, which forgets the consent', async () => {
+      const db = await storage.open();
+      const { holder, by } = await person(db);
+      const notes = await app(db, 'Notes');
+      await addToConsent(db, holder.id, notes.id, { scopes: ['openid', 'profile'], claims: [] });
+      await addToConsent(db, holder.id, notes.id, { scopes: ['openid', 'email'], claims: ['nickname'] });
+      const consent = await findConsent(db, holder.id, notes.id);
+      assert.deepEqual([consent?.scopes, consent?.claims], [['openid', 'profile', 'email'], ['nickname']], 'what was allowed later is added');
+
+      const [listed] = await connectedApps(db, holder, Date.now());
+      assert.deepEqual([listed.name, listed.scopes, listed.lastUsedAt], ['Notes', ['openid', 'profile', 'email'], null], 'no grant, still connected');
+      assert.deepEqual(await revokeConnectedApp(db, holder, notes.id, by), { status: 'revoked', name: 'Notes' });
+      assert.equal(await findConsent(db, holder.id, notes.id), undefined);
+      assert.deepEqual(await connectedApps(db, holder, Date.now()), []);
+      const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['consent.revoked'] });
+      assert.deepEqual(event.details, { clientId: notes.id, clientName: 'Notes', accountId: holder.id });
     });
 
     test('the portal is listed but not revocable from itself', async () => {

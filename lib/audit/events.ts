@@ -39,13 +39,15 @@ const secondFactorMethod = z.enum(secondFactorMethods);
 export const auditDetailsSchemas = {
   /**
    * `secondFactor`: the second step the person took after their password, when they have one;
-   * `passkey`: signed in with a passkey alone (passwordless), no password typed.
+   * `passkey`: signed in with a passkey alone (passwordless), no password typed;
+   * `trustedDevice`: the person has a second step, skipped in a browser they trusted (lib/sign-in/trusted-devices.ts).
    */
   'sign_in.succeeded': z.strictObject({
     clientId: id.optional(),
     clientName: label.optional(),
     secondFactor: secondFactorMethod.optional(),
     passkey: z.literal(true).optional(),
+    trustedDevice: z.literal(true).optional(),
   }),
   /**
    * A wrong second step after a right password: `reason` says which (a code of a step already

@@ -28,6 +28,11 @@ export type { AuditEventRecord };
  */
 export type AuditActor = { id: string | null; username: string } | null;
 
+/** An event's target when it is about a person's account: their id, and their username as it is now. */
+export function userTarget(user: { id: string; username: string }): NonNullable<AuditEvent['target']> {
+  return { type: 'user', id: user.id, label: user.username };
+}
+
 export function clientActor(clientId: string): NonNullable<AuditActor> {
   return { id: null, username: `${CLIENT_ACTOR_PREFIX}${clientId}` };
 }

@@ -120,6 +120,23 @@ const envSchema = z.object({
    */
   SESSION_IDLE_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
   /**
+   * Days a browser may skip the second step after the person ticks *Don't ask for a second step on this device*
+   * on the code step (0 to 365; 0: the box is not offered). Such a sign-in is a password-only one (acr
+   * `urn:gatehouse:acr:password`, amr `pwd`): it never satisfies a client that requires a second factor, `acr_values`
+   * asking for one, `max_age` or `prompt=login`. A password change or a reset of the person's second factors
+   * ends every trust; the person sees and removes their trusted devices in `/account`. See
+   * [Trusted devices](features.md#trusted-devices).
+   * @default 0 (off)
+   */
+  TRUSTED_DEVICE_DAYS: z.coerce.number().int().min(0).max(365).default(0),
+  /**
+   * `on`: a browser remembers the accounts signed in on it (a signed cookie of their ids, at most five), and the
+   * sign-in page lists them above the form to pick one (its username filled in; the password or passkey is still
+   * asked) or remove one; signing out leaves the list. `off` by default: the sign-in page shows no one's name until
+   * the operator chooses to. See [Signing in](features.md#signing-in).
+   */
+  ACCOUNT_CHOOSER: z.enum(['off', 'on']).default('off'),
+  /**
    * The port `npm start` listens on (`node scripts/server.mjs -p PORT -H HOST` also takes it as a flag,
    * which wins).
    */

@@ -13,7 +13,7 @@ import type { Brand } from '../config/brand.ts';
 import { providerPages } from './html.ts';
 import { renderErrorPage, renderLogoutPage, renderSignedOutPage } from './provider-pages.ts';
 import type { Locale } from '../i18n/locale.ts';
-import { loadExistingGrant } from './grants.ts';
+import { existingGrantLoader } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
 import { acrValuesFor } from './authentication-context.ts';
 import { interactionPolicyWithStepUp } from './step-up.ts';
@@ -202,7 +202,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // Refresh tokens for every client registered for the refresh_token grant,
     // not only when offline_access is requested: registering the grant is the ask.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    loadExistingGrant,
+    loadExistingGrant: existingGrantLoader(db),
     interactions: {
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
       // The default login and consent prompts, and step-up: a password-only session asked

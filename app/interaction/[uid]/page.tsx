@@ -17,6 +17,7 @@ import { RequestFields } from '@/components/interaction/request-fields';
 import { AppIdentity } from '@/components/interaction/app-identity';
 import { AnotherAccountForm } from '@/components/interaction/another-account';
 import { SelectAccount } from '@/components/interaction/select-account';
+import { AccountChooser } from '@/components/interaction/account-chooser';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { interactionPage } from '@/lib/surfaces/interaction/page';
 import { requestIdOf } from '@/lib/platform/request-context';
@@ -90,7 +91,7 @@ export default async function InteractionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { uid } = await params;
-  const { error, retry_after: retryAfter, method, sent, client_id: clientId, redirect_uri: redirectUri } = await searchParams;
+  const { error, retry_after: retryAfter, method, sent, client_id: clientId, redirect_uri: redirectUri, account: chosen } = await searchParams;
   const jar = await cookies();
   // Where an expired form came from (app/interaction/respond.ts): checked against the registration before any link.
   const hint = { clientId: typeof clientId === 'string' ? clientId : undefined, redirectUri: typeof redirectUri === 'string' ? redirectUri : undefined };
@@ -164,6 +165,7 @@ export default async function InteractionPage({
             continue: t('secondFactor.continue'),
             useRecoveryCode: t('secondFactor.useRecoveryCode'),
             useAnotherWay: t('secondFactor.useAnotherWay'),
+            trustDevice: view.trustDays ? t('secondFactor.trustDevice', { count: view.trustDays }) : undefined,
           }}
         />
         {deny}
@@ -210,12 +212,17 @@ export default async function InteractionPage({
 
   if (view.kind === 'select_account') {
     const account = view.username ? { username: view.username, name: view.name } : undefined;
-    return <SelectAccount base={base} client={view.client} account={account} notice={notice} />;
+    return <SelectAccount base={base} client={view.client} account={account} others={view.others} notice={notice} />;
   }
 
   if (view.kind === 'login') {
+    // One of the chooser's accounts (?account=<id>): its username in the form, the password or passkey still asked.
+    const picked = typeof chosen === 'string' ? view.accounts?.find((account) => account.id === chosen) : undefined;
+    const chooser = await getTranslations('interaction.chooser');
+    // The browser's remembered accounts above the form, until one is picked or a sign-in was refused.
+    const choosing = view.accounts && !picked && error === undefined;
     // A username already there (the one just refused, the app's login_hint, the session's): the password is what is left to type.
-    const username = lastUsername ?? view.loginHint ?? view.sessionUsername;
+    const username = lastUsername ?? picked?.username ?? view.loginHint ?? view.sessionUsername;
     // Someone else than the hint or the session names may be at the keyboard: offer them the empty form.
     const offerAnother = Boolean(view.loginHint ?? view.sessionUsername);
     // A refusal about what was typed is tied to both fields (WCAG 3.3.1): announced with them, and their borders red.
@@ -223,6 +230,20 @@ export default async function InteractionPage({
     return (
       <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}>
         {notice ? <div id={SIGN_IN_ERROR_ID}>{notice}</div> : null}
+        {choosing && view.accounts ? (
+          <section aria-labelledby="account-chooser" className="mb-6 border-b border-slate-200 pb-6">
+            <h2 id="account-chooser" className="mb-3 text-sm font-medium text-slate-700">
+              {chooser('title')}
+            </h2>
+            <AccountChooser
+              base={base}
+              client={view.client}
+              accounts={view.accounts}
+              texts={{ remove: chooser('remove'), removeWhich: (account) => chooser('removeWhich', { account }) }}
+            />
+            <p className="mt-4 text-sm text-slate-600">{chooser('another')}</p>
+          </section>
+        ) : null}
         <form method="post" action={`${base}/login`} className="space-y-4">
           <RequestFields client={view.client} />
           <TextField
@@ -269,6 +290,11 @@ export default async function InteractionPage({
             </p>
           ) : null}
         </form>
+        {picked ? (
+          <p className="mt-4 text-center text-sm">
+            <TextLink href={base}>{chooser('chooseAnother')}</TextLink>
+          </p>
+        ) : null}
         {offerAnother ? (
           <AnotherAccountForm
             action={`${base}/another-account`}
@@ -298,7 +324,9 @@ export default async function InteractionPage({
       title={t('consent.title', { client: view.client.name })}
       subtitle={
         <>
-          <AppIdentity client={view.client}>{t.rich('consent.subtitle', { client: view.client.name, strong })}</AppIdentity>
+          <AppIdentity client={view.client}>
+            {t.rich(view.consentedBefore ? 'consent.subtitleMore' : 'consent.subtitle', { client: view.client.name, strong })}
+          </AppIdentity>
           {view.username ? (
             <AnotherAccountForm
               action={`${base}/another-account`}
