@@ -9,7 +9,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues, clientFields } from '@/lib/surfaces/portal/client-form';
+import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues, clientFields } from '@/lib/surfaces/portal/client-fields';
 import type { ClientFormState } from '@/lib/surfaces/portal/clients';
 import { Created } from './created';
 import { SecretReveal } from './secret-reveal';

@@ -10,7 +10,7 @@
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import type { NewUserFormValues, ProfileFormValues, UserFieldProblems } from '@/lib/surfaces/portal/user-form';
+import type { NewUserFormValues, ProfileFormValues, UserFieldProblems } from '@/lib/surfaces/portal/user-fields';
 import type { NewUserState, ProfileFormState } from '@/lib/surfaces/portal/users';
 import { border, describedBy, Field, inputLook } from '../ui/field';
 import { Created } from './created';

@@ -25,7 +25,7 @@ import { formProblems } from '../../platform/forms.ts';
 import type { TrustViolation } from '../../oidc/client-policy.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
-import { clientFields, clientFormValues, readClientForm, type ClientFieldProblems, type ClientFormValues } from './client-form.ts';
+import { clientFields, clientFormValues, readClientForm, type ClientFieldProblems, type ClientFormValues } from './client-fields.ts';
 import { PORTAL_CLIENT_ID } from '../../clients/portal-client.ts';
 
 export const CLIENTS_PER_PAGE = 20;

@@ -47,7 +47,7 @@ import {
   type NewUserFormValues,
   type ProfileFormValues,
   type UserFieldProblems,
-} from './user-form.ts';
+} from './user-fields.ts';
 
 export const USERS_PER_PAGE = 20;
 

@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { ClientForm } from '@/components/admin/client-form';
 import { FormPage } from '@/components/portal/detail';
-import { clientFormValues } from '@/lib/surfaces/portal/client-form';
+import { clientFormValues } from '@/lib/surfaces/portal/client-fields';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { createClientAction } from '../actions';
 
