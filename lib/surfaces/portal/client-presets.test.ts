@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newClientSchema } from '../../clients/manage.ts';
 import { clientFormValues, readClientForm } from './client-fields.ts';
-import { CLIENT_LAYOUTS, CLIENT_PRESETS, kindOf, presetValues } from './client-presets.ts';
+import { CLIENT_LAYOUTS, type CLIENT_PRESETS, kindOf, presetValues } from './client-presets.ts';
 
 function form(entries: Array<[string, string]>): FormData {
   const data = new FormData();
@@ -84,7 +84,13 @@ test('an unknown kind is the whole form, with the type as chosen', () => {
 });
 
 test('a registered client reads back as its kind', () => {
-  const base = { confidential: true, grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'], resourceServer: false, applicationType: 'web' };
+  const base = {
+    confidential: true,
+    grantTypes: ['authorization_code'],
+    redirectUris: ['https://a.example/cb'],
+    resourceServer: false,
+    applicationType: 'web',
+  };
   assert.equal(kindOf(base), 'web');
   assert.equal(kindOf({ ...base, confidential: false }), 'spa');
   assert.equal(kindOf({ ...base, confidential: false, applicationType: 'native' }), 'native');

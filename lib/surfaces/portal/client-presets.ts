@@ -43,7 +43,14 @@ export const CLIENT_LAYOUTS: Record<ClientKind, ClientLayout> = {
   // A server-side app: it keeps a secret, signs people in with the code flow and keeps them signed in.
   web: { kind: 'web', type: 'confidential', grantTypes: GRANTS, scopes: ['openid', 'profile', 'email', 'offline_access'], authMethod: true, ...signIn },
   // In the browser nothing stays secret (RFC 9700 §2.1.1): public, code flow with PKCE, no client_credentials.
-  spa: { kind: 'spa', type: 'public', grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], authMethod: false, ...signIn },
+  spa: {
+    kind: 'spa',
+    type: 'public',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'email', 'offline_access'],
+    authMethod: false,
+    ...signIn,
+  },
   native: {
     kind: 'native',
     type: 'public',
@@ -54,10 +61,38 @@ export const CLIENT_LAYOUTS: Record<ClientKind, ClientLayout> = {
     nativeRedirects: true,
   },
   // A service calling APIs as itself (RFC 6749 §4.4): no person, no redirect.
-  machine: { kind: 'machine', type: 'confidential', grantTypes: ['client_credentials'], scopes: ['openid', 'admin'], authMethod: true, ...noPeople, resourceServer: false, adminApi: true },
+  machine: {
+    kind: 'machine',
+    type: 'confidential',
+    grantTypes: ['client_credentials'],
+    scopes: ['openid', 'admin'],
+    authMethod: true,
+    ...noPeople,
+    resourceServer: false,
+    adminApi: true,
+  },
   // An API checking the tokens it receives at /oauth/introspect (RFC 7662) with its own credentials.
-  api: { kind: 'api', type: 'confidential', grantTypes: ['client_credentials'], scopes: ['introspect'], authMethod: true, ...noPeople, resourceServer: true, adminApi: false },
-  custom: { kind: 'custom', grantTypes: GRANTS, scopes: SCOPES, authMethod: true, redirects: true, people: true, resourceServer: true, adminApi: true, nativeRedirects: false },
+  api: {
+    kind: 'api',
+    type: 'confidential',
+    grantTypes: ['client_credentials'],
+    scopes: ['introspect'],
+    authMethod: true,
+    ...noPeople,
+    resourceServer: true,
+    adminApi: false,
+  },
+  custom: {
+    kind: 'custom',
+    grantTypes: GRANTS,
+    scopes: SCOPES,
+    authMethod: true,
+    redirects: true,
+    people: true,
+    resourceServer: true,
+    adminApi: true,
+    nativeRedirects: false,
+  },
 };
 
 export function isClientKind(value: unknown): value is ClientKind {
@@ -66,9 +101,19 @@ export function isClientKind(value: unknown): value is ClientKind {
 
 /** What a kind starts with: only what it offers, and the defaults its kind of app wants. */
 const DEFAULTS: Record<ClientPreset, Pick<ClientFormValues, 'grantTypes' | 'scopes' | 'resourceServer' | 'adminApi'>> = {
-  web: { grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], resourceServer: false, adminApi: false },
+  web: {
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'email', 'offline_access'],
+    resourceServer: false,
+    adminApi: false,
+  },
   spa: { grantTypes: ['authorization_code'], scopes: ['openid', 'profile', 'email'], resourceServer: false, adminApi: false },
-  native: { grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile', 'email', 'offline_access'], resourceServer: false, adminApi: false },
+  native: {
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'email', 'offline_access'],
+    resourceServer: false,
+    adminApi: false,
+  },
   machine: { grantTypes: ['client_credentials'], scopes: ['openid'], resourceServer: false, adminApi: false },
   api: { grantTypes: ['client_credentials'], scopes: ['introspect'], resourceServer: true, adminApi: false },
 };
