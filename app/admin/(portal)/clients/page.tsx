@@ -5,9 +5,11 @@ import { SecondFactorBadge } from '@/components/admin/client-badges';
 import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/list';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
-import { formatDate } from '@/components/ui/time';
+import { BulkCheckbox } from '@/components/portal/bulk';
+import { When } from '@/components/portal/when';
 import { clientsPage } from '@/lib/surfaces/portal/clients';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { bulkNotices } from '../bulk-notices';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,7 +23,8 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
   const t = await getTranslations('admin.clients');
-  const notices = { deleted: { variant: 'success', text: t('deleted') } } as const;
+  const select = await getTranslations('admin.listColumns');
+  const notices = { deleted: { variant: 'success' as const, text: t('deleted') }, ...(await bulkNotices('client', params.count)) };
 
   return (
     <ListPage
@@ -37,9 +40,11 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
         query: list.query,
         sort: order,
       }}
+      bulk="clients"
       table={{
         caption: list.query ? t('captionMatching', { query: list.query }) : t('caption'),
         columns: [
+          { label: select('select') },
           { label: t('name'), sort: 'name' },
           { label: t('type'), sort: 'type' },
           { label: t('status'), sort: 'status' },
@@ -49,6 +54,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
         empty: list.query ? t('noMatch', { query: list.query }) : t('none'),
         rows: list.clients.map((client) => (
           <tr key={client.id} className="hover:bg-slate-50">
+            <BulkCheckbox id={client.id} label={select('selectOne', { name: client.name })} />
             <td className="px-4 py-3">
               <TextLink href={`/admin/clients/${encodeURIComponent(client.id)}`}>{client.name}</TextLink>
               <span className="block font-mono text-xs break-all text-slate-500">{client.id}</span>
@@ -62,7 +68,9 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
               </div>
             </td>
             <td className="px-4 py-3">{client.enabled ? <Badge variant="green">{t('enabled')}</Badge> : <Badge variant="red">{t('disabled')}</Badge>}</td>
-            <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 md:table-cell">{formatDate(client.createdAt)}</td>
+            <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 md:table-cell">
+              <When date={client.createdAt} />
+            </td>
           </tr>
         )),
       }}
