@@ -76,6 +76,32 @@ export function Target({ target }: { target: AuditEventRecord['target'] }) {
   );
 }
 
+/** The reasons the catalogs word (admin.auditReasons): a failed sign-in's or second step's, as recorded in `details.reason`. */
+const reasons = new Set([
+  'unknown_user',
+  'wrong_password',
+  'disabled',
+  'throttled',
+  'passkey',
+  'second_factor_required',
+  'email_unverified',
+  'wrong',
+  'replayed',
+  'other_account',
+]);
+
+/** Why something failed, in words, under its action; nothing for an entry without a reason. */
+export function FailureReason({ details }: { details: Record<string, unknown> }) {
+  const t = useTranslations('admin.auditReasons');
+  const reason = details.reason;
+  if (typeof reason !== 'string') return null;
+  return (
+    <span className="mt-1 block text-xs text-slate-700">
+      {t('label')} <strong className="font-semibold">{reasons.has(reason) ? t(`reasons.${reason as 'wrong_password'}`) : reason}</strong>
+    </span>
+  );
+}
+
 /** A detail's value as read: lists joined, flags and emptiness in the page's words (`words`: admin.audit.values), the rest as recorded. */
 function show(value: unknown, words: Record<'none' | 'yes' | 'no', string>): string {
   if (Array.isArray(value)) return value.length ? value.map((item) => show(item, words)).join(', ') : words.none;

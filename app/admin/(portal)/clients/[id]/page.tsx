@@ -11,7 +11,7 @@ import { DetailColumns, DetailHeader, detailRoute, Facts } from '@/components/po
 import { Button, ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
-import { formatDate } from '@/components/ui/time';
+import { exactTimes } from '@/components/portal/when';
 import { env } from '@/lib/config/env';
 import { kindOf } from '@/lib/surfaces/portal/client-presets';
 import { clientDetails } from '@/lib/surfaces/portal/clients';
@@ -47,6 +47,7 @@ export default async function ClientPage({
   const { notice } = await searchParams;
   const issuer = env().ISSUER;
   const t = await getTranslations('admin.client');
+  const exact = await exactTimes();
   const list = await getTranslations('admin.clients');
   const notices = {
     saved: { variant: 'success', text: t('notices.saved') },
@@ -117,8 +118,8 @@ export default async function ClientPage({
                   [t('idTokenSignedResponseAlg')]: <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>,
                   [t('applicationType')]: client.applicationType,
                   [t('logoUri')]: client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">{none}</span>,
-                  [t('registered')]: formatDate(client.createdAt),
-                  [t('lastChanged')]: formatDate(client.updatedAt),
+                  [t('registered')]: exact(client.createdAt),
+                  [t('lastChanged')]: exact(client.updatedAt),
                 }}
               />
             </Card>
