@@ -76,20 +76,6 @@ export function Target({ target }: { target: AuditEventRecord['target'] }) {
   );
 }
 
-/** The reasons the catalogs word (admin.auditReasons): a failed sign-in's or second step's, as recorded in `details.reason`. */
-const reasons = new Set([
-  'unknown_user',
-  'wrong_password',
-  'disabled',
-  'throttled',
-  'passkey',
-  'second_factor_required',
-  'email_unverified',
-  'wrong',
-  'replayed',
-  'other_account',
-]);
-
 /** Why something failed, in words, under its action; nothing for an entry without a reason. */
 export function FailureReason({ details }: { details: Record<string, unknown> }) {
   const t = useTranslations('admin.auditReasons');
@@ -97,7 +83,8 @@ export function FailureReason({ details }: { details: Record<string, unknown> })
   if (typeof reason !== 'string') return null;
   return (
     <span className="mt-1 block text-xs text-slate-700">
-      {t('label')} <strong className="font-semibold">{reasons.has(reason) ? t(`reasons.${reason as 'wrong_password'}`) : reason}</strong>
+      {t('label')}{' '}
+      <strong className="font-semibold">{t.has(`reasons.${reason as 'wrong_password'}`) ? t(`reasons.${reason as 'wrong_password'}`) : reason}</strong>
     </span>
   );
 }

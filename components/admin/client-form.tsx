@@ -17,7 +17,7 @@ import type { ClientFormState } from '@/lib/surfaces/portal/clients';
 import { Created } from './created';
 import { Quickstart } from './quickstart';
 import { SecretReveal } from './secret-reveal';
-import { border, ChoiceCard, describedBy, Errors, Field, inputLook } from '../ui/field';
+import { border, ChoiceCard, describedBy, Errors, Field, inputLook, TextField } from '../ui/field';
 import { ProblemSummary } from '../ui/problem-summary';
 import { FormActions, focusRing } from '../ui/button';
 
@@ -114,6 +114,78 @@ function Toggle({
   );
 }
 
+/** A list of URIs, one per line, in a monospaced box. */
+function UriList({
+  id,
+  label,
+  hint,
+  errors,
+  rows,
+  value,
+  placeholder,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  errors?: string[];
+  rows: number;
+  value: string;
+  placeholder?: string;
+}) {
+  const invalid = Boolean(errors?.length);
+  return (
+    <Field id={id} label={label} hint={hint} errors={errors}>
+      <textarea
+        id={id}
+        name={id}
+        rows={rows}
+        spellCheck={false}
+        defaultValue={value}
+        placeholder={placeholder}
+        aria-invalid={invalid}
+        aria-describedby={describedBy(id, true, errors)}
+        className={`${inputLook} font-mono ${border(invalid)}`}
+      />
+    </Field>
+  );
+}
+
+function Select({
+  id,
+  label,
+  hint,
+  errors,
+  value,
+  options,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  errors?: string[];
+  value: string;
+  options: Array<[string, string]>;
+}) {
+  const invalid = Boolean(errors?.length);
+  return (
+    <Field id={id} label={label} hint={hint} errors={errors}>
+      <select
+        id={id}
+        name={id}
+        defaultValue={value}
+        aria-invalid={invalid}
+        aria-describedby={describedBy(id, true, errors)}
+        className={`${inputLook} bg-white ${border(invalid)}`}
+      >
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 /** A titled group of the form's fields: the form reads as its sections rather than one long page. */
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -175,24 +247,24 @@ export function ClientForm({
   const shown = <T extends { value: string }>(options: T[], only: readonly string[]) =>
     fixedPublic ? options.filter((o) => !only.includes(o.value)) : options;
   const typeName = v.type === 'public' ? t('public') : t('confidential');
+  // The trust settings this kind can use; the confidential-only ones hide while Public is chosen.
+  const trustToggles = [
+    { name: 'firstParty' as const, hint: t('firstPartyHint'), show: layout.people },
+    {
+      name: 'resourceServer' as const,
+      hint: t('resourceServerHint'),
+      show: layout.resourceServer && layout.kind !== 'api' && !fixedPublic,
+      className: confidentialOnly,
+    },
+    { name: 'adminApi' as const, hint: t('adminApiHint'), show: layout.adminApi && !fixedPublic, className: confidentialOnly },
+  ].filter((toggle) => toggle.show);
   return (
     <form action={formAction} noValidate className="group/client space-y-8">
       <ProblemSummary errors={errors} names={fieldNames} />
       {mode === 'create' ? <input type="hidden" name="kind" value={layout.kind} /> : null}
 
       <Section id="client-app" title={sections('application')}>
-        <Field id="name" label={t('fields.name')} hint={t('nameHint')} errors={errors.name}>
-          <input
-            id="name"
-            name="name"
-            required
-            maxLength={128}
-            defaultValue={v.name}
-            aria-invalid={!!errors.name}
-            aria-describedby={describedBy('name', true, errors.name)}
-            className={`${inputLook} ${border(!!errors.name)}`}
-          />
-        </Field>
+        <TextField id="name" label={t('fields.name')} hint={t('nameHint')} errors={errors.name} required maxLength={128} defaultValue={v.name} />
 
         {chooseType ? (
           <fieldset>
@@ -223,58 +295,29 @@ export function ClientForm({
         </p>
 
         {layout.people ? (
-          <Field id="logoUri" label={t('logoUri')} hint={t('logoUriHint')} errors={errors.logoUri}>
-            <input
-              id="logoUri"
-              name="logoUri"
-              type="url"
-              inputMode="url"
-              defaultValue={v.logoUri}
-              aria-invalid={!!errors.logoUri}
-              aria-describedby={describedBy('logoUri', true, errors.logoUri)}
-              className={`${inputLook} ${border(!!errors.logoUri)}`}
-            />
-          </Field>
+          <TextField id="logoUri" label={t('logoUri')} hint={t('logoUriHint')} errors={errors.logoUri} type="url" inputMode="url" defaultValue={v.logoUri} />
         ) : null}
       </Section>
 
       {layout.redirects ? (
         <Section id="client-redirects" title={sections('redirects')}>
-          <Field
+          <UriList
             id="redirectUris"
             label={t('fields.redirectUris')}
             hint={layout.nativeRedirects ? sections('nativeRedirectsHint') : t('redirectUrisHint')}
             errors={errors.redirectUris}
-          >
-            <textarea
-              id="redirectUris"
-              name="redirectUris"
-              rows={3}
-              spellCheck={false}
-              defaultValue={v.redirectUris}
-              placeholder={layout.nativeRedirects ? 'com.example.app:/callback' : undefined}
-              aria-invalid={!!errors.redirectUris}
-              aria-describedby={describedBy('redirectUris', true, errors.redirectUris)}
-              className={`${inputLook} font-mono ${border(!!errors.redirectUris)}`}
-            />
-          </Field>
-          <Field
+            rows={3}
+            value={v.redirectUris}
+            placeholder={layout.nativeRedirects ? 'com.example.app:/callback' : undefined}
+          />
+          <UriList
             id="postLogoutRedirectUris"
             label={t('fields.postLogoutRedirectUris')}
             hint={t('postLogoutRedirectUrisHint')}
             errors={errors.postLogoutRedirectUris}
-          >
-            <textarea
-              id="postLogoutRedirectUris"
-              name="postLogoutRedirectUris"
-              rows={2}
-              spellCheck={false}
-              defaultValue={v.postLogoutRedirectUris}
-              aria-invalid={!!errors.postLogoutRedirectUris}
-              aria-describedby={describedBy('postLogoutRedirectUris', true, errors.postLogoutRedirectUris)}
-              className={`${inputLook} font-mono ${border(!!errors.postLogoutRedirectUris)}`}
-            />
-          </Field>
+            rows={2}
+            value={v.postLogoutRedirectUris}
+          />
         </Section>
       ) : null}
 
@@ -301,76 +344,42 @@ export function ClientForm({
         </div>
         {fixedPublic || !layout.authMethod ? null : (
           <div className={confidentialOnly}>
-            <Field
+            <Select
               id="tokenEndpointAuthMethod"
               label={t('fields.tokenEndpointAuthMethod')}
               hint={t('tokenEndpointAuthMethodHint')}
               errors={errors.tokenEndpointAuthMethod}
-            >
-              <select
-                id="tokenEndpointAuthMethod"
-                name="tokenEndpointAuthMethod"
-                defaultValue={v.tokenEndpointAuthMethod}
-                aria-invalid={!!errors.tokenEndpointAuthMethod}
-                aria-describedby={describedBy('tokenEndpointAuthMethod', true, errors.tokenEndpointAuthMethod)}
-                className={`${inputLook} bg-white ${border(!!errors.tokenEndpointAuthMethod)}`}
-              >
-                <option value="">{t('authDefault')}</option>
-                <option value="client_secret_basic">{t('authBasic')}</option>
-                <option value="client_secret_post">{t('authPost')}</option>
-              </select>
-            </Field>
+              value={v.tokenEndpointAuthMethod}
+              options={[
+                ['', t('authDefault')],
+                ['client_secret_basic', t('authBasic')],
+                ['client_secret_post', t('authPost')],
+              ]}
+            />
           </div>
         )}
         {layout.people ? (
-          <Field
+          <Select
             id="idTokenSignedResponseAlg"
             label={t('fields.idTokenSignedResponseAlg')}
             hint={t('idTokenSignedResponseAlgHint')}
             errors={errors.idTokenSignedResponseAlg}
-          >
-            <select
-              id="idTokenSignedResponseAlg"
-              name="idTokenSignedResponseAlg"
-              defaultValue={v.idTokenSignedResponseAlg}
-              aria-invalid={!!errors.idTokenSignedResponseAlg}
-              aria-describedby={describedBy('idTokenSignedResponseAlg', true, errors.idTokenSignedResponseAlg)}
-              className={`${inputLook} bg-white ${border(!!errors.idTokenSignedResponseAlg)}`}
-            >
-              <option value="ES256">{t('algES256')}</option>
-              <option value="RS256">{t('algRS256')}</option>
-            </select>
-          </Field>
+            value={v.idTokenSignedResponseAlg}
+            options={[
+              ['ES256', t('algES256')],
+              ['RS256', t('algRS256')],
+            ]}
+          />
         ) : null}
       </Section>
 
-      {layout.people || layout.adminApi || (layout.resourceServer && layout.kind !== 'api') ? (
+      {trustToggles.length || layout.people ? (
         <Section id="client-trust" title={sections('trust')}>
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium text-slate-800">{t('trust')}</legend>
-            {layout.people ? (
-              <Toggle name="firstParty" label={t('fields.firstParty')} hint={t('firstPartyHint')} checked={v.firstParty} errors={errors.firstParty} />
-            ) : null}
-            {layout.resourceServer && layout.kind !== 'api' && !fixedPublic ? (
-              <Toggle
-                className={confidentialOnly}
-                name="resourceServer"
-                label={t('fields.resourceServer')}
-                hint={t('resourceServerHint')}
-                checked={v.resourceServer}
-                errors={errors.resourceServer}
-              />
-            ) : null}
-            {layout.adminApi && !fixedPublic ? (
-              <Toggle
-                className={confidentialOnly}
-                name="adminApi"
-                label={t('fields.adminApi')}
-                hint={t('adminApiHint')}
-                checked={v.adminApi}
-                errors={errors.adminApi}
-              />
-            ) : null}
+            {trustToggles.map(({ name, hint, className }) => (
+              <Toggle key={name} className={className} name={name} label={t(`fields.${name}`)} hint={hint} checked={v[name]} errors={errors[name]} />
+            ))}
           </fieldset>
           {layout.people ? (
             <fieldset className="space-y-3">

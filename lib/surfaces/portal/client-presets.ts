@@ -37,29 +37,23 @@ export interface ClientLayout {
 }
 
 const signIn = { redirects: true, people: true, resourceServer: false, adminApi: false, nativeRedirects: false } as const;
+/** A public app that signs people in: code flow with PKCE, no client_credentials (it has no secret). */
+const browserSignIn = {
+  type: 'public',
+  grantTypes: ['authorization_code', 'refresh_token'],
+  scopes: ['openid', 'profile', 'email', 'offline_access'],
+  authMethod: false,
+  ...signIn,
+} as const;
 const noPeople = { redirects: false, people: false, nativeRedirects: false } as const;
 
 export const CLIENT_LAYOUTS: Record<ClientKind, ClientLayout> = {
   // A server-side app: it keeps a secret, signs people in with the code flow and keeps them signed in.
   web: { kind: 'web', type: 'confidential', grantTypes: GRANTS, scopes: ['openid', 'profile', 'email', 'offline_access'], authMethod: true, ...signIn },
   // In the browser nothing stays secret (RFC 9700 §2.1.1): public, code flow with PKCE, no client_credentials.
-  spa: {
-    kind: 'spa',
-    type: 'public',
-    grantTypes: ['authorization_code', 'refresh_token'],
-    scopes: ['openid', 'profile', 'email', 'offline_access'],
-    authMethod: false,
-    ...signIn,
-  },
-  native: {
-    kind: 'native',
-    type: 'public',
-    grantTypes: ['authorization_code', 'refresh_token'],
-    scopes: ['openid', 'profile', 'email', 'offline_access'],
-    authMethod: false,
-    ...signIn,
-    nativeRedirects: true,
-  },
+  spa: { kind: 'spa', ...browserSignIn },
+  // A desktop or phone app: public too, its redirect URIs a private-use scheme or loopback (RFC 8252 §7).
+  native: { kind: 'native', ...browserSignIn, nativeRedirects: true },
   // A service calling APIs as itself (RFC 6749 §4.4): no person, no redirect.
   machine: {
     kind: 'machine',

@@ -30,6 +30,26 @@ export const discoveryUrl = (issuer: string) => `${issuer.replace(/\/$/, '')}/.w
 /** A value as a string literal of JavaScript, Java/YAML (double-quoted), Python and Go alike: JSON's escaping is valid in each. */
 const q = (value: string) => JSON.stringify(value);
 
+/** go-oidc's provider, discovered from the issuer: both Go snippets start with it. */
+const goProvider = (issuer: string) => `provider, err := oidc.NewProvider(ctx, ${q(issuer)})
+if err != nil {
+	log.Fatal(err)
+}
+`;
+
+/** Spring Security's OAuth 2.0 client registration named gatehouse, its provider found from the issuer; `lines`: the registration's settings. */
+const springClient = (issuer: string, clientId: string, lines: string[]) => `spring:
+  security:
+    oauth2:
+      client:
+        registration:
+          gatehouse:
+            client-id: ${q(clientId)}
+${lines.map((line) => `            ${line}\n`).join('')}        provider:
+          gatehouse:
+            issuer-uri: ${q(issuer)}
+`;
+
 function signInSnippets({ issuer, clientId, redirectUri = 'https://app.example/callback' }: QuickstartValues, kind: 'web' | 'spa' | 'native'): Snippet[] {
   const secretJs = kind === 'web' ? `, process.env.${SECRET_VARIABLE}` : '';
   const pkceNote = kind === 'web' ? '' : '// A public client: no secret; PKCE proves the code is yours.\n';
@@ -74,20 +94,12 @@ ${kind === 'web' ? `      clientSecret: process.env.${SECRET_VARIABLE},\n` : `  
     {
       library: 'spring',
       file: 'application.yml',
-      code: `spring:
-  security:
-    oauth2:
-      client:
-        registration:
-          gatehouse:
-            client-id: ${q(clientId)}
-${kind === 'web' ? `            client-secret: \${${SECRET_VARIABLE}}\n` : '            client-authentication-method: none\n'}            authorization-grant-type: authorization_code
-            redirect-uri: ${q(redirectUri)}
-            scope: openid,profile,email
-        provider:
-          gatehouse:
-            issuer-uri: ${q(issuer)}
-`,
+      code: springClient(issuer, clientId, [
+        kind === 'web' ? `client-secret: \${${SECRET_VARIABLE}}` : 'client-authentication-method: none',
+        'authorization-grant-type: authorization_code',
+        `redirect-uri: ${q(redirectUri)}`,
+        'scope: openid,profile,email',
+      ]),
     },
     {
       library: 'authlib',
@@ -108,11 +120,7 @@ ${kind === 'web' ? `    client_secret=os.environ[${q(SECRET_VARIABLE)}],\n` : ' 
     {
       library: 'go-oidc',
       file: 'main.go',
-      code: `provider, err := oidc.NewProvider(ctx, ${q(issuer)})
-if err != nil {
-	log.Fatal(err)
-}
-config := oauth2.Config{
+      code: `${goProvider(issuer)}config := oauth2.Config{
 	ClientID:     ${q(clientId)},
 ${kind === 'web' ? `	ClientSecret: os.Getenv(${q(SECRET_VARIABLE)}),\n` : ''}	Endpoint:     provider.Endpoint(),
 	RedirectURL:  ${q(redirectUri)},
@@ -162,20 +170,7 @@ const { access_token } = await client.clientCredentialsGrant(config, { scope: ${
           client-id: ${q(clientId)}
           client-secret: \${${SECRET_VARIABLE}}
 `
-          : `spring:
-  security:
-    oauth2:
-      client:
-        registration:
-          gatehouse:
-            client-id: ${q(clientId)}
-            client-secret: \${${SECRET_VARIABLE}}
-            authorization-grant-type: client_credentials
-            scope: ${scope}
-        provider:
-          gatehouse:
-            issuer-uri: ${q(issuer)}
-`,
+          : springClient(issuer, clientId, [`client-secret: \${${SECRET_VARIABLE}}`, 'authorization-grant-type: client_credentials', `scope: ${scope}`]),
     },
     {
       library: 'authlib',
@@ -195,11 +190,7 @@ ${
     {
       library: 'go-oidc',
       file: 'main.go',
-      code: `provider, err := oidc.NewProvider(ctx, ${q(issuer)})
-if err != nil {
-	log.Fatal(err)
-}
-config := clientcredentials.Config{
+      code: `${goProvider(issuer)}config := clientcredentials.Config{
 	ClientID:     ${q(clientId)},
 	ClientSecret: os.Getenv(${q(SECRET_VARIABLE)}),
 	TokenURL:     provider.Endpoint().TokenURL,
