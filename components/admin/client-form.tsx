@@ -114,68 +114,36 @@ function Toggle({
   );
 }
 
-/** A list of URIs, one per line, in a monospaced box. */
-function UriList({
+/** What a control inside its Field carries: its name, and its hint and errors wired to it. */
+const wired = (id: string, errors?: string[]) => ({
   id,
-  label,
-  hint,
-  errors,
-  rows,
-  value,
-  placeholder,
-}: {
-  id: string;
-  label: string;
-  hint: string;
-  errors?: string[];
-  rows: number;
-  value: string;
-  placeholder?: string;
-}) {
-  const invalid = Boolean(errors?.length);
+  name: id,
+  'aria-invalid': Boolean(errors?.length),
+  'aria-describedby': describedBy(id, true, errors),
+});
+
+type ControlProps = { id: string; label: string; hint: string; errors?: string[]; value: string };
+
+/** A list of URIs, one per line, in a monospaced box. */
+function UriList({ id, label, hint, errors, value, rows, placeholder }: ControlProps & { rows: number; placeholder?: string }) {
   return (
     <Field id={id} label={label} hint={hint} errors={errors}>
       <textarea
-        id={id}
-        name={id}
+        {...wired(id, errors)}
         rows={rows}
         spellCheck={false}
         defaultValue={value}
         placeholder={placeholder}
-        aria-invalid={invalid}
-        aria-describedby={describedBy(id, true, errors)}
-        className={`${inputLook} font-mono ${border(invalid)}`}
+        className={`${inputLook} font-mono ${border(Boolean(errors?.length))}`}
       />
     </Field>
   );
 }
 
-function Select({
-  id,
-  label,
-  hint,
-  errors,
-  value,
-  options,
-}: {
-  id: string;
-  label: string;
-  hint: string;
-  errors?: string[];
-  value: string;
-  options: Array<[string, string]>;
-}) {
-  const invalid = Boolean(errors?.length);
+function Select({ id, label, hint, errors, value, options }: ControlProps & { options: Array<[string, string]> }) {
   return (
     <Field id={id} label={label} hint={hint} errors={errors}>
-      <select
-        id={id}
-        name={id}
-        defaultValue={value}
-        aria-invalid={invalid}
-        aria-describedby={describedBy(id, true, errors)}
-        className={`${inputLook} bg-white ${border(invalid)}`}
-      >
+      <select {...wired(id, errors)} defaultValue={value} className={`${inputLook} bg-white ${border(Boolean(errors?.length))}`}>
         {options.map(([option, text]) => (
           <option key={option} value={option}>
             {text}
@@ -247,6 +215,9 @@ export function ClientForm({
   const shown = <T extends { value: string }>(options: T[], only: readonly string[]) =>
     fixedPublic ? options.filter((o) => !only.includes(o.value)) : options;
   const typeName = v.type === 'public' ? t('public') : t('confidential');
+  const select = (field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg', options: Array<[string, string]>) => (
+    <Select id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} value={v[field]} options={options} />
+  );
   // The trust settings this kind can use; the confidential-only ones hide while Public is chosen.
   const trustToggles = [
     { name: 'firstParty' as const, hint: t('firstPartyHint'), show: layout.people },
@@ -322,55 +293,38 @@ export function ClientForm({
       ) : null}
 
       <Section id="client-tokens" title={sections('tokens')}>
-        <div id="grantTypes">
-          <Choices
-            legend={t('fields.grantTypes')}
-            name="grantTypes"
-            options={shown(grantTypeOptions, CONFIDENTIAL_ONLY.grantTypes)}
-            only={CONFIDENTIAL_ONLY.grantTypes}
-            checked={v.grantTypes}
-            errors={errors.grantTypes}
-          />
-        </div>
-        <div id="scopes">
-          <Choices
-            legend={t('allowedScopes')}
-            name="scopes"
-            options={shown(scopeOptions, CONFIDENTIAL_ONLY.scopes)}
-            only={CONFIDENTIAL_ONLY.scopes}
-            checked={v.scopes}
-            errors={errors.scopes}
-          />
-        </div>
-        {fixedPublic || !layout.authMethod ? null : (
-          <div className={confidentialOnly}>
-            <Select
-              id="tokenEndpointAuthMethod"
-              label={t('fields.tokenEndpointAuthMethod')}
-              hint={t('tokenEndpointAuthMethodHint')}
-              errors={errors.tokenEndpointAuthMethod}
-              value={v.tokenEndpointAuthMethod}
-              options={[
-                ['', t('authDefault')],
-                ['client_secret_basic', t('authBasic')],
-                ['client_secret_post', t('authPost')],
-              ]}
+        {(
+          [
+            ['grantTypes', t('fields.grantTypes'), grantTypeOptions],
+            ['scopes', t('allowedScopes'), scopeOptions],
+          ] as const
+        ).map(([name, legend, options]) => (
+          <div key={name} id={name}>
+            <Choices
+              legend={legend}
+              name={name}
+              options={shown<{ value: string; label?: string; hint: string }>(options, CONFIDENTIAL_ONLY[name])}
+              only={CONFIDENTIAL_ONLY[name]}
+              checked={v[name]}
+              errors={errors[name]}
             />
           </div>
+        ))}
+        {fixedPublic || !layout.authMethod ? null : (
+          <div className={confidentialOnly}>
+            {select('tokenEndpointAuthMethod', [
+              ['', t('authDefault')],
+              ['client_secret_basic', t('authBasic')],
+              ['client_secret_post', t('authPost')],
+            ])}
+          </div>
         )}
-        {layout.people ? (
-          <Select
-            id="idTokenSignedResponseAlg"
-            label={t('fields.idTokenSignedResponseAlg')}
-            hint={t('idTokenSignedResponseAlgHint')}
-            errors={errors.idTokenSignedResponseAlg}
-            value={v.idTokenSignedResponseAlg}
-            options={[
+        {layout.people
+          ? select('idTokenSignedResponseAlg', [
               ['ES256', t('algES256')],
               ['RS256', t('algRS256')],
-            ]}
-          />
-        ) : null}
+            ])
+          : null}
       </Section>
 
       {trustToggles.length || layout.people ? (

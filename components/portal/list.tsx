@@ -199,6 +199,18 @@ export function Pagination({ list, href, summary }: { list: PageWindow; href: (p
   );
 }
 
+/** The words a searchable list's catalog namespace has for its search box, its table's caption and its empty row. */
+export type ListWords = (key: 'searchLabel' | 'searchPlaceholder' | 'caption' | 'captionMatching' | 'noMatch' | 'none', values?: { query: string }) => string;
+
+/** A searchable list's search box, caption and empty row, for ListPage, in its own words (the users and clients lists). */
+export function searchableList(path: string, id: string, words: ListWords, query: string, sort: string | undefined) {
+  return {
+    search: { action: path, id, label: words('searchLabel'), placeholder: words('searchPlaceholder'), query, sort },
+    caption: query ? words('captionMatching', { query }) : words('caption'),
+    empty: query ? words('noMatch', { query }) : words('none'),
+  };
+}
+
 /** A list page: its header, a notice, the search box (or `filters`), the table (in the bulk actions' form when `bulk` names the area) and the pagination. */
 export function ListPage({
   title,

@@ -2,7 +2,7 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { SecondFactorBadge } from '@/components/admin/client-badges';
-import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/list';
+import { ListPage, listHref, listQuery, searchableList, sortParam } from '@/components/portal/list';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { BulkCheckbox } from '@/components/portal/bulk';
@@ -23,6 +23,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
   const t = await getTranslations('admin.clients');
+  const words = searchableList('/admin/clients', 'client-search', t, list.query, order);
   const select = await getTranslations('admin.listColumns');
   const notices = { deleted: { variant: 'success' as const, text: t('deleted') }, ...(await bulkNotices('client', params.count)) };
 
@@ -32,17 +33,10 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
       description={t('description')}
       actions={<ButtonLink href="/admin/clients/new">{t('register')}</ButtonLink>}
       notice={<NoticeFor notices={notices} notice={params.notice} />}
-      search={{
-        action: '/admin/clients',
-        id: 'client-search',
-        label: t('searchLabel'),
-        placeholder: t('searchPlaceholder'),
-        query: list.query,
-        sort: order,
-      }}
+      search={words.search}
       bulk="clients"
       table={{
-        caption: list.query ? t('captionMatching', { query: list.query }) : t('caption'),
+        caption: words.caption,
         columns: [
           { label: select('select') },
           { label: t('name'), sort: 'name' },
@@ -51,7 +45,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
           { label: t('registered'), className: 'hidden md:table-cell', sort: 'createdAt' },
         ],
         sort: { current: list.sort, href: (sort) => listHref('/admin/clients', { q: list.query, sort }, 1) },
-        empty: list.query ? t('noMatch', { query: list.query }) : t('none'),
+        empty: words.empty,
         rows: list.clients.map((client) => (
           <tr key={client.id} className="hover:bg-slate-50">
             <BulkCheckbox id={client.id} label={select('selectOne', { name: client.name })} />

@@ -2,7 +2,7 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { BulkCheckbox } from '@/components/portal/bulk';
-import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/list';
+import { ListPage, listHref, listQuery, searchableList, sortParam } from '@/components/portal/list';
 import { When } from '@/components/portal/when';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, type BadgeVariant, NoticeFor } from '@/components/ui/notice';
@@ -25,6 +25,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
   const t = await getTranslations('admin.users');
+  const words = searchableList('/admin/users', 'user-search', t, list.query, order);
   const columns = await getTranslations('admin.listColumns');
 
   return (
@@ -33,17 +34,10 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
       description={t('description')}
       actions={<ButtonLink href="/admin/users/new">{t('create')}</ButtonLink>}
       notice={<NoticeFor notices={await bulkNotices('user', params.count)} notice={params.notice} />}
-      search={{
-        action: '/admin/users',
-        id: 'user-search',
-        label: t('searchLabel'),
-        placeholder: t('searchPlaceholder'),
-        query: list.query,
-        sort: order,
-      }}
+      search={words.search}
       bulk="users"
       table={{
-        caption: list.query ? t('captionMatching', { query: list.query }) : t('caption'),
+        caption: words.caption,
         columns: [
           { label: columns('select') },
           { label: t('user'), sort: 'username' },
@@ -55,7 +49,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
           { label: t('created'), className: 'hidden md:table-cell', sort: 'createdAt' },
         ],
         sort: { current: list.sort, href: (sort) => listHref('/admin/users', { q: list.query, sort }, 1) },
-        empty: list.query ? t('noMatch', { query: list.query }) : t('none'),
+        empty: words.empty,
         rows: list.users.map((user) => (
           <tr key={user.id} className="hover:bg-slate-50">
             <BulkCheckbox id={user.id} label={columns('selectOne', { name: user.username })} />
