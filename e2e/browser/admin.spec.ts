@@ -82,6 +82,8 @@ test('an admin signs in through Gatehouse, registers a client, reads its secret 
 
   await page.getByRole('link', { name: 'Register a client' }).click();
   await expect(page.getByRole('heading', { name: 'Register a client' })).toBeVisible();
+  await shoot(page, 'client-kinds');
+  await page.getByRole('link', { name: /^Web application/ }).click();
   await shoot(page, 'client-new');
   const name = `Notes ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: redirectUri });
@@ -107,7 +109,7 @@ test('an admin signs in through Gatehouse, registers a client, reads its secret 
 
 test('the ID token signing algorithm: RS256 on request; a forged value is refused next to the field', async ({ page }) => {
   await adminSignIn(page);
-  await page.goto('/admin/clients/new');
+  await page.goto('/admin/clients/new?kind=web');
   const name = `Legacy RP ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: redirectUri });
   await expect(page.getByText('RS256 for relying parties that accept only RS256, e.g. next-auth v4 without configuration.')).toBeVisible();
@@ -184,7 +186,7 @@ test('signing out ends the portal session and the Gatehouse session', async ({ p
 
 test('the form shows what is wrong next to each field, keeps what was typed, and registers nothing', async ({ page }) => {
   await adminSignIn(page);
-  await page.goto('/admin/clients/new');
+  await page.goto('/admin/clients/new?kind=web');
   const name = `Bad ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: 'https://ok.example/cb\nhttp://evil.example/cb' });
   await page.getByRole('checkbox', { name: 'offline_access' }).uncheck();
@@ -250,7 +252,8 @@ test('an admin-API client registered in the portal gets the admin scope and call
   page,
 }) => {
   await adminSignIn(page);
-  await page.goto('/admin/clients/new');
+  // Every setting: this test builds an admin-API client by hand (the machine-to-machine kind has the same fields).
+  await page.goto('/admin/clients/new?kind=custom');
   const name = `Automation ${Date.now()}`;
   await page.getByLabel('Name', { exact: true }).fill(name);
   await page.getByRole('checkbox', { name: /^Authorization code/ }).uncheck();
@@ -361,6 +364,7 @@ test.describe('without JavaScript', () => {
   test('the client form offers a public client only what applies to it, with CSS alone', async ({ page }) => {
     await adminSignIn(page);
     await page.getByRole('link', { name: 'Register a client' }).click();
+    await page.getByRole('link', { name: /^Other: every setting/ }).click();
     const confidentialOnly = [
       page.getByRole('checkbox', { name: /Client credentials/ }),
       page.getByRole('checkbox', { name: /^introspect/ }),
@@ -386,6 +390,7 @@ test.describe('without JavaScript', () => {
   test('signs in, shows form errors, registers a client and shows its secret once', async ({ page }) => {
     await adminSignIn(page);
     await page.getByRole('link', { name: 'Register a client' }).click();
+    await page.getByRole('link', { name: /^Web application/ }).click();
     await fillClientForm(page, { name: 'No-JS App', redirectUris: 'http://evil.example/cb' });
     await page.getByRole('button', { name: 'Register client' }).click();
     await expect(page.getByText('http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1]).', { exact: true })).toBeVisible();
