@@ -60,7 +60,7 @@ export function Quickstart({ kind, issuer, clientId, redirectUri }: { kind: Clie
             <div className="space-y-2 border-t border-slate-200 p-3">
               <pre
                 id={`snippet-${snippet.library}`}
-                className="overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-slate-100"
+                className="rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere text-slate-100"
               >
                 {snippet.code}
               </pre>
