@@ -102,7 +102,8 @@ test('"Connect your app" on a client\'s page: the discovery URL wraps instead of
 
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`${scheme} scheme`, () => {
-    test.use({ colorScheme: scheme });
+    // At a phone's width, where a long line would make a snippet scroll (a region a keyboard must reach).
+    test.use({ colorScheme: scheme, viewport: { width: 390, height: 844 } });
 
     test("the kinds, a kind's form with its errors, and the answer with its quickstart: no serious or critical axe violation", async ({ page }) => {
       await adminSignedIn(page);
