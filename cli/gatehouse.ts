@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
         // Loaded on demand: --help and usage errors open no database.
         const [{ database }, { prepareDatabase }, { createLogger, prettyStream }] = await Promise.all([
           import('../lib/db/database.ts'),
-          import('../lib/services/bootstrap.ts'),
+          import('../lib/start/first-start.ts'),
           import('../lib/ops/log.ts'),
         ]);
         // What the database says while opening (file modes narrowed, a failed checkpoint) goes to stderr too.

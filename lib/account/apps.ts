@@ -9,7 +9,7 @@
  * page load would sign it in again without asking. Signing out is how to end
  * its access.
  */
-import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from '../db/artifacts.ts';
+import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from './repository.ts';
 import { findClient } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
@@ -33,7 +33,7 @@ export interface ConnectedApp {
 
 const date = (epochSeconds: number | null | undefined) => (epochSeconds == null ? null : new Date(epochSeconds * 1000));
 
-export async function connectedApps(db: Database, holder: Pick<AccountHolder, 'id'>, now = Date.now()): Promise<ConnectedApp[]> {
+export async function connectedApps(db: Database, holder: Pick<AccountHolder, 'id'>, now: number): Promise<ConnectedApp[]> {
   const [grants, lastIssued] = await Promise.all([listGrantsOfAccount(db, holder.id, now), lastIssuedByClient(db, holder.id, now)]);
   const byClient = new Map<string, { scopes: string[]; grantedAt: number | null }>();
   for (const grant of grants) {

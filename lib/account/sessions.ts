@@ -6,7 +6,7 @@
  * session also ends the tokens bound to it (those issued without
  * offline_access: the provider checks their session on every use).
  */
-import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../db/artifacts.ts';
+import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from './repository.ts';
 import { signInsSince } from '../audit/repository.ts';
 import { findClient } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
@@ -60,7 +60,7 @@ async function signInOrigins(db: Database, accountId: string, loginTimes: Array<
 const date = (epochSeconds: number | null) => (epochSeconds === null ? null : new Date(epochSeconds * 1000));
 
 /** `sessionTtl`: SESSION_TTL, how long a session lives after its last use (when it was last used is derived from it). */
-export async function activeSessions(db: Database, holder: AccountHolder, sessionTtl: number, now = Date.now()): Promise<ActiveSession[]> {
+export async function activeSessions(db: Database, holder: AccountHolder, sessionTtl: number, now: number): Promise<ActiveSession[]> {
   const sessions = await listSessionsOfAccount(db, holder.id, now);
   const names = await clientNames(
     db,

@@ -39,6 +39,8 @@ export interface ProviderSettings {
   sessionIdleTtl?: number;
   /** Times the storage adapter's calls (lib/ops/metrics.ts); the bench's bare configuration has none. */
   metrics?: Pick<Metrics, 'storageCall'>;
+  /** The context's clock (lib/context.ts), for the storage adapter. */
+  now: () => number;
   /** The operator's brand on the provider's own pages (logout, errors). */
   brand: Brand;
   /** The language of those pages when neither ui_locales nor Accept-Language names one we have (DEFAULT_LOCALE); English if not given. */
@@ -105,7 +107,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const pageSettings = { pages: providerPages(settings.brand), brandName: settings.brand.name, defaultLocale: settings.defaultLocale ?? 'en' };
 
   return {
-    adapter: adapterFor(db, settings.metrics),
+    adapter: adapterFor(db, { now: settings.now, metrics: settings.metrics }),
     // Clients come from the database through the adapter (model "Client").
     clients: [],
     jwks: { keys: settings.jwks },

@@ -24,8 +24,8 @@
  *   answer is 429 instead of 401.
  *
  * How to wire it: build one `createThrottle({ db, redisUrl: env().REDIS_URL,
- * settings: throttleSettings() })` per process (on globalThis, like the
- * database). Wherever a password is verified (authenticate, verifyCurrentPassword),
+ * settings: throttleSettings() })` per process (the context's `throttle`,
+ * lib/context.ts). Wherever a password is verified (authenticate, verifyCurrentPassword),
  * look the account up, call `beforePasswordCheck` and, if refused, show "try
  * again in …" (JSON: 429 with `Retry-After: retryAfterSeconds`) without
  * verifying; otherwise verify (passwords.ts's `verifyAgainstDummy` for an unknown username)

@@ -23,7 +23,7 @@ export async function savePendingSecondStep(db: Database, interactionUid: string
   await upsertArtifact(db.sql, MODEL, interactionUid, { accountId: pending.accountId, remember: pending.remember }, expiresAt);
 }
 
-export async function findPendingSecondStep(db: Database, interactionUid: string, now = Date.now()): Promise<PendingSecondStep | undefined> {
+export async function findPendingSecondStep(db: Database, interactionUid: string, now: number): Promise<PendingSecondStep | undefined> {
   const payload = await findArtifact(db.sql, MODEL, interactionUid, now);
   if (typeof payload?.accountId !== 'string') return undefined;
   return { accountId: payload.accountId, ...(typeof payload.remember === 'boolean' ? { remember: payload.remember } : {}) };

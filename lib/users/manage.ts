@@ -8,7 +8,7 @@
  * log; omitted, nothing is recorded.
  */
 import { z } from 'zod';
-import { destroyArtifactsOfAccount } from '../db/artifacts.ts';
+import { destroyArtifactsOfAccount } from '../account/repository.ts';
 import type { Database } from '../db/database.ts';
 import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskeys, type PasskeySummary } from '../factors/repository.ts';
 import { deletePendingEmailVerificationsOf } from '../sign-in/pending-email-verifications.ts';

@@ -58,7 +58,8 @@ export async function savePassword(user: SignedInUser, form: FormData): Promise<
 }
 
 export function appsOf(user: SignedInUser): Promise<ConnectedApp[]> {
-  return connectedApps(serverContext().db, user);
+  const { db, now } = serverContext();
+  return connectedApps(db, user, now());
 }
 
 export async function revokeApp(user: SignedInUser, clientId: string): Promise<AppRevocation> {
@@ -66,8 +67,8 @@ export async function revokeApp(user: SignedInUser, clientId: string): Promise<A
 }
 
 export function sessionsOf(user: SignedInUser): Promise<ActiveSession[]> {
-  const { db, config } = serverContext();
-  return activeSessions(db, user, config.SESSION_TTL);
+  const { db, config, now } = serverContext();
+  return activeSessions(db, user, config.SESSION_TTL, now());
 }
 
 export async function signOutOtherSessions(user: SignedInUser): Promise<number> {

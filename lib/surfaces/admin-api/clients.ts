@@ -42,7 +42,7 @@ async function existing(db: Database, id: string): Promise<ClientRecord> {
   return client;
 }
 
-/** Gatehouse's own portal client is kept as the portal needs it (lib/services/bootstrap.ts). */
+/** Gatehouse's own portal client is kept as the portal needs it (lib/start/first-start.ts). */
 function changeable(id: string): void {
   if (isManagedClient(id)) throw new Forbidden('Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed');
 }

@@ -131,8 +131,8 @@ export const resetUserSecondFactors = endpoint(operations.resetUserSecondFactors
   return withLock(db, throttle, user);
 });
 
-export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, config, params }) => ({
-  data: (await activeSessions(db, holder(await existing(db, params.id)), config.SESSION_TTL)).map(sessionDto),
+export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, config, params, now }) => ({
+  data: (await activeSessions(db, holder(await existing(db, params.id)), config.SESSION_TTL, now())).map(sessionDto),
 }));
 
 export const endUserSessions = endpoint(operations.endUserSessions, async ({ db, params, by }) => ({
@@ -144,8 +144,8 @@ export const endUserSession = endpoint(operations.endUserSession, async ({ db, p
   if (result.status !== 'ended') throw new NotFound(`no session ${params.uid} of user ${params.id}`);
 });
 
-export const listUserGrants = endpoint(operations.listUserGrants, async ({ db, params }) => ({
-  data: (await connectedApps(db, holder(await existing(db, params.id)))).map(grantDto),
+export const listUserGrants = endpoint(operations.listUserGrants, async ({ db, params, now }) => ({
+  data: (await connectedApps(db, holder(await existing(db, params.id)), now())).map(grantDto),
 }));
 
 export const revokeUserGrant = endpoint(operations.revokeUserGrant, async ({ db, params, by }) => {

@@ -31,7 +31,7 @@ import { type ClientPreset, kindOf } from './client-presets.ts';
 
 export const CLIENTS_PER_PAGE = 20;
 
-/** The portal's own client is kept as the portal needs it (lib/services/bootstrap.ts): look, don't touch. */
+/** The portal's own client is kept as the portal needs it (lib/start/first-start.ts): look, don't touch. */
 export function isManagedClient(id: string): boolean {
   return id === PORTAL_CLIENT_ID;
 }

@@ -80,7 +80,11 @@ export async function rotateKeysFromForm(admin: AdminUser, form: FormData): Prom
   if (form.get('confirm') !== 'on') return { status: 'refused', reason: 'unconfirmed' };
   const ctx = serverContext();
   try {
-    const outcomes = await rotateSigningKeys(ctx.db, rotationSettings(ctx.config), { immediately: form.get('now') === 'on', by: await byAdmin(admin) });
+    const outcomes = await rotateSigningKeys(ctx.db, rotationSettings(ctx.config), {
+      immediately: form.get('now') === 'on',
+      now: ctx.now(),
+      by: await byAdmin(admin),
+    });
     await ctx.refreshProvider();
     return { status: 'done', outcomes };
   } catch (error) {

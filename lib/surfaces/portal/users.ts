@@ -151,7 +151,7 @@ export interface UserDetails {
 
 export async function userDetails(admin: AdminUser, id: string): Promise<UserDetails | undefined> {
   if (!userId.safeParse(id).success) return undefined;
-  const { db, throttle, config } = serverContext();
+  const { db, throttle, config, now } = serverContext();
   const user = await getUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
@@ -159,8 +159,8 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
     lockOf(throttle, user.id),
     invitationOf(db, user),
     secondFactorsOf(db, user.id),
-    activeSessions(db, holder, config.SESSION_TTL),
-    connectedApps(db, holder),
+    activeSessions(db, holder, config.SESSION_TTL, now()),
+    connectedApps(db, holder, now()),
     auditEventsFor(db, { involvingUserId: user.id }, 10),
   ]);
   return {

@@ -1,8 +1,8 @@
 /**
- * What a server does once before it serves: check its keys, apply migrations,
- * create the first admin on an empty database, register the admin portal's
- * client, and build the provider (which creates the signing keys on first
- * start). Called from instrumentation.ts and the CLI.
+ * What a server does to its database before it serves: check its keys, apply
+ * migrations, seal the stored secrets, create the first admin on an empty
+ * database, register the admin portal's client. Steps of the start-up
+ * (./steps.ts); the CLI prepares its database with prepareDatabase too.
  */
 import { env, type Env } from '../config/env.ts';
 import type { Log } from '../ops/log.ts';
