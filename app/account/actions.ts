@@ -29,7 +29,7 @@ import {
   type PasswordChangeState,
   type ProfileState,
 } from '@/lib/surfaces/account/pages';
-import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirm';
+import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { requestLocale } from '@/lib/surfaces/locale';
 import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/clients/portal-client';
 import { endPortalSession, requireUser } from '@/lib/surfaces/portal/session';

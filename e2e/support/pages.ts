@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { TOTP_PERIOD, timeStep, totpCode } from '../../lib/factors/totp.ts';
+import { makeUser } from './fixtures.ts';
 
 /** A full-page screenshot taker writing e2e/screenshots/<prefix>-<name>.png. */
 export function screenshots(prefix: string) {
@@ -73,4 +74,14 @@ export async function gatehouseCode(page: Page, code: string) {
   await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
   await page.getByLabel('Enter the code from your authenticator app').fill(code);
   await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+/** A new admin (TOTP on, as the default policy wants) signed in to the portal from a signed-out browser, landing on `path`. */
+export async function adminSignedIn(page: Page, path = '/admin/clients') {
+  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
+  await gatehouseLogin(page, admin);
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === path);
+  return admin;
 }

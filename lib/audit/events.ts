@@ -132,6 +132,8 @@ export const auditDetailsSchemas = {
   'user.updated': z.strictObject({ changed: fields }),
   'user.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   'user.enabled': z.strictObject({}),
+  /** An admin deleted the account (its factors and links with it); `revokedArtifacts`: its tokens, grants and sessions ended. */
+  'user.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /**
    * `generated`: Gatehouse generated the new password (shown once to the admin); `self`: the user changed
    * their own; `viaMailLink`: with a password reset link from a mail.
@@ -227,6 +229,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.updated': 'User updated',
   'user.disabled': 'User disabled',
   'user.enabled': 'User enabled',
+  'user.deleted': 'User deleted',
   'user.password_changed': 'Password changed',
   'password_reset.requested': 'Password reset mailed',
   'user.email_verified': 'Email verified',

@@ -22,6 +22,7 @@ import {
   disableUser,
   enableUser,
   lockOf,
+  removeUser,
   resetSecondFactors,
   searchUsers,
   secondFactorsOf,
@@ -124,6 +125,24 @@ for (const storage of testDatabases('users')) {
           ['user.enabled', {}],
           ['user.disabled', { revokedArtifacts: 2 }],
         ],
+      );
+    });
+
+    test('deleting ends what the user holds, removes the account and records it with their name; not oneself', async () => {
+      const { db, user: self, by } = await admin();
+      const user = await createUser(db, { username: `gone-${tag()}`, password: 'a long password' });
+      const tokenId = `at-${tag()}`;
+      await upsertArtifact(db.sql, 'AccessToken', tokenId, { accountId: user.id, clientId: 'c' }, Date.now() + 60_000);
+      assert.equal(await removeUser(db, user.id, by), true);
+      assert.equal(await findUserById(db, user.id), undefined);
+      assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId, Date.now()), undefined);
+      assert.equal(await removeUser(db, user.id, by), false, 'already gone: nothing to delete, nothing recorded');
+      await assert.rejects(removeUser(db, self.id, by), (e: unknown) => e instanceof Forbidden);
+      assert.ok(await findUserById(db, self.id));
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
+      assert.deepEqual(
+        events.map((e) => [e.action, e.target?.label, e.details]),
+        [['user.deleted', user.username, { revokedArtifacts: 1 }]],
       );
     });
 

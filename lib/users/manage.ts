@@ -14,6 +14,7 @@ import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskey
 import { deletePendingEmailVerificationsOf } from '../sign-in/pending-email-verifications.ts';
 import {
   countUsers,
+  deleteUser,
   findUserById,
   findUserByUsername,
   insertUser,
@@ -186,6 +187,21 @@ export async function enableUser(db: Database, id: string, by?: AuditBy): Promis
   if (!user) throw new NotFound(`no user ${id}`);
   await recordAuditBy(db, by, { action: 'user.enabled', target: target(user), details: {} });
   return user;
+}
+
+/**
+ * Deletes an account for good: every token, grant and session it holds ends first, then the row goes with its
+ * factors, recovery codes and mailed links (cascades). Not one's own (as disabling). The audit entry keeps the
+ * username as the target's label, so the log still says who it was.
+ */
+export async function removeUser(db: Database, id: string, by?: AuditBy): Promise<boolean> {
+  if (by?.actor?.id === id) throw new Forbidden('you cannot delete your own account');
+  const user = await findUserById(db, id);
+  if (!user) return false;
+  const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
+  if (!(await deleteUser(db, user.id))) return false;
+  await recordAuditBy(db, by, { action: 'user.deleted', target: target(user), details: { revokedArtifacts } });
+  return true;
 }
 
 /**

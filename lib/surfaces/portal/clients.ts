@@ -25,8 +25,9 @@ import { formProblems } from '../../platform/forms.ts';
 import type { TrustViolation } from '../../oidc/client-policy.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
-import { clientFields, clientFormValues, readClientForm, type ClientFieldProblems, type ClientFormValues } from './client-form.ts';
+import { clientFields, clientFormValues, readClientForm, type ClientFieldProblems, type ClientFormValues } from './client-fields.ts';
 import { PORTAL_CLIENT_ID } from '../../clients/portal-client.ts';
+import { type ClientPreset, kindOf } from './client-presets.ts';
 
 export const CLIENTS_PER_PAGE = 20;
 
@@ -103,13 +104,13 @@ export async function clientFormFor(admin: AdminUser, id: string): Promise<{ cli
 export type ClientFormState =
   | { status: 'editing'; values: ClientFormValues; problems: ClientFieldProblems }
   /** The secret is in this one answer and nowhere else: it is never stored in clear nor shown again. */
-  | { status: 'created'; client: { id: string; name: string }; clientSecret?: string };
+  | { status: 'created'; client: { id: string; name: string; kind: ClientPreset; redirectUri?: string }; clientSecret?: string };
 
 export async function createClientFromForm(admin: AdminUser, form: FormData): Promise<ClientFormState> {
   const { values, input } = readClientForm(form);
   try {
     const { client, clientSecret } = await registerClient(serverContext().db, input, { by: await byAdmin(admin) });
-    return { status: 'created', client: { id: client.id, name: client.name }, clientSecret };
+    return { status: 'created', client: { id: client.id, name: client.name, kind: kindOf(client), redirectUri: client.redirectUris[0] }, clientSecret };
   } catch (error) {
     return { status: 'editing', values, problems: formProblems(error, clientFields) };
   }

@@ -46,7 +46,7 @@ import {
   type NewUserFormValues,
   type ProfileFormValues,
   type UserFieldProblems,
-} from './user-form.ts';
+} from './user-fields.ts';
 
 export const USERS_PER_PAGE = 20;
 
@@ -64,9 +64,21 @@ export interface UserSummary {
   awaitingEmail: boolean;
 }
 
+/** A user as the list shows them: their state in one word, and whether a second factor and a verified address back the account. */
+export type UserStatus = 'disabled' | 'locked' | 'invited' | 'active';
+
+export interface UserRow extends UserSummary {
+  /** When they last signed in (null: no sign-in in the audit log). */
+  lastSignInAt: Date | null;
+  /** Disabled first (it outlasts any lock), then locked by failed sign-ins (lockOf, as the user's page shows it), invited, active. */
+  status: UserStatus;
+  /** A confirmed authenticator app or a passkey. */
+  twoStep: boolean;
+  emailVerified: boolean;
+}
+
 export interface UsersPage extends ListPosition {
-  /** With when each last signed in (null: no sign-in in the audit log). */
-  users: Array<UserSummary & { lastSignInAt: Date | null }>;
+  users: UserRow[];
   sort: ListSort<UserSort['column']>;
 }
 
@@ -88,14 +100,28 @@ const summary = (u: UserRecord): UserSummary => ({
 export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown; sort?: unknown }): Promise<UsersPage> {
   const { q, page } = parseListQuery(params);
   const sort = parseSort(params.sort, USER_SORTS, DEFAULT_USER_SORT);
-  const { db } = serverContext();
+  const { db, throttle } = serverContext();
   const { users, total } = await searchUsers(db, { query: q || undefined, ...pageRange(page, USERS_PER_PAGE), sort });
   const signIns = await lastSignIns(
     db,
     users.map((u) => u.id),
   );
+  // A page is at most USERS_PER_PAGE people: their locks and factors are looked up side by side.
+  const rows = await Promise.all(
+    users.map(async (u): Promise<UserRow> => {
+      const [lockedUntil, factors] = await Promise.all([lockOf(throttle, u.id), secondFactorsOf(db, u.id)]);
+      const status: UserStatus = u.disabled ? 'disabled' : lockedUntil ? 'locked' : u.invited ? 'invited' : 'active';
+      return {
+        ...summary(u),
+        lastSignInAt: signIns.get(u.id) ?? null,
+        status,
+        twoStep: factors.totp || factors.passkeys.length > 0,
+        emailVerified: u.emailVerified,
+      };
+    }),
+  );
   const { pageCount, first, last } = pageWindow(page, USERS_PER_PAGE, total, users.length);
-  return { users: users.map((u) => ({ ...summary(u), lastSignInAt: signIns.get(u.id) ?? null })), sort, query: q, page, pageCount, total, first, last };
+  return { users: rows, sort, query: q, page, pageCount, total, first, last };
 }
 
 /** A user id from a URL: bounded, or nothing. */
