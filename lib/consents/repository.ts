@@ -70,3 +70,9 @@ export async function deleteConsent(db: Database, userId: string, clientId: stri
   const { count } = await db.prisma.consent.deleteMany({ where: { userId, clientId } });
   return count > 0;
 }
+
+/** Forgets every consent the person gave; how many there were. */
+export async function deleteConsentsOf(db: Database, userId: string): Promise<number> {
+  const { count } = await db.prisma.consent.deleteMany({ where: { userId } });
+  return count;
+}

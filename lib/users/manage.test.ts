@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { findArtifact, upsertArtifact } from '../db/artifacts.ts';
 import { listSessionsOfAccount } from '../account/repository.ts';
+import { addToConsent, listConsents } from '../consents/repository.ts';
+import { registerClient } from '../clients/manage.ts';
 
 import { findCredentials, findUserById, findUserByUsername } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
@@ -114,8 +116,11 @@ for (const storage of testDatabases('users')) {
       await upsertArtifact(db.sql, 'Session', `s-${tag()}`, { accountId: user.id }, Date.now() + 60_000);
       const tokenId = `at-${tag()}`;
       await upsertArtifact(db.sql, 'AccessToken', tokenId, { accountId: user.id, clientId: 'c' }, Date.now() + 60_000);
+      const { client } = await registerClient(db, { name: `App ${tag()}`, redirectUris: ['https://app.example/cb'] });
+      await addToConsent(db, user.id, client.id, { scopes: ['openid'], claims: [] });
       await disableUser(db, user.id, by);
       assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId, Date.now()), undefined);
+      assert.deepEqual(await listConsents(db, user.id), [], 'enabled again, the person is asked their consent again');
       await enableUser(db, user.id, by);
       await assert.rejects(disableUser(db, self.id, by), (e: unknown) => e instanceof Forbidden);
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { destroyArtifactsOfAccount } from '../account/repository.ts';
+import { deleteConsentsOf } from '../consents/repository.ts';
 import type { Database } from '../db/database.ts';
 import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskeys, type PasskeySummary } from '../factors/repository.ts';
 import { deletePendingEmailVerificationsOf } from '../sign-in/pending-email-verifications.ts';
@@ -178,6 +179,9 @@ export async function disableUser(db: Database, id: string, by?: AuditBy): Promi
   const user = await setUserDisabled(db, id, true);
   if (!user) throw new NotFound(`no user ${id}`);
   const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
+  // Disabling is how an admin stops someone at once: what they allowed apps goes too, so enabling them again asks
+  // their consent again instead of reconnecting every app silently.
+  await deleteConsentsOf(db, user.id);
   await recordAuditBy(db, by, { action: 'user.disabled', target: target(user), details: { revokedArtifacts } });
   return user;
 }
