@@ -58,6 +58,7 @@ export const problemCodes = [
   'throttled',
   'mismatch',
   'same_password',
+  'common_password',
   'email_domain',
   'invitation_needs_email',
   'wrong_password',

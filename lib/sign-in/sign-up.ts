@@ -34,22 +34,25 @@ import { unknownNameKey } from '../mail-links/mail-requests.ts';
 import { canMailLinks } from '../mail-links/password-reset.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import type { Refusal } from '../platform/throttle.ts';
-import { isUniqueViolation, passwordSchema, profileSchema, usernameSchema } from '../users/manage.ts';
+import { isUniqueViolation, profileSchema, usernameSchema } from '../users/manage.ts';
+import { chosenPasswordSchema, minimumPasswordLength, type PasswordPolicySettings } from '../users/password-policy.ts';
 
-type Settings = MailLinkConfig & Pick<AppContext['config'], 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'>;
+type Settings = MailLinkConfig & Pick<AppContext['config'], 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'> & PasswordPolicySettings;
 export type SignUpContext = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: Settings };
 
-export const signUpSchema = z
-  .object({
-    username: usernameSchema,
-    email: z.string().trim().min(1, 'Email is required').pipe(z.email('Email is not a valid address').max(254)),
-    name: profileSchema.shape.name,
-    password: passwordSchema,
-    confirmPassword: z.string().min(1, 'enter the password again'),
-  })
-  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match', params: { code: 'mismatch' } });
+/** The sign-up form's rules, with the operator's minimum password length. */
+export const signUpSchema = (minPasswordLength: number) =>
+  z
+    .object({
+      username: usernameSchema,
+      email: z.string().trim().min(1, 'Email is required').pipe(z.email('Email is not a valid address').max(254)),
+      name: profileSchema.shape.name,
+      password: chosenPasswordSchema(minPasswordLength),
+      confirmPassword: z.string().min(1, 'enter the password again'),
+    })
+    .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match', params: { code: 'mismatch' } });
 
-export type SignUpInput = z.input<typeof signUpSchema>;
+export type SignUpInput = z.input<ReturnType<typeof signUpSchema>>;
 export const signUpFields = ['username', 'email', 'name', 'password', 'confirmPassword'] as const;
 
 /** Whether this server offers sign-up: turned on, and able to mail the link the account needs. */
@@ -99,7 +102,7 @@ export async function signUp(
   if (!signUpOffered(ctx)) throw new Forbidden('sign-up is off on this server');
   const domains = ctx.config.SIGN_UP_EMAIL_DOMAINS;
   // Beside the other rules, so a form shows every problem at once.
-  const schema = signUpSchema.refine((p) => emailDomainAllowed(p.email, domains), {
+  const schema = signUpSchema(minimumPasswordLength(ctx.config)).refine((p) => emailDomainAllowed(p.email, domains), {
     path: ['email'],
     message: `sign-up is open to addresses at ${domains.join(', ')} only`,
     params: { code: 'email_domain', domains: domains.join(', ') },

@@ -9,7 +9,7 @@ import { SignUpForm } from '@/components/interaction/sign-up-form';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
-import { passwordPolicy } from '@/lib/platform/passwords';
+import { minimumPasswordLength } from '@/lib/users/password-policy';
 import { viewSignUp } from '@/lib/sign-in/sign-up-interaction';
 import { signUpAction } from './actions';
 
@@ -29,12 +29,12 @@ export default async function SignUpPage({ params }: { params: Promise<{ uid: st
   const t = await getTranslations('signUp');
   return (
     <AuthCard title={t('title')} subtitle={t.rich('subtitle', { client: view.client.name, strong })}>
-      <ClientMessages namespaces={['signUp', 'passwordPair', 'problems']}>
+      <ClientMessages namespaces={['signUp', 'passwordPair', 'problems', 'ui']}>
         <SignUpForm
           action={signUpAction.bind(null, uid)}
           back={`/interaction/${encodeURIComponent(uid)}`}
           domains={view.domains}
-          minLength={passwordPolicy.minLength}
+          minLength={minimumPasswordLength(serverContext().config)}
         />
       </ClientMessages>
     </AuthCard>
