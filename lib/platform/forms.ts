@@ -79,6 +79,8 @@ export const problemCodes = [
   'passkey_removed',
   'passkey_exists',
   'passkey_cancelled',
+  'passkey_security',
+  'passkey_unsupported',
   'unconfirmed',
   // A client registration's rules (lib/clients/manage.ts), as the admin portal's client form shows them.
   'uri_not_absolute',

@@ -15,7 +15,7 @@ import type { AppContext } from '../context.ts';
 import { AMR, loginResult } from '../oidc/authentication-context.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
 import { forAnotherAccount } from '../oidc/account-choice.ts';
-import { appHost } from '../oidc/return-link.ts';
+import { appHost, httpsOnly } from '../oidc/return-link.ts';
 import { findAccount, findUserById } from '../users/repository.ts';
 import { countPasskeys, findTotpFactor } from '../factors/repository.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from './pending-second-steps.ts';
@@ -58,7 +58,6 @@ export interface ShownClient {
 }
 
 /** A logo the pages may load: https only (mixed content, and a plain-http image can be changed on the way). */
-const httpsOnly = (uri: string | undefined) => (uri && URL.parse(uri)?.protocol === 'https:' ? uri : undefined);
 
 /** What the interaction page needs to render, or why it cannot. */
 export type InteractionView =

@@ -125,6 +125,8 @@ export default async function InteractionPage({
     failed: passkey('failed'),
     unsupported: passkey('unsupported'),
     needsScript: passkey('needsScript'),
+    security: passkey('security'),
+    notSupported: passkey('notSupported'),
   };
 
   if (view.kind === 'second_factor') {

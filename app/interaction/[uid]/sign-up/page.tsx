@@ -4,6 +4,7 @@ import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
+import { AppIdentity } from '@/components/interaction/app-identity';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { SignUpForm } from '@/components/interaction/sign-up-form';
 import { AuthCard } from '@/components/ui/card';
@@ -28,7 +29,7 @@ export default async function SignUpPage({ params }: { params: Promise<{ uid: st
   if (view.kind === 'expired') return <ExpiredInteraction />;
   const t = await getTranslations('signUp');
   return (
-    <AuthCard title={t('title')} subtitle={t.rich('subtitle', { client: view.client.name, strong })}>
+    <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('subtitle', { client: view.client.name, strong })}</AppIdentity>}>
       <ClientMessages namespaces={['signUp', 'passwordPair', 'problems', 'ui']}>
         <SignUpForm
           action={signUpAction.bind(null, uid)}
