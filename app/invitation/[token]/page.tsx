@@ -42,7 +42,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           username={view.username}
           minLength={minimumPasswordLength(serverContext().config)}
           wording={{
-            done: t.rich('invitation.done', { email: view.email, link: (chunks) => <TextLink href="/account">{chunks}</TextLink> }),
+            done: t('invitation.done', { email: view.email }),
             another: t('invitation.ask'),
             submit: t('invitation.submit'),
           }}

@@ -7,7 +7,7 @@ import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
 import { ExactTime, Time } from '@/components/ui/time';
 import { activityOf, sessionsOf, type ActiveSession, type ActivityEntry } from '@/lib/surfaces/account/pages';
-import type { UserAgentSummary } from '@/lib/account/activity';
+import type { UserAgentSummary } from '@/lib/platform/user-agent';
 import { requireUser } from '@/lib/surfaces/portal/session';
 import { endOtherSessionsAction, endSessionAction } from '../../actions';
 import { brand } from '@/lib/config/brand';

@@ -8,6 +8,7 @@ import { DataTable } from '@/components/portal/list';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
+import { passkeysUsable } from '@/lib/factors/passkeys';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { signingKeysView, systemView } from '@/lib/surfaces/portal/system';
 import { rotateKeysAction } from './actions';
@@ -48,7 +49,15 @@ export default async function SystemPage() {
           />
         </Card>
         <Card title={t('twoStep')}>
-          <Facts rows={{ [t('requiredFor')]: t(`policies.${system.secondFactorRequired}`) }} />
+          <Facts
+            rows={{
+              [t('requiredFor')]: t(`policies.${system.secondFactorRequired}`),
+              // Why passkeys are not offered, when they cannot be (lib/factors/passkeys.ts passkeysUsable), as the start-up log says it.
+              [t('passkeys')]: passkeysUsable({ ISSUER: system.issuer })
+                ? t('passkeysOffered')
+                : t('passkeysNotOffered', { host: new URL(system.issuer).hostname }),
+            }}
+          />
         </Card>
         <Card title={t('keys')} description={t('keysDescription', { days, hours: publishAheadHours })}>
           <div className="space-y-4">
