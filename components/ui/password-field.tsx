@@ -58,8 +58,9 @@ export function PasswordField({
             onClick={() => setShown((v) => !v)}
             className={`absolute inset-y-1 right-1 rounded-md px-2.5 text-sm font-semibold text-accent-text hover:bg-accent-soft ${focusRing}`}
           >
-            {shown ? t('hide') : t('show')}
-            <span className="sr-only"> {t('passwordWord')}</span>
+            {/* Short on screen; its name says what it shows (the visible word is part of it: WCAG 2.5.3). */}
+            <span aria-hidden="true">{shown ? t('hide') : t('show')}</span>
+            <span className="sr-only">{shown ? t('hidePassword') : t('showPassword')}</span>
           </button>
         ) : null}
       </div>
