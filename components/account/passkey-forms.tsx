@@ -120,14 +120,12 @@ export function RemovePasskeyForm({
   username: string;
   action: (state: PasswordProtectedState, form: FormData) => Promise<PasswordProtectedState>;
 }) {
-  const [state, formAction, pending] = useActionState(action, { status: 'idle' });
+  const held = useActionState(action, { status: 'idle' });
   const t = useTranslations('account.security');
-  if (state.status === 'removed') return <Removed message={t('passkeyRemoved', { name })} compact />;
+  if (held[0].status === 'removed') return <Removed message={t('passkeyRemoved', { name })} compact />;
   return (
     <PasswordProtectedFields
-      state={state}
-      formAction={formAction}
-      pending={pending}
+      held={held}
       username={username}
       submit={t('removePasskey', { name })}
       variant="danger"

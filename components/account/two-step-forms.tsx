@@ -129,25 +129,16 @@ export function ConfirmTotpForm() {
 }
 
 export function NewRecoveryCodesForm({ username }: { username: string }) {
-  const [state, formAction, pending] = useCodeActions().regenerate;
+  const held = useCodeActions().regenerate;
   const t = useTranslations('account.security');
-  return (
-    <PasswordProtectedFields
-      state={state}
-      formAction={formAction}
-      pending={pending}
-      username={username}
-      submit={t('getNewCodes')}
-      fieldId="codes-currentPassword"
-    />
-  );
+  return <PasswordProtectedFields held={held} username={username} submit={t('getNewCodes')} fieldId="codes-currentPassword" />;
 }
 
 export function TurnOffForm({ action, username }: { action: Action<PasswordProtectedState>; username: string }) {
-  const [state, formAction, pending] = useActionState(action, { status: 'idle' });
+  const held = useActionState(action, { status: 'idle' });
   const t = useTranslations('account.security');
-  if (state.status === 'removed') return <Removed message={t('isOff')} />;
-  return <PasswordProtectedFields state={state} formAction={formAction} pending={pending} username={username} submit={t('turnOffButton')} variant="danger" />;
+  if (held[0].status === 'removed') return <Removed message={t('isOff')} />;
+  return <PasswordProtectedFields held={held} username={username} submit={t('turnOffButton')} variant="danger" />;
 }
 
 /** What a removal says once done, with the way back to the page as it is now. */
@@ -161,18 +152,15 @@ export function Removed({ message, compact }: { message: string; compact?: boole
 }
 
 export function PasswordProtectedFields({
-  state,
-  formAction,
-  pending,
+  held: [state, formAction, pending],
   username,
   submit,
   variant = 'primary',
   fieldId = 'currentPassword',
   hidden = {},
 }: {
-  state: PasswordProtectedState;
-  formAction: (form: FormData) => void;
-  pending: boolean;
+  /** The form's action state (useActionState's three). */
+  held: Held<PasswordProtectedState>;
   username: string;
   submit: string;
   variant?: 'primary' | 'danger';
