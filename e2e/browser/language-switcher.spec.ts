@@ -5,10 +5,14 @@
  * posts may change it, and it sends the browser back only to a path of this server. axe clean in both
  * languages. Screenshots land in e2e/screenshots/language-switcher-*.png.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { describeFindings, wcagFindings } from '../support/axe.ts';
 import { authorizationRequest, baseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { screenshots } from '../support/pages.ts';
+
+// Several sign-ins and form posts per test, on a machine the other suites share: more time than the defaults.
+test.describe.configure({ timeout: 120_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const shoot = screenshots('language-switcher');
 

@@ -5,10 +5,14 @@
  * domain the person returns to. The logo host is played by page.route: nothing leaves the machine.
  * Screenshots land in e2e/screenshots/logos-*.png.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { describeFindings, wcagFindings } from '../support/axe.ts';
 import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin, screenshots } from '../support/pages.ts';
+
+// Several sign-ins and form posts per test, on a machine the other suites share: more time than the defaults.
+test.describe.configure({ timeout: 120_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const shoot = screenshots('logos');
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');

@@ -7,10 +7,14 @@
  * violation in any of these states. Screenshots land in e2e/screenshots/password-fields-*.png.
  */
 import { randomBytes } from 'node:crypto';
-import { expect, type Page, test } from '@playwright/test';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { describeFindings, wcagFindings } from '../support/axe.ts';
 import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin, screenshots } from '../support/pages.ts';
+
+// Several sign-ins and form posts per test, on a machine the other suites share: more time than the defaults.
+test.describe.configure({ timeout: 120_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const shoot = screenshots('password-fields');
 

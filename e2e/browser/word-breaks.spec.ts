@@ -6,18 +6,23 @@
  * at a syllable, never leaving fewer than two letters on either line; a domain name may break anywhere.
  * `<html lang>` is the page's language, which hyphenation follows.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
 import { screenshots } from '../support/pages.ts';
+
+// Several sign-ins and form posts per test, on a machine the other suites share: more time than the defaults.
+test.describe.configure({ timeout: 120_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const shoot = screenshots('word-breaks');
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, locale: 'de-DE' });
 
-/** The words split across two lines on the page: each with the part left on its first line. */
-async function splitWords(page: Page): Promise<string[]> {
+/** The words split across two lines on the page, each with the part left on its first line; and how many words wrapped lines hold. */
+async function splitWords(page: Page): Promise<{ split: string[]; measured: number }> {
   return page.evaluate(() => {
     const split: string[] = [];
+    let measured = 0;
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const element = node.parentElement;
@@ -36,20 +41,24 @@ async function splitWords(page: Page): Promise<string[]> {
           if (rect) tops.push(Math.round(rect.top));
         }
         const lines = [...new Set(tops)];
+        measured++;
         if (lines.length < 2) continue;
         const head = tops.filter((top) => top === lines[0]).length;
         const hyphenated = getComputedStyle(element).hyphens === 'auto' && head >= 2 && word.length - head >= 2;
         if (!hyphenated) split.push(`${word.slice(0, head)}|${word.slice(head)}`);
       }
     }
-    return split;
+    return { split, measured };
   });
 }
 
 async function noWordSplit(page: Page, name: string) {
   expect(await page.locator('html').getAttribute('lang')).toBe('de');
   await shoot(page, name);
-  expect(await splitWords(page), `${name}: words split across lines`).toEqual([]);
+  const { split, measured } = await splitWords(page);
+  // The page's text was measured (not an empty walk): dozens of words on a sign-in card.
+  expect(measured).toBeGreaterThan(30);
+  expect(split, `${name}: words split across lines`).toEqual([]);
 }
 
 test('the German sign-in, consent and chooser pages at 390 px: no line ends inside a word', async ({ page }) => {
