@@ -28,7 +28,7 @@ import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail,
 import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sign-up.ts';
 import { recordAudit, type RequestContext } from '../audit/log.ts';
 import { adminMailLocale, type MailLinkConfig, sendEmailVerification } from '../mail-links/email-verification.ts';
-import { Conflict, Forbidden, parseInput } from '../platform/errors.ts';
+import { Conflict, describeIssues, Forbidden, InvalidRequest } from '../platform/errors.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { unknownNameKey } from '../mail-links/mail-requests.ts';
 import { canMailLinks } from '../mail-links/password-reset.ts';
@@ -107,7 +107,9 @@ export async function signUp(
     message: `sign-up is open to addresses at ${domains.join(', ')} only`,
     params: { code: 'email_domain', domains: domains.join(', ') },
   });
-  const data = parseInput(schema, input);
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return refuseWithUsername(ctx, parsed.error, input.username, context);
+  const data = parsed.data;
   // Counted before anything is looked up: trying usernames costs the same as signing up.
   const check = await ctx.throttle.beforeSignUp(context.ip);
   if (!check.allowed) return { status: 'throttled', refusal: check };
@@ -140,6 +142,28 @@ export async function signUp(
     details: { email: data.email, ...client },
   });
   return { status: 'sent', email: data.email, accountId: user.id };
+}
+
+/**
+ * A form with problems: every one of them at once, a taken username included, so the person does not fix
+ * the form only to learn the name is taken. Looking the name up is counted as a sign-up is (the throttle
+ * above), so trying usernames through refused forms costs the same as through accepted ones.
+ */
+async function refuseWithUsername(ctx: SignUpContext, error: z.ZodError, username: unknown, context: RequestContext): Promise<SignUpOutcome> {
+  const wellFormed = usernameSchema.safeParse(username);
+  let issues = error.issues;
+  if (wellFormed.success && !issues.some((issue) => issue.path[0] === 'username')) {
+    const check = await ctx.throttle.beforeSignUp(context.ip);
+    if (!check.allowed) return { status: 'throttled', refusal: check };
+    if (await findUserByUsername(ctx.db, wellFormed.data)) {
+      issues = [
+        ...issues,
+        { code: 'custom', path: ['username'], message: 'this username is taken: choose another', params: { code: 'conflict' }, input: username },
+      ];
+    }
+  }
+  const all = new z.ZodError(issues);
+  throw new InvalidRequest(describeIssues(all), { validation: all });
 }
 
 const takenUsername = (username: string) => new Conflict(`the username ${username} is taken: choose another`, { field: 'username' });
