@@ -80,16 +80,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await shoot(page, `sign-up-refused-${colorScheme}`);
       await accessible(page, 'sign-up-refused');
 
-      // A taken username clears nothing but the passwords.
+      // A taken username is said with the other problems, and clears nothing but the passwords.
       const taken = await makeUser();
       await page.getByLabel('Username').fill(taken.username);
-      await page.getByLabel('Email address').fill(`${username}@example.test`);
       await password.fill('velvet harbour pumpkin lantern');
       await page.getByLabel('Password again').fill('velvet harbour pumpkin lantern');
       await page.getByRole('button', { name: 'Create account' }).click();
-      await expect(page.getByLabel('Username')).toHaveAttribute('aria-invalid', 'true');
+      await expect(page.getByText('This username is taken: choose another.')).toBeVisible();
+      await expect(page.getByText('Email is not a valid address.')).toBeVisible();
       await expect(page.getByLabel('Username')).toHaveValue(taken.username);
-      await expect(page.getByLabel('Email address')).toHaveValue(`${username}@example.test`);
+      await expect(page.getByLabel('Email address')).toHaveValue('not an address');
       await expect(page.getByLabel('Name (optional)')).toHaveValue('Nora New');
       await expect(password).toHaveValue('');
     });
