@@ -45,6 +45,12 @@ const serverLimits = { THROTTLE_SOURCE_FREE_FAILURES: '99999', THROTTLE_SOURCE_H
  * instance of its own for the default (off) and the per-address cap.
  */
 const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test' };
+/**
+ * The browser suite's server caps a throttle's wait at a second (the doubling waits, 1 + 2 + 4 + 8 + 16 s
+ * before an account locks, are the protocol and unit tests' to prove): e2e/browser/lockout.spec.ts waits out
+ * each wait on its way to the lock in a second instead of half a minute. The lock itself keeps its length.
+ */
+const browserSettings = { THROTTLE_MAX_DELAY_SECONDS: '1' };
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
@@ -94,7 +100,9 @@ function tallyNode(countsFile: string, out: Out): Record<string, number> {
  */
 function tallyPlaywright(reportFile: string, code: number, out: Out) {
   try {
-    const { stats } = JSON.parse(readFileSync(reportFile, 'utf8')) as { stats: Record<'expected' | 'unexpected' | 'flaky' | 'skipped', number> };
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PlaywrightReport;
+    const { stats } = report;
+    playwrightDurations(report, out);
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
@@ -106,6 +114,45 @@ function tallyPlaywright(reportFile: string, code: number, out: Out) {
     out(`✖ Playwright wrote no report (${reportFile}): counted as a failure\n`);
     totals.failed += 1;
   }
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  specs?: { title: string; tests: { results: { duration: number }[] }[] }[];
+  suites?: PlaywrightSuite[];
+}
+interface PlaywrightReport {
+  stats: Record<'expected' | 'unexpected' | 'flaky' | 'skipped', number>;
+  suites: PlaywrightSuite[];
+}
+
+/**
+ * Where a browser run's time went: the specs' own seconds per file (summed over both workers, so more than
+ * the wall time) and the slowest tests, from the JSON report's durations.
+ */
+function playwrightDurations(report: PlaywrightReport, out: Out) {
+  const fileSeconds: Record<string, number> = {};
+  const tests: [string, number][] = [];
+  const visit = (suite: PlaywrightSuite, file: string, path: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      const seconds = spec.tests.flatMap((test) => test.results).reduce((sum, result) => sum + result.duration / 1000, 0);
+      fileSeconds[file] = (fileSeconds[file] ?? 0) + seconds;
+      tests.push([`${file} › ${[...path, spec.title].join(' › ')}`, seconds]);
+    }
+    for (const child of suite.suites ?? []) visit(child, file, [...path, child.title]);
+  };
+  for (const suite of report.suites) visit(suite, suite.file ?? suite.title, []);
+  const top = (entries: [string, number][], count: number) =>
+    entries
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, count)
+      .map(([name, seconds]) => `  ${seconds.toFixed(1).padStart(6)} s  ${name}`)
+      .join('\n');
+  const total = Object.values(fileSeconds).reduce((sum, seconds) => sum + seconds, 0);
+  if (tests.length === 0) return;
+  out(`spec files by their tests' own time (${total.toFixed(0)} s in all, over the workers):\n${top(Object.entries(fileSeconds), 30)}\n`);
+  out(`slowest tests:\n${top(tests, 10)}\n`);
 }
 
 /** Where a part of the run writes what it has to say: the terminal, or a buffer printed when that part ends. */
@@ -257,7 +304,8 @@ const metricsToken = randomBytes(32).toString('hex');
 async function startServer(
   databaseUrl: string,
   mount: Mount,
-  redisEnv: Record<string, string> = {},
+  /** Settings of this server's own (REDIS_URL, the browser suite's short throttle waits). */
+  ownEnv: Record<string, string> = {},
   out: Out = stdout,
 ): Promise<{ url: string; metricsUrl: string; logFile: string; stop: () => Promise<void> }> {
   const port = await freePort();
@@ -280,7 +328,7 @@ async function startServer(
       METRICS_HOST: '127.0.0.1',
       METRICS_TOKEN: metricsToken,
       ...(mailSink ? { SMTP_URL: mailSink.smtpUrl } : {}),
-      ...redisEnv,
+      ...ownEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -359,6 +407,14 @@ const RUNS_ON: Record<string, Setup[]> = {
  */
 const PROTOCOL_CONCURRENCY = Number(process.env.GATEHOUSE_TEST_CONCURRENCY ?? 3);
 
+/**
+ * How many unit test files run at once (each in a process of its own, on a database, schema or Redis
+ * prefix of its own). Two: one file at a time left a core idle once the build beside them ended (most
+ * files are one process; the CLI's spawn one process per command), and the unit run, not the build,
+ * is what the lanes wait for.
+ */
+const UNIT_CONCURRENCY = Number(process.env.GATEHOUSE_TEST_UNIT_CONCURRENCY ?? 2);
+
 interface ProtocolFile {
   path: string;
   setups: Setup[];
@@ -376,7 +432,7 @@ function protocolFiles(): ProtocolFile[] {
   });
 }
 
-/** The slowest files of a protocol run, so a run says where its time went. */
+/** The slowest files of a unit or protocol run, so a run says where its time went. */
 function slowest(fileSeconds: Record<string, number>, out: Out) {
   const top = Object.entries(fileSeconds)
     .sort(([, a], [, b]) => b - a)
@@ -396,7 +452,7 @@ async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, ou
   const redisEnv: Record<string, string> = redisUrl ? { REDIS_URL: redisUrl } : {};
   const files = browser ? [] : protocolFiles().filter((file) => file.setups.includes(setup));
   if (!browser && files.length === 0) return;
-  const server = await startServer(databaseUrl, mount, redisEnv, out);
+  const server = await startServer(databaseUrl, mount, browser ? { ...redisEnv, ...browserSettings } : redisEnv, out);
   const serverEnv = {
     ...redisEnv,
     ...serverLimits,
@@ -516,7 +572,13 @@ async function main() {
   const unit = async () => {
     if (!wants('unit')) return;
     if (!postgres) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped (they run on SQLite only).');
-    await nodeTests('unit and storage contract tests', picked(testFiles(['lib', 'cli', 'scripts'])), { SECRETS_KEY: postgresSecretsKey }, { coverage: true });
+    const seconds = await nodeTests(
+      'unit and storage contract tests',
+      picked(testFiles(['lib', 'cli', 'scripts'])),
+      { SECRETS_KEY: postgresSecretsKey },
+      { coverage: true, concurrency: UNIT_CONCURRENCY },
+    );
+    slowest(seconds, stdout);
   };
   if (!suites) return unit();
 

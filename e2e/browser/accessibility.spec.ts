@@ -8,6 +8,12 @@
  * any page fails its walk, with the page, the rule and the elements named
  * (e2e/support/axe.ts). Pages are reached the way people reach them, forms with
  * their errors shown included; each walk is one browser context that signs in once.
+ * The scheme is pure CSS (app/globals.css, prefers-color-scheme, which changes
+ * colours and nothing else), so one walk per size scans each page as it stands in
+ * the light scheme and again in the dark one (emulateMedia switches the scheme in
+ * place): the same pages and states as a walk per scheme, reached once. In the dark
+ * scheme axe runs the rules colours decide (contrast, links told apart by colour)
+ * and the boundary check; the rest read the same document as in the light scheme.
  *
  * With GATEHOUSE_SCREENSHOTS=1 the same walks also run in German and write a
  * full-page PNG of every page to test-results/screenshots/<language>-<scheme>-<size>/<area>/,
@@ -24,7 +30,7 @@ import { createLogger } from '../../lib/ops/log.ts';
 import { inviteUser } from '../../lib/users/invitations.ts';
 import { capturingMailer } from '../../lib/services/testing.ts';
 import { totpCode } from '../../lib/factors/totp.ts';
-import { controlFindings, describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
+import { COLOUR_RULES, controlFindings, describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
 import { authorizationRequest, baseUrl, codeFlow, databaseUrl, enrolTotp, makeClient, makeUser } from '../support/fixtures.ts';
 import { enrolPasskey } from '../support/passkeys.ts';
 
@@ -41,34 +47,41 @@ type User = Awaited<ReturnType<typeof makeUser>>;
 /** A redirect URI this server answers (with its 404 page), so a finished sign-in ends on a page, not a refused port. */
 const landing = `${baseUrl}/test-callback`;
 
-/** One walk through an area: scans each page it is shown, and photographs it when screenshots are on. */
+/** One walk through an area: scans each page it is shown in every scheme, and photographs it when screenshots are on. */
 class Walk {
   readonly findings: Finding[] = [];
   readonly pages: string[] = [];
-  private readonly dir: string;
 
   constructor(
     readonly page: Page,
-    readonly variant: string,
-    area: string,
-  ) {
-    this.dir = resolve('test-results/screenshots', variant, area);
-    if (screenshotsOn) mkdirSync(this.dir, { recursive: true });
-  }
+    /** The name of what a scheme's findings and screenshots were seen in: `<language>-<scheme>-<size>`. */
+    private readonly variantOf: (scheme: (typeof schemes)[number]) => string,
+    private readonly area: string,
+  ) {}
 
-  /** Scans the page as it is now under `name` (after waiting for what `ready` names, when given). */
+  /** Scans the page as it is now under `name` in each scheme (after waiting for what `ready` names, when given). */
   async check(name: string, ready?: string) {
     if (ready) await expect(this.page.locator(ready).first()).toBeVisible();
     await this.page.waitForLoadState('load');
     this.pages.push(name);
-    const findings = [...(await wcagFindings(this.page, name, this.variant)), ...(await controlFindings(this.page, name, this.variant))];
-    this.findings.push(...findings);
-    // Soft: the walk goes on, so one run lists every page's violations (and a later step's failure keeps them).
-    expect.soft(findings.length, `serious or critical WCAG violations:\n${describeFindings(findings)}\n`).toBe(0);
-    if (screenshotsOn) {
-      const file = `${String(this.pages.length).padStart(2, '0')}-${name}.png`;
-      await this.page.screenshot({ path: join(this.dir, file), fullPage: true });
+    for (const scheme of schemes) {
+      await this.page.emulateMedia({ colorScheme: scheme });
+      const variant = this.variantOf(scheme);
+      // Every WCAG rule in the first scheme; in the next, of the same document, the rules that colours decide.
+      const rules = scheme === schemes[0] ? undefined : COLOUR_RULES;
+      const findings = [...(await wcagFindings(this.page, name, variant, rules)), ...(await controlFindings(this.page, name, variant))];
+      this.findings.push(...findings);
+      // Soft: the walk goes on, so one run lists every page's violations (and a later step's failure keeps them).
+      expect.soft(findings.length, `serious or critical WCAG violations:\n${describeFindings(findings)}\n`).toBe(0);
+      if (screenshotsOn) {
+        const dir = resolve('test-results/screenshots', variant, this.area);
+        mkdirSync(dir, { recursive: true });
+        const file = `${String(this.pages.length).padStart(2, '0')}-${name}.png`;
+        await this.page.screenshot({ path: join(dir, file), fullPage: true });
+      }
     }
+    // The walk goes on in the first scheme, as it began.
+    await this.page.emulateMedia({ colorScheme: schemes[0] });
   }
 
   async visit(path: string, name: string, ready?: string) {
@@ -334,23 +347,20 @@ const areas = [
 ];
 
 for (const language of languages) {
-  for (const scheme of schemes) {
-    for (const [size, device] of Object.entries(sizes)) {
-      const variant = `${language}-${scheme}-${size}`;
-      test.describe(variant, () => {
-        test.use({ colorScheme: scheme, locale: language === 'de' ? 'de-DE' : 'en-US', ...device });
-        for (const { area, title, walkThrough } of areas) {
-          test(`WCAG 2.2 AA: ${title}`, async ({ page }) => {
-            test.setTimeout(360_000);
-            const walk = new Walk(page, variant, area);
-            try {
-              await walkThrough(walk);
-            } finally {
-              walk.done();
-            }
-          });
-        }
-      });
-    }
+  for (const [size, device] of Object.entries(sizes)) {
+    test.describe(`${language}-${schemes.join('+')}-${size}`, () => {
+      test.use({ colorScheme: schemes[0], locale: language === 'de' ? 'de-DE' : 'en-US', ...device });
+      for (const { area, title, walkThrough } of areas) {
+        test(`WCAG 2.2 AA: ${title}`, async ({ page }) => {
+          test.setTimeout(360_000);
+          const walk = new Walk(page, (scheme) => `${language}-${scheme}-${size}`, area);
+          try {
+            await walkThrough(walk);
+          } finally {
+            walk.done();
+          }
+        });
+      }
+    });
   }
 }

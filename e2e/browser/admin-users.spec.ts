@@ -4,8 +4,8 @@
  * the old one at the Gatehouse login; the admin role is granted and removed
  * (never by its holder); the audit log shows a failed sign-in and a client
  * registration with where they came from, and no secret; a locked user is
- * unlocked from their page. Every test makes its
- * own users and clients. Screenshots land in e2e/screenshots/admin-user*.png
+ * unlocked from their page. Every test makes its own users and clients, and
+ * acts as its worker's signed-in admin (e2e/support/signed-in.ts). Screenshots land in e2e/screenshots/admin-user*.png
  * and admin-audit-log*.png.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -14,6 +14,7 @@ import { database } from '../../lib/db/database.ts';
 import { lockAccount } from '../../lib/services/testing.ts';
 import { basic, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, screenshots, status } from '../support/pages.ts';
+import { asAdmin } from '../support/signed-in.ts';
 
 type Client = Awaited<ReturnType<typeof makeClient>>;
 
@@ -27,14 +28,6 @@ async function portalSignIn(page: Page, user: { username: string; password: stri
   await page.goto(path);
   await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
   await gatehouseLogin(page, user);
-}
-
-async function adminSignIn(page: Page) {
-  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
-  await portalSignIn(page, admin);
-  await expect(page).toHaveURL(/\/admin\/users$/);
-  await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
-  return admin;
 }
 
 /** The user's page, found the way an admin would: search, then the link. */
@@ -75,12 +68,12 @@ async function tryPassword(browser: Browser, client: Client, username: string, p
   }
 }
 
-test('disabling a user ends their access: their access token introspects as {"active":false}; enabling lets them back', async ({ page }) => {
+asAdmin('disabling a user ends their access: their access token introspects as {"active":false}; enabling lets them back', async ({ page, admin }) => {
   const client = await makeClient();
   const { user, tokens } = await signIn(client, 'openid profile');
   expect((await introspect(client, tokens.access_token)).active).toBe(true);
 
-  const admin = await adminSignIn(page);
+  await page.goto(`/admin/users?q=${encodeURIComponent(admin.username)}`);
   await expect(page.getByRole('row').filter({ hasText: admin.username }).getByText('You')).toBeVisible();
   await shoot(page, 'users-list');
   await openUser(page, user);
@@ -109,44 +102,42 @@ test('disabling a user ends their access: their access token introspects as {"ac
   expect(await introspect(client, tokens.access_token), 'enabling does not bring revoked tokens back').toEqual({ active: false });
 });
 
-test('the users list sorts by a column (a link per heading, aria-sort, kept by search and paging) and shows each user’s last sign-in', async ({
-  page,
-  browser,
-}) => {
-  const client = await makeClient();
-  const tag = `sort${Date.now()}`;
-  const first = await makeUser({ name: `First ${tag}`, email: `aa-${tag}@example.test` });
-  const second = await makeUser({ name: `Second ${tag}`, email: `zz-${tag}@example.test` });
-  expect(await tryPassword(browser, client, first.username, first.password)).toBe('signed-in');
-  await adminSignIn(page);
-  await page.goto(`/admin/users?q=${tag}`);
-  const usernames = () => page.getByRole('cell').getByRole('link').allInnerTexts();
-  expect(await usernames(), 'newest first by default').toEqual([second.username, first.username]);
-  const email = page.getByRole('columnheader', { name: /Email/ });
-  await expect(email).not.toHaveAttribute('aria-sort');
-  await email.getByRole('link').click();
-  await expect(page).toHaveURL(/[?&]sort=email(&|$)/);
-  await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
-  expect(await usernames()).toEqual([first.username, second.username]);
-  await shoot(page, 'users-sorted');
-  await page.getByRole('columnheader', { name: /Email/ }).getByRole('link').click();
-  await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'descending');
-  expect(await usernames()).toEqual([second.username, first.username]);
-  await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page, 'a new search keeps the order').toHaveURL(/[?&]sort=-email(&|$)/);
+asAdmin(
+  'the users list sorts by a column (a link per heading, aria-sort, kept by search and paging) and shows each user’s last sign-in',
+  async ({ page, browser }) => {
+    const client = await makeClient();
+    const tag = `sort${Date.now()}`;
+    const first = await makeUser({ name: `First ${tag}`, email: `aa-${tag}@example.test` });
+    const second = await makeUser({ name: `Second ${tag}`, email: `zz-${tag}@example.test` });
+    expect(await tryPassword(browser, client, first.username, first.password)).toBe('signed-in');
+    await page.goto(`/admin/users?q=${tag}`);
+    const usernames = () => page.getByRole('cell').getByRole('link').allInnerTexts();
+    expect(await usernames(), 'newest first by default').toEqual([second.username, first.username]);
+    const email = page.getByRole('columnheader', { name: /Email/ });
+    await expect(email).not.toHaveAttribute('aria-sort');
+    await email.getByRole('link').click();
+    await expect(page).toHaveURL(/[?&]sort=email(&|$)/);
+    await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
+    expect(await usernames()).toEqual([first.username, second.username]);
+    await shoot(page, 'users-sorted');
+    await page.getByRole('columnheader', { name: /Email/ }).getByRole('link').click();
+    await expect(page.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'descending');
+    expect(await usernames()).toEqual([second.username, first.username]);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page, 'a new search keeps the order').toHaveURL(/[?&]sort=-email(&|$)/);
 
-  const lastSignIn = (user: { username: string }) => page.getByRole('row').filter({ hasText: user.username }).getByRole('cell').nth(3);
-  await expect(lastSignIn(first)).toHaveText(/\d{4}/);
-  await expect(lastSignIn(second)).toHaveText('None recorded');
-});
+    const lastSignIn = (user: { username: string }) => page.getByRole('row').filter({ hasText: user.username }).getByRole('cell').nth(3);
+    await expect(lastSignIn(first)).toHaveText(/\d{4}/);
+    await expect(lastSignIn(second)).toHaveText('None recorded');
+  },
+);
 
-test('a locked user: their page says until when; Unlock lets them sign in at once', async ({ page, browser }) => {
+asAdmin('a locked user: their page says until when; Unlock lets them sign in at once', async ({ page, browser }) => {
   const client = await makeClient();
   const user = await makeUser();
   // Locked in the shared counters as ten wrong passwords would lock it.
   await lockAccount(database(databaseUrl), user);
 
-  await adminSignIn(page);
   await openUser(page, user);
   await expect(page.getByText('Locked', { exact: true })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: /^Locked until \d+ \w+ \d{4}, \d\d:\d\d UTC after too many wrong passwords/ })).toBeVisible();
@@ -157,12 +148,11 @@ test('a locked user: their page says until when; Unlock lets them sign in at onc
   expect(await tryPassword(browser, client, user.username, user.password), 'unlocked, the right password signs in').toBe('signed-in');
 });
 
-test("a user's page: revoking an app makes its token inactive; ending all sessions makes them sign in again", async ({ page }) => {
+asAdmin("a user's page: revoking an app makes its token inactive; ending all sessions makes them sign in again", async ({ page }) => {
   const client = await makeClient();
   const { user, tokens } = await signIn(client, 'openid profile');
   const other = await makeClient();
   const second = await signIn(other);
-  await adminSignIn(page);
   await openUser(page, user);
   const apps = page.getByRole('region', { name: 'Connected apps' });
   await expect(apps).toContainText(client.name);
@@ -194,49 +184,47 @@ test("a user's page: revoking an app makes its token inactive; ending all sessio
   await expect(activity).toContainText('Consent revoked');
 });
 
-test("setting a new password: the old one stops working at the Gatehouse login, the user's sessions end; a generated one is shown once and works", async ({
-  page,
-  browser,
-}) => {
-  const client = await makeClient();
-  const user = await makeUser();
-  expect(await tryPassword(browser, client, user.username, user.password), 'a session with the old password').toBe('signed-in');
-  await adminSignIn(page);
-  await openUser(page, user);
+asAdmin(
+  "setting a new password: the old one stops working at the Gatehouse login, the user's sessions end; a generated one is shown once and works",
+  async ({ page, browser }) => {
+    const client = await makeClient();
+    const user = await makeUser();
+    expect(await tryPassword(browser, client, user.username, user.password), 'a session with the old password').toBe('signed-in');
+    await openUser(page, user);
 
-  await page.getByLabel('Type a password').check();
-  await page.getByLabel('New password', { exact: true }).fill('a brand new password');
-  await page.getByLabel('New password, again').fill('a brand new passw0rd');
-  await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(page.getByText('The two passwords do not match')).toBeVisible();
-  await expect(page.getByLabel('New password', { exact: true }), 'a password is never rendered back').toHaveValue('');
-  await page.getByLabel('New password', { exact: true }).fill('a brand new password');
-  await page.getByLabel('New password, again').fill('a brand new password');
-  await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(status(page, 'The password is changed')).toBeVisible();
-  await expect(status(page, 'Their one session ended: they sign in again with the new password.')).toBeVisible();
-  expect(await page.content()).not.toContain('a brand new password');
+    await page.getByLabel('Type a password').check();
+    await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+    await page.getByLabel('New password, again').fill('a brand new passw0rd');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect(page.getByText('The two passwords do not match')).toBeVisible();
+    await expect(page.getByLabel('New password', { exact: true }), 'a password is never rendered back').toHaveValue('');
+    await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+    await page.getByLabel('New password, again').fill('a brand new password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect(status(page, 'The password is changed')).toBeVisible();
+    await expect(status(page, 'Their one session ended: they sign in again with the new password.')).toBeVisible();
+    expect(await page.content()).not.toContain('a brand new password');
 
-  expect(await tryPassword(browser, client, user.username, user.password), 'the old password').toBe('refused');
-  expect(await tryPassword(browser, client, user.username, 'a brand new password')).toBe('signed-in');
+    expect(await tryPassword(browser, client, user.username, user.password), 'the old password').toBe('refused');
+    expect(await tryPassword(browser, client, user.username, 'a brand new password')).toBe('signed-in');
 
-  await page.reload();
-  await page.getByRole('button', { name: 'Set password' }).click(); // "Generate" is the default
-  await expect(page.getByText('Gatehouse stores only a hash of it and will never show it again.')).toBeVisible();
-  const generated = await page.getByRole('textbox', { name: 'Generated password' }).inputValue();
-  expect(generated).toMatch(/^[A-Za-z0-9_-]{24}$/);
-  await expect(status(page, 'Their one session ended'), 'the sign-in with the typed password').toBeVisible();
-  await shoot(page, 'user-password-generated');
-  expect(await tryPassword(browser, client, user.username, 'a brand new password')).toBe('refused');
-  expect(await tryPassword(browser, client, user.username, generated)).toBe('signed-in');
-  await page.reload();
-  expect(await page.content(), 'shown once').not.toContain(generated);
-});
+    await page.reload();
+    await page.getByRole('button', { name: 'Set password' }).click(); // "Generate" is the default
+    await expect(page.getByText('Gatehouse stores only a hash of it and will never show it again.')).toBeVisible();
+    const generated = await page.getByRole('textbox', { name: 'Generated password' }).inputValue();
+    expect(generated).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    await expect(status(page, 'Their one session ended'), 'the sign-in with the typed password').toBeVisible();
+    await shoot(page, 'user-password-generated');
+    expect(await tryPassword(browser, client, user.username, 'a brand new password')).toBe('refused');
+    expect(await tryPassword(browser, client, user.username, generated)).toBe('signed-in');
+    await page.reload();
+    expect(await page.content(), 'shown once').not.toContain(generated);
+  },
+);
 
-test('the admin role: granted, then removed, taking effect at the next request; an admin cannot remove their own', async ({ page, browser }) => {
+asAdmin('the admin role: granted, then removed, taking effect at the next request; an admin cannot remove their own', async ({ page, browser, admin }) => {
   // With an authenticator already: once an admin, the default policy asks for it.
   const user = await makeUser({ name: 'Rosa Role', secondFactor: true });
-  const admin = await adminSignIn(page);
   await openUser(page, user);
   await page.getByRole('button', { name: 'Make admin' }).click();
   await expect(status(page, 'The user is now an administrator.')).toBeVisible();
@@ -271,10 +259,10 @@ test('the admin role: granted, then removed, taking effect at the next request; 
   await shoot(page, 'user-self');
 });
 
-test('creating a user: errors next to their fields, then a generated password shown once that signs in', async ({ page, browser }) => {
+asAdmin('creating a user: errors next to their fields, then a generated password shown once that signs in', async ({ page, browser }) => {
   const client = await makeClient();
   const taken = await makeUser();
-  await adminSignIn(page);
+  await page.goto('/admin/users');
   await page.getByRole('link', { name: 'Create a user' }).click();
   await expect(page.getByRole('heading', { name: 'Create a user' })).toBeVisible();
   await shoot(page, 'user-new');
@@ -312,13 +300,12 @@ test('creating a user: errors next to their fields, then a generated password sh
   await expect(page.getByText('Nova Renamed')).toBeVisible();
 });
 
-test('the audit log shows a failed sign-in and a client registration, with IP and user agent, and no secret or password', async ({ page, browser }) => {
+asAdmin('the audit log shows a failed sign-in and a client registration, with IP and user agent, and no secret or password', async ({ page, browser }) => {
   const client = await makeClient();
   const victim = await makeUser();
   const wrong = `wrong-${Date.now()}-password`;
   expect(await tryPassword(browser, client, victim.username, wrong)).toBe('refused');
 
-  await adminSignIn(page);
   await page.goto('/admin/clients/new');
   const name = `Audited ${Date.now()}`;
   await page.getByLabel('Name', { exact: true }).fill(name);
@@ -363,9 +350,8 @@ test('the audit log shows a failed sign-in and a client registration, with IP an
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('creates a user with a typed password, disables them, and filters the audit log with plain form posts', async ({ page, browser }) => {
+  asAdmin('creates a user with a typed password, disables them, and filters the audit log with plain form posts', async ({ page, browser }) => {
     const client = await makeClient();
-    await adminSignIn(page);
     await page.goto('/admin/users/new');
     const username = `nojs-${Date.now().toString(36)}`;
     await page.getByLabel('Username').fill(username);

@@ -3,7 +3,8 @@
  * (next-auth as an OIDC client of this issuer), register a client, read its
  * secret once, and the client then works with openid-client; rotating the
  * secret stops the old one; non-admins get the 403 page; signing out ends the
- * portal and the Gatehouse sessions. Every test makes its own users and clients.
+ * portal and the Gatehouse sessions. Every test makes its own clients; those that test the portal's pages
+ * rather than its sign-in share their worker's signed-in admin (e2e/support/signed-in.ts).
  * Screenshots of each page land in e2e/screenshots/admin-*.png.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -13,6 +14,7 @@ import { database } from '../../lib/db/database.ts';
 import { recordAudit } from '../../lib/audit/log.ts';
 import { authorizationRequest, basic, databaseUrl, makeClient, makeUser, post, redirectUri } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, portalSignOut, screenshots } from '../support/pages.ts';
+import { asAdmin } from '../support/signed-in.ts';
 
 type User = Awaited<ReturnType<typeof makeUser>>;
 
@@ -105,8 +107,7 @@ test('an admin signs in through Gatehouse, registers a client, reads its secret 
   expect(decodeProtectedHeader(tokens.id_token!).alg, "a new client's ID tokens are ES256").toBe('ES256');
 });
 
-test('the ID token signing algorithm: RS256 on request; a forged value is refused next to the field', async ({ page }) => {
-  await adminSignIn(page);
+asAdmin('the ID token signing algorithm: RS256 on request; a forged value is refused next to the field', async ({ page }) => {
   await page.goto('/admin/clients/new');
   const name = `Legacy RP ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: redirectUri });
@@ -130,10 +131,9 @@ test('the ID token signing algorithm: RS256 on request; a forged value is refuse
   await expect(page.getByText('RS256', { exact: true })).toBeVisible();
 });
 
-test('rotating the secret: the old one gets 401 at the token endpoint, the new one works', async ({ page }) => {
+asAdmin('rotating the secret: the old one gets 401 at the token endpoint, the new one works', async ({ page }) => {
   const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
   expect((await clientCredentials(client.id, client.clientSecret!)).status).toBe(200);
-  await adminSignIn(page);
   await page.goto(`/admin/clients/${client.id}`);
   await expect(page.getByRole('heading', { name: client.name, level: 1 })).toBeVisible();
 
@@ -182,8 +182,7 @@ test('signing out ends the portal session and the Gatehouse session', async ({ p
   await expect(page.getByLabel('Password')).toBeVisible();
 });
 
-test('the form shows what is wrong next to each field, keeps what was typed, and registers nothing', async ({ page }) => {
-  await adminSignIn(page);
+asAdmin('the form shows what is wrong next to each field, keeps what was typed, and registers nothing', async ({ page }) => {
   await page.goto('/admin/clients/new');
   const name = `Bad ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: 'https://ok.example/cb\nhttp://evil.example/cb' });
@@ -206,14 +205,13 @@ test('the form shows what is wrong next to each field, keeps what was typed, and
   await expect(page.getByRole('navigation', { name: 'Pagination' }), 'the empty row says it, once').toHaveCount(0);
 });
 
-test('the clients list sorts by name, type, status or registration, without JavaScript too', async ({ browser }) => {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  try {
+asAdmin.describe(() => {
+  asAdmin.use({ javaScriptEnabled: false });
+
+  asAdmin('the clients list sorts by name, type, status or registration, without JavaScript too', async ({ page }) => {
     const tag = `Sorted ${Date.now()}`;
     await makeClient({ name: `${tag} b` });
     await makeClient({ name: `${tag} a` });
-    await adminSignIn(page);
     await page.goto(`/admin/clients?q=${encodeURIComponent(tag)}`);
     const names = () => page.getByRole('cell').getByRole('link').allInnerTexts();
     expect(await names()).toEqual([`${tag} a`, `${tag} b`]);
@@ -223,12 +221,10 @@ test('the clients list sorts by name, type, status or registration, without Java
     await page.getByRole('columnheader', { name: /Name/ }).getByRole('link').click();
     await expect(page.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'descending');
     expect(await names()).toEqual([`${tag} b`, `${tag} a`]);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
-test('the audit log at 1280 px keeps the actor “System” on one line', async ({ page }) => {
+asAdmin('the audit log at 1280 px keeps the actor “System” on one line', async ({ page }) => {
   const client = await makeClient();
   // What the CLI records: a change by the system itself, with no address.
   await recordAudit(database(databaseUrl), {
@@ -239,47 +235,45 @@ test('the audit log at 1280 px keeps the actor “System” on one line', async 
     details: {},
   });
   await page.setViewportSize({ width: 1280, height: 900 });
-  await adminSignIn(page);
   await page.goto(`/admin/audit?target=${encodeURIComponent(client.id)}`);
   const system = page.getByRole('cell').getByText('System', { exact: true }).first();
   const lineHeight = await system.evaluate((e) => Number.parseFloat(getComputedStyle(e).lineHeight));
   expect((await system.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
 });
 
-test('an admin-API client registered in the portal gets the admin scope and calls the admin API; without the flag the form refuses the scope', async ({
-  page,
-}) => {
-  await adminSignIn(page);
-  await page.goto('/admin/clients/new');
-  const name = `Automation ${Date.now()}`;
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByRole('checkbox', { name: /^Authorization code/ }).uncheck();
-  await page.getByRole('checkbox', { name: /^Refresh token/ }).uncheck();
-  await page.getByRole('checkbox', { name: /^Client credentials/ }).check();
-  for (const scope of ['openid', 'profile', 'email', 'offline_access']) await page.getByRole('checkbox', { name: scope }).uncheck();
-  await page.getByRole('checkbox', { name: /^admin Call the admin API/ }).check();
-  await page.getByRole('button', { name: 'Register client' }).click();
-  await expect(page.getByText('Only admin-API clients may have the admin scope.', { exact: true })).toBeVisible();
+asAdmin(
+  'an admin-API client registered in the portal gets the admin scope and calls the admin API; without the flag the form refuses the scope',
+  async ({ page }) => {
+    await page.goto('/admin/clients/new');
+    const name = `Automation ${Date.now()}`;
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByRole('checkbox', { name: /^Authorization code/ }).uncheck();
+    await page.getByRole('checkbox', { name: /^Refresh token/ }).uncheck();
+    await page.getByRole('checkbox', { name: /^Client credentials/ }).check();
+    for (const scope of ['openid', 'profile', 'email', 'offline_access']) await page.getByRole('checkbox', { name: scope }).uncheck();
+    await page.getByRole('checkbox', { name: /^admin Call the admin API/ }).check();
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await expect(page.getByText('Only admin-API clients may have the admin scope.', { exact: true })).toBeVisible();
 
-  await page.getByRole('checkbox', { name: /^Admin API/ }).check();
-  await page.getByRole('button', { name: 'Register client' }).click();
-  const clientSecret = await revealedSecret(page);
-  const clientId = await page.getByRole('textbox', { name: 'Client ID' }).inputValue();
-  const token = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'admin' }, { authorization: basic(clientId, clientSecret) });
-  expect(token.status).toBe(200);
-  const { access_token } = (await token.json()) as { access_token: string };
-  const users = await page.request.get('/api/admin/users', { headers: { authorization: `Bearer ${access_token}` } });
-  expect(users.status()).toBe(200);
+    await page.getByRole('checkbox', { name: /^Admin API/ }).check();
+    await page.getByRole('button', { name: 'Register client' }).click();
+    const clientSecret = await revealedSecret(page);
+    const clientId = await page.getByRole('textbox', { name: 'Client ID' }).inputValue();
+    const token = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'admin' }, { authorization: basic(clientId, clientSecret) });
+    expect(token.status).toBe(200);
+    const { access_token } = (await token.json()) as { access_token: string };
+    const users = await page.request.get('/api/admin/users', { headers: { authorization: `Bearer ${access_token}` } });
+    expect(users.status()).toBe(200);
 
-  await page.getByRole('link', { name: /show the client/ }).click();
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-  await expect(page.getByText('Admin API', { exact: true })).toBeVisible();
-  await shoot(page, 'client-admin-api');
-});
+    await page.getByRole('link', { name: /show the client/ }).click();
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+    await expect(page.getByText('Admin API', { exact: true })).toBeVisible();
+    await shoot(page, 'client-admin-api');
+  },
+);
 
-test('edit, disable, enable and delete a client', async ({ page }) => {
+asAdmin('edit, disable, enable and delete a client', async ({ page }) => {
   const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
-  await adminSignIn(page);
   await page.goto(`/admin/clients/${client.id}`);
 
   await page.getByRole('link', { name: 'Edit' }).click();
@@ -320,10 +314,10 @@ test('edit, disable, enable and delete a client', async ({ page }) => {
   expect((await page.goto(`/admin/clients/${client.id}`))?.status()).toBe(404);
 });
 
-test('the client list searches by name and pages through the results', async ({ page }) => {
+asAdmin('the client list searches by name and pages through the results', async ({ page }) => {
   const tag = `paging-${Date.now().toString(36)}`;
   for (let i = 0; i < 23; i++) await makeClient({ name: `App ${tag} ${String(i).padStart(2, '0')}` });
-  await adminSignIn(page);
+  await page.goto('/admin/clients');
   await page.getByRole('searchbox', { name: 'Search clients by name or client ID' }).fill(tag.toUpperCase());
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(new RegExp(`q=${tag.toUpperCase()}`));
@@ -338,8 +332,8 @@ test('the client list searches by name and pages through the results', async ({ 
   await expect(page.getByText('Showing 1–20 of 23')).toBeVisible();
 });
 
-test('the navigation reaches the Users, Audit log and System sections, marking the current one', async ({ page }) => {
-  await adminSignIn(page);
+asAdmin('the navigation reaches the Users, Audit log and System sections, marking the current one', async ({ page }) => {
+  await page.goto('/admin/clients');
   await page.getByRole('link', { name: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Users' })).toHaveAttribute('aria-current', 'page');
@@ -358,8 +352,8 @@ test('the navigation reaches the Users, Audit log and System sections, marking t
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the client form offers a public client only what applies to it, with CSS alone', async ({ page }) => {
-    await adminSignIn(page);
+  asAdmin('the client form offers a public client only what applies to it, with CSS alone', async ({ page }) => {
+    await page.goto('/admin/clients');
     await page.getByRole('link', { name: 'Register a client' }).click();
     const confidentialOnly = [
       page.getByRole('checkbox', { name: /Client credentials/ }),
@@ -400,9 +394,8 @@ test.describe('without JavaScript', () => {
     expect((await clientCredentials(clientId, `${clientSecret}x`)).status).toBe(401);
   });
 
-  test('rotates a secret and deletes a client with plain form posts', async ({ page }) => {
+  asAdmin('rotates a secret and deletes a client with plain form posts', async ({ page }) => {
     const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
-    await adminSignIn(page);
     await page.goto(`/admin/clients/${client.id}`);
     await page.getByLabel(/apps using the current secret stop working/).check();
     await page.getByRole('button', { name: 'Rotate secret' }).click();
@@ -416,9 +409,8 @@ test.describe('without JavaScript', () => {
     await expect(page.getByText('The client is deleted')).toBeVisible();
   });
 
-  test('the same form posted from another site is refused (server actions check Origin)', async ({ page }) => {
+  asAdmin('the same form posted from another site is refused (server actions check Origin)', async ({ page }) => {
     const client = await makeClient({ grantTypes: ['authorization_code', 'client_credentials'] });
-    await adminSignIn(page);
     await page.goto(`/admin/clients/${client.id}`);
     // The Disable form as the page renders it for a browser without JavaScript: the action's id in hidden fields.
     const hidden = page

@@ -8,18 +8,17 @@
 import { expect, test } from '@playwright/test';
 import { makeUser } from '../support/fixtures.ts';
 import { linkIn, mailApi, nextMail } from '../support/mail.ts';
-import { gatehouseLogin, screenshots, status } from '../support/pages.ts';
+import { screenshots, status } from '../support/pages.ts';
+import { asAdmin } from '../support/signed-in.ts';
 
 const shoot = screenshots('email-verification');
 
 test.skip(!mailApi, 'needs the test run’s SMTP server (scripts/test.ts sets GATEHOUSE_TEST_MAIL_URL)');
 
-test('an admin sends the verification link again; the person confirms; the admin sees it verified', async ({ page, browser }) => {
+asAdmin('an admin sends the verification link again; the person confirms; the admin sees it verified', async ({ page, browser }) => {
   test.slow();
   const person = await makeUser({ name: 'Vera Fication' });
-  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
   await page.goto('/admin/users');
-  await gatehouseLogin(page, admin);
   await page.getByRole('searchbox', { name: 'Search users by username, email or name' }).fill(person.username);
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('link', { name: person.username, exact: true }).click();

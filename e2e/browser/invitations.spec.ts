@@ -12,27 +12,27 @@ import { database } from '../../lib/db/database.ts';
 import { createLogger } from '../../lib/ops/log.ts';
 import { INVITATION_LINK_DAYS, inviteUser } from '../../lib/users/invitations.ts';
 import { capturingMailer } from '../../lib/services/testing.ts';
-import { databaseUrl, makeUser } from '../support/fixtures.ts';
+import { databaseUrl } from '../support/fixtures.ts';
 import { linkIn, mailApi, nextMail } from '../support/mail.ts';
 import { gatehouseLogin, portalSignOut, screenshots, status } from '../support/pages.ts';
+import { asAdmin } from '../support/signed-in.ts';
 
 const shoot = screenshots('invitations');
 
 test.skip(!mailApi, 'needs the test run’s SMTP server (scripts/test.ts sets GATEHOUSE_TEST_MAIL_URL)');
 test.describe.configure({ timeout: 90_000 });
 
-async function adminSignIn(page: Page) {
-  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
+/** The worker's signed-in admin (e2e/support/signed-in.ts) on the form that creates users. */
+async function newUserForm(page: Page) {
   await page.goto('/admin/users/new');
-  await gatehouseLogin(page, admin);
   await expect(page.getByRole('heading', { name: 'Create a user' })).toBeVisible();
 }
 
 const origin = (page: Page) => new URL(page.url()).origin;
 
-test('an admin invites a person; the person chooses their password from the mail, once, and signs in', async ({ page, browser }) => {
+asAdmin('an admin invites a person; the person chooses their password from the mail, once, and signs in', async ({ page, browser }) => {
   test.slow();
-  await adminSignIn(page);
+  await newUserForm(page);
   const username = `ivy-${Date.now().toString(36)}`;
   const email = `${username}@example.test`;
   await page.getByLabel('Username').fill(username);
@@ -130,9 +130,9 @@ test('an expired invitation link is explained', async ({ page }) => {
   await shoot(page, 'expired');
 });
 
-test('a user an admin creates with a password and an address gets the verification link and confirms it', async ({ page, browser }) => {
+asAdmin('a user an admin creates with a password and an address gets the verification link and confirms it', async ({ page, browser }) => {
   test.slow();
-  await adminSignIn(page);
+  await newUserForm(page);
   const username = `vera-${Date.now().toString(36)}`;
   const email = `${username}@example.test`;
   await page.getByLabel('Username').fill(username);

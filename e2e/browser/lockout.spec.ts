@@ -1,7 +1,8 @@
 /**
  * Throttling that strangers cannot turn against owners (issue 21), in Chromium: wrong client secrets sent for the
- * portal's public client_id do not keep the admin out of the portal; a hundred wrong passwords for the admin leave
- * the admin's own browser signing in at once, and a new browser gets in with the unlock link mailed to the admin.
+ * portal's public client_id do not keep the admin out of the portal; wrong passwords for the admin that lock a new
+ * browser out leave the admin's own browser signing in at once, and the locked-out browser gets in with the unlock
+ * link mailed to the admin.
  */
 import { request } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
@@ -14,9 +15,6 @@ import { gatehouseLogin, portalSignOut } from '../support/pages.ts';
 test.describe.configure({ timeout: 240_000 });
 
 const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
-
-/** Until the next 30-second TOTP step: a code is accepted once, and the admin signs in more than once here. */
-const nextTotpStep = () => sleep(30 - ((Date.now() / 1000) % 30) + 0.5);
 
 async function openPortal(page: Page, admin: { username: string; password: string; totpSecret?: string }) {
   await page.goto('/admin/users/new');
@@ -63,7 +61,7 @@ test('two hundred wrong secrets for the portal’s client_id, paced and in burst
   await openPortal(page, await makeUser({ role: 'admin', name: 'Ada Admin' }));
 });
 
-test('a hundred wrong passwords for the admin: their own browser signs in at once; a browser locked out gets in with the mailed unlock link', async ({
+test('wrong passwords for the admin until a stranger’s browser is locked out: their own browser signs in at once; the locked-out browser gets in with the mailed unlock link', async ({
   page,
   browser,
 }) => {
@@ -74,7 +72,10 @@ test('a hundred wrong passwords for the admin: their own browser signs in at onc
   await portalSignOut(page, '/admin/signed-out');
   const mailsBefore = await mailCount(admin.email!);
 
-  // A stranger's browser: a hundred wrong passwords, waiting out each wait until its address is locked out.
+  // A stranger's browser: wrong passwords, waiting out each wait, until its address is locked out of the account (the
+  // browser suite's server caps a wait at THROTTLE_MAX_DELAY_SECONDS=1, scripts/test.ts: the lock's 15 minutes stand
+  // out). The lock (the tenth failure) mails the link; guesses after it are refused before any check and change
+  // nothing, so the run stops there rather than going on to a hundred.
   const fresh = await browser.newContext({ baseURL: baseUrl });
   const other = await fresh.newPage();
   await other.goto('/admin/users/new');
@@ -89,18 +90,17 @@ test('a hundred wrong passwords for the admin: their own browser signs in at onc
     await expect(other.getByText(/Too many attempts; try again in|The username or password is not right/)).toBeVisible();
     return Number(new URL(other.url()).searchParams.get('retry_after') ?? 0);
   };
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 100 && !locked; i++) {
     const retryAfter = await submit(`guess ${i}`);
     if (retryAfter > 60) locked = true;
-    else if (!locked && retryAfter > 0) await sleep(retryAfter);
+    else if (retryAfter > 0) await sleep(retryAfter);
   }
   expect(locked, 'the stranger’s address is locked out of the account').toBe(true);
   // That browser is refused with the right password too...
   await submit(admin.password);
   await expect(other.getByText(/Too many attempts; try again in \d+ minutes/)).toBeVisible();
 
-  // ...while the admin's browser that signed in before gets in at once (its password at once; its code in the next step).
-  await nextTotpStep();
+  // ...while the admin's browser that signed in before gets in at once (its password at once; then a code not used yet).
   await openPortal(page, admin);
 
   // The mailed link makes the locked-out browser a known one.
@@ -108,7 +108,6 @@ test('a hundred wrong passwords for the admin: their own browser signs in at onc
   await other.goto(linkIn(mail, `${baseUrl}/unlock/`));
   await other.getByRole('button', { name: 'Unlock and use this browser' }).click();
   await expect(other.getByText(`this browser can sign in to ${admin.username}`)).toBeVisible();
-  await nextTotpStep();
   await openPortal(other, admin);
   await fresh.close();
 });
