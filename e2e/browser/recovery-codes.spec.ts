@@ -30,6 +30,7 @@ const words = {
     code: 'Code from the app',
     turnOn: 'Turn on',
     copyKey: 'Copy Key',
+    copiedKey: 'Key copied',
     open: /Open in your authenticator app/,
     codes: 'Recovery codes',
     copyCodes: 'Copy Recovery codes',
@@ -41,6 +42,7 @@ const words = {
     code: 'Code aus der App',
     turnOn: 'Einschalten',
     copyKey: 'Schlüssel kopieren',
+    copiedKey: 'Schlüssel kopiert',
     open: /In der Authenticator-App öffnen/,
     codes: 'Wiederherstellungscodes',
     copyCodes: 'Wiederherstellungscodes kopieren',
@@ -73,8 +75,7 @@ for (const language of ['en', 'de'] as const) {
 
       const key = await page.locator('#totp-key').inputValue();
       expect(key).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
-      await page.getByRole('button', { name: w.copyKey }).click();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
       const open = page.getByRole('link', { name: w.open });
       const uri = new URL((await open.getAttribute('href')) ?? '');
       expect(uri.protocol).toBe('otpauth:');
@@ -82,6 +83,11 @@ for (const language of ['en', 'de'] as const) {
       expect(uri.searchParams.get('secret')).toBe(key.replace(/\s+/g, ''));
       await shoot(page, `key-${language}-${colorScheme}`);
       await accessible(page, 'totp-pending');
+      await page.getByRole('button', { name: w.copyKey }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+      // While it says Copied, its name says so too.
+      await expect(page.getByRole('button', { name: w.copiedKey })).toBeVisible();
+      await accessible(page, 'totp-key-copied');
 
       await page.getByLabel(w.code).fill(appCode(key));
       await page.getByRole('button', { name: w.turnOn }).click();
