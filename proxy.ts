@@ -20,7 +20,7 @@ export function proxy(request: NextRequest): NextResponse {
     for (const [name, value] of security) response.headers.set(name, value);
     return response;
   }
-  // The provider's answers carry their own headers (lib/oidc/extensions/security-headers.ts).
+  // The provider's answers carry their own headers (lib/oidc/extensions/provider-headers.ts).
   if (isProviderPath(pathname)) return NextResponse.next();
 
   // The sign-in, sign-up and consent pages and /account's apps show the relying party's logo (lib/http/security-headers.ts CLIENT_LOGO_SOURCES).

@@ -36,6 +36,7 @@ const config = JSON.parse(readFileSync(process.argv[2], 'utf8')) as BaselineConf
 const { account } = config;
 
 const configuration = providerConfiguration({
+  now: Date.now,
   issuer: config.issuer,
   db: {} as Database, // only reached through the adapter and findAccount, both replaced below
   jwks: config.jwks,

@@ -17,7 +17,7 @@ import { clientCommands } from './commands/clients.ts';
 import { keyCommands } from './commands/keys.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
-import { describeIssues, table } from './output.ts';
+import { describeFlagIssues, table } from './output.ts';
 
 const groups: Record<string, { summary: string; commands: Record<string, Command> }> = {
   client: { summary: 'OAuth clients', commands: clientCommands },
@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
         // Loaded on demand: --help and usage errors open no database.
         const [{ database }, { prepareDatabase }, { createLogger, prettyStream }] = await Promise.all([
           import('../lib/db/database.ts'),
-          import('../lib/services/bootstrap.ts'),
+          import('../lib/start/first-start.ts'),
           import('../lib/ops/log.ts'),
         ]);
         // What the database says while opening (file modes narrowed, a failed checkpoint) goes to stderr too.
@@ -111,7 +111,7 @@ function print(text: string, code: number): number {
 function fail(error: unknown, command?: Command): number {
   let message: string;
   if (error instanceof InvalidRequest && error.validation) {
-    message = `invalid input: ${describeIssues(error.validation, command?.fields)}`;
+    message = `invalid input: ${describeFlagIssues(error.validation, command?.fields)}`;
   } else if ((error instanceof ServiceError && error.shown) || (error instanceof Error && error.name === 'StartRefused')) {
     // StartRefused: the database's keys do not fit (lib/db/start-checks.ts); its message says what to restore or set.
     message = error.message;

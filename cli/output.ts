@@ -22,7 +22,7 @@ export function table(headers: string[], rows: string[][], empty: string): strin
  * maps a schema field to what the user typed (a flag stands for the whole
  * field, so `redirectUris.2` is `--redirect-uri`); other paths print as dotted paths.
  */
-export function describeIssues(error: z.ZodError, flags: Record<string, string> = {}): string {
+export function describeFlagIssues(error: z.ZodError, flags: Record<string, string> = {}): string {
   return issueMessages(error)
     .map(([path, message]) => {
       const head = path.split('.')[0];

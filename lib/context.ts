@@ -1,7 +1,7 @@
 /**
  * What the use cases run against: the configuration, the database, the clock,
  * the provider and the process's counters. Built once per process by whoever
- * starts it (instrumentation.ts for the server, a test for itself) and handed
+ * starts it (the start-up for the server, lib/start/, a test for itself) and handed
  * to use cases as parameters; a use case takes the narrowest part it needs.
  *
  * Only the surfaces Next.js calls into (pages, server actions, route handlers
@@ -20,6 +20,7 @@ import { createLogger, type Log } from './ops/log.ts';
 import { buildInfo, createMetrics, type Metrics } from './ops/metrics.ts';
 import { countedThrottle } from './ops/throttle-metrics.ts';
 import { argon2Load } from './platform/passwords.ts';
+import { processShared } from './platform/process.ts';
 import { unknownUsernameFailures, type UnknownUsernameFailures } from './platform/source-counts.ts';
 import { createThrottle, throttleSettings, type Throttle } from './platform/throttle.ts';
 
@@ -91,7 +92,7 @@ export function createContext({
     const { createProvider, startArtifactCleanup } = await import('./oidc/provider.ts');
     const next = await createProvider(context);
     for (const use of providerUsers) use(next.provider);
-    if (!providerBuilt) startArtifactCleanup(db, context.log);
+    if (!providerBuilt) startArtifactCleanup(context);
     providerBuilt = true;
     return next;
   };
@@ -164,14 +165,11 @@ export function createContext({
 }
 
 /**
- * Kept on globalThis because Next.js evaluates instrumentation, route handlers
- * and pages as separate module graphs: a module-level variable would give each
- * graph its own context, its own connections and its own provider.
+ * The server's context, built on first use: the start-up asks first, before the server serves. One per
+ * process, shared by Next's module graphs (lib/platform/process.ts says why).
  */
-const globalForContext = globalThis as typeof globalThis & { __gatehouseContext?: AppContext };
-
-/** The server's context, built on first use: instrumentation.ts asks first, before the server serves. */
 export function serverContext(): AppContext {
-  globalForContext.__gatehouseContext ??= createContext();
-  return globalForContext.__gatehouseContext;
+  const shared = processShared();
+  shared.context ??= createContext();
+  return shared.context;
 }

@@ -57,3 +57,12 @@ test('the context and the platform never import the use cases they serve (a doma
   );
   assert.deepEqual(offending, []);
 });
+
+test('at most three slots on globalThis, each where Next forces one', () => {
+  // Next evaluates instrumentation, route handlers and pages as separate module graphs: what they share is one
+  // record (lib/platform/process.ts); scripts/server.mjs cannot import the app and waits for it in the second
+  // (lib/start/handover.ts, with its own side in the script); the portal's next-auth setup is the third.
+  const slots = ['lib/platform/process.ts', 'lib/start/handover.ts', 'scripts/server.mjs', 'lib/surfaces/portal/auth.ts'];
+  const holders = all.filter((file) => !/\.(test|spec)\.ts$/.test(file) && !file.startsWith('e2e/') && /\bglobalThis\b/.test(code(file)));
+  assert.deepEqual(holders.sort(), slots.sort());
+});

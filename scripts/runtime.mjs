@@ -1,6 +1,6 @@
 // Which Node runs Gatehouse. It needs Node 22 or newer: better-sqlite3 13's
-// Node-API binary does not load on Node 20, and better-sqlite3 12 aborts Node 24
-// (README, *Quick start*). On an older Node (Node 20 is end of life but still the
+// Node-API binary does not load on Node 20, and better-sqlite3 12 aborts Node 24.
+// On an older Node (Node 20 is end of life but still the
 // system Node of some machines), `npm install` fetches Node 24 from the npm
 // registry into node_modules/.gatehouse-node (the registry's node-<os>-<cpu>
 // package: the official binary) and scripts/node.mjs runs the app on it; with

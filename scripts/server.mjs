@@ -1,6 +1,7 @@
-// The production server behind `npm start` (Next's custom-server pattern). The
-// provider it serves ahead of Next is the one instance that Next's
-// instrumentation.ts created and registered (lib/oidc/mounts/node.ts).
+// The production server behind `npm start` (Next's custom-server pattern). What it
+// serves ahead of Next (the provider, the probes, /metrics) is what the start-up
+// (lib/start/start.ts, which Next's instrumentation.ts runs) hands over to it:
+// this file cannot import the app, which Next compiles and loads itself.
 //
 // Usage: node --max-old-space-size=256 scripts/server.mjs [-p PORT] [-H HOSTNAME]
 //   (PORT from the environment, else 3000; HOSTNAME likewise, else all interfaces). The Node flags
@@ -8,10 +9,10 @@
 //   benchmark all use: with V8's default limit the heap grows under load for no more
 //   requests per second (docs/deploying.md, *Memory*).
 //
-// Logging: instrumentation.ts hands over the process's logger (lib/ops/log.ts, built
+// Logging: the start-up hands over the process's logger (lib/ops/log.ts, built
 // by the context from LOG_LEVEL) with the mount, and the mount logs every request.
 // Only what fails before that handover is written here, as one line of the same
-// shape: instrumentation logs its own failures itself.
+// shape: the start-up logs its own failures itself.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { hostname as hostName } from 'node:os';
@@ -55,12 +56,12 @@ function fail(status, msg, error) {
   process.exit(status);
 }
 
-// instrumentation.ts (migrations, the first admin, the provider) hands over the
-// provider's mount and the logger here when it is done (lib/oidc/mounts/node.ts),
-// or the error it has already logged.
-const notRegistered = new Error('instrumentation.ts did not register the provider within 120 s; is the build current?');
+// The start-up (migrations, the first admin, the provider) hands over the started
+// application here when it is done, or the error it has already logged. On globalThis,
+// the one place this file and the app Next loads can both reach (lib/start/handover.ts).
+const notRegistered = new Error('the start-up did not hand over the app within 120 s; is the build current?');
 const handoverReady = new Promise((resolve, reject) => {
-  globalThis[Symbol.for('gatehouse.providerMount')] = { resolve, reject };
+  globalThis[Symbol.for('gatehouse.handover')] = { resolve, reject };
   setTimeout(() => reject(notRegistered), 120_000).unref();
 });
 
@@ -84,7 +85,7 @@ try {
   handover = await handoverReady;
 } catch (error) {
   if (error === notRegistered) fail(1, 'start-up failed', error);
-  process.exit(1); // instrumentation.ts logged why
+  process.exit(1); // the start-up logged why
 }
 const { handle, log } = handover;
 let stopping = false;

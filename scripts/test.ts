@@ -1,6 +1,6 @@
 /**
- * `npm test`: build, unit, protocol and browser suites in that order (README, *Tests*,
- * says what each runs against), with one summary line at the end.
+ * `npm test`: build, unit, protocol and browser suites in that order (cheapest
+ * failures first; docs/testing.md says what each runs against), with one summary line at the end.
  * Options: --skip-build, --only=unit|protocol|browser (repeatable), --files=<part of a path>
  * (repeatable: only the test files and Playwright specs whose path contains one of them).
  * With TEST_REDIS_URL (and TEST_DATABASE_URL) the protocol tests run once more on PostgreSQL
@@ -42,9 +42,10 @@ const serverLimits = { THROTTLE_SOURCE_FREE_FAILURES: '99999', THROTTLE_SOURCE_H
  * Sign-up is off by default; the servers under test offer it, for the fixtures' domain only
  * (e2e/support/fixtures.ts makes every address @example.test), so the browser tests can sign up
  * and the protocol tests can check the domain limit. e2e/protocol/sign-up.test.ts starts an
- * instance of its own for the default (off) and the per-address cap.
+ * instance of its own for the default (off) and the per-address cap. Trusted devices and the
+ * account chooser (off by default too) are on, so the browser tests can use them.
  */
-const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test' };
+const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test', TRUSTED_DEVICE_DAYS: '30', ACCOUNT_CHOOSER: 'on' };
 /**
  * The browser suite's server caps a throttle's wait at a second (the doubling waits, 1 + 2 + 4 + 8 + 16 s
  * before an account locks, are the protocol and unit tests' to prove): e2e/browser/lockout.spec.ts waits out

@@ -23,12 +23,13 @@ import {
   revokeApp,
   saveProfile,
   savePassword,
+  forgetTrustedDevice,
   signOutOtherSessions,
   signOutSession,
   type PasswordChangeState,
   type ProfileState,
 } from '@/lib/surfaces/account/pages';
-import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirm';
+import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { requestLocale } from '@/lib/surfaces/locale';
 import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/clients/portal-client';
 import { endPortalSession, requireUser } from '@/lib/surfaces/portal/session';
@@ -66,6 +67,13 @@ export async function endSessionAction(uid: string, _state: Confirmation, form: 
     const result = await signOutSession(user, uid);
     redirect(`/account/sessions?notice=${result.status}`);
   });
+}
+
+/** Stops trusting one of the person's devices: its next sign-in asks for the second step again. Nothing to confirm: undoing it is one sign-in. */
+export async function forgetTrustedDeviceAction(id: string): Promise<void> {
+  const user = await requireUser('/account/sessions');
+  const removed = await forgetTrustedDevice(user, typeof id === 'string' ? id : '');
+  redirect(`/account/sessions?notice=${removed ? 'untrusted' : 'not_found'}`);
 }
 
 const SECURITY = '/account/security';

@@ -7,7 +7,7 @@ import { requestLocale } from '@/lib/surfaces/locale';
 import { readFormBody } from '@/lib/oidc/form-body';
 import { escapeHtml, providerPages } from '@/lib/oidc/html';
 import { type AppContext, serverContext } from '@/lib/context';
-import type { Next } from '@/lib/sign-in/interactions';
+import type { InteractionOutcome } from '@/lib/sign-in/interactions';
 import { requestContext, type RequestContext } from '@/lib/platform/request-context';
 
 /**
@@ -21,7 +21,7 @@ function isSameOrigin(request: Request): boolean {
   return request.headers.get('origin') === new URL(env().ISSUER).origin;
 }
 
-function respond(uid: string, next: Next, form: FormData): Response {
+function respond(uid: string, next: InteractionOutcome, form: FormData): Response {
   const location = 'redirect' in next ? next.redirect : new URL(`/interaction/${encodeURIComponent(uid)}?${errorQuery(next, form)}`, env().ISSUER).toString();
   return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 }
@@ -37,7 +37,7 @@ const requestField = (form: FormData, name: string) => {
  * and for an expired request where it came from (the form's hidden fields), so that the page can
  * link back to the application once it has checked them against the registration.
  */
-function errorQuery(next: Exclude<Next, { redirect: string }>, form: FormData): string {
+function errorQuery(next: Exclude<InteractionOutcome, { redirect: string }>, form: FormData): string {
   const query = new URLSearchParams({ error: next.error });
   if (next.error === 'throttled') query.set('retry_after', String(next.retryAfterSeconds));
   if (next.error === 'expired') {
@@ -84,7 +84,7 @@ async function formOf(request: Request, limit: number): Promise<FormData | Respo
 }
 
 /** One step of the interaction (a use case of lib/sign-in/interactions.ts), given the provider's cookies. */
-type Step = (ctx: AppContext, uid: string, cookie: string | null, context: RequestContext, form: FormData) => Promise<Next>;
+type Step = (ctx: AppContext, uid: string, cookie: string | null, context: RequestContext, form: FormData) => Promise<InteractionOutcome>;
 
 /**
  * The POST handler of the form of one step: same origin only (a 403 page otherwise), the form read

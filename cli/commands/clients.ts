@@ -230,7 +230,7 @@ Deletes a client and revokes its tokens, codes and grants. Exits 1 if there is n
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('client delete', argv, {});
     const [id] = positionals('client delete', rest, ['client_id']);
-    if (!(await (await services()).removeClient(await ctx.db(), id, BY_CLI))) throw new NotFound(`no client with id ${id}`);
+    if (!(await (await services()).deleteClient(await ctx.db(), id, BY_CLI))) throw new NotFound(`no client with id ${id}`);
     return { json: { client_id: id, deleted: true }, text: `Deleted client ${id}; its tokens and grants are revoked.` };
   },
 };

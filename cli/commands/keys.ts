@@ -79,7 +79,7 @@ the new key's tokens until they fetch it again; retire the old key after
     }
     const algs = values.alg ? [values.alg as IdTokenSigningAlg] : ID_TOKEN_SIGNING_ALGS;
     const immediately = values.now === true;
-    const outcomes = await rotateSigningKeys(await ctx.db(), rotationSettings(env()), { algs, immediately, by: BY_CLI });
+    const outcomes = await rotateSigningKeys(await ctx.db(), rotationSettings(env()), { algs, immediately, now: Date.now(), by: BY_CLI });
     const lines = outcomes.map((o) =>
       o.outcome === 'rotated'
         ? `${o.alg}: ${o.kid} signs from now on; the key before it stays published until its tokens have expired.`
@@ -107,7 +107,7 @@ the current key. ${followNote}
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('keys retire', argv, {});
     const [kid] = positionals('keys retire', rest, ['kid']);
-    const { key, early } = await retireSigningKey(await ctx.db(), kid, { by: BY_CLI });
+    const { key, early } = await retireSigningKey(await ctx.db(), kid, { now: Date.now(), by: BY_CLI });
     return {
       json: { ...signingKeyToWire(key), retired: true, early },
       text: `Retired ${key.kid} (${key.alg}, ${key.state}). ${followNote}`,

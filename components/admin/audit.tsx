@@ -76,6 +76,19 @@ export function Target({ target }: { target: AuditEventRecord['target'] }) {
   );
 }
 
+/** Why something failed, in words, under its action; nothing for an entry without a reason. */
+export function FailureReason({ details }: { details: Record<string, unknown> }) {
+  const t = useTranslations('admin.auditReasons');
+  const reason = details.reason;
+  if (typeof reason !== 'string') return null;
+  return (
+    <span className="mt-1 block text-xs text-slate-700">
+      {t('label')}{' '}
+      <strong className="font-semibold">{t.has(`reasons.${reason as 'wrong_password'}`) ? t(`reasons.${reason as 'wrong_password'}`) : reason}</strong>
+    </span>
+  );
+}
+
 /** A detail's value as read: lists joined, flags and emptiness in the page's words (`words`: admin.audit.values), the rest as recorded. */
 function show(value: unknown, words: Record<'none' | 'yes' | 'no', string>): string {
   if (Array.isArray(value)) return value.length ? value.map((item) => show(item, words)).join(', ') : words.none;

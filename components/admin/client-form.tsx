@@ -5,15 +5,19 @@
  * back as problem codes and show next to their fields, in the page's language
  * (the catalogs' admin.clientForm and problems). Works without JavaScript
  * (React renders the action's answer into the page), and holds no secret.
+ * On create it is for one application kind (lib/surfaces/portal/client-presets.ts): only the fields that
+ * kind can use are rendered, in sections, and the answer shows how to connect that kind of app.
  */
 import { useTranslations } from 'next-intl';
-import { useActionState } from 'react';
+import { type ReactNode, useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues, clientFields } from '@/lib/surfaces/portal/client-form';
+import { CONFIDENTIAL_ONLY, type ClientFieldProblems, type ClientFormValues, clientFields } from '@/lib/surfaces/portal/client-fields';
+import { CLIENT_LAYOUTS, type ClientLayout } from '@/lib/surfaces/portal/client-presets';
 import type { ClientFormState } from '@/lib/surfaces/portal/clients';
 import { Created } from './created';
+import { Quickstart } from './quickstart';
 import { SecretReveal } from './secret-reveal';
-import { border, ChoiceCard, describedBy, Errors, Field, inputLook } from '../ui/field';
+import { border, ChoiceCard, describedBy, Errors, Field, inputLook, TextField } from '../ui/field';
 import { ProblemSummary } from '../ui/problem-summary';
 import { FormActions, focusRing } from '../ui/button';
 
@@ -110,60 +114,130 @@ function Toggle({
   );
 }
 
+/** What a control inside its Field carries: its name, and its hint and errors wired to it. */
+const wired = (id: string, errors?: string[]) => ({
+  id,
+  name: id,
+  'aria-invalid': Boolean(errors?.length),
+  'aria-describedby': describedBy(id, true, errors),
+});
+
+type ControlProps = { id: string; label: string; hint: string; errors?: string[]; value: string };
+
+/** A list of URIs, one per line, in a monospaced box. */
+function UriList({ id, label, hint, errors, value, rows, placeholder }: ControlProps & { rows: number; placeholder?: string }) {
+  return (
+    <Field id={id} label={label} hint={hint} errors={errors}>
+      <textarea
+        {...wired(id, errors)}
+        rows={rows}
+        spellCheck={false}
+        defaultValue={value}
+        placeholder={placeholder}
+        className={`${inputLook} font-mono ${border(Boolean(errors?.length))}`}
+      />
+    </Field>
+  );
+}
+
+function Select({ id, label, hint, errors, value, options }: ControlProps & { options: Array<[string, string]> }) {
+  return (
+    <Field id={id} label={label} hint={hint} errors={errors}>
+      <select {...wired(id, errors)} defaultValue={value} className={`${inputLook} bg-white ${border(Boolean(errors?.length))}`}>
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** A titled group of the form's fields: the form reads as its sections rather than one long page. */
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className="space-y-5 border-t border-slate-200 pt-6 first-of-type:border-0 first-of-type:pt-0">
+      <h2 id={`${id}-heading`} className="text-base font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 export function ClientForm({
   action,
   initial,
   mode,
   cancelHref,
+  layout = CLIENT_LAYOUTS.custom,
+  issuer,
 }: {
   action: (state: ClientFormState, form: FormData) => Promise<ClientFormState>;
   initial: ClientFormValues;
   mode: 'create' | 'edit';
   cancelHref: string;
+  /** The application kind's fields (create); the whole form on edit. */
+  layout?: ClientLayout;
+  /** For the quickstart shown with the new client. */
+  issuer?: string;
 }) {
   const t = useTranslations('admin.clientForm');
+  const sections = useTranslations('admin.clientSections');
   const problems = useTranslations('problems');
   const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, problems: {} });
   const errors = state.status === 'editing' ? fieldProblemTexts(problems, state.problems) : {};
   const fieldNames = Object.fromEntries(fields.map((field) => [field, t(`fields.${field}`)])) as Record<FieldName, string>;
-  const grantTypeOptions = grantTypeValues.map((value) => ({ value, label: t(`grants.${value}.label`), hint: t(`grants.${value}.hint`) }));
-  const scopeOptions = scopeValues.map((value) => ({ value, hint: t(`scopeHints.${value}`) }));
+  const grantTypeOptions = grantTypeValues
+    .filter((value) => layout.grantTypes.includes(value))
+    .map((value) => ({ value, label: t(`grants.${value}.label`), hint: t(`grants.${value}.hint`) }));
+  const scopeOptions = scopeValues.filter((value) => layout.scopes.includes(value)).map((value) => ({ value, hint: t(`scopeHints.${value}`) }));
 
   if (state.status === 'created') {
     const { client, clientSecret } = state;
     const heading = t('registered', { name: client.name });
     const reveal = clientSecret ? <SecretReveal heading={heading} clientId={client.id} clientSecret={clientSecret} /> : undefined;
     return (
-      <Created heading={heading} reveal={reveal} href={`/admin/clients/${encodeURIComponent(client.id)}`} next={t('showClient')}>
-        {t.rich('publicCreated', { id: client.id, code: (chunks) => <code className="font-mono">{chunks}</code> })}
-      </Created>
+      <div className="space-y-8">
+        <Created heading={heading} reveal={reveal} href={`/admin/clients/${encodeURIComponent(client.id)}`} next={t('showClient')}>
+          {t.rich('publicCreated', { id: client.id, code: (chunks) => <code className="font-mono">{chunks}</code> })}
+        </Created>
+        {issuer ? <Quickstart kind={client.kind} issuer={issuer} clientId={client.id} redirectUri={client.redirectUri} /> : null}
+      </div>
     );
   }
 
   const v = state.values;
   // Editing a public client (its type is fixed): what it cannot have is not offered at all.
-  const fixedPublic = mode === 'edit' && v.type === 'public';
+  const fixedPublic = (mode === 'edit' || layout.type !== undefined) && v.type === 'public';
+  const chooseType = mode === 'create' && layout.type === undefined;
   const shown = <T extends { value: string }>(options: T[], only: readonly string[]) =>
     fixedPublic ? options.filter((o) => !only.includes(o.value)) : options;
+  const typeName = v.type === 'public' ? t('public') : t('confidential');
+  const select = (field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg', options: Array<[string, string]>) => (
+    <Select id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} value={v[field]} options={options} />
+  );
+  // The trust settings this kind can use; the confidential-only ones hide while Public is chosen.
+  const trustToggles = [
+    { name: 'firstParty' as const, hint: t('firstPartyHint'), show: layout.people },
+    {
+      name: 'resourceServer' as const,
+      hint: t('resourceServerHint'),
+      show: layout.resourceServer && layout.kind !== 'api' && !fixedPublic,
+      className: confidentialOnly,
+    },
+    { name: 'adminApi' as const, hint: t('adminApiHint'), show: layout.adminApi && !fixedPublic, className: confidentialOnly },
+  ].filter((toggle) => toggle.show);
   return (
     <form action={formAction} noValidate className="group/client space-y-8">
       <ProblemSummary errors={errors} names={fieldNames} />
+      {mode === 'create' ? <input type="hidden" name="kind" value={layout.kind} /> : null}
 
-      <section className="space-y-5">
-        <Field id="name" label={t('fields.name')} hint={t('nameHint')} errors={errors.name}>
-          <input
-            id="name"
-            name="name"
-            required
-            maxLength={128}
-            defaultValue={v.name}
-            aria-invalid={!!errors.name}
-            aria-describedby={describedBy('name', true, errors.name)}
-            className={`${inputLook} ${border(!!errors.name)}`}
-          />
-        </Field>
+      <Section id="client-app" title={sections('application')}>
+        <TextField id="name" label={t('fields.name')} hint={t('nameHint')} errors={errors.name} required maxLength={128} defaultValue={v.name} />
 
-        {mode === 'create' ? (
+        {chooseType ? (
           <fieldset>
             <legend className="text-sm font-medium text-slate-800">{t('type')}</legend>
             <div className="mt-2 grid gap-2 sm:grid-cols-2">
@@ -177,154 +251,104 @@ export function ClientForm({
           </fieldset>
         ) : (
           <p className="text-sm text-slate-600">
-            {t.rich('fixedType', {
-              type: v.type === 'public' ? t('public') : t('confidential'),
-              strong: (chunks) => <strong className="text-slate-900">{chunks}</strong>,
-            })}
+            {mode === 'edit'
+              ? t.rich('fixedType', { type: typeName, strong: (chunks) => <strong className="text-slate-900">{chunks}</strong> })
+              : sections.rich('presetType', { type: typeName, strong: (chunks) => <strong className="text-slate-900">{chunks}</strong> })}
           </p>
         )}
-      </section>
-
-      <section className="space-y-5">
-        <Field id="redirectUris" label={t('fields.redirectUris')} hint={t('redirectUrisHint')} errors={errors.redirectUris}>
-          <textarea
-            id="redirectUris"
-            name="redirectUris"
-            rows={3}
-            spellCheck={false}
-            defaultValue={v.redirectUris}
-            aria-invalid={!!errors.redirectUris}
-            aria-describedby={describedBy('redirectUris', true, errors.redirectUris)}
-            className={`${inputLook} font-mono ${border(!!errors.redirectUris)}`}
-          />
-        </Field>
-        <Field
-          id="postLogoutRedirectUris"
-          label={t('fields.postLogoutRedirectUris')}
-          hint={t('postLogoutRedirectUrisHint')}
-          errors={errors.postLogoutRedirectUris}
+        {/* What Public means for the rest of the form: shown when it is chosen (CSS :has, without JavaScript) or fixed. */}
+        <p
+          className={`rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700 ${
+            fixedPublic ? '' : chooseType ? 'hidden group-has-[input[name=type][value=public]:checked]/client:block' : 'hidden'
+          }`}
         >
-          <textarea
-            id="postLogoutRedirectUris"
-            name="postLogoutRedirectUris"
-            rows={2}
-            spellCheck={false}
-            defaultValue={v.postLogoutRedirectUris}
-            aria-invalid={!!errors.postLogoutRedirectUris}
-            aria-describedby={describedBy('postLogoutRedirectUris', true, errors.postLogoutRedirectUris)}
-            className={`${inputLook} font-mono ${border(!!errors.postLogoutRedirectUris)}`}
-          />
-        </Field>
-      </section>
+          {sections('publicNote')}
+        </p>
 
-      <section className="space-y-6">
-        <div id="grantTypes">
-          <Choices
-            legend={t('fields.grantTypes')}
-            name="grantTypes"
-            options={shown(grantTypeOptions, CONFIDENTIAL_ONLY.grantTypes)}
-            only={CONFIDENTIAL_ONLY.grantTypes}
-            checked={v.grantTypes}
-            errors={errors.grantTypes}
+        {layout.people ? (
+          <TextField id="logoUri" label={t('logoUri')} hint={t('logoUriHint')} errors={errors.logoUri} type="url" inputMode="url" defaultValue={v.logoUri} />
+        ) : null}
+      </Section>
+
+      {layout.redirects ? (
+        <Section id="client-redirects" title={sections('redirects')}>
+          <UriList
+            id="redirectUris"
+            label={t('fields.redirectUris')}
+            hint={layout.nativeRedirects ? sections('nativeRedirectsHint') : t('redirectUrisHint')}
+            errors={errors.redirectUris}
+            rows={3}
+            value={v.redirectUris}
+            placeholder={layout.nativeRedirects ? 'com.example.app:/callback' : undefined}
           />
-        </div>
-        <div id="scopes">
-          <Choices
-            legend={t('allowedScopes')}
-            name="scopes"
-            options={shown(scopeOptions, CONFIDENTIAL_ONLY.scopes)}
-            only={CONFIDENTIAL_ONLY.scopes}
-            checked={v.scopes}
-            errors={errors.scopes}
+          <UriList
+            id="postLogoutRedirectUris"
+            label={t('fields.postLogoutRedirectUris')}
+            hint={t('postLogoutRedirectUrisHint')}
+            errors={errors.postLogoutRedirectUris}
+            rows={2}
+            value={v.postLogoutRedirectUris}
           />
-        </div>
-        {fixedPublic ? null : (
+        </Section>
+      ) : null}
+
+      <Section id="client-tokens" title={sections('tokens')}>
+        {(
+          [
+            ['grantTypes', t('fields.grantTypes'), grantTypeOptions],
+            ['scopes', t('allowedScopes'), scopeOptions],
+          ] as const
+        ).map(([name, legend, options]) => (
+          <div key={name} id={name}>
+            <Choices
+              legend={legend}
+              name={name}
+              options={shown<{ value: string; label?: string; hint: string }>(options, CONFIDENTIAL_ONLY[name])}
+              only={CONFIDENTIAL_ONLY[name]}
+              checked={v[name]}
+              errors={errors[name]}
+            />
+          </div>
+        ))}
+        {fixedPublic || !layout.authMethod ? null : (
           <div className={confidentialOnly}>
-            <Field
-              id="tokenEndpointAuthMethod"
-              label={t('fields.tokenEndpointAuthMethod')}
-              hint={t('tokenEndpointAuthMethodHint')}
-              errors={errors.tokenEndpointAuthMethod}
-            >
-              <select
-                id="tokenEndpointAuthMethod"
-                name="tokenEndpointAuthMethod"
-                defaultValue={v.tokenEndpointAuthMethod}
-                aria-invalid={!!errors.tokenEndpointAuthMethod}
-                aria-describedby={describedBy('tokenEndpointAuthMethod', true, errors.tokenEndpointAuthMethod)}
-                className={`${inputLook} bg-white ${border(!!errors.tokenEndpointAuthMethod)}`}
-              >
-                <option value="">{t('authDefault')}</option>
-                <option value="client_secret_basic">{t('authBasic')}</option>
-                <option value="client_secret_post">{t('authPost')}</option>
-              </select>
-            </Field>
+            {select('tokenEndpointAuthMethod', [
+              ['', t('authDefault')],
+              ['client_secret_basic', t('authBasic')],
+              ['client_secret_post', t('authPost')],
+            ])}
           </div>
         )}
-        <Field
-          id="idTokenSignedResponseAlg"
-          label={t('fields.idTokenSignedResponseAlg')}
-          hint={t('idTokenSignedResponseAlgHint')}
-          errors={errors.idTokenSignedResponseAlg}
-        >
-          <select
-            id="idTokenSignedResponseAlg"
-            name="idTokenSignedResponseAlg"
-            defaultValue={v.idTokenSignedResponseAlg}
-            aria-invalid={!!errors.idTokenSignedResponseAlg}
-            aria-describedby={describedBy('idTokenSignedResponseAlg', true, errors.idTokenSignedResponseAlg)}
-            className={`${inputLook} bg-white ${border(!!errors.idTokenSignedResponseAlg)}`}
-          >
-            <option value="ES256">{t('algES256')}</option>
-            <option value="RS256">{t('algRS256')}</option>
-          </select>
-        </Field>
-      </section>
+        {layout.people
+          ? select('idTokenSignedResponseAlg', [
+              ['ES256', t('algES256')],
+              ['RS256', t('algRS256')],
+            ])
+          : null}
+      </Section>
 
-      <section className="space-y-5">
-        <Field id="logoUri" label={t('logoUri')} hint={t('logoUriHint')} errors={errors.logoUri}>
-          <input
-            id="logoUri"
-            name="logoUri"
-            type="url"
-            inputMode="url"
-            defaultValue={v.logoUri}
-            aria-invalid={!!errors.logoUri}
-            aria-describedby={describedBy('logoUri', true, errors.logoUri)}
-            className={`${inputLook} ${border(!!errors.logoUri)}`}
-          />
-        </Field>
-        <fieldset className="space-y-3">
-          <legend className="text-sm font-medium text-slate-800">{t('trust')}</legend>
-          <Toggle name="firstParty" label={t('fields.firstParty')} hint={t('firstPartyHint')} checked={v.firstParty} errors={errors.firstParty} />
-          <Toggle
-            className={confidentialOnly}
-            name="resourceServer"
-            label={t('fields.resourceServer')}
-            hint={t('resourceServerHint')}
-            checked={v.resourceServer}
-            errors={errors.resourceServer}
-          />
-          <Toggle
-            className={confidentialOnly}
-            name="adminApi"
-            label={t('fields.adminApi')}
-            hint={t('adminApiHint')}
-            checked={v.adminApi}
-            errors={errors.adminApi}
-          />
-        </fieldset>
-        <fieldset className="space-y-3">
-          <legend className="text-sm font-medium text-slate-800">{t('signIn')}</legend>
-          <Toggle
-            name="requireSecondFactor"
-            label={t('fields.requireSecondFactor')}
-            hint={t('requireSecondFactorHint')}
-            checked={v.requireSecondFactor}
-            errors={errors.requireSecondFactor}
-          />
-        </fieldset>
-      </section>
+      {trustToggles.length || layout.people ? (
+        <Section id="client-trust" title={sections('trust')}>
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-medium text-slate-800">{t('trust')}</legend>
+            {trustToggles.map(({ name, hint, className }) => (
+              <Toggle key={name} className={className} name={name} label={t(`fields.${name}`)} hint={hint} checked={v[name]} errors={errors[name]} />
+            ))}
+          </fieldset>
+          {layout.people ? (
+            <fieldset className="space-y-3">
+              <legend className="text-sm font-medium text-slate-800">{t('signIn')}</legend>
+              <Toggle
+                name="requireSecondFactor"
+                label={t('fields.requireSecondFactor')}
+                hint={t('requireSecondFactorHint')}
+                checked={v.requireSecondFactor}
+                errors={errors.requireSecondFactor}
+              />
+            </fieldset>
+          ) : null}
+        </Section>
+      ) : null}
 
       <FormActions submit={mode === 'create' ? t('submitCreate') : t('submitEdit')} pending={pending} pendingLabel={t('pending')} cancelHref={cancelHref} />
     </form>

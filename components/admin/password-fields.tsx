@@ -6,7 +6,7 @@
  */
 import { useTranslations } from 'next-intl';
 import { border, ChoiceCard, describedBy, Field, inputLook } from '../ui/field';
-import type { PasswordChoice } from '@/lib/surfaces/portal/user-form';
+import type { PasswordChoice } from '@/lib/surfaces/portal/user-fields';
 
 /**
  * `hideLegend`: inside a card already titled "Password", the legend is for screen readers only.

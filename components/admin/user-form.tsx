@@ -10,9 +10,9 @@
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import type { NewUserFormValues, ProfileFormValues, UserFieldProblems } from '@/lib/surfaces/portal/user-form';
+import type { NewUserFormValues, ProfileFormValues, UserFieldProblems } from '@/lib/surfaces/portal/user-fields';
 import type { NewUserState, ProfileFormState } from '@/lib/surfaces/portal/users';
-import { border, describedBy, Field, inputLook } from '../ui/field';
+import { TextField } from '../ui/field';
 import { Created } from './created';
 import { PasswordFields } from './password-fields';
 import { PasswordReveal } from './password-reveal';
@@ -40,31 +40,17 @@ function ProfileFields({ values, errors, creating = false }: { values: { name: s
   const t = useTranslations('admin.userForm');
   return (
     <>
-      <Field id="name" label={t('name')} hint={t('nameHint')} errors={errors.name}>
-        <input
-          id="name"
-          name="name"
-          maxLength={128}
-          autoComplete="off"
-          defaultValue={values.name}
-          aria-invalid={!!errors.name}
-          aria-describedby={describedBy('name', true, errors.name)}
-          className={`${inputLook} ${border(!!errors.name)}`}
-        />
-      </Field>
-      <Field id="email" label={t('email')} hint={creating ? t('emailHintCreate') : t('emailHintEdit')} errors={errors.email}>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          maxLength={254}
-          autoComplete="off"
-          defaultValue={values.email}
-          aria-invalid={!!errors.email}
-          aria-describedby={describedBy('email', true, errors.email)}
-          className={`${inputLook} ${border(!!errors.email)}`}
-        />
-      </Field>
+      <TextField id="name" label={t('name')} hint={t('nameHint')} errors={errors.name} maxLength={128} autoComplete="off" defaultValue={values.name} />
+      <TextField
+        id="email"
+        label={t('email')}
+        hint={creating ? t('emailHintCreate') : t('emailHintEdit')}
+        errors={errors.email}
+        type="email"
+        maxLength={254}
+        autoComplete="off"
+        defaultValue={values.email}
+      />
     </>
   );
 }
@@ -116,20 +102,17 @@ export function NewUserForm({
   return (
     <form action={formAction} noValidate className="space-y-6">
       <ProblemSummary errors={errors} names={fieldNames} anchors={anchors} />
-      <Field id="username" label={t('username')} hint={t('usernameHint')} errors={errors.username}>
-        <input
-          id="username"
-          name="username"
-          required
-          maxLength={64}
-          autoComplete="off"
-          spellCheck={false}
-          defaultValue={v.username}
-          aria-invalid={!!errors.username}
-          aria-describedby={describedBy('username', true, errors.username)}
-          className={`${inputLook} ${border(!!errors.username)}`}
-        />
-      </Field>
+      <TextField
+        id="username"
+        label={t('username')}
+        hint={t('usernameHint')}
+        errors={errors.username}
+        required
+        maxLength={64}
+        autoComplete="off"
+        spellCheck={false}
+        defaultValue={v.username}
+      />
       <ProfileFields values={v} errors={errors} creating />
       <PasswordFields idPrefix="new-user" choice={v.passwordChoice} errors={errors} invite={invite} />
       <label className="flex gap-3 text-sm">

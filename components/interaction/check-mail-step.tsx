@@ -2,7 +2,8 @@
  * The step of an authorization request that waits for a signed-up account's
  * address to be confirmed (lib/sign-in/sign-up-interaction.ts): where the link
  * went, then "I've confirmed — continue", "Send the link again" and "Sign in with
- * another account". Plain forms: works without JavaScript. In the page's
+ * another account", and a field for the code from the mail. Plain forms: works without JavaScript
+ * (with it, the step also moves on by itself once the link is opened elsewhere). In the page's
  * language (the `checkMail` messages). UI only.
  */
 import { getTranslations } from 'next-intl/server';
@@ -10,6 +11,8 @@ import type { ReactNode } from 'react';
 import { Button } from '../ui/button';
 import { AuthCard } from '../ui/card';
 import { Notice } from '../ui/notice';
+import { MailCodeForm } from './mail-code-form';
+import { VerificationWatch } from './verification-watch';
 
 const strong = (chunks: ReactNode) => <strong className="text-slate-900">{chunks}</strong>;
 
@@ -42,6 +45,8 @@ export async function CheckMailStep({
   verified,
   clientName,
   resent,
+  watch = true,
+  codeForm = true,
 }: {
   /** /interaction/{uid} */
   base: string;
@@ -51,6 +56,10 @@ export async function CheckMailStep({
   clientName: string;
   /** The link was just sent again. */
   resent: boolean;
+  /** Poll for the link opened elsewhere and move on by itself (components/interaction/verification-watch.tsx). */
+  watch?: boolean;
+  /** Offer the field for the code from the mail. */
+  codeForm?: boolean;
 }) {
   const t = await getTranslations('checkMail');
   if (verified) {
@@ -77,6 +86,8 @@ export async function CheckMailStep({
         {t.rich('sent', { email, strong })}
       </p>
       <p className="mt-2 text-sm text-slate-600">{t('nothing')}</p>
+      {watch ? <VerificationWatch base={base} label={t('watching')} /> : null}
+      {codeForm ? <MailCodeForm action={`${base}/code`} label={t('codeLabel')} submit={t('codeSubmit')} /> : null}
       <form method="post" action={`${base}/continue`} className="mt-6">
         <Button block type="submit">
           {t('confirmedContinue')}

@@ -21,6 +21,19 @@ export interface SecondFactorTexts {
   continue: string;
   useRecoveryCode: string;
   useAnotherWay: string;
+  /** The "don't ask again on this device" box, when the page offers it (lib/sign-in/trusted-devices.ts). */
+  trustDevice?: string;
+}
+
+/** Ticked, a right code makes this browser a trusted device of the account: no second step here for a while. */
+function TrustDeviceBox({ label }: { label?: string }) {
+  if (!label) return null;
+  return (
+    <label className="flex items-center gap-2 text-sm text-slate-700">
+      <input type="checkbox" name="trust_device" className="size-4 accent-accent" />
+      {label}
+    </label>
+  );
 }
 
 export function SecondFactorStep({
@@ -64,6 +77,7 @@ export function SecondFactorStep({
             autoFocus
             maxLength={64}
           />
+          <TrustDeviceBox label={texts.trustDevice} />
           <Button block type="submit">
             {texts.continue}
           </Button>
@@ -80,6 +94,7 @@ export function SecondFactorStep({
         <input type="hidden" name="method" value="totp" />
         <RequestFields client={client} />
         <TextField compact id="code" name="code" label={texts.totpLabel} inputMode="numeric" autoComplete="one-time-code" required autoFocus maxLength={64} />
+        <TrustDeviceBox label={texts.trustDevice} />
         <Button block type="submit">
           {texts.verify}
         </Button>

@@ -14,6 +14,7 @@ export async function SelectAccount({
   base,
   client,
   account,
+  others = [],
   notice,
 }: {
   /** /interaction/{uid} */
@@ -21,6 +22,8 @@ export async function SelectAccount({
   client: { id: string; name: string; logoUri?: string; domain?: string; redirectUri?: string };
   /** The signed-in account; none when it cannot be used any more. */
   account?: { username: string; name?: string };
+  /** The browser's other remembered accounts (ACCOUNT_CHOOSER): each signs in with its own password, its username filled in. */
+  others?: { id: string; username: string; name?: string; email?: string }[];
   notice?: ReactNode;
 }) {
   const t = await getTranslations('interaction');
@@ -45,6 +48,24 @@ export async function SelectAccount({
       ) : (
         <p className="text-sm text-slate-600">{t('selectAccount.gone')}</p>
       )}
+      {others.length ? (
+        <div className="mt-4">
+          <p className="text-sm text-slate-600">{t('selectAccount.others')}</p>
+          <ul className="mt-2 space-y-2">
+            {others.map((other) => (
+              <li key={other.id}>
+                <form method="post" action={`${base}/another-account`}>
+                  <RequestFields client={client} />
+                  <input type="hidden" name="account" value={other.id} />
+                  <Button block type="submit" variant="secondary">
+                    {other.name ? `${other.name} (${other.email ?? other.username})` : (other.email ?? other.username)}
+                  </Button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <AnotherAccountForm action={`${base}/another-account`} client={client} label={t('account.useAnother')} className="mt-4 text-center text-sm" />
       <form method="post" action={`${base}/abort`} className="mt-3">
         <RequestFields client={client} />

@@ -3,11 +3,11 @@
  * The portal's one confirmation pattern for an action that revokes, disables or
  * ends something: an "I understand" box to tick, then the button. It works
  * without JavaScript, unlike a confirm() dialog; the server checks the box
- * (lib/surfaces/portal/confirm.ts) and an unticked post comes back with the
+ * (lib/surfaces/portal/confirmation.ts) and an unticked post comes back with the
  * reason under it. `collapsed` puts it behind a disclosure, for a row in a list.
  */
 import { useActionState, useId, type ReactNode } from 'react';
-import type { Confirmation } from '@/lib/surfaces/portal/confirm';
+import type { Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { Button, buttonLook, focusRing, type ButtonVariant } from '../ui/button';
 import { FormError } from '../ui/notice';
 

@@ -7,9 +7,11 @@ import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import type { ListSort } from '@/lib/platform/paging';
+import type { BulkArea } from '@/lib/surfaces/portal/bulk';
 import { Button, ButtonLink, focusRing } from '../ui/button';
 import { PageHeader } from '../ui/card';
 import { border, inputLook } from '../ui/field';
+import { BulkForm } from './bulk';
 
 /** A list's URL with its search and filters (the empty ones left out) and page (left out on page 1). */
 export function listHref(path: string, filters: Record<string, string | undefined>, page: number): string {
@@ -197,7 +199,19 @@ export function Pagination({ list, href, summary }: { list: PageWindow; href: (p
   );
 }
 
-/** A list page: its header, a notice, the search box (or `filters`), the table and the pagination. */
+/** The words a searchable list's catalog namespace has for its search box, its table's caption and its empty row. */
+export type ListWords = (key: 'searchLabel' | 'searchPlaceholder' | 'caption' | 'captionMatching' | 'noMatch' | 'none', values?: { query: string }) => string;
+
+/** A searchable list's search box, caption and empty row, for ListPage, in its own words (the users and clients lists). */
+export function searchableList(path: string, id: string, words: ListWords, query: string, sort: string | undefined) {
+  return {
+    search: { action: path, id, label: words('searchLabel'), placeholder: words('searchPlaceholder'), query, sort },
+    caption: query ? words('captionMatching', { query }) : words('caption'),
+    empty: query ? words('noMatch', { query }) : words('none'),
+  };
+}
+
+/** A list page: its header, a notice, the search box (or `filters`), the table (in the bulk actions' form when `bulk` names the area) and the pagination. */
 export function ListPage({
   title,
   description,
@@ -207,6 +221,7 @@ export function ListPage({
   filters,
   table,
   paging,
+  bulk,
 }: {
   title: string;
   description: string;
@@ -216,13 +231,20 @@ export function ListPage({
   filters?: ReactNode;
   table: Parameters<typeof DataTable>[0];
   paging: Parameters<typeof Pagination>[0];
+  bulk?: BulkArea;
 }) {
   return (
     <>
       <PageHeader title={title} description={description} actions={actions} />
       {notice}
       {search ? <SearchForm {...search} /> : filters}
-      <DataTable {...table} />
+      {bulk ? (
+        <BulkForm area={bulk}>
+          <DataTable {...table} />
+        </BulkForm>
+      ) : (
+        <DataTable {...table} />
+      )}
       <Pagination {...paging} />
     </>
   );

@@ -1,14 +1,9 @@
 /**
  * Dates as the pages show them. `Time`: "5 minutes ago" in the page's language, with the exact moment in the
  * element's datetime (ISO) and title, in the person's time zone when the browser told it (lib/i18n/time-zone.ts),
- * otherwise in UTC, saying "UTC". `formatDate`: the admin portal's fixed UTC form (its audit filters are in UTC).
- * UI only.
+ * otherwise in UTC, saying "UTC". UI only.
  */
 import { useFormatter, useNow, useTimeZone, useTranslations } from 'next-intl';
-
-export function formatDate(date: Date): string {
-  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
-}
 
 /** The exact moment in the page's language and time zone, "UTC" after it when that is what it is in. */
 export function useExactTime(): (date: Date) => string {

@@ -306,7 +306,8 @@ async function adminPages(walk: Walk) {
   await walk.check('admin-clients', 'table');
   await walk.visit('/admin/clients?q=nothing-matches-this', 'admin-clients-empty', 'table');
 
-  await walk.visit('/admin/clients/new', 'admin-client-new', 'input#name');
+  await walk.visit('/admin/clients/new', 'admin-client-kinds', 'main nav a');
+  await walk.visit('/admin/clients/new?kind=web', 'admin-client-new', 'input#name');
   await page.locator('input#name').fill('Reports');
   await page.locator('textarea#redirectUris, input#redirectUris').fill('not a url');
   await page.locator('main form:has(#name, #username) button[type=submit]').last().click();

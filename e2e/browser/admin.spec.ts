@@ -84,6 +84,8 @@ test('an admin signs in through Gatehouse, registers a client, reads its secret 
 
   await page.getByRole('link', { name: 'Register a client' }).click();
   await expect(page.getByRole('heading', { name: 'Register a client' })).toBeVisible();
+  await shoot(page, 'client-kinds');
+  await page.getByRole('link', { name: /^Web application/ }).click();
   await shoot(page, 'client-new');
   const name = `Notes ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: redirectUri });
@@ -108,7 +110,7 @@ test('an admin signs in through Gatehouse, registers a client, reads its secret 
 });
 
 asAdmin('the ID token signing algorithm: RS256 on request; a forged value is refused next to the field', async ({ page }) => {
-  await page.goto('/admin/clients/new');
+  await page.goto('/admin/clients/new?kind=web');
   const name = `Legacy RP ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: redirectUri });
   await expect(page.getByText('RS256 for relying parties that accept only RS256, e.g. next-auth v4 without configuration.')).toBeVisible();
@@ -183,7 +185,7 @@ test('signing out ends the portal session and the Gatehouse session', async ({ p
 });
 
 asAdmin('the form shows what is wrong next to each field, keeps what was typed, and registers nothing', async ({ page }) => {
-  await page.goto('/admin/clients/new');
+  await page.goto('/admin/clients/new?kind=web');
   const name = `Bad ${Date.now()}`;
   await fillClientForm(page, { name, redirectUris: 'https://ok.example/cb\nhttp://evil.example/cb' });
   await page.getByRole('checkbox', { name: 'offline_access' }).uncheck();
@@ -244,7 +246,8 @@ asAdmin('the audit log at 1280 px keeps the actor “System” on one line', asy
 asAdmin(
   'an admin-API client registered in the portal gets the admin scope and calls the admin API; without the flag the form refuses the scope',
   async ({ page }) => {
-    await page.goto('/admin/clients/new');
+    // Every setting: this test builds an admin-API client by hand (the machine-to-machine kind has the same fields).
+    await page.goto('/admin/clients/new?kind=custom');
     const name = `Automation ${Date.now()}`;
     await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByRole('checkbox', { name: /^Authorization code/ }).uncheck();
@@ -355,6 +358,7 @@ test.describe('without JavaScript', () => {
   asAdmin('the client form offers a public client only what applies to it, with CSS alone', async ({ page }) => {
     await page.goto('/admin/clients');
     await page.getByRole('link', { name: 'Register a client' }).click();
+    await page.getByRole('link', { name: /^Other: every setting/ }).click();
     const confidentialOnly = [
       page.getByRole('checkbox', { name: /Client credentials/ }),
       page.getByRole('checkbox', { name: /^introspect/ }),
@@ -380,6 +384,7 @@ test.describe('without JavaScript', () => {
   test('signs in, shows form errors, registers a client and shows its secret once', async ({ page }) => {
     await adminSignIn(page);
     await page.getByRole('link', { name: 'Register a client' }).click();
+    await page.getByRole('link', { name: /^Web application/ }).click();
     await fillClientForm(page, { name: 'No-JS App', redirectUris: 'http://evil.example/cb' });
     await page.getByRole('button', { name: 'Register client' }).click();
     await expect(page.getByText('http://evil.example/cb must use https (http only for localhost, 127.0.0.1 and [::1]).', { exact: true })).toBeVisible();

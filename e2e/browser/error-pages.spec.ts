@@ -93,7 +93,7 @@ test('the 404 page for a German browser: German, <html lang="de">, the request i
   await context.close();
 });
 
-test('the 403 page for a German browser: German, <html lang="de"> inside the English admin area, the request id', async ({ browser }) => {
+test('the 403 page for a German browser: German, <html lang="de">, the request id', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'de-DE' });
   const page = await context.newPage();
   const user = await makeUser();
@@ -105,7 +105,7 @@ test('the 403 page for a German browser: German, <html lang="de"> inside the Eng
   await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
   const response = await answer;
   await expect(page.getByRole('heading', { name: 'Sie haben keinen Zugriff auf diese Seite' })).toBeVisible();
-  // The admin area is English, but this page is German, and says so to the browser and screen readers: <html lang="de">.
+  // German, as the admin area for this browser, and says so to the browser and screen readers: <html lang="de">.
   expect(await page.locator('html').getAttribute('lang')).toBe('de');
   expect(await page.locator('main').evaluate((main) => main.closest('[lang]')?.getAttribute('lang'))).toBe('de');
   await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
@@ -115,9 +115,7 @@ test('the 403 page for a German browser: German, <html lang="de"> inside the Eng
   await context.close();
 });
 
-test('an admin with a German browser: the admin pages are English, and <html lang="en"> says so (only the 403 page follows the browser)', async ({
-  browser,
-}) => {
+test('an admin with a German browser: the admin pages are German, and <html lang="de"> says so', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'de-DE' });
   const page = await context.newPage();
   const admin = await makeUser({ role: 'admin' });
@@ -128,7 +126,7 @@ test('an admin with a German browser: the admin pages are English, and <html lan
   await page.getByLabel('Geben Sie den Code aus Ihrer Authenticator-App ein').fill(totpCode(admin.totpSecret!, Date.now()));
   await page.getByRole('button', { name: 'Bestätigen' }).click();
   await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Register a client' })).toBeVisible();
-  expect(await page.locator('html').getAttribute('lang')).toBe('en');
+  await expect(page.getByRole('link', { name: 'Client registrieren' })).toBeVisible();
+  expect(await page.locator('html').getAttribute('lang')).toBe('de');
   await context.close();
 });

@@ -8,7 +8,22 @@ import { credentials, TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, baseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 
 /** Every form target under /interaction/{uid} (app/interaction/[uid]/<step>/route.ts). */
-const STEPS = ['login', 'confirm', 'abort', 'another-account', 'select-account', 'continue', 'restart', 'resend', 'second-factor', 'passkey'];
+const STEPS = [
+  'login',
+  'confirm',
+  'abort',
+  'another-account',
+  'select-account',
+  'continue',
+  'restart',
+  'resend',
+  'second-factor',
+  'passkey',
+  'code',
+  'email-code',
+  'email-code/verify',
+  'email-code/cancel',
+];
 
 const text = (html: string) =>
   html

@@ -3,7 +3,7 @@
 // expiry (it ends with the browser) and the session ends after SESSION_IDLE_TTL without use.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { listSessionsOfAccount } from '../../lib/db/artifacts.ts';
+import { listSessionsOfAccount } from '../../lib/account/repository.ts';
 import { database } from '../../lib/db/database.ts';
 import { authorizeQuery, baseUrl, databaseUrl, makeClient, makeUser, pkce } from '../support/fixtures.ts';
 import { credentials, TestBrowser } from '../support/browser.ts';
@@ -28,7 +28,7 @@ async function signIn(fields: Record<string, string>) {
   assert.ok(done.location?.searchParams.get('code'), 'signed in and back at the client');
   const session = browser.setCookies.filter((c) => /^_session=/.test(c) && !/expires=Thu, 01 Jan 1970/i.test(c));
   assert.ok(session.length >= 1, `a session cookie was set: ${browser.setCookies.join(' | ')}`);
-  const [stored] = await listSessionsOfAccount(database(databaseUrl), user.id);
+  const [stored] = await listSessionsOfAccount(database(databaseUrl), user.id, Date.now());
   return { cookie: session.at(-1)!, lifetime: stored.exp! - Math.floor(Date.now() / 1000) };
 }
 

@@ -169,7 +169,7 @@ test("METRICS_TOKEN: /metrics on the issuer's port for the bearer of the token, 
   const basicAuth = await fetch(url, { headers: { authorization: `Basic ${Buffer.from(`metrics:${metricsToken}`).toString('base64')}` } });
   assert.equal(basicAuth.status, 401);
 
-  // Scrapes are logged at debug like the probes (lib/ops/request-log.ts): no info line, and the token nowhere.
+  // Scrapes are logged at debug like the probes (lib/ops/request-observer.ts): no info line, and the token nowhere.
   await new Promise((resolve) => setTimeout(resolve, 200));
   const log = readFileSync(logFile!, 'utf8');
   assert.ok(!log.includes(metricsToken!), 'the token is never logged');

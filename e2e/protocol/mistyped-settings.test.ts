@@ -27,7 +27,7 @@ test('SECRET_KEY, REDIS_URI and LOGLEVEL are each warned about with the setting 
     { host: '127.0.0.1' },
   );
   try {
-    // A probe's request line is logged at debug (lib/ops/request-log.ts): under LOG_LEVEL=debug it would be written.
+    // A probe's request line is logged at debug (lib/ops/request-observer.ts): under LOG_LEVEL=debug it would be written.
     await (await fetch(`${server.url}/healthz`)).arrayBuffer();
     await new Promise((resolve) => setTimeout(resolve, 200));
     const lines = server

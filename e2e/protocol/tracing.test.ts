@@ -208,7 +208,7 @@ test("a token request, an introspection in the caller's trace and a sign-in: the
       assert.deepEqual(hashes, []);
     }
 
-    // The request lines name their spans (lib/ops/request-log.ts).
+    // The request lines name their spans (lib/ops/request-observer.ts).
     const lines = instance
       .output()
       .split('\n')

@@ -52,6 +52,11 @@ export class TestBrowser {
     }
   }
 
+  /** Drops every cookie but those named: a browser whose session ended that keeps, say, its device cookie. */
+  keepOnly(names: string[]) {
+    this.cookies = this.cookies.filter((c) => names.includes(c.name));
+  }
+
   /** A cookie's value as this browser holds it (for tests that reason about cookies themselves). */
   cookie(name: string): string | undefined {
     return this.cookies.find((c) => c.name === name)?.value;

@@ -77,15 +77,15 @@ export async function storedClient(row: { confidential: boolean; grantTypes: str
   return { ...client, clientSecret };
 }
 
-/** openid-client configured by discovery alone, as a relying party would be. */
-export async function discover(client: { id: string; clientSecret?: string; tokenEndpointAuthMethod: string }) {
+/** openid-client configured by discovery alone, as a relying party would be; `issuer`: another instance than the suite's. */
+export async function discover(client: { id: string; clientSecret?: string; tokenEndpointAuthMethod: string }, issuer = baseUrl) {
   const auth =
     client.tokenEndpointAuthMethod === 'none'
       ? oidc.None()
       : client.tokenEndpointAuthMethod === 'client_secret_post'
         ? oidc.ClientSecretPost(client.clientSecret)
         : oidc.ClientSecretBasic(client.clientSecret);
-  return oidc.discovery(new URL(baseUrl), client.id, undefined, auth, { execute: [oidc.allowInsecureRequests] });
+  return oidc.discovery(new URL(issuer), client.id, undefined, auth, { execute: [oidc.allowInsecureRequests] });
 }
 
 export async function pkce() {
@@ -100,8 +100,9 @@ export async function pkce() {
 export async function authorizationRequest(
   client: { id: string; clientSecret?: string; tokenEndpointAuthMethod: string },
   params: Record<string, string> = {},
+  issuer = baseUrl,
 ) {
-  const config = await discover(client);
+  const config = await discover(client, issuer);
   const { verifier, challenge } = await pkce();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { TOTP_PERIOD, timeStep, totpCode } from '../../lib/factors/totp.ts';
+import { makeUser } from './fixtures.ts';
 
 /** A full-page screenshot taker writing e2e/screenshots/<prefix>-<name>.png. */
 export function screenshots(prefix: string) {
@@ -53,14 +54,17 @@ export async function unusedTotpCode(secret: string): Promise<string> {
 }
 
 /**
- * The portal's Sign out: Gatehouse's logout page (RP-initiated logout with the ID
- * token as id_token_hint), confirmed, then back on the area's signed-out page.
+ * The portal's Sign out, in one click: Gatehouse's logout (RP-initiated logout with the ID
+ * token as id_token_hint) confirms itself for the portal (lib/oidc/provider-pages.ts), then
+ * back on the area's signed-out page. Without JavaScript its one Continue button does.
  */
 export async function portalSignOut(page: Page, signedOutPath: '/admin/signed-out' | '/account/signed-out') {
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/oauth\/logout\?.*id_token_hint=/);
-  await expect(page.getByRole('heading', { name: 'Sign out of Gatehouse?' })).toBeVisible();
-  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  const signedOut = page.getByRole('heading', { name: 'You are signed out' });
+  const noScript = page.getByRole('button', { name: 'Continue signing out' });
+  // Three hops (the server action, the logout page confirming itself, the signed-out page) in one wait.
+  await expect(signedOut.or(noScript)).toBeVisible({ timeout: 20_000 });
+  if (await noScript.isVisible()) await noScript.click();
   await expect(page).toHaveURL(new RegExp(`${signedOutPath}$`));
   await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
 }
@@ -70,4 +74,14 @@ export async function gatehouseCode(page: Page, code: string) {
   await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
   await page.getByLabel('Enter the code from your authenticator app').fill(code);
   await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+/** A new admin (TOTP on, as the default policy wants) signed in to the portal from a signed-out browser, landing on `path`. */
+export async function adminSignedIn(page: Page, path = '/admin/clients') {
+  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/interaction\/[^/?]+$/);
+  await gatehouseLogin(page, admin);
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === path);
+  return admin;
 }

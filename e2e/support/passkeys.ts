@@ -32,7 +32,7 @@ export async function enrolPasskey(user: { id: string; username: string; passwor
 /** The options the sign-in page of interaction `uid` (its URL's last segment) handed the browser. */
 export async function pageOptions(interactionUrl: URL): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const uid = interactionUrl.pathname.split('/').pop() ?? '';
-  const saved = await findArtifact(database(databaseUrl).sql, 'PasskeySignIn', uid);
+  const saved = await findArtifact(database(databaseUrl).sql, 'PasskeySignIn', uid, Date.now());
   if (typeof saved?.challenge !== 'string') throw new Error(`no passkey challenge for interaction ${uid}`);
   return { challenge: saved.challenge, rpId: new URL(baseUrl).hostname, allowCredentials: [], userVerification: 'required' };
 }

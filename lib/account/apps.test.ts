@@ -4,11 +4,12 @@ import { describe, test } from 'node:test';
 import { findArtifact, findArtifactByUid } from '../db/artifacts.ts';
 import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor } from '../audit/log.ts';
-import { ensurePortalClient } from '../services/bootstrap.ts';
+import { ensurePortalClient } from '../start/first-start.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { connectedApps, revokeAppOfUser, revokeConnectedApp } from './apps.ts';
 import { clientActor } from '../audit/log.ts';
 import { app, grant, person, session, token } from './testing.ts';
+import { addToConsent, findConsent } from '../consents/repository.ts';
 
 for (const storage of testDatabases('account-apps')) {
   describe(`connected apps on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
@@ -27,7 +28,7 @@ for (const storage of testDatabases('account-apps')) {
       await grant(db, holder.id, PORTAL_CLIENT_ID, 'openid profile email', { ago: 10 });
       await grant(db, stranger.holder.id, notes.id, 'openid');
 
-      const apps = await connectedApps(db, holder);
+      const apps = await connectedApps(db, holder, Date.now());
       assert.deepEqual(
         apps.map((a) => [a.name, a.portal]),
         [
@@ -65,13 +66,13 @@ for (const storage of testDatabases('account-apps')) {
         ['AccessToken', access],
         ['RefreshToken', refresh],
       ]) {
-        assert.equal(await findArtifact(db.sql, model, id), undefined, `${model} revoked`);
+        assert.equal(await findArtifact(db.sql, model, id, Date.now()), undefined, `${model} revoked`);
       }
-      assert.ok(await findArtifact(db.sql, 'AccessToken', tasksToken), 'another app keeps its tokens');
-      assert.ok(await findArtifact(db.sql, 'AccessToken', theirToken), "another person's tokens for the same app stay");
-      assert.ok(await findArtifactByUid(db.sql, 'Session', uid), 'the session is the person’s, not the app’s: it stays');
+      assert.ok(await findArtifact(db.sql, 'AccessToken', tasksToken, Date.now()), 'another app keeps its tokens');
+      assert.ok(await findArtifact(db.sql, 'AccessToken', theirToken, Date.now()), "another person's tokens for the same app stay");
+      assert.ok(await findArtifactByUid(db.sql, 'Session', uid, Date.now()), 'the session is the person’s, not the app’s: it stays');
       assert.deepEqual(
-        (await connectedApps(db, holder)).map((a) => a.name),
+        (await connectedApps(db, holder, Date.now())).map((a) => a.name),
         ['Tasks'],
       );
 
@@ -91,7 +92,7 @@ for (const storage of testDatabases('account-apps')) {
       const notesGrant = await grant(db, holder.id, notes.id, 'openid');
       const by = { actor: clientActor('automation'), context: { ip: '192.0.2.9', userAgent: 'admin-api-test' } };
       assert.deepEqual(await revokeAppOfUser(db, holder, notes.id, by), { status: 'revoked', name: 'Notes' });
-      assert.equal(await findArtifact(db.sql, 'Grant', notesGrant), undefined);
+      assert.equal(await findArtifact(db.sql, 'Grant', notesGrant, Date.now()), undefined);
       const events = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['consent.revoked'] });
       assert.equal(events.length, 1, 'once, about the person');
       assert.deepEqual(events[0].target, { type: 'user', id: holder.id, label: holder.username });
@@ -101,13 +102,31 @@ for (const storage of testDatabases('account-apps')) {
       assert.deepEqual(await revokeAppOfUser(db, holder, notes.id, by), { status: 'not_found' });
     });
 
+    test('a consent outlives its grants: the app stays listed until revoked, which forgets the consent', async () => {
+      const db = await storage.open();
+      const { holder, by } = await person(db);
+      const notes = await app(db, 'Notes');
+      await addToConsent(db, holder.id, notes.id, { scopes: ['openid', 'profile'], claims: [] });
+      await addToConsent(db, holder.id, notes.id, { scopes: ['openid', 'email'], claims: ['nickname'] });
+      const consent = await findConsent(db, holder.id, notes.id);
+      assert.deepEqual([consent?.scopes, consent?.claims], [['openid', 'profile', 'email'], ['nickname']], 'what was allowed later is added');
+
+      const [listed] = await connectedApps(db, holder, Date.now());
+      assert.deepEqual([listed.name, listed.scopes, listed.lastUsedAt], ['Notes', ['openid', 'profile', 'email'], null], 'no grant, still connected');
+      assert.deepEqual(await revokeConnectedApp(db, holder, notes.id, by), { status: 'revoked', name: 'Notes' });
+      assert.equal(await findConsent(db, holder.id, notes.id), undefined);
+      assert.deepEqual(await connectedApps(db, holder, Date.now()), []);
+      const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['consent.revoked'] });
+      assert.deepEqual(event.details, { clientId: notes.id, clientName: 'Notes', accountId: holder.id });
+    });
+
     test('the portal is listed but not revocable from itself', async () => {
       const db = await storage.open();
       const { holder, by } = await person(db);
       const portalGrant = await grant(db, holder.id, PORTAL_CLIENT_ID, 'openid');
       const result = await revokeConnectedApp(db, holder, PORTAL_CLIENT_ID, by);
       assert.equal(result.status, 'refused');
-      assert.ok(await findArtifact(db.sql, 'Grant', portalGrant));
+      assert.ok(await findArtifact(db.sql, 'Grant', portalGrant, Date.now()));
       assert.deepEqual(await auditEventsFor(db, { involvingUserId: holder.id, actions: ['consent.revoked'] }), []);
     });
   });

@@ -1,21 +1,23 @@
 /**
- * The apps a person has connected (their grants at the provider, by client)
- * and revoking one: its grants, codes and tokens go, so its access tokens
- * introspect as inactive at once and its refresh tokens stop working; the
- * next sign-in to it asks for consent again.
+ * The apps a person has connected (their consents, lib/consents/repository.ts, and
+ * their grants at the provider, by client) and revoking one: the consent, its
+ * grants, codes and tokens go, so its access tokens introspect as inactive at
+ * once and its refresh tokens stop working; the next sign-in to it, from any
+ * browser, asks for consent again.
  *
  * The portal's own client is listed (it is connected like any app) but not
  * revocable here: it is the app showing this page, first party, so the next
  * page load would sign it in again without asking. Signing out is how to end
  * its access.
  */
-import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from '../db/artifacts.ts';
+import { destroyGrantsOfAccountForClient, lastIssuedByClient, listGrantsOfAccount } from './repository.ts';
 import { findClient } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import type { AccountHolder } from './sessions.ts';
 import { httpsOnly } from '../oidc/return-link.ts';
+import { deleteConsent, listConsents } from '../consents/repository.ts';
 
 export interface ConnectedApp {
   clientId: string;
@@ -34,9 +36,15 @@ export interface ConnectedApp {
 
 const date = (epochSeconds: number | null | undefined) => (epochSeconds == null ? null : new Date(epochSeconds * 1000));
 
-export async function connectedApps(db: Database, holder: Pick<AccountHolder, 'id'>, now = Date.now()): Promise<ConnectedApp[]> {
-  const [grants, lastIssued] = await Promise.all([listGrantsOfAccount(db, holder.id, now), lastIssuedByClient(db, holder.id, now)]);
+export async function connectedApps(db: Database, holder: Pick<AccountHolder, 'id'>, now: number): Promise<ConnectedApp[]> {
+  const [grants, lastIssued, consents] = await Promise.all([
+    listGrantsOfAccount(db, holder.id, now),
+    lastIssuedByClient(db, holder.id, now),
+    listConsents(db, holder.id),
+  ]);
   const byClient = new Map<string, { scopes: string[]; grantedAt: number | null }>();
+  // A consent outlives the sessions whose grants it made: the app stays connected without any.
+  for (const consent of consents) byClient.set(consent.clientId, { scopes: [...consent.scopes], grantedAt: Math.floor(consent.createdAt.getTime() / 1000) });
   for (const grant of grants) {
     const entry = byClient.get(grant.clientId) ?? { scopes: [], grantedAt: grant.iat };
     for (const scope of grant.scope.split(' ').filter(Boolean)) if (!entry.scopes.includes(scope)) entry.scopes.push(scope);
@@ -70,8 +78,9 @@ export async function revokeConnectedApp(db: Database, holder: AccountHolder, cl
     return { status: 'refused', message: 'This is the Gatehouse portal you are using now. To end its access, sign out.' };
   }
   const client = clientId ? await findClient(db, clientId) : undefined;
+  const consented = await deleteConsent(db, holder.id, clientId);
   const { grantIds, removed } = await destroyGrantsOfAccountForClient(db, holder.id, clientId);
-  if (grantIds.length === 0 && removed === 0) return { status: 'not_found' };
+  if (!consented && grantIds.length === 0 && removed === 0) return { status: 'not_found' };
   const name = client?.name ?? clientId;
   await recordAuditBy(db, by, {
     action: 'consent.revoked',

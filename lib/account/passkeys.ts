@@ -68,7 +68,7 @@ const registrationProblems: Record<PasskeyProblem, ProblemCode> = {
 export async function finishPasskeyRegistration(ctx: Context, holder: AccountHolder, responseText: string, by?: AuditBy): Promise<PasskeyAdded> {
   const hadSecondFactor = await hasSecondFactor(ctx.db, holder.id);
   const checked = await checkRegistration(ctx, holder, responseText.slice(0, PASSKEY_RESPONSE_MAX_CHARS + 1));
-  if (!checked.ok) return { status: 'invalid', errors: { form: [{ code: registrationProblems[checked.error] }] } };
+  if (checked.status === 'refused') return { status: 'invalid', errors: { form: [{ code: registrationProblems[checked.problem] }] } };
   if (!(await insertPasskey(ctx.db, checked.passkey))) return { status: 'invalid', errors: { form: [{ code: 'passkey_registered' }] } };
   const recoveryCodes = hadSecondFactor ? undefined : await regenerateRecoveryCodes(ctx.db, holder.id);
   await recordAuditBy(ctx.db, by, { action: 'factor.enrolled', target: targetOf(holder), details: { kind: 'passkey', name: checked.passkey.name } });

@@ -76,8 +76,8 @@ for (const storage of testDatabases('account-password')) {
       assert.deepEqual(state, { status: 'changed', endedSessions: 1 });
       assert.ok(await passwordIs(db, holder.username, 'a brand new password'));
       assert.ok(!(await passwordIs(db, holder.username, password)), 'the old password no longer works');
-      assert.ok(await findArtifactByUid(db.sql, 'Session', current));
-      assert.equal(await findArtifactByUid(db.sql, 'Session', elsewhere), undefined);
+      assert.ok(await findArtifactByUid(db.sql, 'Session', current, Date.now()));
+      assert.equal(await findArtifactByUid(db.sql, 'Session', elsewhere, Date.now()), undefined);
       const events = await auditEventsFor(db, { involvingUserId: holder.id });
       assert.deepEqual(
         events.map((e) => [e.action, e.details]),

@@ -21,7 +21,7 @@ for (const storage of testDatabases('account-sessions')) {
       const current = await session(db, holder.id, { ago: 100, savedAgo: 100 });
       await session(db, stranger.holder.id);
 
-      const sessions = await activeSessions(db, { ...holder, sessionUid: current }, SESSION_TTL);
+      const sessions = await activeSessions(db, { ...holder, sessionUid: current }, SESSION_TTL, Date.now());
       assert.deepEqual(
         sessions.map((s) => [s.uid, s.current]),
         [
@@ -47,7 +47,7 @@ for (const storage of testDatabases('account-sessions')) {
       await recordAudit(db, { action: 'sign_in.succeeded', actor: holder, target, context: { ip: '203.0.113.7', userAgent: firefox }, details: {} });
       const recent = await session(db, holder.id, { ago: 0 });
 
-      const sessions = await activeSessions(db, holder, SESSION_TTL);
+      const sessions = await activeSessions(db, holder, SESSION_TTL, Date.now());
       const of = (uid: string) => sessions.find((s) => s.uid === uid)!;
       assert.deepEqual([of(recent).browser, of(recent).ip], ['Firefox on Windows', '203.0.113.7']);
       assert.deepEqual([of(older).browser, of(older).ip], [null, null], 'a sign-in the log no longer has (or never had)');
@@ -62,9 +62,9 @@ for (const storage of testDatabases('account-sessions')) {
       const theirs = await session(db, stranger.holder.id);
 
       assert.equal(await endOtherSessions(db, { ...holder, sessionUid: current }, by), 2);
-      assert.ok(await findArtifactByUid(db.sql, 'Session', current), 'the current session stays');
-      for (const uid of others) assert.equal(await findArtifactByUid(db.sql, 'Session', uid), undefined);
-      assert.ok(await findArtifactByUid(db.sql, 'Session', theirs), "someone else's session is not touched");
+      assert.ok(await findArtifactByUid(db.sql, 'Session', current, Date.now()), 'the current session stays');
+      for (const uid of others) assert.equal(await findArtifactByUid(db.sql, 'Session', uid, Date.now()), undefined);
+      assert.ok(await findArtifactByUid(db.sql, 'Session', theirs, Date.now()), "someone else's session is not touched");
       const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['session.ended'] });
       assert.deepEqual(event.details, { count: 2, scope: 'others' });
       assert.deepEqual([event.actor?.id, event.ip, event.userAgent], [holder.id, '203.0.113.7', 'account-test']);
@@ -79,7 +79,7 @@ for (const storage of testDatabases('account-sessions')) {
       await session(db, holder.id);
       await session(db, holder.id);
       assert.equal(await endOtherSessions(db, holder), 2);
-      assert.deepEqual(await activeSessions(db, holder, SESSION_TTL), []);
+      assert.deepEqual(await activeSessions(db, holder, SESSION_TTL, Date.now()), []);
     });
 
     test('an administrator ends every session of a person, the current one too, and it is recorded about them', async () => {
@@ -91,8 +91,8 @@ for (const storage of testDatabases('account-sessions')) {
       await session(db, holder.id);
       const theirs = await session(db, other.holder.id);
       assert.equal(await endAllSessions(db, { ...holder, sessionUid: uid }, admin.by), 2);
-      assert.deepEqual(await activeSessions(db, holder, SESSION_TTL), []);
-      assert.ok(await findArtifactByUid(db.sql, 'Session', theirs));
+      assert.deepEqual(await activeSessions(db, holder, SESSION_TTL, Date.now()), []);
+      assert.ok(await findArtifactByUid(db.sql, 'Session', theirs, Date.now()));
       const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['session.ended'] });
       assert.deepEqual(event.details, { count: 2, scope: 'all' });
       assert.equal(event.actor?.id, admin.user.id);
@@ -111,10 +111,10 @@ for (const storage of testDatabases('account-sessions')) {
 
       assert.deepEqual(await endOneSession(db, me, current, by), { status: 'current' });
       assert.deepEqual(await endOneSession(db, me, theirs, by), { status: 'not_found' });
-      assert.ok(await findArtifactByUid(db.sql, 'Session', theirs));
+      assert.ok(await findArtifactByUid(db.sql, 'Session', theirs, Date.now()));
       assert.deepEqual(await endOneSession(db, me, other, by), { status: 'ended' });
       assert.deepEqual(
-        (await activeSessions(db, me, SESSION_TTL)).map((s) => s.uid),
+        (await activeSessions(db, me, SESSION_TTL, Date.now())).map((s) => s.uid),
         [current],
       );
       const [event] = await auditEventsFor(db, { involvingUserId: holder.id, actions: ['session.ended'] });

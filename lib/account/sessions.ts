@@ -6,7 +6,7 @@
  * session also ends the tokens bound to it (those issued without
  * offline_access: the provider checks their session on every use).
  */
-import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from '../db/artifacts.ts';
+import { destroySessionOfAccount, destroySessionsOfAccountExcept, listSessionsOfAccount } from './repository.ts';
 import { signInsSince } from '../audit/repository.ts';
 import { findClient } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
@@ -47,7 +47,7 @@ const SIGN_IN_LEEWAY_SECONDS = 60;
  * The audit entry of each session's sign-in: the newest `sign_in.succeeded` of
  * the account at or before its login time (within the leeway). The provider's
  * Session keeps no request data of its own; the log has the address and the user
- * agent of every sign-in (README, *Admin portal*), as long as AUDIT_RETENTION_DAYS keeps it.
+ * agent of every sign-in, as long as AUDIT_RETENTION_DAYS keeps it: an older session shows neither.
  */
 async function signInOrigins(db: Database, accountId: string, loginTimes: Array<number | null>) {
   const known = loginTimes.filter((t): t is number => t !== null);
@@ -60,7 +60,7 @@ async function signInOrigins(db: Database, accountId: string, loginTimes: Array<
 const date = (epochSeconds: number | null) => (epochSeconds === null ? null : new Date(epochSeconds * 1000));
 
 /** `sessionTtl`: SESSION_TTL, how long a session lives after its last use (when it was last used is derived from it). */
-export async function activeSessions(db: Database, holder: AccountHolder, sessionTtl: number, now = Date.now()): Promise<ActiveSession[]> {
+export async function activeSessions(db: Database, holder: AccountHolder, sessionTtl: number, now: number): Promise<ActiveSession[]> {
   const sessions = await listSessionsOfAccount(db, holder.id, now);
   const names = await clientNames(
     db,

@@ -39,13 +39,15 @@ const secondFactorMethod = z.enum(secondFactorMethods);
 export const auditDetailsSchemas = {
   /**
    * `secondFactor`: the second step the person took after their password, when they have one;
-   * `passkey`: signed in with a passkey alone (passwordless), no password typed.
+   * `passkey`: signed in with a passkey alone (passwordless), no password typed;
+   * `trustedDevice`: the person has a second step, skipped in a browser they trusted (lib/sign-in/trusted-devices.ts).
    */
   'sign_in.succeeded': z.strictObject({
     clientId: id.optional(),
     clientName: label.optional(),
     secondFactor: secondFactorMethod.optional(),
     passkey: z.literal(true).optional(),
+    trustedDevice: z.literal(true).optional(),
   }),
   /**
    * A wrong second step after a right password: `reason` says which (a code of a step already
@@ -130,6 +132,8 @@ export const auditDetailsSchemas = {
   'user.updated': z.strictObject({ changed: fields }),
   'user.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   'user.enabled': z.strictObject({}),
+  /** An admin deleted the account (its factors and links with it); `revokedArtifacts`: its tokens, grants and sessions ended. */
+  'user.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /**
    * `generated`: Gatehouse generated the new password (shown once to the admin); `self`: the user changed
    * their own; `viaMailLink`: with a password reset link from a mail.
@@ -225,6 +229,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.updated': 'User updated',
   'user.disabled': 'User disabled',
   'user.enabled': 'User enabled',
+  'user.deleted': 'User deleted',
   'user.password_changed': 'Password changed',
   'password_reset.requested': 'Password reset mailed',
   'user.email_verified': 'Email verified',

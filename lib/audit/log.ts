@@ -9,6 +9,7 @@
  * anything that sounds like a credential at any depth.
  */
 import { z } from 'zod';
+import { namedIssues } from '../platform/errors.ts';
 import { pageRange, pageWindow } from '../platform/paging.ts';
 import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from './repository.ts';
 import type { Database } from '../db/database.ts';
@@ -26,6 +27,11 @@ export type { AuditEventRecord };
  * see `clientActor`), or null for the system itself.
  */
 export type AuditActor = { id: string | null; username: string } | null;
+
+/** An event's target when it is about a person's account: their id, and their username as it is now. */
+export function userTarget(user: { id: string; username: string }): NonNullable<AuditEvent['target']> {
+  return { type: 'user', id: user.id, label: user.username };
+}
 
 export function clientActor(clientId: string): NonNullable<AuditActor> {
   return { id: null, username: `${CLIENT_ACTOR_PREFIX}${clientId}` };
@@ -128,7 +134,9 @@ export function sanitizeDetails(value: unknown, depth = 0): unknown {
 function detailsJson(db: Database, action: AuditAction, details: unknown): string {
   const parsed = auditDetailsSchemas[action].safeParse(details ?? {});
   if (!parsed.success) {
-    const paths = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(',') : '(root)')))];
+    // Field names only: a message may quote the refused value, and details can be what must not be logged.
+    const named = namedIssues(parsed.error).map(({ field, issue }) => field || (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : '(root)'));
+    const paths = [...new Set(named)];
     db.log.error(`audit: ${action}: details refused (${paths.join(', ')}); recorded without them`);
     return '{}';
   }
@@ -136,6 +144,17 @@ function detailsJson(db: Database, action: AuditAction, details: unknown): strin
 }
 
 const cap = (value: string | null | undefined, max: number) => (value ? value.slice(0, max) : null);
+
+/** An event a person causes about their own account (a link used, a sign-in): they are its actor and its target. */
+export function recordSelfAudit<A extends AuditAction>(
+  db: Database,
+  action: A,
+  person: { id: string; username: string },
+  context: RequestContext,
+  details: AuditDetails<A>,
+): Promise<void> {
+  return recordAudit(db, { action, actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details } as AuditEvent<A>);
+}
 
 /** Records one event. Never throws; resolves once the entry is written (or could not be). */
 export async function recordAudit<A extends AuditAction>(db: Database, event: AuditEvent<A>): Promise<void> {

@@ -53,7 +53,7 @@ export interface AuditFilter {
  */
 let lastMs = 0;
 let sequence = 0;
-export function auditEventId(now = Date.now()): string {
+export function auditEventId(now: number): string {
   if (now === lastMs) sequence = (sequence + 1) & 0xfff;
   else {
     lastMs = now;

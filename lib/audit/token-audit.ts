@@ -33,7 +33,7 @@ async function record(db: Database, kind: 'access_token' | 'refresh_token', toke
   await recordAudit(db, { action: 'token.revoked', actor: null, target, context, details: { clientId, ...(clientName ? { clientName } : {}), kind, via } });
 }
 
-/** Records every token the provider destroys for cause, in `db`'s audit log. Once per provider instance (instrumentation.ts calls it). */
+/** Records every token the provider destroys for cause, in `db`'s audit log. Once per provider instance (the start-up asks for it). */
 export function auditTokenRevocations(provider: Provider, db: Database): void {
   if (watched.has(provider)) return;
   watched.add(provider);

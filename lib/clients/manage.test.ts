@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { upsertArtifact } from '../db/artifacts.ts';
+import { clientInputFields } from './fields.ts';
 import { findClientMetadata } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
@@ -15,7 +16,7 @@ import {
   newClientSchema,
   redirectUriSchema,
   registerClient,
-  removeClient,
+  deleteClient,
   rotateClientSecret,
   searchClients,
   updateClient,
@@ -141,6 +142,10 @@ test('only admin-API clients may have the admin scope, and only with client_cred
   );
   // The flag alone changes nothing the provider would hand out.
   assert.equal(newClientSchema.parse({ name: 'x', redirectUris: ['https://a.example/cb'], adminApi: true }).adminApi, true);
+});
+
+test("the portal's form names every field of the registration schema, and only those", () => {
+  assert.deepEqual(clientInputFields, Object.keys(newClientSchema.shape));
 });
 
 test('unknown scopes and grant types are refused', () => {
@@ -273,7 +278,7 @@ for (const storage of testDatabases('clients')) {
       const rotated = await rotateClientSecret(db, client.id, by);
       await disableClient(db, client.id, by);
       await enableClient(db, client.id, by);
-      await removeClient(db, client.id, by);
+      await deleteClient(db, client.id, by);
       const events = await auditEventsFor(db, { targetType: 'client', targetId: client.id });
       assert.deepEqual(events.map((e) => e.action).reverse(), [
         'client.created',

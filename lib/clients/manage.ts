@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { destroyArtifactsOfClient } from '../db/artifacts.ts';
 import {
-  deleteClient,
+  deleteClient as deleteClientRow,
   findClient,
   insertClient,
   listClients,
@@ -18,6 +18,7 @@ import {
   updateClient as updateClientRow,
   type ClientRecord,
 } from './repository.ts';
+import { registrationFields } from './fields.ts';
 import type { Database } from '../db/database.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG, ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
 import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts';
@@ -196,21 +197,7 @@ const target = (client: { id: string; name: string }) => ({ type: 'client' as co
 
 /** The registration fields whose values differ, in the names the portal's form uses. */
 function changedFields(before: ClientRecord, after: ClientRecord): string[] {
-  const fields = [
-    'name',
-    'redirectUris',
-    'postLogoutRedirectUris',
-    'grantTypes',
-    'scope',
-    'tokenEndpointAuthMethod',
-    'logoUri',
-    'firstParty',
-    'resourceServer',
-    'adminApi',
-    'idTokenSignedResponseAlg',
-    'requireSecondFactor',
-  ] as const;
-  return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  return registrationFields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 }
 
 /**
@@ -253,9 +240,9 @@ export async function rotateClientSecret(db: Database, id: string, by?: AuditBy)
 export { findClient, listClients, searchClients };
 
 /** Deleting a client revokes everything issued to it. */
-export async function removeClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
+export async function deleteClient(db: Database, id: string, by?: AuditBy): Promise<boolean> {
   const existing = by ? await findClient(db, id) : undefined;
-  const deleted = await deleteClient(db, id);
+  const deleted = await deleteClientRow(db, id);
   if (!deleted) return false;
   const revokedArtifacts = await destroyArtifactsOfClient(db, id);
   await recordAuditBy(db, by, { action: 'client.deleted', target: target(existing ?? { id, name: id }), details: { revokedArtifacts } });

@@ -113,21 +113,21 @@ for (const storage of testDatabases('db-clients')) {
 
     test("the provider's cached read follows every change made here at once, and others' within the TTL", async () => {
       const db = await storage.open();
+      const now = Date.now();
       const client = await insertClient(db, newClient({ secretHash: 'a'.repeat(64), tokenEndpointAuthMethod: 'client_secret_basic' }));
-      assert.equal((await cachedClientMetadata(db, client.id))?.client_secret, 'a'.repeat(64));
+      assert.equal((await cachedClientMetadata(db, client.id, now))?.client_secret, 'a'.repeat(64));
 
       await setClientSecretHash(db, client.id, 'b'.repeat(64));
-      assert.equal((await cachedClientMetadata(db, client.id))?.client_secret, 'b'.repeat(64), 'a rotated secret applies at once');
+      assert.equal((await cachedClientMetadata(db, client.id, now))?.client_secret, 'b'.repeat(64), 'a rotated secret applies at once');
       const { id: _id, secretHash: _secretHash, ...fields } = newClient({ name: 'Renamed' });
       await updateClient(db, client.id, fields);
-      assert.equal((await cachedClientMetadata(db, client.id))?.client_name, 'Renamed');
+      assert.equal((await cachedClientMetadata(db, client.id, now))?.client_name, 'Renamed');
       await setClientEnabled(db, client.id, false);
-      assert.equal(await cachedClientMetadata(db, client.id), undefined, 'a disabled client is unknown at once');
+      assert.equal(await cachedClientMetadata(db, client.id, now), undefined, 'a disabled client is unknown at once');
       await setClientEnabled(db, client.id, true);
-      assert.ok(await cachedClientMetadata(db, client.id));
+      assert.ok(await cachedClientMetadata(db, client.id, now));
 
       // A change this process did not make (another instance, the CLI): seen once the entry expires.
-      const now = Date.now();
       await cachedClientMetadata(db, client.id, now);
       await db.sql.run('UPDATE clients SET enabled = ? WHERE id = ?', [false, client.id]);
       assert.ok(await cachedClientMetadata(db, client.id, now + 1), 'still the cached copy inside the TTL');

@@ -7,9 +7,10 @@
 import type { Client } from '../generated/sqlite/client.ts';
 import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
 import { honouredTrust } from '../oidc/client-policy.ts';
-import type { Database } from '../db/database.ts';
+import type { CachedClientMetadata, Database } from '../db/database.ts';
 import { columnList, type RawRow } from '../db/rows.ts';
 import { containsText } from '../db/text-search.ts';
+import { registrationFields } from './fields.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
 export interface ClientMetadata {
@@ -59,23 +60,7 @@ export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'created
 };
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
-const metadataFields = [
-  'id',
-  'name',
-  'secretHash',
-  'redirectUris',
-  'postLogoutRedirectUris',
-  'grantTypes',
-  'scope',
-  'tokenEndpointAuthMethod',
-  'applicationType',
-  'logoUri',
-  'firstParty',
-  'resourceServer',
-  'adminApi',
-  'idTokenSignedResponseAlg',
-  'requireSecondFactor',
-] as const;
+const metadataFields = ['id', 'secretHash', 'applicationType', ...registrationFields] as const;
 
 /** A `clients` row as the provider's prepared statement reads it (booleans are 0/1 on SQLite). */
 export type ClientRow = RawRow<Client, (typeof metadataFields)[number]>;
@@ -99,27 +84,19 @@ export async function findClientMetadata(db: Database, clientId: string): Promis
  */
 export const CLIENT_CACHE_TTL_MS = 2_000;
 const CLIENT_CACHE_MAX = 10_000;
-type CachedMetadata = { metadata: Promise<ClientMetadata | undefined>; expiresAt: number };
-// On globalThis: the provider reads through it in instrumentation's module graph, while the portal's
-// changes forget entries from the pages' graph (Next.js evaluates them separately); both must see one map.
-const globalForClients = globalThis as typeof globalThis & { __gatehouseClientCache?: Map<string, CachedMetadata> };
 
-const cacheKey = (db: Database, clientId: string) => `${db.url}\0${clientId}`;
-const clientCache = () => (globalForClients.__gatehouseClientCache ??= new Map());
-
-/** findClientMetadata through the process's short-lived cache: what the provider's adapter uses. */
-export function cachedClientMetadata(db: Database, clientId: string, now = Date.now()): Promise<ClientMetadata | undefined> {
-  const cache = clientCache();
-  const key = cacheKey(db, clientId);
-  const hit = cache.get(key);
+/** findClientMetadata through the handle's short-lived cache (`db.clientMetadata`): what the provider's adapter uses. */
+export function cachedClientMetadata(db: Database, clientId: string, now: number): Promise<ClientMetadata | undefined> {
+  const cache = db.clientMetadata;
+  const hit = cache.get(clientId);
   if (hit && hit.expiresAt > now) return hit.metadata;
   if (cache.size >= CLIENT_CACHE_MAX) cache.clear();
   // Stored before the read completes: concurrent misses share one read, and a
   // change made meanwhile (forgetClientMetadata) removes this very entry.
-  const entry: CachedMetadata = { metadata: findClientMetadata(db, clientId), expiresAt: now + CLIENT_CACHE_TTL_MS };
-  cache.set(key, entry);
+  const entry: CachedClientMetadata = { metadata: findClientMetadata(db, clientId), expiresAt: now + CLIENT_CACHE_TTL_MS };
+  cache.set(clientId, entry);
   const drop = () => {
-    if (cache.get(key) === entry) cache.delete(key);
+    if (cache.get(clientId) === entry) cache.delete(clientId);
   };
   entry.metadata.then((metadata) => metadata ?? drop(), drop);
   return entry.metadata;
@@ -127,13 +104,7 @@ export function cachedClientMetadata(db: Database, clientId: string, now = Date.
 
 /** Called by every change to a client, before it returns. */
 export function forgetClientMetadata(db: Database, clientId: string): void {
-  clientCache().delete(cacheKey(db, clientId));
-}
-
-/** Forgets every client of this database: when any of them may have changed unseen (lib/db/read-cache.ts). */
-export function forgetAllClientMetadata(db: Database): void {
-  const prefix = cacheKey(db, '');
-  for (const key of clientCache().keys()) if (key.startsWith(prefix)) clientCache().delete(key);
+  db.clientMetadata.delete(clientId);
 }
 
 /** A row as oidc-provider's client metadata (RFC 7591 / OIDC Dynamic Client Registration §2 names). */

@@ -1,11 +1,12 @@
 /**
  * BRAND_LOGO_FILE: a logo on the server's disk, read and checked once (at start,
- * from instrumentation.ts, so a bad file stops the server with a message) and
+ * a step of the start-up, so a bad file stops the server with a message) and
  * served from memory at /brand/logo (app/brand/logo/route.ts). The type comes
  * from the file's first bytes, not its name; SVG is served under a policy that
  * runs nothing, since a browser opening /brand/logo directly renders it as a page.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { processShared } from '../platform/process.ts';
 
 /** Large enough for any logo, small enough to keep in memory and on every sign-in page. */
 export const LOGO_MAX_BYTES = 256 * 1024;
@@ -42,10 +43,9 @@ export async function readLogoFile(path: string): Promise<LogoFile> {
   return { bytes, type };
 }
 
-const globalForLogo = globalThis as typeof globalThis & { __gatehouseLogo?: Promise<LogoFile> };
-
-/** The server's logo file, read once per process (shared by Next's module graphs, as lib/context.ts explains). */
+/** The server's logo file, read once per process (shared by Next's module graphs: lib/platform/process.ts). */
 export function serverLogoFile(path: string): Promise<LogoFile> {
-  globalForLogo.__gatehouseLogo ??= readLogoFile(path);
-  return globalForLogo.__gatehouseLogo;
+  const shared = processShared();
+  shared.logo ??= readLogoFile(path);
+  return shared.logo;
 }

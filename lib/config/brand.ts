@@ -140,7 +140,7 @@ export const mailBrand = (settings: Pick<Env, 'BRAND_NAME' | 'BRAND_ACCENT_COLOR
   accent: settings.BRAND_ACCENT_COLOR,
 });
 
-/** A scheme's contrast figures, for the tests and the README's claims. */
+/** A scheme's contrast figures: the tests hold every scheme to WCAG's contrast minimums with them. */
 export function schemeContrast(s: AccentScheme, surfaces: { page: string; card: string }) {
   return {
     onAccent: contrast(s.onAccent, s.accent),

@@ -4,6 +4,7 @@
  * a bad value stops the process with a message naming the variable.
  */
 import { z } from 'zod';
+import { issueMessages } from '../platform/errors.ts';
 import { SUPPORTED_LOCALES } from '../i18n/locale.ts';
 import { normalizeHex } from './colour.ts';
 
@@ -118,6 +119,23 @@ const envSchema = z.object({
    * @default (60 minutes)
    */
   SESSION_IDLE_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /**
+   * Days a browser may skip the second step after the person ticks *Don't ask for a second step on this device*
+   * on the code step (0 to 365; 0: the box is not offered). Such a sign-in is a password-only one (acr
+   * `urn:gatehouse:acr:password`, amr `pwd`): it never satisfies a client that requires a second factor, `acr_values`
+   * asking for one, `max_age` or `prompt=login`. A password change or a reset of the person's second factors
+   * ends every trust; the person sees and removes their trusted devices in `/account`. See
+   * [Trusted devices](features.md#trusted-devices).
+   * @default 0 (off)
+   */
+  TRUSTED_DEVICE_DAYS: z.coerce.number().int().min(0).max(365).default(0),
+  /**
+   * `on`: a browser remembers the accounts signed in on it (a signed cookie of their ids, at most five), and the
+   * sign-in page lists them above the form to pick one (its username filled in; the password or passkey is still
+   * asked) or remove one; signing out leaves the list. `off` by default: the sign-in page shows no one's name until
+   * the operator chooses to. See [Signing in](features.md#signing-in).
+   */
+  ACCOUNT_CHOOSER: z.enum(['off', 'on']).default('off'),
   /**
    * The port `npm start` listens on (`node scripts/server.mjs -p PORT -H HOST` also takes it as a flag,
    * which wins).
@@ -302,6 +320,14 @@ const envSchema = z.object({
       (domains) => domains.every((d) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(d)),
       'SIGN_UP_EMAIL_DOMAINS must be domain names separated by commas, such as example.com,example.org',
     ),
+  /**
+   * `on` offers **Email me a sign-in code** on the sign-in page: a 6-digit code, mailed to the verified
+   * address of the account named, signs in without the password (one factor, amr `otp`; a second step
+   * the account has, the policy or the client requires is still asked). `off` by default: a mailbox then
+   * becomes a way in, which is the operator's decision. Needs mail. See
+   * [Email sign-in codes](features.md#email-sign-in-codes).
+   */
+  EMAIL_SIGN_IN_CODES: z.enum(['off', 'on']).default('off'),
   /**
    * Sign-ups per source address an hour (IPv6: per /64), taken usernames included; past it the address
    * waits until the hour ends.
@@ -498,7 +524,7 @@ let cached: Env | undefined;
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = configSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    const lines = issueMessages(parsed.error).map(([field, message]) => `  ${field}: ${message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;

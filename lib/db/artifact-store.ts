@@ -17,7 +17,7 @@
  * ones too) are written to the table instead, where deployments without Redis keep
  * them anyway, and a token not found in Redis is looked for there: a refresh or a
  * client-credentials grant, which needs nothing else from Redis, keeps working
- * (README, *When Redis is lost*). Deleting one deletes it from both, and fails while Redis is
+ * through an outage. Deleting one deletes it from both, and fails while Redis is
  * lost: a revoked token must not come back with Redis. Codes and interactions
  * have no such fallback: one written to the table would not be found by an
  * instance that still reaches Redis, so their requests fail, naming Redis.
@@ -96,7 +96,7 @@ async function throughCache(
 }
 
 /** An artifact by id, or undefined when missing or expired. */
-export async function loadArtifact(db: Database, model: string, id: string, read: CachedRead = {}, now = Date.now()): Promise<ArtifactPayload | undefined> {
+export async function loadArtifact(db: Database, model: string, id: string, now: number, read: CachedRead = {}): Promise<ArtifactPayload | undefined> {
   const redis = redisFor(db, model);
   if (redis && !isTokenModel(model)) return toPayload(fromRedis(await redis.find(model, storedId(model, id))), now, jtiOf(model, id));
   if (redis && redis.available()) {
@@ -115,28 +115,22 @@ export async function loadArtifact(db: Database, model: string, id: string, read
 }
 
 /** Only sessions are found by uid (a token's session binding: on every introspection and userinfo). */
-export async function loadArtifactByUid(
-  db: Database,
-  model: string,
-  uid: string,
-  read: CachedRead = {},
-  now = Date.now(),
-): Promise<ArtifactPayload | undefined> {
+export async function loadArtifactByUid(db: Database, model: string, uid: string, now: number, read: CachedRead = {}): Promise<ArtifactPayload | undefined> {
   if (redisFor(db, model)) throw new Error(`${model} is held in Redis, which does not index it by uid`);
   if (model === 'Session') return throughCache(db, `Session:${uid}`, () => findArtifactRowByUid(db.sql, model, uid), now, read);
   return findArtifactByUid(db.sql, model, uid, now);
 }
 
-export async function loadArtifactByUserCode(db: Database, model: string, userCode: string): Promise<ArtifactPayload | undefined> {
+export async function loadArtifactByUserCode(db: Database, model: string, userCode: string, now: number): Promise<ArtifactPayload | undefined> {
   if (redisFor(db, model)) throw new Error(`${model} is held in Redis, which does not index it by user code`);
-  return findArtifactByUserCode(db.sql, model, userCode);
+  return findArtifactByUserCode(db.sql, model, userCode, now);
 }
 
 /**
  * Marks an artifact consumed; false when it already was (or is gone). Atomic
  * in either store: a conditional UPDATE, or a Lua script in Redis.
  */
-export async function consumeArtifactOnce(db: Database, model: string, id: string, now = Date.now()): Promise<boolean> {
+export async function consumeArtifactOnce(db: Database, model: string, id: string, now: number): Promise<boolean> {
   const redis = redisFor(db, model);
   if (redis) return redis.consume(model, storedId(model, id), now);
   return consumeArtifact(db.sql, model, id, now);

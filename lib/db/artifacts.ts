@@ -1,12 +1,14 @@
 /**
  * The one owner of `oidc_model_instances`, where oidc-provider's artifacts
- * (sessions, interactions, codes, tokens, grants...) live: nothing else reads
- * or writes that table or parses the provider's payloads. Two audiences:
- * the provider's adapter (lib/oidc/adapter.ts), whose calls take the raw
- * driver (lib/db/sql.ts) because it makes several per token request; and the
- * use cases, whose calls take the Database and get plain objects (the end of
- * this file): what one person holds, revoking what a person or a client holds,
- * which session a portal sign-in came from.
+ * (sessions, interactions, codes, tokens, grants...) live: the provider's
+ * artifact store. Its audience is the provider's adapter (lib/oidc/adapter.ts,
+ * through ./artifact-store.ts), whose calls take the raw driver (lib/db/sql.ts)
+ * because it makes several per token request, and the use cases that keep
+ * short-lived state of their own in the table (pending sign-in steps, WebAuthn
+ * challenges). The only other reader is a person's read model
+ * (lib/account/repository.ts: their sessions and grants, revoking what they
+ * hold, which session a portal sign-in came from), which builds on the
+ * exports here for the table's conventions.
  * Times in the table are epoch milliseconds.
  *
  * A row must not be worth anything to whoever reads it. Where an artifact's id
@@ -22,7 +24,6 @@ import type { OidcModelInstance } from '../generated/sqlite/client.ts';
 import { postgresBatches } from './artifact-batches.ts';
 import type { Database } from './database.ts';
 import type { RedisArtifactRow } from './redis-artifacts.ts';
-import { isRedisUnavailable } from './redis-health.ts';
 import { columnList, type RawRow } from './rows.ts';
 import type { Sql, SqlValue } from './sql.ts';
 
@@ -175,7 +176,7 @@ export const findArtifactRow = (sql: Sql, model: string, id: string) =>
 export const findArtifactRowByUid = (sql: Sql, model: string, uid: string) =>
   sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND uid = ?`, [model, uid]);
 
-export async function findArtifact(sql: Sql, model: string, id: string, now = Date.now()) {
+export async function findArtifact(sql: Sql, model: string, id: string, now: number) {
   return toPayload(await findArtifactRow(sql, model, id), now, jtiOf(model, id));
 }
 
@@ -188,7 +189,7 @@ const tokenReads = new WeakMap<Sql, Map<string, Promise<Array<ArtifactRow & { mo
  * trip, instead of three). The shared read is forgotten at the next turn, so it
  * never outlives the request that made it.
  */
-export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[number], id: string, now = Date.now()) {
+export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[number], id: string, now: number) {
   let reads = tokenReads.get(sql);
   if (!reads) tokenReads.set(sql, (reads = new Map()));
   let rows = reads.get(id);
@@ -210,11 +211,11 @@ export async function findTokenArtifact(sql: Sql, model: (typeof TOKEN_MODELS)[n
   );
 }
 
-export async function findArtifactByUid(sql: Sql, model: string, uid: string, now = Date.now()) {
+export async function findArtifactByUid(sql: Sql, model: string, uid: string, now: number) {
   return toPayload(await findArtifactRowByUid(sql, model, uid), now);
 }
 
-export async function findArtifactByUserCode(sql: Sql, model: string, userCode: string, now = Date.now()) {
+export async function findArtifactByUserCode(sql: Sql, model: string, userCode: string, now: number) {
   const row = await sql.one<ArtifactRow>(`SELECT ${columns} FROM oidc_model_instances WHERE model = ? AND user_code = ?`, [model, userCode]);
   return toPayload(row, now);
 }
@@ -224,7 +225,7 @@ export async function findArtifactByUserCode(sql: Sql, model: string, userCode: 
  * gone): the conditional UPDATE is what makes a code or refresh token usable
  * exactly once even when two requests race for it.
  */
-export async function consumeArtifact(sql: Sql, model: string, id: string, now = Date.now()): Promise<boolean> {
+export async function consumeArtifact(sql: Sql, model: string, id: string, now: number): Promise<boolean> {
   if (sql.kind === 'postgresql') return postgresBatches(sql, tokenModelList).consume({ model, id: storedId(model, id), at: now });
   const changed = await sql.run('UPDATE oidc_model_instances SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL', [
     now,
@@ -244,7 +245,7 @@ export async function grantIdOfArtifact(sql: Sql, model: string, id: string): Pr
  * or expired: one DELETE ... RETURNING, so of two requests taking one
  * artifact (a single-use challenge) only one gets it.
  */
-export async function takeArtifact(sql: Sql, model: string, id: string, now = Date.now()): Promise<ArtifactPayload | undefined> {
+export async function takeArtifact(sql: Sql, model: string, id: string, now: number): Promise<ArtifactPayload | undefined> {
   const row = await sql.one<ArtifactRow>(`DELETE FROM oidc_model_instances WHERE model = ? AND id = ? RETURNING ${columns}`, [model, storedId(model, id)]);
   return toPayload(row, now, jtiOf(model, id));
 }
@@ -279,18 +280,18 @@ export async function destroyGrant({ sql, redisArtifacts, cache }: Database, gra
 }
 
 /** What Redis holds of these grants (codes, access tokens), deleted; how many there were. */
-async function destroyInRedisOfGrants({ redisArtifacts }: Database, grantIds: string[]): Promise<number> {
+export async function destroyInRedisOfGrants({ redisArtifacts }: Database, grantIds: string[]): Promise<number> {
   if (!redisArtifacts) return 0;
   const counts = await Promise.all(grantIds.map((grantId) => redisArtifacts.destroyOf('grant', grantId)));
   return counts.reduce((a, b) => a + b, 0);
 }
 
 /** The ids of the grants matching a condition on the table's columns (`?` placeholders). */
-const grantIdsWhere = async (sql: Sql, where: string, params: SqlValue[]) =>
+export const grantIdsWhere = async (sql: Sql, where: string, params: SqlValue[]) =>
   (await sql.all<{ id: string }>(`SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND ${where}`, params)).map((row) => row.id);
 
 /** Removes expired rows; returns how many. */
-export async function deleteExpiredArtifacts(sql: Sql, now = Date.now()): Promise<number> {
+export async function deleteExpiredArtifacts(sql: Sql, now: number): Promise<number> {
   return sql.run('DELETE FROM oidc_model_instances WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]);
 }
 
@@ -326,17 +327,14 @@ export async function hashStoredCredentials(sql: Sql, batch = 500): Promise<numb
 }
 
 /*
- * For the use cases: plain objects, by account or client. A Session's id is
- * the value of the browser's session cookie, so it never leaves this module;
- * sessions are named by their uid instead. Times in what these return are
- * epoch seconds, as in the provider's payloads.
+ * Ending what a client holds clears the process's read cache once its rows
+ * are gone (other instances hear it from PostgreSQL: lib/db/read-cache.ts),
+ * and reaches what Redis holds through the indexes of lib/db/redis-artifacts.ts.
+ * What a person holds is read and ended in lib/account/repository.ts.
  */
 
-/*
- * Each of those that ends something clears the process's read cache once its
- * rows are gone (other instances hear it from PostgreSQL: lib/db/read-cache.ts),
- * and reaches what Redis holds through the indexes of lib/db/redis-artifacts.ts.
- */
+/** A row that has not expired, with `?` for the time (epoch milliseconds). */
+export const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 
 /** Ends everything a client holds: its grants, tokens, codes. */
 export async function destroyArtifactsOfClient(db: Database, clientId: string): Promise<number> {
@@ -351,181 +349,12 @@ export async function destroyArtifactsOfClient(db: Database, clientId: string): 
   return inTable + ofGrants + ofClient;
 }
 
-/** Ends everything a user holds: sessions, grants, tokens, codes. */
-export async function destroyArtifactsOfAccount(db: Database, accountId: string): Promise<number> {
-  const { sql, redisArtifacts, cache } = db;
-  const grantIds = redisArtifacts ? await grantIdsWhere(sql, 'account_id = ?', [accountId]) : [];
-  const [inTable, inRedis] = await Promise.all([
-    sql.run('DELETE FROM oidc_model_instances WHERE account_id = ?', [accountId]),
-    destroyInRedisOfGrants(db, grantIds),
-  ]);
-  cache.clear();
-  return inTable + inRedis;
-}
-
-/** The uid of the Gatehouse session an access token was issued in (the provider records it on the token), when it has one. */
-export async function sessionUidOfAccessToken({ sql, redisArtifacts }: Database, accessToken: string): Promise<string | undefined> {
-  // Not in Redis (or Redis lost): one issued while Redis was lost is in the table (lib/db/artifact-store.ts).
-  const held = redisArtifacts?.available()
-    ? toPayload(fromRedis(await redisArtifacts.find('AccessToken', hashArtifactId(accessToken)).catch(unlessRedisLost)), Date.now())
-    : undefined;
-  const payload = held ?? (await findArtifact(sql, 'AccessToken', accessToken));
-  return typeof payload?.sessionUid === 'string' ? payload.sessionUid : undefined;
-}
-
-const unlessRedisLost = (error: unknown): undefined => {
-  if (isRedisUnavailable(error)) return undefined;
-  throw error;
-};
-
-/** Whether the Gatehouse session with this uid exists, has not expired, and is this account's. */
-export async function isSessionOfAccount({ sql }: Database, accountId: string, uid: string): Promise<boolean> {
-  const session = await findArtifactByUid(sql, 'Session', uid);
-  return session?.accountId === accountId;
-}
-
-export interface AccountSession {
-  uid: string;
-  /** When the person signed in (the provider's loginTs). */
-  loginTs: number | null;
-  /** When the session was first stored. */
-  iat: number | null;
-  /** When it ends; pushed back each time the session is saved, i.e. used at the authorization endpoint. */
-  exp: number | null;
-  /** The clients signed in through this session. */
-  clientIds: string[];
-}
-
-export interface AccountGrant {
-  id: string;
-  clientId: string;
-  /** The OpenID Connect scopes granted, space-separated. */
-  scope: string;
-  iat: number | null;
-  exp: number | null;
-}
-
-type PayloadRow = RawRow<OidcModelInstance, 'payload'>;
-
-const live = '(expires_at IS NULL OR expires_at > ?)';
-const seconds = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-
-/** A payload read for display: one that does not parse reads as empty rather than failing a person's whole page. */
-function parse(row: PayloadRow): Record<string, unknown> {
-  try {
-    const value = JSON.parse(row.payload) as unknown;
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The account's signed-in sessions that have not expired, newest sign-in first. */
-export async function listSessionsOfAccount({ sql }: Database, accountId: string, now = Date.now()): Promise<AccountSession[]> {
-  const rows = await sql.all<PayloadRow>(`SELECT payload FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND ${live}`, [accountId, now]);
-  return rows
-    .map(parse)
-    .filter((p) => typeof p.uid === 'string' && p.accountId === accountId)
-    .map((p) => ({
-      uid: p.uid as string,
-      loginTs: seconds(p.loginTs),
-      iat: seconds(p.iat),
-      exp: seconds(p.exp),
-      clientIds: p.authorizations && typeof p.authorizations === 'object' ? Object.keys(p.authorizations) : [],
-    }))
-    .sort((a, b) => (b.loginTs ?? b.iat ?? 0) - (a.loginTs ?? a.iat ?? 0));
-}
-
 /**
  * Sign-in sessions that have not expired, for the metrics' gauge (lib/ops/metrics.ts),
  * once per scrape. The primary key (model, id) narrows it to the sessions; their
  * expiry is then read per row, so it costs one row per session.
  */
-export async function countActiveSessions(sql: Sql, now = Date.now()): Promise<number> {
-  const row = await sql.one<{ n: number | string | bigint }>(`SELECT COUNT(*) AS n FROM oidc_model_instances WHERE model = 'Session' AND ${live}`, [now]);
+export async function countActiveSessions(sql: Sql, now: number): Promise<number> {
+  const row = await sql.one<{ n: number | string | bigint }>(`SELECT COUNT(*) AS n FROM oidc_model_instances WHERE model = 'Session' AND ${LIVE}`, [now]);
   return Number(row?.n ?? 0);
-}
-
-/** Ends one of the account's sessions, by uid; returns how many rows went (0 or 1). */
-export async function destroySessionOfAccount({ sql, cache }: Database, accountId: string, uid: string): Promise<number> {
-  const removed = await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND uid = ?", [accountId, uid]);
-  cache.forget(`Session:${uid}`);
-  return removed;
-}
-
-/** Ends every session of the account but the one with uid `keepUid` (every one, without it); returns how many. */
-export async function destroySessionsOfAccountExcept({ sql, cache }: Database, accountId: string, keepUid?: string): Promise<number> {
-  const removed = keepUid
-    ? await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND (uid IS NULL OR uid <> ?)", [accountId, keepUid])
-    : await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ?", [accountId]);
-  cache.clear();
-  return removed;
-}
-
-/** The account's grants that have not expired, oldest first. */
-export async function listGrantsOfAccount({ sql }: Database, accountId: string, now = Date.now()): Promise<AccountGrant[]> {
-  const rows = await sql.all<RawRow<OidcModelInstance, 'id' | 'clientId' | 'payload'>>(
-    `SELECT id, client_id, payload FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND ${live}`,
-    [accountId, now],
-  );
-  return rows
-    .map((row) => ({ row, p: parse(row) }))
-    .filter(({ row, p }) => row.client_id && p.accountId === accountId)
-    .map(({ row, p }) => {
-      const openid = p.openid && typeof p.openid === 'object' ? (p.openid as { scope?: unknown }) : {};
-      return { id: row.id, clientId: row.client_id!, scope: typeof openid.scope === 'string' ? openid.scope : '', iat: seconds(p.iat), exp: seconds(p.exp) };
-    })
-    .sort((a, b) => (a.iat ?? 0) - (b.iat ?? 0));
-}
-
-/**
- * When each client last got something for this account (an authorization
- * code, an access or a refresh token), by client_id: what the artifacts still
- * held can tell. Expired access tokens are swept away, so for an app that
- * only refreshes now and then this may be older than its real last use.
- */
-export async function lastIssuedByClient({ sql, redisArtifacts }: Database, accountId: string, now = Date.now()): Promise<Map<string, number>> {
-  const inRedis = ['AuthorizationCode', 'AccessToken', 'RefreshToken'].filter((model) => REDIS_MODELS.has(model));
-  const [rows, held] = await Promise.all([
-    sql.all<RawRow<OidcModelInstance, 'clientId' | 'payload'>>(
-      `SELECT client_id, payload FROM oidc_model_instances
-       WHERE account_id = ? AND model IN ('AuthorizationCode', 'AccessToken', 'RefreshToken') AND ${live}`,
-      [accountId, now],
-    ),
-    // What Redis holds of a person is reached through their grants. A display only: while Redis is lost, the table's figures.
-    redisArtifacts
-      ? grantIdsWhere(sql, 'account_id = ?', [accountId]).then((grantIds) =>
-          Promise.all(grantIds.map((grantId) => redisArtifacts.payloadsOf('grant', grantId, inRedis, now).catch(unlessRedisLost))).then((lists) =>
-            lists.flatMap((list) => list ?? []),
-          ),
-        )
-      : [],
-  ]);
-  const latest = new Map<string, number>();
-  const fromRedis = held.map((row) => ({ payload: row.payload, client_id: parse(row).clientId }));
-  for (const row of [...rows, ...fromRedis]) {
-    const iat = seconds(parse(row).iat);
-    if (typeof row.client_id !== 'string' || iat === null) continue;
-    latest.set(row.client_id, Math.max(iat, latest.get(row.client_id) ?? 0));
-  }
-  return latest;
-}
-
-/**
- * Revokes what a client holds for this account: its grants and every code and
- * token issued to it for this person (sessions stay: they are the person's,
- * not the client's). Returns the grant ids and how many rows went.
- */
-export async function destroyGrantsOfAccountForClient(db: Database, accountId: string, clientId: string): Promise<{ grantIds: string[]; removed: number }> {
-  const { sql, cache } = db;
-  const grants = await sql.all<{ id: string }>("SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND account_id = ? AND client_id = ?", [
-    accountId,
-    clientId,
-  ]);
-  const inTable = await sql.run("DELETE FROM oidc_model_instances WHERE account_id = ? AND client_id = ? AND model <> 'Session'", [accountId, clientId]);
-  // Anything else carrying one of these grants (as the adapter's revokeByGrantId would find it), Redis included.
-  let ofGrants = 0;
-  for (const grant of grants) ofGrants += await destroyGrant(db, grant.id);
-  cache.clear();
-  return { grantIds: grants.map((g) => g.id), removed: inTable + ofGrants };
 }

@@ -10,7 +10,7 @@ import { env } from '../config/env.ts';
 import { createLogger, type Log } from '../ops/log.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.ts';
 import { PrismaClient } from '../generated/sqlite/client.ts';
-import { forgetAllClientMetadata, forgetClientMetadata } from '../clients/repository.ts';
+import type { ClientMetadata } from '../clients/repository.ts';
 import { keyringFor, type Keyring } from './keyring.ts';
 import { postgresReadCache, type ReadCache, sqliteReadCache } from './read-cache.ts';
 import { openRedisArtifacts, type RedisArtifacts } from './redis-artifacts.ts';
@@ -45,8 +45,20 @@ export interface Database {
   readonly redisArtifacts?: RedisArtifacts;
   /** The process's cache of grants, sessions, accounts and clients' throttle state (lib/db/read-cache.ts). */
   readonly cache: ReadCache;
+  /**
+   * The short-lived copies of clients' metadata the provider reads through
+   * (lib/clients/repository.ts cachedClientMetadata), by client id: one per handle,
+   * so every module graph of the server, which shares the context's handle, sees one.
+   */
+  readonly clientMetadata: Map<string, CachedClientMetadata>;
   /** PostgreSQL: the shared pool's connections and waiting queries, for the metrics (lib/ops/metrics.ts). */
   readonly poolUse?: () => { total: number; idle: number; waiting: number };
+}
+
+/** A client's metadata as read (a read in flight included: concurrent misses share it), until `expiresAt`. */
+export interface CachedClientMetadata {
+  metadata: Promise<ClientMetadata | undefined>;
+  expiresAt: number;
 }
 
 export interface DatabaseOptions {
@@ -94,6 +106,7 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
       // Redis lost and back is logged once each, to this handle's log (lib/db/redis-health.ts).
       redisArtifacts: options.redisUrl ? openRedisArtifacts(options.redisUrl, () => redisNamespace(db), { log: () => db.log }) : undefined,
       cache,
+      clientMetadata: new Map(),
       poolUse: pool && (() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })),
     };
     return db;
@@ -143,8 +156,8 @@ function openDatabase(url: string, options: DatabaseOptions): Database {
  */
 function watchClients(db: Database) {
   db.cache.watch({
-    forget: (key) => key.startsWith('Client:') && forgetClientMetadata(db, key.slice('Client:'.length)),
-    clear: () => forgetAllClientMetadata(db),
+    forget: (key) => key.startsWith('Client:') && db.clientMetadata.delete(key.slice('Client:'.length)),
+    clear: () => db.clientMetadata.clear(),
   });
 }
 

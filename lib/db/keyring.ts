@@ -4,8 +4,8 @@
  * live outside the database, so a copy of it (a backup, a replica, a leaked
  * dump) signs nothing and decrypts nothing:
  * `SECRETS_KEY` (the first of its keys encrypts, all decrypt), or on SQLite
- * only a `<file>.key` beside the database; README, "Secrets and backups", says
- * how to configure and rotate them. PostgreSQL serves several instances, which
+ * only a `<file>.key` beside the database (docs/operations.md, *Secrets and
+ * backups*, tells an operator how to back it up apart and rotate it). PostgreSQL serves several instances, which
  * must share one key: there it has to be configured.
  *
  * Sealed values are AES-256-GCM: `v1.<key id>.<iv>.<ciphertext+tag>`, the key

@@ -39,13 +39,14 @@ export function prismaDir(kind: DatabaseKind): string {
 /**
  * Loads the Wasm engine once per process. Lazy because compiling the engine is
  * not free and most imports of this module (e.g. the build) never
- * migrate. Kept on globalThis: Next.js may evaluate this module in several
- * module graphs, and re-initialising the shared glue module with a second
- * instance would break engines created by the first.
+ * migrate. Once per process: re-initialising the shared glue module (Node's own
+ * import, which every module graph shares) with a second instance would break
+ * engines created by the first. In the server only the start-up migrates, once
+ * and in one module graph (lib/start/start.ts), so a module-level promise holds it.
  */
+let engine: Promise<EngineModule> | undefined;
 function loadEngine(): Promise<EngineModule> {
-  const g = globalThis as { __gatehouseSchemaEngine?: Promise<EngineModule> };
-  return (g.__gatehouseSchemaEngine ??= (async () => {
+  return (engine ??= (async () => {
     // The package's `exports` map blocks deep imports: find its folder through
     // its main entry (resolved from the project root, invisible to bundlers).
     const dir = path.dirname(createRequire(path.join(process.cwd(), 'package.json')).resolve('@prisma/schema-engine-wasm'));
@@ -64,7 +65,7 @@ function loadEngine(): Promise<EngineModule> {
     (instance.exports.__wbindgen_start as () => void)();
     return glue;
   })().catch((e: unknown) => {
-    delete g.__gatehouseSchemaEngine; // let a later call retry
+    engine = undefined; // let a later call retry
     throw e;
   }));
 }

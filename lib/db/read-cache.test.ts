@@ -69,7 +69,7 @@ async function statements(db: Database, run: () => Promise<unknown>): Promise<nu
 describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABASE_URL is not set: PostgreSQL not tested' }, () => {
   const ready = async () => {
     const db = await postgres.open();
-    const Adapter = adapterFor(db, undefined, onCachedRoute);
+    const Adapter = adapterFor(db, { now: Date.now, cachedRead: onCachedRoute });
     const grants = new Adapter('Grant');
     const sessions = new Adapter('Session');
     // The first read starts listening; nothing is kept before LISTEN has succeeded.
@@ -120,9 +120,9 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
        VALUES (?, 'Before', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
       [clientId],
     );
-    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'Before');
+    assert.equal((await cachedClientMetadata(db, clientId, Date.now()))?.client_name, 'Before');
     await elsewhere(db, (client) => client.query("UPDATE clients SET name = 'After' WHERE id = $1", [clientId]));
-    const took = await within(2000, async () => (await cachedClientMetadata(db, clientId))?.client_name === 'After');
+    const took = await within(2000, async () => (await cachedClientMetadata(db, clientId, Date.now()))?.client_name === 'After');
     assert.ok(took < 1000, `notified, not aged out (${took} ms)`);
   });
 
@@ -152,11 +152,14 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
     const { db } = await ready();
     // One request on a cached route: the token it reads, then the session that must bind it.
     const request = {};
-    const Adapter = adapterFor(db, undefined, () => ({ request }));
+    const Adapter = adapterFor(db, { now: Date.now, cachedRead: () => ({ request }) });
     const [sessionId, uid, tokenId, account] = [id(), id(), id(), `a-${id()}`];
     const before = { jti: sessionId, uid, accountId: account, authorizations: { app1: { grantId: 'g1' } } };
     await new Adapter('Session').upsert(sessionId, before, 60);
-    assert.deepEqual((await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid))?.authorizations, before.authorizations);
+    assert.deepEqual(
+      (await new (adapterFor(db, { now: Date.now, cachedRead: () => ({ request: {} }) }))('Session').findByUid(uid))?.authorizations,
+      before.authorizations,
+    );
     // Another instance signs the person in to app2 on the same session; its notification is held back
     // (triggers off for that connection), as one still on its way would be.
     const after = { ...before, authorizations: { ...before.authorizations, app2: { grantId: 'g2' } } };
@@ -164,7 +167,7 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
       await client.query('SET session_replication_role = replica');
       await client.query("UPDATE oidc_model_instances SET payload = $1 WHERE model = 'Session' AND uid = $2", [JSON.stringify(after), uid]);
     });
-    const stale = await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid);
+    const stale = await new (adapterFor(db, { now: Date.now, cachedRead: () => ({ request: {} }) }))('Session').findByUid(uid);
     assert.deepEqual(stale?.authorizations, before.authorizations, 'the cache still holds the session as it was');
     await new Adapter('AccessToken').upsert(
       tokenId,
@@ -174,7 +177,7 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
     assert.equal((await new Adapter('AccessToken').find(tokenId))?.grantId, 'g2');
     assert.deepEqual((await new Adapter('Session').findByUid(uid))?.authorizations, after.authorizations, 'read again for the token');
     assert.deepEqual(
-      (await new (adapterFor(db, undefined, () => ({ request: {} })))('Session').findByUid(uid))?.authorizations,
+      (await new (adapterFor(db, { now: Date.now, cachedRead: () => ({ request: {} }) }))('Session').findByUid(uid))?.authorizations,
       after.authorizations,
       'and kept',
     );
@@ -182,7 +185,7 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
 
   test('off the cached routes (sign-in, code redemption, refresh) a read goes to the table', async () => {
     const { db, grants } = await ready();
-    const uncached = new (adapterFor(db))('Grant');
+    const uncached = new (adapterFor(db, { now: Date.now }))('Grant');
     const grantId = id();
     await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a4', openid: { scope: 'openid' } }, 60);
     assert.ok(await grants.find(grantId));
@@ -230,7 +233,7 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
 describe('read cache on SQLite', () => {
   test('a grant read again costs no statement; what another connection commits is seen from the next turn on', async () => {
     const db = await sqlite.open();
-    const grants = new (adapterFor(db, undefined, onCachedRoute))('Grant');
+    const grants = new (adapterFor(db, { now: Date.now, cachedRead: onCachedRoute }))('Grant');
     const grantId = id();
     await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a1' }, 60);
     assert.equal((await grants.find(grantId))?.accountId, 'a1');
@@ -248,7 +251,7 @@ describe('read cache on SQLite', () => {
 
   test('SQLite is asked whether another connection committed once per event-loop turn, not once per read', async () => {
     const db = await sqlite.open();
-    const grants = new (adapterFor(db, undefined, onCachedRoute))('Grant');
+    const grants = new (adapterFor(db, { now: Date.now, cachedRead: onCachedRoute }))('Grant');
     const grantId = id();
     await grants.upsert(grantId, { jti: grantId, kind: 'Grant', accountId: 'a1' }, 60);
     await grants.find(grantId);
@@ -279,7 +282,7 @@ describe('read cache on SQLite', () => {
        VALUES (?, 'Before', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
       [clientId],
     );
-    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'Before');
+    assert.equal((await cachedClientMetadata(db, clientId, Date.now()))?.client_name, 'Before');
     const other = new BetterSqlite3(db.url.slice('file:'.length));
     try {
       other.prepare("UPDATE clients SET name = 'After' WHERE id = ?").run(clientId);
@@ -287,13 +290,13 @@ describe('read cache on SQLite', () => {
       other.close();
     }
     await nextTurn();
-    await new (adapterFor(db, undefined, onCachedRoute))('Grant').find(id());
-    assert.equal((await cachedClientMetadata(db, clientId))?.client_name, 'After');
+    await new (adapterFor(db, { now: Date.now, cachedRead: onCachedRoute }))('Grant').find(id());
+    assert.equal((await cachedClientMetadata(db, clientId, Date.now()))?.client_name, 'After');
   });
 
   test("this process's own writes keep the cache; a change through it is seen at once", async () => {
     const db = await sqlite.open();
-    const grants = new (adapterFor(db, undefined, onCachedRoute))('Grant');
+    const grants = new (adapterFor(db, { now: Date.now, cachedRead: onCachedRoute }))('Grant');
     const [kept, changed] = [id(), id()];
     await grants.upsert(kept, { jti: kept, kind: 'Grant', n: 1 }, 60);
     await grants.upsert(changed, { jti: changed, kind: 'Grant', n: 1 }, 60);

@@ -39,7 +39,7 @@
 import pg from 'pg';
 import { splitSchema } from './sql.ts';
 
-/** The longest an entry is kept, whatever the notifications say (README, *Scale-out*). */
+/** The longest an entry is kept, whatever the notifications say: a lost notification leaves another instance this far behind at most. */
 export const READ_CACHE_MAX_AGE_MS = 5_000;
 const MAX_ENTRIES = 50_000;
 /** PostgreSQL's channel, one for every schema; each notification's payload starts with its schema. */

@@ -46,12 +46,12 @@ export interface RedisArtifacts {
   upsert(model: string, id: string, payload: string, owner: [ArtifactIndex, string] | undefined, expiresAt: number | null): Promise<void>;
   find(model: string, id: string): Promise<RedisArtifactRow | undefined>;
   /** Marks it consumed unless it already was (or is gone); true when this call consumed it. */
-  consume(model: string, id: string, now?: number): Promise<boolean>;
+  consume(model: string, id: string, now: number): Promise<boolean>;
   destroy(model: string, id: string): Promise<void>;
   /** Deletes the artifacts of a grant or client (only `model`'s, when given); returns how many existed. */
   destroyOf(index: ArtifactIndex, owner: string, model?: string): Promise<number>;
   /** The payloads of a grant's or client's artifacts of these models that have not expired. */
-  payloadsOf(index: ArtifactIndex, owner: string, models: readonly string[], now?: number): Promise<{ model: string; payload: string }[]>;
+  payloadsOf(index: ArtifactIndex, owner: string, models: readonly string[], now: number): Promise<{ model: string; payload: string }[]>;
   /** `gatehouse:<namespace>:`, which every key of this store starts with. */
   keyPrefix(): Promise<string>;
   /** Answers PING (connecting first, if not yet), or rejects with a `RedisUnavailable` within `timeoutMs`. */
@@ -168,7 +168,7 @@ export function openRedisArtifacts(
       if (payload === null) return undefined;
       return { payload, consumedAt: consumed === null ? null : Number(consumed) };
     },
-    async consume(model, id, now = Date.now()) {
+    async consume(model, id, now: number) {
       return (await redis.gatehouseConsume(`${await rootKey()}a:${member(model, id)}`, now)) === 1;
     },
     async destroy(model, id) {
@@ -178,7 +178,7 @@ export function openRedisArtifacts(
       const prefix = await rootKey();
       return redis.gatehouseDestroyOf(indexKey(prefix, index, owner), `${prefix}a:`, model ? `${model}:` : '');
     },
-    async payloadsOf(index, owner, models, now = Date.now()) {
+    async payloadsOf(index, owner, models, now: number) {
       const prefix = await rootKey();
       const members = (await redis.zrangebyscore(indexKey(prefix, index, owner), `(${now}`, '+inf')).filter((m) =>
         models.some((model) => m.startsWith(`${model}:`)),

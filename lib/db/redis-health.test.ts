@@ -110,7 +110,7 @@ describe('Redis lost and back', { skip }, () => {
     assert.equal(lost.redis, `127.0.0.1:${port}`);
     assert.match(String(lost.msg), new RegExp(`^Redis at 127\\.0\\.0\\.1:${port} is unavailable`));
 
-    // The counters: in the database, counted from 0 there (README, *When Redis is lost*), up to the limit and refused past it.
+    // The counters: in the database, counted from 0 there (the database holds no Redis counts to go on from), up to the limit and refused past it.
     const started = Date.now();
     for (let i = 0; i < 3; i++) await limiter.consume('k');
     await assert.rejects(limiter.consume('k'), (res: unknown) => !(res instanceof Error) && (res as { remainingPoints: number }).remainingPoints === 0);
@@ -119,8 +119,8 @@ describe('Redis lost and back', { skip }, () => {
 
     // Access tokens: into the table, found there; one kept in Redis is out of reach (inactive), not an error.
     await saveArtifact(db, 'AccessToken', 'during-outage', { clientId: 'c', grantId: 'g2' }, Date.now() + 60_000);
-    assert.equal((await loadArtifact(db, 'AccessToken', 'during-outage'))?.grantId, 'g2');
-    assert.equal(await loadArtifact(db, 'AccessToken', 'before-outage'), undefined);
+    assert.equal((await loadArtifact(db, 'AccessToken', 'during-outage', Date.now()))?.grantId, 'g2');
+    assert.equal(await loadArtifact(db, 'AccessToken', 'before-outage', Date.now()), undefined);
     // Interactions and codes need Redis: a RedisUnavailable naming it, at once.
     const refused = Date.now();
     await assert.rejects(saveArtifact(db, 'Interaction', 'i1', { clientId: 'c' }, Date.now() + 60_000), (error: unknown) => {
@@ -143,11 +143,11 @@ describe('Redis lost and back', { skip }, () => {
     // Redis counts again (it was restarted empty); the token issued during the outage is still found, and revoked from both.
     await limiter.consume('k2');
     assert.equal((await limiter.get('k2'))?.consumedPoints, 1);
-    assert.equal((await loadArtifact(db, 'AccessToken', 'during-outage'))?.grantId, 'g2');
+    assert.equal((await loadArtifact(db, 'AccessToken', 'during-outage', Date.now()))?.grantId, 'g2');
     await removeArtifact(db, 'AccessToken', 'during-outage');
-    assert.equal(await loadArtifact(db, 'AccessToken', 'during-outage'), undefined);
+    assert.equal(await loadArtifact(db, 'AccessToken', 'during-outage', Date.now()), undefined);
     await saveArtifact(db, 'Interaction', 'i2', { clientId: 'c' }, Date.now() + 60_000);
-    assert.equal((await loadArtifact(db, 'Interaction', 'i2'))?.clientId, 'c');
+    assert.equal((await loadArtifact(db, 'Interaction', 'i2', Date.now()))?.clientId, 'c');
     assert.equal(events('redis_lost').length, 1);
     assert.equal(events('redis_back').length, 1);
   });

@@ -131,8 +131,8 @@ export function redisHealth(url: string, log: () => Pick<Log, 'error' | 'info'>)
 /**
  * At start, with REDIS_URL: one line saying whether Redis answers. A Redis that
  * does not is no reason to refuse the start: the throttle counts in the
- * database and refresh and client-credentials grants keep working (README,
- * *Redis*), and refusing would take every instance down in a rolling restart
+ * database and refresh and client-credentials grants keep working (lib/db/artifact-store.ts),
+ * and refusing would take every instance down in a rolling restart
  * during a Redis outage. ioredis keeps dialing; "back" is logged when it answers.
  */
 export async function checkRedisAtStart(

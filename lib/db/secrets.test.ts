@@ -18,7 +18,15 @@ for (const storage of testDatabases('secrets')) {
       ...(await db.sql.all<{ private_jwk: string }>('SELECT private_jwk FROM signing_keys')).map((r) => r.private_jwk),
       ...(await db.sql.all<{ secret: string }>('SELECT secret FROM user_factors')).map((r) => r.secret),
     ];
-    const withKeyring = (db: Database, keyring: Keyring): Database => ({ url: db.url, prisma: db.prisma, sql: db.sql, log: db.log, keyring, cache: db.cache });
+    const withKeyring = (db: Database, keyring: Keyring): Database => ({
+      url: db.url,
+      prisma: db.prisma,
+      sql: db.sql,
+      log: db.log,
+      keyring,
+      cache: db.cache,
+      clientMetadata: db.clientMetadata,
+    });
     const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
     const none = Object.fromEntries(sealedTables.map((table) => [table, 0]));
 

@@ -6,6 +6,7 @@
  * Prisma Client's first query costs a few hundred ms (its query compiler
  * loads), which a start that finds everything in place need not pay.
  */
+import { randomBytes } from 'node:crypto';
 import type { ServerSecret, SigningKey } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
 import { totpSecretContext } from '../factors/repository.ts';
@@ -93,6 +94,25 @@ export async function insertSigningKeyIfNone(
   });
 }
 
+/**
+ * A named server secret of 256 random bits (an HMAC key), read once per database and kept for the
+ * process; one shared by every instance. A failed read is tried again next time.
+ */
+export function randomServerSecret(name: string): (db: Database) => Promise<string> {
+  const kept = new WeakMap<Database, Promise<string>>();
+  return (db) => {
+    let key = kept.get(db);
+    if (!key) {
+      key = serverSecret(db, name, () => randomBytes(32).toString('base64url')).catch((error: unknown) => {
+        kept.delete(db);
+        throw error;
+      });
+      kept.set(db, key);
+    }
+    return key;
+  };
+}
+
 /** A named server secret (e.g. cookie keys), created with `generate` the first time it is asked for. */
 export async function serverSecret(db: Database, name: string, generate: () => string): Promise<string> {
   const context = serverSecretContext(name);
@@ -138,8 +158,8 @@ export const sealedTables = sealedColumns.map((column) => column.table);
 /**
  * Brings every stored secret under the current key, in place: values written
  * in clear before secrets were encrypted, and values sealed under an older
- * key after SECRETS_KEY gained a new first key (README, "Rotating
- * SECRETS_KEY"). Runs at every start; a start that finds everything current
+ * key after SECRETS_KEY gained a new first key, so the old key can be dropped
+ * afterwards. Runs at every start; a start that finds everything current
  * reads three small tables and writes nothing. Each table's rows are
  * re-sealed in one transaction, so a table is never left half under each key
  * by a start that fails. A value no configured key opens stops it, naming the

@@ -54,7 +54,7 @@ export function openSql(databaseUrl: string, pool?: pg.Pool, options: SqlOptions
  * A SQLite file is opened by the first statement, not by the handle: the
  * schema engine takes the file in exclusive locking mode and fails
  * (SQLITE_BUSY) while any other connection has read it, so a server must be
- * able to hold its handle before its start has migrated (lib/services/bootstrap.ts).
+ * able to hold its handle before its start has migrated (lib/start/first-start.ts).
  * A pg pool connects on first use already.
  */
 function onFirstUse(open: () => Sql): Sql {

@@ -28,7 +28,8 @@
  *   `insuranceLimiter`). So a token request, whose client
  *   authentication reads a counter, does not fail with Redis. Why the database
  *   and not "allow everything" (fail open) or "refuse everything" (fail closed):
- *   README, *When Redis is lost*. The counts start again there: at most one more allowance
+ *   failing open hands a password guesser the outage, failing closed locks every
+ *   person out of signing in for it. The counts start again there: at most one more allowance
  *   of attempts per key and outage, and a lock written to Redis is not seen
  *   until Redis is back.
  *

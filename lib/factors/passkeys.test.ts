@@ -159,14 +159,14 @@ for (const storage of testDatabases('passkeys')) {
       assert.equal(first.options.userVerification, 'required');
       assert.deepEqual(first.options.allowCredentials, [], 'discoverable: the browser offers whichever passkeys it holds');
       const answer = JSON.stringify(authenticator.get(first.options, ORIGIN));
-      assert.deepEqual(await checkSignIn(ctx, first.uid, answer), { ok: true, accountId: holder.id });
-      assert.equal((await checkSignIn(ctx, first.uid, answer)).ok, false, 'a replayed answer finds no challenge');
+      assert.deepEqual(await checkSignIn(ctx, first.uid, answer), { status: 'verified', accountId: holder.id });
+      assert.equal((await checkSignIn(ctx, first.uid, answer)).status, 'refused', 'a replayed answer finds no challenge');
       assert.ok((await listPasskeys(db, holder.id))[0].lastUsedAt, 'the use is recorded');
 
       authenticator.userVerification = false;
       const presenceOnly = await challenge(ctx);
       const refused = await checkSignIn(ctx, presenceOnly.uid, JSON.stringify(authenticator.get(presenceOnly.options, ORIGIN)));
-      assert.deepEqual(refused, { ok: false, error: 'passkey_failed', accountId: holder.id }, 'without user verification a passkey is one factor');
+      assert.deepEqual(refused, { status: 'refused', problem: 'passkey_failed', accountId: holder.id }, 'without user verification a passkey is one factor');
     });
 
     test('a forged or replayed assertion is refused: another challenge, another origin, a counter gone backwards, an unknown credential', async () => {
@@ -176,19 +176,19 @@ for (const storage of testDatabases('passkeys')) {
       const b = await challenge(ctx);
       // Signed for b's challenge, sent to a.
       assert.deepEqual(await checkSignIn(ctx, a.uid, JSON.stringify(authenticator.get(b.options, ORIGIN))), {
-        ok: false,
-        error: 'passkey_failed',
+        status: 'refused',
+        problem: 'passkey_failed',
         accountId: holder.id,
       });
       const c = await challenge(ctx);
-      assert.equal((await checkSignIn(ctx, c.uid, JSON.stringify(authenticator.get(c.options, 'https://evil.example')))).ok, false, 'another origin');
+      assert.equal((await checkSignIn(ctx, c.uid, JSON.stringify(authenticator.get(c.options, 'https://evil.example')))).status, 'refused', 'another origin');
 
       // A clone: the same key answering with a counter not above the stored one.
       const d = await challenge(ctx);
-      assert.equal((await checkSignIn(ctx, d.uid, JSON.stringify(authenticator.get(d.options, ORIGIN)))).ok, true);
+      assert.equal((await checkSignIn(ctx, d.uid, JSON.stringify(authenticator.get(d.options, ORIGIN)))).status, 'verified');
       authenticator.credentials[0].counter -= 2;
       const e = await challenge(ctx);
-      assert.equal((await checkSignIn(ctx, e.uid, JSON.stringify(authenticator.get(e.options, ORIGIN)))).ok, false, 'the counter went backwards');
+      assert.equal((await checkSignIn(ctx, e.uid, JSON.stringify(authenticator.get(e.options, ORIGIN)))).status, 'refused', 'the counter went backwards');
 
       const f = await challenge(ctx);
       const stranger = new SoftAuthenticator();
@@ -196,16 +196,16 @@ for (const storage of testDatabases('passkeys')) {
         { ...f.options, rp: { id: new URL(ORIGIN).hostname, name: 'x' }, user: { id: 'eA', name: 'x', displayName: 'x' }, pubKeyCredParams: [] },
         ORIGIN,
       );
-      assert.deepEqual(await checkSignIn(ctx, f.uid, JSON.stringify(stranger.get(f.options, ORIGIN))), { ok: false, error: 'passkey_unknown' });
+      assert.deepEqual(await checkSignIn(ctx, f.uid, JSON.stringify(stranger.get(f.options, ORIGIN))), { status: 'refused', problem: 'passkey_unknown' });
 
       const g = await challenge(ctx);
       for (const text of ['', '{"id":1}', 'x'.repeat(40_000)]) {
         const again = await challenge(ctx);
-        assert.deepEqual(await checkSignIn(ctx, again.uid, text), { ok: false, error: 'passkey_invalid' });
+        assert.deepEqual(await checkSignIn(ctx, again.uid, text), { status: 'refused', problem: 'passkey_invalid' });
       }
       assert.deepEqual(await checkSignIn(ctx, 'no-such-interaction', JSON.stringify(authenticator.get(g.options, ORIGIN))), {
-        ok: false,
-        error: 'passkey_expired',
+        status: 'refused',
+        problem: 'passkey_expired',
       });
     });
 
@@ -227,13 +227,13 @@ for (const storage of testDatabases('passkeys')) {
         { method: 'passkey', uid: own.uid, response: JSON.stringify(alice.authenticator.get(own.options, ORIGIN)) },
         {},
       );
-      assert.deepEqual(ok, { ok: true, method: 'passkey' });
+      assert.deepEqual(ok, { status: 'verified', method: 'passkey' });
 
       // Bob's passkey answering Alice's second step.
       const other = await challenge(ctx, alice.holder.id);
       const bobs = bob.authenticator.get({ ...other.options, allowCredentials: [] }, ORIGIN);
       const refused = await verifySecondStep(ctx, alicePerson, { method: 'passkey', uid: other.uid, response: JSON.stringify(bobs) }, {});
-      assert.deepEqual(refused, { ok: false, error: 'passkey_other_account' });
+      assert.deepEqual(refused, { status: 'refused', problem: 'passkey_other_account' });
       const failures = (await auditEventsFor(db, { involvingUserId: alice.holder.id })).filter((e) => e.action === 'sign_in.second_factor_failed');
       assert.deepEqual(failures[0]?.details, { method: 'passkey', reason: 'other_account' });
 
@@ -245,7 +245,7 @@ for (const storage of testDatabases('passkeys')) {
         { method: 'passkey', uid: passwordless.uid, response: JSON.stringify(alice.authenticator.get(passwordless.options, ORIGIN)) },
         {},
       );
-      assert.deepEqual(crossed, { ok: false, error: 'passkey_expired' });
+      assert.deepEqual(crossed, { status: 'refused', problem: 'passkey_expired' });
     });
 
     test('removing needs the password; recovery codes stay while any factor does; an admin reset removes passkeys too', async () => {

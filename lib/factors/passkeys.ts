@@ -52,6 +52,12 @@ function relyingParty(config: PasskeyContext['config']) {
   return { id: issuer.hostname, origin: issuer.origin, name: 'Gatehouse' };
 }
 
+/** What the browser's answer must have signed: our challenge, for our origin and RP ID (WebAuthn §7.1, §7.2). */
+function expectedOf(config: PasskeyContext['config'], challenge: { challenge: string }) {
+  const rp = relyingParty(config);
+  return { expectedChallenge: challenge.challenge, expectedOrigin: rp.origin, expectedRPID: rp.id };
+}
+
 /**
  * Whether passkeys can work under this issuer at all. The RP ID is the issuer's host, and
  * WebAuthn (§5.1.4.1, §5.1.3 step 8) wants a domain there: browsers refuse an IP address
@@ -173,9 +179,9 @@ export async function signInOptions(
 }
 
 export type PasskeySignIn =
-  | { ok: true; accountId: string }
+  | { status: 'verified'; accountId: string }
   /** `accountId`: whose passkey it was, when the credential is known. */
-  | { ok: false; error: PasskeyProblem; accountId?: string };
+  | { status: 'refused'; problem: PasskeyProblem; accountId?: string };
 
 /**
  * Checks the browser's answer to interaction `uid`'s challenge. `secondStepOf`:
@@ -185,25 +191,22 @@ export type PasskeySignIn =
  */
 export async function checkSignIn(ctx: PasskeyContext, uid: string, responseText: string, secondStepOf?: string): Promise<PasskeySignIn> {
   const challenge = await takeSignInChallenge(ctx.db, uid, ctx.now());
-  if (!challenge || challenge.accountId !== secondStepOf) return { ok: false, error: 'passkey_expired' };
+  if (!challenge || challenge.accountId !== secondStepOf) return { status: 'refused', problem: 'passkey_expired' };
   const response = readJson<AuthenticationResponseJSON>(assertionSchema, responseText);
-  if (!response) return { ok: false, error: 'passkey_invalid' };
+  if (!response) return { status: 'refused', problem: 'passkey_invalid' };
   const credential = await findPasskeyCredential(ctx.db, response.id);
-  if (!credential) return { ok: false, error: 'passkey_unknown' };
+  if (!credential) return { status: 'refused', problem: 'passkey_unknown' };
   const accountId = credential.userId;
-  if (secondStepOf && accountId !== secondStepOf) return { ok: false, error: 'passkey_other_account' };
+  if (secondStepOf && accountId !== secondStepOf) return { status: 'refused', problem: 'passkey_other_account' };
   // A discoverable credential names its account: it must be the one the credential was registered to.
   if (response.response.userHandle !== undefined && response.response.userHandle !== userHandleOf(accountId)) {
-    return { ok: false, error: 'passkey_failed', accountId };
+    return { status: 'refused', problem: 'passkey_failed', accountId };
   }
-  const rp = relyingParty(ctx.config);
   let newCounter: number;
   try {
     const verification = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
+      ...expectedOf(ctx.config, challenge),
       credential: {
         id: credential.id,
         publicKey: isoBase64URL.toBuffer(credential.publicKey),
@@ -212,14 +215,14 @@ export async function checkSignIn(ctx: PasskeyContext, uid: string, responseText
       },
       requireUserVerification: !secondStepOf,
     });
-    if (!verification.verified) return { ok: false, error: 'passkey_failed', accountId };
+    if (!verification.verified) return { status: 'refused', problem: 'passkey_failed', accountId };
     newCounter = verification.authenticationInfo.newCounter;
   } catch {
     // The library throws for every check that fails (challenge, origin, RP ID hash, flags, signature, counter).
-    return { ok: false, error: 'passkey_failed', accountId };
+    return { status: 'refused', problem: 'passkey_failed', accountId };
   }
   const recorded = await recordPasskeyUse(ctx.db, credential.id, { before: credential.counter, after: newCounter }, new Date(ctx.now()));
-  return recorded ? { ok: true, accountId } : { ok: false, error: 'passkey_failed', accountId };
+  return recorded ? { status: 'verified', accountId } : { status: 'refused', problem: 'passkey_failed', accountId };
 }
 
 // ---------------------------------------------------------------------------
@@ -251,27 +254,24 @@ export async function registrationOptions(ctx: PasskeyContext, holder: Holder, n
   return options;
 }
 
-export type PasskeyRegistration = { ok: true; passkey: NewPasskey } | { ok: false; error: PasskeyProblem };
+export type PasskeyRegistration = { status: 'verified'; passkey: NewPasskey } | { status: 'refused'; problem: PasskeyProblem };
 
 /** Checks the browser's answer to the holder's registration challenge (used up whatever the outcome); the passkey to store. */
 export async function checkRegistration(ctx: PasskeyContext, holder: Holder, responseText: string): Promise<PasskeyRegistration> {
   const challenge = await takeRegistrationChallenge(ctx.db, holder.id, ctx.now());
-  if (!challenge) return { ok: false, error: 'passkey_expired' };
+  if (!challenge) return { status: 'refused', problem: 'passkey_expired' };
   const response = readJson<RegistrationResponseJSON>(attestationSchema, responseText);
-  if (!response) return { ok: false, error: 'passkey_invalid' };
-  const rp = relyingParty(ctx.config);
+  if (!response) return { status: 'refused', problem: 'passkey_invalid' };
   try {
     const verification = await verifyRegistrationResponse({
       response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
+      ...expectedOf(ctx.config, challenge),
       requireUserVerification: false,
     });
-    if (!verification.verified) return { ok: false, error: 'passkey_failed' };
+    if (!verification.verified) return { status: 'refused', problem: 'passkey_failed' };
     const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
     return {
-      ok: true,
+      status: 'verified',
       passkey: {
         id: credential.id,
         userId: holder.id,
@@ -284,6 +284,6 @@ export async function checkRegistration(ctx: PasskeyContext, holder: Holder, res
       },
     };
   } catch {
-    return { ok: false, error: 'passkey_failed' };
+    return { status: 'refused', problem: 'passkey_failed' };
   }
 }

@@ -244,6 +244,8 @@ export async function deleteAllFactors(db: Database, userId: string): Promise<{ 
     db.prisma.passkey.deleteMany({ where: { userId } }),
     db.prisma.recoveryCode.count({ where: { userId, usedAt: null } }),
     db.prisma.recoveryCode.deleteMany({ where: { userId } }),
+    // The devices trusted to skip a second step that is gone now: set up again, it is asked again everywhere.
+    db.prisma.trustedDevice.deleteMany({ where: { userId } }),
   ]);
   return { totp: totp.count > 0, passkeys: passkeys.count, recoveryCodes: unused };
 }

@@ -84,15 +84,15 @@ for (const storage of testDatabases('second-step')) {
       const { user, secret } = await enrolled(db);
       const who = { id: user.id, username: user.username };
       const previous = await verifySecondStep(at(db, T0), who, { method: 'totp', code: totpCode(secret, T0 - STEP) }, {});
-      assert.deepEqual(previous, { ok: true, method: 'totp' });
+      assert.deepEqual(previous, { status: 'verified', method: 'totp' });
       const farAhead = await verifySecondStep(at(db, T0), who, { method: 'totp', code: totpCode(secret, T0 + 2 * STEP) }, {});
-      assert.deepEqual(farAhead, { ok: false, error: 'wrong_code' });
+      assert.deepEqual(farAhead, { status: 'refused', problem: 'wrong_code' });
       const next = await verifySecondStep(at(db, T0), who, { method: 'totp', code: totpCode(secret, T0 + STEP) }, {});
-      assert.deepEqual(next, { ok: true, method: 'totp' });
+      assert.deepEqual(next, { status: 'verified', method: 'totp' });
       const reused = await verifySecondStep(at(db, T0 + STEP), who, { method: 'totp', code: totpCode(secret, T0 + STEP) }, {});
-      assert.deepEqual(reused, { ok: false, error: 'code_used' });
+      assert.deepEqual(reused, { status: 'refused', problem: 'code_used' });
       const older = await verifySecondStep(at(db, T0), who, { method: 'totp', code: totpCode(secret, T0) }, {});
-      assert.deepEqual(older, { ok: false, error: 'code_used' }, 'a code older than the last one used is refused too');
+      assert.deepEqual(older, { status: 'refused', problem: 'code_used' }, 'a code older than the last one used is refused too');
       const reasons = (await auditEventsFor(db, { involvingUserId: user.id }))
         .filter((e) => e.action === 'sign_in.second_factor_failed')
         .map((e) => e.details.reason);
@@ -105,7 +105,7 @@ for (const storage of testDatabases('second-step')) {
       const who = { id: user.id, username: user.username };
       const code = totpCode(secret, T0);
       const outcomes = await Promise.all(Array.from({ length: 5 }, () => verifySecondStep(at(db, T0), who, { method: 'totp', code }, {})));
-      assert.equal(outcomes.filter((o) => o.ok).length, 1);
+      assert.equal(outcomes.filter((o) => o.status === 'verified').length, 1);
     });
 
     test('letters, seven digits or nothing: refused with what is wrong, nothing counted or changed', async () => {
@@ -119,14 +119,17 @@ for (const storage of testDatabases('second-step')) {
         ['', 'code_missing'],
         ['   ', 'code_missing'],
       ] as const) {
-        assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'totp', code }, {}), { ok: false, error });
+        assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'totp', code }, {}), { status: 'refused', problem: error });
       }
-      assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: 'short' }, {}), { ok: false, error: 'recovery_code_format' });
+      assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: 'short' }, {}), {
+        status: 'refused',
+        problem: 'recovery_code_format',
+      });
       assert.deepEqual(await db.prisma.userFactor.findFirstOrThrow({ where: { userId: user.id } }), before);
       assert.deepEqual(await auditEventsFor(db, { involvingUserId: user.id, actions: ['sign_in.second_factor_failed'] }), []);
       // "123 456" as apps show it is fine.
       const spaced = totpCode(secret, T0).replace(/^(\d{3})/, '$1 ');
-      assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'totp', code: spaced }, {}), { ok: true, method: 'totp' });
+      assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'totp', code: spaced }, {}), { status: 'verified', method: 'totp' });
       // The enrolment form says the same.
       const { holder: other, by: otherBy } = await person(db);
       await beginTotpEnrolment(at(db, T0), other);
@@ -144,13 +147,13 @@ for (const storage of testDatabases('second-step')) {
       const [first, second] = recoveryCodes;
       assert.match(first, /^[0-9a-z]{4}(-[0-9a-z]{4}){3}$/);
       assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: first.toUpperCase().replace(/-/g, ' ') }, {}), {
-        ok: true,
+        status: 'verified',
         method: 'recovery_code',
         remaining: 9,
       });
-      assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: first }, {}), { ok: false, error: 'wrong_code' });
+      assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: first }, {}), { status: 'refused', problem: 'wrong_code' });
       assert.deepEqual(await verifySecondStep(at(db, T0), who, { method: 'recovery_code', code: second }, {}), {
-        ok: true,
+        status: 'verified',
         method: 'recovery_code',
         remaining: 8,
       });
@@ -171,9 +174,9 @@ for (const storage of testDatabases('second-step')) {
       const fresh = await regenerateOwnRecoveryCodes(ctx, holder, formOf({ currentPassword: password }), by);
       assert.equal(fresh.status, 'codes');
       const newCodes = fresh.status === 'codes' ? fresh.recoveryCodes : [];
-      assert.deepEqual(await verifySecondStep(ctx, who, { method: 'recovery_code', code: recoveryCodes[0] }, {}), { ok: false, error: 'wrong_code' });
+      assert.deepEqual(await verifySecondStep(ctx, who, { method: 'recovery_code', code: recoveryCodes[0] }, {}), { status: 'refused', problem: 'wrong_code' });
       assert.deepEqual(await verifySecondStep(ctx, who, { method: 'recovery_code', code: newCodes[0] }, {}), {
-        ok: true,
+        status: 'verified',
         method: 'recovery_code',
         remaining: 9,
       });
@@ -195,12 +198,12 @@ for (const storage of testDatabases('second-step')) {
       const right = totpCode(secret, T0);
       const wrong = right === '000000' ? '111111' : '000000';
       let outcome = await verifySecondStep(at(db, T0), who, { method: 'totp', code: wrong }, {});
-      for (let i = 0; i < 20 && !(outcome.ok === false && outcome.error === 'throttled'); i++) {
+      for (let i = 0; i < 20 && !(outcome.status === 'throttled'); i++) {
         outcome = await verifySecondStep(at(db, T0), who, { method: 'totp', code: wrong }, {});
       }
-      assert.equal(outcome.ok === false && outcome.error, 'throttled');
+      assert.equal(outcome.status, 'throttled');
       const refused = await verifySecondStep(at(db, T0), who, { method: 'totp', code: right }, {});
-      assert.equal(refused.ok === false && refused.error, 'throttled', 'even the right code waits');
+      assert.equal(refused.status, 'throttled', 'even the right code waits');
       const reasons = (await auditEventsFor(db, { involvingUserId: user.id, actions: ['sign_in.second_factor_failed'] })).map((e) => e.details.reason);
       assert.ok(reasons.includes('throttled'));
     });
@@ -216,7 +219,7 @@ for (const storage of testDatabases('second-step')) {
       const from = (ip: string) => ({ ip, userAgent: 'guesser' });
       for (let i = 0; i < 20; i++) {
         const outcome = await verifySecondStep(ctx, who, { method: 'totp', code: wrong }, from('203.0.113.7'));
-        if (outcome.ok === false && outcome.error === 'throttled') break;
+        if (outcome.status === 'throttled') break;
       }
       const throttled = async () =>
         (await auditEventsFor(db, { involvingUserId: user.id, actions: ['sign_in.second_factor_failed'] }))

@@ -34,11 +34,14 @@ export type SecondStepContext = FactorContext & PasskeyContext & { signInFailure
 export type SecondFactorMethod = (typeof secondFactorMethods)[number];
 
 export type SecondStepOutcome =
-  | { ok: true; method: SecondFactorMethod /** Recovery codes left, after using one. */; remaining?: number }
+  | { status: 'verified'; method: SecondFactorMethod /** Recovery codes left, after using one. */; remaining?: number }
   /** The input is not a code (or passkey answer) at all, or answers no challenge: nothing was counted. */
-  | { ok: false; error: TotpCodeProblem | RecoveryCodeProblem | 'passkey_expired' | 'passkey_invalid' }
-  | { ok: false; error: 'wrong_code' | 'code_used' | 'passkey_failed' | 'passkey_other_account' }
-  | { ok: false; error: 'throttled'; refusal: Refusal };
+  | { status: 'refused'; problem: TotpCodeProblem | RecoveryCodeProblem | 'passkey_expired' | 'passkey_invalid' }
+  | { status: 'refused'; problem: 'wrong_code' | 'code_used' | 'passkey_failed' | 'passkey_other_account' }
+  | { status: 'throttled'; refusal: Refusal };
+
+/** What one check of a code or passkey answer found, before the throttle's part. */
+type FactorCheck = Exclude<SecondStepOutcome, { status: 'throttled' }>;
 
 export { hasSecondFactor } from './repository.ts';
 
@@ -62,7 +65,7 @@ export async function verifySecondStep(
   client: { clientId?: string; clientName?: string } = {},
 ): Promise<SecondStepOutcome> {
   const read = input.method === 'passkey' ? { code: '' } : input.method === 'totp' ? readTotpCode(input.code) : readRecoveryCode(input.code);
-  if ('problem' in read) return { ok: false, error: read.problem };
+  if ('problem' in read) return { status: 'refused', problem: read.problem };
   const target = { type: 'user' as const, id: person.id, label: person.username };
   const failed = (reason: 'wrong' | 'replayed' | 'other_account') =>
     recordAudit(ctx.db, { action: 'sign_in.second_factor_failed', actor: person, target, context, details: { method: input.method, reason, ...client } });
@@ -80,7 +83,7 @@ export async function verifySecondStep(
         details: { method: input.method, reason: 'throttled', count, ...client },
       }),
     );
-    return { ok: false, error: 'throttled', refusal: check };
+    return { status: 'throttled', refusal: check };
   }
   const now = ctx.now();
   const outcome =
@@ -89,10 +92,10 @@ export async function verifySecondStep(
       : input.method === 'totp'
         ? await checkTotp(ctx.db, person.id, read.code, now)
         : await checkRecovery(ctx.db, person.id, read.code, now);
-  if (!outcome.ok && (outcome.error === 'passkey_expired' || outcome.error === 'passkey_invalid')) return outcome;
-  if (!outcome.ok) {
+  if (outcome.status !== 'verified' && (outcome.problem === 'passkey_expired' || outcome.problem === 'passkey_invalid')) return outcome;
+  if (outcome.status !== 'verified') {
     const counted = await ctx.throttle.secondFactorFailed(person.id);
-    await failed(outcome.error === 'code_used' ? 'replayed' : outcome.error === 'passkey_other_account' ? 'other_account' : 'wrong');
+    await failed(outcome.problem === 'code_used' ? 'replayed' : outcome.problem === 'passkey_other_account' ? 'other_account' : 'wrong');
     if (counted.locked && counted.wait) await recordLockout(ctx.db, person, counted.wait.until, context);
     return outcome;
   }
@@ -103,22 +106,22 @@ export async function verifySecondStep(
   return outcome;
 }
 
-async function checkTotp(db: Database, accountId: string, code: string, now: number): Promise<SecondStepOutcome> {
+async function checkTotp(db: Database, accountId: string, code: string, now: number): Promise<FactorCheck> {
   const factor = await findTotpSecret(db, accountId);
   const step = factor?.confirmedAt ? matchingStep(factor.secret, code, now) : undefined;
-  if (step === undefined) return { ok: false, error: 'wrong_code' };
+  if (step === undefined) return { status: 'refused', problem: 'wrong_code' };
   // One conditional UPDATE: of two requests with one code, exactly one moves the step on.
-  return (await acceptTotpStep(db, accountId, step)) ? { ok: true, method: 'totp' } : { ok: false, error: 'code_used' };
+  return (await acceptTotpStep(db, accountId, step)) ? { status: 'verified', method: 'totp' } : { status: 'refused', problem: 'code_used' };
 }
 
-async function checkPasskey(ctx: SecondStepContext, accountId: string, input: { uid: string; response: string }): Promise<SecondStepOutcome> {
+async function checkPasskey(ctx: SecondStepContext, accountId: string, input: { uid: string; response: string }): Promise<FactorCheck> {
   const checked = await checkSignIn(ctx, input.uid, input.response, accountId);
-  if (checked.ok) return { ok: true, method: 'passkey' };
+  if (checked.status === 'verified') return { status: 'verified', method: 'passkey' };
   // A credential no account has is as wrong as another account's: counted alike.
-  return { ok: false, error: checked.error === 'passkey_unknown' ? 'passkey_failed' : checked.error };
+  return { status: 'refused', problem: checked.problem === 'passkey_unknown' ? 'passkey_failed' : checked.problem };
 }
 
-async function checkRecovery(db: Database, accountId: string, code: string, now: number): Promise<SecondStepOutcome> {
+async function checkRecovery(db: Database, accountId: string, code: string, now: number): Promise<FactorCheck> {
   const spent = await spendRecovery(db, accountId, code, new Date(now));
-  return spent ? { ok: true, method: 'recovery_code', remaining: spent.remaining } : { ok: false, error: 'wrong_code' };
+  return spent ? { status: 'verified', method: 'recovery_code', remaining: spent.remaining } : { status: 'refused', problem: 'wrong_code' };
 }

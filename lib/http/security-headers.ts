@@ -1,7 +1,7 @@
 /**
  * The security headers of every Gatehouse answer, defined once: next.config.js
  * gives the static ones to everything Next serves, proxy.ts adds the page
- * policy with a fresh nonce and HSTS, and lib/oidc/extensions/security-headers.ts gives all of
+ * policy with a fresh nonce and HSTS, and lib/oidc/extensions/provider-headers.ts gives all of
  * them to the provider's answers, which `npm start` serves without Next.
  *
  * No imports: next.config.js loads this file before anything is built.

@@ -46,7 +46,7 @@ export type { SigningKeyInfo };
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** How often every instance reads the keys' state: the bound on how late it serves a change made elsewhere (README, Signing keys). */
+/** How often every instance reads the keys' state: the bound on how late it serves a change made elsewhere (a rotation by hand on one instance); one small query, so it can be short. */
 export const ROTATION_POLL_MS = 2_000;
 
 export interface RotationSettings {
@@ -154,7 +154,11 @@ export type AppliedStep = Step & { kid?: string };
  * when its algorithm still has none in that state: two instances starting at
  * once on an empty database make one current key per algorithm.
  */
-export async function checkSigningKeys(db: Database, settings: RotationSettings, { now = Date.now(), by = BY_SYSTEM } = {}): Promise<AppliedStep[]> {
+export async function checkSigningKeys(
+  db: Database,
+  settings: RotationSettings,
+  { now, by = BY_SYSTEM }: { now: number; by?: AuditBy },
+): Promise<AppliedStep[]> {
   const applied: AppliedStep[] = [];
   for (const step of dueSteps(await listSigningKeyInfo(db), settings, now)) {
     let done = false;
@@ -236,12 +240,7 @@ export interface RotationOutcome {
 export async function rotateSigningKeys(
   db: Database,
   settings: RotationSettings,
-  {
-    algs = ID_TOKEN_SIGNING_ALGS,
-    immediately = false,
-    now = Date.now(),
-    by,
-  }: { algs?: readonly IdTokenSigningAlg[]; immediately?: boolean; now?: number; by: AuditBy },
+  { algs = ID_TOKEN_SIGNING_ALGS, immediately = false, now, by }: { algs?: readonly IdTokenSigningAlg[]; immediately?: boolean; now: number; by: AuditBy },
 ): Promise<RotationOutcome[]> {
   const outcomes: RotationOutcome[] = [];
   for (const alg of algs) {
@@ -272,11 +271,7 @@ export async function rotateSigningKeys(
  * previous one (`early` when tokens it signed may still be valid: they stop
  * verifying, which is the point when the key was compromised).
  */
-export async function retireSigningKey(
-  db: Database,
-  kid: string,
-  { now = Date.now(), by }: { now?: number; by: AuditBy },
-): Promise<{ key: SigningKeyInfo; early: boolean }> {
+export async function retireSigningKey(db: Database, kid: string, { now, by }: { now: number; by: AuditBy }): Promise<{ key: SigningKeyInfo; early: boolean }> {
   const key = (await listSigningKeyInfo(db)).find((k) => k.kid === kid);
   if (!key) throw new NotFound(`no signing key with kid ${kid}`);
   if (key.state === 'current') throw new Conflict(`${kid} signs the ${key.alg} tokens: rotate first (gatehouse keys rotate), then retire it`);

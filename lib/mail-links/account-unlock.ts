@@ -12,10 +12,11 @@
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
 import type { Locale } from '../i18n/locale.ts';
-import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from './repository.ts';
+import { findMailLink, mailLinkState, takeMailLink } from './repository.ts';
+import { checkMailLink, mailSingleUseLink } from './single-use.ts';
 import { findAccount } from '../users/repository.ts';
 import { accountUnlockMail } from '../mail/templates/account-unlock.ts';
-import { recordAudit, type RequestContext } from '../audit/log.ts';
+import { recordSelfAudit, type RequestContext } from '../audit/log.ts';
 import { adminMailLocale, type MailLinkConfig } from './email-verification.ts';
 import { knownDevice, rememberDevice } from '../sign-in/devices.ts';
 
@@ -33,31 +34,11 @@ export async function mailUnlockLink(ctx: Context, accountId: string, context: R
     const account = await findAccount(ctx.db, accountId);
     if (!account?.email || !account.emailVerified || account.disabled || ctx.mailer.mode === 'off') return;
     if (!(await ctx.throttle.beforeUnlockMail(account.id)).allowed) return;
-    const token = newLinkToken();
     const lockedAt = new Date(ctx.now());
-    const linkId = await insertMailLink(ctx.db, {
-      token,
-      userId: account.id,
-      purpose: 'account_unlock',
-      email: account.email,
-      expiresAt: new Date(lockedAt.getTime() + UNLOCK_LINK_HOURS * 3_600_000),
-    });
-    const url = new URL(`/unlock/${token}`, ctx.config.ISSUER).toString();
-    const mail = accountUnlockMail({
-      brand: mailBrand(ctx.config),
-      locale,
-      username: account.username,
-      url,
-      validHours: UNLOCK_LINK_HOURS,
-      lockedAt,
-      ip: context.ip,
-    });
-    try {
-      await ctx.mailer.send({ to: account.email, ...mail });
-    } catch (error) {
-      await deleteMailLink(ctx.db, linkId);
-      throw error;
-    }
+    const expiresAt = new Date(lockedAt.getTime() + UNLOCK_LINK_HOURS * 3_600_000);
+    await mailSingleUseLink(ctx, { userId: account.id, purpose: 'account_unlock', email: account.email, expiresAt, path: '/unlock' }, ({ url = '' }) =>
+      accountUnlockMail({ brand: mailBrand(ctx.config), locale, username: account.username, url, validHours: UNLOCK_LINK_HOURS, lockedAt, ip: context.ip }),
+    );
   } catch (error) {
     ctx.log.error({ account_id: accountId, request_id: context.requestId ?? undefined, err: error }, 'an unlock mail could not be sent');
   }
@@ -98,18 +79,14 @@ export async function unlockWithLink(
   context: RequestContext,
   cookieHeader: string | null,
 ): Promise<{ outcome: UnlockOutcome; deviceCookie?: string }> {
-  const check = await ctx.throttle.beforeLinkCheck(context.ip);
-  if (!check.allowed) return { outcome: { status: 'throttled', retryAfterSeconds: check.retryAfterSeconds } };
-  const view = await viewUnlockLink(ctx, token);
-  if (view.status !== 'valid') {
-    if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
-    return { outcome: { status: 'link', problem: view.status === 'unlocked' ? 'used' : view.status } };
-  }
-  const link = await findMailLink(ctx.db, token, 'account_unlock');
-  if (!link || !(await spendMailLink(ctx.db, token, 'account_unlock', new Date(ctx.now())))) return { outcome: { status: 'link', problem: 'used' } };
-  const person = { id: link.userId, username: view.username };
+  const checked = await checkMailLink(ctx, context.ip, () => viewUnlockLink(ctx, token));
+  if (checked.status === 'throttled') return { outcome: { status: 'throttled', retryAfterSeconds: checked.refusal.retryAfterSeconds } };
+  if (checked.status !== 'valid') return { outcome: checked };
+  const link = await takeMailLink(ctx.db, token, 'account_unlock', new Date(ctx.now()));
+  if (!link) return { outcome: { status: 'link', problem: 'used' } };
+  const person = { id: link.userId, username: checked.view.username };
   await ctx.throttle.unlock(person.id);
-  await recordAudit(ctx.db, { action: 'user.unlocked', actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details: {} });
+  await recordSelfAudit(ctx.db, 'user.unlocked', person, context, {});
   const deviceCookie = await rememberDevice(ctx.db, person.id, cookieHeader, ctx.config.ISSUER.startsWith('https:'));
   return { outcome: { status: 'unlocked', username: person.username }, deviceCookie };
 }

@@ -10,10 +10,12 @@
 import { mailBrand } from '../config/brand.ts';
 import type { Locale } from '../i18n/locale.ts';
 import type { AppContext } from '../context.ts';
-import { deleteMailLink, findMailLink, insertMailLink, newLinkToken, spendMailLink } from './repository.ts';
+import { findMailLink, takeMailLink } from './repository.ts';
+import { checkMailLink, mailSingleUseLink } from './single-use.ts';
+import { CODE_MINUTES, readMailCode, spendMailCode } from './codes.ts';
 import { findAccount, setVerifiedEmail } from '../users/repository.ts';
 import { emailVerificationMail, type EmailVerificationMail } from '../mail/templates/email-verification.ts';
-import { recordAudit, type RequestContext } from '../audit/log.ts';
+import { recordSelfAudit, type RequestContext } from '../audit/log.ts';
 import { canMailLinks } from './password-reset.ts';
 
 export const VERIFICATION_LINK_HOURS = 24;
@@ -37,7 +39,9 @@ export type VerificationSend = 'sent' | 'failed' | 'off';
  * Mails `email` a link that verifies it for the account (replacing an earlier unused one).
  * `template`: the mail's wording (a sign-up's says more, lib/mail/templates/sign-up.ts);
  * `requestId`: the request that asked, named in the log line of a failed send; `locale`: the
- * language of the person's own request, DEFAULT_LOCALE when an admin's.
+ * language of the person's own request, DEFAULT_LOCALE when an admin's. `withCode`: a code beside the
+ * link, for a mail a page is waiting for (a sign-up's: lib/sign-in/sign-up-interaction.ts); an admin's
+ * or /account's mail has no page to type it into, and a code nobody can use is only one more secret.
  */
 export async function sendEmailVerification(
   ctx: Context,
@@ -47,31 +51,31 @@ export async function sendEmailVerification(
     template = emailVerificationMail,
     requestId,
     locale = adminMailLocale(ctx.config),
+    withCode = false,
   }: {
     template?: (mail: EmailVerificationMail) => { subject: string; text: string; html: string };
     requestId?: string | null;
     locale?: Locale;
+    withCode?: boolean;
   } = {},
 ): Promise<VerificationSend> {
   if (!canMailLinks(ctx)) return 'off';
-  const token = newLinkToken();
-  const linkId = await insertMailLink(ctx.db, {
-    token,
-    userId: user.id,
-    purpose: 'email_verification',
-    email,
-    expiresAt: new Date(ctx.now() + VERIFICATION_LINK_HOURS * 3_600_000),
-  });
-  const url = new URL(`/verify-email/${token}`, ctx.config.ISSUER).toString();
+  const mail = { userId: user.id, purpose: 'email_verification' as const, email, path: '/verify-email', withCode };
   try {
-    await ctx.mailer.send({
-      to: email,
-      link: url,
-      ...template({ brand: mailBrand(ctx.config), locale, username: user.username, email, url, validHours: VERIFICATION_LINK_HOURS }),
-    });
+    await mailSingleUseLink(ctx, { ...mail, expiresAt: new Date(ctx.now() + VERIFICATION_LINK_HOURS * 3_600_000) }, ({ url = '', code }) =>
+      template({
+        brand: mailBrand(ctx.config),
+        locale,
+        username: user.username,
+        email,
+        url,
+        code,
+        validHours: VERIFICATION_LINK_HOURS,
+        codeMinutes: CODE_MINUTES,
+      }),
+    );
     return 'sent';
   } catch (error) {
-    await deleteMailLink(ctx.db, linkId);
     ctx.log.error({ account_id: user.id, request_id: requestId ?? undefined, err: error }, 'an email verification mail could not be sent');
     return 'failed';
   }
@@ -107,28 +111,53 @@ export type VerificationOutcome =
 
 /** Uses the link: the address becomes the account's, verified. */
 export async function confirmEmail(ctx: LinkContext, token: string, context: RequestContext): Promise<VerificationOutcome> {
-  const check = await ctx.throttle.beforeLinkCheck(context.ip);
-  if (!check.allowed) return { status: 'throttled', retryAfterSeconds: check.retryAfterSeconds };
-  const view = await viewVerificationLink(ctx, token);
-  if (view.status !== 'valid') {
-    if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
-    return { status: 'link', problem: view.status === 'confirmed' ? 'used' : view.status };
-  }
-  const link = await findMailLink(ctx.db, token, 'email_verification');
-  if (!link || !(await spendMailLink(ctx.db, token, 'email_verification', new Date(ctx.now())))) return { status: 'link', problem: 'used' };
+  const checked = await checkMailLink(ctx, context.ip, () => viewVerificationLink(ctx, token));
+  if (checked.status === 'throttled') return { status: 'throttled', retryAfterSeconds: checked.refusal.retryAfterSeconds };
+  if (checked.status !== 'valid') return checked;
+  const link = await takeMailLink(ctx.db, token, 'email_verification', new Date(ctx.now()));
+  if (!link) return { status: 'link', problem: 'used' };
+  return verifyAddress(ctx, link, checked.view.username, context);
+}
+
+/** The address a link or its code went to becomes the account's, verified; audited. */
+export async function verifyAddress(
+  ctx: Pick<AppContext, 'db'>,
+  link: { userId: string; email: string },
+  username: string,
+  context: RequestContext,
+): Promise<Extract<VerificationOutcome, { status: 'verified' | 'taken' }>> {
   try {
     await setVerifiedEmail(ctx.db, link.userId, link.email);
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') return { status: 'taken' };
     throw error;
   }
-  const person = { id: link.userId, username: view.username };
-  await recordAudit(ctx.db, {
-    action: 'user.email_verified',
-    actor: person,
-    target: { type: 'user', id: person.id, label: person.username },
-    context,
-    details: { email: link.email },
-  });
+  await recordSelfAudit(ctx.db, 'user.email_verified', { id: link.userId, username }, context, { email: link.email });
   return { status: 'verified', email: link.email };
+}
+
+/** Why a typed code did not verify: malformed (not counted), wrong, the mail's tries used up, or the code's time over. */
+export type CodeProblem = 'mail_code_missing' | 'mail_code_letters' | 'mail_code_length' | 'mail_code_wrong' | 'mail_code_exhausted' | 'mail_code_expired';
+
+/**
+ * The code from the verification mail, typed on the page that waits for `userId`'s address (the account is the one
+ * bound to that page, never one the form names). Right: the address is verified, and the mail's link is spent with
+ * it. Wrong codes count against the mail (lib/mail-links/codes.ts) and against the source address.
+ */
+export async function confirmEmailWithCode(
+  ctx: LinkContext,
+  userId: string,
+  typed: string,
+  context: RequestContext,
+): Promise<Extract<VerificationOutcome, { status: 'verified' | 'taken' | 'throttled' }> | { status: 'code'; problem: CodeProblem }> {
+  const read = readMailCode(typed);
+  if (!read.ok) return { status: 'code', problem: `mail_${read.problem}` };
+  const check = await ctx.throttle.beforeLinkCheck(context.ip);
+  if (!check.allowed) return { status: 'throttled', retryAfterSeconds: check.retryAfterSeconds };
+  const account = await findAccount(ctx.db, userId);
+  const outcome = account && !account.disabled ? await spendMailCode(ctx.db, userId, 'email_verification', read.code, new Date(ctx.now())) : undefined;
+  if (outcome?.status === 'spent' && account) return verifyAddress(ctx, outcome.link, account.username, context);
+  if (outcome?.status === 'expired') return { status: 'code', problem: 'mail_code_expired' };
+  await ctx.throttle.linkFailed(context.ip);
+  return { status: 'code', problem: outcome?.status === 'exhausted' ? 'mail_code_exhausted' : 'mail_code_wrong' };
 }

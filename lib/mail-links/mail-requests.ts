@@ -5,9 +5,11 @@
  * beforeMailRequest), so a name without one is counted under a stable
  * pseudonym of its own, or the 7th request would tell the two apart.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Database } from '../db/database.ts';
-import { serverSecret } from '../db/secrets.ts';
+import { randomServerSecret } from '../db/secrets.ts';
+
+const nameKey = randomServerSecret('mail_request_name_key');
 
 /**
  * The counter a name that has no account is throttled under: a stable id from
@@ -15,18 +17,7 @@ import { serverSecret } from '../db/secrets.ts';
  * of its own. What was typed is never stored; the prefix cannot be an account's id.
  */
 export async function unknownNameKey(db: Database, identifier: string): Promise<string> {
-  let key = nameKeys.get(db);
-  if (!key) {
-    // One secret shared by every instance; a failed read is tried again next time.
-    key = serverSecret(db, 'mail_request_name_key', () => randomBytes(32).toString('base64url')).catch((error: unknown) => {
-      nameKeys.delete(db);
-      throw error;
-    });
-    nameKeys.set(db, key);
-  }
-  return `name:${createHmac('sha256', await key)
+  return `name:${createHmac('sha256', await nameKey(db))
     .update(identifier.toLowerCase())
     .digest('base64url')}`;
 }
-
-const nameKeys = new WeakMap<Database, Promise<string>>();

@@ -18,7 +18,8 @@
 import { z } from 'zod';
 import { mailBrand } from '../config/brand.ts';
 import type { AppContext } from '../context.ts';
-import { deleteMailLink, findMailLink, insertMailLink, mailLinkState, newLinkToken, spendMailLink } from './repository.ts';
+import { mailLinkState, takeMailLink } from './repository.ts';
+import { checkMailLink, mailSingleUseLink } from './single-use.ts';
 import { findAccount, findUserByUsernameOrEmail, markEmailVerified } from '../users/repository.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { passwordResetMail } from '../mail/templates/password-reset.ts';
@@ -76,28 +77,12 @@ export async function requestPasswordReset(
 
 /** Makes the link and mails it (after the answer); a refused mail takes its link with it. */
 async function mailResetLink(ctx: Context, user: { id: string; username: string; email: string }, requestedAt: Date, context: RequestContext, locale: Locale) {
-  const token = newLinkToken();
-  const linkId = await insertMailLink(ctx.db, {
-    token,
-    userId: user.id,
-    purpose: 'password_reset',
-    email: user.email,
-    expiresAt: new Date(requestedAt.getTime() + RESET_LINK_MINUTES * 60_000),
-  });
-  const url = new URL(`/password-reset/${token}`, ctx.config.ISSUER).toString();
-  const mail = passwordResetMail({
-    brand: mailBrand(ctx.config),
-    locale,
-    username: user.username,
-    url,
-    validMinutes: RESET_LINK_MINUTES,
-    requestedAt,
-    ...context,
-  });
+  const expiresAt = new Date(requestedAt.getTime() + RESET_LINK_MINUTES * 60_000);
   try {
-    await ctx.mailer.send({ to: user.email, ...mail });
+    await mailSingleUseLink(ctx, { userId: user.id, purpose: 'password_reset', email: user.email, expiresAt, path: '/password-reset' }, ({ url = '' }) =>
+      passwordResetMail({ brand: mailBrand(ctx.config), locale, username: user.username, url, validMinutes: RESET_LINK_MINUTES, requestedAt, ...context }),
+    );
   } catch (error) {
-    await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
     ctx.log.error({ account_id: user.id, request_id: context.requestId ?? undefined, err: error }, 'a password reset mail could not be sent');
     return;
@@ -141,20 +126,17 @@ export type ResetState =
 
 /** Sets the new password with the link's token, once; every session of the person ends. */
 export async function resetPassword(ctx: Context, token: string, form: FormData, context: RequestContext): Promise<ResetState> {
-  const check = await ctx.throttle.beforeLinkCheck(context.ip);
-  if (!check.allowed) return { status: 'invalid', errors: { form: [throttledProblem(check)] } };
-  const view = await viewResetLink(ctx, token);
-  if (view.status !== 'valid') {
-    if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
-    return { status: 'link', problem: view.status };
-  }
+  const checked = await checkMailLink(ctx, context.ip, () => viewResetLink(ctx, token));
+  if (checked.status === 'throttled') return { status: 'invalid', errors: { form: [throttledProblem(checked.refusal)] } };
+  if (checked.status !== 'valid') return checked;
+  const { view } = checked;
   // The same rules as every password a person chooses (password-policy.ts), checked before the link is spent.
   const typed = readNewPassword(form, ctx.config);
   if (!typed.ok) return { status: 'invalid', errors: typed.errors };
   const { password } = typed;
 
-  const link = await findMailLink(ctx.db, token, 'password_reset');
-  if (!link || !(await spendMailLink(ctx.db, token, 'password_reset', new Date(ctx.now())))) return { status: 'link', problem: 'used' };
+  const link = await takeMailLink(ctx.db, token, 'password_reset', new Date(ctx.now()));
+  if (!link) return { status: 'link', problem: 'used' };
   const person = { id: link.userId, username: view.username };
   await changePassword(ctx.db, person.id, password, { actor: person, context }, { viaMailLink: true });
   // The link proves the mailbox as a verification link does. A sign-up made with someone else's address

@@ -6,13 +6,15 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
+import { hashMailCode } from './codes.ts';
 
 /**
  * `email_verification`: the link proves the person reads `email` (a new address becomes the account's only then);
  * `invitation`: an invited person chooses their first password with it, which verifies `email` too;
- * `account_unlock`: the owner lifts a lock that strangers' failed passwords put on new browsers (lib/mail-links/account-unlock.ts).
+ * `account_unlock`: the owner lifts a lock that strangers' failed passwords put on new browsers (lib/mail-links/account-unlock.ts);
+ * `sign_in_code`: a code alone, no link, that signs in to the account (lib/sign-in/email-codes.ts).
  */
-export type MailLinkPurpose = 'password_reset' | 'email_verification' | 'invitation' | 'account_unlock';
+export type MailLinkPurpose = 'password_reset' | 'email_verification' | 'invitation' | 'account_unlock' | 'sign_in_code';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -25,14 +27,16 @@ export const newLinkToken = () => randomBytes(32).toString('base64url');
  * mail cannot be sent. `keepEarlier`: the earlier ones stay until
  * `dropEarlierMailLinks`, called once the mail is sent, so a failed send takes
  * nothing away from a person who holds an earlier mail (an invitation resent).
+ * `code`: a code mailed with the link, kept as its HMAC (lib/mail-links/codes.ts).
  */
 export async function insertMailLink(
   db: Database,
-  link: { token: string; userId: string; purpose: MailLinkPurpose; email: string; expiresAt: Date },
+  link: { token: string; userId: string; purpose: MailLinkPurpose; email: string; expiresAt: Date; code?: { code: string; expiresAt: Date } },
   options: { keepEarlier?: boolean } = {},
 ): Promise<string> {
   const id = hashOf(link.token);
-  const create = db.prisma.mailLink.create({ data: { id, userId: link.userId, purpose: link.purpose, email: link.email, expiresAt: link.expiresAt } });
+  const code = link.code ? { codeHash: await hashMailCode(db, id, link.code.code), codeExpiresAt: link.code.expiresAt } : {};
+  const create = db.prisma.mailLink.create({ data: { id, userId: link.userId, purpose: link.purpose, email: link.email, expiresAt: link.expiresAt, ...code } });
   if (options.keepEarlier) await create;
   else await db.prisma.$transaction([db.prisma.mailLink.deleteMany({ where: { userId: link.userId, purpose: link.purpose, usedAt: null } }), create]);
   return id;
@@ -75,6 +79,17 @@ export async function mailLinkState(db: Database, token: string, purpose: MailLi
   if (link.usedAt) return { status: 'used' };
   if (link.expiresAt.getTime() <= now) return { status: 'expired' };
   return { status: 'open', link };
+}
+
+/** Spends a link: the link for the one request that found it unspent and unexpired, else undefined. */
+export async function takeMailLink(db: Database, token: string, purpose: MailLinkPurpose, at: Date): Promise<MailLinkRecord | undefined> {
+  const link = await findMailLink(db, token, purpose);
+  return link && (await spendMailLink(db, token, purpose, at)) ? link : undefined;
+}
+
+/** Whether the person's newest link of `purpose` was spent (by its link or its code) at or after `since`. */
+export async function mailLinkSpentSince(db: Database, userId: string, purpose: MailLinkPurpose, since: Date): Promise<boolean> {
+  return (await db.prisma.mailLink.count({ where: { userId, purpose, usedAt: { gte: since } } })) > 0;
 }
 
 /** Spends a link: true only for the one request that found it unspent and unexpired. */

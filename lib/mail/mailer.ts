@@ -84,7 +84,7 @@ export function createMailer(config: MailConfig, { log, production = process.env
     async send(mail) {
       // Development only, never under `npm start` (production): the text body carries
       // the links a developer follows, tokens included, so it is the one log line that
-      // holds a credential; README, *Logs*, says so.
+      // holds a credential, which is why it never runs in production.
       log.info(`---- MAIL NOT SENT (SMTP_URL is not set) ----\nFrom: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n---- end of mail ----`);
     },
     close() {},

@@ -10,16 +10,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import {
-  deleteExpiredArtifacts,
-  destroyArtifactsOfAccount,
-  destroyArtifactsOfClient,
-  destroyGrantsOfAccountForClient,
-  hashArtifactId,
-  hashStoredCredentials,
-  lastIssuedByClient,
-  REDIS_MODELS,
-} from '../db/artifacts.ts';
+import { deleteExpiredArtifacts, destroyArtifactsOfClient, hashArtifactId, hashStoredCredentials, REDIS_MODELS } from '../db/artifacts.ts';
+import { destroyArtifactsOfAccount, destroyGrantsOfAccountForClient, lastIssuedByClient } from '../account/repository.ts';
 import { closeDatabase, database, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { adapterFor } from './adapter.ts';
@@ -112,7 +104,7 @@ for (const { name, url, redisUrl, skip } of stores) {
       return database(url!, { redisUrl });
     };
     const adapter = async (model: string) => {
-      const Adapter = adapterFor(await open());
+      const Adapter = adapterFor(await open(), { now: Date.now });
       return new Adapter(model);
     };
 
@@ -330,7 +322,7 @@ for (const { name, url, redisUrl, skip } of stores) {
       await new Promise((done) => setTimeout(done, 1100));
       assert.equal(await access.find(a), undefined);
       assert.equal(await refresh.find(r), undefined);
-      assert.ok((await deleteExpiredArtifacts((await open()).sql)) >= 1);
+      assert.ok((await deleteExpiredArtifacts((await open()).sql, Date.now())) >= 1);
       assert.ok(!(await storedUnder(await open(), 'AccessToken', hashArtifactId(a))) || !redisUrl, 'gone from Redis at its expiry');
     });
 
@@ -374,7 +366,7 @@ for (const { name, url, redisUrl, skip } of stores) {
       await tokens.upsert(token, { jti: token, grantId, accountId: account, clientId: client, iat: iat + 1 }, 60);
       await refresh.upsert(rt, { jti: rt, grantId, accountId: account, clientId: client, iat }, 60);
       await tokens.upsert(kept, { jti: kept, grantId: otherGrant, accountId: account, clientId: 'another-client', iat }, 60);
-      assert.equal((await lastIssuedByClient(await open(), account)).get(client), iat + 1, 'the latest token, wherever it is held');
+      assert.equal((await lastIssuedByClient(await open(), account, Date.now())).get(client), iat + 1, 'the latest token, wherever it is held');
       const { grantIds, removed } = await destroyGrantsOfAccountForClient(await open(), account, client);
       assert.deepEqual(grantIds, [grantId]);
       assert.equal(removed, 4);

@@ -29,7 +29,7 @@ import { tracing } from '../ops/tracing.ts';
 /**
  * The routes that read grants and sessions through the process's read cache: the
  * ones every API call behind Gatehouse costs, which only read. A stale entry there
- * is bounded (README, *Scale-out*) and, for the one check that could refuse a
+ * is bounded (READ_CACHE_MAX_AGE_MS, and a change notifies the others) and, for the one check that could refuse a
  * valid token with it (the token's session still naming its grant), read again.
  * Everywhere else (sign-in, consent, code redemption, refresh, logout) the reads
  * follow the flow's own writes, possibly made on another instance a moment ago,
@@ -60,20 +60,32 @@ const bindsToken = (token: ArtifactPayload) => (session: ArtifactPayload) => {
  * Builds the adapter class the provider instantiates once per model name; with `metrics`, every call is
  * timed per operation and, with tracing on, is a span of its own under the request's (lib/ops/tracing.ts).
  */
-export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>, cachedRead: CachedRequest = cachedRequest) {
+export function adapterFor(
+  db: Database,
+  {
+    now,
+    metrics,
+    cachedRead = cachedRequest,
+  }: {
+    /** The context's clock (lib/context.ts): what expires, and when, is decided against it. */
+    now: () => number;
+    metrics?: Pick<Metrics, 'storageCall'>;
+    cachedRead?: CachedRequest;
+  },
+) {
   const adapter = class GatehouseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       if (this.model === 'Client') throw new Error('clients are managed by the CLI and portal, not the provider');
-      const expiresAt = typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : null;
+      const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn * 1000 : null;
       await saveArtifact(db, this.model, id, payload, expiresAt);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return cachedClientMetadata(db, id) as Promise<AdapterPayload | undefined>;
+      if (this.model === 'Client') return cachedClientMetadata(db, id, now()) as Promise<AdapterPayload | undefined>;
       const cached = cachedRead();
-      const payload = await loadArtifact(db, this.model, id, { cached: Boolean(cached) });
+      const payload = await loadArtifact(db, this.model, id, now(), { cached: Boolean(cached) });
       if (cached && payload && isTokenModel(this.model)) tokenOfRequest.set(cached.request, payload);
       return payload as AdapterPayload | undefined;
     }
@@ -82,11 +94,11 @@ export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>,
       const cached = cachedRead();
       const token = cached && tokenOfRequest.get(cached.request);
       const read: CachedRead = { cached: Boolean(cached), accept: token ? bindsToken(token) : undefined };
-      return loadArtifactByUid(db, this.model, uid, read) as Promise<AdapterPayload | undefined>;
+      return loadArtifactByUid(db, this.model, uid, now(), read) as Promise<AdapterPayload | undefined>;
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return loadArtifactByUserCode(db, this.model, userCode) as Promise<AdapterPayload | undefined>;
+      return loadArtifactByUserCode(db, this.model, userCode, now()) as Promise<AdapterPayload | undefined>;
     }
 
     /**
@@ -97,7 +109,7 @@ export function adapterFor(db: Database, metrics?: Pick<Metrics, 'storageCall'>,
      * from it are revoked.
      */
     async consume(id: string): Promise<void> {
-      if (await consumeArtifactOnce(db, this.model, id)) return;
+      if (await consumeArtifactOnce(db, this.model, id, now())) return;
       const grantId = await grantIdOf(db, this.model, id);
       if (grantId) await destroyGrant(db, grantId);
       throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);

@@ -7,6 +7,7 @@ import { corsOrigins, providerConfiguration } from './configuration.ts';
 import { DEFAULT_BRAND } from '../config/brand.ts';
 
 const configuration = providerConfiguration({
+  now: Date.now,
   issuer: 'http://localhost:3000',
   db: {} as Database, // never touched: nothing here reads storage
   jwks: [],

@@ -14,11 +14,11 @@ import type { Brand } from '../config/brand.ts';
 import { providerPages } from './html.ts';
 import { renderErrorPage, renderLogoutPage, renderSignedOutPage } from './provider-pages.ts';
 import type { Locale } from '../i18n/locale.ts';
-import { loadExistingGrant } from './grants.ts';
+import { existingGrantLoader } from './grants.ts';
 import { isConfidentialResourceServer, trustViolations, type TrustViolation } from './client-policy.ts';
-import { ACR_VALUES } from './authentication-context.ts';
+import { acrValuesFor } from './authentication-context.ts';
 import { interactionPolicyWithStepUp } from './step-up.ts';
-import { promptValues, withAccountChoice } from './account-choice.ts';
+import { promptValues, withAccountChoice } from './select-account.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 
@@ -40,10 +40,14 @@ export interface ProviderSettings {
   sessionIdleTtl?: number;
   /** Times the storage adapter's calls (lib/ops/metrics.ts); the bench's bare configuration has none. */
   metrics?: Pick<Metrics, 'storageCall'>;
+  /** The context's clock (lib/context.ts), for the storage adapter. */
+  now: () => number;
   /** The operator's brand on the provider's own pages (logout, errors). */
   brand: Brand;
   /** The language of those pages when neither ui_locales nor Accept-Language names one we have (DEFAULT_LOCALE); English if not given. */
   defaultLocale?: Locale;
+  /** EMAIL_SIGN_IN_CODES is on: its acr is listed too. */
+  emailSignInCodes?: boolean;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -101,7 +105,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const { db } = settings;
   const https = settings.issuer.startsWith('https:');
   const readAccount = accountReader(db);
-  // "Use another account" asks the login prompt again; prompt=select_account is a prompt of its own (lib/oidc/account-choice.ts).
+  // "Use another account" asks the login prompt again; prompt=select_account is a prompt of its own (lib/oidc/select-account.ts).
   const policy = withAccountChoice(interactionPolicyWithStepUp(db));
   const pageSettings = {
     pages: providerPages(settings.brand),
@@ -111,7 +115,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   };
 
   return {
-    adapter: adapterFor(db, settings.metrics),
+    adapter: adapterFor(db, { now: settings.now, metrics: settings.metrics }),
     // Clients come from the database through the adapter (model "Client").
     clients: [],
     jwks: { keys: settings.jwks },
@@ -151,7 +155,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // only, or password and a second factor. Listed in discovery as acr_values_supported
     // (OpenID Connect Discovery 1.0 §3); every ID token carries the one that applied
     // and its RFC 8176 `amr`, from the login result of lib/sign-in/interactions.ts.
-    acrValues: ACR_VALUES,
+    acrValues: acrValuesFor(settings.emailSignInCodes ?? false),
     claims: {
       // acr and amr under openid: every ID token says how the person signed in
       // (lib/oidc/authentication-context.ts). As standalone claims the provider would
@@ -204,7 +208,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // Refresh tokens for every client registered for the refresh_token grant,
     // not only when offline_access is requested: registering the grant is the ask.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    loadExistingGrant,
+    loadExistingGrant: existingGrantLoader(db),
     interactions: {
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
       // The default login and consent prompts, and step-up: a password-only session asked

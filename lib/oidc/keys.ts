@@ -28,7 +28,7 @@ export function generateSigningJwk(alg: IdTokenSigningAlg): JWK & { kid: string 
  * rotation state they were read at (read before them: a change in between
  * shows as a newer version, never a missed one). Creates a current key for an
  * algorithm that has none, for a process that did not run the rotation's check
- * first (instrumentation.ts does, and audits it).
+ * first (the start-up does, and audits it).
  */
 export async function loadSigningKeys(db: Database): Promise<{ jwks: JWK[]; version: string }> {
   const version = signingKeysVersion(await listSigningKeyInfo(db));

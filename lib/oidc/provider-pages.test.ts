@@ -116,6 +116,36 @@ test('the logout confirmation in the request’s language', () => {
   assert.match(ctx.body, /The Shop hat darum gebeten/);
 });
 
+test('the portal asking with the signed-in person’s ID token: no question, the form confirms itself under a policy allowing that script alone', () => {
+  const portal = { ...registered, clientId: 'gatehouse-portal', clientName: 'Gatehouse account portal' };
+  const hint = (sub: string, aud = 'gatehouse-portal') => ({ IdTokenHint: { payload: { sub, aud } } });
+  const page = (entities: object, accountId = 'u1') => {
+    const headers = new Map([['content-security-policy', "default-src 'none'; script-src 'none'; style-src 'sha256-x'"]]);
+    const ctx = context({ client: portal }) as unknown as Record<string, unknown> & { oidc: Record<string, unknown>; body: string };
+    Object.assign(ctx.oidc, { entities, session: { accountId } });
+    Object.assign(ctx, { response: { get: (name: string) => headers.get(name) }, set: (name: string, value: string) => headers.set(name, value) });
+    renderLogoutPage(
+      settings,
+      ctx as unknown as KoaContextWithOIDC,
+      '<form id="op.logoutForm" method="post" action="/oauth/logout/confirm"><input type="hidden" name="xsrf" value="s"/></form>',
+    );
+    return { body: ctx.body, policy: headers.get('content-security-policy') ?? '' };
+  };
+  const own = page(hint('u1'));
+  assert.match(own.body, /Signing you out of Gatehouse/);
+  assert.match(own.body, /name="xsrf" value="s"\/><input type="hidden" name="logout" value="yes"\/><\/form>/, 'the session’s xsrf secret still goes with it');
+  assert.match(own.policy, /script-src 'sha256-[A-Za-z0-9+/=]+';/);
+  assert.doesNotMatch(own.policy, /script-src 'none'/);
+  for (const [why, other] of [
+    ['another person’s token', page(hint('u2'))],
+    ['no token', page({})],
+    ['a token for another app', page(hint('u1', 'shop'))],
+  ] as const) {
+    assert.match(other.body, /Sign out of Gatehouse\?/, why);
+    assert.match(other.policy, /script-src 'none'/, why);
+  }
+});
+
 test('appOrigin: only a registered http(s) redirect URI, as its origin', () => {
   assert.equal(appOrigin(registered.redirectUris, 'https://shop.example/cb'), 'https://shop.example/');
   assert.equal(appOrigin(registered.redirectUris, 'com.example.shop:/cb'), undefined);

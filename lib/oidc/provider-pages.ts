@@ -11,7 +11,9 @@
  * (lib/oidc/return-link.ts); an unknown client or an unregistered redirect_uri is a
  * clear stop (RFC 6749 §4.1.2.1: never redirect to it).
  */
+import { createHash } from 'node:crypto';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { type Locale, LOCALE_COOKIE, negotiateLocale } from '../i18n/locale.ts';
 import { translator } from '../i18n/messages.ts';
 import { escapeHtml, type ProviderPages } from './html.ts';
@@ -143,10 +145,55 @@ export async function renderErrorPage(
   );
 }
 
+/**
+ * Whether the logout needs no confirmation: the account portal asked for it with the ID token it
+ * holds for the signed-in person (id_token_hint, which the provider has validated and which names
+ * the portal as its audience), after its own Sign out button (a server action, Origin-checked).
+ * RP-Initiated Logout 1.0 §2 asks for a confirmation so that a relying party cannot end the
+ * session unasked; the portal is Gatehouse itself, and only its session cookie holds that token.
+ * The confirmation post still carries the session's xsrf secret.
+ */
+export function logoutAskedByPortal(ctx: KoaContextWithOIDC): boolean {
+  const hint = (ctx.oidc.entities as { IdTokenHint?: { payload?: { sub?: unknown; aud?: unknown } } }).IdTokenHint;
+  const accountId = ctx.oidc.session?.accountId;
+  return ctx.oidc.client?.clientId === PORTAL_CLIENT_ID && hint?.payload?.aud === PORTAL_CLIENT_ID && Boolean(accountId) && hint.payload.sub === accountId;
+}
+
+/** Submits the provider's logout form (op.logoutForm) as confirmed, once the page is read. */
+const SUBMIT_LOGOUT = "document.addEventListener('DOMContentLoaded',function(){document.getElementById('op.logoutForm').submit()})";
+
+/** Allows the page's one inline script by its hash (CSP3 §2.3.1), as oidc-provider's form_post page does. */
+function allowScript(ctx: KoaContextWithOIDC, script: string): void {
+  const policy = ctx.response.get('content-security-policy');
+  if (!policy) return;
+  const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+  ctx.set(
+    'content-security-policy',
+    policy
+      .split(';')
+      .map((directive) => (directive.trim().startsWith('script-src') ? `script-src ${hash}` : directive))
+      .join(';'),
+  );
+}
+
 /** logoutSource: the confirmation of RP-Initiated Logout 1.0 §2; `form` is the provider's hidden form (op.logoutForm). */
 export function renderLogoutPage({ pages, brandName, defaultLocale }: PageSettings, ctx: KoaContextWithOIDC, form: string): void {
   const locale = localeOf(ctx, defaultLocale);
   const t = translator(locale, 'providerPages.logout');
+  if (logoutAskedByPortal(ctx)) {
+    // One click from /account or /admin: the form confirms itself; without JavaScript, one button does.
+    const title = t('signingOut', { brand: brandName });
+    allowScript(ctx, SUBMIT_LOGOUT);
+    ctx.type = 'html';
+    // logout=yes: the whole Gatehouse session ends, not only the portal's part of it.
+    const confirmed = form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>');
+    ctx.body = pages.page(
+      t('title'),
+      `<h1>${escapeHtml(title)}</h1>${confirmed}<noscript><button class="primary" autofocus type="submit" form="op.logoutForm">${escapeHtml(t('continue'))}</button></noscript><script>${SUBMIT_LOGOUT}</script>`,
+      locale,
+    );
+    return;
+  }
   const client = ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId;
   ctx.type = 'html';
   ctx.body = pages.page(

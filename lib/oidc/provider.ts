@@ -32,7 +32,8 @@ export async function createProvider({
   throttle,
   metrics,
   log,
-}: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log'>): Promise<BuiltProvider> {
+  now,
+}: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log' | 'now'>): Promise<BuiltProvider> {
   const [{ jwks, version }, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
   const brand = brandFrom(config);
   const provider = new Provider(
@@ -47,15 +48,17 @@ export async function createProvider({
       sessionTtl: config.SESSION_TTL,
       sessionIdleTtl: config.SESSION_IDLE_TTL,
       metrics,
+      now,
       brand,
       defaultLocale: config.DEFAULT_LOCALE,
+      emailSignInCodes: config.EMAIL_SIGN_IN_CODES === 'on',
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
   // overwrite with the issuer's (lib/oidc/issuer-headers.ts): never the client's.
   provider.proxy = true;
   useHashedClientSecrets(provider, throttle);
-  useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId));
+  useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
   useExtensions(provider, brand, log);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
@@ -65,9 +68,9 @@ export async function createProvider({
 }
 
 /** Deletes expired artifacts every few minutes, for the process's life (lib/context.ts starts it with the first provider). */
-export function startArtifactCleanup(db: AppContext['db'], log: AppContext['log']): void {
+export function startArtifactCleanup({ db, log, now }: Pick<AppContext, 'db' | 'log' | 'now'>): void {
   const cleanup = setInterval(() => {
-    deleteExpiredArtifacts(db.sql).catch((error: unknown) => log.error({ err: error }, 'deleting expired artifacts failed'));
+    deleteExpiredArtifacts(db.sql, now()).catch((error: unknown) => log.error({ err: error }, 'deleting expired artifacts failed'));
   }, CLEANUP_INTERVAL_MS);
   cleanup.unref();
 }

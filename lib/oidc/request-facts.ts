@@ -1,6 +1,6 @@
 /**
  * What the provider's chain learns about a request that its mount logs
- * (lib/ops/request-log.ts): the client it was for. Kept on the Node request
+ * (lib/ops/request-observer.ts): the client it was for. Kept on the Node request
  * under a global symbol: under `next start` the provider's chain and the route
  * handler that logs come from different module graphs.
  */

@@ -13,7 +13,7 @@ import { escapeHtml } from './html.ts';
 
 export type ErrorLog = Pick<Log, 'error'>;
 
-/** `fields`: what else names the request (a page's route, never its path: lib/ops/request-log.ts says why). */
+/** `fields`: what else names the request (a page's route, never its path: lib/ops/request-observer.ts says why). */
 export function logServerError(log: ErrorLog, requestId: string | undefined, error: unknown, fields: { route?: string } = {}): void {
   if (fromRedis(error)) log.error({ request_id: requestId, ...fields, store: 'redis', err: error }, 'server_error: Redis is unavailable');
   else log.error({ request_id: requestId, ...fields, err: error }, 'server_error');

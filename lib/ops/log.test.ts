@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { logLevelSchema } from '../config/env.ts';
 import { createLogger, memoryLog, prettyStream, serializeError } from './log.ts';
-import { logRequest, pathRoute } from './request-log.ts';
+import { logRequest, pathRoute } from './request-observer.ts';
 
 test('LOG_LEVEL: pino level names in any case, info when unset or empty, anything else refused', () => {
   assert.equal(logLevelSchema.parse(undefined), 'info');

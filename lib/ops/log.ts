@@ -5,7 +5,7 @@
  * gets the server's with the provider's mount (lib/oidc/mounts/node.ts).
  *
  * The rule is never to hand the logger a credential: a request line carries a
- * route name, never a path with its token or a query string (lib/ops/request-log.ts),
+ * route name, never a path with its token or a query string (lib/ops/request-observer.ts),
  * and errors are reduced to their type, message and stack (`err` below). The
  * redaction is defence in depth for a field that slips through anyway: a field
  * of these names at the top or in a request's parts (`body.code`), and the
@@ -74,7 +74,7 @@ export function createLogger({ level = 'info', pretty = process.stdout.isTTY ===
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { err: serializeError },
-      // pino merges the line's own fields over these: a request line names its own span (lib/ops/request-log.ts).
+      // pino merges the line's own fields over these: a request line names its own span (lib/ops/request-observer.ts).
       ...(traceIds ? { mixin: () => traceIds() ?? NO_TRACE } : {}),
     },
     out,

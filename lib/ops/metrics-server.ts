@@ -5,8 +5,8 @@
  * load balancer or the proxy that fronts the issuer. No authentication, so
  * exposing it beyond loopback is a decision made with METRICS_HOST.
  *
- * Started by instrumentation.ts, which runs under `npm start` and plain
- * `next start` alike; once per process, however many module graphs load this.
+ * Started by the start-up (lib/start/steps.ts), which runs under `npm start` and plain
+ * `next start` alike, once per process.
  *
  * The alternative, for a scraper that reaches only the issuer's port: with
  * METRICS_TOKEN set, GET /metrics there answers `Authorization: Bearer <token>`
@@ -21,8 +21,8 @@ import { STATIC_SECURITY_HEADERS } from '../http/security-headers.ts';
 import type { Log } from './log.ts';
 import type { Metrics } from './metrics.ts';
 
-const SERVER = Symbol.for('gatehouse.metricsServer');
-const globalForServer = globalThis as typeof globalThis & { [SERVER]?: Promise<MetricsServer> };
+/** The process's listener: the start-up runs once per process (lib/start/start.ts), so one module graph starts it. */
+let started: Promise<MetricsServer> | undefined;
 
 export interface MetricsServer {
   /** Where it listens, e.g. http://127.0.0.1:9464/metrics. */
@@ -58,10 +58,10 @@ export function startMetricsServer(
   metrics: Pick<Metrics, 'registry'>,
   { host, port, log }: { host: string; port: number; log: Pick<Log, 'error'> },
 ): Promise<MetricsServer> {
-  globalForServer[SERVER] ??= new Promise<MetricsServer>((resolve, reject) => {
+  started ??= new Promise<MetricsServer>((resolve, reject) => {
     const server = createMetricsServer(metrics, log);
     server.once('error', (error) => {
-      delete globalForServer[SERVER];
+      started = undefined;
       reject(error);
     });
     server.listen(port, host, () => {
@@ -73,7 +73,7 @@ export function startMetricsServer(
       });
     });
   });
-  return globalForServer[SERVER];
+  return started;
 }
 
 /**

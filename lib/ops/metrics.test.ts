@@ -287,7 +287,7 @@ for (const storage of testDatabases('metrics')) {
     test("the provider's adapter times each call per operation, failures included", async () => {
       const db = await storage.open();
       const metrics = createMetrics();
-      const Adapter = adapterFor(db, metrics);
+      const Adapter = adapterFor(db, { now: Date.now, metrics });
       const sessions = new Adapter('Session');
       await sessions.find('nothing-here');
       await sessions.find('nothing-here');
@@ -303,7 +303,7 @@ for (const storage of testDatabases('metrics')) {
       await codes.consume(code);
       await assert.rejects(codes.consume(code), { name: 'InvalidGrant' });
       assert.equal(await sample(metrics, 'gatehouse_storage_errors_total{operation="consume",store="database"}'), undefined);
-      const untimed = adapterFor(db);
+      const untimed = adapterFor(db, { now: Date.now });
       assert.notEqual(untimed.prototype.find, Adapter.prototype.find, 'each adapterFor builds its own class');
     });
   });

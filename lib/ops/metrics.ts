@@ -8,7 +8,8 @@
  * operations), never a path, client id or username: each label value is a time
  * series kept for the process's life, so an open one would let any stranger
  * grow the server's memory and the scraper's storage with made-up URLs.
- * README, *Monitoring*, says what each metric means.
+ * An operator reads what each metric means in docs/operations.md, *Monitoring*:
+ * a new metric is written up there too.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

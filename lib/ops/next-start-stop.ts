@@ -16,13 +16,12 @@ import type { Log } from './log.ts';
 /** As scripts/server.mjs: a stop that takes longer than this exits 1, whatever is left. */
 const STOP_LIMIT_MS = 15_000;
 
-const INSTALLED = Symbol.for('gatehouse.nextStartStop');
-const globalForStop = globalThis as typeof globalThis & { [INSTALLED]?: true };
+let installed = false;
 
-/** Once per process (instrumentation.ts, under `next start` only). */
+/** Once per process (the start-up, lib/start/steps.ts, under `next start` only). */
 export function closeBeforeNextExits(close: () => Promise<void>, log: Pick<Log, 'info' | 'error'>, limitMs = STOP_LIMIT_MS): void {
-  if (globalForStop[INSTALLED]) return;
-  globalForStop[INSTALLED] = true;
+  if (installed) return;
+  installed = true;
   const exit = process.exit.bind(process);
   let signalled = false;
   let closing = false;

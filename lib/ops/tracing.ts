@@ -6,7 +6,7 @@
  * by startTracing. Every call site asks `tracing()` and does nothing more when it
  * is undefined, so a server without a collector pays one property read per request.
  *
- * What is traced (README, *Traces*): one server span per request, named by its
+ * What is traced: one server span per request, named by its
  * route (`POST /oauth/token`), with the status, the client and the request id;
  * under it the provider's storage calls (lib/oidc/adapter.ts) and argon2id
  * hashing (lib/platform/passwords.ts). A span never carries a path as sent, a
@@ -14,15 +14,17 @@
  * Only names from closed lists, the status, ids Gatehouse made (request id,
  * client_id) and error class names become attributes.
  *
- * One tracer per process, on globalThis as OpenTelemetry's own API keeps its
- * state: Next evaluates instrumentation, route handlers and pages as separate
- * module graphs (lib/context.ts says why), and password hashing has no context.
+ * One tracer per process, in the record Next's module graphs share
+ * (lib/platform/process.ts), as OpenTelemetry's own API keeps its state on
+ * globalThis; password hashing has no context to carry it.
  *
  * The settings are OpenTelemetry's standard environment variables, read here
  * with zod so that a bad value stops the start with a message naming it, as
  * lib/config/env.ts does for Gatehouse's own.
  */
 import { z } from 'zod';
+import { issueMessages } from '../platform/errors.ts';
+import { processShared } from '../platform/process.ts';
 
 /** What tracingSettings read; `undefined` from it means tracing is off. */
 export interface TracingSettings {
@@ -118,8 +120,8 @@ const otelSchema = z.object({
 export function tracingSettings(env: Record<string, string | undefined> = process.env): TracingSettings | undefined {
   const parsed = otelSchema.safeParse(env);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(issue.message.startsWith('OTEL_') ? issue.message : `${String(issue.path[0])}: ${issue.message}`);
+    const [[field, message]] = issueMessages(parsed.error);
+    throw new Error(message.startsWith('OTEL_') ? message : `${field}: ${message}`);
   }
   const o = parsed.data;
   if (o.OTEL_SDK_DISABLED === 'true' || o.OTEL_TRACES_EXPORTER === 'none') return undefined;
@@ -184,13 +186,9 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** Where the process's tracer lives (see above); undefined while tracing is off. */
-const SLOT = Symbol.for('gatehouse.tracing');
-const globalForTracing = globalThis as typeof globalThis & { [SLOT]?: Tracing };
-
 /** The process's tracer, or undefined when tracing is off. */
 export function tracing(): Tracing | undefined {
-  return globalForTracing[SLOT];
+  return processShared().tracer;
 }
 
 /** What the tracer reports about itself (spans that could not be sent), to the context's log. */
@@ -207,21 +205,20 @@ export interface TracingReport {
  */
 export async function startTracing(settings: TracingSettings | undefined, report: TracingReport): Promise<Tracing | undefined> {
   if (!settings) return undefined;
-  if (!globalForTracing[SLOT]) {
+  if (!processShared().tracer) {
     const { createTracing } = await import('./tracing-sdk.ts');
-    globalForTracing[SLOT] = await createTracing(settings, report);
+    processShared().tracer = await createTracing(settings, report);
   }
-  return globalForTracing[SLOT];
+  return processShared().tracer;
 }
 
 /** For tests: installs (or removes, with undefined) the process's tracer. */
 export function setTracingForTests(tracer: Tracing | undefined): void {
-  if (tracer) globalForTracing[SLOT] = tracer;
-  else delete globalForTracing[SLOT];
+  processShared().tracer = tracer;
 }
 
 /** `fn` in a child span when tracing is on (Tracing.inSpan), else just `fn`. */
 export function traced<T>(name: string, kind: 'internal' | 'client', attributes: SpanAttributes, fn: () => Promise<T>): Promise<T> {
-  const tracer = globalForTracing[SLOT];
+  const tracer = processShared().tracer;
   return tracer ? tracer.inSpan(name, kind, attributes, fn) : fn();
 }

@@ -74,23 +74,36 @@ export class Conflict extends withCode('conflict') {}
 /** The path exists, not with this method: carries the Allow header (RFC 9110 §15.5.6). */
 export class MethodNotAllowed extends withCode('method_not_allowed') {}
 
+/** One issue of a validation failure, as every surface reads it. */
+export interface NamedIssue {
+  /** The issue's path joined with dots ('' for the input as a whole), its first segment renamed. */
+  field: string;
+  message: string;
+  /** zod's own, for a reader that words it otherwise (the pages' problem codes, the audit log's field names). */
+  issue: z.core.$ZodIssue;
+}
+
 /**
- * What a validation failure says: `[field, message]` per issue, in zod's order,
- * each pair once. The field is the issue's path joined with dots ('' for the
- * input as a whole), its first segment renamed through `rename` (the admin
- * API's wire names, e.g. `redirectUris` → `redirect_uris`).
+ * The one reading of zod's issues, which every surface words from: in zod's
+ * order, each field and message once. `rename` maps a field's first segment
+ * (the admin API's wire names, e.g. `redirectUris` → `redirect_uris`).
  */
-export function issueMessages(error: z.ZodError, rename: Record<string, string> = {}): Array<[field: string, message: string]> {
+export function namedIssues(error: z.ZodError, rename: Record<string, string> = {}): NamedIssue[] {
   const seen = new Set<string>();
-  const pairs: Array<[string, string]> = [];
+  const named: NamedIssue[] = [];
   for (const issue of error.issues) {
     const [head, ...rest] = issue.path.map(String);
     const field = head === undefined ? '' : [Object.hasOwn(rename, head) ? rename[head] : head, ...rest].join('.');
     const key = JSON.stringify([field, issue.message]);
-    if (!seen.has(key)) pairs.push([field, issue.message]);
+    if (!seen.has(key)) named.push({ field, message: issue.message, issue });
     seen.add(key);
   }
-  return pairs;
+  return named;
+}
+
+/** What a validation failure says: `[field, message]` per issue (namedIssues). */
+export function issueMessages(error: z.ZodError, rename: Record<string, string> = {}): Array<[field: string, message: string]> {
+  return namedIssues(error, rename).map(({ field, message }) => [field, message]);
 }
 
 /** "where.field: message; ..." for the first ten issues, as one line. */

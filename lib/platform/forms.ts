@@ -5,7 +5,7 @@
  * what is not one, or not to be shown, is thrown on to the page's error boundary.
  */
 import type { z } from 'zod';
-import { InvalidRequest, issueMessages, ServiceError } from './errors.ts';
+import { InvalidRequest, issueMessages, namedIssues, ServiceError } from './errors.ts';
 
 export type FieldErrors<F extends string> = Partial<Record<F | 'form', string[]>>;
 
@@ -143,8 +143,8 @@ export function addProblem<F extends string>(problems: FieldProblems<F>, field: 
 /** A validation failure's problems under the form's fields (as fieldErrors places messages); `whole` takes those about the input as a whole. */
 export function fieldProblems<F extends string>(error: z.ZodError, fields: readonly F[], whole?: F): FieldProblems<F> {
   let problems: FieldProblems<F> = {};
-  for (const issue of error.issues) {
-    const head = String(issue.path[0] ?? '');
+  for (const { field: path, issue } of namedIssues(error)) {
+    const head = path.split('.')[0];
     const field = (fields as readonly string[]).includes(head) ? (head as F) : (whole ?? 'form');
     problems = addProblem(problems, field, issueProblem(issue));
   }

@@ -8,7 +8,7 @@
  * that header is whatever the client chose to send. Instead, the server stamps
  * every request with its TCP peer address as it arrives (Node's
  * `http.server.request.start` diagnostics channel, installed from
- * instrumentation.ts), in a header that also carries a per-process random
+ * the start-up), in a header that also carries a per-process random
  * nonce: a client sending that header itself cannot match the nonce, so a
  * forged value reads as "unknown", never as an address.
  *
@@ -20,6 +20,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { env } from '../config/env.ts';
+import { processShared } from './process.ts';
 
 export interface RequestContext {
   ip: string | null;
@@ -38,18 +39,11 @@ export const PEER_HEADER = 'x-gatehouse-peer';
 export const REQUEST_ID_HEADER = 'x-request-id';
 const MAX_USER_AGENT = 512;
 
-/**
- * The stamp's nonce, on globalThis: instrumentation installs the stamp in its
- * module graph, and the pages and route handlers that read it run in others
- * (Next.js evaluates them separately); all must see the same nonce.
- */
-const globalForPeer = globalThis as typeof globalThis & { __gatehousePeerNonce?: string };
-
 /** Stamps every incoming request with its peer address. Idempotent; call once per process before serving. */
 export function installPeerAddressStamp(): void {
-  if (globalForPeer.__gatehousePeerNonce) return;
+  if (processShared().peerNonce) return;
   const nonce = randomBytes(16).toString('hex');
-  globalForPeer.__gatehousePeerNonce = nonce;
+  processShared().peerNonce = nonce;
   subscribe('http.server.request.start', (message) => {
     const { request, socket } = message as { request: IncomingMessage; socket: Socket };
     // Overwrites anything the client sent under these names.
@@ -71,7 +65,7 @@ export function normalizeIp(value: string | undefined | null): string | null {
 
 /** The stamped peer address, or null when the stamp is missing or not ours. */
 function peerAddress(headers: HeaderSource): string | null {
-  const nonce = globalForPeer.__gatehousePeerNonce;
+  const nonce = processShared().peerNonce;
   const stamp = headers.get(PEER_HEADER);
   if (!nonce || !stamp) return null;
   const [presented, address] = stamp.split(' ');
@@ -104,7 +98,7 @@ export function requestIdOf(headers: HeaderSource): string | null {
 }
 
 const stamped = (headers: HeaderSource) => {
-  const nonce = globalForPeer.__gatehousePeerNonce;
+  const nonce = processShared().peerNonce;
   return nonce !== undefined && sameNonce(headers.get(PEER_HEADER)?.split(' ')[0], nonce);
 };
 
@@ -115,6 +109,6 @@ export function requestContext(headers: HeaderSource, trustedProxies?: number): 
 
 /** For tests: the header value the stamp would have set for `address`. */
 export function stampFor(address: string): string {
-  if (!globalForPeer.__gatehousePeerNonce) installPeerAddressStamp();
-  return `${globalForPeer.__gatehousePeerNonce} ${address}`;
+  if (!processShared().peerNonce) installPeerAddressStamp();
+  return `${processShared().peerNonce} ${address}`;
 }

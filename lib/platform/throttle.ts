@@ -24,8 +24,8 @@
  *   answer is 429 instead of 401.
  *
  * How to wire it: build one `createThrottle({ db, redisUrl: env().REDIS_URL,
- * settings: throttleSettings() })` per process (on globalThis, like the
- * database). Wherever a password is verified (authenticate, verifyCurrentPassword),
+ * settings: throttleSettings() })` per process (the context's `throttle`,
+ * lib/context.ts). Wherever a password is verified (authenticate, verifyCurrentPassword),
  * look the account up, call `beforePasswordCheck` and, if refused, show "try
  * again in …" (JSON: 429 with `Retry-After: retryAfterSeconds`) without
  * verifying; otherwise verify (passwords.ts's `verifyAgainstDummy` for an unknown username)
@@ -36,7 +36,7 @@
  * refusal (`throttled`), a failure that answers `locked: true` (a lockout), and
  * `unlock` returning true (an unlock, by the admin).
  *
- * The policy, per key and window (the defaults in lib/config/env.ts, README):
+ * The policy, per key and window (each figure a setting, so an operator can fit it to their users):
  * the first `free` failures cost nothing, so a person who mistypes is never
  * slowed; each further one earns a wait of `delaySeconds`, doubling up to
  * `maxDelaySeconds`; for accounts, from `lockAfter` failures on each failure

@@ -25,20 +25,27 @@ interface Entry {
   mac: string;
 }
 
-const keys = new WeakMap<Database, Promise<string>>();
+const keys = new WeakMap<Database, Map<string, Promise<string>>>();
 
-function keyOf(db: Database): Promise<string> {
-  let key = keys.get(db);
+/**
+ * The HMAC key of a signed cookie of the sign-in pages, by its server secret's name: one per
+ * database, so every instance checks every other's cookies; a failed read is tried again next time.
+ */
+export function cookieKey(db: Database, name: string): Promise<string> {
+  let byName = keys.get(db);
+  if (!byName) keys.set(db, (byName = new Map()));
+  let key = byName.get(name);
   if (!key) {
-    // One server secret, so every instance checks every other's cookies; a failed read is tried again next time.
-    key = serverSecret(db, 'device_cookie_key', () => randomBytes(32).toString('base64url')).catch((error) => {
-      keys.delete(db);
+    key = serverSecret(db, name, () => randomBytes(32).toString('base64url')).catch((error) => {
+      byName.delete(name);
       throw error;
     });
-    keys.set(db, key);
+    byName.set(name, key);
   }
   return key;
 }
+
+const keyOf = (db: Database) => cookieKey(db, 'device_cookie_key');
 
 const macOf = (key: string, accountId: string, device: string) =>
   createHmac('sha256', key).update(`${accountId}\0${device}`).digest().subarray(0, 16).toString('base64url');
@@ -55,7 +62,8 @@ function entriesOf(cookieHeader: string | null): Entry[] {
     .map(([device, mac]) => ({ device, mac }));
 }
 
-function cookieValue(header: string | null, name: string): string | undefined {
+/** One cookie's value in a Cookie header. */
+export function cookieValue(header: string | null, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return rest.join('=');

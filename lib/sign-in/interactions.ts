@@ -12,20 +12,25 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/serv
 import { z } from 'zod';
 import { clientForDisplay, findInteraction, finishInteraction, grantFor, interactionParams, returnLink, type Interaction } from '../oidc/interaction.ts';
 import type { AppContext } from '../context.ts';
-import { AMR, loginResult } from '../oidc/authentication-context.ts';
+import { AMR, type FirstFactor, loginResult } from '../oidc/authentication-context.ts';
+import type { CodeProblem } from '../mail-links/email-verification.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
-import { forAnotherAccount } from '../oidc/account-choice.ts';
+import { ANOTHER_ACCOUNT, forAnotherAccount } from '../oidc/select-account.ts';
 import { appHost, httpsOnly } from '../oidc/return-link.ts';
 import { findAccount, findUserById } from '../users/repository.ts';
 import { countPasskeys, findTotpFactor } from '../factors/repository.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from './pending-second-steps.ts';
 import { findPendingEmailVerification, savePendingEmailVerification } from './pending-email-verifications.ts';
-import { recordAudit, type RequestContext } from '../audit/log.ts';
+import { recordAudit, recordAuditBy, userTarget, type RequestContext } from '../audit/log.ts';
 import { authenticate, recordLockout } from './authentication.ts';
 import { mailUnlockLink } from '../mail-links/account-unlock.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
-import { rememberDevice } from './devices.ts';
+import { knownDevice, rememberDevice } from './devices.ts';
+import { trustAllowed, trustDevice, trustedDeviceHere } from './trusted-devices.ts';
+import { rememberAccount, rememberedAccounts, type RememberedAccount } from './remembered-accounts.ts';
 import { recoveryCodesLeft } from '../factors/recovery-codes.ts';
+import { emailSignInCodesOffered, findPendingSignInCode } from './email-codes.ts';
+import { CODE_MINUTES } from '../mail-links/codes.ts';
 import { checkSignIn, PASSKEY_RESPONSE_MAX_CHARS, signInOptions, type PasskeyProblem } from '../factors/passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepInput, type SecondStepOutcome } from '../factors/second-step.ts';
 import { formText } from '../platform/forms.ts';
@@ -34,6 +39,7 @@ import { signUpOffered } from './sign-up.ts';
 import { secondFactorRequiredFor } from '../factors/policy.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { recordSignInFailure } from './failures.ts';
+import { addToConsent, findConsent } from '../consents/repository.ts';
 
 export const loginForm = z.object({
   username: z.string().trim().min(1, 'Enter your username').max(64),
@@ -76,6 +82,8 @@ export type InteractionView =
       totp: boolean;
       passkey?: PublicKeyCredentialRequestOptionsJSON;
       recoveryCodes: boolean;
+      /** The days "Don't ask for a second step on this device" trusts this browser for, when offered. */
+      trustDays?: number;
     }
   /**
    * The password was typed in this interaction (at sign-up, or at sign-in) for an account whose
@@ -87,7 +95,17 @@ export type InteractionView =
    * prompt=select_account with a signed-in session: its account ("Continue as …"), or none when
    * that account is gone or disabled (then only "Use another account" is offered).
    */
-  | { kind: 'select_account'; uid: string; client: ShownClient; username?: string; name?: string }
+  | {
+      kind: 'select_account';
+      uid: string;
+      client: ShownClient;
+      username?: string;
+      name?: string;
+      /** With ACCOUNT_CHOOSER=on: the browser's other remembered accounts, to sign in as instead. */
+      others?: RememberedAccount[];
+    }
+  /** "Email me a sign-in code" was asked for `username` (lib/sign-in/email-codes.ts): the page for the code, the same for every name. */
+  | { kind: 'email_code'; uid: string; client: ShownClient; username: string; minutes: number }
   /** Signed in with a recovery code: how many are left, and where to continue. */
   | { kind: 'recovery_code_used'; uid: string; client: ShownClient; remaining: number; continueTo: string }
   | {
@@ -105,8 +123,20 @@ export type InteractionView =
       passwordReset?: boolean;
       /** On the login step: whether "Create an account" is offered (lib/sign-in/sign-up.ts). */
       signUp?: boolean;
+      /** "Email me a sign-in code" is offered (EMAIL_SIGN_IN_CODES=on, and mail). */
+      emailCode?: boolean;
+      /**
+       * On the login step of a browser that remembers accounts (lib/sign-in/remembered-accounts.ts), when
+       * nothing else names who signs in (no login_hint, no session's account): the account chooser's list.
+       */
+      accounts?: RememberedAccount[];
       scopes: string[];
       claims: string[];
+      /**
+       * On the consent step: the person allowed this app before (lib/consents/repository.ts), and
+       * `scopes`/`claims` are what it asks for beyond that (or, with prompt=consent, all it asks for again).
+       */
+      consentedBefore?: boolean;
     };
 
 /**
@@ -129,7 +159,13 @@ async function expiredView(ctx: AppContext, uid: string, hint: ExpiredHint): Pro
 }
 
 /** The page for the interaction `uid` as found (`interaction`; undefined when it is gone or not this browser's). */
-export async function viewInteraction(ctx: AppContext, uid: string, interaction: Interaction | undefined, hint: ExpiredHint = {}): Promise<InteractionView> {
+export async function viewInteraction(
+  ctx: AppContext,
+  uid: string,
+  interaction: Interaction | undefined,
+  hint: ExpiredHint = {},
+  cookie: string | null = null,
+): Promise<InteractionView> {
   if (!interaction) return expiredView(ctx, uid, hint);
   const client = await clientForDisplay(ctx, interaction.params.client_id as string);
   if (!client) return { kind: 'expired' };
@@ -152,6 +188,8 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
     const verified = Boolean(account?.emailVerified && !account.disabled);
     return { kind: 'check_mail', uid, client: shown, email: awaiting.email, via: awaiting.via, verified };
   }
+  const codeAsked = interaction.prompt.name === 'login' && emailSignInCodesOffered(ctx) ? await findPendingSignInCode(ctx.db, uid, ctx.now()) : undefined;
+  if (codeAsked) return { kind: 'email_code', uid, client: shown, username: codeAsked.username, minutes: CODE_MINUTES };
   const secondStepAccount = await accountForSecondStep(ctx, interaction);
   if (secondStepAccount) {
     const [totp, passkeys, recoveryCodes] = await Promise.all([
@@ -167,32 +205,55 @@ export async function viewInteraction(ctx: AppContext, uid: string, interaction:
       totp: Boolean(totp?.confirmedAt),
       passkey: passkeys > 0 ? await signInOptions(ctx, uid, interaction.exp * 1000, secondStepAccount.id) : undefined,
       recoveryCodes: recoveryCodes > 0,
+      // After a password typed here only: a step-up asks for the mfa acr, which no trust gives.
+      trustDays: (await findPendingSecondStep(ctx.db, uid, ctx.now())) && (await trustAllowed(ctx, interaction)) ? ctx.config.TRUSTED_DEVICE_DAYS : undefined,
     };
   }
   if (interaction.prompt.name === 'select_account') {
     const signedIn = typeof interaction.session?.accountId === 'string' ? await findAccount(ctx.db, interaction.session.accountId) : undefined;
     const usable = signedIn && !signedIn.disabled ? signedIn : undefined;
-    return { kind: 'select_account', uid, client: shown, username: usable?.username, name: usable?.name ?? undefined };
+    const remembered = ctx.config.ACCOUNT_CHOOSER === 'on' ? await rememberedAccounts(ctx.db, cookie) : [];
+    const others = remembered.filter((other) => other.id !== usable?.id);
+    return { kind: 'select_account', uid, client: shown, username: usable?.username, name: usable?.name ?? undefined, ...(others.length ? { others } : {}) };
   }
   const kind = interaction.prompt.name === 'login' ? 'login' : 'consent';
-  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
   const accountId = interaction.session?.accountId;
   const account = typeof accountId === 'string' ? await findAccount(ctx.db, accountId) : undefined;
   // "Use another account" was chosen: neither the app's hint nor the session's account fills in the form.
   const another = forAnotherAccount(interaction.prompt);
+  const named = typeof interaction.params.login_hint === 'string' || Boolean(account);
+  const chooserOn = ctx.config.ACCOUNT_CHOOSER === 'on' && kind === 'login';
+  const accounts = chooserOn && !another && !named ? await rememberedAccounts(ctx.db, cookie) : [];
+  // An account picked from the chooser on the prompt=select_account page (lib/sign-in/account-choice.ts useAnotherAccount).
+  const pickedId = (interaction.lastSubmission as Record<string, { account?: unknown } | undefined> | undefined)?.[ANOTHER_ACCOUNT]?.account;
+  const picked = chooserOn && another && typeof pickedId === 'string' ? (await rememberedAccounts(ctx.db, cookie)).find((a) => a.id === pickedId) : undefined;
   return {
     kind,
     uid,
     client: shown,
-    loginHint: !another && typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
+    loginHint: another ? picked?.username : typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint.slice(0, 64) : undefined,
     username: kind === 'consent' ? account?.username : undefined,
     sessionUsername: kind === 'login' && !another && !account?.disabled ? account?.username : undefined,
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
     passwordReset: kind === 'login' && canMailLinks(ctx),
     signUp: kind === 'login' && signUpOffered(ctx),
-    scopes: details.missingOIDCScope ?? [],
-    claims: details.missingOIDCClaims ?? [],
+    emailCode: kind === 'login' && emailSignInCodesOffered(ctx),
+    ...(accounts.length ? { accounts } : {}),
+    ...(kind === 'consent' ? await consentAsked(ctx, interaction, account?.id) : { scopes: [], claims: [] }),
   };
+}
+
+/**
+ * What the consent step asks for: what the request adds to the person's consent so far, or,
+ * when it adds nothing (prompt=consent asks again), everything it requests.
+ */
+async function consentAsked(ctx: AppContext, interaction: Interaction, accountId: string | undefined) {
+  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+  const consentedBefore = accountId ? Boolean(await findConsent(ctx.db, accountId, String(interaction.params.client_id))) : false;
+  const missing = { scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims ?? [] };
+  if (missing.scopes.length || missing.claims.length) return { ...missing, consentedBefore };
+  const requested = typeof interaction.params.scope === 'string' ? interaction.params.scope.split(' ').filter(Boolean) : [];
+  return { scopes: requested, claims: [], consentedBefore: false };
 }
 
 /**
@@ -213,13 +274,17 @@ type Failure =
   | { error: 'expired' | 'invalid_credentials' | 'invalid_form' | 'wrong_step' | 'password_first' | 'account_disabled' | 'second_factor_required' }
   /** The check-your-mail step (lib/sign-in/sign-up-interaction.ts): not confirmed yet, or the mail could not be sent. */
   | { error: 'email_not_verified' | 'mail_failed' }
+  /** A code from a mail refused (lib/mail-links/codes.ts): malformed, wrong, its mail's tries used up, or expired. */
+  | { error: CodeProblem }
+  /** "Email me a sign-in code" without a name to send it for (lib/sign-in/email-codes.ts). */
+  | { error: 'email_code_username' }
   /** A passkey's answer refused (lib/factors/passkeys.ts). */
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/factors/second-step.ts), for the page to say. */
-  | { error: Exclude<SecondStepOutcome, { ok: true } | { error: 'throttled' }>['error'] | 'wrong_recovery_code' }
+  | { error: Extract<SecondStepOutcome, { status: 'refused' }>['problem'] | 'wrong_recovery_code' }
   | { error: 'throttled'; retryAfterSeconds: number };
 /** `cookies`: Set-Cookie values the answer carries (the device cookie after a right password, lib/sign-in/devices.ts). */
-export type Next = { redirect: string; cookies?: string[] } | Failure;
+export type InteractionOutcome = { redirect: string; cookies?: string[] } | Failure;
 
 export async function current(
   ctx: AppContext,
@@ -240,7 +305,7 @@ export async function clientOf(ctx: AppContext, interaction: Interaction): Promi
   return { clientId, clientName: client?.name };
 }
 
-export async function signIn(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+export async function signIn(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
@@ -276,14 +341,24 @@ export async function signIn(ctx: AppContext, uid: string, cookie: string | null
   // The account's own spelling: usernames match whatever the case typed.
   const next = await completePasswordStep(ctx, uid, cookie, interaction, { id: result.accountId, username: result.username }, client, context, remember);
   if (!('redirect' in next)) return next;
-  // The right password makes this browser a known one of the account: its own budget against guessing from now on.
-  return { ...next, cookies: [await rememberDevice(ctx.db, result.accountId, cookie, ctx.config.ISSUER.startsWith('https:'))] };
+  // The right password makes this browser a known one of the account: its own budget against guessing from now on,
+  // and the account on its chooser.
+  const secure = ctx.config.ISSUER.startsWith('https:');
+  const known = [await rememberDevice(ctx.db, result.accountId, cookie, secure), ...(await chooserCookie(ctx, result.accountId, cookie))];
+  return { ...next, cookies: [...known, ...(next.cookies ?? [])] };
+}
+
+/** With ACCOUNT_CHOOSER=on, the Set-Cookie that puts the account first on this browser's chooser. */
+async function chooserCookie(ctx: AppContext, accountId: string, cookie: string | null): Promise<string[]> {
+  if (ctx.config.ACCOUNT_CHOOSER !== 'on') return [];
+  return [await rememberAccount(ctx.db, accountId, cookie, ctx.config.ISSUER.startsWith('https:'))];
 }
 
 /**
  * After a password typed in this interaction (at sign-in, or at sign-up once the address is
  * verified): on to the second step when the person has one, refused when the policy says they
- * must set one up first, else signed in with the password (amr `pwd`). `remember`: "Keep me
+ * must set one up first, else signed in with the password (amr `pwd`), or with `first`, a mailed
+ * code (lib/sign-in/email-codes.ts) that stands where the password stood. `remember`: "Keep me
  * signed in" was ticked (SESSION_TTL), else a transient session with SESSION_IDLE_TTL.
  */
 export async function completePasswordStep(
@@ -295,34 +370,34 @@ export async function completePasswordStep(
   client: { clientId: string; clientName?: string },
   context: RequestContext,
   remember: boolean,
-): Promise<Next> {
-  if (await hasSecondFactor(ctx.db, person.id)) {
+  first: FirstFactor = 'pwd',
+): Promise<InteractionOutcome> {
+  const hasFactor = await hasSecondFactor(ctx.db, person.id);
+  // A browser the person trusted skips the step, and the sign-in says it was the password alone (lib/sign-in/trusted-devices.ts).
+  const trustedHere = hasFactor && (await trustAllowed(ctx, interaction)) && (await trustedDeviceHere(ctx, person.id, cookie));
+  if (hasFactor && !trustedHere) {
     // Not signed in yet: the interaction stays open, and its page asks for the code.
     const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + SECOND_STEP_TTL_MS);
-    await savePendingSecondStep(ctx.db, uid, { accountId: person.id, remember }, expiresAt);
+    await savePendingSecondStep(ctx.db, uid, { accountId: person.id, remember, ...(first === 'pwd' ? {} : { first }) }, expiresAt);
     return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() };
   }
-  if (client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
+  if (!hasFactor && client.clientId !== PORTAL_CLIENT_ID && (await mustEnrolFirst(ctx, person.id))) {
     // The portal, where a factor is set up, is the one app such a person may still sign in to.
     ctx.metrics.signIn('failed');
-    await recordAudit(ctx.db, {
-      action: 'sign_in.failed',
-      actor: null,
-      target: { type: 'user', id: person.id, label: person.username },
-      context,
-      details: { username: person.username, reason: 'second_factor_required', ...client },
-    });
+    const details = { username: person.username, reason: 'second_factor_required' as const, ...client };
+    await recordAuditBy(ctx.db, { actor: null, context }, { action: 'sign_in.failed', target: userTarget(person), details });
     return { error: 'second_factor_required' };
   }
   ctx.metrics.signIn('succeeded');
-  await recordAudit(ctx.db, {
-    action: 'sign_in.succeeded',
-    actor: person,
-    target: { type: 'user', id: person.id, label: person.username },
-    context,
-    details: client,
-  });
-  const redirect = await finishInteraction(ctx, uid, cookie, { login: { ...loginResult(person.id), remember } }, { mergeWithLastSubmission: false });
+  const details = trustedHere ? { ...client, trustedDevice: true as const } : client;
+  await recordAuditBy(ctx.db, { actor: person, context }, { action: 'sign_in.succeeded', target: userTarget(person), details });
+  const redirect = await finishInteraction(
+    ctx,
+    uid,
+    cookie,
+    { login: { ...loginResult(person.id, undefined, first), remember } },
+    { mergeWithLastSubmission: false },
+  );
   return { redirect };
 }
 
@@ -340,14 +415,15 @@ async function mustEnrolFirst(ctx: AppContext, accountId: string): Promise<boole
  * code finishes the interaction but comes back to the page first, which says
  * how many codes are left before the person continues.
  */
-export async function secondStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+export async function secondStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const account = await accountForSecondStep(ctx, interaction);
   if (!account) return { error: 'password_first' };
   const method = form.get('method') === 'recovery_code' ? 'recovery_code' : 'totp';
   const person = { id: account.id, username: account.username };
-  return finishSecondStep(ctx, uid, cookie, interaction, person, { method, code: formText(form, 'code', 64) }, context);
+  const trust = form.get('trust_device') === 'on';
+  return finishSecondStep(ctx, uid, cookie, interaction, person, { method, code: formText(form, 'code', 64) }, context, trust);
 }
 
 /**
@@ -355,7 +431,7 @@ export async function secondStep(ctx: AppContext, uid: string, cookie: string | 
  * `response`, JSON): the second step after a right password, or on the login
  * step a sign-in with the passkey alone.
  */
-export async function passkeyStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<Next> {
+export async function passkeyStep(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const response = formText(form, 'response', PASSKEY_RESPONSE_MAX_CHARS + 1);
@@ -369,18 +445,18 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   const found = checked.accountId ? await findAccount(ctx.db, checked.accountId) : undefined;
   const person = found ? { id: found.id, username: found.username } : undefined;
   const target = person && { type: 'user' as const, id: person.id, label: person.username };
-  if (!checked.ok || !person || found?.disabled) {
+  if (checked.status === 'refused' || !person || found?.disabled) {
     // A passkey names its account (its signature checked or not): no username is guessed here, so saying "disabled" reveals nothing.
-    const reason = checked.ok ? 'disabled' : 'passkey';
+    const reason = checked.status === 'verified' ? 'disabled' : 'passkey';
     ctx.metrics.signIn('failed');
     if (person)
       await recordAudit(ctx.db, { action: 'sign_in.failed', actor: null, target, context, details: { username: person.username, reason, ...client } });
-    return { error: checked.ok ? 'account_disabled' : checked.error };
+    return { error: checked.status === 'verified' ? 'account_disabled' : checked.problem };
   }
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
   const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, 'passwordless') }, { mergeWithLastSubmission: false });
-  return { redirect };
+  return { redirect, cookies: await chooserCookie(ctx, person.id, cookie) };
 }
 
 /** Checks the second step; on success records it and finishes the interaction as that person. */
@@ -392,35 +468,49 @@ async function finishSecondStep(
   person: { id: string; username: string },
   input: SecondStepInput,
   context: RequestContext,
-): Promise<Next> {
+  trust = false,
+): Promise<InteractionOutcome> {
   const method = input.method;
   const client = await clientOf(ctx, interaction);
   const outcome = await verifySecondStep(ctx, person, input, context, client);
-  if (!outcome.ok) {
-    ctx.metrics.signIn(outcome.error === 'throttled' ? 'throttled' : 'failed');
-    if (outcome.error === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
-    return { error: outcome.error === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.error };
+  if (outcome.status !== 'verified') {
+    ctx.metrics.signIn(outcome.status === 'throttled' ? 'throttled' : 'failed');
+    if (outcome.status === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.refusal.retryAfterSeconds };
+    return { error: outcome.problem === 'wrong_code' && method === 'recovery_code' ? 'wrong_recovery_code' : outcome.problem };
   }
   // A step-up has no pending step: its session keeps what was chosen when it was opened.
   const pending = await findPendingSecondStep(ctx.db, uid, ctx.now());
   const remember = pending ? (pending.remember ?? true) : !(await sessionIsTransient(ctx, interaction));
+  // "Don't ask again on this device": only after a password typed here, and where the page offered it.
+  const trusting = trust && pending !== undefined && (await trustAllowed(ctx, interaction));
+  const cookies = trusting ? await trustThisBrowser(ctx, person.id, cookie, context) : [];
   await deletePendingSecondStep(ctx.db, uid);
   ctx.metrics.signIn('succeeded');
-  await recordAudit(ctx.db, {
-    action: 'sign_in.succeeded',
-    actor: person,
-    target: { type: 'user', id: person.id, label: person.username },
-    context,
-    details: { ...client, secondFactor: outcome.method },
-  });
+  const details = { ...client, secondFactor: outcome.method };
+  await recordAuditBy(ctx.db, { actor: person, context }, { action: 'sign_in.succeeded', target: userTarget(person), details });
   const resume = await finishInteraction(
     ctx,
     uid,
     cookie,
-    { login: { ...loginResult(person.id, outcome.method), remember } },
+    { login: { ...loginResult(person.id, outcome.method, pending?.first), remember } },
     { mergeWithLastSubmission: false },
   );
-  return { redirect: outcome.method === 'recovery_code' ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume };
+  // The codes-left page knows a recovery code by its amr, which after an email code is TOTP's too: that sign-in goes straight on.
+  const codesLeft = outcome.method === 'recovery_code' && pending?.first !== 'email_code';
+  return { redirect: codesLeft ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume, cookies };
+}
+
+/** Trusts this browser's device id for the account (a device cookie entry made now when it has none); the cookie to set, if new. */
+async function trustThisBrowser(ctx: AppContext, accountId: string, cookie: string | null, context: RequestContext): Promise<string[]> {
+  let deviceId = await knownDevice(ctx.db, accountId, cookie);
+  const set: string[] = [];
+  if (!deviceId) {
+    const made = await rememberDevice(ctx.db, accountId, cookie, ctx.config.ISSUER.startsWith('https:'));
+    set.push(made);
+    deviceId = await knownDevice(ctx.db, accountId, made.split(';')[0]);
+  }
+  if (deviceId) await trustDevice(ctx, accountId, deviceId, context.userAgent);
+  return set;
 }
 
 /** Whether the session an interaction continues was opened without "Keep me signed in". */
@@ -458,7 +548,7 @@ async function recordConsent(
   await recordAudit(ctx.db, { action: 'consent.granted', actor, target, context, details: { ...client, scopes, ...(claims?.length ? { claims } : {}) } });
 }
 
-export async function confirmConsent(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+export async function confirmConsent(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'consent');
   if ('error' in interaction) return interaction;
   const details = interaction.prompt.details as {
@@ -473,13 +563,21 @@ export async function confirmConsent(ctx: AppContext, uid: string, cookie: strin
     grant.addResourceScope(indicator, scopes.join(' '));
   }
   const grantId = await grant.save();
+  // Remembered beyond this session's grant: the next sign-in to this app, in any browser, asks only for what is new.
+  const accountId = interaction.session?.accountId;
+  if (typeof accountId === 'string') {
+    await addToConsent(ctx.db, accountId, String(interaction.params.client_id), {
+      scopes: grant.getOIDCScopeEncountered().split(' ').filter(Boolean),
+      claims: grant.getOIDCClaimsEncountered(),
+    });
+  }
   await recordConsent(ctx, interaction, context, { action: 'consent.granted', scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims });
   const redirect = await finishInteraction(ctx, uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
   return { redirect };
 }
 
 /** The person declined: the client gets access_denied (RFC 6749 §4.1.2.1). */
-export async function deny(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+export async function deny(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction) return { error: 'expired' };
   // Cancel on the sign-in step is no one yet; Deny on the consent step is a person refusing an app.

@@ -27,7 +27,7 @@ export async function savePendingEmailVerification(db: Database, interactionUid:
   await upsertArtifact(db.sql, MODEL, interactionUid, { ...pending }, expiresAt);
 }
 
-export async function findPendingEmailVerification(db: Database, interactionUid: string, now = Date.now()): Promise<PendingEmailVerification | undefined> {
+export async function findPendingEmailVerification(db: Database, interactionUid: string, now: number): Promise<PendingEmailVerification | undefined> {
   const payload = await findArtifact(db.sql, MODEL, interactionUid, now);
   if (typeof payload?.email !== 'string') return undefined;
   return {

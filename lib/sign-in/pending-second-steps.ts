@@ -10,6 +10,7 @@
  */
 import { destroyArtifact, findArtifact, upsertArtifact } from '../db/artifacts.ts';
 import type { Database } from '../db/database.ts';
+import type { FirstFactor } from '../oidc/authentication-context.ts';
 
 const MODEL = 'PendingSecondStep';
 
@@ -17,16 +18,22 @@ export interface PendingSecondStep {
   accountId: string;
   /** "Keep me signed in", as ticked with the password: the session the second step opens follows it. */
   remember?: boolean;
+  /** The first step was a mailed code, not a password (lib/oidc/authentication-context.ts loginResult). */
+  first?: FirstFactor;
 }
 
 export async function savePendingSecondStep(db: Database, interactionUid: string, pending: PendingSecondStep, expiresAt: number): Promise<void> {
-  await upsertArtifact(db.sql, MODEL, interactionUid, { accountId: pending.accountId, remember: pending.remember }, expiresAt);
+  await upsertArtifact(db.sql, MODEL, interactionUid, { accountId: pending.accountId, remember: pending.remember, first: pending.first }, expiresAt);
 }
 
-export async function findPendingSecondStep(db: Database, interactionUid: string, now = Date.now()): Promise<PendingSecondStep | undefined> {
+export async function findPendingSecondStep(db: Database, interactionUid: string, now: number): Promise<PendingSecondStep | undefined> {
   const payload = await findArtifact(db.sql, MODEL, interactionUid, now);
   if (typeof payload?.accountId !== 'string') return undefined;
-  return { accountId: payload.accountId, ...(typeof payload.remember === 'boolean' ? { remember: payload.remember } : {}) };
+  return {
+    accountId: payload.accountId,
+    ...(typeof payload.remember === 'boolean' ? { remember: payload.remember } : {}),
+    ...(payload.first === 'email_code' ? { first: 'email_code' as const } : {}),
+  };
 }
 
 export async function deletePendingSecondStep(db: Database, interactionUid: string): Promise<void> {

@@ -24,10 +24,12 @@ import type { Locale } from '../i18n/locale.ts';
 import { clientForDisplay, findInteraction } from '../oidc/interaction.ts';
 import type { RequestContext } from '../audit/log.ts';
 import { addProblem, type FieldProblems, formProblems, formText, throttledProblem } from '../platform/forms.ts';
-import { clientOf, completePasswordStep, current, type Next } from './interactions.ts';
+import { clientOf, completePasswordStep, current, type InteractionOutcome } from './interactions.ts';
 import { appHost, httpsOnly } from '../oidc/return-link.ts';
 import { passwordPolicy } from '../platform/passwords.ts';
 import { resendSignUpLink, signUp, signUpFields, signUpOffered } from './sign-up.ts';
+import { type CodeProblem, confirmEmailWithCode } from '../mail-links/email-verification.ts';
+import { readMailCode } from '../mail-links/codes.ts';
 
 const interactionPage = (issuer: string, uid: string, query = '') => new URL(`/interaction/${encodeURIComponent(uid)}${query}`, issuer).toString();
 
@@ -99,7 +101,7 @@ export async function submitSignUp(
  * "I've confirmed — continue": signs in the account bound to this interaction
  * once its address is verified; until then the page says it is not yet.
  */
-export async function continueAfterVerification(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<Next> {
+export async function continueAfterVerification(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
@@ -113,8 +115,68 @@ export async function continueAfterVerification(ctx: AppContext, uid: string, co
   return completePasswordStep(ctx, uid, cookie, interaction, person, await clientOf(ctx, interaction), context, false);
 }
 
+/**
+ * The code from the mail, typed on the check-your-mail step instead of opening the link: checked
+ * against the account bound to this interaction only (never one the form names). When the sign-up
+ * named an address another account has, there is no account and no code: the answer is a wrong
+ * code's, counted alike, so the page still does not tell the two apart. Right: the sign-in goes on as
+ * after "continue".
+ */
+export async function confirmCodeFromInteraction(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  form: FormData,
+  context: RequestContext,
+): Promise<InteractionOutcome> {
+  const interaction = await current(ctx, uid, cookie, 'login');
+  if ('error' in interaction) return interaction;
+  const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
+  if (!pending) return { error: 'password_first' };
+  const typed = formText(form, 'code', 32);
+  const outcome = pending.accountId ? await confirmEmailWithCode(ctx, pending.accountId, typed, context) : await noCodeToConfirm(ctx, typed, context);
+  if (outcome.status === 'throttled') return { error: 'throttled', retryAfterSeconds: outcome.retryAfterSeconds };
+  if (outcome.status === 'code') return { error: outcome.problem };
+  if (outcome.status === 'taken') return { error: 'email_not_verified' };
+  return continueAfterVerification(ctx, uid, cookie, context);
+}
+
+/** A code typed where no account waits: refused as a wrong one would be, in the same steps. */
+async function noCodeToConfirm(
+  ctx: AppContext,
+  typed: string,
+  context: RequestContext,
+): Promise<{ status: 'code'; problem: CodeProblem } | { status: 'throttled'; retryAfterSeconds: number }> {
+  const read = readMailCode(typed);
+  if (!read.ok) return { status: 'code', problem: `mail_${read.problem}` };
+  const check = await ctx.throttle.beforeLinkCheck(context.ip);
+  if (!check.allowed) return { status: 'throttled', retryAfterSeconds: check.retryAfterSeconds };
+  await ctx.throttle.linkFailed(context.ip);
+  return { status: 'code', problem: 'mail_code_wrong' };
+}
+
+/**
+ * For the waiting page's poll (GET /interaction/:uid/status): whether the account bound to this
+ * interaction has its address verified by now, by the link opened anywhere. Only the browser that holds
+ * this interaction's signed cookie gets an answer, and the answer is one bit: anyone else, and an
+ * interaction waiting for no one, gets `verified: false` too, so the endpoint says nothing to others.
+ */
+export async function verificationStatus(ctx: AppContext, uid: string, cookie: string | null): Promise<{ verified: boolean }> {
+  const interaction = await current(ctx, uid, cookie, 'login');
+  if ('error' in interaction) return { verified: false };
+  const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
+  const account = pending?.accountId ? await findAccount(ctx.db, pending.accountId) : undefined;
+  return { verified: Boolean(account?.emailVerified && !account.disabled) };
+}
+
 /** "Send the link again" (throttled: lib/sign-in/sign-up.ts resendSignUpLink), in `locale`, the page's language. */
-export async function resendFromInteraction(ctx: AppContext, uid: string, cookie: string | null, context: RequestContext, locale?: Locale): Promise<Next> {
+export async function resendFromInteraction(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  context: RequestContext,
+  locale?: Locale,
+): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
@@ -125,7 +187,7 @@ export async function resendFromInteraction(ctx: AppContext, uid: string, cookie
 }
 
 /** "Sign in with another account": this interaction forgets the account bound to it and shows the sign-in form again. */
-export async function restartSignIn(ctx: AppContext, uid: string, cookie: string | null): Promise<Next> {
+export async function restartSignIn(ctx: AppContext, uid: string, cookie: string | null): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   await deletePendingEmailVerification(ctx.db, uid);

@@ -26,7 +26,7 @@ import type { AppContext } from '../context.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail, insertUser } from '../users/repository.ts';
 import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sign-up.ts';
-import { recordAudit, type RequestContext } from '../audit/log.ts';
+import { recordAuditBy, userTarget, type RequestContext } from '../audit/log.ts';
 import { adminMailLocale, type MailLinkConfig, sendEmailVerification } from '../mail-links/email-verification.ts';
 import { Conflict, describeIssues, Forbidden, InvalidRequest } from '../platform/errors.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
@@ -128,19 +128,14 @@ export async function signUp(
     if ((error as { code?: string })?.code === 'P2002') throw takenUsername(data.username);
     throw error;
   }
-  const sent = await sendEmailVerification(ctx, user, data.email, { template: signUpVerificationMail, requestId: context.requestId, locale });
+  const sent = await sendEmailVerification(ctx, user, data.email, { template: signUpVerificationMail, requestId: context.requestId, locale, withCode: true });
   if (sent !== 'sent') {
     // Nothing half-made: the same sign-up works again once mail does.
     await deleteUser(ctx.db, user.id);
     return { status: 'failed', email: data.email };
   }
-  await recordAudit(ctx.db, {
-    action: 'user.signed_up',
-    actor: { id: user.id, username: user.username },
-    target: { type: 'user', id: user.id, label: user.username },
-    context,
-    details: { email: data.email, ...client },
-  });
+  const details = { email: data.email, ...client };
+  await recordAuditBy(ctx.db, { actor: user, context }, { action: 'user.signed_up', target: userTarget(user), details });
   return { status: 'sent', email: data.email, accountId: user.id };
 }
 
@@ -185,13 +180,7 @@ async function tellOwner(
     ctx.log.error({ account_id: owner.id, request_id: context.requestId ?? undefined, err: error }, 'a sign-up note could not be sent');
     return { status: 'failed', email };
   }
-  await recordAudit(ctx.db, {
-    action: 'sign_up.address_taken',
-    actor: null,
-    target: { type: 'user', id: owner.id, label: owner.username },
-    context,
-    details: client,
-  });
+  await recordAuditBy(ctx.db, { actor: null, context }, { action: 'sign_up.address_taken', target: userTarget(owner), details: client });
   return { status: 'sent', email };
 }
 
@@ -222,7 +211,7 @@ export async function resendSignUpLink(
   const email = waiting?.awaitingEmail;
   if (waiting && email) {
     const account = { id: waiting.id, username: waiting.username };
-    const options = { template: signUpVerificationMail, requestId: context.requestId, locale };
+    const options = { template: signUpVerificationMail, requestId: context.requestId, locale, withCode: true };
     sendAfterAnswer(ctx.mailer, ctx.log, 'a sign-up link', async () => void (await sendEmailVerification(ctx, account, email, options)));
   }
   return { status: 'sent' };

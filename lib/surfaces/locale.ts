@@ -8,28 +8,17 @@ import { cache } from 'react';
 import { env } from '../config/env.ts';
 import { isUnroutedPath, PATHNAME_HEADER } from '../http/paths.ts';
 import { interactionUiLocales } from './interaction/page.ts';
-import { adminSessionAccess } from './portal/session.ts';
 import { type Locale, LOCALE_COOKIE, negotiateLocale } from '../i18n/locale.ts';
 
 const INTERACTION_PATH = /^\/interaction\/([^/]{1,128})(?:\/|$)/;
 
 /**
  * The pages whose every string is in the catalogs: the sign-in pages (sign-up too), the mailed links'
- * pages and /account with the portal's sign-in trouble page (no ui_locales there: the browser's language),
- * and the 404 page of a path no route answers. The others (the admin portal) are English for now, and
- * say so in `<html lang>`.
+ * pages, /account and /admin with the portal's sign-in trouble page (no ui_locales there: the browser's
+ * language), and the 404 page of a path no route answers. The others (the bare provider pages) are English,
+ * and say so in `<html lang>`.
  */
-const LOCALISED_PAGES = [INTERACTION_PATH, /^\/(?:password-reset|verify-email|invitation|account|sign-in)(?:\/|$)/, { test: isUnroutedPath }];
-
-/** The admin area's pages behind requireAdmin (not its sign-in route nor its signed-out page, which anyone may see). */
-const ADMIN_PAGES = /^\/admin(?:$|\/(?!(?:sign-in|signed-out)(?:\/|$)))/;
-
-/**
- * Whether this admin page is answered with the 403 page (app/forbidden.tsx: signed in, not an admin), which is
- * in the person's language. The root layout renders beside the page and cannot see its forbidden(), so it asks
- * the same question requireAdmin asks (once per request: React's cache).
- */
-const refusedAdmin = cache(async (): Promise<boolean> => (await adminSessionAccess()).kind === 'forbidden');
+const LOCALISED_PAGES = [INTERACTION_PATH, /^\/(?:password-reset|verify-email|invitation|account|admin|sign-in)(?:\/|$)/, { test: isUnroutedPath }];
 
 /**
  * The language this request asks for: the one the person chose (LOCALE_COOKIE), then on an interaction
@@ -50,12 +39,8 @@ export const languageChoiceOffered = cache(async (): Promise<boolean> => {
   return LOCALISED_PAGES.some((page) => page.test(path));
 });
 
-/**
- * The language the page is rendered in: the request's on a translated page, English on the others (for now),
- * but for the 403 page inside the admin area, which is translated: `<html lang>` (app/layout.tsx) says which.
- */
+/** The language the page is rendered in: the request's on a translated page, English on the others; `<html lang>` (app/layout.tsx) says which. */
 export const pageLocale = cache(async (): Promise<Locale> => {
   const path = (await headers()).get(PATHNAME_HEADER) ?? '';
-  if (LOCALISED_PAGES.some((page) => page.test(path))) return requestLocale();
-  return ADMIN_PAGES.test(path) && (await refusedAdmin()) ? requestLocale() : 'en';
+  return LOCALISED_PAGES.some((page) => page.test(path)) ? requestLocale() : 'en';
 });

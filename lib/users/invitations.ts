@@ -15,20 +15,12 @@
  */
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import {
-  deleteMailLink,
-  dropEarlierMailLinks,
-  findMailLink,
-  insertMailLink,
-  mailLinkState,
-  newLinkToken,
-  pendingMailLinkExpiry,
-  spendMailLink,
-} from '../mail-links/repository.ts';
+import { dropEarlierMailLinks, mailLinkState, pendingMailLinkExpiry, takeMailLink } from '../mail-links/repository.ts';
+import { checkMailLink, mailSingleUseLink } from '../mail-links/single-use.ts';
 import { findUserById, setFirstPassword, type UserRecord } from './repository.ts';
 import { mailBrand } from '../config/brand.ts';
 import { invitationMail } from '../mail/templates/invitation.ts';
-import { recordAudit, recordAuditBy, type AuditBy, type RequestContext } from '../audit/log.ts';
+import { recordAuditBy, recordSelfAudit, type AuditBy, type RequestContext } from '../audit/log.ts';
 import { Conflict, InvalidRequest, parseInput } from '../platform/errors.ts';
 import { type FieldProblems, throttledProblem } from '../platform/forms.ts';
 import { adminMailLocale, type MailLinkConfig } from '../mail-links/email-verification.ts';
@@ -83,18 +75,16 @@ export async function resendInvitation(ctx: Context, id: string, by?: AuditBy): 
 }
 
 async function mailInvitation(ctx: Context, user: UserRecord, email: string, by: AuditBy | undefined, resent: boolean): Promise<InvitationSend> {
-  const token = newLinkToken();
   const expiresAt = new Date(ctx.now() + INVITATION_LINK_DAYS * 86_400_000);
-  const linkId = await insertMailLink(ctx.db, { token, userId: user.id, purpose: 'invitation', email, expiresAt }, { keepEarlier: true });
-  const url = new URL(`/invitation/${token}`, ctx.config.ISSUER).toString();
+  let linkId: string;
   try {
-    await ctx.mailer.send({
-      to: email,
-      link: url,
-      ...invitationMail({ brand: mailBrand(ctx.config), locale: adminMailLocale(ctx.config), username: user.username, url, validDays: INVITATION_LINK_DAYS }),
-    });
+    linkId = await mailSingleUseLink(
+      ctx,
+      { userId: user.id, purpose: 'invitation', email, expiresAt, path: '/invitation', keepEarlier: true },
+      ({ url = '' }) =>
+        invitationMail({ brand: mailBrand(ctx.config), locale: adminMailLocale(ctx.config), username: user.username, url, validDays: INVITATION_LINK_DAYS }),
+    );
   } catch (error) {
-    await deleteMailLink(ctx.db, linkId);
     // The account's id and the failure, never the address or the link.
     ctx.log.error({ account_id: user.id, request_id: by?.context?.requestId ?? undefined, err: error }, 'an invitation mail could not be sent');
     return { status: 'failed' };
@@ -140,27 +130,18 @@ export type AcceptState =
 
 /** Sets the person's first password with the link's token, once, and verifies the address it was mailed to. */
 export async function acceptInvitation(ctx: LinkContext, token: string, form: FormData, context: RequestContext): Promise<AcceptState> {
-  const check = await ctx.throttle.beforeLinkCheck(context.ip);
-  if (!check.allowed) return { status: 'invalid', errors: { form: [throttledProblem(check)] } };
-  const view = await viewInvitation(ctx, token);
-  if (view.status !== 'valid') {
-    if (view.status === 'unknown') await ctx.throttle.linkFailed(context.ip);
-    return { status: 'link', problem: view.status };
-  }
+  const checked = await checkMailLink(ctx, context.ip, () => viewInvitation(ctx, token));
+  if (checked.status === 'throttled') return { status: 'invalid', errors: { form: [throttledProblem(checked.refusal)] } };
+  if (checked.status !== 'valid') return checked;
+  const { view } = checked;
   const typed = readNewPassword(form, ctx.config);
   if (!typed.ok) return { status: 'invalid', errors: typed.errors };
   const hash = await hashPassword(typed.password);
-  const link = await findMailLink(ctx.db, token, 'invitation');
-  if (!link || !(await spendMailLink(ctx.db, token, 'invitation', new Date(ctx.now())))) return { status: 'link', problem: 'used' };
+  const link = await takeMailLink(ctx.db, token, 'invitation', new Date(ctx.now()));
+  if (!link) return { status: 'link', problem: 'used' };
   // Only while the account still has no password and that address (one conditional update).
   if (!(await setFirstPassword(ctx.db, link.userId, hash, link.email))) return { status: 'link', problem: 'used' };
   const person = { id: link.userId, username: view.username };
-  await recordAudit(ctx.db, {
-    action: 'invitation.accepted',
-    actor: person,
-    target: { type: 'user', id: person.id, label: person.username },
-    context,
-    details: { email: link.email },
-  });
+  await recordSelfAudit(ctx.db, 'invitation.accepted', person, context, { email: link.email });
   return { status: 'done', username: person.username };
 }

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { findArtifact, listSessionsOfAccount, upsertArtifact } from '../db/artifacts.ts';
+import { findArtifact, upsertArtifact } from '../db/artifacts.ts';
+import { listSessionsOfAccount } from '../account/repository.ts';
 
 import { findCredentials, findUserById, findUserByUsername } from './repository.ts';
 import { testDatabases } from '../db/testing.ts';
@@ -21,6 +22,7 @@ import {
   disableUser,
   enableUser,
   lockOf,
+  removeUser,
   resetSecondFactors,
   searchUsers,
   secondFactorsOf,
@@ -113,7 +115,7 @@ for (const storage of testDatabases('users')) {
       const tokenId = `at-${tag()}`;
       await upsertArtifact(db.sql, 'AccessToken', tokenId, { accountId: user.id, clientId: 'c' }, Date.now() + 60_000);
       await disableUser(db, user.id, by);
-      assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId), undefined);
+      assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId, Date.now()), undefined);
       await enableUser(db, user.id, by);
       await assert.rejects(disableUser(db, self.id, by), (e: unknown) => e instanceof Forbidden);
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
@@ -123,6 +125,24 @@ for (const storage of testDatabases('users')) {
           ['user.enabled', {}],
           ['user.disabled', { revokedArtifacts: 2 }],
         ],
+      );
+    });
+
+    test('deleting ends what the user holds, removes the account and records it with their name; not oneself', async () => {
+      const { db, user: self, by } = await admin();
+      const user = await createUser(db, { username: `gone-${tag()}`, password: 'a long password' });
+      const tokenId = `at-${tag()}`;
+      await upsertArtifact(db.sql, 'AccessToken', tokenId, { accountId: user.id, clientId: 'c' }, Date.now() + 60_000);
+      assert.equal(await removeUser(db, user.id, by), true);
+      assert.equal(await findUserById(db, user.id), undefined);
+      assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId, Date.now()), undefined);
+      assert.equal(await removeUser(db, user.id, by), false, 'already gone: nothing to delete, nothing recorded');
+      await assert.rejects(removeUser(db, self.id, by), (e: unknown) => e instanceof Forbidden);
+      assert.ok(await findUserById(db, self.id));
+      const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
+      assert.deepEqual(
+        events.map((e) => [e.action, e.target?.label, e.details]),
+        [['user.deleted', user.username, { revokedArtifacts: 1 }]],
       );
     });
 
@@ -153,8 +173,8 @@ for (const storage of testDatabases('users')) {
       await upsertArtifact(db.sql, 'Session', `sess-${tag()}`, { uid: `uid-${tag()}`, accountId: other.id }, Date.now() + 60_000);
 
       assert.deepEqual(await changePassword(db, user.id, 'an admin-set password', by, { generated: true }), { endedSessions: 2 });
-      assert.deepEqual(await listSessionsOfAccount(db, user.id), []);
-      assert.equal((await listSessionsOfAccount(db, other.id)).length, 1, "someone else's sessions stay");
+      assert.deepEqual(await listSessionsOfAccount(db, user.id, Date.now()), []);
+      assert.equal((await listSessionsOfAccount(db, other.id, Date.now())).length, 1, "someone else's sessions stay");
       assert.deepEqual(await changePassword(db, user.id, 'a CLI-set password', BY_CLI), { endedSessions: 0 });
 
       const here = await session();
@@ -162,7 +182,7 @@ for (const storage of testDatabases('users')) {
       const self = { actor: { id: user.id, username: user.username } };
       assert.deepEqual(await changePassword(db, user.id, 'my own new password', self, { keepSessionUid: here }), { endedSessions: 1 });
       assert.deepEqual(
-        (await listSessionsOfAccount(db, user.id)).map((s) => s.uid),
+        (await listSessionsOfAccount(db, user.id, Date.now())).map((s) => s.uid),
         [here],
       );
 

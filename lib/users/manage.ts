@@ -8,12 +8,13 @@
  * log; omitted, nothing is recorded.
  */
 import { z } from 'zod';
-import { destroyArtifactsOfAccount } from '../db/artifacts.ts';
+import { destroyArtifactsOfAccount } from '../account/repository.ts';
 import type { Database } from '../db/database.ts';
 import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskeys, type PasskeySummary } from '../factors/repository.ts';
 import { deletePendingEmailVerificationsOf } from '../sign-in/pending-email-verifications.ts';
 import {
   countUsers,
+  deleteUser,
   findUserById,
   findUserByUsername,
   insertUser,
@@ -113,7 +114,7 @@ export async function insertNewUser(
   return user;
 }
 
-export { countUsers, listUsers, searchUsers };
+export { countUsers, findUserById, listUsers, searchUsers };
 
 /**
  * The id of the user a typed username names, ignoring case (an account spelled
@@ -186,6 +187,21 @@ export async function enableUser(db: Database, id: string, by?: AuditBy): Promis
   if (!user) throw new NotFound(`no user ${id}`);
   await recordAuditBy(db, by, { action: 'user.enabled', target: target(user), details: {} });
   return user;
+}
+
+/**
+ * Deletes an account for good: every token, grant and session it holds ends first, then the row goes with its
+ * factors, recovery codes and mailed links (cascades). Not one's own (as disabling). The audit entry keeps the
+ * username as the target's label, so the log still says who it was.
+ */
+export async function removeUser(db: Database, id: string, by?: AuditBy): Promise<boolean> {
+  if (by?.actor?.id === id) throw new Forbidden('you cannot delete your own account');
+  const user = await findUserById(db, id);
+  if (!user) return false;
+  const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
+  if (!(await deleteUser(db, user.id))) return false;
+  await recordAuditBy(db, by, { action: 'user.deleted', target: target(user), details: { revokedArtifacts } });
+  return true;
 }
 
 /**
@@ -270,10 +286,6 @@ export async function resetSecondFactors(db: Database, id: string, by?: AuditBy)
     await recordAuditBy(db, by, { action: 'factor.reset', target: target(user), details: removed });
   }
   return { user, ...removed };
-}
-
-export async function getUserById(db: Database, id: string): Promise<UserRecord | undefined> {
-  return findUserById(db, id);
 }
 
 /** Replaces a user's name and email (a changed email is no longer verified). */

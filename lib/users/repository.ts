@@ -216,8 +216,12 @@ export async function setUsername(db: Database, id: string, username: string): P
   return findUserById(db, id);
 }
 
+/** A new password also ends every trusted device of the account (lib/sign-in/trusted-devices.ts): trust was given with the old one. */
 export async function setPasswordHash(db: Database, id: string, passwordHash: string): Promise<boolean> {
-  const { count } = await db.prisma.user.updateMany({ where: { id }, data: { passwordHash } });
+  const [{ count }] = await db.prisma.$transaction([
+    db.prisma.user.updateMany({ where: { id }, data: { passwordHash } }),
+    db.prisma.trustedDevice.deleteMany({ where: { userId: id } }),
+  ]);
   return count === 1;
 }
 

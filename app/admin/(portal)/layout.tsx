@@ -17,7 +17,18 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   return (
     <PortalShell area="admin" person={await currentAdmin()} signOut={signOutAction}>
       {/* What the area's client components say (its forms and their refusals, the kit's summary, copy and cancel). */}
-      <ClientMessages namespaces={['admin.clientForm', 'admin.clientActions', 'admin.userForm', 'admin.keyRotation', 'problems', 'ui']}>
+      <ClientMessages
+        namespaces={[
+          'admin.clientForm',
+          'admin.clientSections',
+          'admin.quickstart',
+          'admin.clientActions',
+          'admin.userForm',
+          'admin.keyRotation',
+          'problems',
+          'ui',
+        ]}
+      >
         {children}
       </ClientMessages>
     </PortalShell>

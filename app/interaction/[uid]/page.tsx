@@ -13,11 +13,13 @@ import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
 import { SecondFactorStep } from '@/components/interaction/second-factor-step';
 import { CheckMailCard } from '@/components/interaction/check-mail-step';
+import { EmailCodeCard } from '@/components/interaction/email-code-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { RequestFields } from '@/components/interaction/request-fields';
 import { AppIdentity } from '@/components/interaction/app-identity';
 import { AnotherAccountForm } from '@/components/interaction/another-account';
 import { SelectAccount } from '@/components/interaction/select-account';
+import { AccountChooser } from '@/components/interaction/account-chooser';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { interactionPage } from '@/lib/surfaces/interaction/page';
 import { requestIdOf } from '@/lib/platform/request-context';
@@ -52,6 +54,13 @@ const explained = new Set([
   'account_disabled',
   'email_not_verified',
   'mail_failed',
+  'mail_code_missing',
+  'mail_code_letters',
+  'mail_code_length',
+  'mail_code_wrong',
+  'mail_code_exhausted',
+  'mail_code_expired',
+  'email_code_username',
 ] as const);
 type Explained = typeof explained extends Set<infer T> ? T : never;
 const isExplained = (error: string): error is Explained => (explained as Set<string>).has(error);
@@ -84,7 +93,7 @@ export default async function InteractionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { uid } = await params;
-  const { error, retry_after: retryAfter, method, sent, client_id: clientId, redirect_uri: redirectUri } = await searchParams;
+  const { error, retry_after: retryAfter, method, sent, client_id: clientId, redirect_uri: redirectUri, account: chosen } = await searchParams;
   const jar = await cookies();
   // Where an expired form came from (app/interaction/respond.ts): checked against the registration before any link.
   const hint = { clientId: typeof clientId === 'string' ? clientId : undefined, redirectUri: typeof redirectUri === 'string' ? redirectUri : undefined };
@@ -160,6 +169,7 @@ export default async function InteractionPage({
             continue: t('secondFactor.continue'),
             useRecoveryCode: t('secondFactor.useRecoveryCode'),
             useAnotherWay: t('secondFactor.useAnotherWay'),
+            trustDevice: view.trustDays ? t('secondFactor.trustDevice', { count: view.trustDays }) : undefined,
           }}
         />
         {deny}
@@ -183,6 +193,14 @@ export default async function InteractionPage({
     );
   }
 
+  if (view.kind === 'email_code') {
+    return (
+      <EmailCodeCard base={base} client={view.client} username={view.username} minutes={view.minutes} notice={notice}>
+        {deny}
+      </EmailCodeCard>
+    );
+  }
+
   if (view.kind === 'recovery_code_used') {
     return (
       <AuthCard title={t('recoveryCodeUsed.title')}>
@@ -198,12 +216,17 @@ export default async function InteractionPage({
 
   if (view.kind === 'select_account') {
     const account = view.username ? { username: view.username, name: view.name } : undefined;
-    return <SelectAccount base={base} client={view.client} account={account} notice={notice} />;
+    return <SelectAccount base={base} client={view.client} account={account} others={view.others} notice={notice} />;
   }
 
   if (view.kind === 'login') {
+    // One of the chooser's accounts (?account=<id>): its username in the form, the password or passkey still asked.
+    const picked = typeof chosen === 'string' ? view.accounts?.find((account) => account.id === chosen) : undefined;
+    const chooser = await getTranslations('interaction.chooser');
+    // The browser's remembered accounts above the form, until one is picked or a sign-in was refused.
+    const choosing = view.accounts && !picked && error === undefined;
     // A username already there (the one just refused, the app's login_hint, the session's): the password is what is left to type.
-    const username = lastUsername ?? view.loginHint ?? view.sessionUsername;
+    const username = lastUsername ?? picked?.username ?? view.loginHint ?? view.sessionUsername;
     // Someone else than the hint or the session names may be at the keyboard: offer them the empty form.
     const offerAnother = Boolean(view.loginHint ?? view.sessionUsername);
     // A refusal about what was typed is tied to both fields (WCAG 3.3.1): announced with them, and their borders red.
@@ -211,6 +234,20 @@ export default async function InteractionPage({
     return (
       <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}>
         {notice ? <div id={SIGN_IN_ERROR_ID}>{notice}</div> : null}
+        {choosing && view.accounts ? (
+          <section aria-labelledby="account-chooser" className="mb-6 border-b border-slate-200 pb-6">
+            <h2 id="account-chooser" className="mb-3 text-sm font-medium text-slate-700">
+              {chooser('title')}
+            </h2>
+            <AccountChooser
+              base={base}
+              client={view.client}
+              accounts={view.accounts}
+              texts={{ remove: chooser('remove'), removeWhich: (account) => chooser('removeWhich', { account }) }}
+            />
+            <p className="mt-4 text-sm text-slate-600">{chooser('another')}</p>
+          </section>
+        ) : null}
         <form method="post" action={`${base}/login`} className="space-y-4">
           <RequestFields client={view.client} />
           <TextField
@@ -245,12 +282,23 @@ export default async function InteractionPage({
           <Button block type="submit">
             {t('login.submit')}
           </Button>
+          {view.emailCode ? (
+            // The same form's username, posted elsewhere; no password needed for it (formNoValidate).
+            <Button block type="submit" variant="secondary" formAction={`${base}/email-code`} formNoValidate>
+              {t('emailCode.offer')}
+            </Button>
+          ) : null}
           {view.passwordReset ? (
             <p className="text-center text-sm">
               <TextLink href={`/password-reset?from=${encodeURIComponent(base)}`}>{t('login.forgotPassword')}</TextLink>
             </p>
           ) : null}
         </form>
+        {picked ? (
+          <p className="mt-4 text-center text-sm">
+            <TextLink href={base}>{chooser('chooseAnother')}</TextLink>
+          </p>
+        ) : null}
         {offerAnother ? (
           <AnotherAccountForm
             action={`${base}/another-account`}
@@ -280,7 +328,9 @@ export default async function InteractionPage({
       title={t('consent.title', { client: view.client.name })}
       subtitle={
         <>
-          <AppIdentity client={view.client}>{t.rich('consent.subtitle', { client: view.client.name, strong })}</AppIdentity>
+          <AppIdentity client={view.client}>
+            {t.rich(view.consentedBefore ? 'consent.subtitleMore' : 'consent.subtitle', { client: view.client.name, strong })}
+          </AppIdentity>
           {view.username ? (
             <AnotherAccountForm
               action={`${base}/another-account`}

@@ -10,6 +10,15 @@ export interface EmailVerificationMail {
   email: string;
   url: string;
   validHours: number;
+  /** The code mailed beside the link (lib/mail-links/codes.ts), and how long it works. */
+  code?: string;
+  codeMinutes?: number;
+}
+
+/** The code beside the link, when the mail has one. */
+export function codeBlock(mail: Pick<EmailVerificationMail, 'locale' | 'code' | 'codeMinutes'>) {
+  if (!mail.code) return {};
+  return { code: { lead: translator(mail.locale, 'mail')('codeLead', { minutes: mail.codeMinutes ?? 0 }), value: mail.code } };
 }
 
 export function emailVerificationMail(mail: EmailVerificationMail) {
@@ -20,6 +29,7 @@ export function emailVerificationMail(mail: EmailVerificationMail) {
       subject: t('subject', { product: mail.brand.name }),
       paragraphs: [t('confirm', { email: mail.email, username: mail.username }), t('link', { hours: mail.validHours })],
       action: { label: t('action'), url: mail.url },
+      ...codeBlock(mail),
       footnotes: [t('notYou')],
     },
     mail.locale,

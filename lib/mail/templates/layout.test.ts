@@ -6,6 +6,7 @@ import { contrast } from '../../config/colour.ts';
 import { emailVerificationMail } from './email-verification.ts';
 import { render } from './layout.ts';
 import { passwordResetMail } from './password-reset.ts';
+import { signInCodeMail } from './sign-in-code.ts';
 
 const content = {
   subject: 'Hello',
@@ -110,4 +111,30 @@ test('the reset mail names the browser as /account does ("Chrome on Linux"), in 
   assert.match(mail('en').text, /from 198\.51\.100\.7, using Chrome on Linux\./);
   assert.match(mail('de').text, /Chrome unter Linux/);
   for (const locale of ['en', 'de'] as const) assert.ok(!mail(locale).text.includes('AppleWebKit'), locale);
+});
+
+test('a code alone (the sign-in code): the code set apart in both bodies, no button and no link; in German too', () => {
+  for (const locale of ['en', 'de'] as const) {
+    const mail = signInCodeMail({ brand: { name: 'Acme ID', accent: '#0ea5e9' }, locale, username: 'pat', code: '012345', validMinutes: 15 });
+    assert.match(mail.text, /^012345$/m);
+    assert.match(mail.html, />012345<\/p>/);
+    assert.doesNotMatch(mail.html, /<a\b/, 'nothing to click: a mail scanner cannot use it');
+    assert.doesNotMatch(mail.subject, /012345/, 'not in the subject a lock screen shows');
+    assert.match(mail.text, /15/);
+    assert.deepEqual(remoteLoads(mail.html), []);
+  }
+});
+
+test('a code beside the link, when the mail has one; none otherwise', () => {
+  const base = {
+    brand: { name: 'Acme ID', accent: '#0ea5e9' },
+    locale: 'en' as const,
+    username: 'pat',
+    email: 'pat@example.com',
+    url: 'https://id.acme.example/verify-email/t',
+    validHours: 24,
+  };
+  const withCode = emailVerificationMail({ ...base, code: '987654', codeMinutes: 15 });
+  assert.match(withCode.text, /https:\/\/id\.acme\.example\/verify-email\/t[\s\S]*15 minutes[\s\S]*^987654$/m);
+  assert.doesNotMatch(emailVerificationMail(base).text, /\b\d{6}\b/);
 });

@@ -17,8 +17,10 @@ export interface MailContent {
   subject: string;
   /** What the mail says, one paragraph each. */
   paragraphs: string[];
-  /** The one thing to do. */
-  action: { label: string; url: string };
+  /** The one thing to do; absent in a mail that carries a code alone. */
+  action?: { label: string; url: string };
+  /** A code to type instead of (or without) the link: `lead` says where, `value` is set apart in large type. */
+  code?: { lead: string; value: string };
   /** After the link: what to do if this was not expected, when the link stops working. */
   footnotes: string[];
 }
@@ -29,9 +31,15 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 export function render(brand: MailBrand, content: MailContent, locale: Locale = 'en'): { subject: string; text: string; html: string } {
   const openLink = translator(locale, 'mail')('openLink');
   const accentText = withContrast(brand.accent, ['#ffffff'], 4.5, 'darker');
-  const text = [brand.name, '', ...content.paragraphs.flatMap((p) => [p, '']), `${content.action.label}:`, content.action.url, '', ...content.footnotes].join(
-    '\n',
-  );
+  const { action, code } = content;
+  const text = [
+    brand.name,
+    '',
+    ...content.paragraphs.flatMap((p) => [p, '']),
+    ...(action ? [`${action.label}:`, action.url, ''] : []),
+    ...(code ? [code.lead, code.value, ''] : []),
+    ...content.footnotes,
+  ].join('\n');
   const p = (body: string, style = '') => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1e293b;${style}">${body}</p>`;
   const html = `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(content.subject)}</title></head>
@@ -39,8 +47,18 @@ export function render(brand: MailBrand, content: MailContent, locale: Locale = 
 <div style="max-width:480px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:32px">
 ${p(escapeHtml(brand.name), `font-weight:700;letter-spacing:0.05em;text-transform:uppercase;color:${accentText};font-size:13px`)}
 ${content.paragraphs.map((para) => p(escapeHtml(para))).join('\n')}
-<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:${brand.accent};color:${readableOn(brand.accent)};text-decoration:none;font-weight:600;padding:10px 18px;border-radius:8px">${escapeHtml(content.action.label)}</a></p>
-${p(`${escapeHtml(openLink)} <a href="${escapeHtml(content.action.url)}" style="color:${accentText};word-break:break-all">${escapeHtml(content.action.url)}</a>`, 'font-size:13px;color:#475569')}
+${
+  action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:${brand.accent};color:${readableOn(brand.accent)};text-decoration:none;font-weight:600;padding:10px 18px;border-radius:8px">${escapeHtml(action.label)}</a></p>
+${p(`${escapeHtml(openLink)} <a href="${escapeHtml(action.url)}" style="color:${accentText};word-break:break-all">${escapeHtml(action.url)}</a>`, 'font-size:13px;color:#475569')}`
+    : ''
+}
+${
+  code
+    ? `${p(escapeHtml(code.lead))}
+${p(escapeHtml(code.value), 'font-size:28px;font-weight:700;letter-spacing:0.3em;font-family:ui-monospace,Menlo,Consolas,monospace')}`
+    : ''
+}
 ${content.footnotes.map((note) => p(escapeHtml(note), 'font-size:13px;color:#475569')).join('\n')}
 </div></body></html>
 `;

@@ -6,7 +6,7 @@
  */
 import type { Locale } from '../../i18n/locale.ts';
 import { translator } from '../../i18n/messages.ts';
-import type { EmailVerificationMail } from './email-verification.ts';
+import { codeBlock, type EmailVerificationMail } from './email-verification.ts';
 import { type MailBrand, render } from './layout.ts';
 
 export function signUpVerificationMail(mail: EmailVerificationMail) {
@@ -17,6 +17,7 @@ export function signUpVerificationMail(mail: EmailVerificationMail) {
       subject: t('subject', { product: mail.brand.name }),
       paragraphs: [t('welcome', { username: mail.username, email: mail.email }), t('link', { hours: mail.validHours })],
       action: { label: t('action'), url: mail.url },
+      ...codeBlock(mail),
       footnotes: [t('notYou')],
     },
     mail.locale,

@@ -9,7 +9,7 @@
 import type Provider from 'oidc-provider';
 import { routes } from '../configuration.ts';
 import { readNodeFormBody } from '../form-body.ts';
-import { respondWith } from './context.ts';
+import { respondWith } from './provider-context.ts';
 
 export function useAuthorizationPostOverHttp(provider: Provider): void {
   if (new URL(provider.issuer).protocol !== 'http:') return;

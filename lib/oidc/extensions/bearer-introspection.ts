@@ -10,7 +10,7 @@ import { routes } from '../configuration.ts';
 import { readNodeFormBody } from '../form-body.ts';
 import { introspectWithBearer } from '../introspection.ts';
 import { serverErrorResponse, type ErrorLog } from '../server-errors.ts';
-import { respondWith } from './context.ts';
+import { respondWith } from './provider-context.ts';
 
 export function useBearerIntrospection(provider: Provider, log: ErrorLog): void {
   provider.use(async (ctx, next) => {

@@ -10,8 +10,8 @@ import { useAuthorizationPostOverHttp } from './authorization-post.ts';
 import { useBearerIntrospection } from './bearer-introspection.ts';
 import { useBodyLimit } from './body-limit.ts';
 import { useErrorConventions } from './error-conventions.ts';
-import { useRequestFacts } from './request-facts.ts';
-import { useSecurityHeaders } from './security-headers.ts';
+import { useRequestFacts } from './request-client.ts';
+import { useSecurityHeaders } from './provider-headers.ts';
 
 export function useExtensions(provider: Provider, brand: Brand, log: ErrorLog): void {
   useRequestFacts(provider); // first: on the way out it reads what every step below found

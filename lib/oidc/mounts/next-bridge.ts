@@ -20,7 +20,7 @@ const handlers = new WeakMap<Provider, NodeHandler>();
 export interface BridgeOptions {
   issuer: URL;
   requestId?: string;
-  /** Filled in by the provider's chain (lib/oidc/extensions/request-facts.ts) by the time the Response is returned. */
+  /** Filled in by the provider's chain (lib/oidc/extensions/request-client.ts) by the time the Response is returned. */
   facts?: RequestFacts;
 }
 

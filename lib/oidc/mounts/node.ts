@@ -12,16 +12,15 @@
  * where every extension lives (lib/oidc/extensions/). Discovery and the JWKS are
  * replayed from the provider's first answer (./node-documents.ts says why here);
  * a provider rebuilt on new signing keys replaces the old one here, and its
- * answers replace the kept ones from its first request on.
- * Each request is counted and timed (lib/ops/metrics.ts) until its response is
- * sent, replays included. GET /healthz and /readyz are answered here too
- * (lib/ops/health.ts), so a probe never waits behind Next's router.
+ * answers replace the kept ones from its first request on. GET /healthz and
+ * /readyz are answered here too (lib/ops/health.ts), so a probe never waits
+ * behind Next's router.
  *
  * Every request the custom server gets passes here first, Next's included: each
- * is counted and timed (pages, the admin API, assets and probes under routes of
- * their own: `serverRoute`), gets a request id (X-Request-Id) and one log line (lib/ops/request-log.ts)
- * when its response is sent, and, with tracing on (lib/ops/tracing.ts), a server
- * span in which it is served, Next's pages too.
+ * gets a request id (X-Request-Id) and is observed as on the other mount
+ * (lib/ops/request-observer.ts: counted and timed, the provider's by endpoint and
+ * the pages, the admin API, assets and probes under routes of their own, one log
+ * line, and a server span with tracing on), replays included.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -29,8 +28,7 @@ import type Provider from 'oidc-provider';
 import { isProviderPath } from '../../http/paths.ts';
 import type { Log } from '../../ops/log.ts';
 import { type Metrics, serverRoute } from '../../ops/metrics.ts';
-import { isProbeRoute, logRequest, pathRoute } from '../../ops/request-log.ts';
-import { tracing } from '../../ops/tracing.ts';
+import { observeRequest, pathRoute } from '../../ops/request-observer.ts';
 import { pinToIssuer } from '../issuer-headers.ts';
 import { requestFacts } from '../request-facts.ts';
 import { metricRoute, providerHttpRoute } from './metric-routes.ts';
@@ -42,38 +40,11 @@ export type ProviderMount = (req: IncomingMessage, res: ServerResponse) => boole
 /** Serves a request: answers it here, or calls `next` (Next's handler) within the request's span. */
 export type ServerMount = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
-/**
- * What scripts/server.mjs gets: every request goes to `handle`; `log` is the process's (lib/context.ts);
- * `close` is called once the server has stopped serving (SIGTERM, SIGINT), before the process exits.
- */
-export interface ServerHandover {
-  handle: ServerMount;
-  log: Log;
-  close(): Promise<void>;
-}
-
-/**
- * Where scripts/server.mjs waits for the mount: it puts { resolve, reject } here
- * before Next runs instrumentation.ts, which hands over the mount or the error
- * that stopped start-up. (Next resolves prepare() before register() finishes
- * when it is embedded in a custom server.)
- */
-const MOUNT = Symbol.for('gatehouse.providerMount');
-interface MountWaiter {
-  resolve(handover: ServerHandover): void;
-  reject(error: unknown): void;
-}
-const globalForMount = globalThis as typeof globalThis & { [MOUNT]?: MountWaiter };
-
 /** Answers a provider request under the given request id, or returns false (not the provider's). */
 type IdentifiedMount = (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean;
 
 /** The mount, and how to make it serve another provider (one rebuilt on new signing keys) from the next request on. */
-export function createProviderMount(
-  provider: Provider,
-  issuerOrigin: string,
-  metrics: Pick<Metrics, 'providerRequest'>,
-): { mount: IdentifiedMount; serve(provider: Provider): void } {
+export function createProviderMount(provider: Provider, issuerOrigin: string): { mount: IdentifiedMount; serve(provider: Provider): void } {
   const issuer = new URL(issuerOrigin);
   // Swapped together: the replayed documents are the served provider's own answers.
   let served = { callback: provider.callback(), documents: new StaticDocuments() };
@@ -82,9 +53,6 @@ export function createProviderMount(
     const { callback, documents } = served;
     const { pathname, hasQuery } = splitUrl(req.url);
     if (!isProviderPath(pathname)) return false;
-    const done = metrics.providerRequest(metricRoute(pathname));
-    // 'close' comes once per response, sent or cut off, where 'finish' misses the latter.
-    res.once('close', () => done(res.statusCode));
     if (documents.replay(req, res, pathname, hasQuery, requestId)) return true;
     pinToIssuer(req.headers, issuer, requestId);
     callback(req, res);
@@ -105,78 +73,50 @@ function splitUrl(url = '/'): { pathname: string; hasQuery: boolean } {
 }
 
 /**
- * Every request of the custom server: a request id, a log line once answered,
- * then `ahead` (the health probes, /metrics), the provider, or Next (`next`),
- * whose answer carries the request id too (the admin API sets its own). With
- * tracing on, all of it runs in the request's server span (no span for probes).
+ * Every request of the custom server: a request id, then `ahead` (the health
+ * probes, /metrics), the provider, or Next (`next`), whose answer carries the
+ * request id too (the admin API sets its own); observed (lib/ops/request-observer.ts:
+ * counted, timed, logged, and with tracing on served within its span) until its
+ * response is sent or cut off.
  */
-export function createServerMount(mount: IdentifiedMount, log: Log, ahead?: ProviderMount, metrics?: Pick<Metrics, 'serverRequest'>): ServerMount {
+export function createServerMount(
+  mount: IdentifiedMount,
+  log: Log,
+  ahead?: ProviderMount,
+  metrics?: Pick<Metrics, 'providerRequest' | 'serverRequest'>,
+): ServerMount {
   return (req, res, next) => {
-    const started = performance.now();
     // The id the peer stamp gave the request as it arrived (lib/platform/request-context.ts), so
     // the pages' and server actions' own log lines name the same one; a fresh one without the stamp.
     const stampedId = req.headers['x-request-id'];
     const requestId = typeof stampedId === 'string' && stampedId ? stampedId : randomUUID();
     const { pathname } = splitUrl(req.url);
     const provider = isProviderPath(pathname);
-    const route = provider ? metricRoute(pathname) : pathRoute(pathname);
-    // The provider's own requests are counted by its mount, under their endpoint.
-    const counted = provider ? undefined : metrics?.serverRequest(serverRoute(pathname));
-    const span = isProbeRoute(route)
-      ? undefined
-      : tracing()?.requestSpan({
-          method: req.method,
-          route: provider ? providerHttpRoute(pathname) : route,
-          traceparent: header(req, 'traceparent'),
-          tracestate: header(req, 'tracestate'),
-        });
+    const endpoint = provider ? metricRoute(pathname) : undefined;
+    const observed = observeRequest(log, {
+      requestId,
+      method: req.method,
+      route: endpoint ?? pathRoute(pathname),
+      spanRoute: provider ? providerHttpRoute(pathname) : undefined,
+      traceparent: header(req, 'traceparent'),
+      tracestate: header(req, 'tracestate'),
+      // The provider's requests under their endpoint, the rest under routes of their own.
+      count: endpoint ? metrics?.providerRequest(endpoint) : metrics?.serverRequest(serverRoute(pathname)),
+    });
+    // 'close' comes once per response, sent or cut off, where 'finish' misses the latter.
     res.once('close', () => {
       const answeredId = res.getHeader('x-request-id');
-      const clientId = requestFacts(req).clientId;
-      const id = typeof answeredId === 'string' ? answeredId : requestId;
-      span?.end({ status: res.statusCode, requestId: id, clientId });
-      counted?.(res.statusCode);
-      logRequest(log, { requestId: id, method: req.method, route, status: res.statusCode, durationMs: performance.now() - started, clientId, span });
+      observed.end(res.statusCode, { requestId: typeof answeredId === 'string' ? answeredId : undefined, clientId: requestFacts(req).clientId });
     });
-    const serve = () => {
+    observed.run(() => {
       if (ahead?.(req, res) || mount(req, res, requestId)) return;
       res.setHeader('X-Request-Id', requestId);
       next();
-    };
-    if (span) span.run(serve);
-    else serve();
+    });
   };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-/**
- * Called once per process (instrumentation.ts): hands the mount, the log and what
- * closes the process's resources to the custom server, if one is waiting, behind `ahead` (the health probes),
- * which answers first or returns false. Returns what makes it serve a rebuilt provider.
- */
-export function registerProviderMount(
-  provider: Provider,
-  issuer: string,
-  metrics: Pick<Metrics, 'providerRequest' | 'serverRequest'>,
-  log: Log,
-  close: () => Promise<void>,
-  ahead?: ProviderMount,
-): (provider: Provider) => void {
-  const { mount, serve } = createProviderMount(provider, issuer, metrics);
-  globalForMount[MOUNT]?.resolve({ handle: createServerMount(mount, log, ahead, metrics), log, close });
-  return serve;
-}
-
-/** Whether scripts/server.mjs (`npm start`) waits for the mount; false under plain `next start` and `next dev`. */
-export function underCustomServer(): boolean {
-  return globalForMount[MOUNT] !== undefined;
-}
-
-/** Tells a waiting custom server that start-up failed, so it exits instead of serving half an app. */
-export function reportStartupFailure(error: unknown): void {
-  globalForMount[MOUNT]?.reject(error);
 }

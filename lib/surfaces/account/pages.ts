@@ -6,12 +6,14 @@
  * is signed in, this module only ever acts on that person's own account.
  */
 import 'server-only';
+import { cookies } from 'next/headers';
 import { serverContext } from '../../context.ts';
 import type { Locale } from '../../i18n/locale.ts';
 import { recoveryCodesLeft } from '../../factors/recovery-codes.ts';
 import { byAdmin } from '../portal/audit-context.ts';
 import type { SignedInUser } from '../portal/session.ts';
 import { recentActivity, type ActivityEntry } from '../../account/activity.ts';
+import { listTrustedDevices, removeTrustedDevice, type TrustedDevice } from '../../sign-in/trusted-devices.ts';
 import { connectedApps, revokeConnectedApp, type AppRevocation, type ConnectedApp } from '../../account/apps.ts';
 import { changeOwnPassword, type PasswordChangeState } from '../../account/password.ts';
 import { profileValues, updateOwnProfile, type ProfileState, type ProfileValues } from '../../account/profile.ts';
@@ -38,7 +40,7 @@ import {
 import { activeSessions, endOneSession, endOtherSessions, type ActiveSession, type SessionEnding } from '../../account/sessions.ts';
 
 export type { ConfirmState, PasswordProtectedState, TwoStepStatus };
-export type { PasskeyAdded, PasskeyStart, PasskeySummary };
+export type { PasskeyAdded, PasskeyStart, PasskeySummary, TrustedDevice };
 export type { ActiveSession, ActivityEntry, AppRevocation, ConnectedApp, PasswordChangeState, ProfileState, ProfileValues, SessionEnding };
 
 /** Who acts and from where. `byAdmin` builds it for anyone the portal signed in: here the person acts on their own account. */
@@ -58,7 +60,8 @@ export async function savePassword(user: SignedInUser, form: FormData): Promise<
 }
 
 export function appsOf(user: SignedInUser): Promise<ConnectedApp[]> {
-  return connectedApps(serverContext().db, user);
+  const { db, now } = serverContext();
+  return connectedApps(db, user, now());
 }
 
 export async function revokeApp(user: SignedInUser, clientId: string): Promise<AppRevocation> {
@@ -66,8 +69,8 @@ export async function revokeApp(user: SignedInUser, clientId: string): Promise<A
 }
 
 export function sessionsOf(user: SignedInUser): Promise<ActiveSession[]> {
-  const { db, config } = serverContext();
-  return activeSessions(db, user, config.SESSION_TTL);
+  const { db, config, now } = serverContext();
+  return activeSessions(db, user, config.SESSION_TTL, now());
 }
 
 export async function signOutOtherSessions(user: SignedInUser): Promise<number> {
@@ -125,4 +128,15 @@ export async function removePasskey(user: SignedInUser, form: FormData): Promise
 /** Unused recovery codes: they stand in for any second factor, an authenticator app or passkeys. */
 export function recoveryCodesLeftOf(user: SignedInUser): Promise<number> {
   return recoveryCodesLeft(serverContext().db, user.id);
+}
+
+/** The browsers the person trusted to skip their second step (lib/sign-in/trusted-devices.ts); this one marked. */
+export async function trustedDevicesOf(user: SignedInUser): Promise<TrustedDevice[]> {
+  const ctx = serverContext();
+  return listTrustedDevices(ctx.db, user.id, (await cookies()).toString() || null, ctx.now());
+}
+
+/** Ends the trust of one of them; whether it was one of the person's. */
+export function forgetTrustedDevice(user: SignedInUser, id: string): Promise<boolean> {
+  return removeTrustedDevice(serverContext().db, user.id, id.slice(0, 100));
 }

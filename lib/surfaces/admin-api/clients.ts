@@ -13,7 +13,7 @@ import {
   findClient,
   newClientSchema,
   registerClient,
-  removeClient,
+  deleteClient as deleteClientUseCase,
   rotateClientSecret as rotateClientSecretUseCase,
   searchClients,
   updateClient as updateClientUseCase,
@@ -42,7 +42,7 @@ async function existing(db: Database, id: string): Promise<ClientRecord> {
   return client;
 }
 
-/** Gatehouse's own portal client is kept as the portal needs it (lib/services/bootstrap.ts). */
+/** Gatehouse's own portal client is kept as the portal needs it (lib/start/first-start.ts). */
 function changeable(id: string): void {
   if (isManagedClient(id)) throw new Forbidden('Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed');
 }
@@ -73,7 +73,7 @@ export const updateClient = endpoint(operations.updateClient, async ({ db, param
 
 export const deleteClient = endpoint(operations.deleteClient, async ({ db, params, by }) => {
   changeable(params.id);
-  if (!(await removeClient(db, params.id, by))) throw notFound(params.id);
+  if (!(await deleteClientUseCase(db, params.id, by))) throw notFound(params.id);
 });
 
 const setEnabled =

@@ -15,14 +15,14 @@ import { endpoint } from './route.ts';
 
 export const listSigningKeys = endpoint(operations.listSigningKeys, async ({ db }) => ({ data: (await listKeys(db)).map(signingKeyToWire) }));
 
-export const rotateSigningKeys = endpoint(operations.rotateSigningKeys, async ({ db, config, body, by, refreshProvider }) => {
-  const outcomes = await rotateKeys(db, rotationSettings(config), { algs: body.alg ? [body.alg] : undefined, immediately: body.now, by });
+export const rotateSigningKeys = endpoint(operations.rotateSigningKeys, async ({ db, config, body, by, refreshProvider, now }) => {
+  const outcomes = await rotateKeys(db, rotationSettings(config), { algs: body.alg ? [body.alg] : undefined, immediately: body.now, now: now(), by });
   await refreshProvider();
   return { data: outcomes.map((o) => ({ alg: o.alg, outcome: o.outcome, kid: o.kid, activates_at: new Date(o.activatesAt).toISOString() })) };
 });
 
-export const retireSigningKey = endpoint(operations.retireSigningKey, async ({ db, params, by, refreshProvider }) => {
-  const { key, early } = await retireSigningKeyUseCase(db, params.kid, { by });
+export const retireSigningKey = endpoint(operations.retireSigningKey, async ({ db, params, by, refreshProvider, now }) => {
+  const { key, early } = await retireSigningKeyUseCase(db, params.kid, { now: now(), by });
   await refreshProvider();
   return { ...signingKeyToWire(key), early };
 });

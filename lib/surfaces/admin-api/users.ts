@@ -14,21 +14,20 @@ import { connectedApps, revokeAppOfUser } from '../../account/apps.ts';
 import { activeSessions, endAllSessions, endOneSession } from '../../account/sessions.ts';
 import { generatePassword } from '../../platform/passwords.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../platform/errors.ts';
-import { invitationOf, inviteUser, resendInvitation as resendInvitationUseCase } from '../../users/invitations.ts';
+import { inviteUser, resendInvitation as resendInvitationUseCase } from '../../users/invitations.ts';
 import { addUser, changeProfile } from '../../users/onboarding.ts';
 import type { Throttle } from '../../platform/throttle.ts';
 import {
   changePassword,
   disableUser as disableUserUseCase,
   enableUser as enableUserUseCase,
-  getUserById,
-  lockOf,
+  findUserById,
   resetSecondFactors,
   searchUsers,
-  secondFactorsOf,
   setRole,
   unlockUser as unlockUserUseCase,
 } from '../../users/manage.ts';
+import { userStanding } from '../../users/standing.ts';
 import { grantDto, noSecondFactors, sessionDto, userDto, userSummaryDto } from './dto/users.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';
@@ -36,7 +35,7 @@ import { endpoint } from './route.ts';
 const notFound = (id: string) => new NotFound(`no user ${id}`);
 
 async function existing(db: Database, id: string): Promise<UserRecord> {
-  const user = await getUserById(db, id);
+  const user = await findUserById(db, id);
   if (!user) throw notFound(id);
   return user;
 }
@@ -52,8 +51,8 @@ const holder = (user: UserRecord) => ({ id: user.id, username: user.username });
 
 /** One user on the wire, with the lock the throttle holds on them now, their second step (never its secrets) and a pending invitation. */
 const withLock = async (db: Database, throttle: Throttle, user: UserRecord) => {
-  const [lockedUntil, factors, invitation] = await Promise.all([lockOf(throttle, user.id), secondFactorsOf(db, user.id), invitationOf(db, user)]);
-  return userDto(user, lockedUntil, factors, invitation ?? null);
+  const { lockedUntil, secondFactors, invitation } = await userStanding(db, throttle, user);
+  return userDto(user, lockedUntil, secondFactors, invitation ?? null);
 };
 
 export const listUsers = endpoint(operations.listUsers, async ({ db, query }) => {
@@ -131,8 +130,8 @@ export const resetUserSecondFactors = endpoint(operations.resetUserSecondFactors
   return withLock(db, throttle, user);
 });
 
-export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, config, params }) => ({
-  data: (await activeSessions(db, holder(await existing(db, params.id)), config.SESSION_TTL)).map(sessionDto),
+export const listUserSessions = endpoint(operations.listUserSessions, async ({ db, config, params, now }) => ({
+  data: (await activeSessions(db, holder(await existing(db, params.id)), config.SESSION_TTL, now())).map(sessionDto),
 }));
 
 export const endUserSessions = endpoint(operations.endUserSessions, async ({ db, params, by }) => ({
@@ -144,8 +143,8 @@ export const endUserSession = endpoint(operations.endUserSession, async ({ db, p
   if (result.status !== 'ended') throw new NotFound(`no session ${params.uid} of user ${params.id}`);
 });
 
-export const listUserGrants = endpoint(operations.listUserGrants, async ({ db, params }) => ({
-  data: (await connectedApps(db, holder(await existing(db, params.id)))).map(grantDto),
+export const listUserGrants = endpoint(operations.listUserGrants, async ({ db, params, now }) => ({
+  data: (await connectedApps(db, holder(await existing(db, params.id)), now())).map(grantDto),
 }));
 
 export const revokeUserGrant = endpoint(operations.revokeUserGrant, async ({ db, params, by }) => {

@@ -18,5 +18,5 @@ export async function interactionUiLocales(uid: string, cookie: string | null): 
 
 /** What /interaction/:uid shows. */
 export async function interactionPage(uid: string, cookie: string | null, hint: ExpiredHint = {}): Promise<InteractionView> {
-  return viewInteraction(serverContext(), uid, await findForPage(uid, cookie), hint);
+  return viewInteraction(serverContext(), uid, await findForPage(uid, cookie), hint, cookie);
 }

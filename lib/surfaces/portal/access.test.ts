@@ -83,12 +83,12 @@ describe('userAccess (/account)', () => {
   test('a portal session lives as long as the Gatehouse session it came from, for the same account', async () => {
     const db = await storage.open();
     const uid = randomBytes(8).toString('hex');
-    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid), false, 'no such session');
+    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid, Date.now()), false, 'no such session');
     await upsertArtifact(db.sql, 'Session', `jti-${uid}`, { uid, accountId: 'sub-1' }, Date.now() + 60_000);
-    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid), true);
-    assert.equal(await gatehouseSessionAlive(db, 'sub-2', uid), false, 'another account');
+    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid, Date.now()), true);
+    assert.equal(await gatehouseSessionAlive(db, 'sub-2', uid, Date.now()), false, 'another account');
     await upsertArtifact(db.sql, 'Session', `jti-${uid}`, { uid, accountId: 'sub-1' }, Date.now() - 1);
-    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid), false, 'expired');
+    assert.equal(await gatehouseSessionAlive(db, 'sub-1', uid, Date.now()), false, 'expired');
   });
 });
 

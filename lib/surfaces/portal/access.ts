@@ -9,7 +9,7 @@
  * portal session, so that happens at /account/security, which the policy
  * never blocks; once a factor exists, every later sign-in asks for it.
  */
-import { isSessionOfAccount } from '../../db/artifacts.ts';
+import { isSessionOfAccount } from '../../account/repository.ts';
 import type { Database } from '../../db/database.ts';
 import { hasSecondFactor } from '../../factors/repository.ts';
 import { findUserById, type Role } from '../../users/repository.ts';
@@ -74,6 +74,6 @@ export async function userAccess(db: Database, sub: string | undefined, policy: 
  * lives and dies with it, as a session-bound token would: signing out
  * elsewhere, "sign out everywhere else" and disabling the user all end it.
  */
-export function gatehouseSessionAlive(db: Database, sub: string, sessionUid: string): Promise<boolean> {
-  return isSessionOfAccount(db, sub, sessionUid);
+export function gatehouseSessionAlive(db: Database, sub: string, sessionUid: string, now: number): Promise<boolean> {
+  return isSessionOfAccount(db, sub, sessionUid, now);
 }

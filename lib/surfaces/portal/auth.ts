@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import { brand } from '../../config/brand.ts';
 import { env } from '../../config/env.ts';
-import { sessionUidOfAccessToken } from '../../db/artifacts.ts';
+import { sessionUidOfAccessToken } from '../../account/repository.ts';
 import { serverContext } from '../../context.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { PORTAL_CLIENT_ID, PORTAL_PROVIDER_ID, portalClientSecret } from '../../clients/portal-client.ts';
@@ -118,5 +118,6 @@ async function buildOptions(): Promise<AuthOptions> {
  * account page knows which session is "this browser".
  */
 function gatehouseSessionUid(accessToken: string): Promise<string | undefined> {
-  return sessionUidOfAccessToken(serverContext().db, accessToken);
+  const { db, now } = serverContext();
+  return sessionUidOfAccessToken(db, accessToken, now());
 }

@@ -14,7 +14,7 @@ import {
   enableClient,
   findClient,
   registerClient,
-  removeClient,
+  deleteClient,
   rotateClientSecret,
   searchClients,
   updateClient,
@@ -25,12 +25,13 @@ import { formProblems } from '../../platform/forms.ts';
 import type { TrustViolation } from '../../oidc/client-policy.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
-import { clientFields, clientFormValues, readClientForm, type ClientFieldProblems, type ClientFormValues } from './client-form.ts';
+import { clientFields, clientFormValues, readClientForm, type ClientFieldProblems, type ClientFormValues } from './client-fields.ts';
 import { PORTAL_CLIENT_ID } from '../../clients/portal-client.ts';
+import { type ClientPreset, kindOf } from './client-presets.ts';
 
 export const CLIENTS_PER_PAGE = 20;
 
-/** The portal's own client is kept as the portal needs it (lib/services/bootstrap.ts): look, don't touch. */
+/** The portal's own client is kept as the portal needs it (lib/start/first-start.ts): look, don't touch. */
 export function isManagedClient(id: string): boolean {
   return id === PORTAL_CLIENT_ID;
 }
@@ -103,13 +104,13 @@ export async function clientFormFor(admin: AdminUser, id: string): Promise<{ cli
 export type ClientFormState =
   | { status: 'editing'; values: ClientFormValues; problems: ClientFieldProblems }
   /** The secret is in this one answer and nowhere else: it is never stored in clear nor shown again. */
-  | { status: 'created'; client: { id: string; name: string }; clientSecret?: string };
+  | { status: 'created'; client: { id: string; name: string; kind: ClientPreset; redirectUri?: string }; clientSecret?: string };
 
 export async function createClientFromForm(admin: AdminUser, form: FormData): Promise<ClientFormState> {
   const { values, input } = readClientForm(form);
   try {
     const { client, clientSecret } = await registerClient(serverContext().db, input, { by: await byAdmin(admin) });
-    return { status: 'created', client: { id: client.id, name: client.name }, clientSecret };
+    return { status: 'created', client: { id: client.id, name: client.name, kind: kindOf(client), redirectUri: client.redirectUris[0] }, clientSecret };
   } catch (error) {
     return { status: 'editing', values, problems: formProblems(error, clientFields) };
   }
@@ -159,9 +160,9 @@ export async function setClientEnabledFor(admin: AdminUser, id: string, enabled:
   return done ? { status: 'done' } : { status: 'not_found' };
 }
 
-/** Deleting revokes every token and grant the client holds (removeClient). Asks for a tick first. */
+/** Deleting revokes every token and grant the client holds (deleteClient). Asks for a tick first. */
 export async function deleteClientFromForm(admin: AdminUser, id: string, form: FormData): Promise<ClientChange> {
   if (isManagedClient(id)) return { status: 'refused', reason: 'managed' };
   if (form.get('confirm') !== 'on') return { status: 'refused', reason: 'delete_unconfirmed' };
-  return (await removeClient(serverContext().db, id, await byAdmin(admin))) ? { status: 'done' } : { status: 'not_found' };
+  return (await deleteClient(serverContext().db, id, await byAdmin(admin))) ? { status: 'done' } : { status: 'not_found' };
 }

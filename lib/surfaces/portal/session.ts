@@ -48,7 +48,7 @@ async function sessionSubject(): Promise<{ sub: string; sessionUid: string } | u
   const token = await portalToken();
   const sub = typeof token?.sub === 'string' ? token.sub : undefined;
   const sessionUid = typeof token?.sessionUid === 'string' ? token.sessionUid : undefined;
-  if (!sub || !sessionUid || !(await gatehouseSessionAlive(serverContext().db, sub, sessionUid))) return undefined;
+  if (!sub || !sessionUid || !(await gatehouseSessionAlive(serverContext().db, sub, sessionUid, serverContext().now()))) return undefined;
   return { sub, sessionUid };
 }
 

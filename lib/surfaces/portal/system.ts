@@ -23,6 +23,23 @@ export interface SystemView {
   secondFactorRequired: 'admins' | 'everyone' | 'off';
   /** KEY_ROTATION_DAYS (0: automatic rotation off) and KEY_PUBLISH_AHEAD_HOURS. */
   keyRotation: { days: number; publishAheadHours: number };
+  /** SIGN_UP and the email domains it accepts (empty: any). */
+  signUp: { open: boolean; domains: string[] };
+  /** Seconds: SESSION_TTL (kept signed in), SESSION_IDLE_TTL (not kept), ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL. */
+  lifetimes: { session: number; sessionIdle: number; accessToken: number; refreshToken: number };
+  /**
+   * A browser offers WebAuthn only in a secure context (https, or http on localhost) and only for a host that
+   * can be a relying party id: a domain name, never an IP address (WebAuthn §5.1.4.1, the RP ID is a valid domain).
+   */
+  passkeysAvailable: boolean;
+}
+
+/** Whether the issuer's host can carry passkeys (see SystemView.passkeysAvailable). */
+export function passkeysPossible(issuer: string): boolean {
+  const url = new URL(issuer);
+  const host = url.hostname;
+  const ip = /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
+  return !ip && (url.protocol === 'https:' || host === 'localhost' || host.endsWith('.localhost'));
 }
 
 export function systemView(): SystemView {
@@ -35,6 +52,14 @@ export function systemView(): SystemView {
     mail: { mode: ctx.mailer.mode, server: ctx.mailer.server, passwordReset: canMailLinks(ctx) },
     secondFactorRequired: config.SECOND_FACTOR_REQUIRED,
     keyRotation: { days: config.KEY_ROTATION_DAYS, publishAheadHours: config.KEY_PUBLISH_AHEAD_HOURS },
+    signUp: { open: config.SIGN_UP === 'on', domains: config.SIGN_UP_EMAIL_DOMAINS },
+    lifetimes: {
+      session: config.SESSION_TTL,
+      sessionIdle: config.SESSION_IDLE_TTL,
+      accessToken: config.ACCESS_TOKEN_TTL,
+      refreshToken: config.REFRESH_TOKEN_TTL,
+    },
+    passkeysAvailable: passkeysPossible(config.ISSUER),
   };
 }
 
@@ -55,7 +80,11 @@ export async function rotateKeysFromForm(admin: AdminUser, form: FormData): Prom
   if (form.get('confirm') !== 'on') return { status: 'refused', reason: 'unconfirmed' };
   const ctx = serverContext();
   try {
-    const outcomes = await rotateSigningKeys(ctx.db, rotationSettings(ctx.config), { immediately: form.get('now') === 'on', by: await byAdmin(admin) });
+    const outcomes = await rotateSigningKeys(ctx.db, rotationSettings(ctx.config), {
+      immediately: form.get('now') === 'on',
+      now: ctx.now(),
+      by: await byAdmin(admin),
+    });
     await ctx.refreshProvider();
     return { status: 'done', outcomes };
   } catch (error) {

@@ -13,7 +13,7 @@
 import 'server-only';
 import { sendEmailVerification, type VerificationSend } from '../../mail-links/email-verification.ts';
 import { z } from 'zod';
-import { invitationOf, inviteUser, resendInvitation } from '../../users/invitations.ts';
+import { inviteUser, resendInvitation } from '../../users/invitations.ts';
 import { addUser, changeProfile } from '../../users/onboarding.ts';
 import { canMailLinks } from '../../mail-links/password-reset.ts';
 import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
@@ -28,15 +28,14 @@ import {
   changePassword,
   disableUser,
   enableUser,
-  getUserById,
-  lockOf,
+  findUserById,
   resetSecondFactors,
   searchUsers,
-  secondFactorsOf,
   setRole,
   unlockUser,
   type SecondFactors,
 } from '../../users/manage.ts';
+import { userStanding } from '../../users/standing.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import {
@@ -47,7 +46,7 @@ import {
   type NewUserFormValues,
   type ProfileFormValues,
   type UserFieldProblems,
-} from './user-form.ts';
+} from './user-fields.ts';
 
 export const USERS_PER_PAGE = 20;
 
@@ -65,9 +64,21 @@ export interface UserSummary {
   awaitingEmail: boolean;
 }
 
+/** A user as the list shows them: their state in one word, and whether a second factor and a verified address back the account. */
+export type UserStatus = 'disabled' | 'locked' | 'invited' | 'active';
+
+export interface UserRow extends UserSummary {
+  /** When they last signed in (null: no sign-in in the audit log). */
+  lastSignInAt: Date | null;
+  /** Disabled first (it outlasts any lock), then locked by failed sign-ins (lockOf, as the user's page shows it), invited, active. */
+  status: UserStatus;
+  /** A confirmed authenticator app or a passkey. */
+  twoStep: boolean;
+  emailVerified: boolean;
+}
+
 export interface UsersPage extends ListPosition {
-  /** With when each last signed in (null: no sign-in in the audit log). */
-  users: Array<UserSummary & { lastSignInAt: Date | null }>;
+  users: UserRow[];
   sort: ListSort<UserSort['column']>;
 }
 
@@ -89,14 +100,28 @@ const summary = (u: UserRecord): UserSummary => ({
 export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown; sort?: unknown }): Promise<UsersPage> {
   const { q, page } = parseListQuery(params);
   const sort = parseSort(params.sort, USER_SORTS, DEFAULT_USER_SORT);
-  const { db } = serverContext();
+  const { db, throttle } = serverContext();
   const { users, total } = await searchUsers(db, { query: q || undefined, ...pageRange(page, USERS_PER_PAGE), sort });
   const signIns = await lastSignIns(
     db,
     users.map((u) => u.id),
   );
+  // A page is at most USERS_PER_PAGE people: their locks and factors are looked up side by side.
+  const rows = await Promise.all(
+    users.map(async (u): Promise<UserRow> => {
+      const [lockedUntil, factors] = await Promise.all([lockOf(throttle, u.id), secondFactorsOf(db, u.id)]);
+      const status: UserStatus = u.disabled ? 'disabled' : lockedUntil ? 'locked' : u.invited ? 'invited' : 'active';
+      return {
+        ...summary(u),
+        lastSignInAt: signIns.get(u.id) ?? null,
+        status,
+        twoStep: factors.totp || factors.passkeys.length > 0,
+        emailVerified: u.emailVerified,
+      };
+    }),
+  );
   const { pageCount, first, last } = pageWindow(page, USERS_PER_PAGE, total, users.length);
-  return { users: users.map((u) => ({ ...summary(u), lastSignInAt: signIns.get(u.id) ?? null })), sort, query: q, page, pageCount, total, first, last };
+  return { users: rows, sort, query: q, page, pageCount, total, first, last };
 }
 
 /** A user id from a URL: bounded, or nothing. */
@@ -125,16 +150,14 @@ export interface UserDetails {
 
 export async function userDetails(admin: AdminUser, id: string): Promise<UserDetails | undefined> {
   if (!userId.safeParse(id).success) return undefined;
-  const { db, throttle, config } = serverContext();
-  const user = await getUserById(db, id);
+  const { db, throttle, config, now } = serverContext();
+  const user = await findUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
-  const [lockedUntil, invitation, secondFactors, sessions, apps, activity] = await Promise.all([
-    lockOf(throttle, user.id),
-    invitationOf(db, user),
-    secondFactorsOf(db, user.id),
-    activeSessions(db, holder, config.SESSION_TTL),
-    connectedApps(db, holder),
+  const [{ lockedUntil, invitation, secondFactors }, sessions, apps, activity] = await Promise.all([
+    userStanding(db, throttle, user),
+    activeSessions(db, holder, config.SESSION_TTL, now()),
+    connectedApps(db, holder, now()),
     auditEventsFor(db, { involvingUserId: user.id }, 10),
   ]);
   return {
@@ -216,7 +239,7 @@ export type PasswordState =
 /** Sets a typed (twice) or generated password. The old one stops working at once and every session of the user ends (changePassword). */
 export async function setPasswordFromForm(admin: AdminUser, id: string, form: FormData): Promise<PasswordState> {
   const { db } = serverContext();
-  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  const user = userId.safeParse(id).success ? await findUserById(db, id) : undefined;
   if (!user) return { status: 'not_found' };
   const { password, generated, problems } = readPasswordChoice(form);
   try {
@@ -235,7 +258,7 @@ export async function setPasswordFromForm(admin: AdminUser, id: string, form: Fo
 export type UserChange = { status: 'done' } | { status: 'refused' } | { status: 'not_found' };
 
 async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): Promise<UserChange> {
-  const user = userId.safeParse(id).success ? await getUserById(serverContext().db, id) : undefined;
+  const user = userId.safeParse(id).success ? await findUserById(serverContext().db, id) : undefined;
   if (!user) return { status: 'not_found' };
   try {
     await fn(user);
@@ -264,7 +287,7 @@ export type Unlock = { status: 'unlocked' } | { status: 'not_locked' } | { statu
 /** Lifts the lock failed password checks put on the user (unlockUser); `not_locked` when it had already run out. */
 export async function unlockFor(admin: AdminUser, id: string): Promise<Unlock> {
   const { db, throttle } = serverContext();
-  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  const user = userId.safeParse(id).success ? await findUserById(db, id) : undefined;
   if (!user) return { status: 'not_found' };
   try {
     const { wasLocked } = await unlockUser({ db, throttle }, user.id, await byAdmin(admin));
@@ -283,7 +306,7 @@ export type FactorsReset = { status: 'factors_reset' } | { status: 'no_factors' 
  */
 export async function resetFactorsFor(admin: AdminUser, id: string): Promise<FactorsReset> {
   const { db } = serverContext();
-  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  const user = userId.safeParse(id).success ? await findUserById(db, id) : undefined;
   if (!user) return { status: 'not_found' };
   try {
     const { totp, passkeys, recoveryCodes } = await resetSecondFactors(db, user.id, await byAdmin(admin));
@@ -303,7 +326,7 @@ export type SessionsEnding = { status: 'ended'; count: number } | { status: 'not
  */
 export async function endSessionsFor(admin: AdminUser, id: string): Promise<SessionsEnding> {
   const { db } = serverContext();
-  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  const user = userId.safeParse(id).success ? await findUserById(db, id) : undefined;
   if (!user) return { status: 'not_found' };
   return { status: 'ended', count: await endAllSessions(db, { id: user.id, username: user.username }, await byAdmin(admin)) };
 }
@@ -311,7 +334,7 @@ export async function endSessionsFor(admin: AdminUser, id: string): Promise<Sess
 /** Revokes what one app holds for the user: its grants, codes and tokens (their tokens introspect as inactive at once). */
 export async function revokeAppFor(admin: AdminUser, id: string, clientId: string): Promise<UserChange> {
   const { db } = serverContext();
-  const user = userId.safeParse(id).success ? await getUserById(db, id) : undefined;
+  const user = userId.safeParse(id).success ? await findUserById(db, id) : undefined;
   if (!user || !clientId || clientId.length > 200) return { status: 'not_found' };
   const result = await revokeAppOfUser(db, { id: user.id, username: user.username }, clientId, await byAdmin(admin));
   if (result.status === 'refused') return { status: 'refused' };
@@ -329,7 +352,7 @@ export async function resendVerificationFor(
 ): Promise<{ status: 'verification_sent' | 'verification_failed' | 'no_mail' | 'nothing_to_verify' | 'not_found' }> {
   void admin; // checked by the caller (requireAdmin through asAdmin); nothing is changed or recorded
   const ctx = serverContext();
-  const user = userId.safeParse(id).success ? await getUserById(ctx.db, id) : undefined;
+  const user = userId.safeParse(id).success ? await findUserById(ctx.db, id) : undefined;
   if (!user) return { status: 'not_found' };
   if (!user.email || user.emailVerified) return { status: 'nothing_to_verify' };
   const sent = await sendEmailVerification(ctx, user, user.email);
@@ -345,7 +368,7 @@ export type InvitationResend = { status: 'invitation_sent' | 'invitation_failed'
  */
 export async function resendInvitationFor(admin: AdminUser, id: string): Promise<InvitationResend> {
   const ctx = serverContext();
-  const user = userId.safeParse(id).success ? await getUserById(ctx.db, id) : undefined;
+  const user = userId.safeParse(id).success ? await findUserById(ctx.db, id) : undefined;
   if (!user) return { status: 'not_found' };
   try {
     const { invitation } = await resendInvitation(ctx, user.id, await byAdmin(admin));

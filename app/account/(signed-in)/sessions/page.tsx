@@ -6,10 +6,12 @@ import { SignedInFrom } from '@/components/portal/session-origin';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
 import { ExactTime, Time } from '@/components/ui/time';
-import { activityOf, sessionsOf, type ActiveSession, type ActivityEntry } from '@/lib/surfaces/account/pages';
-import type { UserAgentSummary } from '@/lib/platform/user-agent';
+import { activityOf, sessionsOf, trustedDevicesOf, type ActiveSession, type ActivityEntry, type TrustedDevice } from '@/lib/surfaces/account/pages';
+import { summarizeUserAgent, type UserAgentSummary } from '@/lib/platform/user-agent';
+import { Button } from '@/components/ui/button';
+import { env } from '@/lib/config/env';
 import { requireUser } from '@/lib/surfaces/portal/session';
-import { endOtherSessionsAction, endSessionAction } from '../../actions';
+import { endOtherSessionsAction, endSessionAction, forgetTrustedDeviceAction } from '../../actions';
 import { brand } from '@/lib/config/brand';
 
 export const dynamic = 'force-dynamic';
@@ -29,6 +31,7 @@ function noticeFor(t: T, key: unknown, count: unknown): { variant: 'success' | '
   if (key === 'ended') return { variant: 'success', text: t('ended') };
   if (key === 'current') return { variant: 'error', text: t('current') };
   if (key === 'not_found') return { variant: 'error', text: t('notFound') };
+  if (key === 'untrusted') return { variant: 'success', text: t('untrusted') };
   return undefined;
 }
 
@@ -89,6 +92,37 @@ async function SessionItem({ session }: { session: ActiveSession }) {
   );
 }
 
+/** The browsers trusted to skip the second step (TRUSTED_DEVICE_DAYS), each with a button that ends the trust. */
+async function TrustedDevices({ devices }: { devices: TrustedDevice[] }) {
+  const t = await getTranslations('account.sessions');
+  if (!devices.length) return <p className="text-sm text-slate-600">{t('trustedNone')}</p>;
+  const items = await Promise.all(
+    devices.map(async (device) => {
+      const browser = (await agentText(summarizeUserAgent(device.userAgent))) ?? t('unknownBrowser');
+      const when = (date: Date) => () => <Time date={date} />;
+      return (
+        <li key={device.id} className="flex flex-wrap items-start justify-between gap-4 py-4">
+          <div className="min-w-0 space-y-1 text-sm">
+            <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+              <span>{browser}</span>
+              {device.current ? <Badge variant="green">{t('thisDevice')}</Badge> : null}
+            </p>
+            <p className="text-slate-600">{t.rich('trustedUntil', { when: when(device.expiresAt) })}</p>
+            {device.lastUsedAt ? <p className="text-slate-600">{t.rich('trustedLastUsed', { when: when(device.lastUsedAt) })}</p> : null}
+          </div>
+          <form action={forgetTrustedDeviceAction.bind(null, device.id)}>
+            <Button type="submit" variant="secondary">
+              {t('forget')}
+              <span className="sr-only">{t.rich('forgetWhich', { browser, when: () => <ExactTime date={device.createdAt} /> })}</span>
+            </Button>
+          </form>
+        </li>
+      );
+    }),
+  );
+  return <ul className="-my-4 divide-y divide-slate-100">{items}</ul>;
+}
+
 async function Activity({ entries }: { entries: ActivityEntry[] }) {
   const t = await getTranslations('account.sessions');
   const actions = await getTranslations('auditActions');
@@ -121,7 +155,7 @@ async function Activity({ entries }: { entries: ActivityEntry[] }) {
 
 export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/account/sessions');
-  const [sessions, activity] = await Promise.all([sessionsOf(user), activityOf(user)]);
+  const [sessions, activity, trusted] = await Promise.all([sessionsOf(user), activityOf(user), trustedDevicesOf(user)]);
   const params = await searchParams;
   const t = await getTranslations('account.sessions');
   const notice = noticeFor(t, params.notice, params.count);
@@ -155,6 +189,13 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
           />
         </Card>
       </div>
+      {env().TRUSTED_DEVICE_DAYS > 0 || trusted.length ? (
+        <div className="mt-6">
+          <Card title={t('trusted')} description={t('trustedDescription')}>
+            <TrustedDevices devices={trusted} />
+          </Card>
+        </div>
+      ) : null}
       <div className="mt-6">
         <Card title={t('activity')} description={t('activityDescription')}>
           <Activity entries={activity} />

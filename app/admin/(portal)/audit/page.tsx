@@ -2,12 +2,14 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
-import { ActionBadge, Actor, Details, Target } from '@/components/admin/audit';
+import { ActionBadge, Actor, Details, FailureReason, Target } from '@/components/admin/audit';
 import { ListPage, listHref } from '@/components/portal/list';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { border, inputLook } from '@/components/ui/field';
-import { formatDate } from '@/components/ui/time';
+import { When, WhenStacked } from '@/components/portal/when';
+import { Badge } from '@/components/ui/notice';
 import { auditActionOptions, auditPage } from '@/lib/surfaces/portal/audit';
+import { groupAuditEvents } from '@/lib/surfaces/portal/audit-groups';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 
 export const dynamic = 'force-dynamic';
@@ -91,20 +93,25 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         bodyClassName: 'align-top',
         columns,
         empty: filtered ? t('noMatch') : t('none'),
-        rows: log.events.map((event) => (
+        rows: groupAuditEvents(log.events).map(({ event, count, since }) => (
           <tr key={event.id} className="hover:bg-slate-50">
             {/* The day over the time: one line took the width the names beside it need (they broke mid-word at 1280 px). */}
             <td className="px-4 py-3 text-slate-600">
-              {formatDate(event.at)
-                .split(', ')
-                .map((part) => (
-                  <span key={part} className="block whitespace-nowrap">
-                    {part}
-                  </span>
-                ))}
+              <WhenStacked date={event.at} />
+              {since ? (
+                <span className="mt-1 block text-xs whitespace-nowrap text-slate-500">
+                  {t('groupSince')} <When date={since} />
+                </span>
+              ) : null}
             </td>
             <td className="px-4 py-3">
               <ActionBadge action={event.action} />
+              {count > 1 ? (
+                <span className="mt-1 block">
+                  <Badge>{t('groupCount', { count })}</Badge>
+                </span>
+              ) : null}
+              <FailureReason details={event.details} />
             </td>
             <td className="max-w-52 min-w-44 px-4 py-3 wrap-anywhere">
               <Actor actor={event.actor} ip={event.ip} />

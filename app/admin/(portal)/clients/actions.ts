@@ -4,7 +4,7 @@ import { notFound, redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { createClientFromForm, deleteClientFromForm, rotateSecretFromForm, setClientEnabledFor, updateClientFromForm } from '@/lib/surfaces/portal/clients';
 import type { ClientChange, ClientFormState, SecretRotation } from '@/lib/surfaces/portal/clients';
-import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirm';
+import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { afterChange, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const clientPath = (id: string) => recordPath('clients', id);

@@ -2,12 +2,14 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { SecondFactorBadge } from '@/components/admin/client-badges';
-import { ListPage, listHref, listQuery, sortParam } from '@/components/portal/list';
+import { ListPage, listHref, listQuery, searchableList, sortParam } from '@/components/portal/list';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
-import { formatDate } from '@/components/ui/time';
+import { BulkCheckbox } from '@/components/portal/bulk';
+import { When } from '@/components/portal/when';
 import { clientsPage } from '@/lib/surfaces/portal/clients';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { bulkNotices } from '../bulk-notices';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,7 +23,9 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
   const t = await getTranslations('admin.clients');
-  const notices = { deleted: { variant: 'success', text: t('deleted') } } as const;
+  const words = searchableList('/admin/clients', 'client-search', t, list.query, order);
+  const select = await getTranslations('admin.listColumns');
+  const notices = { deleted: { variant: 'success' as const, text: t('deleted') }, ...(await bulkNotices('client', params.count)) };
 
   return (
     <ListPage
@@ -29,26 +33,22 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
       description={t('description')}
       actions={<ButtonLink href="/admin/clients/new">{t('register')}</ButtonLink>}
       notice={<NoticeFor notices={notices} notice={params.notice} />}
-      search={{
-        action: '/admin/clients',
-        id: 'client-search',
-        label: t('searchLabel'),
-        placeholder: t('searchPlaceholder'),
-        query: list.query,
-        sort: order,
-      }}
+      search={words.search}
+      bulk="clients"
       table={{
-        caption: list.query ? t('captionMatching', { query: list.query }) : t('caption'),
+        caption: words.caption,
         columns: [
+          { label: select('select') },
           { label: t('name'), sort: 'name' },
           { label: t('type'), sort: 'type' },
           { label: t('status'), sort: 'status' },
           { label: t('registered'), className: 'hidden md:table-cell', sort: 'createdAt' },
         ],
         sort: { current: list.sort, href: (sort) => listHref('/admin/clients', { q: list.query, sort }, 1) },
-        empty: list.query ? t('noMatch', { query: list.query }) : t('none'),
+        empty: words.empty,
         rows: list.clients.map((client) => (
           <tr key={client.id} className="hover:bg-slate-50">
+            <BulkCheckbox id={client.id} label={select('selectOne', { name: client.name })} />
             <td className="px-4 py-3">
               <TextLink href={`/admin/clients/${encodeURIComponent(client.id)}`}>{client.name}</TextLink>
               <span className="block font-mono text-xs break-all text-slate-500">{client.id}</span>
@@ -62,7 +62,9 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
               </div>
             </td>
             <td className="px-4 py-3">{client.enabled ? <Badge variant="green">{t('enabled')}</Badge> : <Badge variant="red">{t('disabled')}</Badge>}</td>
-            <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 md:table-cell">{formatDate(client.createdAt)}</td>
+            <td className="hidden px-4 py-3 whitespace-nowrap text-slate-600 md:table-cell">
+              <When date={client.createdAt} />
+            </td>
           </tr>
         )),
       }}

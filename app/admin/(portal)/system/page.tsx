@@ -24,6 +24,18 @@ export default async function SystemPage() {
   const keys = await signingKeysView();
   const { days, publishAheadHours } = system.keyRotation;
   const t = await getTranslations('admin.system');
+  const facts = await getTranslations('admin.systemFacts');
+  // A lifetime in its largest whole unit (14 days, 60 minutes), as the settings' documentation gives them.
+  const duration = (seconds: number) => {
+    for (const [unit, size] of [
+      ['days', 86_400],
+      ['hours', 3_600],
+      ['minutes', 60],
+    ] as const) {
+      if (seconds % size === 0) return facts(`durations.${unit}`, { count: seconds / size });
+    }
+    return facts('durations.seconds', { count: seconds });
+  };
   const { mail } = system;
   const mailTo = mail.mode === 'smtp' ? t('mailSmtp', { server: mail.server ?? '' }) : mail.mode === 'log' ? t('mailLog') : t('mailOff');
   const columns = (['kid', 'alg', 'state', 'signsFrom', 'retired'] as const).map((column) => ({ label: t(`columns.${column}`) }));
@@ -40,9 +52,38 @@ export default async function SystemPage() {
             }}
           />
         </Card>
+        <Card title={facts('signIn')}>
+          <Facts
+            rows={{
+              [facts('signUp')]: system.signUp.open ? facts('signUpOpen') : facts('signUpClosed'),
+              ...(system.signUp.open
+                ? {
+                    [facts('signUpDomains')]: system.signUp.domains.length ? (
+                      <ul className="space-y-0.5 font-mono text-xs">
+                        {system.signUp.domains.map((domain) => (
+                          <li key={domain}>{domain}</li>
+                        ))}
+                      </ul>
+                    ) : (
+                      facts('anyDomain')
+                    ),
+                  }
+                : {}),
+              [facts('sessionKept')]: duration(system.lifetimes.session),
+              [facts('sessionIdle')]: duration(system.lifetimes.sessionIdle),
+              [facts('accessToken')]: duration(system.lifetimes.accessToken),
+              [facts('refreshToken')]: duration(system.lifetimes.refreshToken),
+            }}
+          />
+        </Card>
+        <Card title={facts('passkeys')}>
+          {/* One row for availability; the reason it is not (the issuer's host) is the sign-in pages' to word, under it. */}
+          <Facts rows={{ [facts('passkeysAvailable')]: system.passkeysAvailable ? facts('yes') : facts('no') }} />
+        </Card>
         <Card title={t('mail')} description={t('mailDescription')}>
           <Facts
             rows={{
+              [facts('mailConfigured')]: mail.mode === 'smtp' ? facts('yes') : facts('no'),
               [t('mailTo')]: mailTo,
               [t('forgotPassword')]: mail.passwordReset ? t('resetOffered') : t('resetNotOffered'),
             }}

@@ -16,7 +16,7 @@ import {
   updateProfileFromForm,
 } from '@/lib/surfaces/portal/users';
 import type { NewUserState, PasswordState, ProfileFormState } from '@/lib/surfaces/portal/users';
-import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirm';
+import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const userPath = (id: string) => recordPath('users', id);

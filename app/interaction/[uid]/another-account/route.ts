@@ -2,4 +2,4 @@
 import { interactionForm } from '@/app/interaction/respond';
 import { useAnotherAccount } from '@/lib/sign-in/account-choice';
 
-export const POST = interactionForm((ctx, uid, cookie) => useAnotherAccount(ctx, uid, cookie));
+export const POST = interactionForm((ctx, uid, cookie, _context, form) => useAnotherAccount(ctx, uid, cookie, form));

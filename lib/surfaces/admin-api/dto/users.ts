@@ -55,8 +55,7 @@ export const secondFactorSchema = z
 export const userSchema = userSummarySchema
   .extend({
     locked_until: timestamp.nullable().meta({
-      description:
-        'Until when failed password checks lock the account (the throttle, README "Locked accounts"); null when it is not locked. POST .../unlock lifts it.',
+      description: 'Until when failed password checks lock the account; null when it is not locked. POST .../unlock lifts it.',
     }),
     second_factor: secondFactorSchema,
     invitation_expires_at: timestamp.nullable().meta({

@@ -5,14 +5,15 @@ import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { DeleteClientForm, RotateSecretForm } from '@/components/admin/client-actions';
 import { SecondFactorBadge } from '@/components/admin/client-badges';
+import { Quickstart } from '@/components/admin/quickstart';
 import { ConfirmForm } from '@/components/portal/confirm';
 import { DetailColumns, DetailHeader, detailRoute, Facts } from '@/components/portal/detail';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { CopyField } from '@/components/ui/copy-field';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
-import { formatDate } from '@/components/ui/time';
+import { exactTimes } from '@/components/portal/when';
 import { env } from '@/lib/config/env';
+import { kindOf } from '@/lib/surfaces/portal/client-presets';
 import { clientDetails } from '@/lib/surfaces/portal/clients';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { deleteClientAction, disableClientAction, enableClientAction, rotateSecretAction } from '../actions';
@@ -46,8 +47,8 @@ export default async function ClientPage({
   const { notice } = await searchParams;
   const issuer = env().ISSUER;
   const t = await getTranslations('admin.client');
+  const exact = await exactTimes();
   const list = await getTranslations('admin.clients');
-  const secret = await getTranslations('admin.clientActions');
   const notices = {
     saved: { variant: 'success', text: t('notices.saved') },
     enabled: { variant: 'success', text: t('notices.enabled') },
@@ -105,32 +106,30 @@ export default async function ClientPage({
 
       <DetailColumns
         main={
-          <Card title={t('registration')}>
-            <Facts
-              rows={{
-                [t('redirectUris')]: <List items={client.redirectUris} empty={none} />,
-                [t('postLogoutRedirectUris')]: <List items={client.postLogoutRedirectUris} empty={none} />,
-                [t('grantTypes')]: <List items={client.grantTypes} empty={none} />,
-                [t('scopes')]: <List items={client.scope.split(' ').filter(Boolean)} empty={none} />,
-                [t('tokenEndpointAuthMethod')]: <code className="font-mono text-xs">{client.tokenEndpointAuthMethod}</code>,
-                [t('idTokenSignedResponseAlg')]: <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>,
-                [t('applicationType')]: client.applicationType,
-                [t('logoUri')]: client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">{none}</span>,
-                [t('registered')]: formatDate(client.createdAt),
-                [t('lastChanged')]: formatDate(client.updatedAt),
-              }}
-            />
-          </Card>
+          <>
+            <Card title={t('registration')}>
+              <Facts
+                rows={{
+                  [t('redirectUris')]: <List items={client.redirectUris} empty={none} />,
+                  [t('postLogoutRedirectUris')]: <List items={client.postLogoutRedirectUris} empty={none} />,
+                  [t('grantTypes')]: <List items={client.grantTypes} empty={none} />,
+                  [t('scopes')]: <List items={client.scope.split(' ').filter(Boolean)} empty={none} />,
+                  [t('tokenEndpointAuthMethod')]: <code className="font-mono text-xs">{client.tokenEndpointAuthMethod}</code>,
+                  [t('idTokenSignedResponseAlg')]: <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>,
+                  [t('applicationType')]: client.applicationType,
+                  [t('logoUri')]: client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">{none}</span>,
+                  [t('registered')]: exact(client.createdAt),
+                  [t('lastChanged')]: exact(client.updatedAt),
+                }}
+              />
+            </Card>
+            <Card>
+              <Quickstart kind={kindOf(client)} issuer={issuer} clientId={client.id} redirectUri={client.redirectUris[0]} />
+            </Card>
+          </>
         }
         side={
           <>
-            <Card title={t('connect')} description={t('connectDescription')}>
-              <div className="space-y-4">
-                <CopyField id="client-id" label={secret('clientId')} value={client.id} />
-                <CopyField id="discovery" label={t('discoveryUrl')} value={`${issuer}/.well-known/openid-configuration`} />
-              </div>
-            </Card>
-
             {client.confidential && !client.managed ? (
               <Card title={t('secretTitle')} description={t('secretDescription')}>
                 <RotateSecretForm action={rotateSecretAction.bind(null, client.id)} />

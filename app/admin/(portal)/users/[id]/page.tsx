@@ -11,7 +11,7 @@ import { Button, ButtonLink, TextLink } from '@/components/ui/button';
 import { DetailColumns, DetailHeader, detailRoute, Facts, ItemList } from '@/components/portal/detail';
 import { Card } from '@/components/ui/card';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
-import { formatDate } from '@/components/ui/time';
+import { exactTimes } from '@/components/portal/when';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { userDetails } from '@/lib/surfaces/portal/users';
 import {
@@ -60,18 +60,18 @@ const noticeVariants = {
   portal_app: 'error',
 } as const;
 
-const maybeDate = (date: Date | null) => (date ? formatDate(date) : '—');
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
 
 /** An invited user who has no password yet: whether the link is out, until when, and a new one. The link itself is never shown. */
 async function InvitationNotice({ userId, expiresAt }: { userId: string; expiresAt: Date | null }) {
   const t = await getTranslations('admin.user');
+  const exact = await exactTimes();
   const text =
     expiresAt === null
       ? t('invitationNotSent')
       : expiresAt.getTime() > Date.now()
-        ? t('invitationPending', { date: formatDate(expiresAt) })
-        : t('invitationExpired', { date: formatDate(expiresAt) });
+        ? t('invitationPending', { date: exact(expiresAt) })
+        : t('invitationExpired', { date: exact(expiresAt) });
   return (
     <Notice variant="warning">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -101,6 +101,8 @@ export default async function UserPage({
   const query = await searchParams;
   const endedCount = query.notice === 'sessions_ended' ? Number(query.count) || 0 : undefined;
   const t = await getTranslations('admin.user');
+  const exact = await exactTimes();
+  const maybeDate = (date: Date | null) => (date ? exact(date) : '—');
   const list = await getTranslations('admin.users');
   const notices = Object.fromEntries(
     Object.entries(noticeVariants).map(([notice, variant]) => [notice, { variant, text: t(`notices.${notice as keyof typeof noticeVariants}`) }]),
@@ -159,7 +161,7 @@ export default async function UserPage({
       {lockedUntil ? (
         <Notice variant="warning">
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <p>{t.rich('lockedUntil', { date: formatDate(lockedUntil), strong: (chunks) => <strong className="font-semibold">{chunks}</strong> })}</p>
+            <p>{t.rich('lockedUntil', { date: exact(lockedUntil), strong: (chunks) => <strong className="font-semibold">{chunks}</strong> })}</p>
             <form action={unlockAction.bind(null, user.id)}>
               <Button type="submit" variant="secondary">
                 {t('unlock')}
@@ -211,7 +213,7 @@ export default async function UserPage({
                                 {t('passkey', {
                                   name: passkey.name,
                                   added: maybeDate(passkey.createdAt),
-                                  used: passkey.lastUsedAt ? t('passkeyLastUsed', { date: formatDate(passkey.lastUsedAt) }) : t('passkeyUnused'),
+                                  used: passkey.lastUsedAt ? t('passkeyLastUsed', { date: exact(passkey.lastUsedAt) }) : t('passkeyUnused'),
                                 })}
                               </li>
                             ))}
@@ -222,8 +224,8 @@ export default async function UserPage({
                       <span className="text-slate-500">{secondFactors.pending ? t('twoStepPending') : t('twoStepOff')}</span>
                     ),
                   [t('subject')]: <code className="font-mono text-xs break-all">{user.id}</code>,
-                  [t('created')]: formatDate(user.createdAt),
-                  [t('lastChanged')]: formatDate(user.updatedAt),
+                  [t('created')]: exact(user.createdAt),
+                  [t('lastChanged')]: exact(user.updatedAt),
                 }}
               />
             </Card>
@@ -290,7 +292,7 @@ export default async function UserPage({
                     <div className="text-slate-700">
                       <Target target={event.target} />
                       <span className="block text-xs text-slate-500">
-                        {formatDate(event.at)}
+                        {exact(event.at)}
                         {event.ip ? ` · ${event.ip}` : ''}
                       </span>
                     </div>

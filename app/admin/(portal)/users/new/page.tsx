@@ -5,7 +5,7 @@ import { NewUserForm } from '@/components/admin/user-form';
 import { FormPage } from '@/components/portal/detail';
 import { INVITATION_LINK_DAYS } from '@/lib/users/invitations';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
-import { newUserFormValues } from '@/lib/surfaces/portal/user-form';
+import { newUserFormValues } from '@/lib/surfaces/portal/user-fields';
 import { canInvite } from '@/lib/surfaces/portal/users';
 import { createUserAction } from '../actions';
 

@@ -5,7 +5,7 @@ import { getTranslations } from 'next-intl/server';
 import { ProfileForm } from '@/components/admin/user-form';
 import { detailRoute, FormPage } from '@/components/portal/detail';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
-import { profileFormValues } from '@/lib/surfaces/portal/user-form';
+import { profileFormValues } from '@/lib/surfaces/portal/user-fields';
 import { userDetails } from '@/lib/surfaces/portal/users';
 import { updateProfileAction } from '../../actions';
 

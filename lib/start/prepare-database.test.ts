@@ -18,7 +18,7 @@ import { sealedTables } from '../db/secrets.ts';
 import { openSql } from '../db/sql.ts';
 import { SEALED_COLUMNS, StartRefused } from '../db/start-checks.ts';
 import { memoryLog } from '../ops/log.ts';
-import { prepareDatabase } from './bootstrap.ts';
+import { prepareDatabase } from './first-start.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-prepare-'));
 const pgBase = process.env.TEST_DATABASE_URL;

@@ -9,7 +9,7 @@ import { insertSigningKey, serverSecret } from '../db/secrets.ts';
 import { testDatabases } from '../db/testing.ts';
 import { clientSecretMatches } from '../oidc/client-secret.ts';
 import { memoryLog } from '../ops/log.ts';
-import { ensurePortalClient, prepareSecrets } from './bootstrap.ts';
+import { ensurePortalClient, prepareSecrets } from './first-start.ts';
 import { disableClient, findClient, rotateClientSecret, updateClient } from '../clients/manage.ts';
 import { PORTAL_CLIENT_ID, portalRegistration } from '../clients/portal-client.ts';
 
@@ -87,7 +87,15 @@ for (const storage of testDatabases('bootstrap-secrets')) {
       const db = await storage.open();
       const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
       const { log, lines } = memoryLog();
-      const under = (keys: Buffer[]): Database => ({ url: db.url, prisma: db.prisma, sql: db.sql, log, keyring: keyringOf(keys), cache: db.cache });
+      const under = (keys: Buffer[]): Database => ({
+        url: db.url,
+        prisma: db.prisma,
+        sql: db.sql,
+        log,
+        keyring: keyringOf(keys),
+        cache: db.cache,
+        clientMetadata: db.clientMetadata,
+      });
       await serverSecret(under([oldKey]), 'a_secret', () => 'value');
       await insertSigningKey(under([oldKey]), { kid: 'old-key', alg: 'ES256', privateJwk: { kty: 'EC', d: 'private' } });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newUserSchema, profileSchema } from '../../users/manage.ts';
 import { fieldProblems } from '../../platform/forms.ts';
-import { readNewUserForm, readPasswordChoice, readProfileForm, userFields } from './user-form.ts';
+import { readNewUserForm, readPasswordChoice, readProfileForm, userFields } from './user-fields.ts';
 
 function form(entries: Record<string, string>): FormData {
   const data = new FormData();

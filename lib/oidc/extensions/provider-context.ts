@@ -6,7 +6,7 @@ export type ProviderContext = Parameters<Parameters<Provider['use']>[0]>[0];
 /**
  * Answers with a Response built by code that speaks Fetch (lib/oidc/introspection.ts,
  * lib/oidc/form-body.ts): its status, headers and body, nothing of Koa's defaults.
- * The headers set earlier in the chain (lib/oidc/extensions/security-headers.ts) stay.
+ * The headers set earlier in the chain (lib/oidc/extensions/provider-headers.ts) stay.
  */
 export async function respondWith(ctx: ProviderContext, response: Response): Promise<void> {
   const body = Buffer.from(await response.arrayBuffer());

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { confirmOrSay, isConfirmed } from './confirm.ts';
+import { confirmOrSay, isConfirmed } from './confirmation.ts';
 
 const form = (ticked: boolean) => {
   const data = new FormData();

@@ -1,8 +1,8 @@
 /**
- * What a server does once before it serves: check its keys, apply migrations,
- * create the first admin on an empty database, register the admin portal's
- * client, and build the provider (which creates the signing keys on first
- * start). Called from instrumentation.ts and the CLI.
+ * What a server does to its database before it serves: check its keys, apply
+ * migrations, seal the stored secrets, create the first admin on an empty
+ * database, register the admin portal's client. Steps of the start-up
+ * (./steps.ts); the CLI prepares its database with prepareDatabase too.
  */
 import { env, type Env } from '../config/env.ts';
 import type { Log } from '../ops/log.ts';
@@ -52,7 +52,7 @@ export async function prepareDatabase(db: Database, { log, secretsKey = env().SE
  * brought under the current key (encrypted in place on the first start of a
  * database that held them in clear; re-encrypted after a new first key in
  * SECRETS_KEY), and the log says how many per table, so the operator knows
- * when the old key may go (README, "Rotating SECRETS_KEY"). A value no key
+ * when the old key may go: once every table is under the new one. A value no key
  * opens stops the start. The server's start only: the CLI touches no secret.
  */
 export async function prepareSecrets(db: Database): Promise<void> {

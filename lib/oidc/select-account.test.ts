@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
-import { ANOTHER_ACCOUNT, ANOTHER_ACCOUNT_REASON, forAnotherAccount, promptValues, SELECT_ACCOUNT_REASON, withAccountChoice } from './account-choice.ts';
+import { ANOTHER_ACCOUNT, ANOTHER_ACCOUNT_REASON, forAnotherAccount, promptValues, SELECT_ACCOUNT_REASON, withAccountChoice } from './select-account.ts';
 
 const policy = withAccountChoice(interactionPolicy.base());
 

@@ -7,8 +7,10 @@
  */
 import type { ClientRecord } from '../../clients/repository.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
+import { clientInputFields } from '../../clients/fields.ts';
 import type { NewClientInput } from '../../clients/manage.ts';
 import type { FieldProblems } from '../../platform/forms.ts';
+import { CLIENT_LAYOUTS, isClientKind, type ClientKind, withinLayout } from './client-presets.ts';
 
 /** What the form shows: the same names as the schema, lists as the text the person typed. */
 export interface ClientFormValues {
@@ -27,21 +29,7 @@ export interface ClientFormValues {
   requireSecondFactor: boolean;
 }
 
-export const clientFields: ReadonlyArray<keyof ClientFormValues> = [
-  'name',
-  'type',
-  'redirectUris',
-  'postLogoutRedirectUris',
-  'grantTypes',
-  'scopes',
-  'tokenEndpointAuthMethod',
-  'logoUri',
-  'firstParty',
-  'resourceServer',
-  'adminApi',
-  'idTokenSignedResponseAlg',
-  'requireSecondFactor',
-];
+export const clientFields: ReadonlyArray<keyof ClientFormValues> = clientInputFields;
 
 /** Problems by field; `form` holds any that belong to no one field. */
 export type ClientFieldProblems = FieldProblems<keyof ClientFormValues>;
@@ -86,11 +74,23 @@ function publicOnly(values: ClientFormValues): ClientFormValues {
   };
 }
 
-/** `type` fixes the client type on edit (it cannot change); on create it comes from the form. */
-export function readClientForm(form: FormData, type?: 'confidential' | 'public'): { values: ClientFormValues; input: NewClientInput } {
-  const values: ClientFormValues = publicOnly({
+/** The application kind a create form was for (client-presets.ts); anything else is the whole form. */
+export function readClientKind(form: FormData): ClientKind {
+  const kind = form.get('kind');
+  return isClientKind(kind) ? kind : 'custom';
+}
+
+/**
+ * `type` fixes the client type on edit (it cannot change); on create it comes from the form, or from the
+ * application kind the form was for, which also drops whatever that kind does not offer.
+ */
+export function readClientForm(form: FormData, type?: 'confidential' | 'public'): { values: ClientFormValues; input: NewClientInput; kind: ClientKind } {
+  const kind = type ? 'custom' : readClientKind(form);
+  const layout = CLIENT_LAYOUTS[kind];
+  const chosen = layout.type ?? (text(form, 'type') === 'public' ? 'public' : 'confidential');
+  const raw: ClientFormValues = {
     name: text(form, 'name').slice(0, 200),
-    type: type ?? (text(form, 'type') === 'public' ? 'public' : 'confidential'),
+    type: type ?? chosen,
     redirectUris: text(form, 'redirectUris').slice(0, 10_000),
     postLogoutRedirectUris: text(form, 'postLogoutRedirectUris').slice(0, 10_000),
     grantTypes: form.getAll('grantTypes').filter((v) => typeof v === 'string'),
@@ -102,7 +102,8 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     adminApi: form.get('adminApi') === 'on',
     idTokenSignedResponseAlg: text(form, 'idTokenSignedResponseAlg').slice(0, 20),
     requireSecondFactor: form.get('requireSecondFactor') === 'on',
-  });
+  };
+  const values = publicOnly(withinLayout(raw, { ...layout, type: raw.type }));
   const input: NewClientInput = {
     name: values.name,
     type: values.type,
@@ -120,7 +121,7 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     idTokenSignedResponseAlg: (values.idTokenSignedResponseAlg || undefined) as NewClientInput['idTokenSignedResponseAlg'],
     requireSecondFactor: values.requireSecondFactor,
   };
-  return { values, input };
+  return { values, input, kind };
 }
 
 /** The form's starting values: a new client, or the client being edited. */

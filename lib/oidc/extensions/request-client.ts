@@ -8,7 +8,7 @@
  */
 import type Provider from 'oidc-provider';
 import { requestFacts } from '../request-facts.ts';
-import type { ProviderContext } from './context.ts';
+import type { ProviderContext } from './provider-context.ts';
 
 /** A client_id as logged: a request can name anything, at any length. */
 const MAX_CLIENT_ID = 128;

@@ -1,0 +1,72 @@
+/**
+ * A person's consents to apps (prisma/schema/models.prisma `Consent`): the scopes and claims
+ * they allowed each client, one row per person and client. The provider's grants live only
+ * as long as the session that made them (oidc-provider revokes a session's grants at sign-out
+ * unless offline_access was granted), so the consent itself is kept here, and each new
+ * session's grant is made from it (lib/oidc/grants.ts): the person is asked once per app, and
+ * again only for what the app asks beyond it.
+ */
+import type { Database } from '../db/database.ts';
+
+export interface Consent {
+  clientId: string;
+  /** The OpenID Connect scopes allowed, in the order first allowed. */
+  scopes: string[];
+  /** Claims allowed beyond the scopes' own (the claims request parameter, OIDC Core §5.5). */
+  claims: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Row = { clientId: string; scopes: string; claims: string; createdAt: Date; updatedAt: Date };
+const fields = { clientId: true, scopes: true, claims: true, createdAt: true, updatedAt: true } as const;
+
+function claimsOf(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.filter((claim): claim is string => typeof claim === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+const asConsent = (row: Row): Consent => ({ ...row, scopes: row.scopes.split(' ').filter(Boolean), claims: claimsOf(row.claims) });
+
+export async function findConsent(db: Database, userId: string, clientId: string): Promise<Consent | undefined> {
+  const row = await db.prisma.consent.findUnique({ where: { userId_clientId: { userId, clientId } }, select: fields });
+  return row ? asConsent(row) : undefined;
+}
+
+/** Every app the person has consented to, the most recently changed first. */
+export async function listConsents(db: Database, userId: string): Promise<Consent[]> {
+  const rows = await db.prisma.consent.findMany({ where: { userId }, select: fields, orderBy: { updatedAt: 'desc' } });
+  return rows.map(asConsent);
+}
+
+const union = (before: string[], added: readonly string[]) => [...new Set([...before, ...added])];
+
+/**
+ * Adds what the person just allowed to their consent to the client (made on the first).
+ * One transaction, so two consents given at once in two browsers both count.
+ */
+export async function addToConsent(
+  db: Database,
+  userId: string,
+  clientId: string,
+  given: { scopes: readonly string[]; claims: readonly string[] },
+): Promise<Consent> {
+  const row = await db.prisma.$transaction(async (tx) => {
+    const key = { userId_clientId: { userId, clientId } };
+    const before = await tx.consent.findUnique({ where: key, select: fields });
+    const scopes = union(before ? before.scopes.split(' ').filter(Boolean) : [], given.scopes).join(' ');
+    const claims = JSON.stringify(union(before ? claimsOf(before.claims) : [], given.claims));
+    return tx.consent.upsert({ where: key, create: { userId, clientId, scopes, claims }, update: { scopes, claims }, select: fields });
+  });
+  return asConsent(row);
+}
+
+/** Forgets the person's consent to the client; whether there was one. */
+export async function deleteConsent(db: Database, userId: string, clientId: string): Promise<boolean> {
+  const { count } = await db.prisma.consent.deleteMany({ where: { userId, clientId } });
+  return count > 0;
+}
