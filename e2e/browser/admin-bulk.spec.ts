@@ -12,7 +12,7 @@ import { database } from '../../lib/db/database.ts';
 import { createLogger } from '../../lib/ops/log.ts';
 import { capturingMailer, lockAccount } from '../../lib/services/testing.ts';
 import { inviteUser } from '../../lib/users/invitations.ts';
-import { getUserById } from '../../lib/users/manage.ts';
+import { findUserById } from '../../lib/users/manage.ts';
 import { describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
 import { baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { adminSignedIn, screenshots, status } from '../support/pages.ts';
@@ -41,28 +41,28 @@ test('users: bulk disable, enable and delete, each confirmed on one page and aud
   await expect(page.getByRole('heading', { name: 'Change several users', level: 1 })).toBeVisible();
   await expect(page.getByText('2 users will be disabled')).toBeVisible();
   await expect(page.getByRole('listitem').filter({ hasText: ann.username })).toContainText('Will be disabled');
-  expect((await getUserById(db(), ann.id))?.disabled, 'the confirmation page changes nothing').toBe(false);
+  expect((await findUserById(db(), ann.id))?.disabled, 'the confirmation page changes nothing').toBe(false);
   await shoot(page, 'users-confirm');
   await page.getByRole('button', { name: 'Disable 2 users' }).click();
   await expect(page).toHaveURL(/\/admin\/users\?notice=bulk_disable&count=2$/);
   await expect(status(page, '2 users disabled.')).toBeVisible();
-  expect((await getUserById(db(), ann.id))?.disabled).toBe(true);
-  expect((await getUserById(db(), bob.id))?.disabled).toBe(true);
+  expect((await findUserById(db(), ann.id))?.disabled).toBe(true);
+  expect((await findUserById(db(), bob.id))?.disabled).toBe(true);
 
   // Enabling one that is enabled already changes nothing for it, and the page says so.
   await page.goto(`/admin/users/bulk?action=enable&id=${ann.id}&id=${admin.id}`);
   await expect(page.getByRole('listitem').filter({ hasText: admin.username })).toContainText('Unchanged: already so');
   await page.getByRole('button', { name: 'Enable 1 user' }).click();
   await expect(status(page, '1 user enabled.')).toBeVisible();
-  expect((await getUserById(db(), ann.id))?.disabled).toBe(false);
+  expect((await findUserById(db(), ann.id))?.disabled).toBe(false);
 
   // Deleting oneself is skipped; the others go, each with its own audit entry.
   await page.goto(`/admin/users/bulk?action=delete&id=${ann.id}&id=${bob.id}&id=${admin.id}`);
   await expect(page.getByRole('listitem').filter({ hasText: admin.username })).toContainText('Skipped: your own account');
   await page.getByRole('button', { name: 'Delete 2 users' }).click();
   await expect(status(page, '2 users deleted.')).toBeVisible();
-  expect(await getUserById(db(), ann.id)).toBeUndefined();
-  expect(await getUserById(db(), admin.id)).toBeDefined();
+  expect(await findUserById(db(), ann.id)).toBeUndefined();
+  expect(await findUserById(db(), admin.id)).toBeDefined();
   await page.goto(`/admin/audit?action=user.deleted&actor=${admin.username}`);
   await expect(page.getByRole('row').filter({ hasText: 'User deleted' })).toHaveCount(2);
 });

@@ -22,7 +22,7 @@ import {
   disableUser,
   enableUser,
   lockOf,
-  removeUser,
+  deleteUser,
   resetSecondFactors,
   searchUsers,
   secondFactorsOf,
@@ -133,11 +133,11 @@ for (const storage of testDatabases('users')) {
       const user = await createUser(db, { username: `gone-${tag()}`, password: 'a long password' });
       const tokenId = `at-${tag()}`;
       await upsertArtifact(db.sql, 'AccessToken', tokenId, { accountId: user.id, clientId: 'c' }, Date.now() + 60_000);
-      assert.equal(await removeUser(db, user.id, by), true);
+      assert.equal(await deleteUser(db, user.id, by), true);
       assert.equal(await findUserById(db, user.id), undefined);
       assert.equal(await findArtifact(db.sql, 'AccessToken', tokenId, Date.now()), undefined);
-      assert.equal(await removeUser(db, user.id, by), false, 'already gone: nothing to delete, nothing recorded');
-      await assert.rejects(removeUser(db, self.id, by), (e: unknown) => e instanceof Forbidden);
+      assert.equal(await deleteUser(db, user.id, by), false, 'already gone: nothing to delete, nothing recorded');
+      await assert.rejects(deleteUser(db, self.id, by), (e: unknown) => e instanceof Forbidden);
       assert.ok(await findUserById(db, self.id));
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
       assert.deepEqual(

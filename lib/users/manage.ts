@@ -14,7 +14,7 @@ import { countUnusedRecoveryCodes, deleteAllFactors, findTotpFactor, listPasskey
 import { deletePendingEmailVerificationsOf } from '../sign-in/pending-email-verifications.ts';
 import {
   countUsers,
-  deleteUser,
+  deleteUser as deleteUserRow,
   findUserById,
   findUserByUsername,
   insertUser,
@@ -194,12 +194,12 @@ export async function enableUser(db: Database, id: string, by?: AuditBy): Promis
  * factors, recovery codes and mailed links (cascades). Not one's own (as disabling). The audit entry keeps the
  * username as the target's label, so the log still says who it was.
  */
-export async function removeUser(db: Database, id: string, by?: AuditBy): Promise<boolean> {
+export async function deleteUser(db: Database, id: string, by?: AuditBy): Promise<boolean> {
   if (by?.actor?.id === id) throw new Forbidden('you cannot delete your own account');
   const user = await findUserById(db, id);
   if (!user) return false;
   const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
-  if (!(await deleteUser(db, user.id))) return false;
+  if (!(await deleteUserRow(db, user.id))) return false;
   await recordAuditBy(db, by, { action: 'user.deleted', target: target(user), details: { revokedArtifacts } });
   return true;
 }

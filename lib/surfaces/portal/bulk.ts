@@ -7,11 +7,11 @@
  */
 import 'server-only';
 import { z } from 'zod';
-import { disableClient, enableClient, findClient, removeClient } from '../../clients/manage.ts';
+import { disableClient, enableClient, findClient, deleteClient } from '../../clients/manage.ts';
 import type { AuditBy } from '../../audit/log.ts';
 import { serverContext } from '../../context.ts';
 import { Forbidden, NotFound } from '../../platform/errors.ts';
-import { disableUser, enableUser, getUserById, removeUser } from '../../users/manage.ts';
+import { disableUser, enableUser, findUserById, deleteUser } from '../../users/manage.ts';
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import { isManagedClient } from './clients.ts';
@@ -61,7 +61,7 @@ function outcomeFor(bulk: BulkAction, enabled: boolean): BulkOutcome {
 }
 
 async function userItem(admin: AdminUser, bulk: BulkAction, id: string): Promise<BulkItem> {
-  const user = await getUserById(serverContext().db, id);
+  const user = await findUserById(serverContext().db, id);
   if (!user) return { id, label: id, outcome: 'missing' };
   // Enabling oneself is harmless (an admin who can act is enabled); disabling or deleting oneself is refused.
   if (user.id === admin.id && bulk !== 'enable') return { id, label: user.username, outcome: 'self' };
@@ -86,11 +86,11 @@ async function applyOne(area: BulkArea, bulk: BulkAction, id: string, by: AuditB
   const { db } = serverContext();
   try {
     if (area === 'users') {
-      if (bulk === 'delete') return await removeUser(db, id, by);
+      if (bulk === 'delete') return await deleteUser(db, id, by);
       await (bulk === 'disable' ? disableUser(db, id, by) : enableUser(db, id, by));
       return true;
     }
-    if (bulk === 'delete') return await removeClient(db, id, by);
+    if (bulk === 'delete') return await deleteClient(db, id, by);
     return bulk === 'disable' ? await disableClient(db, id, by) : await enableClient(db, id, by);
   } catch (error) {
     if (error instanceof Forbidden || error instanceof NotFound) return false;

@@ -109,13 +109,13 @@ export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?:
   // A page is at most USERS_PER_PAGE people: their locks and factors are looked up side by side.
   const rows = await Promise.all(
     users.map(async (u): Promise<UserRow> => {
-      const [lockedUntil, factors] = await Promise.all([lockOf(throttle, u.id), secondFactorsOf(db, u.id)]);
+      const { lockedUntil, secondFactors } = await userStanding(db, throttle, u);
       const status: UserStatus = u.disabled ? 'disabled' : lockedUntil ? 'locked' : u.invited ? 'invited' : 'active';
       return {
         ...summary(u),
         lastSignInAt: signIns.get(u.id) ?? null,
         status,
-        twoStep: factors.totp || factors.passkeys.length > 0,
+        twoStep: secondFactors.totp || secondFactors.passkeys.length > 0,
         emailVerified: u.emailVerified,
       };
     }),
