@@ -8,7 +8,6 @@ import { DataTable } from '@/components/portal/list';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
-import { passkeysUsable } from '@/lib/factors/passkeys';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { signingKeysView, systemView } from '@/lib/surfaces/portal/system';
 import { rotateKeysAction } from './actions';
@@ -77,8 +76,13 @@ export default async function SystemPage() {
           />
         </Card>
         <Card title={facts('passkeys')}>
-          {/* One row for availability; the reason it is not (the issuer's host) is the sign-in pages' to word, under it. */}
-          <Facts rows={{ [facts('passkeysAvailable')]: system.passkeysAvailable ? facts('yes') : facts('no') }} />
+          {/* One row for availability, and when they are not, why (the issuer's host), as the start-up log says it. */}
+          <Facts
+            rows={{
+              [facts('passkeysAvailable')]: system.passkeysAvailable ? facts('yes') : facts('no'),
+              ...(system.passkeysAvailable ? {} : { [t('passkeys')]: t('passkeysNotOffered', { host: new URL(system.issuer).hostname }) }),
+            }}
+          />
         </Card>
         <Card title={t('mail')} description={t('mailDescription')}>
           <Facts
@@ -90,15 +94,7 @@ export default async function SystemPage() {
           />
         </Card>
         <Card title={t('twoStep')}>
-          <Facts
-            rows={{
-              [t('requiredFor')]: t(`policies.${system.secondFactorRequired}`),
-              // Why passkeys are not offered, when they cannot be (lib/factors/passkeys.ts passkeysUsable), as the start-up log says it.
-              [t('passkeys')]: passkeysUsable({ ISSUER: system.issuer })
-                ? t('passkeysOffered')
-                : t('passkeysNotOffered', { host: new URL(system.issuer).hostname }),
-            }}
-          />
+          <Facts rows={{ [t('requiredFor')]: t(`policies.${system.secondFactorRequired}`) }} />
         </Card>
         <Card title={t('keys')} description={t('keysDescription', { days, hours: publishAheadHours })}>
           <div className="space-y-4">
