@@ -201,7 +201,7 @@ test('queries: paging within bounds, audit filters checked strictly', () => {
   assert.deepEqual(searchQuery.parse({ q: ' ada ', page: '2', per_page: '100' }), { q: 'ada', page: 2, per_page: 100 });
   for (const bad of [{ page: '0' }, { per_page: '101' }, { page: 'x' }, { sort: 'name' }]) assert.ok(!searchQuery.safeParse(bad).success, JSON.stringify(bad));
   assert.ok(auditQuerySchema.safeParse({ action: 'user.disabled', from: '2026-01-01', to: '2026-01-02T10:00:00+02:00' }).success);
-  for (const bad of [{ action: 'user.deleted' }, { from: '2026-02-30' }, { to: 'yesterday' }])
+  for (const bad of [{ action: 'user.erased' }, { from: '2026-02-30' }, { to: 'yesterday' }])
     assert.ok(!auditQuerySchema.safeParse(bad).success, JSON.stringify(bad));
 });
 
