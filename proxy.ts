@@ -23,8 +23,9 @@ export function proxy(request: NextRequest): NextResponse {
   // The provider's answers carry their own headers (lib/oidc/extensions/provider-headers.ts).
   if (isProviderPath(pathname)) return NextResponse.next();
 
-  // The sign-in and consent pages show the relying party's logo (lib/http/security-headers.ts CLIENT_LOGO_SOURCES).
-  const images = [...imageOrigins(brand()), ...(pathname.startsWith('/interaction/') ? CLIENT_LOGO_SOURCES : [])];
+  // The sign-in, sign-up and consent pages and /account's apps show the relying party's logo (lib/http/security-headers.ts CLIENT_LOGO_SOURCES).
+  const showsClientLogos = pathname.startsWith('/interaction/') || pathname === '/account/apps';
+  const images = [...imageOrigins(brand()), ...(showsClientLogos ? CLIENT_LOGO_SOURCES : [])];
   const policy = pagePolicy(nonce(), process.env.NODE_ENV === 'development', images);
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);

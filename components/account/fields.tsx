@@ -3,7 +3,8 @@ import { useTranslations } from 'next-intl';
 import type { ComponentProps } from 'react';
 import { TextField as KitTextField } from '../ui/field';
 
-const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
+/** A message that stands alone under its field, with a capital. */
+export const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
 
 export function TextField({ errors, ...props }: ComponentProps<typeof KitTextField>) {
   return <KitTextField errors={errors?.map(sentence)} {...props} />;

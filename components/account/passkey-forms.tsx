@@ -5,7 +5,8 @@
  * for the browser's WebAuthn ceremony (@simplewebauthn/browser); the
  * authenticator's answer goes to finishAction. That needs JavaScript: without
  * it the button stays disabled and says so. Removing one is a plain server
- * action with the current password, with or without JavaScript. In the page's
+ * action with the current password, with or without JavaScript. A failed
+ * ceremony is worded by its cause (lib/factors/webauthn-errors.ts). In the page's
  * language (`account.security`, `problems`). UI only.
  */
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
@@ -13,20 +14,33 @@ import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useActionState, useEffect, useState } from 'react';
 import type { PasskeyAdded, PasskeyStart, PasswordProtectedState } from '@/lib/surfaces/account/pages';
-import type { FieldProblems } from '@/lib/platform/forms';
-import { Button, TextLink } from '../ui/button';
+import type { FieldProblems, ProblemCode } from '@/lib/platform/forms';
+import { type WebAuthnFailure, webauthnFailure } from '@/lib/factors/webauthn-errors';
+import { Button } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { CurrentPasswordField, TextField } from './fields';
-import { PasswordProtectedFields, RecoveryCodes, useProblemTexts } from './two-step-forms';
+import { PasswordProtectedFields, RecoveryCodes, Removed, useProblemTexts } from './two-step-forms';
 
 type Support = 'checking' | 'yes' | 'no';
 
+/** A failed ceremony's cause as the problem the form words (lib/factors/webauthn-errors.ts). */
+const registrationProblems = {
+  cancelled: 'passkey_cancelled',
+  exists: 'passkey_exists',
+  security: 'passkey_security',
+  unsupported: 'passkey_unsupported',
+  failed: 'passkey_failed',
+} as const satisfies Record<WebAuthnFailure, ProblemCode>;
+
 export function AddPasskeyForm({
   username,
+  product,
   startAction,
   finishAction,
 }: {
   username: string;
+  /** The brand's name, for the recovery codes' file. */
+  product: string;
   startAction: (form: FormData) => Promise<PasskeyStart>;
   finishAction: (response: string) => Promise<PasskeyAdded>;
 }) {
@@ -41,7 +55,8 @@ export function AddPasskeyForm({
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
     setPending(true);
     setErrors({});
     try {
@@ -51,11 +66,12 @@ export function AddPasskeyForm({
       try {
         response = await startRegistration({ optionsJSON: started.options });
       } catch (error) {
-        const name = (error as { name?: string }).name;
-        return setErrors({ form: [{ code: name === 'InvalidStateError' ? 'passkey_exists' : 'passkey_cancelled' }] });
+        return setErrors({ form: [{ code: registrationProblems[webauthnFailure(error)] }] });
       }
       const finished = await finishAction(JSON.stringify(response));
       if (finished.status === 'invalid') return setErrors(finished.errors);
+      // Added: the form is ready for another passkey, its name and the password not left behind.
+      formElement.reset();
       setAdded(finished);
       if (!finished.recoveryCodes) router.refresh();
     } finally {
@@ -63,7 +79,7 @@ export function AddPasskeyForm({
     }
   };
 
-  if (added?.recoveryCodes) return <RecoveryCodes codes={added.recoveryCodes} enrolled />;
+  if (added?.recoveryCodes) return <RecoveryCodes codes={added.recoveryCodes} enrolled product={product} username={username} />;
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       {added ? (
@@ -104,20 +120,12 @@ export function RemovePasskeyForm({
   username: string;
   action: (state: PasswordProtectedState, form: FormData) => Promise<PasswordProtectedState>;
 }) {
-  const [state, formAction, pending] = useActionState(action, { status: 'idle' });
+  const held = useActionState(action, { status: 'idle' });
   const t = useTranslations('account.security');
-  if (state.status === 'removed') {
-    return (
-      <Notice compact>
-        {t('passkeyRemoved', { name })} <TextLink href="/account/security">{t('back')}</TextLink>
-      </Notice>
-    );
-  }
+  if (held[0].status === 'removed') return <Removed message={t('passkeyRemoved', { name })} compact />;
   return (
     <PasswordProtectedFields
-      state={state}
-      formAction={formAction}
-      pending={pending}
+      held={held}
       username={username}
       submit={t('removePasskey', { name })}
       variant="danger"

@@ -1,6 +1,7 @@
 'use client';
 /**
- * The change-password form: the current password, then the new one twice.
+ * The change-password form: the current password, then the new one twice (with Show and strength
+ * guidance, components/recovery/password-pair.tsx).
  * Nothing typed is ever sent back: after each answer every field starts empty
  * (React resets a form once its action completes) and only the messages
  * remain, worded here in the page's language. A hidden username field lets
@@ -12,7 +13,9 @@ import { problemTexts } from '@/lib/i18n/problems';
 import type { PasswordChangeState } from '@/lib/surfaces/account/pages';
 import { Button, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
-import { TextField } from './fields';
+import { PasswordField } from '../ui/password-field';
+import { PasswordPair } from '../recovery/password-pair';
+import { sentence } from './fields';
 
 export function PasswordForm({
   action,
@@ -44,31 +47,21 @@ export function PasswordForm({
         </Notice>
       ) : null}
       <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
-      <TextField
+      <PasswordField
         id="currentPassword"
         label={t('current')}
-        type="password"
         autoComplete="current-password"
         required
-        errors={problemTexts(problems, 'currentPassword', errors.currentPassword)}
+        errors={problemTexts(problems, 'currentPassword', errors.currentPassword)?.map(sentence)}
       />
-      <TextField
-        id="newPassword"
+      <PasswordPair
+        name="newPassword"
         label={t('new')}
-        hint={t('newHint', { minimum: minLength })}
-        type="password"
-        autoComplete="new-password"
-        required
+        againLabel={t('confirm')}
         minLength={minLength}
-        errors={problemTexts(problems, 'newPassword', errors.newPassword)}
-      />
-      <TextField
-        id="confirmPassword"
-        label={t('confirm')}
-        type="password"
-        autoComplete="new-password"
-        required
-        errors={problemTexts(problems, 'confirmNewPassword', errors.confirmPassword)}
+        errors={{ password: errors.newPassword, confirmPassword: errors.confirmPassword }}
+        problemFields={{ password: 'newPassword', confirmPassword: 'confirmNewPassword' }}
+        sentence={sentence}
       />
       <FormError messages={problemTexts(problems, 'form', errors.form)} />
       <Button type="submit" disabled={pending}>

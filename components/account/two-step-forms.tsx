@@ -23,9 +23,10 @@ import { createContext, type ReactNode, useActionState, useContext } from 'react
 import { problemTexts } from '@/lib/i18n/problems';
 import type { ConfirmState, PasswordProtectedState } from '@/lib/surfaces/account/pages';
 import type { FieldProblems } from '@/lib/platform/forms';
-import { Button, focusRing, TextLink } from '../ui/button';
+import { Button, buttonLook, focusRing, TextLink } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { CurrentPasswordField, TextField } from './fields';
+import { RecoveryCodeActions } from './recovery-code-actions';
 
 /** The messages of a two-step form's problems, by field, in the page's language. */
 export function useProblemTexts() {
@@ -52,41 +53,59 @@ function useCodeActions() {
 export function RecoveryCodesOnce({
   confirm,
   regenerate,
+  holder,
   children,
 }: {
   confirm: Action<ConfirmState>;
   regenerate: Action<PasswordProtectedState>;
+  /** Whose codes, for the downloaded file's heading. */
+  holder: { product: string; username: string };
   children: ReactNode;
 }) {
   const confirmed = useActionState(confirm, { status: 'idle' });
   const regenerated = useActionState(regenerate, { status: 'idle' });
   const made = [confirmed[0], regenerated[0]].find((state) => state.status === 'codes');
-  if (made?.status === 'codes') return <RecoveryCodes codes={made.recoveryCodes} enrolled={made.enrolled} />;
+  if (made?.status === 'codes') return <RecoveryCodes codes={made.recoveryCodes} enrolled={made.enrolled} {...holder} />;
   return <CodeActions value={{ confirm: confirmed, regenerate: regenerated }}>{children}</CodeActions>;
 }
 
-export function RecoveryCodes({ codes, enrolled }: { codes: string[]; enrolled: boolean }) {
-  // Sent here by the second-factor policy: the page it returns to says where to go on.
-  const required = useSearchParams().get('required');
+/** Where a person the second-factor policy sent here was going (lib/surfaces/portal/access.ts). */
+const continueTo = { admin: '/admin', everyone: '/account' } as const;
+
+export function RecoveryCodes({ codes, enrolled, product, username }: { codes: string[]; enrolled: boolean; product: string; username: string }) {
+  // Sent here by the second-factor policy: once the codes are stored, straight on to where the person was going.
+  const requiredParam = useSearchParams().get('required');
+  const required = requiredParam === 'admin' || requiredParam === 'everyone' ? requiredParam : undefined;
   const t = useTranslations('account.security');
   return (
     <div className="max-w-3xl">
       <Notice>
         <p className="font-semibold">{enrolled ? t('isOn') : t('newCodes')}</p>
         <p className="mt-1">{enrolled ? t('store') : t('storeNew')}</p>
-        <ul aria-label={t('codesLabel')} className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-sm">
-          {codes.map((code) => (
-            <li key={code}>{code}</li>
-          ))}
-        </ul>
-        <p className="mt-3">
+        {/* The one thing a printout shows (app/globals.css). */}
+        <div className="print-only-codes">
+          <p className="hidden print:block">{t('codesFileHeading', { product, username })}</p>
+          <ul id="recovery-codes" aria-label={t('codesLabel')} className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-sm">
+            {codes.map((code) => (
+              <li key={code}>{code}</li>
+            ))}
+          </ul>
+        </div>
+        <RecoveryCodeActions codes={codes} product={product} username={username} listId="recovery-codes" />
+        <p className="mt-4">
           {/* A full page load: the client router would keep RecoveryCodesOnce's state, and with it the codes. */}
-          <a
-            href={`/account/security${required ? `?required=${encodeURIComponent(required)}` : ''}`}
-            className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}
-          >
-            {t('stored')}
-          </a>
+          {required && enrolled ? (
+            <a href={continueTo[required]} className={buttonLook('primary', false)}>
+              {t('storedContinue', { to: required })}
+            </a>
+          ) : (
+            <a
+              href={`/account/security${required ? `?required=${required}` : ''}`}
+              className={`rounded-sm font-medium text-indigo-700 underline-offset-2 hover:underline ${focusRing}`}
+            >
+              {t('stored')}
+            </a>
+          )}
         </p>
       </Notice>
     </div>
@@ -110,46 +129,38 @@ export function ConfirmTotpForm() {
 }
 
 export function NewRecoveryCodesForm({ username }: { username: string }) {
-  const [state, formAction, pending] = useCodeActions().regenerate;
+  const held = useCodeActions().regenerate;
   const t = useTranslations('account.security');
-  return (
-    <PasswordProtectedFields
-      state={state}
-      formAction={formAction}
-      pending={pending}
-      username={username}
-      submit={t('getNewCodes')}
-      fieldId="codes-currentPassword"
-    />
-  );
+  return <PasswordProtectedFields held={held} username={username} submit={t('getNewCodes')} fieldId="codes-currentPassword" />;
 }
 
 export function TurnOffForm({ action, username }: { action: Action<PasswordProtectedState>; username: string }) {
-  const [state, formAction, pending] = useActionState(action, { status: 'idle' });
+  const held = useActionState(action, { status: 'idle' });
   const t = useTranslations('account.security');
-  if (state.status === 'removed') {
-    return (
-      <Notice>
-        {t('isOff')} <TextLink href="/account/security">{t('back')}</TextLink>
-      </Notice>
-    );
-  }
-  return <PasswordProtectedFields state={state} formAction={formAction} pending={pending} username={username} submit={t('turnOffButton')} variant="danger" />;
+  if (held[0].status === 'removed') return <Removed message={t('isOff')} />;
+  return <PasswordProtectedFields held={held} username={username} submit={t('turnOffButton')} variant="danger" />;
+}
+
+/** What a removal says once done, with the way back to the page as it is now. */
+export function Removed({ message, compact }: { message: string; compact?: boolean }) {
+  const t = useTranslations('account.security');
+  return (
+    <Notice compact={compact}>
+      {message} <TextLink href="/account/security">{t('back')}</TextLink>
+    </Notice>
+  );
 }
 
 export function PasswordProtectedFields({
-  state,
-  formAction,
-  pending,
+  held: [state, formAction, pending],
   username,
   submit,
   variant = 'primary',
   fieldId = 'currentPassword',
   hidden = {},
 }: {
-  state: PasswordProtectedState;
-  formAction: (form: FormData) => void;
-  pending: boolean;
+  /** The form's action state (useActionState's three). */
+  held: Held<PasswordProtectedState>;
   username: string;
   submit: string;
   variant?: 'primary' | 'danger';

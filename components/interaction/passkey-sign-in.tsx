@@ -16,6 +16,7 @@
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { webauthnFailure } from '@/lib/factors/webauthn-errors';
 import { Button } from '../ui/button';
 import { RequestFields } from './request-fields';
 
@@ -28,6 +29,10 @@ export interface PasskeyTexts {
   failed: string;
   unsupported: string;
   needsScript: string;
+  /** The browser refused the page's origin for the server's RP ID. */
+  security: string;
+  /** The browser or authenticator cannot use the kind of passkey asked for. */
+  notSupported: string;
 }
 
 export function PasskeySignIn({
@@ -83,8 +88,10 @@ export function PasskeySignIn({
       submit(await startAuthentication({ optionsJSON: options }));
     } catch (error) {
       setBusy(false);
-      const name = (error as { name?: string }).name;
-      setProblem(name === 'NotAllowedError' || name === 'AbortError' ? texts.cancelled : texts.failed);
+      const failure = webauthnFailure(error);
+      setProblem(
+        failure === 'cancelled' ? texts.cancelled : failure === 'security' ? texts.security : failure === 'unsupported' ? texts.notSupported : texts.failed,
+      );
     }
   };
 

@@ -2,13 +2,14 @@
 /**
  * "Create an account" (lib/sign-in/sign-up.ts): username, email, optional name,
  * the password twice. A server action: works without JavaScript. After a
- * refusal the fields come back as typed, never the passwords. In the page's
+ * refusal the fields come back as typed, never the passwords (each with Show
+ * and the new one with strength guidance: components/recovery/password-pair.tsx). In the page's
  * language (the `signUp` and `problems` messages). UI only.
  */
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { problemTexts } from '@/lib/i18n/problems';
-import type { SignUpFormState } from '@/lib/sign-in/sign-up-interaction';
+import type { SignUpFormState, SignUpValues } from '@/lib/sign-in/sign-up-interaction';
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { FormError, Notice } from '../ui/notice';
@@ -38,6 +39,14 @@ export function SignUpForm({
   }
   const errors = state.status === 'invalid' ? state.errors : {};
   const values = state.status === 'invalid' || state.status === 'failed' ? state.values : undefined;
+  // What each text field shares: its label, what was typed before a refusal, and its problems.
+  const typed = (id: keyof SignUpValues) => ({
+    compact: true,
+    id,
+    label: t(id),
+    defaultValue: values?.[id],
+    errors: problemTexts(problems, id, errors[id]),
+  });
   // A new key after each answer, so the fields take the values typed back.
   const key = `${state.status}-${values?.username ?? ''}-${values?.email ?? ''}`;
   return (
@@ -49,9 +58,7 @@ export function SignUpForm({
           </Notice>
         ) : null}
         <TextField
-          compact
-          id="username"
-          label={t('username')}
+          {...typed('username')}
           hint={t('usernameHint')}
           autoComplete="username"
           autoCapitalize="none"
@@ -59,30 +66,16 @@ export function SignUpForm({
           required
           autoFocus
           maxLength={64}
-          defaultValue={values?.username}
-          errors={problemTexts(problems, 'username', errors.username)}
         />
         <TextField
-          compact
-          id="email"
-          label={t('email')}
+          {...typed('email')}
           hint={domains.length ? t('emailHintDomains', { domains: domains.join(', ') }) : t('emailHint')}
           type="email"
           autoComplete="email"
           required
           maxLength={254}
-          defaultValue={values?.email}
-          errors={problemTexts(problems, 'email', errors.email)}
         />
-        <TextField
-          compact
-          id="name"
-          label={t('name')}
-          autoComplete="name"
-          maxLength={128}
-          defaultValue={values?.name}
-          errors={problemTexts(problems, 'name', errors.name)}
-        />
+        <TextField {...typed('name')} autoComplete="name" maxLength={128} />
         <PasswordPair label={t('password')} minLength={minLength} errors={errors} />
         <FormError messages={problemTexts(problems, 'form', errors.form)} />
         <Button block type="submit" disabled={pending}>

@@ -9,7 +9,7 @@ import { useTranslations } from 'next-intl';
 import { useActionState, type ReactNode } from 'react';
 import { problemTexts } from '@/lib/i18n/problems';
 import type { ResetRequestState, ResetState } from '@/lib/mail-links/password-reset';
-import { Button, TextLink } from '../ui/button';
+import { Button, ButtonLink, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { FormError, Notice } from '../ui/notice';
 import { PasswordPair } from './password-pair';
@@ -74,15 +74,26 @@ export function NewPasswordForm({
   wording?: NewPasswordWording;
 }) {
   const t = useTranslations('recovery.reset');
+  const recovery = useTranslations('recovery');
   const problems = useTranslations('problems');
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
   const words: NewPasswordWording = wording ?? {
-    done: t.rich('done', { link: (chunks) => <TextLink href="/account">{chunks}</TextLink> }),
+    done: t('done'),
     another: t.rich('another', { link: (chunks) => <TextLink href="/password-reset">{chunks}</TextLink> }),
     submit: t('submit'),
   };
   if (state.status === 'done') {
-    return <Notice compact>{words.done}</Notice>;
+    // The one thing to do next, as the page's main button: the account signs in from there.
+    return (
+      <>
+        <Notice compact>{words.done}</Notice>
+        <p className="mt-4">
+          <ButtonLink block href="/account">
+            {recovery('openAccount')}
+          </ButtonLink>
+        </p>
+      </>
+    );
   }
   if (state.status === 'link') {
     const reason = state.problem === 'expired' ? t('staleExpired') : state.problem === 'used' ? t('staleUsed') : t('staleUnknown');

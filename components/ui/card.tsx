@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { brand } from '@/lib/config/brand';
+import { LanguageSwitcher } from '../interaction/language-switcher';
 import { BrandLockup } from './brand';
 import { focusRing } from './button';
 
@@ -61,7 +62,7 @@ export function Card({
   );
 }
 
-/** The centred card every sign-in page is built on, under the operator's logo and name. */
+/** The centred card every sign-in page is built on, under the operator's logo and name, with the language switcher below. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-10">
@@ -74,6 +75,7 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
         </h1>
         {subtitle ? <div className="mt-2 text-sm text-slate-600">{subtitle}</div> : null}
         <div className="mt-6">{children}</div>
+        <LanguageSwitcher />
       </section>
     </main>
   );

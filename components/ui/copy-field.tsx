@@ -30,7 +30,8 @@ export function CopyButton({ value, label, targetId }: { value: string; label: s
     <button
       type="button"
       onClick={copy}
-      aria-label={t('copyLabel', { label })}
+      // The name follows the visible word (WCAG 2.5.3): "Copy Key", then "Key copied" while it says Copied.
+      aria-label={copied ? t('copiedLabel', { label }) : t('copyLabel', { label })}
       className={`shrink-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-50 ${focusRing}`}
     >
       <span aria-live="polite">{copied ? t('copied') : t('copy')}</span>

@@ -161,6 +161,11 @@ for (const javaScriptEnabled of [true, false]) {
       const flow = await authorizationRequest(await makeClient(), { login_hint: 'grace-hopper' });
       await page.goto(flow.url.href);
       await expect(page.getByLabel('Password')).toBeFocused();
+      // With JavaScript the password's Show button comes next, reachable by keyboard as every control must be.
+      if (javaScriptEnabled) {
+        await page.keyboard.press('Tab');
+        await expect(page.getByRole('button', { name: 'Show password' })).toBeFocused();
+      }
       await page.keyboard.press('Tab');
       await expect(page.getByLabel('Keep me signed in')).toBeFocused();
       await page.keyboard.press('Tab');

@@ -171,6 +171,9 @@ test('keyboard only: Tab between fields, Enter submits', async ({ page }) => {
   await expect(username).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(password).toBeFocused();
+  // The password's Show button (once the page is live), then the checkbox.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Show password' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Keep me signed in')).toBeFocused();
   await page.keyboard.press('Tab');
@@ -193,7 +196,7 @@ test('keyboard only: Tab between fields, Enter submits', async ({ page }) => {
   await expect(passkey).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  for (let i = 0; i < 5 + Number(mail) + Number(signUp); i++) await page.keyboard.press('Shift+Tab');
+  for (let i = 0; i < 6 + Number(mail) + Number(signUp); i++) await page.keyboard.press('Shift+Tab');
   await expect(username).toBeFocused();
 
   await page.keyboard.type(user.username);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { testDatabases } from '../db/testing.ts';
 import { recordAudit } from '../audit/log.ts';
-import { describeUserAgent, recentActivity, summarizeUserAgent } from './activity.ts';
+import { recentActivity } from './activity.ts';
+import { describeUserAgent, summarizeUserAgent } from '../platform/user-agent.ts';
 import { person } from './testing.ts';
 
 test('user agents read as a browser and a system', () => {

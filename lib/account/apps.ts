@@ -16,6 +16,7 @@ import type { Database } from '../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import type { AccountHolder } from './sessions.ts';
+import { httpsOnly } from '../oidc/return-link.ts';
 import { deleteConsent, listConsents } from '../consents/repository.ts';
 
 export interface ConnectedApp {
@@ -56,7 +57,7 @@ export async function connectedApps(db: Database, holder: Pick<AccountHolder, 'i
       return {
         clientId,
         name: client?.name ?? clientId,
-        logoUri: client?.logoUri ?? null,
+        logoUri: httpsOnly(client?.logoUri) ?? null,
         scopes: entry.scopes,
         grantedAt: date(entry.grantedAt),
         lastUsedAt: date(lastIssued.get(clientId)),

@@ -11,7 +11,7 @@ import { signInsSince } from '../audit/repository.ts';
 import { findClient } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
-import { describeUserAgent, summarizeUserAgent, type UserAgentSummary } from './activity.ts';
+import { describeUserAgent, summarizeUserAgent, type UserAgentSummary } from '../platform/user-agent.ts';
 
 /** The person, and the uid of the Gatehouse session their portal sign-in came from (when known). */
 export interface AccountHolder {

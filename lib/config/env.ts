@@ -296,6 +296,13 @@ const envSchema = z.object({
    */
   SIGN_UP: z.enum(['off', 'on']).default('off'),
   /**
+   * The fewest characters a password a person chooses may have (sign-up, password reset, an invitation,
+   * `/account`), 8 to 64. Whatever the length, a password among the most common ones (the list shipped
+   * with zxcvbn-ts) is refused; there are no rules about which kinds of characters it holds (NIST SP
+   * 800-63B §5.1.1.2). A password an admin sets or Gatehouse generates needs at least 8.
+   */
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(8).max(64).default(8),
+  /**
    * With `SIGN_UP=on`, the email domains sign-up accepts, comma-separated (`example.com,example.org`),
    * compared without case and exactly (a subdomain is another domain).
    * @default empty (any)

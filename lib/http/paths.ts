@@ -51,6 +51,7 @@ const ROUTED_SEGMENTS = new Set([
   'http-error',
   'interaction',
   'invitation',
+  'language',
   'metrics',
   'oauth',
   'password-reset',

@@ -30,6 +30,13 @@ test('Accept-Language: the highest q-value wins, order breaks ties, q=0 is refus
   assert.equal(fromAcceptLanguage(null), undefined);
 });
 
+test('the language the person chose first, over ui_locales and Accept-Language; a chosen value that is no language is ignored', () => {
+  assert.equal(negotiateLocale({ chosen: 'de', uiLocales: 'en', acceptLanguage: 'en-US', defaultLocale: 'en' }), 'de');
+  assert.equal(negotiateLocale({ chosen: 'en', uiLocales: 'de', acceptLanguage: 'de-DE', defaultLocale: 'de' }), 'en');
+  assert.equal(negotiateLocale({ chosen: 'fr', uiLocales: 'de', defaultLocale: 'en' }), 'de');
+  assert.equal(negotiateLocale({ chosen: 'DE', acceptLanguage: 'en', defaultLocale: 'en' }), 'en', 'only the exact code the switcher sets');
+});
+
 test('ui_locales first, then Accept-Language, then the default', () => {
   assert.equal(negotiateLocale({ uiLocales: 'de', acceptLanguage: 'en-US,en', defaultLocale: 'en' }), 'de');
   assert.equal(negotiateLocale({ uiLocales: 'fr', acceptLanguage: 'de-DE', defaultLocale: 'en' }), 'de');

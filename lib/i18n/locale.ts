@@ -1,5 +1,7 @@
 /**
  * Which language a request is answered in. The order, first match wins:
+ * 0. the language the person chose with the sign-in pages' switcher (LOCALE_COOKIE): their own
+ *    choice on this page outranks what the app or the browser guessed for them;
  * 1. the authorization request's `ui_locales` (OIDC Core §3.1.2.1: the end-user's preferred
  *    languages, a space-separated list of BCP47 tags in order of preference), on the pages of
  *    that request (/interaction/{uid});
@@ -12,6 +14,12 @@
 /** The languages with a complete catalog (lib/i18n/messages/{locale}.json). The first is the fallback of last resort. */
 export const SUPPORTED_LOCALES = ['en', 'de'] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
+
+/** Each language in its own words, as the language switcher offers it. */
+export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
+
+/** The cookie that keeps the language a person chose (app/language/route.ts sets it). */
+export const LOCALE_COOKIE = 'gatehouse_locale';
 
 export const isLocale = (value: unknown): value is Locale => typeof value === 'string' && (SUPPORTED_LOCALES as readonly string[]).includes(value);
 
@@ -54,13 +62,16 @@ export function fromAcceptLanguage(header: string | null | undefined): Locale | 
 }
 
 export function negotiateLocale({
+  chosen,
   uiLocales,
   acceptLanguage,
   defaultLocale,
 }: {
+  /** LOCALE_COOKIE's value, if any. */
+  chosen?: string;
   uiLocales?: string;
   acceptLanguage?: string | null;
   defaultLocale: Locale;
 }): Locale {
-  return fromUiLocales(uiLocales) ?? fromAcceptLanguage(acceptLanguage) ?? defaultLocale;
+  return (isLocale(chosen) ? chosen : undefined) ?? fromUiLocales(uiLocales) ?? fromAcceptLanguage(acceptLanguage) ?? defaultLocale;
 }

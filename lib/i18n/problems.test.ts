@@ -36,7 +36,7 @@ test('a wait in seconds, minutes or hours, as the sign-in page says it', () => {
 });
 
 test('a schema’s issues become codes by field, a refinement’s own code and arguments kept', () => {
-  const parsed = signUpSchema
+  const parsed = signUpSchema(8)
     .refine(() => false, { path: ['email'], message: 'outside', params: { code: 'email_domain', domains: 'example.test' } })
     .safeParse({ username: 'a b', email: 'not-an-address', name: 'x'.repeat(200), password: 'short', confirmPassword: 'other' });
   assert.ok(!parsed.success);

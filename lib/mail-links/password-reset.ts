@@ -29,15 +29,17 @@ import type { Locale } from '../i18n/locale.ts';
 import { fieldProblems, formText, type FieldProblems, throttledProblem } from '../platform/forms.ts';
 import { unknownNameKey } from './mail-requests.ts';
 import { passwordPolicy } from '../platform/passwords.ts';
-import { changePassword, passwordSchema } from '../users/manage.ts';
+import { changePassword } from '../users/manage.ts';
+import { chosenPasswordSchema, minimumPasswordLength, type PasswordPolicySettings } from '../users/password-policy.ts';
 
 export const RESET_LINK_MINUTES = 30;
 
-const newPasswordSchema = z
-  .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'Enter the new password again') })
-  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'The two passwords do not match', params: { code: 'mismatch' } });
+const newPasswordSchema = (minLength: number) =>
+  z
+    .object({ password: chosenPasswordSchema(minLength), confirmPassword: z.string().min(1, 'Enter the new password again') })
+    .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'The two passwords do not match', params: { code: 'mismatch' } });
 
-type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: MailLinkConfig };
+type Context = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: MailLinkConfig & PasswordPolicySettings };
 
 /** `identifier`: what was typed, back in the field after a refusal (a username or address, never a secret). */
 export type ResetRequestState =
@@ -101,9 +103,12 @@ export async function viewResetLink(ctx: Pick<AppContext, 'db' | 'now'>, token: 
   return account && !account.disabled ? { status: 'valid', username: account.username } : { status: 'unknown' };
 }
 
-/** A new password typed twice on a mailed link's page (here, and an invitation's), under the usual rules. */
-export function readNewPassword(form: FormData): { ok: true; password: string } | { ok: false; errors: FieldProblems<'password' | 'confirmPassword'> } {
-  const parsed = newPasswordSchema.safeParse({
+/** A new password typed twice on a mailed link's page (here, and an invitation's), under the operator's policy. */
+export function readNewPassword(
+  form: FormData,
+  config: PasswordPolicySettings,
+): { ok: true; password: string } | { ok: false; errors: FieldProblems<'password' | 'confirmPassword'> } {
+  const parsed = newPasswordSchema(minimumPasswordLength(config)).safeParse({
     password: formText(form, 'password', passwordPolicy.maxLength + 1),
     confirmPassword: formText(form, 'confirmPassword', passwordPolicy.maxLength + 1),
   });
@@ -125,8 +130,8 @@ export async function resetPassword(ctx: Context, token: string, form: FormData,
   if (checked.status === 'throttled') return { status: 'invalid', errors: { form: [throttledProblem(checked.refusal)] } };
   if (checked.status !== 'valid') return checked;
   const { view } = checked;
-  // The same rules as everywhere else (users.ts passwordSchema), checked before the link is spent.
-  const typed = readNewPassword(form);
+  // The same rules as every password a person chooses (password-policy.ts), checked before the link is spent.
+  const typed = readNewPassword(form, ctx.config);
   if (!typed.ok) return { status: 'invalid', errors: typed.errors };
   const { password } = typed;
 

@@ -7,6 +7,7 @@ import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { findAccount, type AccountRecord } from '../users/repository.ts';
+import { findClient } from '../clients/repository.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { adapterFor } from './adapter.ts';
 import type { Brand } from '../config/brand.ts';
@@ -106,7 +107,12 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const readAccount = accountReader(db);
   // "Use another account" asks the login prompt again; prompt=select_account is a prompt of its own (lib/oidc/select-account.ts).
   const policy = withAccountChoice(interactionPolicyWithStepUp(db));
-  const pageSettings = { pages: providerPages(settings.brand), brandName: settings.brand.name, defaultLocale: settings.defaultLocale ?? 'en' };
+  const pageSettings = {
+    pages: providerPages(settings.brand),
+    brandName: settings.brand.name,
+    defaultLocale: settings.defaultLocale ?? 'en',
+    clientDisabled: async (clientId: string) => (await findClient(db, clientId))?.enabled === false,
+  };
 
   return {
     adapter: adapterFor(db, { now: settings.now, metrics: settings.metrics }),

@@ -62,6 +62,19 @@ test('an unknown client: plain words, no link, the request id, the code only ins
   assert.doesNotMatch(html.replace(details, ''), /invalid_client|client is invalid/, 'the protocol words only in the details');
 });
 
+test('a disabled client: the page says the app is disabled, not that it is unknown; still no link', async () => {
+  const disabled = { ...settings, clientDisabled: async (id: string) => id === 'paused' };
+  const ctx = context({ params: { client_id: 'paused', redirect_uri: 'https://paused.example/cb' } });
+  await renderErrorPage(disabled, ctx, { error: 'invalid_client', error_description: 'client is invalid' }, new Error('x'));
+  assert.match(ctx.body, /<h1>This app is disabled<\/h1>/);
+  assert.match(ctx.body, /turned off sign-in to this app/);
+  assert.doesNotMatch(ctx.body, /not registered/);
+  assert.doesNotMatch(ctx.body, /<a /, 'no link anywhere');
+  const unknown = context({ params: { client_id: 'nobody' } });
+  await renderErrorPage(disabled, unknown, { error: 'invalid_client', error_description: 'client is invalid' }, new Error('x'));
+  assert.match(unknown.body, /<h1>This sign-in link is not from a known app<\/h1>/);
+});
+
 test("a server_error page gives the request id in place of the provider's 'oops! something went wrong'", async () => {
   const ctx = context({ headers: { 'x-request-id': 'req-500' } });
   await renderErrorPage(settings, ctx, { error: 'server_error', error_description: 'oops! something went wrong' }, new Error('db down'));

@@ -14,13 +14,13 @@
 import { createHash } from 'node:crypto';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
-import { type Locale, negotiateLocale } from '../i18n/locale.ts';
+import { type Locale, LOCALE_COOKIE, negotiateLocale } from '../i18n/locale.ts';
 import { translator } from '../i18n/messages.ts';
 import { escapeHtml, type ProviderPages } from './html.ts';
 import { appOrigin } from './return-link.ts';
 import { serverErrorDescription } from './server-errors.ts';
 
-type ErrorKind = 'invalid_client' | 'invalid_redirect_uri' | 'expired' | 'server_error' | 'other';
+type ErrorKind = 'invalid_client' | 'client_disabled' | 'invalid_redirect_uri' | 'expired' | 'server_error' | 'other';
 
 /** The error as the person is told about it; the protocol's code stays in the details. */
 export function errorKind(code: string, name: string | undefined): ErrorKind {
@@ -51,6 +51,8 @@ function parametersOf(ctx: KoaContextWithOIDC): { request: Parameters; interacti
 export function localeOf(ctx: KoaContextWithOIDC, defaultLocale: Locale): Locale {
   const { request, interaction } = parametersOf(ctx);
   return negotiateLocale({
+    // Unsigned: the sign-in pages' switcher sets it (app/language/route.ts); any value that is no language is ignored.
+    chosen: ctx.cookies?.get(LOCALE_COOKIE, { signed: false }),
     uiLocales: stringOrUndefined(request.ui_locales) ?? stringOrUndefined(interaction.ui_locales),
     acceptLanguage: ctx.get('accept-language'),
     defaultLocale,
@@ -63,7 +65,8 @@ export function localeOf(ctx: KoaContextWithOIDC, defaultLocale: Locale): Locale
  * one of its registered ones. Never for an unknown client or an unregistered redirect_uri.
  */
 async function backLink(ctx: KoaContextWithOIDC, kind: ErrorKind): Promise<{ name: string; href: string } | undefined> {
-  if (kind === 'invalid_client' || kind === 'invalid_redirect_uri') return undefined;
+  // A disabled client's app is known, but it cannot take anyone back either: its sign-ins are off.
+  if (kind === 'invalid_client' || kind === 'client_disabled' || kind === 'invalid_redirect_uri') return undefined;
   const { request, interaction } = parametersOf(ctx);
   const clientId = stringOrUndefined(interaction.client_id) ?? stringOrUndefined(request.client_id);
   const redirectUri = interaction.redirect_uri ?? request.redirect_uri;
@@ -89,18 +92,36 @@ export interface PageSettings {
   pages: ProviderPages;
   brandName: string;
   defaultLocale: Locale;
+  /**
+   * Whether `clientId` names a client an admin disabled: to the provider it is unknown (invalid_client),
+   * but the person is told the app is disabled rather than "not registered".
+   */
+  clientDisabled?: (clientId: string) => Promise<boolean>;
+}
+
+/** invalid_client for a client that is registered but disabled: said as such. */
+async function refineKind(kind: ErrorKind, ctx: KoaContextWithOIDC, clientDisabled: PageSettings['clientDisabled']): Promise<ErrorKind> {
+  if (kind !== 'invalid_client' || !clientDisabled) return kind;
+  const { request, interaction } = parametersOf(ctx);
+  const clientId = stringOrUndefined(interaction.client_id) ?? stringOrUndefined(request.client_id);
+  if (!clientId || clientId.length > 200) return kind;
+  try {
+    return (await clientDisabled(clientId)) ? 'client_disabled' : kind;
+  } catch {
+    return kind; // a lookup that fails says no more than the provider did
+  }
 }
 
 /** renderError: errors that cannot go back to the client (an unknown client, an unregistered redirect_uri, a lost interaction). */
 export async function renderErrorPage(
-  { pages, brandName, defaultLocale }: PageSettings,
+  { pages, brandName, defaultLocale, clientDisabled }: PageSettings,
   ctx: KoaContextWithOIDC,
   out: { error: string; error_description?: string },
   error: Error,
 ): Promise<void> {
   const locale = localeOf(ctx, defaultLocale);
   const t = translator(locale, 'providerPages');
-  const kind = errorKind(out.error, error?.name);
+  const kind = await refineKind(errorKind(out.error, error?.name), ctx, clientDisabled);
   const back = await backLink(ctx, kind);
   const title = t(`errors.${kind}.title`);
   const next = back

@@ -20,3 +20,6 @@ export function appHost(redirectUri: unknown): string | undefined {
   const url = URL.parse(redirectUri);
   return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url.host : undefined;
 }
+
+/** A logo_uri a page may show: https only (registration accepts no other; a row stored before that rule may hold anything). */
+export const httpsOnly = (uri: string | null | undefined) => (uri && URL.parse(uri)?.protocol === 'https:' ? uri : undefined);

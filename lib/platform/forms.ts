@@ -58,6 +58,7 @@ export const problemCodes = [
   'throttled',
   'mismatch',
   'same_password',
+  'common_password',
   'email_domain',
   'invitation_needs_email',
   'wrong_password',
@@ -78,6 +79,8 @@ export const problemCodes = [
   'passkey_removed',
   'passkey_exists',
   'passkey_cancelled',
+  'passkey_security',
+  'passkey_unsupported',
   'unconfirmed',
   // A client registration's rules (lib/clients/manage.ts), as the admin portal's client form shows them.
   'uri_not_absolute',

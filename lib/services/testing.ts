@@ -17,11 +17,11 @@ export interface TestContext {
   /** Silent: a test that reads the log passes its own (lib/ops/log.ts memoryLog). */
   log: Log;
   /** The issuer unit tests act for (the passkeys' relying party), and the brand their mails wear. */
-  config: { ISSUER: string; BRAND_NAME: string; BRAND_ACCENT_COLOR: string };
+  config: { ISSUER: string; BRAND_NAME: string; BRAND_ACCENT_COLOR: string; PASSWORD_MIN_LENGTH: number };
 }
 
 export const TEST_ISSUER = 'https://id.gatehouse.test';
-const TEST_CONFIG = { ISSUER: TEST_ISSUER, BRAND_NAME: 'Gatehouse', BRAND_ACCENT_COLOR: '#4f46e5' };
+const TEST_CONFIG = { ISSUER: TEST_ISSUER, BRAND_NAME: 'Gatehouse', BRAND_ACCENT_COLOR: '#4f46e5', PASSWORD_MIN_LENGTH: 8 };
 
 const contexts = new WeakMap<Database, TestContext>();
 

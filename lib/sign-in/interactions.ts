@@ -16,7 +16,7 @@ import { AMR, type FirstFactor, loginResult } from '../oidc/authentication-conte
 import type { CodeProblem } from '../mail-links/email-verification.ts';
 import { stepUpAccountId } from '../oidc/step-up.ts';
 import { ANOTHER_ACCOUNT, forAnotherAccount } from '../oidc/select-account.ts';
-import { appHost } from '../oidc/return-link.ts';
+import { appHost, httpsOnly } from '../oidc/return-link.ts';
 import { findAccount, findUserById } from '../users/repository.ts';
 import { countPasskeys, findTotpFactor } from '../factors/repository.ts';
 import { deletePendingSecondStep, findPendingSecondStep, savePendingSecondStep } from './pending-second-steps.ts';
@@ -64,7 +64,6 @@ export interface ShownClient {
 }
 
 /** A logo the pages may load: https only (mixed content, and a plain-http image can be changed on the way). */
-const httpsOnly = (uri: string | undefined) => (uri && URL.parse(uri)?.protocol === 'https:' ? uri : undefined);
 
 /** What the interaction page needs to render, or why it cannot. */
 export type InteractionView =

@@ -25,6 +25,7 @@ import { clientForDisplay, findInteraction } from '../oidc/interaction.ts';
 import type { RequestContext } from '../audit/log.ts';
 import { addProblem, type FieldProblems, formProblems, formText, throttledProblem } from '../platform/forms.ts';
 import { clientOf, completePasswordStep, current, type InteractionOutcome } from './interactions.ts';
+import { appHost, httpsOnly } from '../oidc/return-link.ts';
 import { passwordPolicy } from '../platform/passwords.ts';
 import { resendSignUpLink, signUp, signUpFields, signUpOffered } from './sign-up.ts';
 import { type CodeProblem, confirmEmailWithCode } from '../mail-links/email-verification.ts';
@@ -36,7 +37,7 @@ export type SignUpPageView =
   | { kind: 'off' }
   | { kind: 'expired' }
   /** `domains`: the only email domains accepted (SIGN_UP_EMAIL_DOMAINS), empty for any. */
-  | { kind: 'form'; client: { name: string }; domains: string[] };
+  | { kind: 'form'; client: { name: string; logoUri?: string; domain?: string }; domains: string[] };
 
 /** What /interaction/:uid/sign-up shows: the form, or why not (off: the page is a 404). */
 export async function viewSignUp(ctx: AppContext, uid: string, cookie: string | null): Promise<SignUpPageView> {
@@ -44,7 +45,11 @@ export async function viewSignUp(ctx: AppContext, uid: string, cookie: string | 
   const interaction = await findInteraction(ctx, uid, cookie);
   if (!interaction || interaction.prompt.name !== 'login') return { kind: 'expired' };
   const client = await clientForDisplay(ctx, String(interaction.params.client_id));
-  return client ? { kind: 'form', client: { name: client.name }, domains: ctx.config.SIGN_UP_EMAIL_DOMAINS } : { kind: 'expired' };
+  if (!client) return { kind: 'expired' };
+  // As the sign-in page shows the app: its logo and the domain the person returns to.
+  const redirectUri = typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
+  const shown = { name: client.name, logoUri: httpsOnly(client.logoUri), domain: appHost(redirectUri) };
+  return { kind: 'form', client: shown, domains: ctx.config.SIGN_UP_EMAIL_DOMAINS };
 }
 
 type SignUpField = (typeof signUpFields)[number];

@@ -17,7 +17,8 @@ import { confirmEmail, viewVerificationLink } from '../mail-links/email-verifica
 import { Conflict, Forbidden, InvalidRequest } from '../platform/errors.ts';
 import { handedOff } from '../mail/hand-off.ts';
 import { requestPasswordReset, resetPassword } from '../mail-links/password-reset.ts';
-import { emailDomainAllowed, resendSignUpLink, signUp, signUpOffered, signUpStartupLine, type SignUpInput } from './sign-up.ts';
+import { emailDomainAllowed, resendSignUpLink, signUp, signUpFields, signUpOffered, signUpStartupLine, type SignUpInput } from './sign-up.ts';
+import { formProblems } from '../platform/forms.ts';
 import { capturingMailer, TEST_ISSUER, testContext } from '../services/testing.ts';
 
 const tag = () => randomBytes(4).toString('hex');
@@ -115,6 +116,21 @@ for (const storage of testDatabases('sign-up')) {
       await assert.rejects(signUp(ctx, input({ email: 'not an address' }), from()), (e: unknown) => e instanceof InvalidRequest);
       assert.equal(sent.length, 1, 'only the accepted one was mailed');
       assert.equal(emailDomainAllowed('a@anything.test', []), true, 'no domains: any');
+    });
+
+    test('a taken username is said with the form’s other problems, in one answer', async () => {
+      const db = await storage.open();
+      const { user: owner } = await person(db);
+      const ctx = contextFor(db, capturingMailer().mailer);
+      const refused = await signUp(ctx, input({ username: owner.username, email: 'not an address', confirmPassword: 'other' }), from()).catch(
+        (e: unknown) => e,
+      );
+      assert.ok(refused instanceof InvalidRequest);
+      assert.deepEqual(formProblems(refused, signUpFields), {
+        username: [{ code: 'conflict' }],
+        email: [{ code: 'invalid_email' }],
+        confirmPassword: [{ code: 'mismatch' }],
+      });
     });
 
     test('a taken username is said; a taken address gets the same answer, no account, and a note to its owner', async () => {

@@ -28,28 +28,31 @@ import { deleteUser, findCredentialsById, findUserByUsername, findUserIdByEmail,
 import { signUpAttemptMail, signUpVerificationMail } from '../mail/templates/sign-up.ts';
 import { recordAuditBy, userTarget, type RequestContext } from '../audit/log.ts';
 import { adminMailLocale, type MailLinkConfig, sendEmailVerification } from '../mail-links/email-verification.ts';
-import { Conflict, Forbidden, parseInput } from '../platform/errors.ts';
+import { Conflict, describeIssues, Forbidden, InvalidRequest } from '../platform/errors.ts';
 import { sendAfterAnswer } from '../mail/hand-off.ts';
 import { unknownNameKey } from '../mail-links/mail-requests.ts';
 import { canMailLinks } from '../mail-links/password-reset.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import type { Refusal } from '../platform/throttle.ts';
-import { isUniqueViolation, passwordSchema, profileSchema, usernameSchema } from '../users/manage.ts';
+import { isUniqueViolation, profileSchema, usernameSchema } from '../users/manage.ts';
+import { chosenPasswordSchema, minimumPasswordLength, type PasswordPolicySettings } from '../users/password-policy.ts';
 
-type Settings = MailLinkConfig & Pick<AppContext['config'], 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'>;
+type Settings = MailLinkConfig & Pick<AppContext['config'], 'SIGN_UP' | 'SIGN_UP_EMAIL_DOMAINS'> & PasswordPolicySettings;
 export type SignUpContext = Pick<AppContext, 'db' | 'now' | 'throttle' | 'mailer' | 'log'> & { config: Settings };
 
-export const signUpSchema = z
-  .object({
-    username: usernameSchema,
-    email: z.string().trim().min(1, 'Email is required').pipe(z.email('Email is not a valid address').max(254)),
-    name: profileSchema.shape.name,
-    password: passwordSchema,
-    confirmPassword: z.string().min(1, 'enter the password again'),
-  })
-  .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match', params: { code: 'mismatch' } });
+/** The sign-up form's rules, with the operator's minimum password length. */
+export const signUpSchema = (minPasswordLength: number) =>
+  z
+    .object({
+      username: usernameSchema,
+      email: z.string().trim().min(1, 'Email is required').pipe(z.email('Email is not a valid address').max(254)),
+      name: profileSchema.shape.name,
+      password: chosenPasswordSchema(minPasswordLength),
+      confirmPassword: z.string().min(1, 'enter the password again'),
+    })
+    .refine((p) => p.password === p.confirmPassword, { path: ['confirmPassword'], message: 'the two passwords do not match', params: { code: 'mismatch' } });
 
-export type SignUpInput = z.input<typeof signUpSchema>;
+export type SignUpInput = z.input<ReturnType<typeof signUpSchema>>;
 export const signUpFields = ['username', 'email', 'name', 'password', 'confirmPassword'] as const;
 
 /** Whether this server offers sign-up: turned on, and able to mail the link the account needs. */
@@ -99,12 +102,14 @@ export async function signUp(
   if (!signUpOffered(ctx)) throw new Forbidden('sign-up is off on this server');
   const domains = ctx.config.SIGN_UP_EMAIL_DOMAINS;
   // Beside the other rules, so a form shows every problem at once.
-  const schema = signUpSchema.refine((p) => emailDomainAllowed(p.email, domains), {
+  const schema = signUpSchema(minimumPasswordLength(ctx.config)).refine((p) => emailDomainAllowed(p.email, domains), {
     path: ['email'],
     message: `sign-up is open to addresses at ${domains.join(', ')} only`,
     params: { code: 'email_domain', domains: domains.join(', ') },
   });
-  const data = parseInput(schema, input);
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return refuseWithUsername(ctx, parsed.error, input.username, context);
+  const data = parsed.data;
   // Counted before anything is looked up: trying usernames costs the same as signing up.
   const check = await ctx.throttle.beforeSignUp(context.ip);
   if (!check.allowed) return { status: 'throttled', refusal: check };
@@ -132,6 +137,28 @@ export async function signUp(
   const details = { email: data.email, ...client };
   await recordAuditBy(ctx.db, { actor: user, context }, { action: 'user.signed_up', target: userTarget(user), details });
   return { status: 'sent', email: data.email, accountId: user.id };
+}
+
+/**
+ * A form with problems: every one of them at once, a taken username included, so the person does not fix
+ * the form only to learn the name is taken. Looking the name up is counted as a sign-up is (the throttle
+ * above), so trying usernames through refused forms costs the same as through accepted ones.
+ */
+async function refuseWithUsername(ctx: SignUpContext, error: z.ZodError, username: unknown, context: RequestContext): Promise<SignUpOutcome> {
+  const wellFormed = usernameSchema.safeParse(username);
+  let issues = error.issues;
+  if (wellFormed.success && !issues.some((issue) => issue.path[0] === 'username')) {
+    const check = await ctx.throttle.beforeSignUp(context.ip);
+    if (!check.allowed) return { status: 'throttled', refusal: check };
+    if (await findUserByUsername(ctx.db, wellFormed.data)) {
+      issues = [
+        ...issues,
+        { code: 'custom', path: ['username'], message: 'this username is taken: choose another', params: { code: 'conflict' }, input: username },
+      ];
+    }
+  }
+  const all = new z.ZodError(issues);
+  throw new InvalidRequest(describeIssues(all), { validation: all });
 }
 
 const takenUsername = (username: string) => new Conflict(`the username ${username} is taken: choose another`, { field: 'username' });

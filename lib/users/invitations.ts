@@ -26,11 +26,12 @@ import { type FieldProblems, throttledProblem } from '../platform/forms.ts';
 import { adminMailLocale, type MailLinkConfig } from '../mail-links/email-verification.ts';
 import { canMailLinks, readNewPassword } from '../mail-links/password-reset.ts';
 import { hashPassword } from '../platform/passwords.ts';
+import type { PasswordPolicySettings } from './password-policy.ts';
 import { existingUser, insertNewUser, newUserSchema, type NewUserInput } from './manage.ts';
 
 export const INVITATION_LINK_DAYS = 7;
 
-type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig };
+type Context = Pick<AppContext, 'db' | 'now' | 'mailer' | 'log'> & { config: MailLinkConfig & PasswordPolicySettings };
 type LinkContext = Context & Pick<AppContext, 'throttle'>;
 
 /** A new user's fields without a password; `email` is required. */
@@ -133,7 +134,7 @@ export async function acceptInvitation(ctx: LinkContext, token: string, form: Fo
   if (checked.status === 'throttled') return { status: 'invalid', errors: { form: [throttledProblem(checked.refusal)] } };
   if (checked.status !== 'valid') return checked;
   const { view } = checked;
-  const typed = readNewPassword(form);
+  const typed = readNewPassword(form, ctx.config);
   if (!typed.ok) return { status: 'invalid', errors: typed.errors };
   const hash = await hashPassword(typed.password);
   const link = await takeMailLink(ctx.db, token, 'invitation', new Date(ctx.now()));

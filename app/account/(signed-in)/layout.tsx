@@ -17,7 +17,7 @@ export default async function AccountLayout({ children }: { children: ReactNode 
   return (
     <PortalShell area="account" person={await currentUser()} signOut={signOutAction}>
       {/* The forms' words (client components): the account's, the problems', the confirmations'. */}
-      <ClientMessages namespaces={['account', 'problems', 'portal']}>{children}</ClientMessages>
+      <ClientMessages namespaces={['account', 'problems', 'portal', 'passwordPair', 'ui']}>{children}</ClientMessages>
     </PortalShell>
   );
 }

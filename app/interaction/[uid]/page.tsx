@@ -7,6 +7,8 @@ import { Button, buttonLook, TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { border, inputLook, TextField } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
+import { ClientMessages } from '@/components/ui/client-messages';
+import { PasswordField } from '@/components/ui/password-field';
 import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
 import { SecondFactorStep } from '@/components/interaction/second-factor-step';
@@ -132,6 +134,8 @@ export default async function InteractionPage({
     failed: passkey('failed'),
     unsupported: passkey('unsupported'),
     needsScript: passkey('needsScript'),
+    security: passkey('security'),
+    notSupported: passkey('notSupported'),
   };
 
   if (view.kind === 'second_factor') {
@@ -258,18 +262,18 @@ export default async function InteractionPage({
             maxLength={64}
             {...fieldError}
           />
-          <TextField
-            compact
-            id="password"
-            name="password"
-            label={t('login.password')}
-            type="password"
-            autoComplete="current-password"
-            required
-            autoFocus={Boolean(username)}
-            maxLength={256}
-            {...fieldError}
-          />
+          <ClientMessages namespaces={['ui']}>
+            <PasswordField
+              compact
+              id="password"
+              label={t('login.password')}
+              autoComplete="current-password"
+              required
+              autoFocus={Boolean(username)}
+              maxLength={256}
+              {...fieldError}
+            />
+          </ClientMessages>
           <label className="flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" name="remember" className="size-4 accent-accent" />
             {t('login.remember')}

@@ -7,7 +7,7 @@ import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
 import { INVITATION_LINK_DAYS, viewInvitation } from '@/lib/users/invitations';
-import { passwordPolicy } from '@/lib/platform/passwords';
+import { minimumPasswordLength } from '@/lib/users/password-policy';
 import { acceptInvitationAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
@@ -36,13 +36,13 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
   return (
     <AuthCard title={t('invitation.title')} subtitle={t('invitation.subtitle', { username: view.username })}>
       <p className="mb-4 text-sm text-slate-700">{t('invitation.welcome', { email: view.email })}</p>
-      <ClientMessages namespaces={['recovery', 'passwordPair', 'problems']}>
+      <ClientMessages namespaces={['recovery', 'passwordPair', 'problems', 'ui']}>
         <NewPasswordForm
           action={acceptInvitationAction.bind(null, token)}
           username={view.username}
-          minLength={passwordPolicy.minLength}
+          minLength={minimumPasswordLength(serverContext().config)}
           wording={{
-            done: t.rich('invitation.done', { email: view.email, link: (chunks) => <TextLink href="/account">{chunks}</TextLink> }),
+            done: t('invitation.done', { email: view.email }),
             another: t('invitation.ask'),
             submit: t('invitation.submit'),
           }}

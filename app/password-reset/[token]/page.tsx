@@ -6,7 +6,7 @@ import { TextLink } from '@/components/ui/button';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
-import { passwordPolicy } from '@/lib/platform/passwords';
+import { minimumPasswordLength } from '@/lib/users/password-policy';
 import { RESET_LINK_MINUTES, viewResetLink } from '@/lib/mail-links/password-reset';
 import { resetPasswordAction } from '../actions';
 
@@ -35,8 +35,8 @@ export default async function ResetLinkPage({ params }: { params: Promise<{ toke
   }
   return (
     <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle', { username: view.username })}>
-      <ClientMessages namespaces={['recovery', 'passwordPair', 'problems']}>
-        <NewPasswordForm action={resetPasswordAction.bind(null, token)} username={view.username} minLength={passwordPolicy.minLength} />
+      <ClientMessages namespaces={['recovery', 'passwordPair', 'problems', 'ui']}>
+        <NewPasswordForm action={resetPasswordAction.bind(null, token)} username={view.username} minLength={minimumPasswordLength(serverContext().config)} />
       </ClientMessages>
     </AuthCard>
   );

@@ -95,6 +95,24 @@ test('a mail in German: its words, the time the German way (in UTC, said so), <h
   assert.match(mail.html, /Oder öffnen Sie diesen Link:/);
 });
 
+test('the reset mail names the browser as /account does ("Chrome on Linux"), in the mail’s language, never the raw header', () => {
+  const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const mail = (locale: 'en' | 'de') =>
+    passwordResetMail({
+      brand: { name: 'Acme ID', accent: '#4f46e5' },
+      locale,
+      username: 'grace',
+      url: 'https://id.acme.example/password-reset/t',
+      validMinutes: 30,
+      requestedAt: new Date(0),
+      ip: '198.51.100.7',
+      userAgent: chrome,
+    });
+  assert.match(mail('en').text, /from 198\.51\.100\.7, using Chrome on Linux\./);
+  assert.match(mail('de').text, /Chrome unter Linux/);
+  for (const locale of ['en', 'de'] as const) assert.ok(!mail(locale).text.includes('AppleWebKit'), locale);
+});
+
 test('a code alone (the sign-in code): the code set apart in both bodies, no button and no link; in German too', () => {
   for (const locale of ['en', 'de'] as const) {
     const mail = signInCodeMail({ brand: { name: 'Acme ID', accent: '#0ea5e9' }, locale, username: 'pat', code: '012345', validMinutes: 15 });

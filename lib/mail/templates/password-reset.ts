@@ -4,6 +4,7 @@
  */
 import type { Locale } from '../../i18n/locale.ts';
 import { formatUtc, translator } from '../../i18n/messages.ts';
+import { summarizeUserAgent } from '../../platform/user-agent.ts';
 import { type MailBrand, render } from './layout.ts';
 
 export interface PasswordResetMail {
@@ -17,9 +18,17 @@ export interface PasswordResetMail {
   userAgent: string | null;
 }
 
+/** "Chrome on Linux" as /account words it; a user agent that names no known browser quoted as it is, shortened. */
+function browserText(locale: Locale, userAgent: string | null): string | null {
+  const agent = summarizeUserAgent(userAgent);
+  if (!agent) return null;
+  if ('other' in agent) return translator(locale, 'mail.passwordReset')('quotedBrowser', { browser: agent.other });
+  return agent.system ? translator(locale, 'portal')('agent', { browser: agent.browser, system: agent.system }) : agent.browser;
+}
+
 export function passwordResetMail(mail: PasswordResetMail) {
   const t = translator(mail.locale, 'mail.passwordReset');
-  const browser = mail.userAgent ? t('quotedBrowser', { browser: mail.userAgent.slice(0, 120) }) : t('unknownBrowser');
+  const browser = browserText(mail.locale, mail.userAgent) ?? t('unknownBrowser');
   return render(
     mail.brand,
     {

@@ -1,6 +1,7 @@
 // /account/apps: the apps the person has connected (their grants), with a revoke button for each.
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
+import { ClientLogo } from '@/components/interaction/client-logo';
 import { ScopeList } from '@/components/scope-list';
 import { ConfirmForm } from '@/components/portal/confirm';
 import { Card, PageHeader } from '@/components/ui/card';
@@ -24,9 +25,7 @@ async function AppCard({ app }: { app: ConnectedApp }) {
     <li aria-labelledby={headingId} className="rounded-xl border border-slate-200 bg-white p-5 shadow-xs sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="flex min-w-0 items-center gap-3">
-          <span aria-hidden className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-lg font-semibold text-indigo-700">
-            {app.name.charAt(0).toUpperCase()}
-          </span>
+          <ClientLogo name={app.name} logoUri={app.logoUri ?? undefined} alt={t('logoAlt', { app: app.name })} />
           <div className="min-w-0">
             <h2 id={headingId} className="text-base font-semibold break-words text-slate-900">
               {app.name}

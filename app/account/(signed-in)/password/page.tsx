@@ -4,7 +4,8 @@ import { getTranslations } from 'next-intl/server';
 import { PasswordForm } from '@/components/account/password-form';
 import { Card, PageHeader } from '@/components/ui/card';
 import { brand } from '@/lib/config/brand';
-import { passwordPolicy } from '@/lib/platform/passwords';
+import { serverContext } from '@/lib/context';
+import { minimumPasswordLength } from '@/lib/users/password-policy';
 import { requireUser } from '@/lib/surfaces/portal/session';
 import { changePasswordAction } from '../../actions';
 
@@ -22,7 +23,7 @@ export default async function PasswordPage() {
       <PageHeader title={t('title')} description={t('description', { product: brand().name })} />
       <div className="max-w-xl">
         <Card title={t('card')} description={t('cardDescription')}>
-          <PasswordForm action={changePasswordAction} username={user.username} minLength={passwordPolicy.minLength} />
+          <PasswordForm action={changePasswordAction} username={user.username} minLength={minimumPasswordLength(serverContext().config)} />
         </Card>
       </div>
     </>

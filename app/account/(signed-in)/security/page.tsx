@@ -3,8 +3,9 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { TotpQr } from '@/components/account/totp-qr';
 import { ConfirmTotpForm, NewRecoveryCodesForm, RecoveryCodesOnce, TurnOffForm } from '@/components/account/two-step-forms';
-import { Button, TextLink } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
 import { Card, PageHeader } from '@/components/ui/card';
+import { CopyField } from '@/components/ui/copy-field';
 import { Badge, Notice } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
 import { AddPasskeyForm, RemovePasskeyForm } from '@/components/account/passkey-forms';
@@ -36,8 +37,10 @@ async function RequiredNotice({ required, done }: { required: 'admin' | 'everyon
   if (done) {
     return (
       <Notice compact>
-        {t('isOn')}{' '}
-        {required === 'admin' ? <TextLink href="/admin">{t('continueAdmin')}</TextLink> : <TextLink href="/account">{t('continueAccount')}</TextLink>}
+        <p>{t('isOn')}</p>
+        <p className="mt-3">
+          <ButtonLink href={required === 'admin' ? '/admin' : '/account'}>{required === 'admin' ? t('continueAdmin') : t('continueAccount')}</ButtonLink>
+        </p>
       </Notice>
     );
   }
@@ -56,6 +59,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
   const requiredBy = required === 'admin' || required === 'everyone' ? required : undefined;
   const t = await getTranslations('account.security');
   const when = (date: Date) => () => <Time date={date} />;
+  const totpUri = status.status === 'pending' ? otpauthUri(status.secret, brand().name, user.username) : '';
   return (
     <>
       <PageHeader title={t('title')} description={t('description', { product: brand().name })} />
@@ -65,7 +69,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
         </div>
       ) : null}
       {/* At the same place whatever the status: the codes that confirming or getting new ones made show in its answer, with or without JavaScript. */}
-      <RecoveryCodesOnce confirm={confirmTwoStepAction} regenerate={newRecoveryCodesAction}>
+      <RecoveryCodesOnce confirm={confirmTwoStepAction} regenerate={newRecoveryCodesAction} holder={{ product: brand().name, username: user.username }}>
         <div className="grid max-w-3xl gap-6">
           {status.status === 'off' ? (
             <Card title={t('app')} description={t('appDescription')}>
@@ -78,14 +82,15 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
           {status.status === 'pending' ? (
             <Card title={t('pendingTitle')} description={t('pendingDescription')}>
               <div className="flex flex-wrap items-start gap-6">
-                <TotpQr uri={otpauthUri(status.secret, brand().name, user.username)} alt={t('qr')} />
+                <TotpQr uri={totpUri} alt={t('qr')} />
                 <div className="min-w-60 flex-1 space-y-4">
                   <div>
-                    <p className="text-sm font-medium text-slate-700">{t('key')}</p>
-                    <p className="mt-1 font-mono text-base tracking-wide text-slate-900" data-testid="totp-key">
-                      {groupedKey(status.secret)}
-                    </p>
+                    <CopyField id="totp-key" label={t('key')} value={groupedKey(status.secret)} />
                     <p className="mt-1 text-xs text-slate-500">{t('keyHint')}</p>
+                    {/* An authenticator app on this device opens the same set-up the QR code carries. */}
+                    <a href={totpUri} className="mt-2 inline-block rounded-sm text-sm font-medium text-accent-text underline-offset-2 hover:underline">
+                      {t('openInApp')}
+                    </a>
                   </div>
                   <ConfirmTotpForm />
                 </div>
@@ -126,7 +131,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
               </ul>
             ) : null}
             {passkeysUsable({ ISSUER: env().ISSUER }) ? (
-              <AddPasskeyForm username={user.username} startAction={startPasskeyAction} finishAction={finishPasskeyAction} />
+              <AddPasskeyForm username={user.username} product={brand().name} startAction={startPasskeyAction} finishAction={finishPasskeyAction} />
             ) : (
               <p className="text-sm text-slate-700">{t('passkeysUnavailable')}</p>
             )}

@@ -7,7 +7,7 @@ import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, Notice } from '@/components/ui/notice';
 import { ExactTime, Time } from '@/components/ui/time';
 import { activityOf, sessionsOf, trustedDevicesOf, type ActiveSession, type ActivityEntry, type TrustedDevice } from '@/lib/surfaces/account/pages';
-import { summarizeUserAgent, type UserAgentSummary } from '@/lib/account/activity';
+import { summarizeUserAgent, type UserAgentSummary } from '@/lib/platform/user-agent';
 import { Button } from '@/components/ui/button';
 import { env } from '@/lib/config/env';
 import { requireUser } from '@/lib/surfaces/portal/session';

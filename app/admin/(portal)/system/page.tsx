@@ -76,8 +76,13 @@ export default async function SystemPage() {
           />
         </Card>
         <Card title={facts('passkeys')}>
-          {/* One row for availability; the reason it is not (the issuer's host) is the sign-in pages' to word, under it. */}
-          <Facts rows={{ [facts('passkeysAvailable')]: system.passkeysAvailable ? facts('yes') : facts('no') }} />
+          {/* One row for availability, and when they are not, why (the issuer's host), as the start-up log says it. */}
+          <Facts
+            rows={{
+              [facts('passkeysAvailable')]: system.passkeysAvailable ? facts('yes') : facts('no'),
+              ...(system.passkeysAvailable ? {} : { [t('passkeys')]: t('passkeysNotOffered', { host: new URL(system.issuer).hostname }) }),
+            }}
+          />
         </Card>
         <Card title={t('mail')} description={t('mailDescription')}>
           <Facts

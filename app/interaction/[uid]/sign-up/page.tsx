@@ -4,12 +4,13 @@ import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
+import { AppIdentity } from '@/components/interaction/app-identity';
 import { ExpiredInteraction } from '@/components/interaction/expired';
 import { SignUpForm } from '@/components/interaction/sign-up-form';
 import { AuthCard } from '@/components/ui/card';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { serverContext } from '@/lib/context';
-import { passwordPolicy } from '@/lib/platform/passwords';
+import { minimumPasswordLength } from '@/lib/users/password-policy';
 import { viewSignUp } from '@/lib/sign-in/sign-up-interaction';
 import { signUpAction } from './actions';
 
@@ -28,13 +29,13 @@ export default async function SignUpPage({ params }: { params: Promise<{ uid: st
   if (view.kind === 'expired') return <ExpiredInteraction />;
   const t = await getTranslations('signUp');
   return (
-    <AuthCard title={t('title')} subtitle={t.rich('subtitle', { client: view.client.name, strong })}>
-      <ClientMessages namespaces={['signUp', 'passwordPair', 'problems']}>
+    <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('subtitle', { client: view.client.name, strong })}</AppIdentity>}>
+      <ClientMessages namespaces={['signUp', 'passwordPair', 'problems', 'ui']}>
         <SignUpForm
           action={signUpAction.bind(null, uid)}
           back={`/interaction/${encodeURIComponent(uid)}`}
           domains={view.domains}
-          minLength={passwordPolicy.minLength}
+          minLength={minimumPasswordLength(serverContext().config)}
         />
       </ClientMessages>
     </AuthCard>
