@@ -46,6 +46,8 @@ type User = Awaited<ReturnType<typeof makeUser>>;
 
 /** A redirect URI this server answers (with its 404 page), so a finished sign-in ends on a page, not a refused port. */
 const landing = `${baseUrl}/test-callback`;
+/** A page's own submit button: every sign-in card also has the language switcher's buttons (name=locale). */
+const SUBMIT = 'button[type=submit]:not([name=locale])';
 
 /** One walk through an area: scans each page it is shown in every scheme, and photographs it when screenshots are on. */
 class Walk {
@@ -162,14 +164,14 @@ async function signInPages(walk: Walk) {
   if ((await signUp.count()) > 0) {
     await walk.visit(`${new URL(login).pathname}/sign-up`, 'sign-up', 'input#username');
     await page.locator('input#password').fill('short');
-    await page.locator('button[type=submit]').click();
+    await page.locator(SUBMIT).click();
     await walk.check('sign-up-errors', '[aria-invalid=true]');
     const username = `new-${randomBytes(5).toString('hex')}`;
     await page.locator('input#username').fill(username);
     await page.locator('input#email').fill(`${username}@example.test`);
     await page.locator('input#password').fill('a long enough password');
     await page.locator('input#confirmPassword').fill('a long enough password');
-    await page.locator('button[type=submit]').click();
+    await page.locator(SUBMIT).click();
     await walk.check('check-mail', 'form[action$="/resend"]');
   } else {
     test.info().annotations.push({ type: 'not scanned', description: 'sign-up and check-mail: this server does not offer sign-up' });
@@ -178,7 +180,7 @@ async function signInPages(walk: Walk) {
   await walk.visit(`/password-reset?from=${encodeURIComponent(new URL(login).pathname)}`, 'password-reset', 'h1');
   if ((await page.locator('input#identifier').count()) > 0) {
     await page.locator('input#identifier').fill(`nobody-${Date.now()}@example.test`);
-    await page.locator('button[type=submit]').click();
+    await page.locator(SUBMIT).click();
     await walk.check('password-reset-sent', '[role=status]');
   } else {
     test.info().annotations.push({ type: 'not scanned', description: 'password-reset-sent: this server mails no links' });
@@ -187,10 +189,10 @@ async function signInPages(walk: Walk) {
   await walk.visit(await mailLink(resetUser, 'password_reset', '/password-reset'), 'password-reset-link', 'input#password');
   await page.locator('input#password').fill('a long new password');
   await page.locator('input#confirmPassword').fill('not the same password');
-  await page.locator('button[type=submit]').click();
+  await page.locator(SUBMIT).click();
   await walk.check('password-reset-link-errors', '[aria-invalid=true]');
   await walk.visit('/password-reset/not-a-link-we-sent', 'password-reset-link-unknown', 'h1');
-  await walk.visit(await mailLink(resetUser, 'email_verification', '/verify-email'), 'verify-email', 'button[type=submit]');
+  await walk.visit(await mailLink(resetUser, 'email_verification', '/verify-email'), 'verify-email', SUBMIT);
   await walk.visit(await invitationLink(origin), 'invitation', 'input#password');
 
   // Consent: a person with nothing else to do signs in to the app.

@@ -116,19 +116,24 @@ export async function controlFindings(page: Page, name: string, variant: string)
     const fields = document.querySelectorAll<HTMLElement>(
       'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), select, textarea',
     );
-    return [...fields]
-      .filter((f) => !(f as HTMLInputElement).disabled && f.getClientRects().length > 0 && getComputedStyle(f).visibility !== 'hidden')
-      .map((f) => {
-        const style = getComputedStyle(f);
-        const around = behind(f);
-        const width = Number.parseFloat(style.borderBottomWidth);
-        return {
-          control: `${f.tagName.toLowerCase()}${f.id ? `#${f.id}` : f.getAttribute('name') ? `[name=${f.getAttribute('name')}]` : ''}`,
-          border: hex(width > 0 ? over(rgba(style.borderBottomColor), around) : around),
-          fill: hex(over(rgba(style.backgroundColor), around)),
-          around: hex(around),
-        };
-      });
+    return (
+      [...fields]
+        // A field nobody sees has no boundary to perceive (WCAG 1.4.11 is about what is drawn): visually hidden helpers such as
+        // the recovery codes' copy source (sr-only, aria-hidden) are left out, as axe leaves them out of its own rules.
+        .filter((f) => !(f as HTMLInputElement).disabled && f.getClientRects().length > 0 && getComputedStyle(f).visibility !== 'hidden')
+        .filter((f) => f.closest('[aria-hidden=true]') === null && f.getBoundingClientRect().width > 1 && f.getBoundingClientRect().height > 1)
+        .map((f) => {
+          const style = getComputedStyle(f);
+          const around = behind(f);
+          const width = Number.parseFloat(style.borderBottomWidth);
+          return {
+            control: `${f.tagName.toLowerCase()}${f.id ? `#${f.id}` : f.getAttribute('name') ? `[name=${f.getAttribute('name')}]` : ''}`,
+            border: hex(width > 0 ? over(rgba(style.borderBottomColor), around) : around),
+            fill: hex(over(rgba(style.backgroundColor), around)),
+            around: hex(around),
+          };
+        })
+    );
   });
   return controls
     .filter((c) => Math.max(contrast(c.border, c.around), contrast(c.fill, c.around)) < 3)
