@@ -38,7 +38,9 @@ const { account } = config;
 const configuration = providerConfiguration({
   now: Date.now,
   issuer: config.issuer,
-  db: {} as Database, // only reached through the adapter and findAccount, both replaced below
+  // Reached through the adapter and findAccount, both replaced below, and the remembered-consent lookup of
+  // loadExistingGrant (lib/oidc/grants.ts), which finds none here: the bare library remembers no consent.
+  db: { prisma: { consent: { findUnique: async () => null } } } as unknown as Database,
   jwks: config.jwks,
   cookieKeys: config.cookieKeys,
   accessTokenTtl: config.accessTokenTtl,
