@@ -53,6 +53,8 @@ const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test', T
  */
 const browserSettings = { THROTTLE_MAX_DELAY_SECONDS: '1' };
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Every failed test, listed again above the summary line: CI keeps only the output's tail. */
+const failures: string[] = [];
 const started = Date.now();
 const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -80,7 +82,10 @@ function tallyNode(countsFile: string, out: Out): Record<string, number> {
     const report = JSON.parse(readFileSync(countsFile, 'utf8')) as {
       counts: Record<'passed' | 'failed' | 'cancelled' | 'skipped' | 'todo', number>;
       fileSeconds: Record<string, number>;
+      failures?: { file?: string; name: string; error: string }[];
     };
+    for (const failure of report.failures ?? [])
+      failures.push(`${failure.file ? relative(process.cwd(), failure.file) : '?'} › ${failure.name}: ${failure.error}`);
     totals.passed += report.counts.passed;
     totals.failed += report.counts.failed + report.counts.cancelled;
     totals.skipped += report.counts.skipped + report.counts.todo;
@@ -104,6 +109,7 @@ function tallyPlaywright(reportFile: string, code: number, out: Out) {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as PlaywrightReport;
     const { stats } = report;
     playwrightDurations(report, out);
+    playwrightFailures(report);
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
@@ -120,12 +126,31 @@ function tallyPlaywright(reportFile: string, code: number, out: Out) {
 interface PlaywrightSuite {
   title: string;
   file?: string;
-  specs?: { title: string; tests: { results: { duration: number }[] }[] }[];
+  specs?: {
+    title: string;
+    tests: { status?: string; results: { duration: number; error?: { message?: string } }[] }[];
+  }[];
   suites?: PlaywrightSuite[];
 }
 interface PlaywrightReport {
   stats: Record<'expected' | 'unexpected' | 'flaky' | 'skipped', number>;
   suites: PlaywrightSuite[];
+}
+
+/** The browser tests that failed on every try, with the last try's first error lines. */
+function playwrightFailures(report: PlaywrightReport) {
+  const visit = (suite: PlaywrightSuite, file: string, path: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'unexpected') continue;
+        const error = (test.results.at(-1)?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+        const lines = error.split('\n').slice(0, 3).join(' ').slice(0, 300);
+        failures.push(`${file} › ${[...path, spec.title].join(' › ')}: ${lines}`);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child, file, [...path, child.title]);
+  };
+  for (const suite of report.suites) visit(suite, suite.file ?? suite.title, []);
 }
 
 /**
@@ -626,6 +651,7 @@ main()
     if (wants('protocol') || wants('browser')) checkUntouched('by the run');
     if (logDir && totals.failed === 0) rmSync(logDir, { recursive: true, force: true });
     else if (logDir) console.log(`\nthe servers' logs: ${logDir}`);
+    if (failures.length > 0) console.log(`\nfailed:\n${failures.map((line) => `  ✖ ${line}`).join('\n')}`);
     const seconds = Math.round((Date.now() - started) / 1000);
     console.log(`\nGatehouse test run finished in ${seconds}s`);
     console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
