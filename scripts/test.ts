@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import pg from 'pg';
 import { DIST_DIRS, DIST_DIR_VARIABLE } from '../lib/config/dist-dir.ts';
 import { freePort, serverCommand, type Mount } from '../e2e/support/server.ts';
@@ -143,7 +144,7 @@ function playwrightFailures(report: PlaywrightReport) {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests) {
         if (test.status !== 'unexpected') continue;
-        const error = (test.results.at(-1)?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+        const error = stripVTControlCharacters(test.results.at(-1)?.error?.message ?? '');
         const lines = error.split('\n').slice(0, 3).join(' ').slice(0, 300);
         failures.push(`${file} › ${[...path, spec.title].join(' › ')}: ${lines}`);
       }
