@@ -183,6 +183,27 @@ export const auditDetailsSchemas = {
    * its algorithm that two instances created at once, which never signed.
    */
   'key.retired': z.strictObject({ alg: z.enum(ID_TOKEN_SIGNING_ALGS), reason: z.enum(['expired', 'admin', 'duplicate']), early: z.boolean().optional() }),
+  /** An API (resource server) registered (lib/authorization); the target is its identifier. */
+  'api.created': z.strictObject({ name: label, tokenFormat: z.enum(['opaque', 'jwt']), permissions: scopes }),
+  /** `changed`: the settings changed; `added`/`removed`: permissions (a removed one leaves every role and client). */
+  'api.updated': z.strictObject({ changed: fields.optional(), added: scopes.optional(), removed: scopes.optional() }),
+  'api.deleted': z.strictObject({}),
+  'group.created': z.strictObject({ name: label }),
+  'group.deleted': z.strictObject({}),
+  /** The person `username` joined or left the group (the target). */
+  'group.member_added': z.strictObject({ userId: id, username: label }),
+  'group.member_removed': z.strictObject({ userId: id, username: label }),
+  'role.created': z.strictObject({ name: label }),
+  'role.deleted': z.strictObject({}),
+  /** The role (the target) grants, or no longer grants, `permission` of the API `api`. */
+  'role.permission_added': z.strictObject({ api: label, permission: label }),
+  'role.permission_removed': z.strictObject({ api: label, permission: label }),
+  /** The role (the target) was given to, or taken from, a person or a group. */
+  'role.assigned': z.strictObject({ to: z.enum(['user', 'group']), id, name: label }),
+  'role.unassigned': z.strictObject({ to: z.enum(['user', 'group']), id, name: label }),
+  /** The client (the target) gets, or no longer gets, `permission` of `api` with client_credentials. */
+  'client.permission_added': z.strictObject({ api: label, permission: label }),
+  'client.permission_removed': z.strictObject({ api: label, permission: label }),
 } satisfies Record<string, z.ZodType>;
 
 export type AuditAction = keyof typeof auditDetailsSchemas;
@@ -193,7 +214,7 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
 }
 
-export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key';
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'api' | 'group' | 'role';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -223,6 +244,21 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'client.disabled': 'Client disabled',
   'client.deleted': 'Client deleted',
   'client.secret_rotated': 'Client secret rotated',
+  'client.permission_added': 'Client permission granted',
+  'client.permission_removed': 'Client permission revoked',
+  'api.created': 'API registered',
+  'api.updated': 'API updated',
+  'api.deleted': 'API deleted',
+  'group.created': 'Group created',
+  'group.deleted': 'Group deleted',
+  'group.member_added': 'Group member added',
+  'group.member_removed': 'Group member removed',
+  'role.created': 'Role created',
+  'role.deleted': 'Role deleted',
+  'role.permission_added': 'Role permission added',
+  'role.permission_removed': 'Role permission removed',
+  'role.assigned': 'Role assigned',
+  'role.unassigned': 'Role unassigned',
   'user.created': 'User created',
   'user.invited': 'Invitation sent',
   'invitation.accepted': 'Invitation accepted',

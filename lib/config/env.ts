@@ -329,6 +329,13 @@ const envSchema = z.object({
    */
   EMAIL_SIGN_IN_CODES: z.enum(['off', 'on']).default('off'),
   /**
+   * `on` adds the `groups` and `roles` scopes and claims: a client allowed the scope and asking for it gets
+   * the person's groups, or roles (directly or through their groups), by name, in the ID token and at
+   * userinfo; discovery lists both in `scopes_supported` and `claims_supported`. `off` by default: what
+   * apps see of a person stays as it was until the operator chooses. See [Authorization](authorization.md).
+   */
+  GROUPS_ROLES_CLAIMS: z.enum(['off', 'on']).default('off'),
+  /**
    * Sign-ups per source address an hour (IPv6: per /64), taken usernames included; past it the address
    * waits until the hour ends.
    */

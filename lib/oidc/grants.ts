@@ -28,6 +28,11 @@ export function existingGrantLoader(db: Database) {
       const grant = existing ?? new provider.Grant({ clientId: client.clientId, accountId });
       // checkScope has already refused scopes outside the client's registered ones.
       grant.addOIDCScope([...ctx.oidc.requestParamOIDCScopes].join(' '));
+      // An API's permissions too, as far as the person's roles grant them (./resource-indicators.ts resolved them so).
+      for (const [indicator, resourceServer] of Object.entries(ctx.oidc.resourceServers ?? {})) {
+        const permissions = [...ctx.oidc.requestParamScopes].filter((scope) => resourceServer.scopes.has(scope));
+        if (permissions.length) grant.addResourceScope(indicator, permissions.join(' '));
+      }
       session.grantIdFor(client.clientId, await grant.save());
       return grant;
     }

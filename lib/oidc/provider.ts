@@ -52,6 +52,7 @@ export async function createProvider({
       brand,
       defaultLocale: config.DEFAULT_LOCALE,
       emailSignInCodes: config.EMAIL_SIGN_IN_CODES === 'on',
+      groupsRolesClaims: config.GROUPS_ROLES_CLAIMS === 'on',
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts

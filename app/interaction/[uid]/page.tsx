@@ -344,7 +344,7 @@ export default async function InteractionPage({
       }
     >
       {notice}
-      <ScopeList scopes={view.scopes} claims={view.claims} product={brand().name} />
+      <ScopeList scopes={view.scopes} claims={view.claims} permissions={view.permissions} product={brand().name} />
       <form method="post" action={`${base}/confirm`} className="mt-6">
         <RequestFields client={view.client} />
         <Button block type="submit" autoFocus>
