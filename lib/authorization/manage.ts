@@ -13,6 +13,7 @@ import { Conflict, InvalidRequest, NotFound, parseInput } from '../platform/erro
 import { findClient } from '../clients/repository.ts';
 import { userIdByUsername } from '../users/manage.ts';
 import { SUPPORTED_SCOPES } from '../oidc/scopes.ts';
+import { ID_TOKEN_TTL } from '../oidc/signed-lifetimes.ts';
 import { AUTHORIZATION_SCOPES } from './claims.ts';
 import * as repo from './repository.ts';
 import type { ApiRecord, GroupRecord, RoleRecord } from './repository.ts';
@@ -51,8 +52,11 @@ export const newApiSchema = z.strictObject({
   name: z.string().trim().min(1).max(100),
   permissions: z.array(permissionSchema).max(100).default([]),
   tokenFormat: z.enum(['opaque', 'jwt']).default('jwt'),
-  /** Seconds: 1 minute to 1 day; 5 minutes by default, as a JWT cannot be revoked before it expires. */
-  tokenLifetime: z.number().int().min(60).max(86_400).default(300),
+  /**
+   * Seconds: 1 minute to an hour; 5 minutes by default, as a JWT cannot be revoked before it expires. At
+   * most an ID token's lifetime, which is how long a retired signing key stays published (lib/oidc/signed-lifetimes.ts).
+   */
+  tokenLifetime: z.number().int().min(60).max(ID_TOKEN_TTL).default(300),
   signingAlg: z.enum(['RS256', 'ES256']).default('ES256'),
   rolesInToken: z.boolean().default(false),
 });

@@ -237,8 +237,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       policy,
     },
     ttl: {
-      AccessToken: settings.accessTokenTtl,
-      ClientCredentials: settings.accessTokenTtl,
+      // An API's token lives as long as the API says (lib/authorization); the userinfo token ACCESS_TOKEN_TTL.
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? settings.accessTokenTtl,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? settings.accessTokenTtl,
       // RFC 6749 §4.1.2 recommends at most 10 minutes; one is plenty for a redirect.
       AuthorizationCode: 60,
       // The previous signing key stays published this long after a rotation (./signed-lifetimes.ts).
