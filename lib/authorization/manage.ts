@@ -255,4 +255,21 @@ export async function revokeClientPermission(db: Database, clientId: string, ide
   await recordAuditBy(db, by, { action: 'client.permission_removed', target, details: { api: identifier, permission } });
 }
 
-export { listApis, listGroups, listRoles, groupMembers, clientPermissions, accessOf } from './repository.ts';
+export async function roleDetail(db: Database, name: string): Promise<repo.RoleDetail> {
+  const role = await repo.findRoleDetail(db, name);
+  if (!role) throw new NotFound(`no role named ${name}`);
+  return role;
+}
+
+export async function groupDetail(db: Database, name: string) {
+  const [group] = await repo.listGroups(db, name);
+  if (!group) throw new NotFound(`no group named ${name}`);
+  return { ...group, memberList: await repo.groupMembers(db, group.id) };
+}
+
+/** A person's groups and roles, by username (what /account shows them, read-only). */
+export async function accessOfUser(db: Database, username: string) {
+  return repo.accessOf(db, await userIdByUsername(db, username));
+}
+
+export { listApis, listGroups, listRoles, clientPermissions, accessOf } from './repository.ts';

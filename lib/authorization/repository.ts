@@ -131,8 +131,9 @@ export async function findGroupByName(db: Database, name: string): Promise<Group
   return (await db.prisma.group.findUnique({ where: { name }, select: groupSelect })) ?? undefined;
 }
 
-export async function listGroups(db: Database): Promise<(GroupRecord & { members: number; roles: string[] })[]> {
+export async function listGroups(db: Database, name?: string): Promise<(GroupRecord & { members: number; roles: string[] })[]> {
   const rows = await db.prisma.group.findMany({
+    where: name === undefined ? {} : { name },
     select: { ...groupSelect, _count: { select: { members: true } }, roles: { select: { role: { select: { name: true } } } } },
     orderBy: { name: 'asc' },
   });
@@ -182,8 +183,9 @@ export interface RoleDetail extends RoleRecord {
   groups: string[];
 }
 
-export async function listRoles(db: Database): Promise<RoleDetail[]> {
+export async function listRoles(db: Database, name?: string): Promise<RoleDetail[]> {
   const rows = await db.prisma.role.findMany({
+    where: name === undefined ? {} : { name },
     select: {
       ...groupSelect,
       permissions: { select: { permission: true, granted: { select: { api: { select: { identifier: true } } } } } },
@@ -198,6 +200,10 @@ export async function listRoles(db: Database): Promise<RoleDetail[]> {
     users: users.map((u) => u.user).sort((a, b) => a.username.localeCompare(b.username)),
     groups: groups.map((g) => g.group.name).sort(),
   }));
+}
+
+export async function findRoleDetail(db: Database, name: string): Promise<RoleDetail | undefined> {
+  return (await listRoles(db, name))[0];
 }
 
 export async function insertRole(db: Database, role: Omit<RoleRecord, 'createdAt'>): Promise<RoleRecord> {
