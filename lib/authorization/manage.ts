@@ -11,7 +11,7 @@ import type { Database } from '../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { Conflict, InvalidRequest, NotFound, parseInput } from '../platform/errors.ts';
 import { findClient } from '../clients/repository.ts';
-import { userIdByUsername } from '../users/manage.ts';
+import { existingUser, userIdByUsername } from '../users/manage.ts';
 import { SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { ID_TOKEN_TTL } from '../oidc/signed-lifetimes.ts';
 import { AUTHORIZATION_SCOPES } from './claims.ts';
@@ -69,10 +69,20 @@ const apiTarget = (api: ApiRecord) => ({ type: 'api' as const, id: api.id, label
 const groupTarget = (group: GroupRecord) => ({ type: 'group' as const, id: group.id, label: group.name });
 const roleTarget = (role: RoleRecord) => ({ type: 'role' as const, id: role.id, label: role.name });
 
-export async function existingApi(db: Database, identifier: string): Promise<ApiRecord> {
-  const api = await repo.findApiByIdentifier(db, identifier);
-  if (!api) throw new NotFound(`no API ${identifier}`);
+/** An API by its identifier (the CLI) or its id (the admin API's paths, where a URI does not fit). */
+export async function existingApi(db: Database, ref: string): Promise<ApiRecord> {
+  const api = (await repo.findApiByIdentifier(db, ref)) ?? (await repo.findApiById(db, ref));
+  if (!api) throw new NotFound(`no API ${ref}`);
   return api;
+}
+
+/** A person by username (the CLI), or by id (the admin API). */
+export type PersonRef = string | { id: string };
+
+async function person(db: Database, ref: PersonRef): Promise<{ id: string; username: string }> {
+  if (typeof ref === 'string') return { id: await userIdByUsername(db, ref), username: ref };
+  const user = await existingUser(db, ref.id);
+  return { id: user.id, username: user.username };
 }
 
 export async function existingGroup(db: Database, name: string): Promise<GroupRecord> {
@@ -127,7 +137,7 @@ export async function setApiPermission(db: Database, identifier: string, input: 
   const isNew = !api.permissions.some((p) => p.name === permission.name);
   await repo.upsertPermission(db, api.id, permission);
   await recordAuditBy(db, by, { action: 'api.updated', target: apiTarget(api), details: isNew ? { added: [permission.name] } : { changed: ['description'] } });
-  return existingApi(db, identifier);
+  return existingApi(db, api.identifier);
 }
 
 /** Removes a permission: every role and client that had it loses it, and the next token for the API goes without it. */
@@ -135,7 +145,7 @@ export async function removeApiPermission(db: Database, identifier: string, name
   const api = await existingApi(db, identifier);
   if (!(await repo.deletePermission(db, api.id, existingPermission(api, name)))) throw new NotFound(`${identifier} has no permission ${name}`);
   await recordAuditBy(db, by, { action: 'api.updated', target: apiTarget(api), details: { removed: [name] } });
-  return existingApi(db, identifier);
+  return existingApi(db, api.identifier);
 }
 
 // --- Groups ---------------------------------------------------------------
@@ -156,17 +166,17 @@ export async function deleteGroup(db: Database, name: string, by?: AuditBy): Pro
   await recordAuditBy(db, by, { action: 'group.deleted', target: groupTarget(group), details: {} });
 }
 
-export async function addToGroup(db: Database, groupName: string, username: string, by?: AuditBy): Promise<boolean> {
+export async function addToGroup(db: Database, groupName: string, who: PersonRef, by?: AuditBy): Promise<boolean> {
   const group = await existingGroup(db, groupName);
-  const userId = await userIdByUsername(db, username);
+  const { id: userId, username } = await person(db, who);
   const added = await repo.addGroupMember(db, group.id, userId);
   if (added) await recordAuditBy(db, by, { action: 'group.member_added', target: groupTarget(group), details: { userId, username } });
   return added;
 }
 
-export async function removeFromGroup(db: Database, groupName: string, username: string, by?: AuditBy): Promise<boolean> {
+export async function removeFromGroup(db: Database, groupName: string, who: PersonRef, by?: AuditBy): Promise<boolean> {
   const group = await existingGroup(db, groupName);
-  const userId = await userIdByUsername(db, username);
+  const { id: userId, username } = await person(db, who);
   const removed = await repo.removeGroupMember(db, group.id, userId);
   if (!removed) throw new NotFound(`${username} is not a member of ${groupName}`);
   await recordAuditBy(db, by, { action: 'group.member_removed', target: groupTarget(group), details: { userId, username } });
@@ -194,7 +204,7 @@ export async function addRolePermission(db: Database, roleName: string, identifi
   const role = await existingRole(db, roleName);
   const api = await existingApi(db, identifier);
   const added = await repo.addRolePermission(db, role.id, api.id, existingPermission(api, permission));
-  if (added) await recordAuditBy(db, by, { action: 'role.permission_added', target: roleTarget(role), details: { api: identifier, permission } });
+  if (added) await recordAuditBy(db, by, { action: 'role.permission_added', target: roleTarget(role), details: { api: api.identifier, permission } });
   return added;
 }
 
@@ -202,14 +212,17 @@ export async function removeRolePermission(db: Database, roleName: string, ident
   const role = await existingRole(db, roleName);
   const api = await existingApi(db, identifier);
   if (!(await repo.removeRolePermission(db, role.id, api.id, permission))) throw new NotFound(`${roleName} does not grant ${permission} of ${identifier}`);
-  await recordAuditBy(db, by, { action: 'role.permission_removed', target: roleTarget(role), details: { api: identifier, permission } });
+  await recordAuditBy(db, by, { action: 'role.permission_removed', target: roleTarget(role), details: { api: api.identifier, permission } });
 }
 
-/** Who a role is given to: a person by username, or a group by name. */
-export type RoleHolder = { user: string } | { group: string };
+/** Who a role is given to: a person (by username or id), or a group by name. */
+export type RoleHolder = { user: PersonRef } | { group: string };
 
 async function holder(db: Database, to: RoleHolder) {
-  if ('user' in to) return { to: 'user' as const, id: await userIdByUsername(db, to.user), name: to.user };
+  if ('user' in to) {
+    const who = await person(db, to.user);
+    return { to: 'user' as const, id: who.id, name: who.username };
+  }
   const group = await existingGroup(db, to.group);
   return { to: 'group' as const, id: group.id, name: group.name };
 }
@@ -244,7 +257,7 @@ export async function grantClientPermission(db: Database, clientId: string, iden
   const target = await existingClientTarget(db, clientId);
   const api = await existingApi(db, identifier);
   const added = await repo.addClientPermission(db, clientId, api.id, existingPermission(api, permission));
-  if (added) await recordAuditBy(db, by, { action: 'client.permission_added', target, details: { api: identifier, permission } });
+  if (added) await recordAuditBy(db, by, { action: 'client.permission_added', target, details: { api: api.identifier, permission } });
   return added;
 }
 
@@ -252,7 +265,7 @@ export async function revokeClientPermission(db: Database, clientId: string, ide
   const target = await existingClientTarget(db, clientId);
   const api = await existingApi(db, identifier);
   if (!(await repo.removeClientPermission(db, clientId, api.id, permission))) throw new NotFound(`${clientId} does not have ${permission} of ${identifier}`);
-  await recordAuditBy(db, by, { action: 'client.permission_removed', target, details: { api: identifier, permission } });
+  await recordAuditBy(db, by, { action: 'client.permission_removed', target, details: { api: api.identifier, permission } });
 }
 
 export async function roleDetail(db: Database, name: string): Promise<repo.RoleDetail> {
@@ -267,9 +280,9 @@ export async function groupDetail(db: Database, name: string) {
   return { ...group, memberList: await repo.groupMembers(db, group.id) };
 }
 
-/** A person's groups and roles, by username (what /account shows them, read-only). */
-export async function accessOfUser(db: Database, username: string) {
-  return repo.accessOf(db, await userIdByUsername(db, username));
+/** A person's groups and roles (what /account shows them, read-only). */
+export async function accessOfUser(db: Database, who: PersonRef) {
+  return repo.accessOf(db, (await person(db, who)).id);
 }
 
 export { listApis, listGroups, listRoles, clientPermissions, accessOf } from './repository.ts';

@@ -76,6 +76,11 @@ export async function findApiByIdentifier(db: Database, identifier: string): Pro
   return row ? asApi(row) : undefined;
 }
 
+export async function findApiById(db: Database, id: string): Promise<ApiRecord | undefined> {
+  const row = await db.prisma.api.findUnique({ where: { id }, select: apiSelect });
+  return row ? asApi(row) : undefined;
+}
+
 export async function listApis(db: Database): Promise<ApiRecord[]> {
   const rows = await db.prisma.api.findMany({ select: apiSelect, orderBy: { identifier: 'asc' } });
   return rows.map(asApi);

@@ -6,6 +6,7 @@ import type { ApiRecord, GroupRecord, RoleDetail } from './repository.ts';
 
 export function apiToWire(api: ApiRecord) {
   return {
+    id: api.id,
     identifier: api.identifier,
     name: api.name,
     token_format: api.tokenFormat,
