@@ -29,7 +29,19 @@ after(async () => {
 });
 
 test('an API, a role granting one of its permissions, a group holding the role, a member: the member has the permission', async () => {
-  const api = await json(['api', 'create', API, '--name', 'Orders', '--permission', 'orders:read=Read your orders', '--permission', 'orders:write', '--lifetime', '120']);
+  const api = await json([
+    'api',
+    'create',
+    API,
+    '--name',
+    'Orders',
+    '--permission',
+    'orders:read=Read your orders',
+    '--permission',
+    'orders:write',
+    '--lifetime',
+    '120',
+  ]);
   assert.deepEqual(api.permissions, [
     { name: 'orders:read', description: 'Read your orders' },
     { name: 'orders:write', description: '' },
@@ -54,7 +66,15 @@ test('an API, a role granting one of its permissions, a group holding the role, 
   assert.deepEqual(await permissionsGranted(db, apiRow.id, { userId: alice.id }), []);
 
   const actions = (await db.prisma.auditEvent.findMany({ select: { action: true } })).map((e) => e.action);
-  for (const action of ['api.created', 'role.created', 'role.permission_added', 'group.created', 'role.assigned', 'group.member_added', 'group.member_removed']) {
+  for (const action of [
+    'api.created',
+    'role.created',
+    'role.permission_added',
+    'group.created',
+    'role.assigned',
+    'group.member_added',
+    'group.member_removed',
+  ]) {
     assert.ok(actions.includes(action), action);
   }
 });

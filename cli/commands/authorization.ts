@@ -23,7 +23,14 @@ const lifetimeOf = (value: string | undefined) => {
   return Number(value);
 };
 
-const apiFields = { identifier: '<identifier>', name: '--name', tokenFormat: '--format', tokenLifetime: '--lifetime', signingAlg: '--alg', permissions: '--permission' };
+const apiFields = {
+  identifier: '<identifier>',
+  name: '--name',
+  tokenFormat: '--format',
+  tokenLifetime: '--lifetime',
+  signingAlg: '--alg',
+  permissions: '--permission',
+};
 
 const apiOptions = {
   name: { type: 'string' },
@@ -88,7 +95,8 @@ a JWT stays valid until it expires). --roles-in-token: the JWT carries the perso
     async run(argv, ctx) {
       const { values, positionals: rest } = parseCommand('api update', argv, apiOptions);
       const [identifier] = positionals('api update', rest, ['identifier']);
-      if (values['roles-in-token'] && values['no-roles-in-token']) throw new InvalidRequest('api update: choose one of --roles-in-token and --no-roles-in-token');
+      if (values['roles-in-token'] && values['no-roles-in-token'])
+        throw new InvalidRequest('api update: choose one of --roles-in-token and --no-roles-in-token');
       const rolesInToken = values['roles-in-token'] ? true : values['no-roles-in-token'] ? false : undefined;
       const api = await (await services()).updateApi(
         await ctx.db(),
@@ -144,18 +152,24 @@ a JWT stays valid until it expires). --roles-in-token: the JWT carries the perso
       const [identifier, permission] = positionals('api grant', rest, ['identifier', 'permission']);
       if (!values.client) throw new InvalidRequest('api grant: --client is required');
       const added = await (await services()).grantClientPermission(await ctx.db(), values.client, identifier, permission, BY_CLI);
-      return { json: { client_id: values.client, api: identifier, permission, added }, text: `${values.client} ${added ? 'gets' : 'already had'} ${permission} of ${identifier}` };
+      return {
+        json: { client_id: values.client, api: identifier, permission, added },
+        text: `${values.client} ${added ? 'gets' : 'already had'} ${permission} of ${identifier}`,
+      };
     },
   },
   revoke: {
-    summary: "take a permission back from a machine client",
+    summary: 'take a permission back from a machine client',
     help: 'Usage: gatehouse api revoke <identifier> <permission> --client <client_id> [--json]\n',
     async run(argv, ctx) {
       const { values, positionals: rest } = parseCommand('api revoke', argv, { client: { type: 'string' } });
       const [identifier, permission] = positionals('api revoke', rest, ['identifier', 'permission']);
       if (!values.client) throw new InvalidRequest('api revoke: --client is required');
       await (await services()).revokeClientPermission(await ctx.db(), values.client, identifier, permission, BY_CLI);
-      return { json: { client_id: values.client, api: identifier, permission, removed: true }, text: `${values.client} no longer gets ${permission} of ${identifier}` };
+      return {
+        json: { client_id: values.client, api: identifier, permission, removed: true },
+        text: `${values.client} no longer gets ${permission} of ${identifier}`,
+      };
     },
   },
 };
@@ -169,7 +183,11 @@ export const groupCommands: Record<string, Command> = {
       const groups = (await (await services()).listGroups(await ctx.db())).map(groupToWire);
       return {
         json: groups,
-        text: table(['NAME', 'MEMBERS', 'ROLES', 'DESCRIPTION'], groups.map((g) => [g.name, String(g.members), (g.roles ?? []).join(' '), g.description]), 'No groups.'),
+        text: table(
+          ['NAME', 'MEMBERS', 'ROLES', 'DESCRIPTION'],
+          groups.map((g) => [g.name, String(g.members), (g.roles ?? []).join(' '), g.description]),
+          'No groups.',
+        ),
       };
     },
   },
@@ -286,7 +304,11 @@ export const roleCommands: Record<string, Command> = {
     summary: 'stop a role granting a permission',
     help: 'Usage: gatehouse role unpermit <role> <api identifier> <permission> [--json]\n',
     async run(argv, ctx) {
-      const [role, api, permission] = positionals('role unpermit', parseCommand('role unpermit', argv, {}).positionals, ['role', 'api identifier', 'permission']);
+      const [role, api, permission] = positionals('role unpermit', parseCommand('role unpermit', argv, {}).positionals, [
+        'role',
+        'api identifier',
+        'permission',
+      ]);
       const s = await services();
       const db = await ctx.db();
       await s.removeRolePermission(db, role, api, permission, BY_CLI);

@@ -110,7 +110,10 @@ test('a person gets a JWT access token for the API they named, with only what th
   // API B's audience check refuses API A's token.
   await assert.rejects(jwtVerify(accessToken, jwks, { issuer: baseUrl, audience: billing.identifier }), joseErrors.JWTClaimValidationFailed);
   // And once it has expired, so does A's.
-  await assert.rejects(jwtVerify(accessToken, jwks, { issuer: baseUrl, audience: orders.identifier, currentDate: new Date((payload.exp! + 60) * 1000) }), joseErrors.JWTExpired);
+  await assert.rejects(
+    jwtVerify(accessToken, jwks, { issuer: baseUrl, audience: orders.identifier, currentDate: new Date((payload.exp! + 60) * 1000) }),
+    joseErrors.JWTExpired,
+  );
 
   // Introspection answers the same claims (RFC 7662 §2.2).
   const introspected = await (await post('/oauth/introspect', { token: accessToken }, { authorization: basic(client.id, client.clientSecret!) })).json();
@@ -161,7 +164,11 @@ test('an unknown resource is invalid_target, at authorize and at the token endpo
   assert.equal(location.searchParams.get('error'), 'invalid_target');
 
   const machine = await makeClient({ grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid'] });
-  const token = await post('/oauth/token', { grant_type: 'client_credentials', resource: 'urn:unknown:api' }, { authorization: basic(machine.id, machine.clientSecret!) });
+  const token = await post(
+    '/oauth/token',
+    { grant_type: 'client_credentials', resource: 'urn:unknown:api' },
+    { authorization: basic(machine.id, machine.clientSecret!) },
+  );
   assert.equal(token.status, 400);
   assert.equal((await token.json()).error, 'invalid_target');
 });
@@ -190,12 +197,19 @@ test('client_credentials gets the permissions an admin granted the client, and n
 test('an opaque-format API gets an opaque token bound to its audience, which introspection describes', async () => {
   const db = database(databaseUrl);
   const id = unique();
-  const api = await createApi(db, { identifier: `https://opaque-${id}.example.test`, name: 'Opaque', tokenFormat: 'opaque', permissions: [{ name: 'things:read' }] });
+  const api = await createApi(db, {
+    identifier: `https://opaque-${id}.example.test`,
+    name: 'Opaque',
+    tokenFormat: 'opaque',
+    permissions: [{ name: 'things:read' }],
+  });
   const machine = await makeClient({ grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid'] });
   await grantClientPermission(db, machine.id, api.identifier, 'things:read');
   const token = await oidc.clientCredentialsGrant(await discover(machine), { scope: 'things:read', resource: api.identifier });
   assert.equal(token.access_token.split('.').length, 1, 'not a JWT');
-  const introspected = await (await post('/oauth/introspect', { token: token.access_token }, { authorization: basic(machine.id, machine.clientSecret!) })).json();
+  const introspected = await (
+    await post('/oauth/introspect', { token: token.access_token }, { authorization: basic(machine.id, machine.clientSecret!) })
+  ).json();
   assert.equal(introspected.active, true);
   assert.equal(introspected.aud, api.identifier);
   assert.equal(introspected.scope, 'things:read');
@@ -231,9 +245,18 @@ test('GROUPS_ROLES_CLAIMS=on: the groups and roles scopes put them in the ID tok
       redirectUris: ['http://127.0.0.1:9/callback'],
       scopes: ['openid', 'profile', 'groups', 'roles', 'offline_access'],
     });
-    const flow = await authorizationRequest({ ...client, clientSecret }, { scope: 'openid groups roles orders:read', resource: orders.identifier }, instance.url);
+    const flow = await authorizationRequest(
+      { ...client, clientSecret },
+      { scope: 'openid groups roles orders:read', resource: orders.identifier },
+      instance.url,
+    );
     const { callback } = await signInThrough(instance.url, flow.url, { username: user.username, password });
-    const tokens = await oidc.authorizationCodeGrant(flow.config, callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state }, { resource: orders.identifier });
+    const tokens = await oidc.authorizationCodeGrant(
+      flow.config,
+      callback,
+      { pkceCodeVerifier: flow.verifier, expectedState: flow.state },
+      { resource: orders.identifier },
+    );
     const idToken = tokens.claims()!;
     assert.deepEqual(idToken.groups, [group.name]);
     assert.deepEqual(idToken.roles, [reader.name]);

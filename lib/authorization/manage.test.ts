@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { testDatabases } from '../db/testing.ts';
 import { registerClient } from '../clients/manage.ts';
 import { createUser } from '../users/manage.ts';
-import { ServiceError } from '../platform/errors.ts';
+import type { ServiceError } from '../platform/errors.ts';
 import {
   addRolePermission,
   addToGroup,

@@ -91,10 +91,7 @@ export async function anyApi(db: Database): Promise<boolean> {
   return (await db.prisma.api.count()) > 0;
 }
 
-export async function insertApi(
-  db: Database,
-  api: Omit<ApiRecord, 'createdAt' | 'updatedAt'>,
-): Promise<ApiRecord> {
+export async function insertApi(db: Database, api: Omit<ApiRecord, 'createdAt' | 'updatedAt'>): Promise<ApiRecord> {
   const { permissions, ...fields } = api;
   const row = await db.prisma.api.create({
     data: { ...fields, permissions: { create: permissions.map((p) => ({ name: p.name, description: p.description })) } },

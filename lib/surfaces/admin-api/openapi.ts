@@ -119,7 +119,7 @@ export function openApiDocument(issuer: string) {
       { name: 'users', description: 'People, their sessions and the apps they granted access to.' },
       { name: 'audit', description: 'The audit log.' },
       { name: 'keys', description: 'The token signing keys and their rotation (never key material: the public keys are at /oauth/jwks).' },
-      { name: 'authorization', description: 'Who may do what: APIs (resource servers) and their permissions, groups, roles, and machine clients\' grants.' },
+      { name: 'authorization', description: "Who may do what: APIs (resource servers) and their permissions, groups, roles, and machine clients' grants." },
       { name: 'meta', description: 'This document.' },
     ],
     paths,

@@ -376,7 +376,8 @@ export const operations = {
     path: '/api/admin/apis',
     tag: 'authorization',
     summary: 'Register an API: clients ask for its tokens with resource=<identifier> (RFC 8707)',
-    description: 'Its tokens carry the identifier as their audience and only the permissions the person\'s roles, or a machine client\'s grants, give. 409 when the identifier is taken.',
+    description:
+      "Its tokens carry the identifier as their audience and only the permissions the person's roles, or a machine client's grants, give. 409 when the identifier is taken.",
     body: newApiBodySchema,
     status: 201,
     response: apiSchema,
@@ -571,7 +572,7 @@ export const operations = {
     method: 'PUT',
     path: '/api/admin/roles/{name}/groups/{group}',
     tag: 'authorization',
-    summary: "Give a role to every member of a group",
+    summary: 'Give a role to every member of a group',
     params: nameParam.extend({ group: pathId(64) }),
     status: 200,
     response: roleSchema,

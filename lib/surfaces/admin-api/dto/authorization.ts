@@ -13,7 +13,9 @@ export const apiSchema = z
     id: z.string().meta({ description: "The API's id, in this API's paths." }),
     identifier: z.string().meta({ description: 'The resource indicator (RFC 8707) and the audience of its tokens: an https URI or a URN.' }),
     name: z.string(),
-    token_format: z.enum(['opaque', 'jwt']).meta({ description: 'jwt: RFC 9068 JWT access tokens, verifiable from /oauth/jwks; opaque: checked by introspection.' }),
+    token_format: z
+      .enum(['opaque', 'jwt'])
+      .meta({ description: 'jwt: RFC 9068 JWT access tokens, verifiable from /oauth/jwks; opaque: checked by introspection.' }),
     token_lifetime: z.number().int().meta({ description: 'Seconds its access tokens live.' }),
     signing_alg: z.enum(['RS256', 'ES256']),
     roles_in_token: z.boolean().meta({ description: "Its JWT access tokens carry the person's roles and groups." }),
