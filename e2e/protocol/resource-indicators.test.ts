@@ -144,6 +144,25 @@ test('a person without the role is not granted the permission, and the consent p
   assert.equal(payload.scope, undefined);
 });
 
+test("a consent to an API's permission is remembered for the next sign-in, as far as the person's roles still grant it", async () => {
+  const db = database(databaseUrl);
+  const { orders, reader } = await apis();
+  const user = await makeUser();
+  await assignRole(db, reader.name, { user: user.username });
+  const client = await makeClient();
+  const first = await codeFlowFor(client, user, orders.identifier, 'openid orders:read');
+  assert.ok(first.consent, 'asked the first time');
+  // Another browser, another session: not asked again, and granted.
+  const second = await codeFlowFor(client, user, orders.identifier, 'openid orders:read');
+  assert.equal(second.consent, undefined, 'not asked again');
+  const jwks = await jwksOf(baseUrl);
+  assert.equal((await jwtVerify(second.tokens.access_token, jwks, { issuer: baseUrl, audience: orders.identifier })).payload.scope, 'orders:read');
+  // The role gone, the remembered consent grants nothing of it.
+  await unassignRole(db, reader.name, { user: user.username });
+  const third = await codeFlowFor(client, user, orders.identifier, 'openid orders:read');
+  assert.equal((await jwtVerify(third.tokens.access_token, jwks, { issuer: baseUrl, audience: orders.identifier })).payload.scope, undefined);
+});
+
 test('a role through a group grants its permissions too', async () => {
   const db = database(databaseUrl);
   const { orders, reader } = await apis();
@@ -192,6 +211,24 @@ test('client_credentials gets the permissions an admin granted the client, and n
   );
   assert.equal(refused.status, 400);
   assert.equal((await refused.json()).error, 'invalid_target');
+});
+
+test('a JWT access token is introspected by its value, and once revoked (RFC 7009) introspection says inactive', async () => {
+  const db = database(databaseUrl);
+  const { orders } = await apis();
+  const machine = await makeClient({ grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid'] });
+  await grantClientPermission(db, machine.id, orders.identifier, 'orders:read');
+  const token = (await oidc.clientCredentialsGrant(await discover(machine), { scope: 'orders:read', resource: orders.identifier })).access_token;
+  const auth = { authorization: basic(machine.id, machine.clientSecret!) };
+  const active = await (await post('/oauth/introspect', { token }, auth)).json();
+  assert.equal(active.active, true, JSON.stringify(active));
+  assert.equal(active.aud, orders.identifier);
+  assert.equal(active.scope, 'orders:read');
+  // A JWT of the right shape that Gatehouse did not sign finds nothing.
+  const [header, payload] = token.split('.');
+  assert.deepEqual(await (await post('/oauth/introspect', { token: `${header}.${payload}.AAAA` }, auth)).json(), { active: false });
+  assert.equal((await post('/oauth/revoke', { token }, auth)).status, 200);
+  assert.deepEqual(await (await post('/oauth/introspect', { token }, auth)).json(), { active: false });
 });
 
 test('an opaque-format API gets an opaque token bound to its audience, which introspection describes', async () => {

@@ -12,6 +12,7 @@ import { cachedClientMetadata } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';
+import { useJwtAccessTokens } from './jwt-access-tokens.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
@@ -60,6 +61,8 @@ export async function createProvider({
   provider.proxy = true;
   useHashedClientSecrets(provider, throttle);
   useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
+  // An API's JWT access tokens, introspected and revoked like the opaque ones (./jwt-access-tokens.ts).
+  useJwtAccessTokens(provider, jwks, config.ISSUER);
   useExtensions(provider, brand, log);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));

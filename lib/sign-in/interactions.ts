@@ -579,6 +579,12 @@ export async function confirmConsent(ctx: AppContext, uid: string, cookie: strin
     await addToConsent(ctx.db, accountId, String(interaction.params.client_id), {
       scopes: grant.getOIDCScopeEncountered().split(' ').filter(Boolean),
       claims: grant.getOIDCClaimsEncountered(),
+      resources: Object.fromEntries(
+        Object.keys(details.missingResourceScopes ?? {}).map((indicator) => [
+          indicator,
+          grant.getResourceScopeEncountered(indicator).split(' ').filter(Boolean),
+        ]),
+      ),
     });
   }
   const permissions = Object.values(details.missingResourceScopes ?? {}).flat();

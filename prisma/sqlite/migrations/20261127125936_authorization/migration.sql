@@ -94,6 +94,29 @@ CREATE TABLE "client_permissions" (
     CONSTRAINT "client_permissions_api_id_permission_fkey" FOREIGN KEY ("api_id", "permission") REFERENCES "api_permissions" ("api_id", "name") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
+-- RedefineTables
+PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_consents" (
+    "user_id" TEXT NOT NULL,
+    "client_id" TEXT NOT NULL,
+    "scopes" TEXT NOT NULL,
+    "claims" TEXT NOT NULL DEFAULT '[]',
+    "resources" TEXT NOT NULL DEFAULT '{}',
+    "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" DATETIME NOT NULL,
+
+    PRIMARY KEY ("user_id", "client_id"),
+    CONSTRAINT "consents_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "consents_client_id_fkey" FOREIGN KEY ("client_id") REFERENCES "clients" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+INSERT INTO "new_consents" ("claims", "client_id", "created_at", "scopes", "updated_at", "user_id") SELECT "claims", "client_id", "created_at", "scopes", "updated_at", "user_id" FROM "consents";
+DROP TABLE "consents";
+ALTER TABLE "new_consents" RENAME TO "consents";
+CREATE INDEX "consents_client_id_idx" ON "consents"("client_id");
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;
+
 -- CreateIndex
 CREATE UNIQUE INDEX "apis_identifier_key" ON "apis"("identifier");
 

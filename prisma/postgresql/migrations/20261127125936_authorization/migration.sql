@@ -1,3 +1,6 @@
+-- AlterTable
+ALTER TABLE "consents" ADD COLUMN     "resources" TEXT NOT NULL DEFAULT '{}';
+
 -- CreateTable
 CREATE TABLE "apis" (
     "id" TEXT NOT NULL,
