@@ -340,6 +340,7 @@ async function adminPages(walk: Walk) {
   await walk.visit('/admin/audit', 'admin-audit', 'table');
   await walk.visit('/admin/audit?action=sign_in.failed', 'admin-audit-filtered', 'table');
   await walk.visit('/admin/system', 'admin-system', 'h1');
+  await walk.visit('/admin/access', 'admin-access', 'h1');
 }
 
 /** Each area's walk, by the folder its screenshots go to. */
