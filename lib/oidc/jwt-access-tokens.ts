@@ -23,9 +23,13 @@ interface TokenModel {
   find(value: unknown, options?: { ignoreExpiration?: boolean }): Promise<unknown>;
 }
 
-export function useJwtAccessTokens(provider: Provider, jwks: readonly JWK[], issuer: string): void {
+/** The `jti` of a JWT access token this provider signed (issuer, typ, signature, expiry checked); undefined for anything else. */
+export type JwtAccessTokenId = (value: string) => Promise<string | undefined>;
+
+export function jwtAccessTokenIds(jwks: readonly JWK[], issuer: string): JwtAccessTokenId {
   const keys = createLocalJWKSet({ keys: jwks.map(publicPart) as never });
-  const jtiOf = async (value: string) => {
+  return async (value) => {
+    if (!JWS_SHAPE.test(value)) return undefined;
     try {
       const { payload } = await jwtVerify(value, keys, { issuer, typ: 'at+jwt' });
       return typeof payload.jti === 'string' ? payload.jti : undefined;
@@ -33,6 +37,10 @@ export function useJwtAccessTokens(provider: Provider, jwks: readonly JWK[], iss
       return undefined;
     }
   };
+}
+
+/** Token lookups by value (Gatehouse's Bearer introspection and admin API checks) find a JWT access token by its verified jti. */
+export function useJwtAccessTokens(provider: Provider, jtiOf: JwtAccessTokenId): void {
   for (const Model of [provider.AccessToken, provider.ClientCredentials] as unknown as TokenModel[]) {
     const find = Model.find.bind(Model);
     Model.find = async (value, options) => {

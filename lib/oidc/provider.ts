@@ -12,7 +12,8 @@ import { cachedClientMetadata } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';
-import { useJwtAccessTokens } from './jwt-access-tokens.ts';
+import { jwtAccessTokenIds, useJwtAccessTokens } from './jwt-access-tokens.ts';
+import { useStructuredTokenLookup } from './extensions/structured-tokens.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
@@ -62,8 +63,10 @@ export async function createProvider({
   useHashedClientSecrets(provider, throttle);
   useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
   // An API's JWT access tokens, introspected and revoked like the opaque ones (./jwt-access-tokens.ts).
-  useJwtAccessTokens(provider, jwks, config.ISSUER);
+  const jtiOf = jwtAccessTokenIds(jwks, config.ISSUER);
+  useJwtAccessTokens(provider, jtiOf);
   useExtensions(provider, brand, log);
+  useStructuredTokenLookup(provider, jtiOf);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.
