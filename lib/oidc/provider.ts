@@ -66,7 +66,7 @@ export async function createProvider({
   const jtiOf = jwtAccessTokenIds(jwks, config.ISSUER);
   useJwtAccessTokens(provider, jtiOf);
   useExtensions(provider, brand, log);
-  useStructuredTokenLookup(provider, jtiOf);
+  useStructuredTokenLookup(provider);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.
