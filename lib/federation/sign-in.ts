@@ -24,27 +24,11 @@ import { clientOf, completePasswordStep, current, type InteractionOutcome } from
 import { findAccount, findUserIdByEmail, insertUser, setUserDisabled, setVerifiedEmail } from '../users/repository.ts';
 import { FederationFailure, type FederationFailureReason } from './errors.ts';
 import { savePendingLink } from './linking.ts';
-import { findConnection, findConnectionBySlug, findIdentity, insertIdentity, listConnections, touchIdentity, type ConnectionRecord } from './repository.ts';
+import { findConnection, findConnectionBySlug, findIdentity, insertIdentity, touchIdentity, type ConnectionRecord } from './repository.ts';
+import { offeredTo } from './offer.ts';
 import { BINDING_COOKIE, CALLBACK_PATH, randomValue, ROUND_TRIP_TTL_MS, saveResult, saveState, takeResult, takeState, type StoredProfile } from './round-trip.ts';
 import { justInTimeUsername } from './usernames.ts';
 import { authorizationUrl, exchangeCode } from './upstream.ts';
-
-/** A button on the sign-in page. */
-export interface OfferedConnection {
-  slug: string;
-  displayName: string;
-  icon: string | null;
-}
-
-/** Whether `connection` may be used to sign in to `clientId`: on, and on the client's allow list. */
-const offeredTo = (connection: ConnectionRecord | undefined, clientId: string): connection is ConnectionRecord =>
-  Boolean(connection?.enabled && connection.clientIds.includes(clientId));
-
-/** The connections the sign-in page of `clientId` offers; none unless an admin added the client to one. */
-export async function connectionsFor(ctx: AppContext, clientId: string): Promise<OfferedConnection[]> {
-  const all = await listConnections(ctx.db);
-  return all.filter((c) => offeredTo(c, clientId)).map(({ slug, displayName, icon }) => ({ slug, displayName, icon }));
-}
 
 /** The callback to register upstream: built from the configured issuer, never from a request's headers. */
 export const callbackUrl = (issuer: string) => new URL(CALLBACK_PATH, issuer).toString();

@@ -41,7 +41,8 @@ import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { recordSignInFailure } from './failures.ts';
 import { addToConsent, findConsent } from '../consents/repository.ts';
 import type { FederationFailureReason } from '../federation/errors.ts';
-import { linkPendingIdentity } from '../federation/linking.ts';
+import { linkPendingIdentity, pendingLinkConnection } from '../federation/linking.ts';
+import { connectionsFor, type OfferedConnection } from '../federation/offer.ts';
 
 export const loginForm = z.object({
   username: z.string().trim().min(1, 'Enter your username').max(64),
@@ -139,6 +140,10 @@ export type InteractionView =
        * `scopes`/`claims` are what it asks for beyond that (or, with prompt=consent, all it asks for again).
        */
       consentedBefore?: boolean;
+      /** On the login step: a button per connection this client may use (lib/federation); absent when none. */
+      connections?: OfferedConnection[];
+      /** On the login step: an upstream identity waits to be linked once the person signs in here (its connection's name). */
+      linking?: string;
     };
 
 /**
@@ -241,8 +246,17 @@ export async function viewInteraction(
     signUp: kind === 'login' && signUpOffered(ctx),
     emailCode: kind === 'login' && emailSignInCodesOffered(ctx),
     ...(accounts.length ? { accounts } : {}),
+    ...(kind === 'login' ? await federationOffer(ctx, uid, shown.id) : {}),
     ...(kind === 'consent' ? await consentAsked(ctx, interaction, account?.id) : { scopes: [], claims: [] }),
   };
+}
+
+/** The sign-in page's connection buttons and the identity waiting to be linked, when there are any. */
+async function federationOffer(ctx: AppContext, uid: string, clientId: string): Promise<{ connections?: OfferedConnection[]; linking?: string }> {
+  const linking = await pendingLinkConnection(ctx.db, uid, ctx.now());
+  // While an identity waits for the local sign-in that links it, the buttons would only start another round trip.
+  const connections = linking ? [] : await connectionsFor(ctx, clientId);
+  return { ...(connections.length ? { connections } : {}), ...(linking ? { linking } : {}) };
 }
 
 /**
