@@ -24,6 +24,8 @@ export interface ClaimMapping {
   email?: string;
   name?: string;
   picture?: string;
+  /** OAuth 2.0 kind: the profile field that identifies the person (GitHub: `id`). */
+  subject?: string;
 }
 
 /** The JSON-text columns, as the lists and objects they hold. */
@@ -82,6 +84,10 @@ export async function insertConnection(db: Database, input: ConnectionWrite): Pr
 export async function updateConnection(db: Database, id: string, input: Partial<ConnectionWrite>): Promise<ConnectionRecord | undefined> {
   const { count } = await db.prisma.connection.updateMany({ where: { id }, data: toColumns(db, id, input) });
   return count ? findConnection(db, id) : undefined;
+}
+
+export async function countIdentitiesOfConnection(db: Database, connectionId: string): Promise<number> {
+  return db.prisma.federatedIdentity.count({ where: { connectionId } });
 }
 
 export async function deleteConnection(db: Database, id: string): Promise<boolean> {

@@ -211,7 +211,7 @@ async function oauth2Profile(config: oidc.Configuration, connection: ConnectionR
   };
   const user = (await get(connection.userinfoEndpoint)) as Record<string, unknown> | undefined;
   const mapping = { username: 'login', email: 'email', name: 'name', subject: 'id', ...connection.claimMapping };
-  const subject = user ? user[(mapping as { subject: string }).subject] : undefined;
+  const subject = user ? user[mapping.subject] : undefined;
   if (!user || (typeof subject !== 'string' && typeof subject !== 'number')) throw new FederationFailure('upstream_error');
   const emails = await get(connection.emailsEndpoint);
   const listed = Array.isArray(emails) ? (emails as { email?: unknown; verified?: unknown; primary?: unknown }[]) : [];
