@@ -14,6 +14,7 @@ import type { Log } from '../lib/ops/log.ts';
 import { InvalidRequest, ServiceError } from '../lib/platform/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
+import { connectionCommands } from './commands/connections.ts';
 import { keyCommands } from './commands/keys.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
@@ -23,6 +24,7 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   client: { summary: 'OAuth clients', commands: clientCommands },
   user: { summary: 'people who sign in', commands: userCommands },
   keys: { summary: 'token signing keys', commands: keyCommands },
+  connection: { summary: 'identity providers people may sign in with', commands: connectionCommands },
 };
 
 function usage(): string {

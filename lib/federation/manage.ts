@@ -23,7 +23,7 @@ import {
   type ConnectionWrite,
   type IdentityRecord,
 } from './repository.ts';
-import { isLoopbackHttp } from './upstream.ts';
+import { isLoopbackHttp } from './loopback.ts';
 
 const endpoint = z
   .string()

@@ -12,6 +12,7 @@ import * as oidc from 'openid-client';
 import type { Database } from '../db/database.ts';
 import { FederationFailure } from './errors.ts';
 import { findConnectionSecret, type ConnectionRecord } from './repository.ts';
+import { isLoopbackHttp } from './loopback.ts';
 
 /**
  * The ID token algorithms accepted, whatever the upstream advertises: asymmetric only, so neither
@@ -36,14 +37,6 @@ export interface UpstreamProfile {
   /** Only when the connection keeps them. */
   tokens?: { access_token: string; refresh_token?: string; expires_at?: number };
 }
-
-const loopback = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** http is accepted for loopback upstreams only (tests and a provider on the same machine); the schema refuses it elsewhere. */
-export const isLoopbackHttp = (url: string) => {
-  const parsed = URL.parse(url);
-  return parsed?.protocol === 'http:' && (loopback.has(parsed.hostname) || /^127\.\d+\.\d+\.\d+$/.test(parsed.hostname));
-};
 
 const issuerOf = (connection: ConnectionRecord) => connection.issuer ?? new URL(connection.authorizationEndpoint ?? '').origin;
 
