@@ -167,7 +167,14 @@ const list: Command = {
     positionals('connection list', rest, []);
     const { listConnections } = await manage();
     const connections = await listConnections(await ctx.db());
-    const rows = connections.map((c) => [c.slug, c.kind, c.displayName, c.enabled ? 'on' : 'off', c.issuer ?? c.authorizationEndpoint ?? '', c.clientIds.join(' ')]);
+    const rows = connections.map((c) => [
+      c.slug,
+      c.kind,
+      c.displayName,
+      c.enabled ? 'on' : 'off',
+      c.issuer ?? c.authorizationEndpoint ?? '',
+      c.clientIds.join(' '),
+    ]);
     return {
       json: connections.map(connectionToWire),
       text: table(['SLUG', 'KIND', 'NAME', 'ENABLED', 'ISSUER', 'CLIENTS'], rows, 'No connections: people sign in with Gatehouse accounts only.'),

@@ -12,7 +12,7 @@ import { findIdentity, listIdentitiesOf } from '../../lib/federation/repository.
 import { findUserByUsername, setVerifiedEmail } from '../../lib/users/repository.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { authorizationRequest, baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
-import { FORGER_MODES, startBareProvider, startForger, type UpstreamAccount } from '../support/upstreams.ts';
+import { type FORGER_MODES, startBareProvider, startForger, type UpstreamAccount } from '../support/upstreams.ts';
 
 const db = () => database(databaseUrl);
 const callbackUrl = new URL('/federation/callback', baseUrl).toString();

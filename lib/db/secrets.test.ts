@@ -88,7 +88,14 @@ for (const storage of testDatabases('secrets')) {
       assert.ok(await insertPendingTotp(db, user.id, totp));
       const upstreamSecret = randomBytes(24).toString('base64url');
       const connection = await insertConnection(db, { ...connectionFields, slug: `up-${randomBytes(4).toString('hex')}`, clientSecret: upstreamSecret });
-      const identity = await insertIdentity(db, { userId: user.id, connectionId: connection.id, issuer: 'https://up.example', subject: user.id, email: null, at: new Date() });
+      const identity = await insertIdentity(db, {
+        userId: user.id,
+        connectionId: connection.id,
+        issuer: 'https://up.example',
+        subject: user.id,
+        email: null,
+        at: new Date(),
+      });
       await touchIdentity(db, identity.id, new Date(), null, { refresh_token: 'kept' });
       const before = await listActiveSigningKeys(db);
       const stale = await raw(db);

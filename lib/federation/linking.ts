@@ -33,19 +33,21 @@ export async function pendingLinkConnection(db: Database, uid: string, now: numb
  * After the person proved `accountId` in interaction `uid`: links the waiting identity when the
  * account's verified address is the one the upstream vouched for. Returns whether it linked.
  */
-export async function linkPendingIdentity(
-  ctx: { db: Database; now: () => number },
-  uid: string,
-  accountId: string,
-  context: RequestContext,
-): Promise<boolean> {
+export async function linkPendingIdentity(ctx: { db: Database; now: () => number }, uid: string, accountId: string, context: RequestContext): Promise<boolean> {
   const parsed = linkSchema.safeParse(await takeArtifact(ctx.db.sql, LINK_MODEL, uid, ctx.now()));
   if (!parsed.success) return false;
   const link = parsed.data;
   const [account, connection] = await Promise.all([findAccount(ctx.db, accountId), findConnection(ctx.db, link.connectionId)]);
   if (!account || !connection?.enabled || !account.emailVerified || account.email?.toLowerCase() !== link.email.toLowerCase()) return false;
   try {
-    await insertIdentity(ctx.db, { userId: accountId, connectionId: connection.id, issuer: link.issuer, subject: link.subject, email: link.email, at: new Date(ctx.now()) });
+    await insertIdentity(ctx.db, {
+      userId: accountId,
+      connectionId: connection.id,
+      issuer: link.issuer,
+      subject: link.subject,
+      email: link.email,
+      at: new Date(ctx.now()),
+    });
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') return false; // linked meanwhile (another tab): the key stays with its holder
     throw error;

@@ -21,7 +21,11 @@ test('a connection needs what its kind needs; endpoints are https except on loop
   const oauth2 = { kind: 'oauth2', slug: 'gh', displayName: 'GitHub', clientId: 'c', authorizationEndpoint: 'https://github.com/login/oauth/authorize' };
   assert.equal(newConnectionSchema.safeParse(oauth2).success, false, 'oauth2 without token and profile endpoints');
   const parsed = newConnectionSchema.parse({ slug: 'a', displayName: 'A', clientId: 'c', issuer: 'https://idp.example' });
-  assert.deepEqual([parsed.enabled, parsed.jitCreate, parsed.clientIds, parsed.trustedForMfa, parsed.keepTokens], [true, false, [], false, false], 'safe defaults');
+  assert.deepEqual(
+    [parsed.enabled, parsed.jitCreate, parsed.clientIds, parsed.trustedForMfa, parsed.keepTokens],
+    [true, false, [], false, false],
+    'safe defaults',
+  );
 });
 
 for (const storage of testDatabases('federation')) {
@@ -60,7 +64,13 @@ for (const storage of testDatabases('federation')) {
       await unlinkIdentity(db, onlyFederated.id, second.id, 'self', BY_CLI);
       await assert.rejects(unlinkIdentity(db, onlyFederated.id, only.id, 'admin'), Forbidden, 'again the last one');
 
-      const withPassword = await insertUser(db, { username: `pw-${unique()}`, email: null, name: null, passwordHash: await hashPassword('a long password'), role: 'user' });
+      const withPassword = await insertUser(db, {
+        username: `pw-${unique()}`,
+        email: null,
+        name: null,
+        passwordHash: await hashPassword('a long password'),
+        role: 'user',
+      });
       const theirs = await link(withPassword.id);
       await assert.rejects(unlinkIdentity(db, onlyFederated.id, theirs.id, 'admin'), /no such linked identity/, "only the account's own");
       await unlinkIdentity(db, withPassword.id, theirs.id, 'admin', BY_CLI);

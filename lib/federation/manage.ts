@@ -73,7 +73,13 @@ const fields = {
     .max(500)
     .regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, 'Scopes are space-separated (RFC 6749 §3.3)'),
   pkce: z.boolean(),
-  claimMapping: z.strictObject({ username: claim.optional(), email: claim.optional(), name: claim.optional(), picture: claim.optional(), subject: claim.optional() }),
+  claimMapping: z.strictObject({
+    username: claim.optional(),
+    email: claim.optional(),
+    name: claim.optional(),
+    picture: claim.optional(),
+    subject: claim.optional(),
+  }),
   jitCreate: z.boolean(),
   jitState: z.enum(['enabled', 'disabled']),
   emailDomains: z.array(domain).max(50),
@@ -142,7 +148,11 @@ export async function createConnection(db: Database, input: NewConnectionInput, 
     if ((error as { code?: string }).code === 'P2002') throw new Conflict(`a connection named ${data.slug} already exists`, { field: 'slug' });
     throw error;
   }
-  await recordAuditBy(db, by, { action: 'connection.created', target: target(connection), details: { slug: connection.slug, kind: connection.kind, enabled: connection.enabled } });
+  await recordAuditBy(db, by, {
+    action: 'connection.created',
+    target: target(connection),
+    details: { slug: connection.slug, kind: connection.kind, enabled: connection.enabled },
+  });
   return connection;
 }
 
@@ -160,7 +170,9 @@ export async function updateConnection(db: Database, slug: string, input: Connec
     throw error;
   }
   if (!updated) throw new NotFound(`no connection named ${slug}`);
-  const changed = Object.keys(changes).filter((key) => key === 'clientSecret' || JSON.stringify(changes[key as keyof ConnectionWrite]) !== JSON.stringify(current[key as keyof ConnectionRecord]));
+  const changed = Object.keys(changes).filter(
+    (key) => key === 'clientSecret' || JSON.stringify(changes[key as keyof ConnectionWrite]) !== JSON.stringify(current[key as keyof ConnectionRecord]),
+  );
   if (changed.length) await recordAuditBy(db, by, { action: 'connection.updated', target: target(updated), details: { changed } });
   return updated;
 }

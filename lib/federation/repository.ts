@@ -137,7 +137,11 @@ const identityFields = {
 
 type IdentityRow = Omit<FederatedIdentity, 'upstreamTokens'> & { connection: { displayName: string; slug: string } };
 
-const toIdentity = ({ connection, ...row }: IdentityRow): IdentityRecord => ({ ...row, connectionName: connection.displayName, connectionSlug: connection.slug });
+const toIdentity = ({ connection, ...row }: IdentityRow): IdentityRecord => ({
+  ...row,
+  connectionName: connection.displayName,
+  connectionSlug: connection.slug,
+});
 
 /** The identity an upstream's issuer and subject name: the key, never the email. */
 export async function findIdentity(db: Database, issuer: string, subject: string): Promise<IdentityRecord | undefined> {

@@ -26,7 +26,17 @@ import { FederationFailure, type FederationFailureReason } from './errors.ts';
 import { savePendingLink } from './linking.ts';
 import { findConnection, findConnectionBySlug, findIdentity, insertIdentity, touchIdentity, type ConnectionRecord } from './repository.ts';
 import { offeredTo } from './offer.ts';
-import { BINDING_COOKIE, CALLBACK_PATH, randomValue, ROUND_TRIP_TTL_MS, saveResult, saveState, takeResult, takeState, type StoredProfile } from './round-trip.ts';
+import {
+  BINDING_COOKIE,
+  CALLBACK_PATH,
+  randomValue,
+  ROUND_TRIP_TTL_MS,
+  saveResult,
+  saveState,
+  takeResult,
+  takeState,
+  type StoredProfile,
+} from './round-trip.ts';
 import { justInTimeUsername } from './usernames.ts';
 import { authorizationUrl, exchangeCode } from './upstream.ts';
 
@@ -50,7 +60,13 @@ async function recordFailure(
 }
 
 /** Step 1: the button's POST. */
-export async function startFederatedSignIn(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
+export async function startFederatedSignIn(
+  ctx: AppContext,
+  uid: string,
+  cookie: string | null,
+  form: FormData,
+  context: RequestContext,
+): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
   const client = await clientOf(ctx, interaction);
@@ -177,11 +193,24 @@ async function createJustInTime(ctx: AppContext, connection: ConnectionRecord, p
   const user = await insertUser(ctx.db, { username, email: null, name: profile.name, passwordHash: null, role: 'user' });
   if (email) await setVerifiedEmail(ctx.db, user.id, email);
   if (connection.jitState === 'disabled') await setUserDisabled(ctx.db, user.id, true);
-  const identity = await insertIdentity(ctx.db, { userId: user.id, connectionId: connection.id, issuer: profile.issuer, subject: profile.subject, email: profile.email, at });
+  const identity = await insertIdentity(ctx.db, {
+    userId: user.id,
+    connectionId: connection.id,
+    issuer: profile.issuer,
+    subject: profile.subject,
+    email: profile.email,
+    at,
+  });
   if (connection.keepTokens && profile.tokens) await touchIdentity(ctx.db, identity.id, at, profile.email, profile.tokens);
   const person = { id: user.id, username: user.username };
   await recordAudit(ctx.db, { action: 'user.created', actor: null, target: userTarget(person), context, details: { role: 'user', email } });
-  await recordAudit(ctx.db, { action: 'identity.linked', actor: person, target: userTarget(person), context, details: { connection: connection.slug, via: 'just_in_time' } });
+  await recordAudit(ctx.db, {
+    action: 'identity.linked',
+    actor: person,
+    target: userTarget(person),
+    context,
+    details: { connection: connection.slug, via: 'just_in_time' },
+  });
   return person;
 }
 
@@ -206,7 +235,13 @@ async function signInAs(
     ctx.metrics.signIn('succeeded');
     await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target: userTarget(person), context, details });
     const amr = ['fed', ...profile.amr.filter((value) => /^[a-z]{2,10}$/.test(value) && value !== 'fed')];
-    const redirect = await finishInteraction(ctx, uid, cookie, { login: { accountId: person.id, acr: ACR.mfa, amr, remember: false } }, { mergeWithLastSubmission: false });
+    const redirect = await finishInteraction(
+      ctx,
+      uid,
+      cookie,
+      { login: { accountId: person.id, acr: ACR.mfa, amr, remember: false } },
+      { mergeWithLastSubmission: false },
+    );
     return { redirect };
   }
   return completePasswordStep(ctx, uid, cookie, interaction, person, details, context, false, 'fed');

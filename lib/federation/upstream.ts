@@ -140,7 +140,8 @@ export async function exchangeCode(db: Database, connection: ConnectionRecord, c
     tokens = await oidc.authorizationCodeGrant(config, callbackUrl, checks);
   } catch (error) {
     if (unreachable(error)) throw new FederationFailure('unreachable', { cause: error });
-    if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) throw new FederationFailure('upstream_error', { cause: error });
+    if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError)
+      throw new FederationFailure('upstream_error', { cause: error });
     throw new FederationFailure('token_invalid', { cause: error });
   }
   const kept = connection.keepTokens

@@ -8,7 +8,11 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import { findUserByUsername } from '../users/repository.ts';
 
-const allowed = (text: string) => text.replace(/[^A-Za-z0-9._@-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 48);
+const allowed = (text: string) =>
+  text
+    .replace(/[^A-Za-z0-9._@-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 48);
 
 export async function justInTimeUsername(db: Database, profile: { username: string | null; email: string | null; subject: string }): Promise<string> {
   const wanted = allowed(profile.username ?? '') || allowed(profile.email?.split('@')[0] ?? '') || 'user';

@@ -17,7 +17,7 @@ export function connectionToWire(c: ConnectionRecord) {
     has_client_secret: c.hasClientSecret,
     scopes: c.scopes,
     pkce: c.pkce,
-    claim_mapping: c.claimMapping,
+    claim_mapping: { ...c.claimMapping } as Record<string, string>,
     jit_create: c.jitCreate,
     jit_state: c.jitState,
     email_domains: c.emailDomains,
