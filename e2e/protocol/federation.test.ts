@@ -267,6 +267,29 @@ describe('a sign-in through the bare oidc-provider', () => {
     assert.deepEqual(await failures(slug, since), ['access_denied']);
   });
 
+  test('identifier first: an address of a domain a connection serves goes to it with the address as login_hint, no password asked', async () => {
+    const client = await makeClient({ firstParty: true });
+    const domain = `corp-${unique()}.example`;
+    const { slug } = await connection(client, { jitCreate: true, emailDomains: [domain], displayName: 'Corp' });
+    const start = await signInPage(client);
+    assert.match(start.html, /Continue with your organization/);
+    const sent = await start.browser.submit(start.html, '/federation', { username: `ann@${domain}`, password: '' });
+    assert.ok(sent.location, `sent upstream (${sent.url})`);
+    assert.equal(sent.location.origin, bare.issuer);
+    assert.equal(sent.location.searchParams.get('login_hint'), `ann@${domain}`);
+    const login = upstreamAccount();
+    const end = await backAtGatehouse(start.browser, await atBareProvider(sent.location, login));
+    assert.ok(end.location, 'signed in');
+    assert.equal((await findIdentity(db(), bare.issuer, login))?.connectionSlug, slug);
+
+    const since = new Date(Date.now() - 1);
+    const other = await signInPage(client);
+    const refused = await other.browser.submit(other.html, '/federation', { username: 'bob@elsewhere.example', password: '' });
+    assert.equal(refused.location, undefined, 'a domain nobody serves goes nowhere');
+    assert.equal(errorOf(refused.url), 'federation_connection_unavailable');
+    assert.deepEqual(await failures('realm', since), ['connection_unavailable']);
+  });
+
   test('German: the refusal is worded in the language of the request', async () => {
     const client = await makeClient({ firstParty: true });
     const { slug } = await connection(client);

@@ -13,7 +13,22 @@ export interface OfferedConnection {
 export const offeredTo = (connection: ConnectionRecord | undefined, clientId: string): connection is ConnectionRecord =>
   Boolean(connection?.enabled && connection.clientIds.includes(clientId));
 
-export async function connectionsFor(ctx: { db: Database }, clientId: string): Promise<OfferedConnection[]> {
-  const all = await listConnections(ctx.db);
-  return all.filter((c) => offeredTo(c, clientId)).map(({ slug, displayName, icon }) => ({ slug, displayName, icon }));
+/** The buttons of `clientId`'s sign-in page, and whether any of them serves email domains (identifier-first sign-in). */
+export async function connectionsFor(ctx: { db: Database }, clientId: string): Promise<{ buttons: OfferedConnection[]; realms: boolean }> {
+  const offered = (await listConnections(ctx.db)).filter((c) => offeredTo(c, clientId));
+  return { buttons: offered.map(({ slug, displayName, icon }) => ({ slug, displayName, icon })), realms: offered.some((c) => c.emailDomains.length > 0) };
+}
+
+/**
+ * Home realm discovery: the connection offered to `clientId` that serves the domain of `identifier`
+ * (`name@company.example`), if any. A domain two connections claim goes to the first by name.
+ */
+export async function connectionForAddress(ctx: { db: Database }, clientId: string, identifier: string): Promise<ConnectionRecord | undefined> {
+  const at = identifier.lastIndexOf('@');
+  if (at < 1) return undefined;
+  const domain = identifier
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
+  return (await listConnections(ctx.db)).find((c) => offeredTo(c, clientId) && c.emailDomains.includes(domain));
 }

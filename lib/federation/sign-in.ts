@@ -25,7 +25,7 @@ import { findAccount, findUserIdByEmail, insertUser, setUserDisabled, setVerifie
 import { FederationFailure, type FederationFailureReason } from './errors.ts';
 import { savePendingLink } from './linking.ts';
 import { findConnection, findConnectionBySlug, findIdentity, insertIdentity, touchIdentity, type ConnectionRecord } from './repository.ts';
-import { offeredTo } from './offer.ts';
+import { connectionForAddress, offeredTo } from './offer.ts';
 import {
   BINDING_COOKIE,
   CALLBACK_PATH,
@@ -71,14 +71,16 @@ export async function startFederatedSignIn(
   if ('error' in interaction) return interaction;
   const client = await clientOf(ctx, interaction);
   const slug = formText(form, 'connection', 64);
-  const connection = slug ? await findConnectionBySlug(ctx.db, slug) : undefined;
+  // Identifier first: no button pressed, an address typed into the username field goes to the connection serving its domain.
+  const typed = slug ? '' : formText(form, 'username', 254).trim();
+  const connection = slug ? await findConnectionBySlug(ctx.db, slug) : typed ? await connectionForAddress(ctx, client.clientId, typed) : undefined;
   if (!offeredTo(connection, client.clientId)) {
-    await recordFailure(ctx, 'connection_unavailable', slug || '-', client, context);
+    await recordFailure(ctx, 'connection_unavailable', slug || (typed ? 'realm' : '-'), client, context);
     return { error: 'federation_connection_unavailable' };
   }
   const trip = { state: randomValue(), nonce: randomValue(), codeVerifier: randomPKCECodeVerifier() };
   const binding = randomValue();
-  const hint = typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined;
+  const hint = typed || (typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined);
   const prompt = typeof interaction.params.prompt === 'string' && interaction.params.prompt.split(' ').includes('login') ? 'login' : undefined;
   let redirect: string;
   try {
@@ -94,9 +96,14 @@ export async function startFederatedSignIn(
   return { redirect, cookies: [bindingCookie(binding, ctx.config.ISSUER.startsWith('https:'))] };
 }
 
-/** Where step 2 sends the browser: on to the interaction, or a page that says what went wrong. */
+/**
+ * Where step 2 sends the browser: on to the interaction, or a page that says what went wrong.
+ * `endsRoundTrip`: the state was this browser's, so its binding cookie goes; a callback with an unknown
+ * state (forged, or replayed) leaves it, so a link planted elsewhere cannot end a sign-in under way.
+ */
 export interface CallbackOutcome {
   redirect: string;
+  endsRoundTrip: boolean;
 }
 
 const cookieValue = (cookie: string | null, name: string) =>
@@ -113,7 +120,7 @@ export async function federationCallback(ctx: AppContext, url: URL, cookie: stri
     const page = new URL('/federation/error', issuer);
     page.searchParams.set('reason', reason);
     if (uid) page.searchParams.set('uid', uid);
-    return { redirect: page.toString() };
+    return { redirect: page.toString(), endsRoundTrip: false };
   };
   const state = url.searchParams.get('state');
   const taken = state && state.length <= 200 ? await takeState(ctx.db, state, cookieValue(cookie, BINDING_COOKIE), ctx.now()) : { found: false };
@@ -129,7 +136,8 @@ export async function federationCallback(ctx: AppContext, url: URL, cookie: stri
   const fail = async (reason: FederationFailureReason) => {
     await recordFailure(ctx, reason, connection?.slug ?? '-', client, context);
     // The sign-in page says it, with the way to try again or back to the app; a gone interaction gets the page of its own.
-    return params ? { redirect: new URL(`/interaction/${encodeURIComponent(uid)}?error=federation_${reason}`, issuer).toString() } : errorPage(reason);
+    const redirect = params ? new URL(`/interaction/${encodeURIComponent(uid)}?error=federation_${reason}`, issuer).toString() : errorPage(reason).redirect;
+    return { redirect, endsRoundTrip: true };
   };
   if (!params) return fail('expired');
   if (!clientId || !offeredTo(connection, clientId)) return fail('connection_unavailable');
@@ -147,7 +155,7 @@ export async function federationCallback(ctx: AppContext, url: URL, cookie: stri
     return fail(error.reason);
   }
   await saveResult(ctx.db, uid, { ...profile, connectionId }, ctx.now() + ROUND_TRIP_TTL_MS);
-  return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}/federation`, issuer).toString() };
+  return { redirect: new URL(`/interaction/${encodeURIComponent(uid)}/federation`, issuer).toString(), endsRoundTrip: true };
 }
 
 /** Step 3: the interaction's own step, with its cookie. */

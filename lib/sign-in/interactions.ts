@@ -142,6 +142,8 @@ export type InteractionView =
       consentedBefore?: boolean;
       /** On the login step: a button per connection this client may use (lib/federation); absent when none. */
       connections?: OfferedConnection[];
+      /** On the login step: some of them serve email domains, so an address typed first may go to its provider. */
+      realms?: boolean;
       /** On the login step: an upstream identity waits to be linked once the person signs in here (its connection's name). */
       linking?: string;
     };
@@ -252,11 +254,16 @@ export async function viewInteraction(
 }
 
 /** The sign-in page's connection buttons and the identity waiting to be linked, when there are any. */
-async function federationOffer(ctx: AppContext, uid: string, clientId: string): Promise<{ connections?: OfferedConnection[]; linking?: string }> {
+async function federationOffer(
+  ctx: AppContext,
+  uid: string,
+  clientId: string,
+): Promise<{ connections?: OfferedConnection[]; realms?: boolean; linking?: string }> {
   const linking = await pendingLinkConnection(ctx.db, uid, ctx.now());
   // While an identity waits for the local sign-in that links it, the buttons would only start another round trip.
-  const connections = linking ? [] : await connectionsFor(ctx, clientId);
-  return { ...(connections.length ? { connections } : {}), ...(linking ? { linking } : {}) };
+  if (linking) return { linking };
+  const { buttons, realms } = await connectionsFor(ctx, clientId);
+  return { ...(buttons.length ? { connections: buttons } : {}), ...(realms ? { realms } : {}) };
 }
 
 /**

@@ -308,6 +308,12 @@ export default async function InteractionPage({
           <Button block type="submit">
             {t('login.submit')}
           </Button>
+          {view.realms ? (
+            // Identifier first: the address typed as the username goes to the provider serving its domain, no password asked.
+            <Button block type="submit" variant="secondary" formAction={`${base}/federation`} formNoValidate>
+              {federation('realm')}
+            </Button>
+          ) : null}
           {view.emailCode ? (
             // The same form's username, posted elsewhere; no password needed for it (formNoValidate).
             <Button block type="submit" variant="secondary" formAction={`${base}/email-code`} formNoValidate>
