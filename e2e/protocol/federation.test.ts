@@ -12,7 +12,7 @@ import { findIdentity, listIdentitiesOf } from '../../lib/federation/repository.
 import { findUserByUsername, setVerifiedEmail } from '../../lib/users/repository.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { authorizationRequest, baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
-import { type FORGER_MODES, startBareProvider, startForger, type UpstreamAccount } from '../support/upstreams.ts';
+import { type FORGER_MODES, startBareProvider, startForger, startGitHubShaped, type UpstreamAccount } from '../support/upstreams.ts';
 
 const db = () => database(databaseUrl);
 const callbackUrl = new URL('/federation/callback', baseUrl).toString();
@@ -21,13 +21,16 @@ const unique = () => randomBytes(5).toString('hex');
 
 let bare: Awaited<ReturnType<typeof startBareProvider>>;
 let forger: Awaited<ReturnType<typeof startForger>>;
+let github: Awaited<ReturnType<typeof startGitHubShaped>>;
 before(async () => {
   bare = await startBareProvider(callbackUrl, upstreamSecret);
   forger = await startForger();
+  github = await startGitHubShaped(upstreamSecret);
 });
 after(async () => {
   await bare?.close();
   await forger?.close();
+  await github?.close();
 });
 
 type Client = Awaited<ReturnType<typeof makeClient>>;
@@ -371,5 +374,76 @@ describe('ID tokens that fail a check (the forging upstream)', () => {
     const { end, reasons } = await throughForger('token_500');
     assert.equal(errorOf(end.url), 'federation_unreachable');
     assert.deepEqual(await reasons(), ['unreachable']);
+  });
+});
+
+describe('OAuth 2.0, GitHub-shaped (no ID token: the profile and the verified address from the API)', () => {
+  async function throughGitHub(client: Client, slug: string) {
+    const start = await signInPage(client);
+    const sent = await pressButton(start, slug);
+    assert.ok(sent.location, `sent to the GitHub-shaped server (${errorOf(sent.url)})`);
+    assert.equal(sent.location.origin, github.origin);
+    const callback = await new TestBrowser(github.origin).navigate(sent.location);
+    assert.ok(callback.location);
+    return { start, end: await backAtGatehouse(start.browser, callback.location) };
+  }
+  const githubConnection = (client: Client, input: Partial<NewConnectionInput> = {}) =>
+    connection(client, {
+      kind: 'oauth2',
+      issuer: null,
+      displayName: 'GitHub',
+      authorizationEndpoint: `${github.origin}/login/oauth/authorize`,
+      tokenEndpoint: `${github.origin}/login/oauth/access_token`,
+      userinfoEndpoint: `${github.origin}/user`,
+      emailsEndpoint: `${github.origin}/user/emails`,
+      scopes: 'read:user user:email',
+      claimMapping: { subject: 'id', username: 'login', name: 'name', email: 'email' },
+      ...input,
+    });
+
+  test('just in time: the numeric id is the subject, the primary verified address the email', async () => {
+    const client = await makeClient({ firstParty: true });
+    const { slug } = await githubConnection(client, { jitCreate: true });
+    const id = Number.parseInt(randomBytes(3).toString('hex'), 16);
+    const login = `octo-${unique()}`;
+    github.signInNext({
+      id,
+      login,
+      name: 'Octo Cat',
+      email: 'public@elsewhere.example',
+      emails: [
+        { email: 'public@elsewhere.example', primary: false, verified: false },
+        { email: `${login}@users.example`, primary: true, verified: true },
+      ],
+    });
+    const { start, end } = await throughGitHub(client, slug);
+    assert.ok(end.location, `signed in (${end.url} ${end.html.slice(0, 200)})`);
+    const tokens = await oidc.authorizationCodeGrant(start.config, end.location, { pkceCodeVerifier: start.verifier, expectedState: start.state });
+    assert.deepEqual(tokens.claims()!.amr, ['fed']);
+    const identity = await findIdentity(db(), github.origin, String(id));
+    assert.equal(identity?.userId, tokens.claims()!.sub);
+    const userinfo = await oidc.fetchUserInfo(start.config, tokens.access_token, tokens.claims()!.sub);
+    assert.equal(userinfo.email, `${login}@users.example`);
+    assert.equal(userinfo.preferred_username, login);
+  });
+
+  test('an unverified address that names an account here: no link, no takeover', async () => {
+    const client = await makeClient({ firstParty: true });
+    const { slug } = await githubConnection(client, { jitCreate: true });
+    const user = await makeUser();
+    await setVerifiedEmail(db(), user.id, user.email!);
+    const id = Number.parseInt(randomBytes(3).toString('hex'), 16);
+    github.signInNext({
+      id,
+      login: `octo-${unique()}`,
+      name: 'Not Them',
+      email: user.email!,
+      emails: [{ email: user.email!, primary: true, verified: false }],
+    });
+    const { end } = await throughGitHub(client, slug);
+    assert.equal(end.location, undefined);
+    assert.equal(errorOf(end.url), 'federation_email_unverified');
+    assert.equal(await findIdentity(db(), github.origin, String(id)), undefined);
+    assert.deepEqual(await listIdentitiesOf(db(), user.id), []);
   });
 });

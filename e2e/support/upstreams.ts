@@ -131,3 +131,65 @@ export async function startForger() {
   });
   return { issuerOf: (mode: ForgerMode) => `${origin}/${mode}`, close: () => close(server) };
 }
+
+/** A person at the GitHub-shaped server: the profile `/user` answers, and the addresses `/user/emails` lists. */
+export interface GitHubAccount {
+  id: number;
+  login: string;
+  name: string;
+  /** The profile's public address, which GitHub does not say is verified. */
+  email: string | null;
+  emails: { email: string; primary: boolean; verified: boolean }[];
+}
+
+/**
+ * A GitHub-shaped OAuth 2.0 server on 127.0.0.4 (no such mock is on the npm registry): authorize,
+ * token, `/user` and `/user/emails` with a verified flag, no ID token. `next` is who signs in at the
+ * next authorization.
+ */
+export async function startGitHubShaped(clientSecret: string) {
+  const { server, origin } = await listen('127.0.0.4');
+  const holder: { next?: GitHubAccount } = {};
+  const codes = new Map<string, GitHubAccount>();
+  const tokens = new Map<string, GitHubAccount>();
+  server.on('request', async (req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (url.pathname === '/login/oauth/authorize') {
+      const code = randomBytes(16).toString('hex');
+      if (!holder.next) return json(400, { error: 'nobody' });
+      codes.set(code, holder.next);
+      const back = new URL(url.searchParams.get('redirect_uri') ?? '');
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      res.writeHead(302, { location: back.toString() });
+      return res.end();
+    }
+    if (url.pathname === '/login/oauth/access_token' && req.method === 'POST') {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      const form = new URLSearchParams(body);
+      const account = codes.get(form.get('code') ?? '');
+      codes.delete(form.get('code') ?? '');
+      if (!account || form.get('client_secret') !== clientSecret) return json(200, { error: 'bad_verification_code' });
+      const token = `gho_${randomBytes(16).toString('hex')}`;
+      tokens.set(token, account);
+      return json(200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' });
+    }
+    const account = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /i, ''));
+    if (!account) return json(401, { message: 'Requires authentication' });
+    if (url.pathname === '/user') return json(200, { id: account.id, login: account.login, name: account.name, email: account.email });
+    if (url.pathname === '/user/emails') return json(200, account.emails);
+    json(404, { message: 'Not Found' });
+  });
+  return {
+    origin,
+    signInNext: (account: GitHubAccount) => {
+      holder.next = account;
+    },
+    close: () => close(server),
+  };
+}
