@@ -42,7 +42,8 @@ const variants = [
 ] as const;
 
 test.describe('an instance with EMAIL_SIGN_IN_CODES=on', () => {
-  // Starting a second server takes a few seconds on a fresh database.
+  // Starting a second server takes a few seconds on a fresh database: both tests in one worker, on one instance.
+  test.describe.configure({ mode: 'default' });
   test.setTimeout(90_000);
   const own = isolatedDatabase('email-sign-in-codes');
   let instance: Awaited<ReturnType<typeof startInstance>> | undefined;

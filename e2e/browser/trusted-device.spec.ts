@@ -12,7 +12,6 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
 import { totpCode } from '../../lib/factors/totp.ts';
-import { changePassword } from '../../lib/users/manage.ts';
 import { controlFindings, describeFindings, wcagFindings } from '../support/axe.ts';
 import { browserLocale, catalog } from '../support/catalog.ts';
 import { authorizationRequest, databaseUrl, enrolTotp, makeClient, makeUser } from '../support/fixtures.ts';
@@ -110,9 +109,16 @@ test('a trusted browser skips the second step, as a password-only sign-in, until
   await expect(card.getByRole('button', { name: /Stop trusting/ })).toHaveCount(1);
   await shoot(page, 'account');
 
-  // A new password ends the trust: the code is asked again.
+  // A new password, changed in /account as the person would, ends the trust: the code is asked again.
   const newPassword = `new-${Date.now()}-password`;
-  await changePassword(database(databaseUrl), user.id, newPassword);
+  await page.goto('/account/password');
+  await page.getByLabel('Current password').fill(user.password);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('New password, again').fill(newPassword);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Your password is changed.')).toBeVisible();
+  await page.goto('/account/sessions');
+  await expect(page.getByRole('region', { name: 'Trusted devices' }).getByText('No trusted device.')).toBeVisible();
   await endSessionKeepDevice(context);
   await expectCodeAsked(page, client, { ...user, password: newPassword });
   await context.close();
