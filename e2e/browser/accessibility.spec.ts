@@ -363,9 +363,8 @@ async function allow(page: Page) {
 /**
  * The states issue 23 added, for the screenshot run only: each is scanned by axe in its own spec
  * (consent-remembered, account-chooser, password-fields, mail-codes, logos, admin-presets, admin-bulk),
- * so the suite's walk does not pay for them twice. The trust box is on the sign-in walk's
- * second-factor pages, the recovery codes' actions on the account walk's, the presets and the
- * quickstart on the admin walk's. The email sign-in code needs EMAIL_SIGN_IN_CODES, which the
+ * so the suite's walk does not pay for them twice (the suite's walk has some of them too: the trust
+ * box, the recovery codes, the presets). The email sign-in code needs EMAIL_SIGN_IN_CODES, which the
  * suite's server leaves off: email-sign-in-codes.spec.ts photographs it on an instance of its own.
  */
 async function newStatePages(walk: Walk) {
@@ -417,7 +416,29 @@ async function newStatePages(walk: Walk) {
   await page.locator('form[action$="/code"] button[type=submit]').click();
   await walk.check('check-mail-wrong-code', '[role=alert]');
 
-  // Admin: a kind that is public (no secret), the bulk actions' confirmation pages.
+  // The second step with "Don't ask again on this device": with the code form, and with a passkey alone.
+  const coded = await makeUser({ secondFactor: true });
+  await startSignIn(walk, client, { redirect_uri: landing });
+  await signIn(page, coded);
+  await walk.check('second-factor-trust', 'input[name=trust_device]');
+  const keyed = await makeUser();
+  await enrolPasskey(keyed);
+  await startSignIn(walk, client, { redirect_uri: landing });
+  await signIn(page, keyed);
+  await walk.check('second-factor-passkey-trust', 'form[action$="/passkey"] input[name=trust_device]');
+
+  // New recovery codes in /account, with Copy, Download and Print.
+  await page.context().clearCookies();
+  await page.goto('/account');
+  await signIn(page, grace);
+  await expect(page).toHaveURL(/\/account$/);
+  await enrolTotp(grace);
+  await page.goto('/account/security');
+  await page.locator('input#codes-currentPassword').fill(grace.password);
+  await page.locator('input#codes-currentPassword').press('Enter');
+  await walk.check('recovery-codes-actions', 'ul#recovery-codes li');
+
+  // Admin: a kind that is public (no secret), a client's quickstart, the bulk actions' confirmation pages.
   const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
   await page.context().clearCookies();
   await page.goto('/admin/clients');
@@ -425,6 +446,7 @@ async function newStatePages(walk: Walk) {
   await submitCode(page, totpCode(admin.totpSecret!, Date.now()));
   await expect(page).toHaveURL(/\/admin\/clients$/);
   await walk.visit('/admin/clients/new?kind=spa', 'admin-client-new-spa', 'input#name');
+  await walk.visit(`/admin/clients/${encodeURIComponent(client.id)}`, 'admin-client-quickstart', 'main pre, main code');
   await walk.visit(`/admin/users/bulk?action=disable&id=${grace.id}&id=${alan.id}&id=${admin.id}`, 'admin-users-bulk-confirm', 'main li');
   await walk.visit(
     `/admin/clients/bulk?action=delete&id=${encodeURIComponent(client.id)}&id=${encodeURIComponent(logoClient.id)}`,
