@@ -475,7 +475,9 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   const account = await accountForSecondStep(ctx, interaction);
   if (account) {
     const person = { id: account.id, username: account.username };
-    return finishSecondStep(ctx, uid, cookie, interaction, person, { method: 'passkey', uid, response }, context);
+    // "Don't ask again on this device" counts for a passkey as for a code: the page offers the box with either.
+    const trust = form.get('trust_device') === 'on';
+    return finishSecondStep(ctx, uid, cookie, interaction, person, { method: 'passkey', uid, response }, context, trust);
   }
   const client = await clientOf(ctx, interaction);
   const checked = await checkSignIn(ctx, uid, response);
