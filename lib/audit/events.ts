@@ -100,6 +100,19 @@ export const auditDetailsSchemas = {
     kind: z.enum(['access_token', 'refresh_token']),
     via: z.enum(['revocation_endpoint', 'reuse_detected']),
   }),
+  /**
+   * A logout token (OpenID Connect Back-Channel Logout 1.0) the client answered 200 to (`delivered`), or that
+   * Gatehouse stopped sending after `attempts` tries or because the client is gone or has no URI any more
+   * (`abandoned`); `error` is the last attempt's status or network failure. The target is the client. Never the token.
+   */
+  'backchannel_logout.delivered': z.strictObject({ accountId: id, sid: z.string().max(200).optional(), attempts: z.number().int().min(1) }),
+  'backchannel_logout.abandoned': z.strictObject({
+    accountId: id,
+    sid: z.string().max(200).optional(),
+    attempts: z.number().int().min(0),
+    reason: z.enum(['attempts_exhausted', 'client_gone']),
+    error: z.string().max(300).optional(),
+  }),
   'client.created': z.strictObject({
     name: label,
     confidential: z.boolean(),
@@ -217,6 +230,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'consent.revoked': 'Consent revoked',
   'session.ended': 'Sessions ended',
   'token.revoked': 'Tokens revoked',
+  'backchannel_logout.delivered': 'Logout token delivered',
+  'backchannel_logout.abandoned': 'Logout token abandoned',
   'client.created': 'Client created',
   'client.updated': 'Client updated',
   'client.enabled': 'Client enabled',

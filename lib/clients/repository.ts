@@ -34,6 +34,9 @@ export interface ClientMetadata {
   id_token_signed_response_alg: IdTokenSigningAlg;
   /** Every sign-in for it ends with a second factor (lib/oidc/step-up.ts). */
   require_second_factor: boolean;
+  /** OpenID Connect Back-Channel Logout 1.0 §2.2: where its logout tokens go (lib/logout/). */
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
 }
 
 /** The columns that hold JSON text, as the lists they hold. */
@@ -54,9 +57,14 @@ export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTo
  * What registering a client stores: its record without what the database sets, and the secret's hash.
  * `requireSecondFactor` left out is the column's default, false (an update leaves it as it is).
  */
-export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor'> & {
+export type NewClient = Omit<
+  ClientRecord,
+  'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor' | 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired'
+> & {
   secretHash: string | null;
   requireSecondFactor?: boolean;
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
 };
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
@@ -136,6 +144,10 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
     admin_api: Boolean(row.admin_api),
     id_token_signed_response_alg: row.id_token_signed_response_alg as IdTokenSigningAlg,
     require_second_factor: Boolean(row.require_second_factor),
+    // Recognised by the provider only with BACKCHANNEL_LOGOUT=on (features.backchannelLogout), which drops them otherwise.
+    ...(row.backchannel_logout_uri
+      ? { backchannel_logout_uri: row.backchannel_logout_uri, backchannel_logout_session_required: Boolean(row.backchannel_logout_session_required) }
+      : {}),
   };
 }
 
@@ -156,6 +168,8 @@ function toRecord(row: Client): ClientRecord {
     adminApi: row.adminApi,
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg as IdTokenSigningAlg,
     requireSecondFactor: row.requireSecondFactor,
+    backchannelLogoutUri: row.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: row.backchannelLogoutSessionRequired,
     enabled: row.enabled,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

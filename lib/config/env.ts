@@ -329,6 +329,25 @@ const envSchema = z.object({
    */
   EMAIL_SIGN_IN_CODES: z.enum(['off', 'on']).default('off'),
   /**
+   * `on`: OpenID Connect Back-Channel Logout 1.0. Clients with a `backchannel_logout_uri` get a signed
+   * logout token whenever a session they signed in through ends: the person signs out, ends their other
+   * sessions in /account, or an admin ends their sessions, disables them or sets their password. Tokens
+   * wait in the database and are retried with doubling waits, so a restart or a client that is down loses
+   * none; each outcome is in the audit log. ID tokens carry `sid`, and discovery lists
+   * `backchannel_logout_supported`. See [Back-channel logout](backchannel-logout.md).
+   */
+  BACKCHANNEL_LOGOUT: z.enum(['off', 'on']).default('off'),
+  /**
+   * With `BACKCHANNEL_LOGOUT=on`, how many times a logout token is sent to a client that does not answer
+   * 200 before Gatehouse gives up (the waits double from 5 seconds: 10 tries span about 40 minutes).
+   */
+  BACKCHANNEL_LOGOUT_MAX_ATTEMPTS: z.coerce
+    .number({ error: 'BACKCHANNEL_LOGOUT_MAX_ATTEMPTS must be a whole number from 1 to 30' })
+    .int()
+    .min(1)
+    .max(30)
+    .default(10),
+  /**
    * Sign-ups per source address an hour (IPv6: per /64), taken usernames included; past it the address
    * waits until the hour ends.
    */

@@ -83,6 +83,8 @@ export function clientRecord(overrides: Partial<ClientRecord> = {}): ClientRecor
     adminApi: false,
     idTokenSignedResponseAlg: 'RS256',
     requireSecondFactor: false,
+    backchannelLogoutUri: null,
+    backchannelLogoutSessionRequired: false,
     enabled: true,
     createdAt: new Date('2026-01-02T03:04:05.000Z'),
     updatedAt: new Date('2026-01-02T03:04:05.000Z'),

@@ -30,6 +30,8 @@ export function clientToWire(client: ClientRecord) {
     admin_api: client.adminApi,
     id_token_signed_response_alg: client.idTokenSignedResponseAlg,
     require_second_factor: client.requireSecondFactor,
+    backchannel_logout_uri: client.backchannelLogoutUri,
+    backchannel_logout_session_required: client.backchannelLogoutSessionRequired,
     enabled: client.enabled,
     created_at: client.createdAt.toISOString(),
     updated_at: client.updatedAt.toISOString(),
