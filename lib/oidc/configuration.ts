@@ -48,6 +48,8 @@ export interface ProviderSettings {
   defaultLocale?: Locale;
   /** EMAIL_SIGN_IN_CODES is on: its acr is listed too. */
   emailSignInCodes?: boolean;
+  /** BACKCHANNEL_LOGOUT is on (lib/oidc/backchannel-logout.ts). */
+  backchannelLogout?: boolean;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -255,6 +257,11 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         // proves nothing but its client_id, so it is never a resource server (§2.1, §4).
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId || isConfidentialResourceServer(client),
       },
+      // OpenID Connect Back-Channel Logout 1.0, when the operator turns it on: clients may register a
+      // backchannel_logout_uri, discovery says backchannel_logout_supported, and the library's logout
+      // queues a token per signed-in client (lib/oidc/backchannel-logout.ts). Off, the library drops the
+      // clients' backchannel_logout_* metadata and lists nothing.
+      backchannelLogout: { enabled: settings.backchannelLogout ?? false },
       rpInitiatedLogout: {
         enabled: true,
         // The provider's own pages, in the person's language (lib/oidc/provider-pages.ts).

@@ -12,6 +12,7 @@ import { cachedClientMetadata } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';
+import { useQueuedBackchannelLogout } from './backchannel-logout.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
@@ -52,6 +53,7 @@ export async function createProvider({
       brand,
       defaultLocale: config.DEFAULT_LOCALE,
       emailSignInCodes: config.EMAIL_SIGN_IN_CODES === 'on',
+      backchannelLogout: config.BACKCHANNEL_LOGOUT === 'on',
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
@@ -60,6 +62,7 @@ export async function createProvider({
   useHashedClientSecrets(provider, throttle);
   useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
   useExtensions(provider, brand, log);
+  if (config.BACKCHANNEL_LOGOUT === 'on') useQueuedBackchannelLogout(provider, db, now);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.

@@ -14,6 +14,8 @@ import { checkRedisAtStart } from '../db/redis-health.ts';
 import { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKeyRotation } from '../keys/signing-keys.ts';
 import { auditTokenRevocations } from '../audit/token-audit.ts';
 import { startAuditRetention } from '../audit/retention.ts';
+import { startLogoutDelivery } from '../logout/delivery.ts';
+import { dropQueuedLogouts } from '../logout/queue.ts';
 import { reportClientPolicyViolations } from '../clients/policy-report.ts';
 import { reportUsernameClashes } from '../users/username-clashes.ts';
 import { passkeysStartupLine } from '../factors/passkeys.ts';
@@ -172,6 +174,24 @@ export const START_STEPS: readonly StartStep[] = [
     name: 'key-rotation',
     run(s) {
       s.onClose(startSigningKeyRotation(s.ctx, rotationSettings(s.ctx.config)));
+    },
+  },
+  {
+    // BACKCHANNEL_LOGOUT=on: the queued logout tokens go out from every instance (lib/logout/delivery.ts).
+    name: 'backchannel-logout',
+    run(s) {
+      const { ctx } = s;
+      // Off, nothing is sent: what an earlier run queued goes.
+      if (ctx.config.BACKCHANNEL_LOGOUT !== 'on') {
+        void dropQueuedLogouts(ctx.db).catch((error: unknown) => ctx.log.error({ err: error }, 'back-channel logout: emptying the queue failed'));
+        return;
+      }
+      s.onClose(
+        startLogoutDelivery(
+          { db: ctx.db, provider: () => ctx.provider(), now: ctx.now, log: ctx.log },
+          { maxAttempts: ctx.config.BACKCHANNEL_LOGOUT_MAX_ATTEMPTS },
+        ),
+      );
     },
   },
   {
