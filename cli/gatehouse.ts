@@ -15,6 +15,7 @@ import { InvalidRequest, ServiceError } from '../lib/platform/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
 import { keyCommands } from './commands/keys.ts';
+import { registrationCommands } from './commands/registration.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
 import { describeFlagIssues, table } from './output.ts';
@@ -23,6 +24,7 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   client: { summary: 'OAuth clients', commands: clientCommands },
   user: { summary: 'people who sign in', commands: userCommands },
   keys: { summary: 'token signing keys', commands: keyCommands },
+  registration: { summary: 'dynamic client registration: initial access tokens, approvals', commands: registrationCommands },
 };
 
 function usage(): string {

@@ -127,7 +127,34 @@ export const auditDetailsSchemas = {
   }),
   'client.updated': z.strictObject({ changed: fields }),
   'client.enabled': z.strictObject({}),
-  'client.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  /** `reason: unused`: a self-registered client that got no token for DYNAMIC_REGISTRATION_UNUSED_DAYS, disabled by Gatehouse. */
+  'client.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional(), reason: z.enum(['unused']).optional() }),
+  /**
+   * A client registered itself at /oauth/register (RFC 7591): `registeredWith`, the initial access token's id (none:
+   * open registration); `pending`: it waits for an admin's approval.
+   */
+  'client.registered': z.strictObject({
+    registeredWith: id.optional(),
+    pending: z.boolean(),
+    confidential: z.boolean(),
+    grantTypes: z.array(z.string().max(64)).max(10),
+    scopes,
+    redirectUris: z.array(z.string().max(2000)).max(50),
+  }),
+  /** A self-registered client changed (RFC 7592 §2.2) or deleted (§2.3) its own registration. */
+  'client.registration_updated': z.strictObject({ changed: fields }),
+  'client.registration_deleted': z.strictObject({}),
+  'client.approved': z.strictObject({}),
+  /** An initial access token (RFC 7591 §3) issued, with its limits; never the token. */
+  'registration_token.issued': z.strictObject({
+    maxClients: z.number().int().min(1),
+    expiresAt: z.string().max(40),
+    redirectHosts: z.array(z.string().max(255)).max(50),
+    grantTypes: z.array(z.string().max(64)).max(10),
+    scopes,
+    requireApproval: z.boolean(),
+  }),
+  'registration_token.revoked': z.strictObject({}),
   'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /** That a secret was rotated, never the secret. */
   'client.secret_rotated': z.strictObject({}),
@@ -206,7 +233,7 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
 }
 
-export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key';
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'registration_token';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -237,6 +264,12 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'client.enabled': 'Client enabled',
   'client.disabled': 'Client disabled',
   'client.deleted': 'Client deleted',
+  'client.registered': 'Client registered itself',
+  'client.registration_updated': 'Client changed its registration',
+  'client.registration_deleted': 'Client deleted its registration',
+  'client.approved': 'Client approved',
+  'registration_token.issued': 'Initial access token issued',
+  'registration_token.revoked': 'Initial access token revoked',
   'client.secret_rotated': 'Client secret rotated',
   'user.created': 'User created',
   'user.invited': 'Invitation sent',

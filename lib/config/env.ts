@@ -338,6 +338,34 @@ const envSchema = z.object({
    */
   BACKCHANNEL_LOGOUT: z.enum(['off', 'on']).default('off'),
   /**
+   * Dynamic client registration (RFC 7591, with RFC 7592's management) at `/oauth/register`. `off` (the
+   * default): clients are registered by admins only. `token`: a client registers itself with an initial
+   * access token an admin issued (portal, CLI, admin API), within that token's limits. `open`: without one
+   * too, which anyone who reaches Gatehouse can then do: rate-limited per source address
+   * (DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP), and waiting for an admin's approval unless
+   * DYNAMIC_REGISTRATION_OPEN_APPROVAL is `off`. See [Dynamic client registration](dynamic-registration.md).
+   */
+  DYNAMIC_REGISTRATION: z.enum(['off', 'token', 'open']).default('off'),
+  /** With `DYNAMIC_REGISTRATION=open`, whether a client registered without an initial access token waits for an admin's approval. */
+  DYNAMIC_REGISTRATION_OPEN_APPROVAL: z.enum(['off', 'on']).default('on'),
+  /** With `DYNAMIC_REGISTRATION=open`, registrations without an initial access token per source address an hour (IPv6: per /64). */
+  DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP: z.coerce
+    .number({ error: 'DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP must be a whole number from 1 to 10000' })
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(10),
+  /**
+   * Self-registered clients that get no token for this many days are disabled (checked hourly; an admin can
+   * enable them again). `0` keeps them for ever.
+   */
+  DYNAMIC_REGISTRATION_UNUSED_DAYS: z.coerce
+    .number({ error: 'DYNAMIC_REGISTRATION_UNUSED_DAYS must be a whole number of days (0 keeps them for ever)' })
+    .int()
+    .min(0)
+    .max(36_500)
+    .default(90),
+  /**
    * With `BACKCHANNEL_LOGOUT=on`, how many times a logout token is sent to a client that does not answer
    * 200 before Gatehouse gives up (the waits double from 5 seconds: 10 tries span about 40 minutes).
    */

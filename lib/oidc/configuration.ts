@@ -21,6 +21,7 @@ import { interactionPolicyWithStepUp } from './step-up.ts';
 import { promptValues, withAccountChoice } from './select-account.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
+import { registrationFeatures, type RegistrationMode } from './registration.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
   public_resource_server: 'only confidential clients can be resource servers',
@@ -50,6 +51,8 @@ export interface ProviderSettings {
   emailSignInCodes?: boolean;
   /** BACKCHANNEL_LOGOUT is on (lib/oidc/backchannel-logout.ts). */
   backchannelLogout?: boolean;
+  /** DYNAMIC_REGISTRATION (lib/oidc/registration.ts); off when not given. */
+  dynamicRegistration?: RegistrationMode;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -262,6 +265,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // queues a token per signed-in client (lib/oidc/backchannel-logout.ts). Off, the library drops the
       // clients' backchannel_logout_* metadata and lists nothing.
       backchannelLogout: { enabled: settings.backchannelLogout ?? false },
+      // RFC 7591/7592 when the operator turns it on; discovery lists registration_endpoint only then.
+      ...registrationFeatures(settings.dynamicRegistration ?? 'off', db),
       rpInitiatedLogout: {
         enabled: true,
         // The provider's own pages, in the person's language (lib/oidc/provider-pages.ts).

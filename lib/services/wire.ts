@@ -32,6 +32,8 @@ export function clientToWire(client: ClientRecord) {
     require_second_factor: client.requireSecondFactor,
     backchannel_logout_uri: client.backchannelLogoutUri,
     backchannel_logout_session_required: client.backchannelLogoutSessionRequired,
+    registered_dynamically: client.registeredDynamically,
+    approval_pending: client.approvalPending,
     enabled: client.enabled,
     created_at: client.createdAt.toISOString(),
     updated_at: client.updatedAt.toISOString(),

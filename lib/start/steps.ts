@@ -16,6 +16,7 @@ import { auditTokenRevocations } from '../audit/token-audit.ts';
 import { startAuditRetention } from '../audit/retention.ts';
 import { startLogoutDelivery } from '../logout/delivery.ts';
 import { dropQueuedLogouts } from '../logout/queue.ts';
+import { startUnusedClientSweep } from '../registration/clients.ts';
 import { reportClientPolicyViolations } from '../clients/policy-report.ts';
 import { reportUsernameClashes } from '../users/username-clashes.ts';
 import { passkeysStartupLine } from '../factors/passkeys.ts';
@@ -191,6 +192,17 @@ export const START_STEPS: readonly StartStep[] = [
           { db: ctx.db, provider: () => ctx.provider(), now: ctx.now, log: ctx.log },
           { maxAttempts: ctx.config.BACKCHANNEL_LOGOUT_MAX_ATTEMPTS },
         ),
+      );
+    },
+  },
+  {
+    // Self-registered clients that got no token for DYNAMIC_REGISTRATION_UNUSED_DAYS are disabled, hourly.
+    name: 'unused-clients',
+    run(s) {
+      const { ctx } = s;
+      if (ctx.config.DYNAMIC_REGISTRATION === 'off') return;
+      s.onClose(
+        startUnusedClientSweep(ctx.db, { days: ctx.config.DYNAMIC_REGISTRATION_UNUSED_DAYS, now: ctx.now, log: (line) => ctx.log.info(line) }),
       );
     },
   },

@@ -10,6 +10,22 @@ CREATE TABLE "backchannel_logouts" (
     "last_error" TEXT
 );
 
+-- CreateTable
+CREATE TABLE "initial_access_tokens" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "token_hash" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "max_clients" INTEGER NOT NULL,
+    "clients_registered" INTEGER NOT NULL DEFAULT 0,
+    "redirect_hosts" TEXT NOT NULL,
+    "grant_types" TEXT NOT NULL,
+    "scopes" TEXT NOT NULL,
+    "require_approval" BOOLEAN NOT NULL,
+    "expires_at" DATETIME NOT NULL,
+    "revoked_at" DATETIME,
+    "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -31,6 +47,10 @@ CREATE TABLE "new_clients" (
     "require_second_factor" BOOLEAN NOT NULL DEFAULT false,
     "backchannel_logout_uri" TEXT,
     "backchannel_logout_session_required" BOOLEAN NOT NULL DEFAULT false,
+    "registered_dynamically" BOOLEAN NOT NULL DEFAULT false,
+    "approval_pending" BOOLEAN NOT NULL DEFAULT false,
+    "initial_access_token_id" TEXT,
+    "last_used_at" DATETIME,
     "enabled" BOOLEAN NOT NULL DEFAULT true,
     "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" DATETIME NOT NULL
@@ -43,3 +63,6 @@ PRAGMA defer_foreign_keys=OFF;
 
 -- CreateIndex
 CREATE INDEX "backchannel_logouts_next_attempt_at_idx" ON "backchannel_logouts"("next_attempt_at");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "initial_access_tokens_token_hash_key" ON "initial_access_tokens"("token_hash");
