@@ -46,7 +46,14 @@ these limits. The token is printed once; Gatehouse keeps only a hash of it.
   --require-approval     clients registered with it wait until an admin approves them
   --json                 print JSON: the token and its limits
 `,
-  fields: { name: '--name', maxClients: '--max-clients', expiresInDays: '--expires-in-days', redirectHosts: '--redirect-host', grantTypes: '--grant-type', scopes: '--scope' },
+  fields: {
+    name: '--name',
+    maxClients: '--max-clients',
+    expiresInDays: '--expires-in-days',
+    redirectHosts: '--redirect-host',
+    grantTypes: '--grant-type',
+    scopes: '--scope',
+  },
   async run(argv, ctx) {
     const { values, positionals: rest } = parseCommand('registration issue', argv, {
       name: { type: 'string' },
@@ -86,8 +93,16 @@ const list: Command = {
     const { positionals: rest } = parseCommand('registration list', argv, {});
     positionals('registration list', rest, []);
     const all = await (await tokens()).listInitialAccessTokens(await ctx.db());
-    const state = (t: InitialAccessTokenRecord) => (t.revokedAt ? 'revoked' : t.expiresAt.getTime() <= Date.now() ? 'expired' : t.clientsRegistered >= t.maxClients ? 'used up' : 'live');
-    const rows = all.map((t) => [t.id, t.name, state(t), `${t.clientsRegistered}/${t.maxClients}`, t.expiresAt.toISOString(), t.requireApproval ? 'yes' : 'no']);
+    const state = (t: InitialAccessTokenRecord) =>
+      t.revokedAt ? 'revoked' : t.expiresAt.getTime() <= Date.now() ? 'expired' : t.clientsRegistered >= t.maxClients ? 'used up' : 'live';
+    const rows = all.map((t) => [
+      t.id,
+      t.name,
+      state(t),
+      `${t.clientsRegistered}/${t.maxClients}`,
+      t.expiresAt.toISOString(),
+      t.requireApproval ? 'yes' : 'no',
+    ]);
     return {
       json: all.map(tokenToWire),
       text: table(['ID', 'NAME', 'STATE', 'CLIENTS', 'EXPIRES', 'APPROVAL'], rows, 'No initial access tokens issued.'),

@@ -171,9 +171,9 @@ test('"sign out other sessions" ends the others at their clients, not the curren
   const kept = await signedIn(client, user);
   const other = await signedIn(client, user);
   const sessions = await db.prisma.oidcModelInstance.findMany({ where: { model: 'Session', accountId: user.id } });
-  const keptUid = sessions.map((s) => JSON.parse(s.payload) as { uid: string; authorizations: Record<string, { sid: string }> }).find(
-    (s) => s.authorizations[client.id]?.sid === kept.claims.sid,
-  )?.uid;
+  const keptUid = sessions
+    .map((s) => JSON.parse(s.payload) as { uid: string; authorizations: Record<string, { sid: string }> })
+    .find((s) => s.authorizations[client.id]?.sid === kept.claims.sid)?.uid;
   assert.ok(keptUid);
   assert.equal(await endOtherSessions(db, { id: user.id, username: user.username, sessionUid: keptUid }), 1);
 

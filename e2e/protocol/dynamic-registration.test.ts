@@ -27,7 +27,13 @@ const openDb = isolatedDatabase('open-registration');
 const openPort = await freePort();
 const openUrl = `http://localhost:${openPort}`;
 const open = await startInstance(
-  { DATABASE_URL: openDb.url, ISSUER: openUrl, DYNAMIC_REGISTRATION: 'open', DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP: '2', DYNAMIC_REGISTRATION_OPEN_APPROVAL: 'off' },
+  {
+    DATABASE_URL: openDb.url,
+    ISSUER: openUrl,
+    DYNAMIC_REGISTRATION: 'open',
+    DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP: '2',
+    DYNAMIC_REGISTRATION_OPEN_APPROVAL: 'off',
+  },
   openPort,
 );
 
@@ -53,7 +59,13 @@ const token = async (input: Partial<InitialAccessTokenInput> = {}) =>
   (
     await issueInitialAccessToken(
       db,
-      { name: `for test ${++tokens}`, redirectHosts: ['127.0.0.1'], grantTypes: ['authorization_code', 'refresh_token'], scopes: ['openid', 'profile'], ...input },
+      {
+        name: `for test ${++tokens}`,
+        redirectHosts: ['127.0.0.1'],
+        grantTypes: ['authorization_code', 'refresh_token'],
+        scopes: ['openid', 'profile'],
+        ...input,
+      },
       { now: Date.now() },
     )
   ).token;

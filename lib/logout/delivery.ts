@@ -82,7 +82,12 @@ async function deliver({ db, provider, now }: Deps, settings: DeliverySettings, 
   const who = { accountId: logout.accountId, ...(logout.sid ? { sid: logout.sid } : {}) };
   if (!client?.backchannelLogoutUri) {
     await removeLogout(db, logout.id);
-    await recordAudit(db, { action: 'backchannel_logout.abandoned', actor: null, target, details: { ...who, attempts: logout.attempts, reason: 'client_gone' } });
+    await recordAudit(db, {
+      action: 'backchannel_logout.abandoned',
+      actor: null,
+      target,
+      details: { ...who, attempts: logout.attempts, reason: 'client_gone' },
+    });
     return;
   }
   const attempts = logout.attempts + 1;

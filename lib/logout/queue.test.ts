@@ -11,11 +11,7 @@ import { retryDelay } from './delivery.ts';
 
 test('a session owes a logout to each client signed in through it, with that client’s sid; payloads without an account owe none', () => {
   assert.deepEqual(
-    logoutsOfSessions([
-      { accountId: 'u1', authorizations: { a: { sid: 's-a' }, b: {} } },
-      { accountId: 'u2' },
-      { authorizations: { a: { sid: 'x' } } },
-    ]),
+    logoutsOfSessions([{ accountId: 'u1', authorizations: { a: { sid: 's-a' }, b: {} } }, { accountId: 'u2' }, { authorizations: { a: { sid: 'x' } } }]),
     [
       { clientId: 'a', accountId: 'u1', sid: 's-a' },
       { clientId: 'b', accountId: 'u1', sid: null },
@@ -33,7 +29,11 @@ for (const storage of testDatabases('logout-queue')) {
       const db = await storage.open();
       await dropQueuedLogouts(db);
       const { holder } = await person(db);
-      const { client: receiver } = await registerClient(db, { name: 'Receiver', redirectUris: ['https://rp.example/cb'], backchannelLogoutUri: 'https://rp.example/bcl' });
+      const { client: receiver } = await registerClient(db, {
+        name: 'Receiver',
+        redirectUris: ['https://rp.example/cb'],
+        backchannelLogoutUri: 'https://rp.example/bcl',
+      });
       const plain = await app(db);
       const kept = await session(db, holder.id, { clients: [receiver.id, plain.id] });
       const other = await session(db, holder.id, { clients: [receiver.id, plain.id] });

@@ -93,7 +93,11 @@ export async function removeLogout(db: Database, id: string): Promise<void> {
 }
 
 /** A failed attempt: counted, with why (never the token), and due again at `nextAttemptAt`. */
-export async function retryLogoutLater(db: Database, id: string, { attempts, nextAttemptAt, error }: { attempts: number; nextAttemptAt: number; error: string }): Promise<void> {
+export async function retryLogoutLater(
+  db: Database,
+  id: string,
+  { attempts, nextAttemptAt, error }: { attempts: number; nextAttemptAt: number; error: string },
+): Promise<void> {
   await db.prisma.backchannelLogout.updateMany({ where: { id }, data: { attempts, nextAttemptAt: BigInt(nextAttemptAt), lastError: error.slice(0, 300) } });
 }
 

@@ -27,24 +27,32 @@ export const LIMITS_POLICY = 'gatehouse_limits';
 export type RegistrationMode = Env['DYNAMIC_REGISTRATION'];
 
 /** The features' configuration for `mode`; both off unless the operator turned registration on. */
-export function registrationFeatures(mode: RegistrationMode, db: Database): Pick<NonNullable<Configuration['features']>, 'registration' | 'registrationManagement'> {
+export function registrationFeatures(
+  mode: RegistrationMode,
+  db: Database,
+): Pick<NonNullable<Configuration['features']>, 'registration' | 'registrationManagement'> {
   if (mode === 'off') return { registration: { enabled: false }, registrationManagement: { enabled: false } };
   return {
     registration: {
       enabled: true,
       // `token`: the provider looks the presented token up (the adapter's InitialAccessToken, from our table).
       initialAccessToken: mode === 'token',
-      policies: {
-        // Runs for a registration with a token, and for every update of what registered with one (the
-        // registration access token inherits the policy): the token's limits hold for the client's life.
-        async [LIMITS_POLICY](ctx, properties) {
-          const token = registrationRequest()?.initialAccessToken ?? (await tokenOfClient(db, ctx.oidc.client?.clientId));
-          if (!token) throw new errors.InvalidClientMetadata('the initial access token this client registered with no longer exists');
-          const violation = limitViolation(properties as Record<string, unknown>, token);
-          if (violation?.error === 'invalid_redirect_uri') throw new errors.InvalidRedirectUri(violation.description);
-          if (violation) throw new errors.InvalidClientMetadata(violation.description);
-        },
-      },
+      // The library runs policies only for tokens it finds through the adapter, so `open` has none: the rules
+      // every client follows (lib/registration/clients.ts) are its only limits.
+      policies:
+        mode !== 'token'
+          ? undefined
+          : {
+              // Runs for a registration with a token, and for every update of what registered with one (the
+              // registration access token inherits the policy): the token's limits hold for the client's life.
+              async [LIMITS_POLICY](ctx, properties) {
+                const token = registrationRequest()?.initialAccessToken ?? (await tokenOfClient(db, ctx.oidc.client?.clientId));
+                if (!token) throw new errors.InvalidClientMetadata('the initial access token this client registered with no longer exists');
+                const violation = limitViolation(properties as Record<string, unknown>, token);
+                if (violation?.error === 'invalid_redirect_uri') throw new errors.InvalidRedirectUri(violation.description);
+                if (violation) throw new errors.InvalidClientMetadata(violation.description);
+              },
+            },
       // The same shapes as a client an admin registers: never an id that starts with "-", a 256-bit secret.
       idFactory: () => newClientId(),
       secretFactory: () => generateClientSecret(),
@@ -99,7 +107,10 @@ export function useDynamicRegistration(provider: Provider, { throttle, config }:
         ctx.status = 429;
         ctx.set('Retry-After', String(check.retryAfterSeconds));
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { error: 'too_many_requests', error_description: `too many registrations from this address; try again in ${check.retryAfterSeconds} seconds` };
+        ctx.body = {
+          error: 'too_many_requests',
+          error_description: `too many registrations from this address; try again in ${check.retryAfterSeconds} seconds`,
+        };
         return;
       }
     }

@@ -104,7 +104,11 @@ export async function storeRegisteredClient(
 ): Promise<void> {
   const existing = await findClient(db, clientId);
   const token = request.initialAccessToken;
-  const input = registrationInput(clientId, metadata, existing ? existing.scope.split(' ') : (token?.scopes.filter((s) => DEFAULT_SCOPES.includes(s)) ?? DEFAULT_SCOPES));
+  const input = registrationInput(
+    clientId,
+    metadata,
+    existing ? existing.scope.split(' ') : (token?.scopes.filter((s) => DEFAULT_SCOPES.includes(s)) ?? DEFAULT_SCOPES),
+  );
   const fields = storedFields(input);
   const secret = typeof metadata.client_secret === 'string' ? metadata.client_secret : undefined;
   const by: AuditBy = { actor: clientActor(clientId), context: request.context };
@@ -112,7 +116,9 @@ export async function storeRegisteredClient(
     if (!existing.registeredDynamically) throw new errors.InvalidClientMetadata('this client is managed by an administrator');
     // Turning one into the other would need a secret made or thrown away: a new client, not an edit.
     if (existing.confidential !== (input.type === 'confidential')) {
-      throw new errors.InvalidClientMetadata(`a ${existing.confidential ? 'confidential' : 'public'} client stays ${existing.confidential ? 'confidential' : 'public'}`);
+      throw new errors.InvalidClientMetadata(
+        `a ${existing.confidential ? 'confidential' : 'public'} client stays ${existing.confidential ? 'confidential' : 'public'}`,
+      );
     }
     const updated = await updateClientRow(db, clientId, fields);
     if (!updated) throw new NotFound(`no client ${clientId}`);
@@ -155,7 +161,11 @@ export async function deleteRegisteredClient(db: Database, clientId: string, req
   if (!existing?.registeredDynamically) throw new errors.InvalidClientMetadata('this client is managed by an administrator');
   await deleteClientRow(db, clientId);
   await destroyArtifactsOfClient(db, clientId);
-  await recordAuditBy(db, { actor: clientActor(clientId), context: request?.context }, { action: 'client.registration_deleted', target: target(existing), details: {} });
+  await recordAuditBy(
+    db,
+    { actor: clientActor(clientId), context: request?.context },
+    { action: 'client.registration_deleted', target: target(existing), details: {} },
+  );
 }
 
 const target = (client: { id: string; name: string }) => ({ type: 'client' as const, id: client.id, label: client.name });
@@ -183,7 +193,10 @@ export async function disableUnusedClients(db: Database, days: number, now: numb
 }
 
 /** Every `intervalMs` (hourly), for the process's life; returns the stop. */
-export function startUnusedClientSweep(db: Database, { days, now, log, intervalMs = 3_600_000 }: { days: number; now: () => number; log: (line: string) => void; intervalMs?: number }) {
+export function startUnusedClientSweep(
+  db: Database,
+  { days, now, log, intervalMs = 3_600_000 }: { days: number; now: () => number; log: (line: string) => void; intervalMs?: number },
+) {
   if (!(days > 0)) return () => {};
   const run = () =>
     disableUnusedClients(db, days, now()).then(

@@ -30,7 +30,10 @@ export const initialAccessTokenSchema = z.object({
   expiresInDays: z.coerce.number().int().min(1).max(365).default(7),
   redirectHosts: z.array(hostSchema).max(50).default([]),
   grantTypes: z.array(z.enum(REGISTRABLE_GRANT_TYPES)).min(1, 'Choose at least one grant type').default(['authorization_code', 'refresh_token']),
-  scopes: z.array(z.enum(REGISTRABLE_SCOPES as [string, ...string[]])).min(1, 'Choose at least one scope').default(['openid', 'profile', 'email', 'offline_access']),
+  scopes: z
+    .array(z.enum(REGISTRABLE_SCOPES as [string, ...string[]]))
+    .min(1, 'Choose at least one scope')
+    .default(['openid', 'profile', 'email', 'offline_access']),
   requireApproval: z.boolean().default(false),
 });
 export type InitialAccessTokenInput = z.input<typeof initialAccessTokenSchema>;

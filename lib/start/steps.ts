@@ -201,9 +201,7 @@ export const START_STEPS: readonly StartStep[] = [
     run(s) {
       const { ctx } = s;
       if (ctx.config.DYNAMIC_REGISTRATION === 'off') return;
-      s.onClose(
-        startUnusedClientSweep(ctx.db, { days: ctx.config.DYNAMIC_REGISTRATION_UNUSED_DAYS, now: ctx.now, log: (line) => ctx.log.info(line) }),
-      );
+      s.onClose(startUnusedClientSweep(ctx.db, { days: ctx.config.DYNAMIC_REGISTRATION_UNUSED_DAYS, now: ctx.now, log: (line) => ctx.log.info(line) }));
     },
   },
   {

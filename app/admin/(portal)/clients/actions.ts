@@ -2,7 +2,14 @@
 // The client pages' server actions in page order (new, the client's page, edit); outcomes.ts says what they share.
 import { notFound, redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
-import { approveClientFor, createClientFromForm, deleteClientFromForm, rotateSecretFromForm, setClientEnabledFor, updateClientFromForm } from '@/lib/surfaces/portal/clients';
+import {
+  approveClientFor,
+  createClientFromForm,
+  deleteClientFromForm,
+  rotateSecretFromForm,
+  setClientEnabledFor,
+  updateClientFromForm,
+} from '@/lib/surfaces/portal/clients';
 import type { ClientChange, ClientFormState, SecretRotation } from '@/lib/surfaces/portal/clients';
 import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { afterChange, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';

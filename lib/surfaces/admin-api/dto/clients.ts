@@ -35,7 +35,7 @@ export const clientSchema = z
       .string()
       .nullable()
       .meta({ description: 'Where logout tokens go when a session it signed in through ends (OpenID Connect Back-Channel Logout 1.0); null: none.' }),
-    backchannel_logout_session_required: z.boolean().meta({ description: 'Its logout tokens and ID tokens carry the session\'s sid.' }),
+    backchannel_logout_session_required: z.boolean().meta({ description: "Its logout tokens and ID tokens carry the session's sid." }),
     registered_dynamically: z.boolean().meta({ description: 'The client registered itself at /oauth/register (RFC 7591).' }),
     approval_pending: z.boolean().meta({ description: 'A self-registered client waiting for an admin to approve it: it signs no one in until then.' }),
     enabled: z.boolean(),

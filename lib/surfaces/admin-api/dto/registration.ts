@@ -44,7 +44,8 @@ export const newRegistrationTokenBodySchema = z
   .required({ name: true })
   .meta({
     id: 'NewRegistrationToken',
-    description: 'Defaults: one client, 7 days, any redirect host, authorization_code + refresh_token, scopes openid profile email offline_access, no approval.',
+    description:
+      'Defaults: one client, 7 days, any redirect host, authorization_code + refresh_token, scopes openid profile email offline_access, no approval.',
   });
 
 export type NewRegistrationTokenBody = z.output<typeof newRegistrationTokenBodySchema>;
