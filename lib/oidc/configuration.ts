@@ -174,6 +174,12 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // require_second_factor: every sign-in for the client ends with the mfa acr (lib/oidc/step-up.ts).
       properties: ['first_party', 'resource_server', 'admin_api', 'require_second_factor'],
       validator(_ctx, key, value, metadata) {
+        // A client registering itself (lib/oidc/registration.ts) sends neither: it is no first party and no
+        // resource server (RFC 7591 lets the server supply what a client left out).
+        if ((key === 'first_party' || key === 'resource_server') && value === undefined) {
+          metadata[key] = false;
+          return;
+        }
         const optional = key === 'admin_api' || key === 'require_second_factor';
         if ((key === 'first_party' || key === 'resource_server' || (optional && value !== undefined)) && typeof value !== 'boolean') {
           throw new errors.InvalidClientMetadata(`${key} must be a boolean`);
