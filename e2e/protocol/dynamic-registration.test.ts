@@ -11,7 +11,7 @@ import * as oidc from 'openid-client';
 import { closeDatabase, database } from '../../lib/db/database.ts';
 import { approveClient, disableUnusedClients } from '../../lib/registration/clients.ts';
 import { issueInitialAccessToken, type InitialAccessTokenInput } from '../../lib/registration/tokens.ts';
-import { freePort, isolatedDatabase, startInstance } from '../support/server.ts';
+import { freePort, isolatedDatabase, startServer } from '../support/server.ts';
 
 const suiteUrl = process.env.GATEHOUSE_TEST_URL;
 const own = isolatedDatabase('dynamic-registration');
@@ -21,12 +21,14 @@ process.env.GATEHOUSE_TEST_DATABASE_URL = own.url;
 const { authorize, TestBrowser } = await import('../support/browser.ts');
 const { baseUrl, makeUser, pkce, redirectUri } = await import('../support/fixtures.ts');
 
-const instance = await startInstance({ DATABASE_URL: own.url, ISSUER: baseUrl, DYNAMIC_REGISTRATION: 'token' }, port);
+// A fresh database is migrated at start: on a loaded machine that alone can take tens of seconds.
+const ready = { timeoutMs: 120_000 };
+const instance = await startServer({ DATABASE_URL: own.url, ISSUER: baseUrl, DYNAMIC_REGISTRATION: 'token' }, { port, ready });
 const db = database(own.url);
 const openDb = isolatedDatabase('open-registration');
 const openPort = await freePort();
 const openUrl = `http://localhost:${openPort}`;
-const open = await startInstance(
+const open = await startServer(
   {
     DATABASE_URL: openDb.url,
     ISSUER: openUrl,
@@ -34,7 +36,7 @@ const open = await startInstance(
     DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP: '2',
     DYNAMIC_REGISTRATION_OPEN_APPROVAL: 'off',
   },
-  openPort,
+  { port: openPort, ready },
 );
 
 after(async () => {
