@@ -46,6 +46,8 @@ export interface ClientSummary {
   /** Every sign-in to it ends with a second factor: the list says so. */
   requireSecondFactor: boolean;
   managed: boolean;
+  /** Registered itself and waits for an admin's approval (lib/registration/clients.ts): the list says so. */
+  approvalPending: boolean;
   createdAt: Date;
 }
 
@@ -71,6 +73,7 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
       firstParty: c.firstParty,
       requireSecondFactor: c.requireSecondFactor,
       managed: isManagedClient(c.id),
+      approvalPending: c.approvalPending,
       createdAt: c.createdAt,
     })),
     sort,

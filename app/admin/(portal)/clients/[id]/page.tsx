@@ -128,6 +128,14 @@ export default async function ClientPage({
                   [t('idTokenSignedResponseAlg')]: <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>,
                   [t('applicationType')]: client.applicationType,
                   [t('logoUri')]: client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">{none}</span>,
+                  [t('backchannelLogoutUri')]: client.backchannelLogoutUri ? (
+                    <span className="font-mono text-xs break-all">
+                      {client.backchannelLogoutUri}
+                      {client.backchannelLogoutSessionRequired ? ' (sid)' : ''}
+                    </span>
+                  ) : (
+                    <span className="text-slate-500">{none}</span>
+                  ),
                   [t('registered')]: exact(client.createdAt),
                   [t('lastChanged')]: exact(client.updatedAt),
                 }}
