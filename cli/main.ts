@@ -15,6 +15,7 @@ import type { Log } from '../lib/ops/log.ts';
 import { InvalidRequest, ServiceError } from '../lib/platform/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
+import { connectionCommands } from './commands/connections.ts';
 import { keyCommands } from './commands/keys.ts';
 import { registrationCommands } from './commands/registration.ts';
 import { userCommands } from './commands/users.ts';
@@ -26,6 +27,7 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   user: { summary: 'people who sign in', commands: userCommands },
   keys: { summary: 'token signing keys', commands: keyCommands },
   registration: { summary: 'dynamic client registration: initial access tokens, approvals', commands: registrationCommands },
+  connection: { summary: 'identity providers people may sign in with', commands: connectionCommands },
 };
 
 function usage(): string {

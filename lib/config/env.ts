@@ -121,7 +121,7 @@ const envSchema = z.object({
   SESSION_IDLE_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
   /**
    * Days a browser may skip the second step after the person ticks *Don't ask for a second step on this device*
-   * on the code step (0 to 365; 0: the box is not offered). Such a sign-in is a password-only one (acr
+   * on the second step, with a code or a passkey (0 to 365; 0: the box is not offered). Such a sign-in is a password-only one (acr
    * `urn:gatehouse:acr:password`, amr `pwd`): it never satisfies a client that requires a second factor, `acr_values`
    * asking for one, `max_age` or `prompt=login`. A password change or a reset of the person's second factors
    * ends every trust; the person sees and removes their trusted devices in `/account`. See
