@@ -18,6 +18,7 @@ import { clientCommands } from './commands/clients.ts';
 import { connectionCommands } from './commands/connections.ts';
 import { keyCommands } from './commands/keys.ts';
 import { apiCommands, groupCommands, roleCommands } from './commands/authorization.ts';
+import { registrationCommands } from './commands/registration.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
 import { describeFlagIssues, table } from './output.ts';
@@ -26,6 +27,7 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   client: { summary: 'OAuth clients', commands: clientCommands },
   user: { summary: 'people who sign in', commands: userCommands },
   keys: { summary: 'token signing keys', commands: keyCommands },
+  registration: { summary: 'dynamic client registration: initial access tokens, approvals', commands: registrationCommands },
   connection: { summary: 'identity providers people may sign in with', commands: connectionCommands },
   api: { summary: 'APIs (resource servers) and their permissions', commands: apiCommands },
   group: { summary: 'groups of people', commands: groupCommands },

@@ -105,6 +105,19 @@ export const auditDetailsSchemas = {
     kind: z.enum(['access_token', 'refresh_token']),
     via: z.enum(['revocation_endpoint', 'reuse_detected']),
   }),
+  /**
+   * A logout token (OpenID Connect Back-Channel Logout 1.0) the client answered 200 to (`delivered`), or that
+   * Gatehouse stopped sending after `attempts` tries or because the client is gone or has no URI any more
+   * (`abandoned`); `error` is the last attempt's status or network failure. The target is the client. Never the token.
+   */
+  'backchannel_logout.delivered': z.strictObject({ accountId: id, sid: z.string().max(200).optional(), attempts: z.number().int().min(1) }),
+  'backchannel_logout.abandoned': z.strictObject({
+    accountId: id,
+    sid: z.string().max(200).optional(),
+    attempts: z.number().int().min(0),
+    reason: z.enum(['attempts_exhausted', 'client_gone']),
+    error: z.string().max(300).optional(),
+  }),
   'client.created': z.strictObject({
     name: label,
     confidential: z.boolean(),
@@ -119,7 +132,34 @@ export const auditDetailsSchemas = {
   }),
   'client.updated': z.strictObject({ changed: fields }),
   'client.enabled': z.strictObject({}),
-  'client.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  /** `reason: unused`: a self-registered client that got no token for DYNAMIC_REGISTRATION_UNUSED_DAYS, disabled by Gatehouse. */
+  'client.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional(), reason: z.enum(['unused']).optional() }),
+  /**
+   * A client registered itself at /oauth/register (RFC 7591): `registeredWith`, the initial access token's id (none:
+   * open registration); `pending`: it waits for an admin's approval.
+   */
+  'client.registered': z.strictObject({
+    registeredWith: id.optional(),
+    pending: z.boolean(),
+    confidential: z.boolean(),
+    grantTypes: z.array(z.string().max(64)).max(10),
+    scopes,
+    redirectUris: z.array(z.string().max(2000)).max(50),
+  }),
+  /** A self-registered client changed (RFC 7592 §2.2) or deleted (§2.3) its own registration. */
+  'client.registration_updated': z.strictObject({ changed: fields }),
+  'client.registration_deleted': z.strictObject({}),
+  'client.approved': z.strictObject({}),
+  /** An initial access token (RFC 7591 §3) issued, with its limits; never the token. */
+  'registration_token.issued': z.strictObject({
+    maxClients: z.number().int().min(1),
+    expiresAt: z.string().max(40),
+    redirectHosts: z.array(z.string().max(255)).max(50),
+    grantTypes: z.array(z.string().max(64)).max(10),
+    scopes,
+    requireApproval: z.boolean(),
+  }),
+  'registration_token.revoked': z.strictObject({}),
   'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /** That a secret was rotated, never the secret. */
   'client.secret_rotated': z.strictObject({}),
@@ -232,7 +272,7 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
 }
 
-export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'connection' | 'api' | 'group' | 'role';
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'connection' | 'registration_token' | 'api' | 'group' | 'role';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -256,11 +296,19 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'consent.revoked': 'Consent revoked',
   'session.ended': 'Sessions ended',
   'token.revoked': 'Tokens revoked',
+  'backchannel_logout.delivered': 'Logout token delivered',
+  'backchannel_logout.abandoned': 'Logout token abandoned',
   'client.created': 'Client created',
   'client.updated': 'Client updated',
   'client.enabled': 'Client enabled',
   'client.disabled': 'Client disabled',
   'client.deleted': 'Client deleted',
+  'client.registered': 'Client registered itself',
+  'client.registration_updated': 'Client changed its registration',
+  'client.registration_deleted': 'Client deleted its registration',
+  'client.approved': 'Client approved',
+  'registration_token.issued': 'Initial access token issued',
+  'registration_token.revoked': 'Initial access token revoked',
   'client.secret_rotated': 'Client secret rotated',
   'client.permission_added': 'Client permission granted',
   'client.permission_removed': 'Client permission revoked',

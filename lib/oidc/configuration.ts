@@ -24,6 +24,7 @@ import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 import { apiTokenClaims, resourceIndicators } from './resource-indicators.ts';
 import { AUTHORIZATION_SCOPES, authorizationClaims } from '../authorization/claims.ts';
 import { accessOf } from '../authorization/repository.ts';
+import { registrationFeatures, type RegistrationMode } from './registration.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
   public_resource_server: 'only confidential clients can be resource servers',
@@ -53,6 +54,10 @@ export interface ProviderSettings {
   emailSignInCodes?: boolean;
   /** GROUPS_ROLES_CLAIMS is on: the `groups` and `roles` scopes and claims exist (lib/authorization/claims.ts). */
   groupsRolesClaims?: boolean;
+  /** BACKCHANNEL_LOGOUT is on (lib/oidc/backchannel-logout.ts). */
+  backchannelLogout?: boolean;
+  /** DYNAMIC_REGISTRATION (lib/oidc/registration.ts); off when not given. */
+  dynamicRegistration?: RegistrationMode;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -182,6 +187,12 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // require_second_factor: every sign-in for the client ends with the mfa acr (lib/oidc/step-up.ts).
       properties: ['first_party', 'resource_server', 'admin_api', 'require_second_factor'],
       validator(_ctx, key, value, metadata) {
+        // A client registering itself (lib/oidc/registration.ts) sends neither: it is no first party and no
+        // resource server (RFC 7591 lets the server supply what a client left out).
+        if ((key === 'first_party' || key === 'resource_server') && value === undefined) {
+          metadata[key] = false;
+          return;
+        }
         const optional = key === 'admin_api' || key === 'require_second_factor';
         if ((key === 'first_party' || key === 'resource_server' || (optional && value !== undefined)) && typeof value !== 'boolean') {
           throw new errors.InvalidClientMetadata(`${key} must be a boolean`);
@@ -278,6 +289,13 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         // proves nothing but its client_id, so it is never a resource server (§2.1, §4).
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId || isConfidentialResourceServer(client),
       },
+      // OpenID Connect Back-Channel Logout 1.0, when the operator turns it on: clients may register a
+      // backchannel_logout_uri, discovery says backchannel_logout_supported, and the library's logout
+      // queues a token per signed-in client (lib/oidc/backchannel-logout.ts). Off, the library drops the
+      // clients' backchannel_logout_* metadata and lists nothing.
+      backchannelLogout: { enabled: settings.backchannelLogout ?? false },
+      // RFC 7591/7592 when the operator turns it on; discovery lists registration_endpoint only then.
+      ...registrationFeatures(settings.dynamicRegistration ?? 'off', db),
       rpInitiatedLogout: {
         enabled: true,
         // The provider's own pages, in the person's language (lib/oidc/provider-pages.ts).

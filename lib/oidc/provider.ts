@@ -8,12 +8,14 @@
 import Provider from 'oidc-provider';
 import { brandFrom } from '../config/brand.ts';
 import { deleteExpiredArtifacts } from '../db/artifacts.ts';
-import { cachedClientMetadata } from '../clients/repository.ts';
+import { cachedClientMetadata, noteClientUsed } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';
 import { jwtAccessTokenIds, useJwtAccessTokens } from './jwt-access-tokens.ts';
 import { useStructuredTokenLookup } from './extensions/structured-tokens.ts';
+import { useQueuedBackchannelLogout } from './backchannel-logout.ts';
+import { useDynamicRegistration } from './registration.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
@@ -55,6 +57,8 @@ export async function createProvider({
       defaultLocale: config.DEFAULT_LOCALE,
       emailSignInCodes: config.EMAIL_SIGN_IN_CODES === 'on',
       groupsRolesClaims: config.GROUPS_ROLES_CLAIMS === 'on',
+      backchannelLogout: config.BACKCHANNEL_LOGOUT === 'on',
+      dynamicRegistration: config.DYNAMIC_REGISTRATION,
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
@@ -67,10 +71,19 @@ export async function createProvider({
   useJwtAccessTokens(provider, jtiOf);
   useExtensions(provider, brand, log);
   useStructuredTokenLookup(provider);
+  if (config.BACKCHANNEL_LOGOUT === 'on') useQueuedBackchannelLogout(provider, db, now);
+  useDynamicRegistration(provider, { throttle, config });
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.
-  provider.on('grant.success', (ctx) => metrics.tokenIssued(ctx.oidc.params?.grant_type));
+  provider.on('grant.success', (ctx) => {
+    metrics.tokenIssued(ctx.oidc.params?.grant_type);
+    // A self-registered client in use is not disabled as unused (lib/registration/clients.ts); at most one write an hour.
+    const clientId = ctx.oidc.client?.clientId;
+    if (config.DYNAMIC_REGISTRATION !== 'off' && clientId) {
+      noteClientUsed(db, clientId, now()).catch((error: unknown) => log.error({ err: error }, 'noting a client as used failed'));
+    }
+  });
   return { provider, keysVersion: version };
 }
 

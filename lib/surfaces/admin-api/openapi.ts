@@ -116,6 +116,7 @@ export function openApiDocument(issuer: string) {
     security: [{ bearerToken: [ADMIN_SCOPE] }, { portalSession: [] }],
     tags: [
       { name: 'clients', description: 'Registered clients (relying parties and APIs).' },
+      { name: 'registration', description: 'Dynamic client registration: the initial access tokens clients register themselves with.' },
       { name: 'users', description: 'People, their sessions and the apps they granted access to.' },
       { name: 'audit', description: 'The audit log.' },
       { name: 'connections', description: 'Identity providers people may sign in with (never their client secrets).' },

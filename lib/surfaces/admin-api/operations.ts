@@ -25,6 +25,7 @@ import {
   roleListSchema,
   roleSchema,
 } from './dto/authorization.ts';
+import { issuedRegistrationTokenSchema, newRegistrationTokenBodySchema, registrationTokenListSchema, registrationTokenSchema } from './dto/registration.ts';
 import { connectionListSchema, connectionPatchSchema, connectionSchema, identityListSchema, newConnectionBodySchema } from './dto/connections.ts';
 import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchema } from './dto/keys.ts';
 import {
@@ -49,7 +50,7 @@ export interface Operation {
   method: Method;
   /** The path as OpenAPI writes it: `{id}` for the route folder `[id]`. */
   path: string;
-  tag: 'clients' | 'users' | 'audit' | 'keys' | 'connections' | 'authorization' | 'meta';
+  tag: 'clients' | 'registration' | 'users' | 'audit' | 'keys' | 'connections' | 'authorization' | 'meta';
   summary: string;
   description?: string;
   params?: z.ZodObject;
@@ -138,6 +139,44 @@ export const operations = {
     params: clientId,
     status: 200,
     response: clientSchema,
+    errors: ['not_found'],
+  },
+  approveClient: {
+    method: 'POST',
+    path: '/api/admin/clients/{id}/approve',
+    tag: 'clients',
+    summary: 'Approve a client that registered itself and waits for approval: from now on it signs people in',
+    params: clientId,
+    status: 200,
+    response: clientSchema,
+    errors: ['not_found', 'conflict'],
+  },
+  listRegistrationTokens: {
+    method: 'GET',
+    path: '/api/admin/registration-tokens',
+    tag: 'registration',
+    summary: 'List the initial access tokens for dynamic client registration, newest first (never the tokens)',
+    status: 200,
+    response: registrationTokenListSchema,
+  },
+  issueRegistrationToken: {
+    method: 'POST',
+    path: '/api/admin/registration-tokens',
+    tag: 'registration',
+    summary: 'Issue an initial access token (RFC 7591 §3); the token is in this answer only',
+    description: 'A client presents it as `Authorization: Bearer` at /oauth/register (DYNAMIC_REGISTRATION=token) and registers within its limits.',
+    body: newRegistrationTokenBodySchema,
+    status: 201,
+    response: issuedRegistrationTokenSchema,
+  },
+  revokeRegistrationToken: {
+    method: 'POST',
+    path: '/api/admin/registration-tokens/{id}/revoke',
+    tag: 'registration',
+    summary: 'Revoke an initial access token: nothing registers with it any more; the clients it registered stay',
+    params: z.strictObject({ id: pathId().meta({ description: "The token's id (not the token)." }) }),
+    status: 200,
+    response: registrationTokenSchema,
     errors: ['not_found'],
   },
   rotateClientSecret: {
