@@ -19,6 +19,12 @@ export const registrationFields = [
   'adminApi',
   'idTokenSignedResponseAlg',
   'requireSecondFactor',
+  'requirePushedAuthorizationRequests',
+  'requestObjectSigningAlg',
+  'jwks',
+  'dpopBoundAccessTokens',
+  'subjectType',
+  'sectorIdentifierUri',
 ] as const;
 
 type InputName<F> = F extends 'scope' ? 'scopes' : F;

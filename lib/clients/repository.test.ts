@@ -35,6 +35,12 @@ const row: ClientRow = {
   admin_api: false,
   id_token_signed_response_alg: 'ES256',
   require_second_factor: 0,
+  require_pushed_authorization_requests: 0,
+  request_object_signing_alg: null,
+  jwks: null,
+  dpop_bound_access_tokens: 0,
+  subject_type: 'public',
+  sector_identifier_uri: null,
 };
 
 test('a row becomes the metadata oidc-provider reads, the ID token signing algorithm included', () => {

@@ -34,6 +34,17 @@ export interface ClientMetadata {
   id_token_signed_response_alg: IdTokenSigningAlg;
   /** Every sign-in for it ends with a second factor (lib/oidc/step-up.ts). */
   require_second_factor: boolean;
+  /** RFC 9126 §6; only present when true, so nothing changes for other clients. */
+  require_pushed_authorization_requests?: boolean;
+  /** RFC 9101 §10.5 (via RFC 7591): every request object signed with this alg. */
+  request_object_signing_alg?: string;
+  /** RFC 7591 §2: the client's public keys (its request objects' signatures). */
+  jwks?: { keys: object[] };
+  /** RFC 9449 §5.2. */
+  dpop_bound_access_tokens?: boolean;
+  /** OIDC Core §8; absent for public subjects. */
+  subject_type?: 'pairwise';
+  sector_identifier_uri?: string;
 }
 
 /** The columns that hold JSON text, as the lists they hold. */
@@ -44,20 +55,34 @@ interface ClientLists {
 }
 
 /** A client as the CLI, the portal and the API see it (the model's fields, lists parsed): no secret material. */
-export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg'> &
+export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg' | 'subjectType'> &
   ClientLists & {
     confidential: boolean;
     idTokenSignedResponseAlg: IdTokenSigningAlg;
+    subjectType: SubjectType;
   };
+
+/** OIDC Core §8: one `sub` for every client, or one per sector. */
+export const SUBJECT_TYPES = ['public', 'pairwise'] as const;
+export type SubjectType = (typeof SUBJECT_TYPES)[number];
+
+/** The protocol features an update may leave out: the client keeps what it has (its defaults when new). */
+type ProtocolFields =
+  | 'requirePushedAuthorizationRequests'
+  | 'requestObjectSigningAlg'
+  | 'jwks'
+  | 'dpopBoundAccessTokens'
+  | 'subjectType'
+  | 'sectorIdentifierUri';
 
 /**
  * What registering a client stores: its record without what the database sets, and the secret's hash.
  * `requireSecondFactor` left out is the column's default, false (an update leaves it as it is).
  */
-export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor'> & {
+export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor' | ProtocolFields> & {
   secretHash: string | null;
   requireSecondFactor?: boolean;
-};
+} & Partial<Pick<ClientRecord, ProtocolFields>>;
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
 const metadataFields = ['id', 'secretHash', 'applicationType', ...registrationFields] as const;
@@ -136,6 +161,13 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
     admin_api: Boolean(row.admin_api),
     id_token_signed_response_alg: row.id_token_signed_response_alg as IdTokenSigningAlg,
     require_second_factor: Boolean(row.require_second_factor),
+    // The protocol features below are absent unless set, so a client without them reads exactly as before.
+    ...(row.require_pushed_authorization_requests ? { require_pushed_authorization_requests: true } : {}),
+    ...(row.request_object_signing_alg ? { request_object_signing_alg: row.request_object_signing_alg } : {}),
+    ...(row.jwks ? { jwks: JSON.parse(row.jwks) as { keys: object[] } } : {}),
+    ...(row.dpop_bound_access_tokens ? { dpop_bound_access_tokens: true } : {}),
+    ...(row.subject_type === 'pairwise' ? { subject_type: 'pairwise' as const } : {}),
+    ...(row.sector_identifier_uri ? { sector_identifier_uri: row.sector_identifier_uri } : {}),
   };
 }
 
@@ -156,6 +188,12 @@ function toRecord(row: Client): ClientRecord {
     adminApi: row.adminApi,
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg as IdTokenSigningAlg,
     requireSecondFactor: row.requireSecondFactor,
+    requirePushedAuthorizationRequests: row.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: row.requestObjectSigningAlg,
+    jwks: row.jwks,
+    dpopBoundAccessTokens: row.dpopBoundAccessTokens,
+    subjectType: row.subjectType === 'pairwise' ? 'pairwise' : 'public',
+    sectorIdentifierUri: row.sectorIdentifierUri,
     enabled: row.enabled,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

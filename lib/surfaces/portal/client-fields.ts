@@ -27,6 +27,12 @@ export interface ClientFormValues {
   adminApi: boolean;
   idTokenSignedResponseAlg: string;
   requireSecondFactor: boolean;
+  requirePushedAuthorizationRequests: boolean;
+  requestObjectSigningAlg: string;
+  jwks: string;
+  dpopBoundAccessTokens: boolean;
+  subjectType: string;
+  sectorIdentifierUri: string;
 }
 
 export const clientFields: ReadonlyArray<keyof ClientFormValues> = clientInputFields;
@@ -102,6 +108,12 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     adminApi: form.get('adminApi') === 'on',
     idTokenSignedResponseAlg: text(form, 'idTokenSignedResponseAlg').slice(0, 20),
     requireSecondFactor: form.get('requireSecondFactor') === 'on',
+    requirePushedAuthorizationRequests: form.get('requirePushedAuthorizationRequests') === 'on',
+    requestObjectSigningAlg: text(form, 'requestObjectSigningAlg').slice(0, 20),
+    jwks: text(form, 'jwks').trim().slice(0, 20_000),
+    dpopBoundAccessTokens: form.get('dpopBoundAccessTokens') === 'on',
+    subjectType: text(form, 'subjectType') === 'pairwise' ? 'pairwise' : 'public',
+    sectorIdentifierUri: text(form, 'sectorIdentifierUri').trim().slice(0, 2_000),
   };
   const values = publicOnly(withinLayout(raw, { ...layout, type: raw.type }));
   const input: NewClientInput = {
@@ -120,6 +132,12 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     // Left out: the default on create, the client's own on edit (updateClient).
     idTokenSignedResponseAlg: (values.idTokenSignedResponseAlg || undefined) as NewClientInput['idTokenSignedResponseAlg'],
     requireSecondFactor: values.requireSecondFactor,
+    requirePushedAuthorizationRequests: values.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: (values.requestObjectSigningAlg || null) as NewClientInput['requestObjectSigningAlg'],
+    jwks: values.jwks || null,
+    dpopBoundAccessTokens: values.dpopBoundAccessTokens,
+    subjectType: values.subjectType as NewClientInput['subjectType'],
+    sectorIdentifierUri: values.sectorIdentifierUri || null,
   };
   return { values, input, kind };
 }
@@ -141,6 +159,12 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       adminApi: false,
       idTokenSignedResponseAlg: DEFAULT_ID_TOKEN_SIGNING_ALG,
       requireSecondFactor: false,
+      requirePushedAuthorizationRequests: false,
+      requestObjectSigningAlg: '',
+      jwks: '',
+      dpopBoundAccessTokens: false,
+      subjectType: 'public',
+      sectorIdentifierUri: '',
     };
   }
   return {
@@ -157,5 +181,11 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
     adminApi: client.adminApi,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
     requireSecondFactor: client.requireSecondFactor,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: client.requestObjectSigningAlg ?? '',
+    jwks: client.jwks ?? '',
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
+    subjectType: client.subjectType,
+    sectorIdentifierUri: client.sectorIdentifierUri ?? '',
   };
 }
