@@ -28,7 +28,7 @@ import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { Conflict, NotFound, parseInput } from '../platform/errors.ts';
 import { clientType } from '../services/wire.ts';
 import { SUBJECT_TYPES } from './repository.ts';
-import { checkSectorIdentifier, publicJwksSchema, REQUEST_OBJECT_SIGNING_ALGS, sectorIdentifierUriSchema } from './protocol-features.ts';
+import { checkSectorIdentifier, DEVICE_CODE_GRANT, publicJwksSchema, REQUEST_OBJECT_SIGNING_ALGS, sectorIdentifierUriSchema } from './protocol-features.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -51,8 +51,6 @@ export const redirectUriSchema = z.string().superRefine((value, ctx) => {
   }
 });
 
-/** RFC 8628 §3.4's grant type: a device without a browser (a TV, a CLI) signs someone in through another. */
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 export const grantTypes = ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_CODE_GRANT] as const;
 export const supportedScopes = SUPPORTED_SCOPES;
 export const idTokenSigningAlgs = ID_TOKEN_SIGNING_ALGS;

@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { InvalidRequest } from '../platform/errors.ts';
 
+/** RFC 8628 §3.4's grant type: a device without a browser (a TV, a CLI) signs someone in through another. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 /**
  * Asymmetric algorithms only: a client's secret is stored hashed (lib/oidc/client-secret.ts), so it
  * cannot key an HMAC, and `none` is never accepted (RFC 9101 §10.2 leaves unsigned objects to the server).

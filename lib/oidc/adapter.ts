@@ -21,7 +21,7 @@ import {
 } from '../db/artifact-store.ts';
 import { type ArtifactPayload, destroyGrant, TOKEN_MODELS } from '../db/artifacts.ts';
 import { databaseKind } from '../config/env.ts';
-import { cachedClientMetadata } from '../clients/repository.ts';
+import { cachedClientMetadata, type ClientMetadata } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics, StorageOperation } from '../ops/metrics.ts';
 import { tracing } from '../ops/tracing.ts';
@@ -66,7 +66,10 @@ export function adapterFor(
     now,
     metrics,
     cachedRead = cachedRequest,
+    clientMetadata = (metadata) => metadata,
   }: {
+    /** What the provider reads of a stored client (lib/oidc/protocol-features.ts leaves out the features that are off). */
+    clientMetadata?: (metadata: ClientMetadata | undefined) => ClientMetadata | undefined;
     /** The context's clock (lib/context.ts): what expires, and when, is decided against it. */
     now: () => number;
     metrics?: Pick<Metrics, 'storageCall'>;
@@ -83,7 +86,7 @@ export function adapterFor(
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return cachedClientMetadata(db, id, now()) as Promise<AdapterPayload | undefined>;
+      if (this.model === 'Client') return cachedClientMetadata(db, id, now()).then(clientMetadata) as Promise<AdapterPayload | undefined>;
       const cached = cachedRead();
       const payload = await loadArtifact(db, this.model, id, now(), { cached: Boolean(cached) });
       if (cached && payload && isTokenModel(this.model)) tokenOfRequest.set(cached.request, payload);

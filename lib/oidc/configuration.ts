@@ -21,6 +21,14 @@ import { interactionPolicyWithStepUp } from './step-up.ts';
 import { promptValues, withAccountChoice } from './select-account.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
+import type { Throttle } from '../platform/throttle.ts';
+import {
+  clientMetadataWithin,
+  NO_PROTOCOL_FEATURES,
+  protocolFeatureConfiguration,
+  type ProtocolFeatures,
+  type ProtocolSecrets,
+} from './protocol-features.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
   public_resource_server: 'only confidential clients can be resource servers',
@@ -48,6 +56,12 @@ export interface ProviderSettings {
   defaultLocale?: Locale;
   /** EMAIL_SIGN_IN_CODES is on: its acr is listed too. */
   emailSignInCodes?: boolean;
+  /** The protocol features the operator turned on (lib/oidc/protocol-features.ts); none when not given. */
+  protocol?: ProtocolFeatures;
+  /** Their shared secrets, for the ones that are on. */
+  protocolSecrets?: ProtocolSecrets;
+  /** Counts wrong device user codes against their source (lib/oidc/device-pages.ts); the bench's bare configuration has none. */
+  throttle?: Pick<Throttle, 'linkFailed'>;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -113,9 +127,16 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     defaultLocale: settings.defaultLocale ?? 'en',
     clientDisabled: async (clientId: string) => (await findClient(db, clientId))?.enabled === false,
   };
+  const protocol = settings.protocol ?? NO_PROTOCOL_FEATURES;
+  const { features: protocolFeatures, requestObjectSigningAlgValues, ...protocolOptions } = protocolFeatureConfiguration(
+    protocol,
+    settings.protocolSecrets ?? {},
+    pageSettings,
+    settings.throttle ?? { linkFailed: async () => ({ locked: false }) },
+  );
 
   return {
-    adapter: adapterFor(db, { now: settings.now, metrics: settings.metrics }),
+    adapter: adapterFor(db, { now: settings.now, metrics: settings.metrics, clientMetadata: clientMetadataWithin(protocol) }),
     // Clients come from the database through the adapter (model "Client").
     clients: [],
     jwks: { keys: settings.jwks },
@@ -149,7 +170,10 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       userinfoSigningAlgValues: ['RS256', 'ES256'],
       introspectionSigningAlgValues: ['RS256', 'ES256'],
       authorizationSigningAlgValues: ['RS256', 'ES256'],
+      requestObjectSigningAlgValues,
     },
+    // Subject types, pairwise subjects and the sector check (lib/oidc/protocol-features.ts).
+    ...protocolOptions,
     scopes: [...SUPPORTED_SCOPES],
     // The acr values a sign-in can carry (lib/oidc/authentication-context.ts): password
     // only, or password and a second factor. Listed in discovery as acr_values_supported
@@ -229,6 +253,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // signed in" unticked) gets a cookie without Expires, which ends with the browser, and a short idle limit.
       Session: (_ctx, session) => (session.transient ? (settings.sessionIdleTtl ?? settings.sessionTtl) : settings.sessionTtl),
       Interaction: 3600,
+      // RFC 8628 §3.2 expires_in: ten minutes to walk to another device and sign in.
+      DeviceCode: 600,
     },
     // Added to oidc-provider's own discovery document (merged with its defaults). prompt_values_supported
     // (Initiating User Registration via OpenID Connect 1.0 §4.1, which defines it for all prompt values) is not
@@ -238,9 +264,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // The built-in login pages are for development only; ours live in app/interaction.
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
-      // Off until they are tested end to end here: discovery advertises only what works.
-      pushedAuthorizationRequests: { enabled: false },
-      dPoP: { enabled: false },
+      // Device flow, PAR, JAR, DPoP and the claims parameter: each on only when the operator
+      // turns it on (lib/oidc/protocol-features.ts), so discovery advertises exactly those.
+      ...protocolFeatures,
       revocation: {
         enabled: true,
         // RFC 7009 §2.1: a client revokes only tokens issued to it.

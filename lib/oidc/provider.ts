@@ -12,7 +12,9 @@ import { cachedClientMetadata } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';
-import { providerConfiguration } from './configuration.ts';
+import { providerConfiguration, routes } from './configuration.ts';
+import { devicePageSettings, useUserCodeThrottle } from './device-pages.ts';
+import { loadProtocolSecrets, protocolFeaturesOf } from './protocol-features.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
 import { logServerError } from './server-errors.ts';
@@ -34,7 +36,12 @@ export async function createProvider({
   log,
   now,
 }: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log' | 'now'>): Promise<BuiltProvider> {
-  const [{ jwks, version }, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
+  const protocol = protocolFeaturesOf(config);
+  const [{ jwks, version }, cookieKeys, protocolSecrets] = await Promise.all([
+    loadSigningKeys(db),
+    loadCookieKeys(db, config.COOKIE_KEYS),
+    loadProtocolSecrets(db, protocol),
+  ]);
   const brand = brandFrom(config);
   const provider = new Provider(
     config.ISSUER,
@@ -52,6 +59,9 @@ export async function createProvider({
       brand,
       defaultLocale: config.DEFAULT_LOCALE,
       emailSignInCodes: config.EMAIL_SIGN_IN_CODES === 'on',
+      protocol,
+      protocolSecrets,
+      throttle,
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
@@ -60,6 +70,7 @@ export async function createProvider({
   useHashedClientSecrets(provider, throttle);
   useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
   useExtensions(provider, brand, log);
+  if (protocol.deviceFlow) useUserCodeThrottle(provider, routes.code_verification, devicePageSettings(brand, config.DEFAULT_LOCALE), throttle);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.
