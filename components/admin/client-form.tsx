@@ -215,9 +215,10 @@ export function ClientForm({
   const shown = <T extends { value: string }>(options: T[], only: readonly string[]) =>
     fixedPublic ? options.filter((o) => !only.includes(o.value)) : options;
   const typeName = v.type === 'public' ? t('public') : t('confidential');
-  const select = (field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg' | 'requestObjectSigningAlg' | 'subjectType', options: Array<[string, string]>) => (
-    <Select id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} value={v[field]} options={options} />
-  );
+  const select = (
+    field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg' | 'requestObjectSigningAlg' | 'subjectType',
+    options: Array<[string, string]>,
+  ) => <Select id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} value={v[field]} options={options} />;
   // The trust settings this kind can use; the confidential-only ones hide while Public is chosen.
   const trustToggles = [
     { name: 'firstParty' as const, hint: t('firstPartyHint'), show: layout.people },

@@ -133,7 +133,8 @@ test('device flow: the person types the code, signs in and consents; openid-clie
 test('device flow: fast polling is slow_down, cancelling on the page reaches the device as access_denied', async () => {
   const device = await client({ type: 'public', redirectUris: [], grantTypes: [DEVICE_CODE] });
   const started = await (await fetch(`${own.url}/oauth/device/auth`, form({ client_id: device.id, scope: 'openid' }))).json();
-  const poll = async () => (await fetch(`${own.url}/oauth/token`, form({ client_id: device.id, grant_type: DEVICE_CODE, device_code: started.device_code }))).json();
+  const poll = async () =>
+    (await fetch(`${own.url}/oauth/token`, form({ client_id: device.id, grant_type: DEVICE_CODE, device_code: started.device_code }))).json();
   assert.equal((await poll()).error, 'authorization_pending');
   assert.equal((await poll()).error, 'slow_down');
 
@@ -158,7 +159,7 @@ test('device flow: a device code is refused once spent or unknown (invalid_grant
   assert.equal((await unknown.json()).error, 'invalid_grant');
 });
 
-async function codeFlowOn(c: Awaited<ReturnType<typeof client>>, url: URL, user?: Awaited<ReturnType<typeof person>>) {
+async function signInAt(url: URL, user?: Awaited<ReturnType<typeof person>>) {
   return authorize(new TestBrowser(own.url), url, user ?? (await person()));
 }
 
@@ -172,13 +173,16 @@ test('PAR: a client that requires it is refused a plain request; its request_uri
   assert.equal(plainError.searchParams.get('error'), 'invalid_request');
   const pushed = await oidc.buildAuthorizationUrlWithPAR(config, params);
   assert.match(pushed.searchParams.get('request_uri') ?? '', /^urn:ietf:params:oauth:request_uri:/);
-  const callback = await codeFlowOn(app, pushed);
+  const callback = await signInAt(pushed);
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
   assert.ok(tokens.access_token);
   // RFC 9126 §4: one use only.
   const reused = await new TestBrowser(own.url).navigate(pushed);
   const reusedAt = reused.location ?? reused.url;
-  assert.equal(reusedAt.searchParams.get('error') ?? ((await reused.response.text()).includes('invalid_request_uri') ? 'invalid_request_uri' : null), 'invalid_request_uri');
+  assert.equal(
+    reusedAt.searchParams.get('error') ?? ((await reused.response.text()).includes('invalid_request_uri') ? 'invalid_request_uri' : null),
+    'invalid_request_uri',
+  );
 });
 
 test('PAR: an unknown request_uri is refused', async () => {
@@ -187,7 +191,10 @@ test('PAR: an unknown request_uri is refused', async () => {
   url.search = new URLSearchParams({ client_id: app.id, request_uri: 'urn:ietf:params:oauth:request_uri:expired-or-never-was' }).toString();
   const answer = await new TestBrowser(own.url).navigate(url);
   const at = answer.location ?? answer.url;
-  assert.equal(at.searchParams.get('error') ?? ((await answer.response.text()).includes('invalid_request_uri') ? 'invalid_request_uri' : null), 'invalid_request_uri');
+  assert.equal(
+    at.searchParams.get('error') ?? ((await answer.response.text()).includes('invalid_request_uri') ? 'invalid_request_uri' : null),
+    'invalid_request_uri',
+  );
 });
 
 async function jarClient() {
@@ -202,7 +209,7 @@ test('JAR: a request object signed with the registered key signs in; one with an
   const verifier = oidc.randomPKCECodeVerifier();
   const params = { redirect_uri: redirectUri, scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' };
   const signed = await oidc.buildAuthorizationUrlWithJAR(config, params, { key: privateKey, kid: 'k1' } as never);
-  const callback = await codeFlowOn(app, signed);
+  const callback = await signInAt(signed);
   assert.ok((await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier })).access_token);
 
   const other = await jose.generateKeyPair('ES256');
@@ -219,7 +226,12 @@ test('JAR: a request object signed with the registered key signs in; one with an
 
 test('JAR: a client with request_object_signing_alg is refused plain parameters', async () => {
   const { config } = await jarClient();
-  const plain = oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' });
+  const plain = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: 'a'.repeat(43),
+    code_challenge_method: 'S256',
+  });
   const answer = await fetch(plain, { redirect: 'manual' });
   assert.equal(new URL(answer.headers.get('location')!, own.url).searchParams.get('error'), 'invalid_request');
 });
@@ -244,7 +256,7 @@ test('DPoP: openid-client gets DPoP-bound tokens; userinfo and introspection hon
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
   });
-  const callback = await codeFlowOn(app, url);
+  const callback = await signInAt(url);
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }, undefined, { DPoP });
   assert.equal(tokens.token_type.toLowerCase(), 'dpop');
   const sub = tokens.claims()!.sub;
@@ -308,7 +320,7 @@ test('pairwise: a sub per sector, the same for one sector across clients and sig
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
     });
-    const callback = await codeFlowOn(c, url, user);
+    const callback = await signInAt(url, user);
     return (await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier })).claims()!.sub;
   };
   const otherHost = 'http://localhost:9/callback';
@@ -336,7 +348,7 @@ test('claims parameter: a single claim asked for in the ID token is there', asyn
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
   });
-  const callback = await codeFlowOn(app, url, user);
+  const callback = await signInAt(url, user);
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
   assert.equal(tokens.claims()!.preferred_username, user.username);
 });

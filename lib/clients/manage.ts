@@ -130,9 +130,7 @@ export const newClientSchema = z
     // OIDC Core §8.1: without a sector identifier URI the sector is the redirect URIs' one host.
     const hosts = new Set(c.redirectUris.map((uri) => URL.parse(uri)?.host));
     if (c.subjectType === 'pairwise' && !c.sectorIdentifierUri && hosts.size !== 1)
-      ctx.addIssue(
-        rule('sectorIdentifierUri', 'sector_needed', 'Pairwise subjects need a sector identifier URI unless every redirect URI has the same host'),
-      );
+      ctx.addIssue(rule('sectorIdentifierUri', 'sector_needed', 'Pairwise subjects need a sector identifier URI unless every redirect URI has the same host'));
     if (c.type === 'public' && c.grantTypes.includes('client_credentials'))
       ctx.addIssue(rule('grantTypes', 'credentials_need_secret', 'The client_credentials grant needs a confidential client'));
     // Who may introspect others' tokens, and that the introspect scope never reaches a person's token (lib/oidc/client-policy.ts).

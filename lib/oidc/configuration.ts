@@ -22,13 +22,7 @@ import { promptValues, withAccountChoice } from './select-account.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 import type { Throttle } from '../platform/throttle.ts';
-import {
-  clientMetadataWithin,
-  NO_PROTOCOL_FEATURES,
-  protocolFeatureConfiguration,
-  type ProtocolFeatures,
-  type ProtocolSecrets,
-} from './protocol-features.ts';
+import { clientMetadataWithin, NO_PROTOCOL_FEATURES, protocolFeatureConfiguration, type ProtocolFeatures, type ProtocolSecrets } from './protocol-features.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
   public_resource_server: 'only confidential clients can be resource servers',
@@ -128,7 +122,11 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     clientDisabled: async (clientId: string) => (await findClient(db, clientId))?.enabled === false,
   };
   const protocol = settings.protocol ?? NO_PROTOCOL_FEATURES;
-  const { features: protocolFeatures, requestObjectSigningAlgValues, ...protocolOptions } = protocolFeatureConfiguration(
+  const {
+    features: protocolFeatures,
+    requestObjectSigningAlgValues,
+    ...protocolOptions
+  } = protocolFeatureConfiguration(
     protocol,
     settings.protocolSecrets ?? {},
     pageSettings,

@@ -94,11 +94,7 @@ export function deviceSuccessSource(settings: PageSettings) {
     const t = translator(locale, 'providerPages.device');
     const client = ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? '';
     ctx.type = 'html';
-    ctx.body = settings.pages.page(
-      t('successTitle'),
-      `<h1>${escapeHtml(t('successHeading'))}</h1><p>${escapeHtml(t('successBody', { client }))}</p>`,
-      locale,
-    );
+    ctx.body = settings.pages.page(t('successTitle'), `<h1>${escapeHtml(t('successHeading'))}</h1><p>${escapeHtml(t('successBody', { client }))}</p>`, locale);
   };
 }
 

@@ -108,10 +108,7 @@ const pairwiseSalt = randomServerSecret('pairwise_salt');
 
 /** The secrets of the features that are on, created on first use and sealed in server_secrets (lib/db/secrets.ts). */
 export async function loadProtocolSecrets(db: Database, features: ProtocolFeatures): Promise<ProtocolSecrets> {
-  const [nonce, salt] = await Promise.all([
-    features.dPoP ? dpopNonceSecret(db) : undefined,
-    features.pairwiseSubjects ? pairwiseSalt(db) : undefined,
-  ]);
+  const [nonce, salt] = await Promise.all([features.dPoP ? dpopNonceSecret(db) : undefined, features.pairwiseSubjects ? pairwiseSalt(db) : undefined]);
   // randomServerSecret's value is 32 random bytes as base64url: the nonce key is those bytes.
   return { dpopNonceSecret: nonce === undefined ? undefined : Buffer.from(nonce, 'base64url'), pairwiseSalt: salt };
 }
