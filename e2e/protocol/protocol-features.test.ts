@@ -4,7 +4,7 @@
 // real client: the device authorization grant (RFC 8628) with a person on its pages, PAR (RFC 9126), signed
 // request objects (RFC 9101), DPoP (RFC 9449) and pairwise subjects (OIDC Core §8), each with its refusals.
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
@@ -62,8 +62,8 @@ test('off by default: discovery lists none of the features and the device endpoi
   for (const name of ['device_authorization_endpoint', 'pushed_authorization_request_endpoint', 'dpop_signing_alg_values_supported']) {
     assert.equal(metadata[name], undefined, name);
   }
-  assert.equal(metadata.request_parameter_supported, false);
-  assert.equal(metadata.claims_parameter_supported, false);
+  assert.ok(!metadata.request_parameter_supported);
+  assert.ok(!metadata.claims_parameter_supported);
   assert.deepEqual(metadata.subject_types_supported, ['public']);
   assert.ok(!metadata.grant_types_supported.includes(DEVICE_CODE));
   assert.equal((await fetch(new URL('/oauth/device/auth', baseUrl), form({ client_id: 'x' }))).status, 404);
@@ -150,7 +150,7 @@ test('device flow: fast polling is slow_down, cancelling on the page reaches the
 test('device flow: a device code is refused once spent or unknown (invalid_grant), and the grant needs the client to have it', async () => {
   const web = await client();
   const refused = await fetch(`${own.url}/oauth/device/auth`, {
-    ...form({ client_id: web.id, scope: 'openid' }),
+    ...form({ scope: 'openid' }),
     headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${web.id}:${web.clientSecret}`).toString('base64')}` },
   });
   assert.equal((await refused.json()).error, 'unauthorized_client');
@@ -264,8 +264,21 @@ test('DPoP: openid-client gets DPoP-bound tokens; userinfo and introspection hon
   // The token without its proof: refused at userinfo, as Bearer and as DPoP without a proof.
   const bearer = await fetch(`${own.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
   assert.equal(bearer.status, 401);
+  assert.match(bearer.headers.get('www-authenticate') ?? '', /invalid_token/);
   const noProof = await fetch(`${own.url}/oauth/userinfo`, { headers: { authorization: `DPoP ${tokens.access_token}` } });
-  assert.equal(noProof.status, 401);
+  assert.equal(noProof.status, 400);
+  assert.equal((await noProof.json()).error, 'invalid_request');
+  // With a proof, but by another key than the token's: refused.
+  const thief = (await jose.generateKeyPair('ES256')) as CryptoKeyPair;
+  const userinfoUrl = `${own.url}/oauth/userinfo`;
+  const ath = createHash('sha256').update(tokens.access_token).digest('base64url');
+  const first = await fetch(userinfoUrl, { headers: { authorization: `DPoP ${tokens.access_token}`, dpop: await proof(thief, 'GET', userinfoUrl, { ath }) } });
+  const nonce = first.headers.get('dpop-nonce') ?? undefined;
+  const stolen = await fetch(userinfoUrl, {
+    headers: { authorization: `DPoP ${tokens.access_token}`, dpop: await proof(thief, 'GET', userinfoUrl, { ath, nonce }) },
+  });
+  assert.equal(stolen.status, 401);
+  assert.match(stolen.headers.get('www-authenticate') ?? '', /invalid_token/);
   // Introspection tells a resource server the binding (RFC 9449 §6.2: cnf.jkt).
   const introspected = await oidc.tokenIntrospection(config, tokens.access_token);
   assert.equal(introspected.active, true);
@@ -283,30 +296,34 @@ test('DPoP: the token endpoint refuses a missing proof, a missing nonce, wrong h
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: auth, ...(dpop ? { dpop } : {}) },
       body: 'grant_type=client_credentials',
     });
+  // Without a proof: the library's invalid_grant, "DPoP proof JWT not provided".
   const missing = await ask();
   assert.equal(missing.status, 400);
-  assert.equal((await missing.json()).error, 'invalid_dpop_proof');
+  assert.deepEqual(await missing.json(), { error: 'invalid_grant', error_description: 'grant request is invalid' });
   const first = await ask(await proof(keys, 'POST', tokenUrl));
   assert.equal(first.status, 400);
   assert.equal((await first.json()).error, 'use_dpop_nonce');
   const nonce = first.headers.get('dpop-nonce');
   assert.ok(nonce, 'a server nonce');
-  for (const [what, claims] of [
-    ['wrong htm', { htm: 'GET' }],
-    ['wrong htu', { htu: `${own.url}/oauth/userinfo` }],
-    ['stale iat', { iat: Math.floor(Date.now() / 1000) - 3600 }],
+  for (const [what, claims, error] of [
+    ['wrong htm', { nonce, htm: 'GET' }, 'invalid_dpop_proof'],
+    ['wrong htu', { nonce, htu: `${own.url}/oauth/userinfo` }, 'invalid_dpop_proof'],
+    // Without a nonce an old iat is all there is to go by (RFC 9449 §11.1): refused, with a nonce to use.
+    ['stale iat', { iat: Math.floor(Date.now() / 1000) - 3600 }, 'use_dpop_nonce'],
+    ['a nonce the server never made', { nonce: 'made-up' }, 'use_dpop_nonce'],
   ] as const) {
-    const refused = await ask(await proof(keys, 'POST', tokenUrl, { nonce, ...claims }));
+    const refused = await ask(await proof(keys, 'POST', tokenUrl, claims));
     assert.equal(refused.status, 400, what);
-    assert.match((await refused.json()).error, /invalid_dpop_proof|use_dpop_nonce/, what);
+    assert.equal((await refused.json()).error, error, what);
   }
   const good = await proof(keys, 'POST', tokenUrl, { nonce });
   const granted = await ask(good);
   assert.equal(granted.status, 200, await granted.clone().text());
   assert.equal((await granted.json()).token_type, 'DPoP');
+  // The library's words for a replay at the token endpoint: invalid_grant ("DPoP proof JWT Replay detected").
   const replayed = await ask(good);
   assert.equal(replayed.status, 400);
-  assert.equal((await replayed.json()).error, 'invalid_dpop_proof');
+  assert.equal((await replayed.json()).error, 'invalid_grant');
 });
 
 test('pairwise: a sub per sector, the same for one sector across clients and sign-ins', async () => {
@@ -351,4 +368,37 @@ test('claims parameter: a single claim asked for in the ID token is there', asyn
   const callback = await signInAt(url, user);
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
   assert.equal(tokens.claims()!.preferred_username, user.username);
+});
+
+test('DPoP across two instances on one store: a nonce from one is good at the other, a proof is accepted once in all', async () => {
+  // The same issuer (htu names it), database and, on the Redis run, Redis (REDIS_URL is inherited).
+  const second = await startInstance({ DATABASE_URL: store.url, ISSUER: own.url, ...ON });
+  try {
+    const app = await client({ dpopBoundAccessTokens: true, grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid'] });
+    const keys = (await jose.generateKeyPair('ES256')) as CryptoKeyPair;
+    const tokenUrl = `${own.url}/oauth/token`;
+    const ask = (origin: string, dpop: string) =>
+      fetch(`${origin}/oauth/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${app.id}:${app.clientSecret}`).toString('base64')}`,
+          dpop,
+        },
+        body: 'grant_type=client_credentials',
+      });
+    const nonce = (await ask(own.url, await proof(keys, 'POST', tokenUrl))).headers.get('dpop-nonce');
+    assert.ok(nonce);
+    const good = await proof(keys, 'POST', tokenUrl, { nonce });
+    assert.equal((await ask(second.url, good)).status, 200, 'the first instance’s nonce at the second');
+    const replayed = await ask(own.url, good);
+    assert.equal(replayed.status, 400, 'replayed at the first');
+    assert.equal((await replayed.json()).error, 'invalid_grant');
+    // One new proof sent to both at the same moment: one answer with tokens, one refusal.
+    const racing = await proof(keys, 'POST', tokenUrl, { nonce });
+    const statuses = (await Promise.all([ask(own.url, racing), ask(second.url, racing)])).map((answer) => answer.status).sort();
+    assert.deepEqual(statuses, [200, 400]);
+  } finally {
+    await second.stop();
+  }
 });

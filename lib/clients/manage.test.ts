@@ -370,6 +370,7 @@ describe('protocol features per client (issue 26)', () => {
         const metadata = await findClientMetadata(handle, client.id);
         assert.equal(metadata?.require_pushed_authorization_requests, true);
         assert.equal(metadata?.request_object_signing_alg, 'ES256');
+        assert.equal(metadata?.require_signed_request_object, true);
         assert.deepEqual(metadata?.jwks, JSON.parse(jwks));
         assert.equal(metadata?.dpop_bound_access_tokens, true);
         assert.equal(metadata?.subject_type, 'pairwise');

@@ -38,6 +38,8 @@ export interface ClientMetadata {
   require_pushed_authorization_requests?: boolean;
   /** RFC 9101 §10.5 (via RFC 7591): every request object signed with this alg. */
   request_object_signing_alg?: string;
+  /** RFC 9101 §10.5: set with the alg, so the client's requests are request objects, never plain parameters. */
+  require_signed_request_object?: boolean;
   /** RFC 7591 §2: the client's public keys (its request objects' signatures). */
   jwks?: { keys: object[] };
   /** RFC 9449 §5.2. */
@@ -163,7 +165,7 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
     require_second_factor: Boolean(row.require_second_factor),
     // The protocol features below are absent unless set, so a client without them reads exactly as before.
     ...(row.require_pushed_authorization_requests ? { require_pushed_authorization_requests: true } : {}),
-    ...(row.request_object_signing_alg ? { request_object_signing_alg: row.request_object_signing_alg } : {}),
+    ...(row.request_object_signing_alg ? { request_object_signing_alg: row.request_object_signing_alg, require_signed_request_object: true } : {}),
     ...(row.jwks ? { jwks: JSON.parse(row.jwks) as { keys: object[] } } : {}),
     ...(row.dpop_bound_access_tokens ? { dpop_bound_access_tokens: true } : {}),
     ...(row.subject_type === 'pairwise' ? { subject_type: 'pairwise' as const } : {}),

@@ -32,6 +32,7 @@ test('settings of features the instance has off are left out, once per metadata 
   const full = metadata({
     require_pushed_authorization_requests: true,
     request_object_signing_alg: 'ES256',
+    require_signed_request_object: true,
     dpop_bound_access_tokens: true,
     subject_type: 'pairwise',
     sector_identifier_uri: 'https://app.example/s.json',

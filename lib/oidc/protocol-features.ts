@@ -83,6 +83,7 @@ export function clientMetadataWithin(features: ProtocolFeatures) {
       const {
         require_pushed_authorization_requests: par,
         request_object_signing_alg: jar,
+        require_signed_request_object: signed,
         dpop_bound_access_tokens: dpop,
         subject_type: subjectType,
         sector_identifier_uri: sector,
@@ -92,7 +93,7 @@ export function clientMetadataWithin(features: ProtocolFeatures) {
         ...rest,
         grant_types: off.grant ? metadata.grant_types.filter((grant) => grant !== DEVICE_CODE_GRANT) : metadata.grant_types,
         ...(off.par ? {} : { require_pushed_authorization_requests: par }),
-        ...(off.jar ? {} : { request_object_signing_alg: jar }),
+        ...(off.jar ? {} : { request_object_signing_alg: jar, require_signed_request_object: signed }),
         ...(off.dpop ? {} : { dpop_bound_access_tokens: dpop }),
         ...(off.pairwise ? {} : { subject_type: subjectType, sector_identifier_uri: sector }),
       } as ClientMetadata;

@@ -15,6 +15,8 @@ import { useClientsByMetadata } from './stored-clients.ts';
 import { providerConfiguration, routes } from './configuration.ts';
 import { devicePageSettings, useUserCodeThrottle } from './device-pages.ts';
 import { loadProtocolSecrets, protocolFeaturesOf } from './protocol-features.ts';
+import { useAtomicReplayDetection } from './replay-detection.ts';
+import { useDevicePollingPace } from './extensions/device-polling.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
 import { logServerError } from './server-errors.ts';
@@ -69,8 +71,12 @@ export async function createProvider({
   provider.proxy = true;
   useHashedClientSecrets(provider, throttle);
   useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
+  if (protocol.dPoP) useAtomicReplayDetection(provider, db, now);
   useExtensions(provider, brand, log);
-  if (protocol.deviceFlow) useUserCodeThrottle(provider, routes.code_verification, devicePageSettings(brand, config.DEFAULT_LOCALE), throttle);
+  if (protocol.deviceFlow) {
+    useUserCodeThrottle(provider, routes.code_verification, devicePageSettings(brand, config.DEFAULT_LOCALE), throttle);
+    useDevicePollingPace(provider, { token: routes.token, deviceAuthorization: routes.device_authorization }, db, now);
+  }
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.
