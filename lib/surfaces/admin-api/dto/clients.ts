@@ -15,7 +15,7 @@ import { pageOf, timestamp } from './common.ts';
 
 const field = newClientSchema.shape;
 /** RFC 7517 §5 as JSON on the wire; stored as its text (lib/clients/protocol-features.ts checks the keys are public). */
-const jwksObject = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).meta({ id: 'JWKS' });
+const jwksObject = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 const authMethods = field.tokenEndpointAuthMethod.unwrap().options;
 
 export const clientSchema = z
