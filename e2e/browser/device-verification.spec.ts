@@ -71,7 +71,7 @@ for (const locale of ['en', 'de'] as const) {
       await page.locator('input[name=username]').fill(user.username);
       await page.locator('input[name=password]').fill(user.password);
       await page.locator('form[action$="/login"] button[type=submit]:not([name=locale])').click();
-      await page.locator('form[action$="/confirm"] button[type=submit]').click();
+      await page.locator('form[action$="/confirm"] button[type=submit]').first().click();
       await expect(page.getByRole('heading', { name: t('successHeading') })).toBeVisible();
       await expect(page.getByText(t('successBody', { client: 'Living Room TV' }))).toBeVisible();
       await expectAccessible(page, 'device-success', locale);

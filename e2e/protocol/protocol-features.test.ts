@@ -13,12 +13,15 @@ import { registerClient, type NewClientInput } from '../../lib/clients/manage.ts
 import { createUser } from '../../lib/users/manage.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, discover, redirectUri } from '../support/fixtures.ts';
-import { isolatedDatabase, startInstance } from '../support/server.ts';
+import { isolatedDatabase, startServer } from '../support/server.ts';
+
+/** An instance with these settings; first starts (migrations, keys) can be slow on a busy machine. */
+const startInstance = (env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>) => startServer(env, { ready: { timeoutMs: 120_000 } });
 
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 const ON = { DEVICE_FLOW: 'on', PUSHED_AUTHORIZATION_REQUESTS: 'on', REQUEST_OBJECTS: 'on', DPOP: 'on', PAIRWISE_SUBJECTS: 'on', CLAIMS_PARAMETER: 'on' };
 
-let own: { url: string; stop: () => Promise<void> };
+let own: Awaited<ReturnType<typeof startInstance>>;
 let store: ReturnType<typeof isolatedDatabase>;
 let db: ReturnType<typeof database>;
 
