@@ -150,6 +150,27 @@ test('device flow: fast polling is slow_down, cancelling on the page reaches the
   assert.equal((await poll()).error, 'access_denied');
 });
 
+/** The stored device code's own expiry moved into the past: what ten minutes of waiting would do. */
+async function expire(deviceCode: string) {
+  const row = await db.sql.one<{ payload: string }>('SELECT payload FROM oidc_model_instances WHERE model = ? AND id = ?', ['DeviceCode', deviceCode]);
+  assert.ok(row, 'the device code is stored');
+  const payload = { ...JSON.parse(row.payload), exp: Math.floor(Date.now() / 1000) - 1 };
+  await db.sql.run('UPDATE oidc_model_instances SET payload = ? WHERE model = ? AND id = ?', [JSON.stringify(payload), 'DeviceCode', deviceCode]);
+}
+
+test('device flow: an expired code reaches the device as expired_token and the person as "expired"', async () => {
+  const device = await client({ type: 'public', redirectUris: [], grantTypes: [DEVICE_CODE] });
+  const started = await (await fetch(`${own.url}/oauth/device/auth`, form({ client_id: device.id, scope: 'openid' }))).json();
+  assert.equal(started.interval, 5);
+  await expire(started.device_code);
+  const polled = await fetch(`${own.url}/oauth/token`, form({ client_id: device.id, grant_type: DEVICE_CODE, device_code: started.device_code }));
+  assert.equal((await polled.json()).error, 'expired_token');
+  const browser = new TestBrowser(own.url);
+  const entry = await (await browser.navigate(started.verification_uri)).response.text();
+  const typed = await browser.navigate('/oauth/device', form({ xsrf: xsrfOf(entry), user_code: started.user_code }));
+  assert.match(await typed.response.text(), /This code has expired/);
+});
+
 test('device flow: a device code is refused once spent or unknown (invalid_grant), and the grant needs the client to have it', async () => {
   const web = await client();
   const refused = await fetch(`${own.url}/oauth/device/auth`, {

@@ -57,6 +57,13 @@ const bindsToken = (token: ArtifactPayload) => (session: ArtifactPayload) => {
 };
 
 /**
+ * An expired device code is kept this much longer: the device's poll must get `expired_token` (RFC 8628 §3.5)
+ * and the person's page "this code has expired", which oidc-provider answers only for a code it still finds
+ * (it reads the code's own `exp`); one the store had dropped would be an unknown code.
+ */
+const EXPIRED_DEVICE_CODE_KEPT_MS = 10 * 60 * 1000;
+
+/**
  * Builds the adapter class the provider instantiates once per model name; with `metrics`, every call is
  * timed per operation and, with tracing on, is a span of its own under the request's (lib/ops/tracing.ts).
  */
@@ -81,7 +88,8 @@ export function adapterFor(
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       if (this.model === 'Client') throw new Error('clients are managed by the CLI and portal, not the provider');
-      const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn * 1000 : null;
+      const kept = this.model === 'DeviceCode' ? EXPIRED_DEVICE_CODE_KEPT_MS : 0;
+      const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn * 1000 + kept : null;
       await saveArtifact(db, this.model, id, payload, expiresAt);
     }
 
