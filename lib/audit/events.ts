@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
+import { federationFailureReasons } from '../federation/errors.ts';
 
 const id = z.string().min(1).max(200);
 const label = z.string().max(200);
@@ -48,6 +49,8 @@ export const auditDetailsSchemas = {
     secondFactor: secondFactorMethod.optional(),
     passkey: z.literal(true).optional(),
     trustedDevice: z.literal(true).optional(),
+    /** Signed in at an upstream identity provider: the connection's slug (lib/federation). */
+    connection: label.optional(),
   }),
   /**
    * A wrong second step after a right password: `reason` says which (a code of a step already
@@ -85,6 +88,8 @@ export const auditDetailsSchemas = {
     count: z.number().int().min(1).optional(),
     clientId: id.optional(),
     clientName: label.optional(),
+    /** Signed in at an upstream identity provider first (lib/federation): the connection's slug. */
+    connection: label.optional(),
   }),
   /** A signed-in person typed a wrong current password (/account's password change); never what was typed. */
   'password.check_failed': z.strictObject({}),
@@ -182,6 +187,19 @@ export const auditDetailsSchemas = {
    * `admin`, an admin retired it (`early`: before that); `duplicate`, a second next key of
    * its algorithm that two instances created at once, which never signed.
    */
+  /** An admin added, changed or removed an upstream identity provider (lib/federation/manage.ts). */
+  'connection.created': z.strictObject({ slug: label, kind: z.enum(['oidc', 'oauth2']), enabled: z.boolean() }),
+  'connection.updated': z.strictObject({ changed: fields }),
+  'connection.deleted': z.strictObject({ slug: label, identities: z.number().int().min(0) }),
+  /** An upstream identity became a way into the account: created just in time, or linked after the person proved the account. */
+  'identity.linked': z.strictObject({ connection: label, via: z.enum(['just_in_time', 'local_sign_in']) }),
+  /** An upstream identity removed from an account, by its owner or an admin. */
+  'identity.unlinked': z.strictObject({ connection: label, by: z.enum(['self', 'admin']) }),
+  /**
+   * A sign-in through a connection that did not end in a session: `reason` says where it stopped
+   * (lib/federation/errors.ts). Never a code, token or state.
+   */
+  'federation.failed': z.strictObject({ connection: label, reason: z.enum(federationFailureReasons), clientId: id.optional(), clientName: label.optional() }),
   'key.retired': z.strictObject({ alg: z.enum(ID_TOKEN_SIGNING_ALGS), reason: z.enum(['expired', 'admin', 'duplicate']), early: z.boolean().optional() }),
 } satisfies Record<string, z.ZodType>;
 
@@ -193,7 +211,7 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
 }
 
-export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key';
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'connection';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -241,4 +259,10 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'key.created': 'Signing key created',
   'key.rotated': 'Signing key rotated',
   'key.retired': 'Signing key retired',
+  'connection.created': 'Connection created',
+  'connection.updated': 'Connection updated',
+  'connection.deleted': 'Connection deleted',
+  'identity.linked': 'Upstream identity linked',
+  'identity.unlinked': 'Upstream identity unlinked',
+  'federation.failed': 'Upstream sign-in failed',
 };

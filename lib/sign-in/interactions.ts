@@ -40,6 +40,9 @@ import { secondFactorRequiredFor } from '../factors/policy.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { recordSignInFailure } from './failures.ts';
 import { addToConsent, findConsent } from '../consents/repository.ts';
+import type { FederationFailureReason } from '../federation/errors.ts';
+import { linkPendingIdentity, pendingLinkConnection } from '../federation/linking.ts';
+import { connectionsFor, type OfferedConnection } from '../federation/offer.ts';
 
 export const loginForm = z.object({
   username: z.string().trim().min(1, 'Enter your username').max(64),
@@ -137,6 +140,12 @@ export type InteractionView =
        * `scopes`/`claims` are what it asks for beyond that (or, with prompt=consent, all it asks for again).
        */
       consentedBefore?: boolean;
+      /** On the login step: a button per connection this client may use (lib/federation); absent when none. */
+      connections?: OfferedConnection[];
+      /** On the login step: some of them serve email domains, so an address typed first may go to its provider. */
+      realms?: boolean;
+      /** On the login step: an upstream identity waits to be linked once the person signs in here (its connection's name). */
+      linking?: string;
     };
 
 /**
@@ -239,8 +248,22 @@ export async function viewInteraction(
     signUp: kind === 'login' && signUpOffered(ctx),
     emailCode: kind === 'login' && emailSignInCodesOffered(ctx),
     ...(accounts.length ? { accounts } : {}),
+    ...(kind === 'login' ? await federationOffer(ctx, uid, shown.id) : {}),
     ...(kind === 'consent' ? await consentAsked(ctx, interaction, account?.id) : { scopes: [], claims: [] }),
   };
+}
+
+/** The sign-in page's connection buttons and the identity waiting to be linked, when there are any. */
+async function federationOffer(
+  ctx: AppContext,
+  uid: string,
+  clientId: string,
+): Promise<{ connections?: OfferedConnection[]; realms?: boolean; linking?: string }> {
+  const linking = await pendingLinkConnection(ctx.db, uid, ctx.now());
+  // While an identity waits for the local sign-in that links it, the buttons would only start another round trip.
+  if (linking) return { linking };
+  const { buttons, realms } = await connectionsFor(ctx, clientId);
+  return { ...(buttons.length ? { connections: buttons } : {}), ...(realms ? { realms } : {}) };
 }
 
 /**
@@ -282,7 +305,9 @@ type Failure =
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/factors/second-step.ts), for the page to say. */
   | { error: Extract<SecondStepOutcome, { status: 'refused' }>['problem'] | 'wrong_recovery_code' }
-  | { error: 'throttled'; retryAfterSeconds: number };
+  | { error: 'throttled'; retryAfterSeconds: number }
+  /** A sign-in through a connection stopped (lib/federation/errors.ts). */
+  | { error: `federation_${FederationFailureReason}` };
 /** `cookies`: Set-Cookie values the answer carries (the device cookie after a right password, lib/sign-in/devices.ts). */
 export type InteractionOutcome = { redirect: string; cookies?: string[] } | Failure;
 
@@ -367,7 +392,7 @@ export async function completePasswordStep(
   cookie: string | null,
   interaction: Interaction,
   person: { id: string; username: string },
-  client: { clientId: string; clientName?: string },
+  client: { clientId: string; clientName?: string; connection?: string },
   context: RequestContext,
   remember: boolean,
   first: FirstFactor = 'pwd',
@@ -391,6 +416,8 @@ export async function completePasswordStep(
   ctx.metrics.signIn('succeeded');
   const details = trustedHere ? { ...client, trustedDevice: true as const } : client;
   await recordAuditBy(ctx.db, { actor: person, context }, { action: 'sign_in.succeeded', target: userTarget(person), details });
+  // The person proved the account: an upstream identity waiting in this interaction may be linked to it.
+  if (first !== 'fed') await linkPendingIdentity(ctx, uid, person.id, context);
   const redirect = await finishInteraction(
     ctx,
     uid,
@@ -455,6 +482,7 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   }
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
+  await linkPendingIdentity(ctx, uid, person.id, context);
   const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, 'passwordless') }, { mergeWithLastSubmission: false });
   return { redirect, cookies: await chooserCookie(ctx, person.id, cookie) };
 }
@@ -485,6 +513,7 @@ async function finishSecondStep(
   const trusting = trust && pending !== undefined && (await trustAllowed(ctx, interaction));
   const cookies = trusting ? await trustThisBrowser(ctx, person.id, cookie, context) : [];
   await deletePendingSecondStep(ctx.db, uid);
+  if (pending?.first !== 'fed') await linkPendingIdentity(ctx, uid, person.id, context);
   ctx.metrics.signIn('succeeded');
   const details = { ...client, secondFactor: outcome.method };
   await recordAuditBy(ctx.db, { actor: person, context }, { action: 'sign_in.succeeded', target: userTarget(person), details });
@@ -496,7 +525,7 @@ async function finishSecondStep(
     { mergeWithLastSubmission: false },
   );
   // The codes-left page knows a recovery code by its amr, which after an email code is TOTP's too: that sign-in goes straight on.
-  const codesLeft = outcome.method === 'recovery_code' && pending?.first !== 'email_code';
+  const codesLeft = outcome.method === 'recovery_code' && pending?.first !== 'email_code' && pending?.first !== 'fed';
   return { redirect: codesLeft ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume, cookies };
 }
 

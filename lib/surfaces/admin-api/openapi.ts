@@ -118,6 +118,7 @@ export function openApiDocument(issuer: string) {
       { name: 'clients', description: 'Registered clients (relying parties and APIs).' },
       { name: 'users', description: 'People, their sessions and the apps they granted access to.' },
       { name: 'audit', description: 'The audit log.' },
+      { name: 'connections', description: 'Identity providers people may sign in with (never their client secrets).' },
       { name: 'keys', description: 'The token signing keys and their rotation (never key material: the public keys are at /oauth/jwks).' },
       { name: 'meta', description: 'This document.' },
     ],

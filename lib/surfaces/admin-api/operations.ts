@@ -10,6 +10,7 @@ import type { ErrorCode } from '../../platform/errors.ts';
 import { auditEventListSchema, auditQuerySchema } from './dto/audit.ts';
 import { clientListSchema, clientPatchSchema, clientSchema, clientSecretSchema, createdClientSchema, newClientBodySchema } from './dto/clients.ts';
 import { pathId, searchQuery } from './dto/common.ts';
+import { connectionListSchema, connectionPatchSchema, connectionSchema, identityListSchema, newConnectionBodySchema } from './dto/connections.ts';
 import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchema } from './dto/keys.ts';
 import {
   createdUserSchema,
@@ -33,7 +34,7 @@ export interface Operation {
   method: Method;
   /** The path as OpenAPI writes it: `{id}` for the route folder `[id]`. */
   path: string;
-  tag: 'clients' | 'users' | 'audit' | 'keys' | 'meta';
+  tag: 'clients' | 'users' | 'audit' | 'keys' | 'connections' | 'meta';
   summary: string;
   description?: string;
   params?: z.ZodObject;
@@ -48,6 +49,11 @@ export interface Operation {
 
 const clientId = z.strictObject({ id: pathId().meta({ description: 'The client_id.' }) });
 const userId = z.strictObject({ id: pathId(100).meta({ description: "The user's id." }) });
+const connectionSlug = z.strictObject({ slug: pathId(64).meta({ description: "The connection's slug." }) });
+const userIdentity = z.strictObject({
+  id: pathId(100).meta({ description: "The user's id." }),
+  identityId: pathId(100).meta({ description: "The linked identity's id." }),
+});
 
 export const operations = {
   listClients: {
@@ -338,6 +344,75 @@ export const operations = {
     errors: ['not_found'],
   },
 
+  listConnections: {
+    method: 'GET',
+    path: '/api/admin/connections',
+    tag: 'connections',
+    summary: 'List the identity providers people may sign in with (never their client secrets)',
+    status: 200,
+    response: connectionListSchema,
+  },
+  createConnection: {
+    method: 'POST',
+    path: '/api/admin/connections',
+    tag: 'connections',
+    summary: 'Add an identity provider; offered to no client until client_ids names one',
+    description: 'Register /federation/callback under the issuer as its redirect URI upstream. Recorded as connection.created.',
+    body: newConnectionBodySchema,
+    status: 201,
+    response: connectionSchema,
+    errors: ['conflict'],
+  },
+  getConnection: {
+    method: 'GET',
+    path: '/api/admin/connections/{slug}',
+    tag: 'connections',
+    summary: 'One connection',
+    params: connectionSlug,
+    status: 200,
+    response: connectionSchema,
+    errors: ['not_found'],
+  },
+  updateConnection: {
+    method: 'PATCH',
+    path: '/api/admin/connections/{slug}',
+    tag: 'connections',
+    summary: 'Change some of a connection',
+    params: connectionSlug,
+    body: connectionPatchSchema,
+    status: 200,
+    response: connectionSchema,
+    errors: ['not_found', 'conflict'],
+  },
+  deleteConnection: {
+    method: 'DELETE',
+    path: '/api/admin/connections/{slug}',
+    tag: 'connections',
+    summary: 'Delete a connection and every identity linked through it (the accounts stay)',
+    params: connectionSlug,
+    status: 204,
+    errors: ['not_found'],
+  },
+  listUserIdentities: {
+    method: 'GET',
+    path: '/api/admin/users/{id}/identities',
+    tag: 'users',
+    summary: "A person's identities at other providers, with when each was last used",
+    params: userId,
+    status: 200,
+    response: identityListSchema,
+    errors: ['not_found'],
+  },
+  unlinkUserIdentity: {
+    method: 'DELETE',
+    path: '/api/admin/users/{id}/identities/{identityId}',
+    tag: 'users',
+    summary: "Remove one of a person's identities at another provider",
+    description: 'Never the last way into the account (403): set a password first, or disable the account. Recorded as identity.unlinked.',
+    params: userIdentity,
+    status: 204,
+    errors: ['not_found'],
+  },
   listAuditEvents: {
     method: 'GET',
     path: '/api/admin/audit-events',
