@@ -7,12 +7,14 @@
  */
 import { z } from 'zod';
 import { ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
+import { roleSchema } from '../admin-roles/roles.ts';
 
 const id = z.string().min(1).max(200);
 const label = z.string().max(200);
 const scopes = z.array(z.string().max(100)).max(50);
 const fields = z.array(z.string().max(64)).max(30);
-const role = z.enum(['user', 'admin']);
+// 'admin' is also what the role was called before admin roles: old entries keep it.
+const role = roleSchema;
 
 /** Why a sign-in failed, for the admins reading the log (the person only ever sees "wrong username or password"). */
 /** `throttled`: the throttle refused the attempt before any password was checked (lib/platform/throttle.ts). */

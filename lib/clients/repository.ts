@@ -11,6 +11,7 @@ import type { CachedClientMetadata, Database } from '../db/database.ts';
 import { columnList, type RawRow } from '../db/rows.ts';
 import { containsText } from '../db/text-search.ts';
 import { registrationFields } from './fields.ts';
+import { ADMIN_ROLES, type AdminRole } from '../admin-roles/roles.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
 export interface ClientMetadata {
@@ -44,19 +45,23 @@ interface ClientLists {
 }
 
 /** A client as the CLI, the portal and the API see it (the model's fields, lists parsed): no secret material. */
-export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg'> &
+export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg' | 'adminRole'> &
   ClientLists & {
     confidential: boolean;
     idTokenSignedResponseAlg: IdTokenSigningAlg;
+    /** The admin role an admin-API client acts with (lib/admin-roles/roles.ts); meaningless without `adminApi`. */
+    adminRole: AdminRole;
   };
 
 /**
  * What registering a client stores: its record without what the database sets, and the secret's hash.
  * `requireSecondFactor` left out is the column's default, false (an update leaves it as it is).
  */
-export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor'> & {
+export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor' | 'adminRole'> & {
   secretHash: string | null;
   requireSecondFactor?: boolean;
+  /** Left out: the column's default, `admin`. */
+  adminRole?: AdminRole;
 };
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
@@ -139,6 +144,11 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
   };
 }
 
+/** A stored admin role; an unknown one (a hand-edited row) is the least: read-only. */
+function toAdminRole(value: string): AdminRole {
+  return (ADMIN_ROLES as readonly string[]).includes(value) ? (value as AdminRole) : 'auditor';
+}
+
 function toRecord(row: Client): ClientRecord {
   return {
     id: row.id,
@@ -154,6 +164,7 @@ function toRecord(row: Client): ClientRecord {
     firstParty: row.firstParty,
     resourceServer: row.resourceServer,
     adminApi: row.adminApi,
+    adminRole: toAdminRole(row.adminRole),
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg as IdTokenSigningAlg,
     requireSecondFactor: row.requireSecondFactor,
     enabled: row.enabled,

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ErrorCode } from '../../platform/errors.ts';
+import type { Permission } from '../../admin-roles/roles.ts';
 import { auditEventListSchema, auditQuerySchema } from './dto/audit.ts';
 import { clientListSchema, clientPatchSchema, clientSchema, clientSecretSchema, createdClientSchema, newClientBodySchema } from './dto/clients.ts';
 import { pathId, searchQuery } from './dto/common.ts';
@@ -44,6 +45,13 @@ export interface Operation {
   response?: z.ZodType;
   /** Beyond what every operation may answer (401, 403, 500, and 400 when it takes input). */
   errors?: readonly ErrorCode[];
+  /** What the caller's admin role must allow (lib/admin-roles/roles.ts), checked before anything else: 403 otherwise. */
+  permission: Permission;
+  /**
+   * The `{id}` path parameter names a person whose account this changes: the caller's role must also be one that
+   * may act on theirs (an owner's only owners, another admin's only owners and admins).
+   */
+  actsOnUser?: true;
 }
 
 const clientId = z.strictObject({ id: pathId().meta({ description: 'The client_id.' }) });
@@ -52,6 +60,7 @@ const userId = z.strictObject({ id: pathId(100).meta({ description: "The user's 
 export const operations = {
   listClients: {
     method: 'GET',
+    permission: 'clients.read',
     path: '/api/admin/clients',
     tag: 'clients',
     summary: 'List clients, newest first, with search and paging',
@@ -61,6 +70,7 @@ export const operations = {
   },
   createClient: {
     method: 'POST',
+    permission: 'clients.manage',
     path: '/api/admin/clients',
     tag: 'clients',
     summary: "Register a client; a confidential client's secret is in this answer only",
@@ -70,6 +80,7 @@ export const operations = {
   },
   getClient: {
     method: 'GET',
+    permission: 'clients.read',
     path: '/api/admin/clients/{id}',
     tag: 'clients',
     summary: 'One client',
@@ -80,6 +91,7 @@ export const operations = {
   },
   updateClient: {
     method: 'PATCH',
+    permission: 'clients.manage',
     path: '/api/admin/clients/{id}',
     tag: 'clients',
     summary: "Change some of a client's registration",
@@ -92,6 +104,7 @@ export const operations = {
   },
   deleteClient: {
     method: 'DELETE',
+    permission: 'clients.manage',
     path: '/api/admin/clients/{id}',
     tag: 'clients',
     summary: 'Delete a client, revoking its tokens and grants',
@@ -101,6 +114,7 @@ export const operations = {
   },
   enableClient: {
     method: 'POST',
+    permission: 'clients.manage',
     path: '/api/admin/clients/{id}/enable',
     tag: 'clients',
     summary: 'Enable a client',
@@ -111,6 +125,7 @@ export const operations = {
   },
   disableClient: {
     method: 'POST',
+    permission: 'clients.manage',
     path: '/api/admin/clients/{id}/disable',
     tag: 'clients',
     summary: 'Disable a client: to the provider it no longer exists, and its tokens and grants are revoked',
@@ -121,6 +136,7 @@ export const operations = {
   },
   rotateClientSecret: {
     method: 'POST',
+    permission: 'clients.manage',
     path: '/api/admin/clients/{id}/secret',
     tag: 'clients',
     summary: "Rotate a confidential client's secret; the new one is in this answer only",
@@ -133,6 +149,7 @@ export const operations = {
 
   listUsers: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/users',
     tag: 'users',
     summary: 'List users, newest first, with search and paging',
@@ -142,6 +159,7 @@ export const operations = {
   },
   createUser: {
     method: 'POST',
+    permission: 'users.manage',
     path: '/api/admin/users',
     tag: 'users',
     summary: 'Create a user with a given or generated password, or invite them to choose one',
@@ -154,6 +172,8 @@ export const operations = {
   },
   resendInvitation: {
     method: 'POST',
+    permission: 'users.invite',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/invitation',
     tag: 'users',
     summary: 'Send an invited user a new invitation link',
@@ -166,6 +186,7 @@ export const operations = {
   },
   getUser: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/users/{id}',
     tag: 'users',
     summary: 'One user',
@@ -176,6 +197,8 @@ export const operations = {
   },
   updateUser: {
     method: 'PATCH',
+    permission: 'users.manage',
+    actsOnUser: true,
     path: '/api/admin/users/{id}',
     tag: 'users',
     summary: "Change a user's name or email",
@@ -187,6 +210,8 @@ export const operations = {
   },
   setUserPassword: {
     method: 'PUT',
+    permission: 'users.manage',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/password',
     tag: 'users',
     summary: 'Set a new password, given or generated',
@@ -198,6 +223,8 @@ export const operations = {
   },
   setUserRole: {
     method: 'PUT',
+    permission: 'users.assign_role',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/role',
     tag: 'users',
     summary: 'Grant or remove the admin role',
@@ -210,6 +237,8 @@ export const operations = {
   },
   enableUser: {
     method: 'POST',
+    permission: 'users.manage',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/enable',
     tag: 'users',
     summary: 'Enable a user',
@@ -220,6 +249,8 @@ export const operations = {
   },
   disableUser: {
     method: 'POST',
+    permission: 'users.manage',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/disable',
     tag: 'users',
     summary: 'Disable a user, ending their sessions and revoking their tokens and grants',
@@ -231,6 +262,7 @@ export const operations = {
   },
   listSigningKeys: {
     method: 'GET',
+    permission: 'system.read',
     path: '/api/admin/keys',
     tag: 'keys',
     summary: 'List the signing keys: kid, algorithm, state and dates',
@@ -239,6 +271,7 @@ export const operations = {
   },
   rotateSigningKeys: {
     method: 'POST',
+    permission: 'keys.manage',
     path: '/api/admin/keys/rotate',
     tag: 'keys',
     summary: 'Rotate the signing keys of one algorithm or both',
@@ -253,6 +286,7 @@ export const operations = {
   },
   retireSigningKey: {
     method: 'POST',
+    permission: 'keys.manage',
     path: '/api/admin/keys/{kid}/retire',
     tag: 'keys',
     summary: 'Take a key that does not sign out of the JWKS, and delete it',
@@ -265,6 +299,8 @@ export const operations = {
   },
   unlockUser: {
     method: 'POST',
+    permission: 'users.unlock',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/unlock',
     tag: 'users',
     summary: 'Lift the lock that failed password checks put on a user',
@@ -277,6 +313,8 @@ export const operations = {
   },
   resetUserSecondFactors: {
     method: 'DELETE',
+    permission: 'users.reset_factors',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/second-factors',
     tag: 'users',
     summary: "Reset a user's two-step verification (a lost authenticator)",
@@ -289,6 +327,7 @@ export const operations = {
   },
   listUserSessions: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/users/{id}/sessions',
     tag: 'users',
     summary: "A user's Gatehouse sign-in sessions",
@@ -299,6 +338,8 @@ export const operations = {
   },
   endUserSessions: {
     method: 'DELETE',
+    permission: 'users.manage',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/sessions',
     tag: 'users',
     summary: 'End every session of a user',
@@ -310,6 +351,8 @@ export const operations = {
   },
   endUserSession: {
     method: 'DELETE',
+    permission: 'users.manage',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/sessions/{uid}',
     tag: 'users',
     summary: 'End one session of a user',
@@ -319,6 +362,7 @@ export const operations = {
   },
   listUserGrants: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/users/{id}/grants',
     tag: 'users',
     summary: 'The apps a user granted access to',
@@ -329,6 +373,8 @@ export const operations = {
   },
   revokeUserGrant: {
     method: 'DELETE',
+    permission: 'users.manage',
+    actsOnUser: true,
     path: '/api/admin/users/{id}/grants/{client_id}',
     tag: 'users',
     summary: 'Revoke what one app holds for a user: grants, codes and tokens',
@@ -340,6 +386,7 @@ export const operations = {
 
   listAuditEvents: {
     method: 'GET',
+    permission: 'audit.read',
     path: '/api/admin/audit-events',
     tag: 'audit',
     summary: 'The audit log, newest first, with filters and paging',
@@ -350,6 +397,7 @@ export const operations = {
 
   getOpenApiDocument: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/openapi.json',
     tag: 'meta',
     summary: 'This document (OpenAPI 3.1)',

@@ -19,7 +19,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function ClientsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { params, q, page, sort, href } = await listQuery('/admin/clients', searchParams);
-  const list = await clientsPage(await requireAdmin(href), { q, page, sort });
+  const list = await clientsPage(await requireAdmin('clients.read', href), { q, page, sort });
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
   const t = await getTranslations('admin.clients');

@@ -20,7 +20,7 @@ const statusLooks: Record<UserStatus, BadgeVariant> = { disabled: 'red', locked:
 
 export default async function UsersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { params, q, page, sort, href } = await listQuery('/admin/users', searchParams);
-  const admin = await requireAdmin(href);
+  const admin = await requireAdmin('users.read', href);
   const list = await usersPage(admin, { q, page, sort });
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;

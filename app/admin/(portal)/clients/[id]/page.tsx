@@ -42,7 +42,7 @@ export default async function ClientPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id, path } = await detailRoute('/admin/clients', params);
-  const client = await clientDetails(await requireAdmin(path), id);
+  const client = await clientDetails(await requireAdmin('clients.read', path), id);
   if (!client) notFound();
   const { notice } = await searchParams;
   const issuer = env().ISSUER;

@@ -15,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function NewUserPage() {
-  await requireAdmin('/admin/users/new');
+  await requireAdmin('users.manage', '/admin/users/new');
   const list = await getTranslations('admin.users');
   return (
     <FormPage
