@@ -88,7 +88,7 @@ function toRecord(row: AuditEvent): AuditEventRecord {
   return {
     id: row.id,
     at: row.at,
-    actor: row.actorId || row.actorUsername ? { id: row.actorId, username: row.actorUsername, role: row.actorRole } : null,
+    actor: row.actorId || row.actorUsername ? { id: row.actorId, username: row.actorUsername, ...(row.actorRole ? { role: row.actorRole } : {}) } : null,
     action: row.action,
     target: row.targetType ? { type: row.targetType, id: row.targetId, label: row.targetLabel } : null,
     ip: row.ip,
