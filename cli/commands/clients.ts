@@ -28,6 +28,7 @@ const settingOptions = {
   'require-second-factor': { type: 'boolean' },
   'logo-uri': { type: 'string' },
   'id-token-alg': { type: 'string' },
+  'admin-role': { type: 'string' },
 } as const;
 
 /** What an update can switch off or empty, as `--no-<flag>`. */
@@ -53,6 +54,7 @@ const settingFields = {
   tokenEndpointAuthMethod: '--auth-method',
   logoUri: '--logo-uri',
   idTokenSignedResponseAlg: '--id-token-alg',
+  adminRole: '--admin-role',
   firstParty: '--first-party',
   resourceServer: '--resource-server',
   adminApi: '--admin-api',
@@ -83,6 +85,7 @@ function settingsOf(command: string, values: SettingValues): Omit<NewClientInput
     adminApi: either('admin-api', values['admin-api'], false),
     requireSecondFactor: either('require-second-factor', values['require-second-factor'], false),
     idTokenSignedResponseAlg: values['id-token-alg'] as NewClientInput['idTokenSignedResponseAlg'],
+    adminRole: values['admin-role'] as NewClientInput['adminRole'],
   };
 }
 
@@ -109,6 +112,8 @@ and stored only as a hash: it cannot be shown again.
                                   with --scope introspect, the client_credentials grant only
   --admin-api                     automation that may call /api/admin (with the admin scope and
                                   the client_credentials grant only)
+  --admin-role R                  what an --admin-api client may do there: owner | admin |
+                                  user_manager | auditor (default: admin; see the docs, Admin roles)
   --require-second-factor         every sign-in for it ends with a second factor (acr
                                   urn:gatehouse:acr:mfa); people without one cannot sign in to it
   --logo-uri URI                  https URL of a logo for the consent screen
@@ -180,6 +185,7 @@ Bad input exits 2 and an unknown client 1; either way nothing changes.
   --[no-]first-party               never shows a consent screen, or shows it again
   --[no-]resource-server           may introspect any token
   --[no-]admin-api                 may call /api/admin
+  --admin-role R                   owner | admin | user_manager | auditor: what it may do there
   --[no-]require-second-factor     every sign-in for it ends with a second factor
                                    (acr urn:gatehouse:acr:mfa), or only when it asks
   --logo-uri URI, --no-logo-uri    https URL of a logo for the consent screen, or none

@@ -93,6 +93,16 @@ export function mayAssign(actor: Role | null | undefined, from: Role, to: Role):
   return may(actor, 'users.assign_role');
 }
 
+/**
+ * Whether an admin of role `actor` may change a client: an admin-API client
+ * that acts as an owner only an owner may (rotating its secret would be
+ * becoming an owner); any other, whoever may manage clients.
+ */
+export function mayActOnClient(actor: Role | null | undefined, client: { adminApi: boolean; adminRole: AdminRole }): boolean {
+  if (client.adminApi && client.adminRole === 'owner') return may(actor, 'owners.manage');
+  return may(actor, 'clients.manage');
+}
+
 /** The permission a change of a person's account needs, by their role: what `mayActOn` checks. */
 export function permissionToActOn(target: Role): Permission {
   if (target === 'owner') return 'owners.manage';

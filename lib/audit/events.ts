@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
-import { roleSchema } from '../admin-roles/roles.ts';
+import { ADMIN_ROLES, roleSchema } from '../admin-roles/roles.ts';
 
 const id = z.string().min(1).max(200);
 const label = z.string().max(200);
@@ -111,6 +111,8 @@ export const auditDetailsSchemas = {
     firstParty: z.boolean(),
     resourceServer: z.boolean(),
     adminApi: z.boolean().optional(),
+    /** The admin role an admin-API client acts with. */
+    adminRole: z.enum(ADMIN_ROLES).optional(),
     /** The ID token's JWS alg (a key without "token" in it: lib/audit/log.ts drops those). */
     signingAlg: z.enum(ID_TOKEN_SIGNING_ALGS).optional(),
   }),

@@ -7,7 +7,7 @@
 import 'server-only';
 import { notFound, redirect } from 'next/navigation';
 import type { Permission } from '@/lib/admin-roles/roles';
-import { requireAdmin, type AdminUser } from '@/lib/surfaces/portal/session';
+import { requireAdmin, type ActsOn, type AdminUser } from '@/lib/surfaces/portal/session';
 
 type Area = 'clients' | 'users';
 type FormResult<T> = Exclude<T, { status: 'saved' | 'not_found' }>;
@@ -19,7 +19,7 @@ export const recordPath = (area: Area, id: string) => `/admin/${area}/${encodeUR
  * Runs `act` as the signed-in admin whose role may do `permission` (and, with `actsOn`, act on that
  * person's account); anyone else gets the 403 page; without a portal session, sign-in comes back to `returnTo`.
  */
-export async function asAdmin<T>(permission: Permission, returnTo: string, act: (admin: AdminUser) => Promise<T>, actsOn?: { userId: string }): Promise<T> {
+export async function asAdmin<T>(permission: Permission, returnTo: string, act: (admin: AdminUser) => Promise<T>, actsOn?: ActsOn): Promise<T> {
   return act(await requireAdmin(permission, returnTo, actsOn));
 }
 
@@ -36,7 +36,7 @@ export async function editRecord<T extends { status: string; notice?: string }>(
   id: string,
   save: (admin: AdminUser) => Promise<T>,
 ): Promise<FormResult<T>> {
-  const actsOn = area === 'users' ? { userId: id } : undefined;
+  const actsOn = area === 'users' ? { userId: id } : { clientId: id };
   return afterForm(recordPath(area, id), await asAdmin(MANAGE[area], `${recordPath(area, id)}/edit`, save, actsOn));
 }
 

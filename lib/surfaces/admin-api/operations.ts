@@ -48,10 +48,11 @@ export interface Operation {
   /** What the caller's admin role must allow (lib/admin-roles/roles.ts), checked before anything else: 403 otherwise. */
   permission: Permission;
   /**
-   * The `{id}` path parameter names a person whose account this changes: the caller's role must also be one that
-   * may act on theirs (an owner's only owners, another admin's only owners and admins).
+   * The `{id}` path parameter names what this changes, whose own role the caller's must be able to act on too:
+   * a person (an owner's account only owners, another admin's only owners and admins), or a client (an
+   * admin-API client acting as owner only owners: its new secret would make them one).
    */
-  actsOnUser?: true;
+  actsOn?: 'user' | 'client';
 }
 
 const clientId = z.strictObject({ id: pathId().meta({ description: 'The client_id.' }) });
@@ -92,6 +93,7 @@ export const operations = {
   updateClient: {
     method: 'PATCH',
     permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}',
     tag: 'clients',
     summary: "Change some of a client's registration",
@@ -105,6 +107,7 @@ export const operations = {
   deleteClient: {
     method: 'DELETE',
     permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}',
     tag: 'clients',
     summary: 'Delete a client, revoking its tokens and grants',
@@ -115,6 +118,7 @@ export const operations = {
   enableClient: {
     method: 'POST',
     permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}/enable',
     tag: 'clients',
     summary: 'Enable a client',
@@ -126,6 +130,7 @@ export const operations = {
   disableClient: {
     method: 'POST',
     permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}/disable',
     tag: 'clients',
     summary: 'Disable a client: to the provider it no longer exists, and its tokens and grants are revoked',
@@ -137,6 +142,7 @@ export const operations = {
   rotateClientSecret: {
     method: 'POST',
     permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}/secret',
     tag: 'clients',
     summary: "Rotate a confidential client's secret; the new one is in this answer only",
@@ -173,7 +179,7 @@ export const operations = {
   resendInvitation: {
     method: 'POST',
     permission: 'users.invite',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/invitation',
     tag: 'users',
     summary: 'Send an invited user a new invitation link',
@@ -198,7 +204,7 @@ export const operations = {
   updateUser: {
     method: 'PATCH',
     permission: 'users.manage',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}',
     tag: 'users',
     summary: "Change a user's name or email",
@@ -211,7 +217,7 @@ export const operations = {
   setUserPassword: {
     method: 'PUT',
     permission: 'users.manage',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/password',
     tag: 'users',
     summary: 'Set a new password, given or generated',
@@ -224,11 +230,12 @@ export const operations = {
   setUserRole: {
     method: 'PUT',
     permission: 'users.assign_role',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/role',
     tag: 'users',
-    summary: 'Grant or remove the admin role',
-    description: 'An administrator signed in to the portal cannot remove their own (403).',
+    summary: 'Give a person an admin role, change it, or take it away (role user)',
+    description:
+      'Only an owner makes or unmakes owners; owners and admins give the other roles. No one changes their own role, and the last enabled owner stays one (403).',
     params: userId,
     body: roleBodySchema,
     status: 200,
@@ -238,7 +245,7 @@ export const operations = {
   enableUser: {
     method: 'POST',
     permission: 'users.manage',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/enable',
     tag: 'users',
     summary: 'Enable a user',
@@ -250,7 +257,7 @@ export const operations = {
   disableUser: {
     method: 'POST',
     permission: 'users.manage',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/disable',
     tag: 'users',
     summary: 'Disable a user, ending their sessions and revoking their tokens and grants',
@@ -300,7 +307,7 @@ export const operations = {
   unlockUser: {
     method: 'POST',
     permission: 'users.unlock',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/unlock',
     tag: 'users',
     summary: 'Lift the lock that failed password checks put on a user',
@@ -314,7 +321,7 @@ export const operations = {
   resetUserSecondFactors: {
     method: 'DELETE',
     permission: 'users.reset_factors',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/second-factors',
     tag: 'users',
     summary: "Reset a user's two-step verification (a lost authenticator)",
@@ -339,7 +346,7 @@ export const operations = {
   endUserSessions: {
     method: 'DELETE',
     permission: 'users.manage',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/sessions',
     tag: 'users',
     summary: 'End every session of a user',
@@ -352,7 +359,7 @@ export const operations = {
   endUserSession: {
     method: 'DELETE',
     permission: 'users.manage',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/sessions/{uid}',
     tag: 'users',
     summary: 'End one session of a user',
@@ -374,7 +381,7 @@ export const operations = {
   revokeUserGrant: {
     method: 'DELETE',
     permission: 'users.manage',
-    actsOnUser: true,
+    actsOn: 'user',
     path: '/api/admin/users/{id}/grants/{client_id}',
     tag: 'users',
     summary: 'Revoke what one app holds for a user: grants, codes and tokens',

@@ -22,7 +22,7 @@ import { requestIdOf } from '../../platform/request-context.ts';
 import { adminSessionAccess } from '../portal/session.ts';
 import { authorizeAdminRequest, callerRole, type AdminCaller, type AuthSources } from './auth.ts';
 import { Forbidden, MethodNotAllowed, NotFound } from '../../platform/errors.ts';
-import { may, mayActOn } from '../../admin-roles/roles.ts';
+import { may, mayActOn, mayActOnClient } from '../../admin-roles/roles.ts';
 import { findClient } from '../../clients/repository.ts';
 import { findUserById } from '../../users/repository.ts';
 import { apiHeaders, errorResponse, invalidRequest } from './errors.ts';
@@ -89,15 +89,20 @@ function checkPermission(operation: Operation, caller: AdminCaller): void {
   }
 }
 
-/** The second half of the check, once the path is valid: whether the caller's role may act on the person `{id}` names. */
+/** The second half of the check, once the path is valid: whether the caller's role may act on the person or client `{id}` names. */
 async function checkTarget(db: Database, operation: Operation, caller: AdminCaller, params: unknown): Promise<void> {
   const role = callerRole(caller);
   const id = (params as { id?: unknown } | undefined)?.id;
-  if (operation.actsOnUser && typeof id === 'string') {
-    // An unknown id passes: the use case answers it as not found.
+  if (typeof id !== 'string') return;
+  // An unknown id passes: the use case answers it as not found.
+  if (operation.actsOn === 'user') {
     const target = await findUserById(db, id);
     if (target && !mayActOn(role, target.role))
       throw new Forbidden(`the ${role} admin role may not change the account of a person with the ${target.role} role`);
+  }
+  if (operation.actsOn === 'client') {
+    const target = await findClient(db, id);
+    if (target && !mayActOnClient(role, target)) throw new Forbidden(`the ${role} admin role may not change a client that acts as owner`);
   }
 }
 

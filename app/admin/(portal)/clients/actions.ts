@@ -14,24 +14,24 @@ export async function createClientAction(_state: ClientFormState, form: FormData
 }
 
 export async function rotateSecretAction(id: string, _state: SecretRotation, form: FormData): Promise<SecretRotation> {
-  return asAdmin('clients.manage', clientPath(id), (admin) => rotateSecretFromForm(admin, id, form));
+  return asAdmin('clients.manage', clientPath(id), (admin) => rotateSecretFromForm(admin, id, form), { clientId: id });
 }
 
 export async function enableClientAction(id: string): Promise<void> {
-  const result = await asAdmin('clients.manage', clientPath(id), (admin) => setClientEnabledFor(admin, id, true));
+  const result = await asAdmin('clients.manage', clientPath(id), (admin) => setClientEnabledFor(admin, id, true), { clientId: id });
   afterChange(clientPath(id), result, { done: 'enabled', refused: 'managed' });
 }
 
 /** Disabling revokes every token and grant the client holds: only with the box ticked. */
 export async function disableClientAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   return confirmOrSay(form, (await getTranslations('admin.client'))('disableUnconfirmed'), async () => {
-    const result = await asAdmin('clients.manage', clientPath(id), (admin) => setClientEnabledFor(admin, id, false));
+    const result = await asAdmin('clients.manage', clientPath(id), (admin) => setClientEnabledFor(admin, id, false), { clientId: id });
     afterChange(clientPath(id), result, { done: 'disabled', refused: 'managed' });
   });
 }
 
 export async function deleteClientAction(id: string, _state: ClientChange | undefined, form: FormData): Promise<ClientChange | undefined> {
-  const result = await asAdmin('clients.manage', clientPath(id), (admin) => deleteClientFromForm(admin, id, form));
+  const result = await asAdmin('clients.manage', clientPath(id), (admin) => deleteClientFromForm(admin, id, form), { clientId: id });
   if (result.status === 'not_found') notFound();
   if (result.status === 'done') redirect('/admin/clients?notice=deleted');
   return result;
