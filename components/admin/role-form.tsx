@@ -1,29 +1,45 @@
+'use client';
 // A person's admin role on their page: the roles the admin looking may give (lib/surfaces/portal/users.ts assignableRoles),
-// one select and a button. The server action checks again (requireAdmin and setRole); this only leaves out what would be refused.
-import { Button } from '@/components/ui/button';
-import { focusRing } from '@/components/ui/button';
+// one select, the portal's "I understand" box (a change can take the admin area away from them) and a button. The server
+// action checks everything again (requireAdmin, the tick, setRole); this only leaves out what would be refused.
+import { useActionState, useId, type ReactNode } from 'react';
+import type { Confirmation } from '@/lib/surfaces/portal/confirmation';
+import { ConfirmCheck } from '@/components/portal/confirm';
+import { Button, focusRing } from '@/components/ui/button';
+import { FormError } from '@/components/ui/notice';
 
 export function RoleForm({
   action,
   current,
   roles,
   label,
+  statement,
   submit,
+  pendingLabel,
 }: {
-  action: (form: FormData) => Promise<void>;
+  action: (state: Confirmation, form: FormData) => Promise<Confirmation>;
   current: string;
   roles: { value: string; label: string }[];
   label: string;
+  statement: ReactNode;
   submit: string;
+  pendingLabel: string;
 }) {
+  const [state, formAction, pending] = useActionState(action, { status: 'idle' });
+  const selectId = useId();
+  const checkId = useId();
+  const unconfirmed = state.status === 'unconfirmed';
   return (
-    <form action={action} className="flex flex-wrap items-end gap-3">
-      <label className="grid gap-1 text-sm font-medium text-slate-700">
-        {label}
+    <form action={formAction} className="space-y-3">
+      <div className="grid max-w-xs gap-1">
+        <label htmlFor={selectId} className="text-sm font-medium text-slate-800">
+          {label}
+        </label>
         <select
+          id={selectId}
           name="role"
           defaultValue={current}
-          className={`rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 ${focusRing}`}
+          className={`rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 ${focusRing}`}
         >
           {roles.map((role) => (
             <option key={role.value} value={role.value}>
@@ -31,9 +47,13 @@ export function RoleForm({
             </option>
           ))}
         </select>
-      </label>
-      <Button type="submit" variant="secondary">
-        {submit}
+      </div>
+      <ConfirmCheck id={checkId} invalid={unconfirmed}>
+        {statement}
+      </ConfirmCheck>
+      <FormError messages={unconfirmed ? [state.message] : undefined} />
+      <Button type="submit" variant="secondary" disabled={pending}>
+        {pending ? pendingLabel : submit}
       </Button>
     </form>
   );

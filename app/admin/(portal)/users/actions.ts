@@ -22,7 +22,7 @@ import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath }
 const userPath = (id: string) => recordPath('users', id);
 
 /** What an unticked confirmation says, in the admin area's words. */
-const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed') =>
+const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed' | 'roleUnconfirmed') =>
   (await getTranslations('admin.user'))(key);
 
 export async function createUserAction(_state: NewUserState, form: FormData): Promise<NewUserState> {
@@ -46,11 +46,18 @@ export async function disableUserAction(id: string, _state: Confirmation, form: 
   });
 }
 
-/** Gives a person an admin role, changes it, or takes it away (`user`): which ones the admin's own role allows is the use case's rule. */
-export async function setRoleAction(id: string, form: FormData): Promise<void> {
-  const role = form.get('role');
-  const result = await asAdmin('users.assign_role', userPath(id), (admin) => setRoleFor(admin, id, typeof role === 'string' ? role : ''), { userId: id });
-  afterChange(userPath(id), result, { done: 'role_changed', refused: 'role_refused' });
+/**
+ * Gives a person an admin role, changes it, or takes it away (`user`), only with the box ticked: it can close the
+ * admin area and the API to them at their next request. Which roles the admin's own may give is the use case's rule.
+ */
+export async function setRoleAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmOrSay(form, await unconfirmed('roleUnconfirmed'), async () => {
+    const role = form.get('role');
+    const result = await asAdmin('users.assign_role', userPath(id), (admin) => setRoleFor(admin, id, typeof role === 'string' ? role : ''), {
+      userId: id,
+    });
+    afterChange(userPath(id), result, { done: 'role_changed', refused: 'role_refused' });
+  });
 }
 
 export async function unlockAction(id: string): Promise<void> {

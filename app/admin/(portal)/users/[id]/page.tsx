@@ -155,15 +155,6 @@ export default async function UserPage({
           </div>
         </Notice>
       ) : null}
-      {can.roles.length > 1 ? (
-        <RoleForm
-          action={setRoleAction.bind(null, user.id)}
-          current={user.role}
-          roles={can.roles.map((role) => ({ value: role, label: role === 'user' ? t('noAdminRole') : t(`roles.${role}`) }))}
-          label={t('adminRole')}
-          submit={t('changeRole')}
-        />
-      ) : null}
       {invitation !== undefined && can.invite ? <InvitationNotice userId={user.id} expiresAt={invitation} /> : null}
       {endedCount !== undefined ? <Notice>{t('sessionsEnded', { count: endedCount })}</Notice> : null}
       {self ? <Notice variant="warning">{t('selfNotice')}</Notice> : null}
@@ -298,6 +289,20 @@ export default async function UserPage({
         }
         side={
           <>
+            {can.roles.length > 1 ? (
+              <Card title={t('adminRole')}>
+                <RoleForm
+                  action={setRoleAction.bind(null, user.id)}
+                  current={user.role}
+                  roles={can.roles.map((role) => ({ value: role, label: role === 'user' ? t('noAdminRole') : t(`roles.${role}`) }))}
+                  label={t('adminRole')}
+                  statement={t.rich('roleStatement', { username: user.username, strong })}
+                  submit={t('changeRole')}
+                  pendingLabel={t('changeRolePending')}
+                />
+              </Card>
+            ) : null}
+
             {can.manage ? (
               <Card title={t('password')} description={t('passwordDescription')}>
                 <SetPasswordForm action={setPasswordAction.bind(null, user.id)} username={user.username} />
