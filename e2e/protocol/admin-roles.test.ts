@@ -104,3 +104,21 @@ test("an owner's account: only an owner changes it; an admin makes no owners", a
   }
   assert.equal((await api('PUT', `/api/admin/users/${person.id}/role`, { token: ownerToken, json: { role: 'user' } })).body.role, 'user');
 });
+
+test('a client acting as owner: only an owner gives that role or rotates its secret; an admin client sees its role', async () => {
+  const adminCaller = await adminToken(await makeAdminApiClient('admin'));
+  const ownerCaller = await adminToken(await makeAdminApiClient('owner'));
+  const body = { client_name: 'Owner bot', grant_types: ['client_credentials'], scope: 'admin', admin_api: true, admin_role: 'owner' };
+  const refused = await api('POST', '/api/admin/clients', { token: adminCaller, json: body });
+  assert.equal(refused.status, 403);
+  const made = await api('POST', '/api/admin/clients', { token: ownerCaller, json: body });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  assert.equal(made.body.admin_role, 'owner');
+  const id = made.body.client_id;
+  assert.equal((await api('GET', `/api/admin/clients/${id}`, { token: adminCaller })).body.admin_role, 'owner', 'read, not changed');
+  assert.equal((await api('POST', `/api/admin/clients/${id}/secret`, { token: adminCaller })).status, 403, 'a new secret would make the admin an owner');
+  assert.equal((await api('PATCH', `/api/admin/clients/${id}`, { token: adminCaller, json: { admin_role: 'auditor' } })).status, 403);
+  const lowered = await api('PATCH', `/api/admin/clients/${id}`, { token: ownerCaller, json: { admin_role: 'auditor' } });
+  assert.equal(lowered.body.admin_role, 'auditor');
+  assert.equal((await api('POST', `/api/admin/clients/${id}/secret`, { token: adminCaller })).status, 200);
+});
