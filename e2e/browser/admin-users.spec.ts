@@ -228,7 +228,7 @@ asAdmin('the admin role: granted, then removed, taking effect at the next reques
   // With an authenticator already: once an admin, the default policy asks for it.
   const user = await makeUser({ name: 'Rosa Role', secondFactor: true });
   await openUser(page, user);
-  await page.getByLabel('Admin role', { exact: true }).selectOption('admin');
+  await page.getByRole('combobox', { name: 'Admin role' }).selectOption('admin');
   await page.getByLabel(/Change .*admin role: from their next request/).check();
   await page.getByRole('button', { name: 'Change role' }).click();
   await expect(status(page, 'The admin role was changed. It takes effect at their next request.')).toBeVisible();
@@ -241,12 +241,12 @@ asAdmin('the admin role: granted, then removed, taking effect at the next reques
     await expect(their.getByText('Signed in as Rosa Role')).toBeVisible();
 
     // Removing the role revokes their access: a tick first, as every action that revokes does.
-    await page.getByLabel('Admin role', { exact: true }).selectOption('user');
+    await page.getByRole('combobox', { name: 'Admin role' }).selectOption('user');
     await page.getByRole('button', { name: 'Change role' }).click();
     await expect(alert(page, 'Tick the box to confirm the change of admin role.')).toBeVisible();
     await expect(their.getByRole('heading', { name: 'Users', level: 1 }), 'unticked, they are still an administrator').toBeVisible();
     expect((await their.reload())?.status()).toBe(200);
-    await page.getByLabel('Admin role', { exact: true }).selectOption('user');
+    await page.getByRole('combobox', { name: 'Admin role' }).selectOption('user');
     await page.getByLabel(/Change .*admin role: from their next request/).check();
     await page.getByRole('button', { name: 'Change role' }).click();
     await expect(status(page, 'The admin role was changed. It takes effect at their next request.')).toBeVisible();
