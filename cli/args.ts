@@ -38,6 +38,8 @@ export interface MailingContext {
 }
 
 export interface Context {
+  /** Where a password piped to the command comes from (the process's stdin, or a test's). */
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** Opens (and migrates) DATABASE_URL on first call; commands call it only once their input is valid. */
   db(): Promise<Database>;
   /** The database with the mailer, for the commands that mail a link. */
@@ -93,7 +95,7 @@ export function refusePasswordArgument(command: string, argv: string[]): void {
 export async function readPassword(
   command: string,
   flags: { 'password-stdin'?: boolean; 'generate-password'?: boolean },
-  stdin: NodeJS.ReadStream = process.stdin,
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
 ): Promise<{ password: string; generated: boolean }> {
   if (flags['password-stdin'] && flags['generate-password']) {
     throw new InvalidRequest(`${command}: choose one of --password-stdin and --generate-password`);

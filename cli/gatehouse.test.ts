@@ -1,8 +1,9 @@
 /**
- * Black-box tests of the CLI: each spawns the real `cli/gatehouse.ts` against
- * one temporary SQLite database shared by the whole file. The client, user and
- * usage groups touch disjoint state and run concurrently (SQLite's WAL and busy
- * timeout let the processes share the file); tests inside a group run in order.
+ * Tests of the CLI's command lines (run in this process through `cli/main.ts`,
+ * and the real `cli/gatehouse.ts` in a process of its own for its exit status
+ * and streams) against one temporary SQLite database shared by the whole file.
+ * The client, user and usage groups touch disjoint state; tests inside a group
+ * run in order.
  * `client update` has a file of its own (cli/client-update.test.ts): it runs on
  * every database, and each file gets its own time budget.
  */
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import { closeDatabase, database } from '../lib/db/database.ts';
-import { cliRunner, failure, ok } from './testing.ts';
+import { cliProcess, cliRunner, failure, ok } from './testing.ts';
 import { verifyPassword } from '../lib/platform/passwords.ts';
 import { createThrottle, throttleSettings } from '../lib/platform/throttle.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../lib/account/two-step.ts';
@@ -40,6 +41,16 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('gatehouse CLI', { concurrency: true }, () => {
   describe('usage', { concurrency: 1 }, () => {
+    test('the real entry point, in a process of its own: the answer on stdout and exit 0, one failure line on stderr and exit 2', async () => {
+      const help = await cliProcess(['client', '--help'], { databaseUrl: `file:${dbFile}` });
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stdout, /^Usage: npm run gatehouse -- client <command>/);
+      const refused = await cliProcess(['user', 'create', 'eve', '--password', 'x'], { databaseUrl: `file:${dbFile}`, input: 'ignored' });
+      assert.equal(refused.code, 2);
+      assert.match(failure(refused), /passwords are not accepted as arguments/);
+      assert.equal(refused.stdout, '');
+    });
+
     test('unknown command exits 2', async () => {
       const run = await gatehouse(['frobnicate']);
       assert.equal(run.code, 2);

@@ -56,6 +56,8 @@ const browserSettings = { THROTTLE_MAX_DELAY_SECONDS: '1' };
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** Every failed test, listed again above the summary line: CI keeps only the output's tail. */
 const failures: string[] = [];
+/** Browser tests that failed and then passed on CI's one retry (playwright.config.ts), listed too. */
+const flaky: string[] = [];
 const started = Date.now();
 const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -138,11 +140,12 @@ interface PlaywrightReport {
   suites: PlaywrightSuite[];
 }
 
-/** The browser tests that failed on every try, with the last try's first error lines. */
+/** The browser tests that failed on every try, with the last try's first error lines, and those that passed on a retry. */
 function playwrightFailures(report: PlaywrightReport) {
   const visit = (suite: PlaywrightSuite, file: string, path: string[]) => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests) {
+        if (test.status === 'flaky') flaky.push(`${file} › ${[...path, spec.title].join(' › ')}`);
         if (test.status !== 'unexpected') continue;
         const error = stripVTControlCharacters(test.results.at(-1)?.error?.message ?? '');
         const lines = error.split('\n').slice(0, 3).join(' ').slice(0, 300);
@@ -652,6 +655,7 @@ main()
     if (wants('protocol') || wants('browser')) checkUntouched('by the run');
     if (logDir && totals.failed === 0) rmSync(logDir, { recursive: true, force: true });
     else if (logDir) console.log(`\nthe servers' logs: ${logDir}`);
+    if (flaky.length > 0) console.log(`\npassed on a retry (flaky):\n${flaky.map((line) => `  ! ${line}`).join('\n')}`);
     if (failures.length > 0) console.log(`\nfailed:\n${failures.map((line) => `  ✖ ${line}`).join('\n')}`);
     const seconds = Math.round((Date.now() - started) / 1000);
     console.log(`\nGatehouse test run finished in ${seconds}s`);

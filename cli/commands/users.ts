@@ -127,7 +127,7 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
       const { user, invitation } = await inviteUser(mail, fields, BY_CLI);
       return invitationResult(mail, user, invitation.status === 'sent', `Invited ${roleWord(user)}`);
     }
-    const { password, generated } = await readPassword('user create', values);
+    const { password, generated } = await readPassword('user create', values, ctx.stdin);
     const input = { ...fields, password };
     parseInput(newUserSchema, input); // bad input fails here, before a database is opened or created
     const [, { addUser }] = await mailingUseCases();
@@ -208,7 +208,7 @@ password sign in again. ${passwordNote} Exits 1 if there is no such user.
     refusePasswordArgument('user set-password', argv);
     const { values, positionals: rest } = parseCommand('user set-password', argv, passwordOptions);
     const [username] = positionals('user set-password', rest, ['username']);
-    const { password, generated } = await readPassword('user set-password', values);
+    const { password, generated } = await readPassword('user set-password', values, ctx.stdin);
     parseInput(passwordSchema, password);
     const db = await ctx.db();
     const { endedSessions } = await changePassword(db, await userIdByUsername(db, username), password, BY_CLI, { generated });

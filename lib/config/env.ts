@@ -518,7 +518,7 @@ export function decodeSecretsKey(text: string): Buffer | undefined {
 
 export type Env = z.infer<typeof configSchema>;
 
-let cached: Env | undefined;
+let cached: { source: NodeJS.ProcessEnv; env: Env } | undefined;
 
 /** Validates an environment (process.env, or a test's); throws an Error listing every invalid variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
@@ -530,10 +530,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return parsed.data;
 }
 
-/** Parses process.env once. */
+/**
+ * Parses process.env once (again only when process.env is replaced by another object, as the CLI's
+ * tests do to run each command line with its own environment in one process).
+ */
 export function env(): Env {
-  cached ??= parseEnv(process.env);
-  return cached;
+  if (cached?.source !== process.env) cached = { source: process.env, env: parseEnv(process.env) };
+  return cached.env;
 }
 
 /** Which database DATABASE_URL selects. */

@@ -88,7 +88,11 @@ export function database(url: string, options: DatabaseOptions = {}): Database {
   return db;
 }
 
-function openDatabase(url: string, options: DatabaseOptions): Database {
+/**
+ * A handle of the caller's own, outside the shared ones (close it with `closeHandle`): the CLI's, so a
+ * command line run inside another program (its tests) never closes that program's handle at its end.
+ */
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   let keyring: Keyring | undefined;
   let log = options.log;
   const handle = (prisma: PrismaClient, sql: Sql, cache: ReadCache, pool?: pg.Pool): Database => {
@@ -161,11 +165,16 @@ function watchClients(db: Database) {
   });
 }
 
-/** Closes and forgets the handle for a URL (tests, CLI exit). */
+/** Closes and forgets the shared handle for a URL (tests, the end of a process). */
 export async function closeDatabase(url: string): Promise<void> {
   const db = handles.get(url);
   if (!db) return;
   handles.delete(url);
+  await closeHandle(db);
+}
+
+/** Closes a handle: its read cache, its Redis, its pools. */
+export async function closeHandle(db: Database): Promise<void> {
   await db.cache.close();
   await db.redisArtifacts?.close();
   await db.prisma.$disconnect();
