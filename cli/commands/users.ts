@@ -5,6 +5,7 @@
  * resolves the name once (userIdByUsername, any case). Passwords come from
  * stdin or are generated, never from arguments.
  */
+import { z } from 'zod';
 import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/audit/log.ts';
 import type { UserRecord } from '../../lib/users/repository.ts';
@@ -81,6 +82,9 @@ function invitationResult(mail: MailingContext, user: UserRecord, sent: boolean,
   };
 }
 
+/** A role named on the command line, checked by its field (the command's `fields` name the flag or argument in the error). */
+const roleOf = (role: string) => parseInput(z.strictObject({ role: roleSchema }), { role }).role;
+
 /** What a new user is, for the line that says they were made: `user`, or their admin role. */
 const roleWord = (user: UserRecord) => (user.role === 'user' ? 'user' : user.role.replace('_', ' '));
 
@@ -116,7 +120,7 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
     });
     const [username] = positionals('user create', rest, ['username']);
     if (values.admin && values['admin-role'] !== undefined) throw new InvalidRequest('user create: --admin is --admin-role admin; give one of them');
-    const role = parseInput(roleSchema, values['admin-role'] ?? (values.admin ? 'admin' : 'user'), 'role');
+    const role = roleOf(values['admin-role'] ?? (values.admin ? 'admin' : 'user'));
     const fields = { username, email: values.email ?? null, name: values.name ?? null, role };
     if (values.invite) {
       if (values['password-stdin'] || values['generate-password']) throw new InvalidRequest('user create: --invite takes no password (the person chooses it)');
@@ -272,7 +276,7 @@ takes effect at the user's next request. Exits 1 if there is no such user.
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('user set-role', argv, {});
     const [username, role] = positionals('user set-role', rest, ['username', 'role']);
-    const parsed = parseInput(roleSchema, role, 'role'); // bad input fails here, before a database is opened
+    const parsed = roleOf(role); // bad input fails here, before a database is opened
     const db = await ctx.db();
     const user = await setRole(db, await userIdByUsername(db, username), parsed, BY_CLI);
     return { json: userToWire(user), text: `${user.username} now has ${user.role === 'user' ? 'no admin role' : `the ${user.role} role`}.` };
