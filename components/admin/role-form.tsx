@@ -5,7 +5,8 @@
 import { useActionState, useId, type ReactNode } from 'react';
 import type { Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { ConfirmCheck } from '@/components/portal/confirm';
-import { Button, focusRing } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
+import { border, inputLook } from '@/components/ui/field';
 import { FormError } from '@/components/ui/notice';
 
 export function RoleForm({
@@ -39,7 +40,7 @@ export function RoleForm({
           id={selectId}
           name="role"
           defaultValue={current}
-          className={`rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 ${focusRing}`}
+          className={`${inputLook} bg-white ${border(false)}`}
         >
           {roles.map((role) => (
             <option key={role.value} value={role.value}>
