@@ -74,11 +74,8 @@ export default async function ClientPage({
             {client.enabled ? <Badge variant="green">{list('enabled')}</Badge> : <Badge variant="red">{list('disabled')}</Badge>}
             {client.firstParty ? <Badge variant="indigo">{list('firstParty')}</Badge> : null}
             {client.resourceServer ? <Badge variant="indigo">{t('resourceServer')}</Badge> : null}
-            {client.adminApi ? (
-              <Badge variant="amber">
-                {t('adminApi')} · {roleNames(client.adminRole)}
-              </Badge>
-            ) : null}
+            {client.adminApi ? <Badge variant="amber">{t('adminApi')}</Badge> : null}
+            {client.adminApi ? <Badge variant="indigo">{roleNames(client.adminRole)}</Badge> : null}
             <SecondFactorBadge required={client.requireSecondFactor} />
             {client.managed ? <Badge variant="amber">{t('managedBadge')}</Badge> : null}
           </>
