@@ -15,7 +15,9 @@ import type { Log } from '../lib/ops/log.ts';
 import { InvalidRequest, ServiceError } from '../lib/platform/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
+import { connectionCommands } from './commands/connections.ts';
 import { keyCommands } from './commands/keys.ts';
+import { apiCommands, groupCommands, roleCommands } from './commands/authorization.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
 import { describeFlagIssues, table } from './output.ts';
@@ -24,6 +26,10 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   client: { summary: 'OAuth clients', commands: clientCommands },
   user: { summary: 'people who sign in', commands: userCommands },
   keys: { summary: 'token signing keys', commands: keyCommands },
+  connection: { summary: 'identity providers people may sign in with', commands: connectionCommands },
+  api: { summary: 'APIs (resource servers) and their permissions', commands: apiCommands },
+  group: { summary: 'groups of people', commands: groupCommands },
+  role: { summary: 'roles: sets of API permissions', commands: roleCommands },
 };
 
 function usage(): string {

@@ -30,6 +30,7 @@ import {
   type ProfileState,
 } from '@/lib/surfaces/account/pages';
 import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
+import { unlinkOwnIdentity } from '@/lib/surfaces/account/identities';
 import { requestLocale } from '@/lib/surfaces/locale';
 import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/clients/portal-client';
 import { endPortalSession, requireUser } from '@/lib/surfaces/portal/session';
@@ -77,6 +78,13 @@ export async function forgetTrustedDeviceAction(id: string): Promise<void> {
 }
 
 const SECURITY = '/account/security';
+
+/** Unlinks one of the person's identities at another provider, never the last way into the account (lib/federation/manage.ts). */
+export async function unlinkIdentityAction(id: string): Promise<void> {
+  const user = await requireUser(SECURITY);
+  const outcome = await unlinkOwnIdentity(user, typeof id === 'string' ? id : '');
+  redirect(`${SECURITY}?identity=${outcome}`);
+}
 
 /** Starts TOTP enrolment; posted twice, the second finds the first's pending secret. */
 export async function startTwoStepAction(form: FormData): Promise<void> {

@@ -17,7 +17,7 @@ test('an admin may do everything but manage owners', () => {
 
 test('the auditor reads everything, the audit log included, and changes nothing', () => {
   const reads = PERMISSION_NAMES.filter((p) => p.endsWith('.read'));
-  assert.deepEqual(reads.sort(), ['audit.read', 'clients.read', 'system.read', 'users.read']);
+  assert.deepEqual(reads.sort(), ['access.read', 'audit.read', 'clients.read', 'system.read', 'users.read']);
   for (const permission of PERMISSION_NAMES) assert.equal(may('auditor', permission), reads.includes(permission), permission);
 });
 

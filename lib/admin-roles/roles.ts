@@ -62,6 +62,12 @@ export const PERMISSIONS = {
   'keys.manage': MANAGERS,
   /** The audit log. */
   'audit.read': EVERY_ROLE,
+  /** Add, change and delete the identity providers people sign in with (federation); read with `system.read`. */
+  'connections.manage': MANAGERS,
+  /** APIs (resource servers), their permissions, roles and groups and who is in them (lib/authorization), read only. */
+  'access.read': READERS,
+  /** Register, change and delete APIs, roles and groups; put people in groups and give them roles; grant clients permissions. */
+  'access.manage': MANAGERS,
 } as const satisfies Record<string, readonly AdminRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
 import { ADMIN_ROLES, roleSchema } from '../admin-roles/roles.ts';
+import { federationFailureReasons } from '../federation/errors.ts';
 
 const id = z.string().min(1).max(200);
 const label = z.string().max(200);
@@ -50,6 +51,8 @@ export const auditDetailsSchemas = {
     secondFactor: secondFactorMethod.optional(),
     passkey: z.literal(true).optional(),
     trustedDevice: z.literal(true).optional(),
+    /** Signed in at an upstream identity provider: the connection's slug (lib/federation). */
+    connection: label.optional(),
   }),
   /**
    * A wrong second step after a right password: `reason` says which (a code of a step already
@@ -87,6 +90,8 @@ export const auditDetailsSchemas = {
     count: z.number().int().min(1).optional(),
     clientId: id.optional(),
     clientName: label.optional(),
+    /** Signed in at an upstream identity provider first (lib/federation): the connection's slug. */
+    connection: label.optional(),
   }),
   /** A signed-in person typed a wrong current password (/account's password change); never what was typed. */
   'password.check_failed': z.strictObject({}),
@@ -186,7 +191,41 @@ export const auditDetailsSchemas = {
    * `admin`, an admin retired it (`early`: before that); `duplicate`, a second next key of
    * its algorithm that two instances created at once, which never signed.
    */
+  /** An admin added, changed or removed an upstream identity provider (lib/federation/manage.ts). */
+  'connection.created': z.strictObject({ slug: label, kind: z.enum(['oidc', 'oauth2']), enabled: z.boolean() }),
+  'connection.updated': z.strictObject({ changed: fields }),
+  'connection.deleted': z.strictObject({ slug: label, identities: z.number().int().min(0) }),
+  /** An upstream identity became a way into the account: created just in time, or linked after the person proved the account. */
+  'identity.linked': z.strictObject({ connection: label, via: z.enum(['just_in_time', 'local_sign_in']) }),
+  /** An upstream identity removed from an account, by its owner or an admin. */
+  'identity.unlinked': z.strictObject({ connection: label, by: z.enum(['self', 'admin']) }),
+  /**
+   * A sign-in through a connection that did not end in a session: `reason` says where it stopped
+   * (lib/federation/errors.ts). Never a code, token or state.
+   */
+  'federation.failed': z.strictObject({ connection: label, reason: z.enum(federationFailureReasons), clientId: id.optional(), clientName: label.optional() }),
   'key.retired': z.strictObject({ alg: z.enum(ID_TOKEN_SIGNING_ALGS), reason: z.enum(['expired', 'admin', 'duplicate']), early: z.boolean().optional() }),
+  /** An API (resource server) registered (lib/authorization); the target is its identifier. */
+  'api.created': z.strictObject({ name: label, tokenFormat: z.enum(['opaque', 'jwt']), permissions: scopes }),
+  /** `changed`: the settings changed; `added`/`removed`: permissions (a removed one leaves every role and client). */
+  'api.updated': z.strictObject({ changed: fields.optional(), added: scopes.optional(), removed: scopes.optional() }),
+  'api.deleted': z.strictObject({}),
+  'group.created': z.strictObject({ name: label }),
+  'group.deleted': z.strictObject({}),
+  /** The person `username` joined or left the group (the target). */
+  'group.member_added': z.strictObject({ userId: id, username: label }),
+  'group.member_removed': z.strictObject({ userId: id, username: label }),
+  'role.created': z.strictObject({ name: label }),
+  'role.deleted': z.strictObject({}),
+  /** The role (the target) grants, or no longer grants, `permission` of the API `api`. */
+  'role.permission_added': z.strictObject({ api: label, permission: label }),
+  'role.permission_removed': z.strictObject({ api: label, permission: label }),
+  /** The role (the target) was given to, or taken from, a person or a group. */
+  'role.assigned': z.strictObject({ to: z.enum(['user', 'group']), id, name: label }),
+  'role.unassigned': z.strictObject({ to: z.enum(['user', 'group']), id, name: label }),
+  /** The client (the target) gets, or no longer gets, `permission` of `api` with client_credentials. */
+  'client.permission_added': z.strictObject({ api: label, permission: label }),
+  'client.permission_removed': z.strictObject({ api: label, permission: label }),
 } satisfies Record<string, z.ZodType>;
 
 export type AuditAction = keyof typeof auditDetailsSchemas;
@@ -197,7 +236,7 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
 }
 
-export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key';
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'connection' | 'api' | 'group' | 'role';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -227,6 +266,21 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'client.disabled': 'Client disabled',
   'client.deleted': 'Client deleted',
   'client.secret_rotated': 'Client secret rotated',
+  'client.permission_added': 'Client permission granted',
+  'client.permission_removed': 'Client permission revoked',
+  'api.created': 'API registered',
+  'api.updated': 'API updated',
+  'api.deleted': 'API deleted',
+  'group.created': 'Group created',
+  'group.deleted': 'Group deleted',
+  'group.member_added': 'Group member added',
+  'group.member_removed': 'Group member removed',
+  'role.created': 'Role created',
+  'role.deleted': 'Role deleted',
+  'role.permission_added': 'Role permission added',
+  'role.permission_removed': 'Role permission removed',
+  'role.assigned': 'Role assigned',
+  'role.unassigned': 'Role unassigned',
   'user.created': 'User created',
   'user.invited': 'Invitation sent',
   'invitation.accepted': 'Invitation accepted',
@@ -245,4 +299,10 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'key.created': 'Signing key created',
   'key.rotated': 'Signing key rotated',
   'key.retired': 'Signing key retired',
+  'connection.created': 'Connection created',
+  'connection.updated': 'Connection updated',
+  'connection.deleted': 'Connection deleted',
+  'identity.linked': 'Upstream identity linked',
+  'identity.unlinked': 'Upstream identity unlinked',
+  'federation.failed': 'Upstream sign-in failed',
 };

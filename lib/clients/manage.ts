@@ -26,6 +26,7 @@ import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts
 import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
+import { AUTHORIZATION_SCOPES } from '../authorization/claims.ts';
 import { Conflict, Forbidden, NotFound, parseInput } from '../platform/errors.ts';
 import { clientType } from '../services/wire.ts';
 
@@ -51,7 +52,8 @@ export const redirectUriSchema = z.string().superRefine((value, ctx) => {
 });
 
 export const grantTypes = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
-export const supportedScopes = SUPPORTED_SCOPES;
+/** The provider's scopes, and `groups` and `roles` (lib/authorization/claims.ts), which a client may be allowed before they are turned on. */
+export const supportedScopes = [...SUPPORTED_SCOPES, ...AUTHORIZATION_SCOPES] as const;
 export const idTokenSigningAlgs = ID_TOKEN_SIGNING_ALGS;
 
 /** The registration field each broken trust rule is about, and what to tell the person (the violation is the problem code too). */

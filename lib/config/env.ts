@@ -121,7 +121,7 @@ const envSchema = z.object({
   SESSION_IDLE_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
   /**
    * Days a browser may skip the second step after the person ticks *Don't ask for a second step on this device*
-   * on the code step (0 to 365; 0: the box is not offered). Such a sign-in is a password-only one (acr
+   * on the second step, with a code or a passkey (0 to 365; 0: the box is not offered). Such a sign-in is a password-only one (acr
    * `urn:gatehouse:acr:password`, amr `pwd`): it never satisfies a client that requires a second factor, `acr_values`
    * asking for one, `max_age` or `prompt=login`. A password change or a reset of the person's second factors
    * ends every trust; the person sees and removes their trusted devices in `/account`. See
@@ -328,6 +328,13 @@ const envSchema = z.object({
    * [Email sign-in codes](features.md#email-sign-in-codes).
    */
   EMAIL_SIGN_IN_CODES: z.enum(['off', 'on']).default('off'),
+  /**
+   * `on` adds the `groups` and `roles` scopes and claims: a client allowed the scope and asking for it gets
+   * the person's groups, or roles (directly or through their groups), by name, in the ID token and at
+   * userinfo; discovery lists both in `scopes_supported` and `claims_supported`. `off` by default: what
+   * apps see of a person stays as it was until the operator chooses. See [Authorization](authorization.md).
+   */
+  GROUPS_ROLES_CLAIMS: z.enum(['off', 'on']).default('off'),
   /**
    * Sign-ups per source address an hour (IPv6: per /64), taken usernames included; past it the address
    * waits until the hour ends.

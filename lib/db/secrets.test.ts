@@ -8,6 +8,8 @@ import { type Keyring, keyringOf } from './keyring.ts';
 import { insertSigningKey, listActiveSigningKeys, resealSecrets, sealedTables, serverSecret } from './secrets.ts';
 import { testDatabases } from './testing.ts';
 import { insertUser } from '../users/repository.ts';
+import { findConnectionSecret, insertConnection, insertIdentity, touchIdentity } from '../federation/repository.ts';
+import { connectionFields } from '../federation/testing.ts';
 
 const jwk = () => ({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: randomBytes(32).toString('base64url') });
 
@@ -17,6 +19,10 @@ for (const storage of testDatabases('secrets')) {
       ...(await db.sql.all<{ value: string }>('SELECT value FROM server_secrets')).map((r) => r.value),
       ...(await db.sql.all<{ private_jwk: string }>('SELECT private_jwk FROM signing_keys')).map((r) => r.private_jwk),
       ...(await db.sql.all<{ secret: string }>('SELECT secret FROM user_factors')).map((r) => r.secret),
+      ...(await db.sql.all<{ client_secret: string }>('SELECT client_secret FROM connections WHERE client_secret IS NOT NULL')).map((r) => r.client_secret),
+      ...(await db.sql.all<{ upstream_tokens: string }>('SELECT upstream_tokens FROM federated_identities WHERE upstream_tokens IS NOT NULL')).map(
+        (r) => r.upstream_tokens,
+      ),
     ];
     const withKeyring = (db: Database, keyring: Keyring): Database => ({
       url: db.url,
@@ -80,6 +86,17 @@ for (const storage of testDatabases('secrets')) {
       const user = await insertUser(db, { username: `totp-${randomBytes(4).toString('hex')}`, email: null, name: null, passwordHash: null, role: 'user' });
       const totp = randomBytes(20).toString('hex');
       assert.ok(await insertPendingTotp(db, user.id, totp));
+      const upstreamSecret = randomBytes(24).toString('base64url');
+      const connection = await insertConnection(db, { ...connectionFields, slug: `up-${randomBytes(4).toString('hex')}`, clientSecret: upstreamSecret });
+      const identity = await insertIdentity(db, {
+        userId: user.id,
+        connectionId: connection.id,
+        issuer: 'https://up.example',
+        subject: user.id,
+        email: null,
+        at: new Date(),
+      });
+      await touchIdentity(db, identity.id, new Date(), null, { refresh_token: 'kept' });
       const before = await listActiveSigningKeys(db);
       const stale = await raw(db);
       const newKey = randomBytes(32);
@@ -96,6 +113,7 @@ for (const storage of testDatabases('secrets')) {
       assert.equal(await serverSecret(onlyNew, 'rotated_secret', () => assert.fail('exists already')), secret);
       assert.deepEqual(await listActiveSigningKeys(onlyNew), before);
       assert.equal((await findTotpSecret(onlyNew, user.id))?.secret, totp);
+      assert.equal(await findConnectionSecret(onlyNew, connection.id), upstreamSecret);
     });
   });
 }

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerSecret, SigningKey } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
 import { totpSecretContext } from '../factors/repository.ts';
+import { connectionSecretContext, upstreamTokensContext } from '../federation/repository.ts';
 import { isSealed } from './keyring.ts';
 import { epochMs, type RawRow } from './rows.ts';
 
@@ -149,6 +150,20 @@ const sealedColumns = [
     select: 'SELECT id, secret AS value FROM user_factors',
     context: totpSecretContext,
     update: (db: Database, id: string, from: string, to: string) => db.prisma.userFactor.updateMany({ where: { id, secret: from }, data: { secret: to } }),
+  },
+  {
+    table: 'connections',
+    select: 'SELECT id, client_secret AS value FROM connections WHERE client_secret IS NOT NULL',
+    context: connectionSecretContext,
+    update: (db: Database, id: string, from: string, to: string) =>
+      db.prisma.connection.updateMany({ where: { id, clientSecret: from }, data: { clientSecret: to } }),
+  },
+  {
+    table: 'federated_identities',
+    select: 'SELECT id, upstream_tokens AS value FROM federated_identities WHERE upstream_tokens IS NOT NULL',
+    context: upstreamTokensContext,
+    update: (db: Database, id: string, from: string, to: string) =>
+      db.prisma.federatedIdentity.updateMany({ where: { id, upstreamTokens: from }, data: { upstreamTokens: to } }),
   },
 ] as const;
 

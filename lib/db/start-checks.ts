@@ -22,7 +22,13 @@ export class StartRefused extends Error {
 }
 
 /** Each sealed column (lib/db/secrets.ts, `sealedColumns`): the table, and the column holding the sealed value. */
-export const SEALED_COLUMNS: Readonly<Record<string, string>> = { signing_keys: 'private_jwk', server_secrets: 'value', user_factors: 'secret' };
+export const SEALED_COLUMNS: Readonly<Record<string, string>> = {
+  signing_keys: 'private_jwk',
+  server_secrets: 'value',
+  user_factors: 'secret',
+  connections: 'client_secret',
+  federated_identities: 'upstream_tokens',
+};
 
 const NEW_KEY = '`openssl rand -base64 32`';
 const PRINT_IDS = '`npm run gatehouse -- keys secrets-id [<key file>]` prints the ids of the configured keys and of a key file';

@@ -66,13 +66,30 @@ export function adapterFor(
     now,
     metrics,
     cachedRead = cachedRequest,
+    withheldScopes,
   }: {
     /** The context's clock (lib/context.ts): what expires, and when, is decided against it. */
     now: () => number;
     metrics?: Pick<Metrics, 'storageCall'>;
     cachedRead?: CachedRequest;
+    /**
+     * Scopes a client may be registered with that the provider does not know while their feature is
+     * off (GROUPS_ROLES_CLAIMS: `groups`, `roles`): left out of the client's metadata, which the provider
+     * would otherwise refuse whole (its `scope` must be a subset of the provider's scopes).
+     */
+    withheldScopes?: ReadonlySet<string>;
   },
 ) {
+  // One copy per metadata object: the provider's client cache (./stored-clients.ts) keys on that object.
+  const withheld = new WeakMap<object, AdapterPayload>();
+  const withoutWithheld = (metadata: AdapterPayload | undefined): AdapterPayload | undefined => {
+    if (!metadata || !withheldScopes?.size || typeof metadata.scope !== 'string') return metadata;
+    const scopes = metadata.scope.split(' ');
+    if (!scopes.some((scope) => withheldScopes.has(scope))) return metadata;
+    let copy = withheld.get(metadata);
+    if (!copy) withheld.set(metadata, (copy = { ...metadata, scope: scopes.filter((scope) => !withheldScopes.has(scope)).join(' ') }));
+    return copy;
+  };
   const adapter = class GatehouseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -83,7 +100,7 @@ export function adapterFor(
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return cachedClientMetadata(db, id, now()) as Promise<AdapterPayload | undefined>;
+      if (this.model === 'Client') return withoutWithheld((await cachedClientMetadata(db, id, now())) as AdapterPayload | undefined);
       const cached = cachedRead();
       const payload = await loadArtifact(db, this.model, id, now(), { cached: Boolean(cached) });
       if (cached && payload && isTokenModel(this.model)) tokenOfRequest.set(cached.request, payload);

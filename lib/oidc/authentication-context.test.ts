@@ -21,3 +21,10 @@ test('discovery lists the email code’s acr only while the setting is on', () =
   assert.deepEqual(acrValuesFor(false), [ACR.password, ACR.mfa]);
   assert.deepEqual(acrValuesFor(true), [ACR.password, ACR.mfa, ACR.email_code]);
 });
+
+test('a sign-in at another provider is amr fed and the federated acr; with a second step here, fed stands where pwd stood', () => {
+  assert.deepEqual(loginResult('a', undefined, 'fed'), { accountId: 'a', acr: ACR.federated, amr: ['fed'] });
+  assert.deepEqual(loginResult('a', 'totp', 'fed'), { accountId: 'a', acr: ACR.mfa, amr: ['fed', 'otp', 'mfa'] });
+  assert.deepEqual(loginResult('a', 'passkey', 'fed'), { accountId: 'a', acr: ACR.mfa, amr: ['fed', 'pop', 'mfa'] });
+  assert.ok(!(acrValuesFor(true) as string[]).includes(ACR.federated), 'not in discovery: with no connection nothing there changes');
+});

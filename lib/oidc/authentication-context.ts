@@ -28,6 +28,12 @@
  *   with a passkey, acr `mfa`. Its own acr, not `password`'s: a client that relies on "a password was
  *   typed" must not be told so; it is listed in discovery only while the setting is on.
  *
+ * - Signed in at an upstream identity provider (lib/federation): amr `["fed"]` (RFC 8176 §2, federated
+ *   authentication), acr `urn:gatehouse:acr:federated`; followed by Gatehouse's own second step, the
+ *   upstream sign-in takes the password's place (`["fed", "otp", "mfa"]`, acr `mfa`). A connection trusted
+ *   for multi-factor passes `mfa` on only when the upstream's own `amr` says so. The federated acr is not
+ *   listed in discovery: with no connection nothing there changes, and clients ask for `mfa`, not for it.
+ *
  * The acr values are ours (OIDC Core §2 allows absolute URIs): discovery lists
  * them as `acr_values_supported`.
  */
@@ -35,6 +41,7 @@ export const ACR = {
   password: 'urn:gatehouse:acr:password',
   mfa: 'urn:gatehouse:acr:mfa',
   email_code: 'urn:gatehouse:acr:email-code',
+  federated: 'urn:gatehouse:acr:federated',
 } as const;
 
 export const ACR_VALUES = [ACR.password, ACR.mfa];
@@ -43,7 +50,7 @@ export const ACR_VALUES = [ACR.password, ACR.mfa];
 export const acrValuesFor = (emailSignInCodes: boolean) => (emailSignInCodes ? [...ACR_VALUES, ACR.email_code] : ACR_VALUES);
 
 /** What the first step of a sign-in was: a password, or a code mailed to the account (lib/sign-in/email-codes.ts). */
-export type FirstFactor = 'pwd' | 'email_code';
+export type FirstFactor = 'pwd' | 'email_code' | 'fed';
 
 export const AMR = {
   password: ['pwd'],
@@ -62,6 +69,10 @@ export function loginResult(accountId: string, steps?: 'totp' | 'recovery_code' 
     // The code stands where the password stood; `otp` once even with TOTP after it.
     const amr = steps ? [...new Set(['otp', ...AMR[steps].filter((value) => value !== 'pwd')])] : ['otp'];
     return { accountId, acr: steps ? ACR.mfa : ACR.email_code, amr };
+  }
+  if (first === 'fed' && steps !== 'passwordless') {
+    const amr = steps ? ['fed', ...AMR[steps].filter((value) => value !== 'pwd')] : ['fed'];
+    return { accountId, acr: steps ? ACR.mfa : ACR.federated, amr };
   }
   return steps ? { accountId, acr: ACR.mfa, amr: [...AMR[steps]] } : { accountId, acr: ACR.password, amr: [...AMR.password] };
 }

@@ -12,6 +12,8 @@ import { cachedClientMetadata } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';
+import { jwtAccessTokenIds, useJwtAccessTokens } from './jwt-access-tokens.ts';
+import { useStructuredTokenLookup } from './extensions/structured-tokens.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
@@ -52,6 +54,7 @@ export async function createProvider({
       brand,
       defaultLocale: config.DEFAULT_LOCALE,
       emailSignInCodes: config.EMAIL_SIGN_IN_CODES === 'on',
+      groupsRolesClaims: config.GROUPS_ROLES_CLAIMS === 'on',
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
@@ -59,7 +62,11 @@ export async function createProvider({
   provider.proxy = true;
   useHashedClientSecrets(provider, throttle);
   useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
+  // An API's JWT access tokens, introspected and revoked like the opaque ones (./jwt-access-tokens.ts).
+  const jtiOf = jwtAccessTokenIds(jwks, config.ISSUER);
+  useJwtAccessTokens(provider, jtiOf);
   useExtensions(provider, brand, log);
+  useStructuredTokenLookup(provider);
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.

@@ -40,6 +40,12 @@ import { secondFactorRequiredFor } from '../factors/policy.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { recordSignInFailure } from './failures.ts';
 import { addToConsent, findConsent } from '../consents/repository.ts';
+import { permissionsAsked, type AskedPermission } from '../authorization/consent.ts';
+import { AUTHORIZATION_SCOPES } from '../authorization/claims.ts';
+import { SUPPORTED_SCOPES } from '../oidc/scopes.ts';
+import type { FederationFailureReason } from '../federation/errors.ts';
+import { linkPendingIdentity, pendingLinkConnection } from '../federation/linking.ts';
+import { connectionsFor, type OfferedConnection } from '../federation/offer.ts';
 
 export const loginForm = z.object({
   username: z.string().trim().min(1, 'Enter your username').max(64),
@@ -132,11 +138,19 @@ export type InteractionView =
       accounts?: RememberedAccount[];
       scopes: string[];
       claims: string[];
+      /** On the consent step: the APIs' permissions asked for (resource indicators), only those the person's roles grant. */
+      permissions?: AskedPermission[];
       /**
        * On the consent step: the person allowed this app before (lib/consents/repository.ts), and
        * `scopes`/`claims` are what it asks for beyond that (or, with prompt=consent, all it asks for again).
        */
       consentedBefore?: boolean;
+      /** On the login step: a button per connection this client may use (lib/federation); absent when none. */
+      connections?: OfferedConnection[];
+      /** On the login step: some of them serve email domains, so an address typed first may go to its provider. */
+      realms?: boolean;
+      /** On the login step: an upstream identity waits to be linked once the person signs in here (its connection's name). */
+      linking?: string;
     };
 
 /**
@@ -239,8 +253,22 @@ export async function viewInteraction(
     signUp: kind === 'login' && signUpOffered(ctx),
     emailCode: kind === 'login' && emailSignInCodesOffered(ctx),
     ...(accounts.length ? { accounts } : {}),
+    ...(kind === 'login' ? await federationOffer(ctx, uid, shown.id) : {}),
     ...(kind === 'consent' ? await consentAsked(ctx, interaction, account?.id) : { scopes: [], claims: [] }),
   };
+}
+
+/** The sign-in page's connection buttons and the identity waiting to be linked, when there are any. */
+async function federationOffer(
+  ctx: AppContext,
+  uid: string,
+  clientId: string,
+): Promise<{ connections?: OfferedConnection[]; realms?: boolean; linking?: string }> {
+  const linking = await pendingLinkConnection(ctx.db, uid, ctx.now());
+  // While an identity waits for the local sign-in that links it, the buttons would only start another round trip.
+  if (linking) return { linking };
+  const { buttons, realms } = await connectionsFor(ctx, clientId);
+  return { ...(buttons.length ? { connections: buttons } : {}), ...(realms ? { realms } : {}) };
 }
 
 /**
@@ -248,12 +276,17 @@ export async function viewInteraction(
  * when it adds nothing (prompt=consent asks again), everything it requests.
  */
 async function consentAsked(ctx: AppContext, interaction: Interaction, accountId: string | undefined) {
-  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
   const consentedBefore = accountId ? Boolean(await findConsent(ctx.db, accountId, String(interaction.params.client_id))) : false;
-  const missing = { scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims ?? [] };
-  if (missing.scopes.length || missing.claims.length) return { ...missing, consentedBefore };
-  const requested = typeof interaction.params.scope === 'string' ? interaction.params.scope.split(' ').filter(Boolean) : [];
-  return { scopes: requested, claims: [], consentedBefore: false };
+  // The provider lists only the permissions the person's roles grant (lib/oidc/resource-indicators.ts).
+  const permissions = await permissionsAsked(ctx.db, details.missingResourceScopes ?? {});
+  const missing = { scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims ?? [], permissions };
+  if (missing.scopes.length || missing.claims.length || permissions.length) return { ...missing, consentedBefore };
+  // Asked again with nothing new (prompt=consent): the OpenID Connect scopes requested; an API's
+  // permission names in `scope` are not shown, as the person's roles may not grant them.
+  const known = new Set<string>([...SUPPORTED_SCOPES, ...AUTHORIZATION_SCOPES]);
+  const requested = typeof interaction.params.scope === 'string' ? interaction.params.scope.split(' ').filter((scope) => known.has(scope)) : [];
+  return { scopes: requested, claims: [], permissions: [], consentedBefore: false };
 }
 
 /**
@@ -282,7 +315,9 @@ type Failure =
   | { error: PasskeyProblem }
   /** The second step refused a code: its problem (lib/factors/second-step.ts), for the page to say. */
   | { error: Extract<SecondStepOutcome, { status: 'refused' }>['problem'] | 'wrong_recovery_code' }
-  | { error: 'throttled'; retryAfterSeconds: number };
+  | { error: 'throttled'; retryAfterSeconds: number }
+  /** A sign-in through a connection stopped (lib/federation/errors.ts). */
+  | { error: `federation_${FederationFailureReason}` };
 /** `cookies`: Set-Cookie values the answer carries (the device cookie after a right password, lib/sign-in/devices.ts). */
 export type InteractionOutcome = { redirect: string; cookies?: string[] } | Failure;
 
@@ -367,7 +402,7 @@ export async function completePasswordStep(
   cookie: string | null,
   interaction: Interaction,
   person: { id: string; username: string },
-  client: { clientId: string; clientName?: string },
+  client: { clientId: string; clientName?: string; connection?: string },
   context: RequestContext,
   remember: boolean,
   first: FirstFactor = 'pwd',
@@ -391,6 +426,8 @@ export async function completePasswordStep(
   ctx.metrics.signIn('succeeded');
   const details = trustedHere ? { ...client, trustedDevice: true as const } : client;
   await recordAuditBy(ctx.db, { actor: person, context }, { action: 'sign_in.succeeded', target: userTarget(person), details });
+  // The person proved the account: an upstream identity waiting in this interaction may be linked to it.
+  if (first !== 'fed') await linkPendingIdentity(ctx, uid, person.id, context);
   const redirect = await finishInteraction(
     ctx,
     uid,
@@ -438,7 +475,9 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   const account = await accountForSecondStep(ctx, interaction);
   if (account) {
     const person = { id: account.id, username: account.username };
-    return finishSecondStep(ctx, uid, cookie, interaction, person, { method: 'passkey', uid, response }, context);
+    // "Don't ask again on this device" counts for a passkey as for a code: the page offers the box with either.
+    const trust = form.get('trust_device') === 'on';
+    return finishSecondStep(ctx, uid, cookie, interaction, person, { method: 'passkey', uid, response }, context, trust);
   }
   const client = await clientOf(ctx, interaction);
   const checked = await checkSignIn(ctx, uid, response);
@@ -455,6 +494,7 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   }
   ctx.metrics.signIn('succeeded');
   await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target, context, details: { ...client, passkey: true } });
+  await linkPendingIdentity(ctx, uid, person.id, context);
   const redirect = await finishInteraction(ctx, uid, cookie, { login: loginResult(person.id, 'passwordless') }, { mergeWithLastSubmission: false });
   return { redirect, cookies: await chooserCookie(ctx, person.id, cookie) };
 }
@@ -485,6 +525,7 @@ async function finishSecondStep(
   const trusting = trust && pending !== undefined && (await trustAllowed(ctx, interaction));
   const cookies = trusting ? await trustThisBrowser(ctx, person.id, cookie, context) : [];
   await deletePendingSecondStep(ctx.db, uid);
+  if (pending?.first !== 'fed') await linkPendingIdentity(ctx, uid, person.id, context);
   ctx.metrics.signIn('succeeded');
   const details = { ...client, secondFactor: outcome.method };
   await recordAuditBy(ctx.db, { actor: person, context }, { action: 'sign_in.succeeded', target: userTarget(person), details });
@@ -496,7 +537,7 @@ async function finishSecondStep(
     { mergeWithLastSubmission: false },
   );
   // The codes-left page knows a recovery code by its amr, which after an email code is TOTP's too: that sign-in goes straight on.
-  const codesLeft = outcome.method === 'recovery_code' && pending?.first !== 'email_code';
+  const codesLeft = outcome.method === 'recovery_code' && pending?.first !== 'email_code' && pending?.first !== 'fed';
   return { redirect: codesLeft ? new URL(`/interaction/${encodeURIComponent(uid)}`, ctx.config.ISSUER).toString() : resume, cookies };
 }
 
@@ -569,9 +610,20 @@ export async function confirmConsent(ctx: AppContext, uid: string, cookie: strin
     await addToConsent(ctx.db, accountId, String(interaction.params.client_id), {
       scopes: grant.getOIDCScopeEncountered().split(' ').filter(Boolean),
       claims: grant.getOIDCClaimsEncountered(),
+      resources: Object.fromEntries(
+        Object.keys(details.missingResourceScopes ?? {}).map((indicator) => [
+          indicator,
+          grant.getResourceScopeEncountered(indicator).split(' ').filter(Boolean),
+        ]),
+      ),
     });
   }
-  await recordConsent(ctx, interaction, context, { action: 'consent.granted', scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims });
+  const permissions = Object.values(details.missingResourceScopes ?? {}).flat();
+  await recordConsent(ctx, interaction, context, {
+    action: 'consent.granted',
+    scopes: [...(details.missingOIDCScope ?? []), ...permissions],
+    claims: details.missingOIDCClaims,
+  });
   const redirect = await finishInteraction(ctx, uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
   return { redirect };
 }

@@ -32,7 +32,7 @@ export async function findPendingSecondStep(db: Database, interactionUid: string
   return {
     accountId: payload.accountId,
     ...(typeof payload.remember === 'boolean' ? { remember: payload.remember } : {}),
-    ...(payload.first === 'email_code' ? { first: 'email_code' as const } : {}),
+    ...(payload.first === 'email_code' || payload.first === 'fed' ? { first: payload.first } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { ClientMessages } from '@/components/ui/client-messages';
 import { PasswordField } from '@/components/ui/password-field';
 import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
-import { SecondFactorStep } from '@/components/interaction/second-factor-step';
+import { SecondFactorStep, TRUST_BOX_ID } from '@/components/interaction/second-factor-step';
 import { CheckMailCard } from '@/components/interaction/check-mail-step';
 import { EmailCodeCard } from '@/components/interaction/email-code-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
@@ -20,6 +20,7 @@ import { AppIdentity } from '@/components/interaction/app-identity';
 import { AnotherAccountForm } from '@/components/interaction/another-account';
 import { SelectAccount } from '@/components/interaction/select-account';
 import { AccountChooser } from '@/components/interaction/account-chooser';
+import { ConnectionButtons } from '@/components/interaction/connection-buttons';
 import { LAST_USERNAME_COOKIE } from '@/app/interaction/respond';
 import { interactionPage } from '@/lib/surfaces/interaction/page';
 import { requestIdOf } from '@/lib/platform/request-context';
@@ -61,6 +62,16 @@ const explained = new Set([
   'mail_code_exhausted',
   'mail_code_expired',
   'email_code_username',
+  'federation_access_denied',
+  'federation_upstream_error',
+  'federation_unreachable',
+  'federation_state_invalid',
+  'federation_expired',
+  'federation_token_invalid',
+  'federation_email_unverified',
+  'federation_no_account',
+  'federation_account_disabled',
+  'federation_connection_unavailable',
 ] as const);
 type Explained = typeof explained extends Set<infer T> ? T : never;
 const isExplained = (error: string): error is Explained => (explained as Set<string>).has(error);
@@ -139,6 +150,7 @@ export default async function InteractionPage({
   };
 
   if (view.kind === 'second_factor') {
+    const trustDevice = view.trustDays ? t('secondFactor.trustDevice', { count: view.trustDays }) : undefined;
     const useRecovery =
       view.recoveryCodes && (method === 'recovery_code' || (typeof error === 'string' && recoveryErrors.has(error)) || (!view.totp && !view.passkey));
     return (
@@ -153,6 +165,9 @@ export default async function InteractionPage({
               label={t('secondFactor.passkey')}
               texts={passkeyTexts}
               variant={view.totp ? 'secondary' : 'primary'}
+              // One trust box per page: the code form's when there is one (it works without JavaScript), else the passkey form's own.
+              trustDevice={view.totp ? undefined : trustDevice}
+              trustBox={view.totp && trustDevice ? TRUST_BOX_ID : undefined}
             />
           </div>
         ) : null}
@@ -169,7 +184,7 @@ export default async function InteractionPage({
             continue: t('secondFactor.continue'),
             useRecoveryCode: t('secondFactor.useRecoveryCode'),
             useAnotherWay: t('secondFactor.useAnotherWay'),
-            trustDevice: view.trustDays ? t('secondFactor.trustDevice', { count: view.trustDays }) : undefined,
+            trustDevice,
           }}
         />
         {deny}
@@ -223,6 +238,7 @@ export default async function InteractionPage({
     // One of the chooser's accounts (?account=<id>): its username in the form, the password or passkey still asked.
     const picked = typeof chosen === 'string' ? view.accounts?.find((account) => account.id === chosen) : undefined;
     const chooser = await getTranslations('interaction.chooser');
+    const federation = await getTranslations('interaction.federation');
     // The browser's remembered accounts above the form, until one is picked or a sign-in was refused.
     const choosing = view.accounts && !picked && error === undefined;
     // A username already there (the one just refused, the app's login_hint, the session's): the password is what is left to type.
@@ -234,6 +250,20 @@ export default async function InteractionPage({
     return (
       <AuthCard title={t('title')} subtitle={<AppIdentity client={view.client}>{t.rich('login.subtitle', { client: view.client.name, strong })}</AppIdentity>}>
         {notice ? <div id={SIGN_IN_ERROR_ID}>{notice}</div> : null}
+        {view.linking ? (
+          <Notice variant="warning" compact>
+            {federation('linking', { connection: view.linking })}
+          </Notice>
+        ) : null}
+        {view.connections ? (
+          <ConnectionButtons
+            action={`${base}/federation`}
+            client={view.client}
+            connections={view.connections}
+            label={(connection) => federation('continueWith', { connection })}
+            or={federation('or')}
+          />
+        ) : null}
         {choosing && view.accounts ? (
           <section aria-labelledby="account-chooser" className="mb-6 border-b border-slate-200 pb-6">
             <h2 id="account-chooser" className="mb-3 text-sm font-medium text-slate-700">
@@ -282,6 +312,12 @@ export default async function InteractionPage({
           <Button block type="submit">
             {t('login.submit')}
           </Button>
+          {view.realms ? (
+            // Identifier first: the address typed as the username goes to the provider serving its domain, no password asked.
+            <Button block type="submit" variant="secondary" formAction={`${base}/federation`} formNoValidate>
+              {federation('realm')}
+            </Button>
+          ) : null}
           {view.emailCode ? (
             // The same form's username, posted elsewhere; no password needed for it (formNoValidate).
             <Button block type="submit" variant="secondary" formAction={`${base}/email-code`} formNoValidate>
@@ -344,7 +380,7 @@ export default async function InteractionPage({
       }
     >
       {notice}
-      <ScopeList scopes={view.scopes} claims={view.claims} product={brand().name} />
+      <ScopeList scopes={view.scopes} claims={view.claims} permissions={view.permissions} product={brand().name} />
       <form method="post" action={`${base}/confirm`} className="mt-6">
         <RequestFields client={view.client} />
         <Button block type="submit" autoFocus>

@@ -10,6 +10,7 @@ import { Badge, Notice } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
 import { AddPasskeyForm, RemovePasskeyForm } from '@/components/account/passkey-forms';
 import { passkeysOfUser, recoveryCodesLeftOf, twoStepOf } from '@/lib/surfaces/account/pages';
+import { identitiesOfUser } from '@/lib/surfaces/account/identities';
 import { passkeysUsable } from '@/lib/factors/passkeys';
 import { groupedKey, otpauthUri } from '@/lib/factors/totp';
 import { requireUser } from '@/lib/surfaces/portal/session';
@@ -24,6 +25,7 @@ import {
   startPasskeyAction,
   startTwoStepAction,
   turnOffTwoStepAction,
+  unlinkIdentityAction,
 } from '../../actions';
 
 export const dynamic = 'force-dynamic';
@@ -53,8 +55,13 @@ async function RequiredNotice({ required, done }: { required: 'admin' | 'everyon
 
 export default async function SecurityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/account/security');
-  const { required } = await searchParams;
-  const [status, passkeys, codesLeft] = await Promise.all([twoStepOf(user), passkeysOfUser(user), recoveryCodesLeftOf(user)]);
+  const { required, identity: identityNotice } = await searchParams;
+  const [status, passkeys, codesLeft, identities] = await Promise.all([
+    twoStepOf(user),
+    passkeysOfUser(user),
+    recoveryCodesLeftOf(user),
+    identitiesOfUser(user),
+  ]);
   const enrolled = status.status === 'on' || passkeys.length > 0;
   const requiredBy = required === 'admin' || required === 'everyone' ? required : undefined;
   const t = await getTranslations('account.security');
@@ -136,6 +143,37 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
               <p className="text-sm text-slate-700">{t('passkeysUnavailable')}</p>
             )}
           </Card>
+          {identities.length || identityNotice ? (
+            // Only for people who signed in elsewhere: everyone else's page is as it was.
+            <Card title={t('identities')} description={t('identitiesDescription')}>
+              {identityNotice === 'unlinked' ? <Notice compact>{t('identityUnlinked')}</Notice> : null}
+              {identityNotice === 'last' ? (
+                <Notice variant="warning" compact>
+                  {t('identityLast')}
+                </Notice>
+              ) : null}
+              {identities.length ? (
+                <ul className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200" aria-label={t('identities')}>
+                  {identities.map((identity) => (
+                    <li key={identity.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
+                      <div>
+                        <p className="font-medium text-slate-900">{identity.connectionName}</p>
+                        <p className="mt-0.5 text-sm text-slate-600">
+                          {identity.email ? `${identity.email} · ` : ''}
+                          {identity.lastUsedAt ? t.rich('lastUsed', { when: when(identity.lastUsedAt) }) : t('notUsed')}
+                        </p>
+                      </div>
+                      <form action={unlinkIdentityAction.bind(null, identity.id)}>
+                        <Button type="submit" variant="secondary">
+                          {t('unlinkIdentity', { connection: identity.connectionName })}
+                        </Button>
+                      </form>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </Card>
+          ) : null}
           {status.status === 'on' || passkeys.length ? (
             <Card title={t('codes')} description={t('codesLeft', { count: codesLeft })}>
               <NewRecoveryCodesForm username={user.username} />
