@@ -36,12 +36,7 @@ export function RoleForm({
         <label htmlFor={selectId} className="text-sm font-medium text-slate-800">
           {label}
         </label>
-        <select
-          id={selectId}
-          name="role"
-          defaultValue={current}
-          className={`${inputLook} bg-white ${border(false)}`}
-        >
+        <select id={selectId} name="role" defaultValue={current} className={`${inputLook} bg-white ${border(false)}`}>
           {roles.map((role) => (
             <option key={role.value} value={role.value}>
               {role.label}
