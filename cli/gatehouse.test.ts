@@ -268,6 +268,25 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.ok(users.every((u) => !('password_hash' in u) && !('password' in u)));
     });
 
+    test('user create --admin-role and user set-role: any role from the CLI, an unknown one exits 2, the last owner stays one', async () => {
+      const created = JSON.parse(ok(await gatehouse(['user', 'create', 'olga', '--admin-role', 'owner', '--generate-password', '--json'])).stdout);
+      assert.equal(created.role, 'owner');
+      const refused = await gatehouse(['user', 'create', 'olaf', '--admin-role', 'root', '--generate-password']);
+      assert.equal(refused.code, 2);
+      assert.match(failure(refused), /--admin-role/);
+      ok(await gatehouse(['user', 'create', 'rhea', '--generate-password']));
+      assert.equal(JSON.parse(ok(await gatehouse(['user', 'set-role', 'rhea', 'auditor', '--json'])).stdout).role, 'auditor');
+      assert.match(ok(await gatehouse(['user', 'set-role', 'rhea', 'user_manager'])).stdout, /rhea now has the user_manager role/);
+      assert.equal(JSON.parse(ok(await gatehouse(['user', 'set-role', 'rhea', 'user', '--json'])).stdout).role, 'user');
+      const unknown = await gatehouse(['user', 'set-role', 'rhea', 'superuser']);
+      assert.equal(unknown.code, 2);
+      assert.match(failure(unknown), /<role>/);
+      const last = await gatehouse(['user', 'set-role', 'olga', 'admin']);
+      assert.equal(last.code, 1);
+      assert.match(failure(last), /olga is the only owner/);
+      assert.equal((await gatehouse(['user', 'disable', 'olga'])).code, 1);
+    });
+
     test('a duplicate username exits 1, in any case', async () => {
       for (const username of ['alice', 'ALICE']) {
         const run = await gatehouse(['user', 'create', username, '--password-stdin'], { input: 'another password' });

@@ -36,6 +36,7 @@ const settingOptions = {
   dpop: { type: 'boolean' },
   'subject-type': { type: 'string' },
   'sector-identifier-uri': { type: 'string' },
+  'admin-role': { type: 'string' },
 } as const;
 
 /** What an update can switch off or empty, as `--no-<flag>`. */
@@ -76,6 +77,7 @@ const settingFields = {
   tokenEndpointAuthMethod: '--auth-method',
   logoUri: '--logo-uri',
   idTokenSignedResponseAlg: '--id-token-alg',
+  adminRole: '--admin-role',
   firstParty: '--first-party',
   resourceServer: '--resource-server',
   adminApi: '--admin-api',
@@ -122,6 +124,7 @@ function settingsOf(command: string, values: SettingValues): Omit<NewClientInput
     dpopBoundAccessTokens: either('dpop', values.dpop, false),
     subjectType: values['subject-type'] as NewClientInput['subjectType'],
     sectorIdentifierUri: either('sector-identifier-uri', values['sector-identifier-uri'], null),
+    adminRole: values['admin-role'] as NewClientInput['adminRole'],
   };
 }
 
@@ -149,6 +152,8 @@ and stored only as a hash: it cannot be shown again.
                                   with --scope introspect, the client_credentials grant only
   --admin-api                     automation that may call /api/admin (with the admin scope and
                                   the client_credentials grant only)
+  --admin-role R                  what an --admin-api client may do there: owner | admin |
+                                  user_manager | auditor (default: admin; see the docs, Admin roles)
   --require-second-factor         every sign-in for it ends with a second factor (acr
                                   urn:gatehouse:acr:mfa); people without one cannot sign in to it
   --backchannel-logout-uri URI    where logout tokens go when a session it signed in through ends
@@ -230,6 +235,7 @@ Bad input exits 2 and an unknown client 1; either way nothing changes.
   --[no-]first-party               never shows a consent screen, or shows it again
   --[no-]resource-server           may introspect any token
   --[no-]admin-api                 may call /api/admin
+  --admin-role R                   owner | admin | user_manager | auditor: what it may do there
   --[no-]require-second-factor     every sign-in for it ends with a second factor
                                    (acr urn:gatehouse:acr:mfa), or only when it asks
   --backchannel-logout-uri URI, --no-backchannel-logout-uri

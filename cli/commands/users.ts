@@ -5,6 +5,7 @@
  * resolves the name once (userIdByUsername, any case). Passwords come from
  * stdin or are generated, never from arguments.
  */
+import { z } from 'zod';
 import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/audit/log.ts';
 import type { UserRecord } from '../../lib/users/repository.ts';
@@ -18,6 +19,7 @@ import {
   passwordSchema,
   renameUser,
   resetSecondFactors,
+  setRole,
   unlockUser,
   userIdByUsername,
   usernameSchema,
@@ -27,6 +29,7 @@ import { userToWire } from '../../lib/services/wire.ts';
 import { type MailingContext, parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
 import { unsentLink } from '../mail.ts';
 import { table } from '../output.ts';
+import { ADMIN_ROLES, ROLES, roleSchema } from '../../lib/admin-roles/roles.ts';
 
 const passwordFlags = `  --password-stdin      read the password from stdin (one trailing newline is dropped);
                         the default when stdin is a pipe: printf %s "$PW" | npm run gatehouse -- ...
@@ -79,13 +82,21 @@ function invitationResult(mail: MailingContext, user: UserRecord, sent: boolean,
   };
 }
 
+/** A role named on the command line, checked by its field (the command's `fields` name the flag or argument in the error). */
+const roleOf = (role: string) => parseInput(z.strictObject({ role: roleSchema }), { role }).role;
+
+/** What a new user is, for the line that says they were made: `user`, or their admin role. */
+const roleWord = (user: UserRecord) => (user.role === 'user' ? 'user' : user.role.replace('_', ' '));
+
 const create: Command = {
   summary: 'create a user (password from stdin or generated, or an invitation)',
-  help: `Usage: gatehouse user create <username> [--email E] [--name N] [--admin] [--password-stdin | --generate-password | --invite]
+  help: `Usage: gatehouse user create <username> [--email E] [--name N] [--admin-role R] [--password-stdin | --generate-password | --invite]
 
   --email E             email address
   --name N              full name
-  --admin               give the user the admin role
+  --admin-role R        give the user an admin role: ${ADMIN_ROLES.join(', ')}
+                        (see gatehouse user set-role --help)
+  --admin               the same as --admin-role admin
 ${passwordFlags}
   --invite              no password: mail --email (required) a link that works
                         once, for ${INVITATION_DAYS} days, to choose one (it verifies the address too)
@@ -96,18 +107,21 @@ ${passwordNote}
 ${mailNote} An invitation that could not be sent
 leaves the user invited and exits 1: send it again with gatehouse user invite.
 `,
-  fields: { username: '<username>', email: '--email', name: '--name', password: 'password', role: '--admin' },
+  fields: { username: '<username>', email: '--email', name: '--name', password: 'password', role: '--admin-role' },
   async run(argv, ctx) {
     refusePasswordArgument('user create', argv);
     const { values, positionals: rest } = parseCommand('user create', argv, {
       email: { type: 'string' },
       name: { type: 'string' },
       admin: { type: 'boolean' },
+      'admin-role': { type: 'string' },
       invite: { type: 'boolean' },
       ...passwordOptions,
     });
     const [username] = positionals('user create', rest, ['username']);
-    const fields = { username, email: values.email ?? null, name: values.name ?? null, role: values.admin ? 'admin' : 'user' } as const;
+    if (values.admin && values['admin-role'] !== undefined) throw new InvalidRequest('user create: --admin is --admin-role admin; give one of them');
+    const role = roleOf(values['admin-role'] ?? (values.admin ? 'admin' : 'user'));
+    const fields = { username, email: values.email ?? null, name: values.name ?? null, role };
     if (values.invite) {
       if (values['password-stdin'] || values['generate-password']) throw new InvalidRequest('user create: --invite takes no password (the person chooses it)');
       if (!fields.email) throw new InvalidRequest('user create: --invite needs --email');
@@ -115,7 +129,7 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
       parseInput(invitedUserSchema, fields); // bad input fails here, before a database is opened
       const mail = await ctx.mailing();
       const { user, invitation } = await inviteUser(mail, fields, BY_CLI);
-      return invitationResult(mail, user, invitation.status === 'sent', `Invited ${user.role === 'admin' ? 'admin' : 'user'}`);
+      return invitationResult(mail, user, invitation.status === 'sent', `Invited ${roleWord(user)}`);
     }
     const { password, generated } = await readPassword('user create', values, ctx.stdin);
     const input = { ...fields, password };
@@ -123,7 +137,7 @@ leaves the user invited and exits 1: send it again with gatehouse user invite.
     const [, { addUser }] = await mailingUseCases();
     const mail = await ctx.mailing();
     const { user, verification } = await addUser(mail, input, BY_CLI, { generated });
-    const lines = [`Created ${user.role === 'admin' ? 'admin' : 'user'} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
+    const lines = [`Created ${roleWord(user)} ${user.username}`, ...(generated ? [`password: ${password}`] : [])];
     const link = verification === 'sent' ? unsentLink(mail.mailed) : undefined;
     if (link) lines.push(notSent(`the link that verifies the address (for ${VERIFICATION_LINK_HOURS} hours)`, user.email, link));
     else if (verification === 'sent') lines.push(`A link to verify ${user.email} is on its way.`);
@@ -243,6 +257,32 @@ Exits 1 if there is no such user.
   },
 };
 
+const setRoleCommand: Command = {
+  summary: 'give a user an admin role, change it, or take it away',
+  help: `Usage: gatehouse user set-role <username> <role> [--json]
+
+  <role>   ${ROLES.join(' | ')}
+           owner         everything, other owners included
+           admin         clients, users, keys and settings; everything but owners
+           user_manager  users: create, change, unlock, reset two-step, invite
+           auditor       reads everything, the audit log included; changes nothing
+           user          no admin role
+
+The CLI acts as the system and may give any role, but the last enabled owner
+stays one (make someone else an owner first). The change is in the audit log and
+takes effect at the user's next request. Exits 1 if there is no such user.
+`,
+  fields: { role: '<role>' },
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user set-role', argv, {});
+    const [username, role] = positionals('user set-role', rest, ['username', 'role']);
+    const parsed = roleOf(role); // bad input fails here, before a database is opened
+    const db = await ctx.db();
+    const user = await setRole(db, await userIdByUsername(db, username), parsed, BY_CLI);
+    return { json: userToWire(user), text: `${user.username} now has ${user.role === 'user' ? 'no admin role' : `the ${user.role} role`}.` };
+  },
+};
+
 const rename: Command = {
   summary: 'give a user another username',
   help: `Usage: gatehouse user rename <username> <new-username> [--json]
@@ -328,6 +368,7 @@ export const userCommands: Record<string, Command> = {
   list,
   'set-password': setPassword,
   rename,
+  'set-role': setRoleCommand,
   disable,
   enable,
   unlock,

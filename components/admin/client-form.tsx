@@ -216,7 +216,7 @@ export function ClientForm({
     fixedPublic ? options.filter((o) => !only.includes(o.value)) : options;
   const typeName = v.type === 'public' ? t('public') : t('confidential');
   const select = (
-    field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg' | 'requestObjectSigningAlg' | 'subjectType',
+    field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg' | 'requestObjectSigningAlg' | 'subjectType' | 'adminRole',
     options: Array<[string, string]>,
   ) => <Select id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} value={v[field]} options={options} />;
   // The trust settings this kind can use; the confidential-only ones hide while Public is chosen.
@@ -336,6 +336,14 @@ export function ClientForm({
               <Toggle key={name} className={className} name={name} label={t(`fields.${name}`)} hint={hint} checked={v[name]} errors={errors[name]} />
             ))}
           </fieldset>
+          {layout.adminApi && !fixedPublic ? (
+            <div className={confidentialOnly}>
+              {select(
+                'adminRole',
+                (['owner', 'admin', 'user_manager', 'auditor'] as const).map((role) => [role, t(`adminRoles.${role}`)]),
+              )}
+            </div>
+          ) : null}
           {layout.people ? (
             <fieldset className="space-y-3">
               <legend className="text-sm font-medium text-slate-800">{t('signIn')}</legend>

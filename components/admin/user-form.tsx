@@ -71,11 +71,14 @@ export function NewUserForm({
   action,
   initial,
   invite,
+  canGiveAdmin,
 }: {
   action: (state: NewUserState, form: FormData) => Promise<NewUserState>;
   initial: NewUserFormValues;
   /** Whether this server can mail invitations, and for how long their links work. */
   invite: { available: boolean; validDays: number };
+  /** Whether the admin's own role may give the admin role (a user manager's may not: the use case refuses it anyway). */
+  canGiveAdmin: boolean;
 }) {
   const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, problems: {} });
   const { t, fieldNames, errors } = useWords(state.status === 'editing' ? state.problems : {});
@@ -115,13 +118,15 @@ export function NewUserForm({
       />
       <ProfileFields values={v} errors={errors} creating />
       <PasswordFields idPrefix="new-user" choice={v.passwordChoice} errors={errors} invite={invite} />
-      <label className="flex gap-3 text-sm">
-        <input type="checkbox" name="role" value="admin" defaultChecked={v.role === 'admin'} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
-        <span>
-          <span className="font-medium text-slate-900">{t('administrator')}</span>
-          <span className="block text-slate-500">{t('administratorHint')}</span>
-        </span>
-      </label>
+      {canGiveAdmin ? (
+        <label className="flex gap-3 text-sm">
+          <input type="checkbox" name="role" value="admin" defaultChecked={v.role === 'admin'} className={`mt-0.5 size-4 accent-indigo-600 ${focusRing}`} />
+          <span>
+            <span className="font-medium text-slate-900">{t('administrator')}</span>
+            <span className="block text-slate-500">{t('administratorHint')}</span>
+          </span>
+        </label>
+      ) : null}
       <FormActions submit={t('submitCreate')} pending={pending} pendingLabel={t('pendingCreate')} cancelHref="/admin/users" />
     </form>
   );

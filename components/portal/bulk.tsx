@@ -38,7 +38,14 @@ export function BulkForm({ area, children }: { area: BulkArea; children: ReactNo
   );
 }
 
-const outcomeLooks: Record<BulkItem['outcome'], BadgeVariant> = { change: 'amber', unchanged: 'slate', self: 'red', managed: 'red', missing: 'slate' };
+const outcomeLooks: Record<BulkItem['outcome'], BadgeVariant> = {
+  change: 'amber',
+  unchanged: 'slate',
+  self: 'red',
+  managed: 'red',
+  missing: 'slate',
+  role: 'red',
+};
 
 /** The confirmation page's body: each chosen item and what happens to it, then the one button (or the way back when nothing would change). */
 export function BulkConfirmation({ plan, action, back }: { plan: BulkPlan; action: (form: FormData) => Promise<void>; back: string }) {

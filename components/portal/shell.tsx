@@ -64,13 +64,16 @@ export function PortalShell({
 }: {
   area: 'admin' | 'account';
   /** Who is signed in; no one on the pages that answer before sign-in completes (the 403, a missing page). */
-  person?: { username: string; name: string | null; role?: 'user' | 'admin' };
+  person?: { username: string; name: string | null; role?: string };
   signOut: () => Promise<void>;
   children: ReactNode;
 }) {
   const t = useTranslations('portal');
   const area = useAreas()[which];
-  const other = person && (!area.other.adminOnly || person.role === 'admin') ? <TextLink href={area.other.href}>{area.other.label}</TextLink> : null;
+  const other =
+    person && (!area.other.adminOnly || (person.role !== undefined && person.role !== 'user')) ? (
+      <TextLink href={area.other.href}>{area.other.label}</TextLink>
+    ) : null;
   return (
     <div className="min-h-screen">
       <a

@@ -257,7 +257,7 @@ test("over the API: a user is created with a generated password that signs them 
     'user.updated',
   ]);
   for (const event of log.body.data) {
-    assert.deepEqual(event.actor, { id: null, username: `client:${automation.id}` });
+    assert.deepEqual(event.actor, { id: null, username: `client:${automation.id}`, role: 'admin' });
     assert.deepEqual(event.target, { type: 'user', id, label: username });
     assert.match(event.ip, loopback);
   }
@@ -344,7 +344,7 @@ test("the portal session: an admin reads and changes from the portal's own origi
   const created = await api('POST', '/api/admin/users', { browser, headers: { origin: baseUrl }, json: { username } });
   assert.equal(created.status, 201);
   const [event] = (await api('GET', `/api/admin/audit-events?action=user.created&target=${username}`, { browser })).body.data;
-  assert.deepEqual(event.actor, { id: admin.id, username: admin.username });
+  assert.deepEqual(event.actor, { id: admin.id, username: admin.username, role: 'admin' });
   const self = await api('POST', `/api/admin/users/${admin.id}/disable`, { browser, headers: { origin: baseUrl } });
   assert.equal(self.status, 403, 'not oneself');
 

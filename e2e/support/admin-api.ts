@@ -7,10 +7,13 @@
 import assert from 'node:assert/strict';
 import { totpCode } from '../../lib/factors/totp.ts';
 import { TestBrowser, credentials } from './browser.ts';
-import { baseUrl, basic, makeClient, makeUser, post } from './fixtures.ts';
+import { baseUrl, basic, databaseUrl, makeClient, makeUser, post } from './fixtures.ts';
+import { database } from '../../lib/db/database.ts';
+import type { AdminRole } from '../../lib/admin-roles/roles.ts';
 
-export async function makeAdminApiClient() {
-  return makeClient({
+/** An admin-API client; `role`: the admin role it acts with (registered as admin, then changed in the database). */
+export async function makeAdminApiClient(role?: AdminRole) {
+  const client = await makeClient({
     name: `Automation ${Date.now()}`,
     grantTypes: ['client_credentials'],
     redirectUris: [],
@@ -18,6 +21,8 @@ export async function makeAdminApiClient() {
     scopes: ['admin'],
     adminApi: true,
   });
+  if (role) await database(databaseUrl).prisma.client.update({ where: { id: client.id }, data: { adminRole: role } });
+  return client;
 }
 
 /** A client_credentials token (RFC 6749 §4.4) with `scope`; the token endpoint's answer when it refuses. */

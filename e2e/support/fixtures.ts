@@ -3,6 +3,7 @@
  * users and clients in the server's database, through the same services the CLI
  * uses, so tests never depend on each other's data.
  */
+import { isAdminRole, type Role } from '../../lib/admin-roles/roles.ts';
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { authorize, TestBrowser } from './browser.ts';
@@ -26,7 +27,7 @@ const unique = () => randomBytes(6).toString('hex');
  * (SECOND_FACTOR_REQUIRED=admins) requires before the portal lets them in; `secondFactor: false` leaves it
  * off, for the tests of that policy. gatehouseLogin (pages.ts) types the code when there is a secret.
  */
-export async function makeUser(overrides: { email?: string; name?: string; role?: 'user' | 'admin'; secondFactor?: boolean } = {}) {
+export async function makeUser(overrides: { email?: string; name?: string; role?: Role; secondFactor?: boolean } = {}) {
   const username = `user-${unique()}`;
   const password = `pw-${randomBytes(12).toString('base64url')}`;
   const role = overrides.role ?? 'user';
@@ -37,7 +38,7 @@ export async function makeUser(overrides: { email?: string; name?: string; role?
     name: overrides.name ?? 'Test Person',
     role,
   });
-  const totpSecret = (overrides.secondFactor ?? role === 'admin') ? (await enrolTotp(user)).secret : undefined;
+  const totpSecret = (overrides.secondFactor ?? isAdminRole(role)) ? (await enrolTotp(user)).secret : undefined;
   return { ...user, password, totpSecret };
 }
 

@@ -7,13 +7,15 @@
  */
 import { z } from 'zod';
 import { ID_TOKEN_SIGNING_ALGS } from '../oidc/algorithms.ts';
+import { ADMIN_ROLES, roleSchema } from '../admin-roles/roles.ts';
 import { federationFailureReasons } from '../federation/errors.ts';
 
 const id = z.string().min(1).max(200);
 const label = z.string().max(200);
 const scopes = z.array(z.string().max(100)).max(50);
 const fields = z.array(z.string().max(64)).max(30);
-const role = z.enum(['user', 'admin']);
+// 'admin' is also what the role was called before admin roles: old entries keep it.
+const role = roleSchema;
 
 /** Why a sign-in failed, for the admins reading the log (the person only ever sees "wrong username or password"). */
 /** `throttled`: the throttle refused the attempt before any password was checked (lib/platform/throttle.ts). */
@@ -127,6 +129,8 @@ export const auditDetailsSchemas = {
     firstParty: z.boolean(),
     resourceServer: z.boolean(),
     adminApi: z.boolean().optional(),
+    /** The admin role an admin-API client acts with. */
+    adminRole: z.enum(ADMIN_ROLES).optional(),
     /** The ID token's JWS alg (a key without "token" in it: lib/audit/log.ts drops those). */
     signingAlg: z.enum(ID_TOKEN_SIGNING_ALGS).optional(),
   }),

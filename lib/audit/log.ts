@@ -15,6 +15,7 @@ import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from './repo
 import type { Database } from '../db/database.ts';
 import { auditActions, auditDetailsSchemas, CLIENT_ACTOR_PREFIX, isAuditAction, type AuditAction, type AuditDetails, type AuditTargetType } from './events.ts';
 import type { RequestContext } from '../platform/request-context.ts';
+import { isAdminRole, type AdminRole } from '../admin-roles/roles.ts';
 
 export { requestContext, type RequestContext } from '../platform/request-context.ts';
 export { lastSignIns } from './repository.ts';
@@ -26,15 +27,16 @@ export type { AuditEventRecord };
  * client calling the admin API as itself (no user id; named `client:<client_id>`,
  * see `clientActor`), or null for the system itself.
  */
-export type AuditActor = { id: string | null; username: string } | null;
+export type AuditActor = { id: string | null; username: string; role?: AdminRole } | null;
 
 /** An event's target when it is about a person's account: their id, and their username as it is now. */
 export function userTarget(user: { id: string; username: string }): NonNullable<AuditEvent['target']> {
   return { type: 'user', id: user.id, label: user.username };
 }
 
-export function clientActor(clientId: string): NonNullable<AuditActor> {
-  return { id: null, username: `${CLIENT_ACTOR_PREFIX}${clientId}` };
+/** `role`: the admin role the client acts with, named in every entry it causes. */
+export function clientActor(clientId: string, role?: AdminRole): NonNullable<AuditActor> {
+  return { id: null, username: `${CLIENT_ACTOR_PREFIX}${clientId}`, ...(role ? { role } : {}) };
 }
 
 export interface AuditEvent<A extends AuditAction = AuditAction> {
@@ -71,7 +73,12 @@ export async function recordAuditBy<A extends AuditAction>(
   by: AuditBy | undefined,
   event: Omit<AuditEvent<A>, 'actor' | 'context'>,
 ): Promise<void> {
-  if (by) await recordAudit(db, { ...event, actor: by.actor ? { id: by.actor.id, username: by.actor.username } : null, context: by.context } as AuditEvent<A>);
+  if (by)
+    await recordAudit(db, {
+      ...event,
+      actor: by.actor ? { id: by.actor.id, username: by.actor.username, role: by.actor.role } : null,
+      context: by.context,
+    } as AuditEvent<A>);
 }
 
 const SECRET_WORDS = new Set([
@@ -165,6 +172,8 @@ export async function recordAudit<A extends AuditAction>(db: Database, event: Au
       action,
       actorId: event.actor?.id ?? null,
       actorUsername: cap(event.actor?.username, 200),
+      // The admin role used (an admin action, lib/admin-roles): only a known one is stored.
+      actorRole: isAdminRole(event.actor?.role) ? event.actor.role : null,
       targetType: event.target?.type ?? null,
       targetId: cap(event.target?.id, 200),
       targetLabel: cap(event.target?.label, 200),

@@ -14,14 +14,14 @@ import { containsText } from '../db/text-search.ts';
  * a JSON object, already validated and sanitized; `at` defaults to now (tests
  * set it to place entries in time).
  */
-export type AuditEventRow = Omit<AuditEvent, 'id' | 'at'> & { at?: Date };
+export type AuditEventRow = Omit<AuditEvent, 'id' | 'at' | 'actorRole'> & { at?: Date; actorRole?: string | null };
 
 /** An entry as pages and APIs see it. */
 export interface AuditEventRecord {
   id: string;
   at: Date;
   /** Null when the system acted (the CLI, the first start). */
-  actor: { id: string | null; username: string | null } | null;
+  actor: { id: string | null; username: string | null; role?: string | null } | null;
   action: string;
   target: { type: string; id: string | null; label: string | null } | null;
   ip: string | null;
@@ -88,7 +88,7 @@ function toRecord(row: AuditEvent): AuditEventRecord {
   return {
     id: row.id,
     at: row.at,
-    actor: row.actorId || row.actorUsername ? { id: row.actorId, username: row.actorUsername } : null,
+    actor: row.actorId || row.actorUsername ? { id: row.actorId, username: row.actorUsername, ...(row.actorRole ? { role: row.actorRole } : {}) } : null,
     action: row.action,
     target: row.targetType ? { type: row.targetType, id: row.targetId, label: row.targetLabel } : null,
     ip: row.ip,

@@ -17,6 +17,7 @@ export const registrationFields = [
   'firstParty',
   'resourceServer',
   'adminApi',
+  'adminRole',
   'idTokenSignedResponseAlg',
   'requireSecondFactor',
   'backchannelLogoutUri',

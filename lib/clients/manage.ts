@@ -4,6 +4,7 @@
  * no fragments; public clients authenticate with `none` and must use PKCE
  * (which the provider requires of every client anyway).
  */
+import { adminRoleSchema, may, type AdminRole } from '../admin-roles/roles.ts';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { destroyArtifactsOfClient } from '../db/artifacts.ts';
@@ -26,7 +27,7 @@ import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { AUTHORIZATION_SCOPES } from '../authorization/claims.ts';
-import { Conflict, NotFound, parseInput } from '../platform/errors.ts';
+import { Conflict, Forbidden, NotFound, parseInput } from '../platform/errors.ts';
 import { clientType } from '../services/wire.ts';
 import { SUBJECT_TYPES } from './repository.ts';
 import { checkSectorIdentifier, DEVICE_CODE_GRANT, publicJwksSchema, REQUEST_OBJECT_SIGNING_ALGS, sectorIdentifierUriSchema } from './protocol-features.ts';
@@ -103,6 +104,11 @@ export const newClientSchema = z
     resourceServer: z.boolean().default(false),
     /** May call the admin JSON API (/api/admin) with a client_credentials token carrying the admin scope. */
     adminApi: z.boolean().default(false),
+    /**
+     * The admin role an admin-API client acts with (lib/admin-roles/roles.ts): `admin` when a new client
+     * leaves it out; an update that leaves it out keeps the client's own (updateClient).
+     */
+    adminRole: adminRoleSchema.optional(),
     /**
      * JWS alg of the client's ID tokens (OIDC Dynamic Client Registration §2). New
      * clients get ES256 (faster to sign); RS256, that section's default,
@@ -202,6 +208,14 @@ function clientFields(c: z.output<typeof newClientSchema>) {
   };
 }
 
+/** Only an owner gives a client the owner role (the CLI and the system may). */
+function checkOwnerClient(adminRole: AdminRole, before: AdminRole | undefined, by: AuditBy | undefined): void {
+  const role = by?.actor?.role;
+  if (adminRole === 'owner' && before !== 'owner' && role !== undefined && !may(role, 'owners.manage')) {
+    throw new Forbidden('only an owner may give a client the owner role');
+  }
+}
+
 /**
  * 128 random bits, base64url, never starting with '-': an id that looks like a
  * command-line option is one every CLI (ours, curl, shell scripts) misreads.
@@ -225,12 +239,15 @@ export async function registerClient(
   options: { id?: string; clientSecret?: string; by?: AuditBy; fetchSector?: typeof fetch } = {},
 ): Promise<{ client: ClientRecord; clientSecret?: string }> {
   const c = parseInput(newClientSchema, input);
+  const adminRole = c.adminRole ?? 'admin';
+  checkOwnerClient(adminRole, undefined, options.by);
   await checkSectorIdentifier(c, options.fetchSector);
   const clientSecret = c.type === 'confidential' ? (options.clientSecret ?? generateClientSecret()) : undefined;
   const client = await insertClient(db, {
     id: options.id ?? newClientId(),
     secretHash: clientSecret ? hashClientSecret(clientSecret) : null,
     ...clientFields(c),
+    adminRole,
   });
   await recordAuditBy(db, options.by, {
     action: 'client.created',
@@ -244,6 +261,7 @@ export async function registerClient(
       firstParty: client.firstParty,
       resourceServer: client.resourceServer,
       adminApi: client.adminApi,
+      ...(client.adminApi ? { adminRole: client.adminRole } : {}),
       signingAlg: client.idTokenSignedResponseAlg,
     },
   });
@@ -273,7 +291,9 @@ export async function updateClient(db: Database, id: string, input: NewClientInp
     throw new Conflict(`a ${clientType(existing)} client stays ${clientType(existing)}`);
   }
   const alg = input.idTokenSignedResponseAlg ?? existing.idTokenSignedResponseAlg;
-  const updated = await updateClientRow(db, id, { ...clientFields(c), idTokenSignedResponseAlg: alg });
+  const adminRole = c.adminRole ?? existing.adminRole;
+  checkOwnerClient(adminRole, existing.adminRole, by);
+  const updated = await updateClientRow(db, id, { ...clientFields(c), idTokenSignedResponseAlg: alg, adminRole });
   if (!updated) throw new NotFound(`no client ${id}`);
   const changed = changedFields(existing, updated);
   if (changed.length) await recordAuditBy(db, by, { action: 'client.updated', target: target(updated), details: { changed } });

@@ -28,6 +28,7 @@ const row: ClientRow = {
   grant_types: '["authorization_code","refresh_token"]',
   scope: 'openid profile',
   token_endpoint_auth_method: 'none',
+  admin_role: 'admin',
   application_type: 'web',
   logo_uri: null,
   first_party: 0,

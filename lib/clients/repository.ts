@@ -11,6 +11,7 @@ import type { CachedClientMetadata, Database } from '../db/database.ts';
 import { columnList, type RawRow } from '../db/rows.ts';
 import { containsText } from '../db/text-search.ts';
 import { registrationFields } from './fields.ts';
+import { ADMIN_ROLES, type AdminRole } from '../admin-roles/roles.ts';
 
 /** Wire-level client metadata as oidc-provider consumes it (RFC 7591 names). */
 export interface ClientMetadata {
@@ -60,11 +61,13 @@ interface ClientLists {
 }
 
 /** A client as the CLI, the portal and the API see it (the model's fields, lists parsed): no secret material. */
-export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg' | 'subjectType'> &
+export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg' | 'subjectType' | 'adminRole'> &
   ClientLists & {
     confidential: boolean;
     idTokenSignedResponseAlg: IdTokenSigningAlg;
     subjectType: SubjectType;
+    /** The admin role an admin-API client acts with (lib/admin-roles/roles.ts); meaningless without `adminApi`. */
+    adminRole: AdminRole;
   };
 
 /** OIDC Core §8: one `sub` for every client, or one per sector. */
@@ -91,6 +94,7 @@ export type NewClient = Omit<
   | 'createdAt'
   | 'updatedAt'
   | 'requireSecondFactor'
+  | 'adminRole'
   | 'backchannelLogoutUri'
   | 'backchannelLogoutSessionRequired'
   | 'registeredDynamically'
@@ -101,6 +105,8 @@ export type NewClient = Omit<
 > & {
   secretHash: string | null;
   requireSecondFactor?: boolean;
+  /** Left out: the column's default, `admin`. */
+  adminRole?: AdminRole;
   backchannelLogoutUri?: string | null;
   backchannelLogoutSessionRequired?: boolean;
   /** Set only by self-registration (lib/registration/clients.ts). */
@@ -210,6 +216,11 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
   };
 }
 
+/** A stored admin role; an unknown one (a hand-edited row) is the least: read-only. */
+function toAdminRole(value: string): AdminRole {
+  return (ADMIN_ROLES as readonly string[]).includes(value) ? (value as AdminRole) : 'auditor';
+}
+
 function toRecord(row: Client): ClientRecord {
   return {
     id: row.id,
@@ -225,6 +236,7 @@ function toRecord(row: Client): ClientRecord {
     firstParty: row.firstParty,
     resourceServer: row.resourceServer,
     adminApi: row.adminApi,
+    adminRole: toAdminRole(row.adminRole),
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg as IdTokenSigningAlg,
     requireSecondFactor: row.requireSecondFactor,
     backchannelLogoutUri: row.backchannelLogoutUri,

@@ -7,13 +7,13 @@
  * (lib/sign-in/interactions.ts): the portal is where it is set up, so its
  * own sign-in is never held back.
  */
-import type { Role } from '../users/repository.ts';
+import { isAdminRole, type Role } from '../admin-roles/roles.ts';
 
 export type SecondFactorPolicy = 'admins' | 'everyone' | 'off';
 
 /** Whether a person of `role` must have a second factor under `policy`. */
 export function secondFactorRequiredFor(policy: SecondFactorPolicy, role: Role): boolean {
-  return policy === 'everyone' || (policy === 'admins' && role === 'admin');
+  return policy === 'everyone' || (policy === 'admins' && isAdminRole(role));
 }
 
 /** Where a person the policy stops is sent: the enrolment page, saying why. */

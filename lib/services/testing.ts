@@ -81,6 +81,7 @@ export function clientRecord(overrides: Partial<ClientRecord> = {}): ClientRecor
     firstParty: false,
     resourceServer: true,
     adminApi: false,
+    adminRole: 'admin',
     idTokenSignedResponseAlg: 'RS256',
     requireSecondFactor: false,
     backchannelLogoutUri: null,

@@ -28,6 +28,7 @@ export function clientToWire(client: ClientRecord) {
     first_party: client.firstParty,
     resource_server: client.resourceServer,
     admin_api: client.adminApi,
+    admin_role: client.adminRole,
     id_token_signed_response_alg: client.idTokenSignedResponseAlg,
     require_second_factor: client.requireSecondFactor,
     backchannel_logout_uri: client.backchannelLogoutUri,

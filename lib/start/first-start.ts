@@ -71,7 +71,7 @@ export async function ensureAdmin(db: Database, config: Pick<Env, 'ADMIN_USERNAM
   if (await hasUsers(db)) return;
   const password = config.ADMIN_PASSWORD ?? generatePassword();
   try {
-    await createUser(db, { username: config.ADMIN_USERNAME, password, role: 'admin' });
+    await createUser(db, { username: config.ADMIN_USERNAME, password, role: 'owner' });
   } catch (error) {
     if (error instanceof Conflict && error.field === 'username') return; // another instance won the race
     throw error;

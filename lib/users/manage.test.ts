@@ -110,6 +110,40 @@ for (const storage of testDatabases('users')) {
       );
     });
 
+    test('admin roles: only an owner makes owners; an admin gives the other roles; the role used is in the log; the last owner stays', async () => {
+      const { db } = await admin();
+      const owner = await createUser(db, { username: `o-${tag()}`, password: 'a long password', role: 'owner' });
+      // This database is shared by the file's tests: the owner made here is its only enabled one.
+      await db.prisma.user.updateMany({ where: { role: 'owner', id: { not: owner.id } }, data: { role: 'user' } });
+      const byOwner: AuditBy = { actor: { id: owner.id, username: owner.username, role: 'owner' } };
+      const helper = await createUser(db, { username: `h-${tag()}`, password: 'a long password', role: 'admin' });
+      const byAdmin: AuditBy = { actor: { id: helper.id, username: helper.username, role: 'admin' } };
+      const byManager: AuditBy = { actor: { id: `m-${tag()}`, username: 'manager', role: 'user_manager' } };
+      const person = await createUser(db, { username: `p-${tag()}`, password: 'a long password' });
+
+      await assert.rejects(setRole(db, person.id, 'owner', byAdmin), (e: unknown) => e instanceof Forbidden, 'an admin cannot make owners');
+      await assert.rejects(setRole(db, person.id, 'auditor', byManager), (e: unknown) => e instanceof Forbidden, 'a user manager gives no roles');
+      await assert.rejects(
+        createUser(db, { username: `x-${tag()}`, password: 'a long password', role: 'admin' }, byManager),
+        (e: unknown) => e instanceof Forbidden,
+        'nor creates an admin',
+      );
+      assert.equal((await setRole(db, person.id, 'auditor', byAdmin)).role, 'auditor');
+      assert.equal((await setRole(db, person.id, 'user_manager', byAdmin)).role, 'user_manager');
+      const [changed] = await auditEventsFor(db, { targetType: 'user', targetId: person.id, actions: ['user.role_changed'] });
+      assert.deepEqual(changed.actor, { id: helper.id, username: helper.username, role: 'admin' });
+      assert.deepEqual(changed.details, { from: 'auditor', to: 'user_manager' });
+
+      // The last enabled owner: not demoted, disabled or deleted, by anyone (the CLI too).
+      await assert.rejects(setRole(db, owner.id, 'admin', BY_CLI), /only owner/);
+      await assert.rejects(disableUser(db, owner.id, BY_CLI), /only owner/);
+      await assert.rejects(deleteUser(db, owner.id, BY_CLI), /only owner/);
+      assert.equal((await setRole(db, person.id, 'owner', byOwner)).role, 'owner', 'an owner makes owners');
+      await assert.rejects(setRole(db, person.id, 'admin', byAdmin), (e: unknown) => e instanceof Forbidden, 'an admin cannot demote an owner');
+      assert.equal((await setRole(db, owner.id, 'admin', BY_CLI)).role, 'admin', 'with another owner, one may go');
+      await assert.rejects(disableUser(db, person.id, BY_CLI), /only owner/);
+    });
+
     test('disabling ends sessions and revokes tokens (counted in the log), not for oneself; enabling is recorded', async () => {
       const { db, user: self, by } = await admin();
       const user = await createUser(db, { username: `d-${tag()}`, password: 'a long password' });

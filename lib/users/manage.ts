@@ -32,6 +32,8 @@ import {
 import { endAllSessions, endOtherSessions } from '../account/sessions.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { Conflict, Forbidden, NotFound, parseInput } from '../platform/errors.ts';
+import { mayAssign, roleSchema } from '../admin-roles/roles.ts';
+import { countEnabledOwners } from './repository.ts';
 import { hashPassword, passwordPolicy } from '../platform/passwords.ts';
 import type { Throttle } from '../platform/throttle.ts';
 
@@ -52,7 +54,7 @@ export const newUserSchema = z.object({
   email: z.email('Email is not a valid address').max(254).nullable().default(null),
   name: z.string().trim().min(1).max(128).nullable().default(null),
   password: passwordSchema,
-  role: z.enum(['user', 'admin']).default('user'),
+  role: roleSchema.default('user'),
 });
 
 export type NewUserInput = z.input<typeof newUserSchema>;
@@ -101,6 +103,7 @@ export async function insertNewUser(
   by: AuditBy | undefined,
   details: { generated?: boolean; invited?: boolean },
 ): Promise<UserRecord> {
+  if (!mayAssignAs(by, 'user', data.role as Role)) throw new Forbidden(`your admin role may not create a person with the ${data.role} role`);
   let user: UserRecord;
   try {
     user = await insertUser(db, { username: data.username, email: data.email, name: data.name, passwordHash, role: data.role as Role });
@@ -176,6 +179,7 @@ export async function changePassword(
 /** Disabling also ends the user's sessions and revokes every token and grant they hold. */
 export async function disableUser(db: Database, id: string, by?: AuditBy): Promise<UserRecord> {
   if (by?.actor?.id === id && (await findUserById(db, id))) throw new Forbidden('you cannot disable your own account');
+  await keepAnOwner(db, await findUserById(db, id), 'disable');
   const user = await setUserDisabled(db, id, true);
   if (!user) throw new NotFound(`no user ${id}`);
   const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
@@ -202,6 +206,7 @@ export async function deleteUser(db: Database, id: string, by?: AuditBy): Promis
   if (by?.actor?.id === id) throw new Forbidden('you cannot delete your own account');
   const user = await findUserById(db, id);
   if (!user) return false;
+  await keepAnOwner(db, user, 'delete');
   const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
   if (!(await deleteUserRow(db, user.id))) return false;
   await recordAuditBy(db, by, { action: 'user.deleted', target: target(user), details: { revokedArtifacts } });
@@ -331,12 +336,38 @@ export async function renameUser(db: Database, id: string, newUsername: string, 
   return user;
 }
 
-/** Grants or removes the admin role. An admin cannot take it from themselves (someone else must). */
+/** Whether `by` may change a person's role from `from` to `to` (lib/admin-roles/roles.ts); the CLI and the system may. */
+function mayAssignAs(by: AuditBy | undefined, from: Role, to: Role): boolean {
+  const role = by?.actor?.role;
+  return from === to || role === undefined || mayAssign(role, from, to);
+}
+
+/**
+ * The last enabled owner stays one: never demoted, disabled or deleted, by
+ * anyone (the CLI included), so there is always someone who may do everything.
+ */
+async function keepAnOwner(db: Database, user: UserRecord | undefined, change: 'demote' | 'disable' | 'delete'): Promise<void> {
+  if (!user || user.role !== 'owner' || user.disabled) return;
+  if ((await countEnabledOwners(db)) <= 1) throw new Forbidden(`${user.username} is the only owner: make someone else an owner before you ${change} them`);
+}
+
+/**
+ * Gives a person an admin role, changes it, or takes it away (`user`). Only an
+ * owner makes or unmakes owners, owners and admins the other roles; no one
+ * changes their own role (someone else must), and the last owner stays one.
+ */
 export async function setRole(db: Database, id: string, role: Role, by?: AuditBy): Promise<UserRecord> {
-  const parsed = parseInput(z.enum(['user', 'admin']), role, 'role');
+  // 'admin' and 'user' are what the API and the CLI took before admin roles, and still mean what they did.
+  const parsed = parseInput(roleSchema, role, 'role');
   const before = await existingUser(db, id);
-  if (by?.actor?.id === id && parsed !== 'admin') throw new Forbidden('you cannot remove your own admin role');
   if (before.role === parsed) return before;
+  if (by?.actor?.id === id) throw new Forbidden('you cannot change your own admin role');
+  if (!mayAssignAs(by, before.role, parsed)) {
+    throw new Forbidden(
+      before.role === 'owner' || parsed === 'owner' ? 'only an owner may make or unmake owners' : 'your admin role may not change admin roles',
+    );
+  }
+  if (before.role === 'owner') await keepAnOwner(db, before, 'demote');
   const user = await setUserRole(db, id, parsed);
   if (!user) throw new NotFound(`no user ${id}`);
   await recordAuditBy(db, by, { action: 'user.role_changed', target: target(user), details: { from: before.role, to: user.role } });

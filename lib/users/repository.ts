@@ -10,7 +10,9 @@ import type { Database } from '../db/database.ts';
 import { columnList, epochMs, type RawRow } from '../db/rows.ts';
 import { containsText, escapeLike } from '../db/text-search.ts';
 
-export type Role = 'user' | 'admin';
+import { toRole, type Role } from '../admin-roles/roles.ts';
+
+export type { Role };
 
 /**
  * A user as the CLI, the portal and the API see it: the model without its password hash and comparison key.
@@ -40,10 +42,6 @@ const publicFields = {
   updatedAt: true,
   passwordHash: true,
 } as const satisfies Record<Exclude<keyof UserRecord, 'invited'> | 'passwordHash', true>;
-
-function toRole(role: string): Role {
-  return role === 'admin' ? 'admin' : 'user';
-}
 
 type PublicRow = Omit<UserRecord, 'role' | 'invited'> & { role: string; passwordHash: string | null };
 
@@ -306,6 +304,11 @@ export async function updateUserProfile(db: Database, id: string, profile: { nam
   const emailVerified = current.email === profile.email ? current.emailVerified : false;
   const { count } = await db.prisma.user.updateMany({ where: { id }, data: { ...profile, emailVerified } });
   return count === 1 ? findUserById(db, id) : undefined;
+}
+
+/** How many enabled people hold the owner role: the last one may not be demoted, disabled or deleted. */
+export function countEnabledOwners(db: Database): Promise<number> {
+  return db.prisma.user.count({ where: { role: 'owner', disabled: false } });
 }
 
 export async function setUserRole(db: Database, id: string, role: Role): Promise<UserRecord | undefined> {

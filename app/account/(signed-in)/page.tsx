@@ -29,6 +29,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export default async function ProfilePage() {
   const user = await requireUser('/account');
   const t = await getTranslations('account.profile');
+  const roleNames = await getTranslations('admin.user.roles');
   const product = brand().name;
   const access = await ownAccess(user);
   return (
@@ -46,7 +47,7 @@ export default async function ProfilePage() {
               <span className="font-mono">{user.username}</span>
               <span className="mt-1 block text-slate-500">{t('usernameNote')}</span>
             </Row>
-            <Row label={t('role')}>{user.role === 'admin' ? <Badge variant="indigo">{t('admin')}</Badge> : <Badge>{t('user')}</Badge>}</Row>
+            <Row label={t('role')}>{user.role === 'user' ? <Badge>{t('user')}</Badge> : <Badge variant="indigo">{roleNames(user.role)}</Badge>}</Row>
             {/* Shown once an admin has put the person in a group or given them a role; only an admin changes them. */}
             {access.groups.length ? (
               <Row label={t('groups')}>

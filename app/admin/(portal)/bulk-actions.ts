@@ -8,7 +8,7 @@ import { asAdmin } from './outcomes';
 async function apply(area: BulkArea, form: FormData): Promise<void> {
   const request = readBulkRequest({ action: form.get('action'), ids: form.getAll('id') });
   if (!request) redirect(`/admin/${area}`);
-  const { changed } = await asAdmin(`/admin/${area}`, (admin) => applyBulk(admin, area, request));
+  const { changed } = await asAdmin(area === 'users' ? 'users.manage' : 'clients.manage', `/admin/${area}`, (admin) => applyBulk(admin, area, request));
   redirect(`/admin/${area}?notice=bulk_${request.action}&count=${changed}`);
 }
 

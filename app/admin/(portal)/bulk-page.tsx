@@ -18,7 +18,7 @@ export async function BulkPage({ area, searchParams }: { area: BulkArea; searchP
   const ids = params.id === undefined ? [] : Array.isArray(params.id) ? params.id : [params.id];
   const request = readBulkRequest({ action: params.action, ids });
   const search = new URLSearchParams([...(typeof params.action === 'string' ? [['action', params.action]] : []), ...ids.map((id) => ['id', id])]);
-  const admin = await requireAdmin(`${list}/bulk?${search}`);
+  const admin = await requireAdmin(area === 'users' ? 'users.manage' : 'clients.manage', `${list}/bulk?${search}`);
   const t = await getTranslations('portal.bulk');
   const back = { href: list, label: (await getTranslations(area === 'users' ? 'admin.users' : 'admin.clients'))('title') };
   if (!request) {

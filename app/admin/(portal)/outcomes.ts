@@ -6,7 +6,8 @@
  */
 import 'server-only';
 import { notFound, redirect } from 'next/navigation';
-import { requireAdmin, type AdminUser } from '@/lib/surfaces/portal/session';
+import type { Permission } from '@/lib/admin-roles/roles';
+import { requireAdmin, type ActsOn, type AdminUser } from '@/lib/surfaces/portal/session';
 
 type Area = 'clients' | 'users';
 type FormResult<T> = Exclude<T, { status: 'saved' | 'not_found' }>;
@@ -14,14 +15,19 @@ type FormResult<T> = Exclude<T, { status: 'saved' | 'not_found' }>;
 /** A client's or user's page in the portal. */
 export const recordPath = (area: Area, id: string) => `/admin/${area}/${encodeURIComponent(id)}`;
 
-/** Runs `act` as the signed-in admin; without a portal session, sign-in comes back to `returnTo`. */
-export async function asAdmin<T>(returnTo: string, act: (admin: AdminUser) => Promise<T>): Promise<T> {
-  return act(await requireAdmin(returnTo));
+/**
+ * Runs `act` as the signed-in admin whose role may do `permission` (and, with `actsOn`, act on that
+ * person's account); anyone else gets the 403 page; without a portal session, sign-in comes back to `returnTo`.
+ */
+export async function asAdmin<T>(permission: Permission, returnTo: string, act: (admin: AdminUser) => Promise<T>, actsOn?: ActsOn): Promise<T> {
+  return act(await requireAdmin(permission, returnTo, actsOn));
 }
+
+const MANAGE: Record<Area, Permission> = { clients: 'clients.manage', users: 'users.manage' };
 
 /** The form of /admin/<area>/new: its state after `create`. */
 export function createRecord<T>(area: Area, create: (admin: AdminUser) => Promise<T>): Promise<T> {
-  return asAdmin(`/admin/${area}/new`, create);
+  return asAdmin(MANAGE[area], `/admin/${area}/new`, create);
 }
 
 /** The form of /admin/<area>/<id>/edit: saved goes back to the record's page with the notice "saved". */
@@ -30,7 +36,8 @@ export async function editRecord<T extends { status: string; notice?: string }>(
   id: string,
   save: (admin: AdminUser) => Promise<T>,
 ): Promise<FormResult<T>> {
-  return afterForm(recordPath(area, id), await asAdmin(`${recordPath(area, id)}/edit`, save));
+  const actsOn = area === 'users' ? { userId: id } : { clientId: id };
+  return afterForm(recordPath(area, id), await asAdmin(MANAGE[area], `${recordPath(area, id)}/edit`, save, actsOn));
 }
 
 /** After a form on a record: gone is a 404, saved goes back to its page with the notice "saved" (or the one the result names), anything else is the form's next state. */

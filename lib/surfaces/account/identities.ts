@@ -21,7 +21,7 @@ export async function identitiesOfUser(user: SignedInUser): Promise<LinkedIdenti
 /** `last`: it is the last way into the account, and stays. */
 export async function unlinkOwnIdentity(user: SignedInUser, id: string): Promise<'unlinked' | 'last' | 'not_found'> {
   try {
-    await unlinkIdentity(serverContext().db, user.id, id.slice(0, 100), 'self', await byAdmin(user));
+    await unlinkIdentity(serverContext().db, user.id, id.slice(0, 100), 'self', await byAdmin({ id: user.id, username: user.username }));
     return 'unlinked';
   } catch (error) {
     if (error instanceof Forbidden) return 'last';

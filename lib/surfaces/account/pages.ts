@@ -44,8 +44,8 @@ export type { ConfirmState, PasswordProtectedState, TwoStepStatus };
 export type { PasskeyAdded, PasskeyStart, PasskeySummary, TrustedDevice };
 export type { ActiveSession, ActivityEntry, AppRevocation, ConnectedApp, PasswordChangeState, ProfileState, ProfileValues, SessionEnding };
 
-/** Who acts and from where. `byAdmin` builds it for anyone the portal signed in: here the person acts on their own account. */
-const bySelf = (user: SignedInUser) => byAdmin(user);
+/** Who acts and from where. `byAdmin` builds it for anyone the portal signed in: here the person acts on their own account, with no admin role. */
+const bySelf = (user: SignedInUser) => byAdmin({ id: user.id, username: user.username });
 
 export function profileFormValues(user: SignedInUser): ProfileValues {
   return profileValues(user);

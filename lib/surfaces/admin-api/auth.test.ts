@@ -1,15 +1,15 @@
 // Who may call the admin API: Bearer tokens and the portal session, RFC 6750 challenges, same-origin changes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AdminTokenCheck } from '../../oidc/admin-token.ts';
+
 import type { AdminAccess } from '../portal/access.ts';
-import { authorizeAdminRequest, bearerChallenge, presentedBearer, type AuthSources } from './auth.ts';
+import { authorizeAdminRequest, bearerChallenge, presentedBearer, type AuthSources, type BearerCheck } from './auth.ts';
 import { ServiceError } from '../../platform/errors.ts';
 
 const issuer = 'https://id.example.com';
-const admin = { id: 'u1', username: 'ada', name: 'Ada', email: null };
+const admin = { id: 'u1', username: 'ada', name: 'Ada', email: null, role: 'owner' as const };
 
-function sources(session: AdminAccess['kind'], tokens: Record<string, AdminTokenCheck> = {}) {
+function sources(session: AdminAccess['kind'], tokens: Record<string, BearerCheck> = {}) {
   const calls = { session: 0, bearer: [] as string[] };
   const s: AuthSources = {
     issuer,
@@ -68,10 +68,11 @@ test('a token that may not use the API: 403 insufficient_scope naming the admin 
 
 test("an admin-API client's token: the client acts, in any method, with no Origin needed", async () => {
   for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
-    const { s } = sources('signed_out', { good: { kind: 'client', clientId: 'bot' } });
+    const { s } = sources('signed_out', { good: { kind: 'client', clientId: 'bot', role: 'auditor' } });
     assert.deepEqual(await authorizeAdminRequest(request(method, { authorization: 'Bearer good', origin: 'https://evil.example' }), s), {
       kind: 'client',
       clientId: 'bot',
+      role: 'auditor',
     });
   }
 });

@@ -16,16 +16,24 @@ import { bearerToken } from '../../http/bearer.ts';
 import type { AdminTokenCheck } from '../../oidc/admin-token.ts';
 import { ADMIN_SCOPE } from '../../oidc/scopes.ts';
 import type { AdminAccess, AdminUser } from '../portal/access.ts';
+import type { AdminRole } from '../../admin-roles/roles.ts';
 import { Forbidden, Unauthorized } from '../../platform/errors.ts';
 
-export type AdminCaller = { kind: 'session'; admin: AdminUser } | { kind: 'client'; clientId: string };
+/** Who calls, with the admin role they act with: the signed-in admin's, or the client's own (its `admin_role`). */
+export type AdminCaller = { kind: 'session'; admin: AdminUser } | { kind: 'client'; clientId: string; role: AdminRole };
+
+/** A Bearer token's check (lib/oidc/admin-token.ts), with the admin role of the client it names. */
+export type BearerCheck = Exclude<AdminTokenCheck, { kind: 'client' }> | { kind: 'client'; clientId: string; role: AdminRole };
+
+/** The admin role a caller acts with: what the operations table's permission is checked against. */
+export const callerRole = (caller: AdminCaller): AdminRole => (caller.kind === 'session' ? caller.admin.role : caller.role);
 
 /** Where the two kinds of credentials are checked (the server's, or a test's). */
 export interface AuthSources {
   /** The issuer's origin: the realm, and the only origin cookie-authenticated changes may come from. */
   issuer: string;
   session(): Promise<AdminAccess>;
-  bearer(token: string): Promise<AdminTokenCheck>;
+  bearer(token: string): Promise<BearerCheck>;
 }
 
 /** Methods that change nothing (RFC 9110 §9.2.1): no same-origin check for them. */
@@ -79,5 +87,5 @@ async function authorizeBearer(token: string, sources: AuthSources): Promise<Adm
     const description = `the access token lacks the ${ADMIN_SCOPE} scope of an admin-API client`;
     throw new Forbidden(description, { headers: { 'www-authenticate': bearerChallenge(sources.issuer, { code: 'insufficient_scope', description }) } });
   }
-  return { kind: 'client', clientId: check.clientId };
+  return { kind: 'client', clientId: check.clientId, role: check.role };
 }

@@ -5,6 +5,7 @@
  * responses as outputs. Schemas named with `.meta({ id })` become
  * components/schemas entries; everything else is inlined.
  */
+import { PERMISSIONS } from '../../admin-roles/roles.ts';
 import { z } from 'zod';
 import { ADMIN_SCOPE } from '../../oidc/scopes.ts';
 import { ERRORS, type ErrorCode } from '../../platform/errors.ts';
@@ -88,6 +89,9 @@ function describe(operation: Operation, components: Components, errorRef: JsonSc
     tags: [operation.tag],
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
+    // Which admin roles may call it (lib/admin-roles/roles.ts): the caller's role without it answers 403.
+    'x-gatehouse-permission': operation.permission,
+    'x-gatehouse-roles': [...PERMISSIONS[operation.permission]],
     parameters: [...parameters(operation.params, 'path', components), ...parameters(operation.query, 'query', components)],
     ...(operation.body ? { requestBody: { required: true, content: json(components.add(operation.body, 'input')) } } : {}),
     responses,

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ErrorCode } from '../../platform/errors.ts';
+import type { Permission } from '../../admin-roles/roles.ts';
 import { auditEventListSchema, auditQuerySchema } from './dto/audit.ts';
 import { clientListSchema, clientPatchSchema, clientSchema, clientSecretSchema, createdClientSchema, newClientBodySchema } from './dto/clients.ts';
 import { pathId, searchQuery } from './dto/common.ts';
@@ -61,6 +62,14 @@ export interface Operation {
   response?: z.ZodType;
   /** Beyond what every operation may answer (401, 403, 500, and 400 when it takes input). */
   errors?: readonly ErrorCode[];
+  /** What the caller's admin role must allow (lib/admin-roles/roles.ts), checked before anything else: 403 otherwise. */
+  permission: Permission;
+  /**
+   * The `{id}` path parameter names what this changes, whose own role the caller's must be able to act on too:
+   * a person (an owner's account only owners, another admin's only owners and admins), or a client (an
+   * admin-API client acting as owner only owners: its new secret would make them one).
+   */
+  actsOn?: 'user' | 'client';
 }
 
 const clientId = z.strictObject({ id: pathId().meta({ description: 'The client_id.' }) });
@@ -74,6 +83,7 @@ const userIdentity = z.strictObject({
 export const operations = {
   listClients: {
     method: 'GET',
+    permission: 'clients.read',
     path: '/api/admin/clients',
     tag: 'clients',
     summary: 'List clients, newest first, with search and paging',
@@ -83,6 +93,7 @@ export const operations = {
   },
   createClient: {
     method: 'POST',
+    permission: 'clients.manage',
     path: '/api/admin/clients',
     tag: 'clients',
     summary: "Register a client; a confidential client's secret is in this answer only",
@@ -92,6 +103,7 @@ export const operations = {
   },
   getClient: {
     method: 'GET',
+    permission: 'clients.read',
     path: '/api/admin/clients/{id}',
     tag: 'clients',
     summary: 'One client',
@@ -102,6 +114,8 @@ export const operations = {
   },
   updateClient: {
     method: 'PATCH',
+    permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}',
     tag: 'clients',
     summary: "Change some of a client's registration",
@@ -114,6 +128,8 @@ export const operations = {
   },
   deleteClient: {
     method: 'DELETE',
+    permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}',
     tag: 'clients',
     summary: 'Delete a client, revoking its tokens and grants',
@@ -123,6 +139,8 @@ export const operations = {
   },
   enableClient: {
     method: 'POST',
+    permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}/enable',
     tag: 'clients',
     summary: 'Enable a client',
@@ -133,6 +151,8 @@ export const operations = {
   },
   disableClient: {
     method: 'POST',
+    permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}/disable',
     tag: 'clients',
     summary: 'Disable a client: to the provider it no longer exists, and its tokens and grants are revoked',
@@ -143,6 +163,7 @@ export const operations = {
   },
   approveClient: {
     method: 'POST',
+    permission: 'clients.manage',
     path: '/api/admin/clients/{id}/approve',
     tag: 'clients',
     summary: 'Approve a client that registered itself and waits for approval: from now on it signs people in',
@@ -153,6 +174,7 @@ export const operations = {
   },
   listRegistrationTokens: {
     method: 'GET',
+    permission: 'clients.read',
     path: '/api/admin/registration-tokens',
     tag: 'registration',
     summary: 'List the initial access tokens for dynamic client registration, newest first (never the tokens)',
@@ -161,6 +183,7 @@ export const operations = {
   },
   issueRegistrationToken: {
     method: 'POST',
+    permission: 'clients.manage',
     path: '/api/admin/registration-tokens',
     tag: 'registration',
     summary: 'Issue an initial access token (RFC 7591 §3); the token is in this answer only',
@@ -171,6 +194,7 @@ export const operations = {
   },
   revokeRegistrationToken: {
     method: 'POST',
+    permission: 'clients.manage',
     path: '/api/admin/registration-tokens/{id}/revoke',
     tag: 'registration',
     summary: 'Revoke an initial access token: nothing registers with it any more; the clients it registered stay',
@@ -181,6 +205,8 @@ export const operations = {
   },
   rotateClientSecret: {
     method: 'POST',
+    permission: 'clients.manage',
+    actsOn: 'client',
     path: '/api/admin/clients/{id}/secret',
     tag: 'clients',
     summary: "Rotate a confidential client's secret; the new one is in this answer only",
@@ -193,6 +219,7 @@ export const operations = {
 
   listUsers: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/users',
     tag: 'users',
     summary: 'List users, newest first, with search and paging',
@@ -202,6 +229,7 @@ export const operations = {
   },
   createUser: {
     method: 'POST',
+    permission: 'users.manage',
     path: '/api/admin/users',
     tag: 'users',
     summary: 'Create a user with a given or generated password, or invite them to choose one',
@@ -214,6 +242,8 @@ export const operations = {
   },
   resendInvitation: {
     method: 'POST',
+    permission: 'users.invite',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/invitation',
     tag: 'users',
     summary: 'Send an invited user a new invitation link',
@@ -226,6 +256,7 @@ export const operations = {
   },
   getUser: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/users/{id}',
     tag: 'users',
     summary: 'One user',
@@ -236,6 +267,8 @@ export const operations = {
   },
   updateUser: {
     method: 'PATCH',
+    permission: 'users.manage',
+    actsOn: 'user',
     path: '/api/admin/users/{id}',
     tag: 'users',
     summary: "Change a user's name or email",
@@ -247,6 +280,8 @@ export const operations = {
   },
   setUserPassword: {
     method: 'PUT',
+    permission: 'users.manage',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/password',
     tag: 'users',
     summary: 'Set a new password, given or generated',
@@ -258,10 +293,13 @@ export const operations = {
   },
   setUserRole: {
     method: 'PUT',
+    permission: 'users.assign_role',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/role',
     tag: 'users',
-    summary: 'Grant or remove the admin role',
-    description: 'An administrator signed in to the portal cannot remove their own (403).',
+    summary: 'Give a person an admin role, change it, or take it away (role user)',
+    description:
+      'Only an owner makes or unmakes owners; owners and admins give the other roles. No one changes their own role, and the last enabled owner stays one (403).',
     params: userId,
     body: roleBodySchema,
     status: 200,
@@ -270,6 +308,8 @@ export const operations = {
   },
   enableUser: {
     method: 'POST',
+    permission: 'users.manage',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/enable',
     tag: 'users',
     summary: 'Enable a user',
@@ -280,6 +320,8 @@ export const operations = {
   },
   disableUser: {
     method: 'POST',
+    permission: 'users.manage',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/disable',
     tag: 'users',
     summary: 'Disable a user, ending their sessions and revoking their tokens and grants',
@@ -291,6 +333,7 @@ export const operations = {
   },
   listSigningKeys: {
     method: 'GET',
+    permission: 'system.read',
     path: '/api/admin/keys',
     tag: 'keys',
     summary: 'List the signing keys: kid, algorithm, state and dates',
@@ -299,6 +342,7 @@ export const operations = {
   },
   rotateSigningKeys: {
     method: 'POST',
+    permission: 'keys.manage',
     path: '/api/admin/keys/rotate',
     tag: 'keys',
     summary: 'Rotate the signing keys of one algorithm or both',
@@ -313,6 +357,7 @@ export const operations = {
   },
   retireSigningKey: {
     method: 'POST',
+    permission: 'keys.manage',
     path: '/api/admin/keys/{kid}/retire',
     tag: 'keys',
     summary: 'Take a key that does not sign out of the JWKS, and delete it',
@@ -325,6 +370,8 @@ export const operations = {
   },
   unlockUser: {
     method: 'POST',
+    permission: 'users.unlock',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/unlock',
     tag: 'users',
     summary: 'Lift the lock that failed password checks put on a user',
@@ -337,6 +384,8 @@ export const operations = {
   },
   resetUserSecondFactors: {
     method: 'DELETE',
+    permission: 'users.reset_factors',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/second-factors',
     tag: 'users',
     summary: "Reset a user's two-step verification (a lost authenticator)",
@@ -349,6 +398,7 @@ export const operations = {
   },
   listUserSessions: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/users/{id}/sessions',
     tag: 'users',
     summary: "A user's Gatehouse sign-in sessions",
@@ -359,6 +409,8 @@ export const operations = {
   },
   endUserSessions: {
     method: 'DELETE',
+    permission: 'users.manage',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/sessions',
     tag: 'users',
     summary: 'End every session of a user',
@@ -370,6 +422,8 @@ export const operations = {
   },
   endUserSession: {
     method: 'DELETE',
+    permission: 'users.manage',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/sessions/{uid}',
     tag: 'users',
     summary: 'End one session of a user',
@@ -379,6 +433,7 @@ export const operations = {
   },
   listUserGrants: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/users/{id}/grants',
     tag: 'users',
     summary: 'The apps a user granted access to',
@@ -389,6 +444,8 @@ export const operations = {
   },
   revokeUserGrant: {
     method: 'DELETE',
+    permission: 'users.manage',
+    actsOn: 'user',
     path: '/api/admin/users/{id}/grants/{client_id}',
     tag: 'users',
     summary: 'Revoke what one app holds for a user: grants, codes and tokens',
@@ -402,6 +459,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/connections',
     tag: 'connections',
+    permission: 'system.read',
     summary: 'List the identity providers people may sign in with (never their client secrets)',
     status: 200,
     response: connectionListSchema,
@@ -410,6 +468,7 @@ export const operations = {
     method: 'POST',
     path: '/api/admin/connections',
     tag: 'connections',
+    permission: 'connections.manage',
     summary: 'Add an identity provider; offered to no client until client_ids names one',
     description: 'Register /federation/callback under the issuer as its redirect URI upstream. Recorded as connection.created.',
     body: newConnectionBodySchema,
@@ -421,6 +480,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/connections/{slug}',
     tag: 'connections',
+    permission: 'system.read',
     summary: 'One connection',
     params: connectionSlug,
     status: 200,
@@ -431,6 +491,7 @@ export const operations = {
     method: 'PATCH',
     path: '/api/admin/connections/{slug}',
     tag: 'connections',
+    permission: 'connections.manage',
     summary: 'Change some of a connection',
     params: connectionSlug,
     body: connectionPatchSchema,
@@ -442,6 +503,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/connections/{slug}',
     tag: 'connections',
+    permission: 'connections.manage',
     summary: 'Delete a connection and every identity linked through it (the accounts stay)',
     params: connectionSlug,
     status: 204,
@@ -451,6 +513,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/users/{id}/identities',
     tag: 'users',
+    permission: 'users.read',
     summary: "A person's identities at other providers, with when each was last used",
     params: userId,
     status: 200,
@@ -461,6 +524,8 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/users/{id}/identities/{identityId}',
     tag: 'users',
+    permission: 'users.manage',
+    actsOn: 'user',
     summary: "Remove one of a person's identities at another provider",
     description: 'Never the last way into the account (403): set a password first, or disable the account. Recorded as identity.unlinked.',
     params: userIdentity,
@@ -469,6 +534,7 @@ export const operations = {
   },
   listAuditEvents: {
     method: 'GET',
+    permission: 'audit.read',
     path: '/api/admin/audit-events',
     tag: 'audit',
     summary: 'The audit log, newest first, with filters and paging',
@@ -481,6 +547,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/apis',
     tag: 'authorization',
+    permission: 'access.read',
     summary: 'List the APIs (resource servers) and their permissions',
     status: 200,
     response: apiListSchema,
@@ -489,6 +556,7 @@ export const operations = {
     method: 'POST',
     path: '/api/admin/apis',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Register an API: clients ask for its tokens with resource=<identifier> (RFC 8707)',
     description:
       "Its tokens carry the identifier as their audience and only the permissions the person's roles, or a machine client's grants, give. 409 when the identifier is taken.",
@@ -501,6 +569,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/apis/{id}',
     tag: 'authorization',
+    permission: 'access.read',
     summary: 'One API',
     params: apiIdParam,
     status: 200,
@@ -511,6 +580,7 @@ export const operations = {
     method: 'PATCH',
     path: '/api/admin/apis/{id}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: "Change an API's name or token settings (its identifier stays)",
     params: apiIdParam,
     body: apiPatchSchema,
@@ -522,6 +592,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/apis/{id}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Delete an API: its permissions leave every role and client; a JWT already issued stays valid until it expires',
     params: apiIdParam,
     status: 204,
@@ -531,6 +602,7 @@ export const operations = {
     method: 'PUT',
     path: '/api/admin/apis/{id}/permissions/{name}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Add a permission to an API, or change its description (shown on the consent page)',
     params: apiIdParam.extend({ name: pathId(100).meta({ description: 'The permission: a scope value.' }) }),
     body: permissionBodySchema,
@@ -542,6 +614,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/apis/{id}/permissions/{name}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Remove a permission from an API, and from every role and client that had it',
     params: apiIdParam.extend({ name: pathId(100) }),
     status: 200,
@@ -552,6 +625,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/groups',
     tag: 'authorization',
+    permission: 'access.read',
     summary: 'List the groups, with their member counts and roles',
     status: 200,
     response: groupListSchema,
@@ -560,6 +634,7 @@ export const operations = {
     method: 'POST',
     path: '/api/admin/groups',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Create a group (its name is what the groups claim carries)',
     body: newPrincipalBodySchema,
     status: 201,
@@ -570,6 +645,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/groups/{name}',
     tag: 'authorization',
+    permission: 'access.read',
     summary: 'One group, with its members',
     params: nameParam,
     status: 200,
@@ -580,6 +656,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/groups/{name}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Delete a group: its members lose the roles it gave them, from their next token on',
     params: nameParam,
     status: 204,
@@ -589,6 +666,7 @@ export const operations = {
     method: 'PUT',
     path: '/api/admin/groups/{name}/members/{user_id}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Put a person in a group',
     params: nameParam.extend({ user_id: pathId(100) }),
     status: 200,
@@ -599,6 +677,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/groups/{name}/members/{user_id}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Take a person out of a group, from their next token on',
     params: nameParam.extend({ user_id: pathId(100) }),
     status: 200,
@@ -609,6 +688,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/roles',
     tag: 'authorization',
+    permission: 'access.read',
     summary: 'List the roles: what each grants, and to whom',
     status: 200,
     response: roleListSchema,
@@ -617,6 +697,7 @@ export const operations = {
     method: 'POST',
     path: '/api/admin/roles',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Create a role (its name is what the roles claim carries)',
     body: newPrincipalBodySchema,
     status: 201,
@@ -627,6 +708,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/roles/{name}',
     tag: 'authorization',
+    permission: 'access.read',
     summary: 'One role',
     params: nameParam,
     status: 200,
@@ -637,6 +719,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/roles/{name}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Delete a role: everyone who had it loses what it granted, from their next token on',
     params: nameParam,
     status: 204,
@@ -646,6 +729,7 @@ export const operations = {
     method: 'PUT',
     path: '/api/admin/roles/{name}/permissions/{api_id}/{permission}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: "Let a role grant one of an API's permissions",
     params: nameParam.extend({ api_id: pathId(), permission: pathId(100) }),
     status: 200,
@@ -656,6 +740,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/roles/{name}/permissions/{api_id}/{permission}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Stop a role granting a permission',
     params: nameParam.extend({ api_id: pathId(), permission: pathId(100) }),
     status: 200,
@@ -666,6 +751,7 @@ export const operations = {
     method: 'PUT',
     path: '/api/admin/roles/{name}/users/{user_id}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Give a role to a person',
     params: nameParam.extend({ user_id: pathId(100) }),
     status: 200,
@@ -676,6 +762,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/roles/{name}/users/{user_id}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Take a role from a person, from their next token on',
     params: nameParam.extend({ user_id: pathId(100) }),
     status: 200,
@@ -686,6 +773,7 @@ export const operations = {
     method: 'PUT',
     path: '/api/admin/roles/{name}/groups/{group}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Give a role to every member of a group',
     params: nameParam.extend({ group: pathId(64) }),
     status: 200,
@@ -696,6 +784,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/roles/{name}/groups/{group}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Take a role from a group',
     params: nameParam.extend({ group: pathId(64) }),
     status: 200,
@@ -706,6 +795,7 @@ export const operations = {
     method: 'GET',
     path: '/api/admin/clients/{id}/permissions',
     tag: 'authorization',
+    permission: 'access.read',
     summary: 'The API permissions a machine client gets with client_credentials',
     params: clientId,
     status: 200,
@@ -716,6 +806,7 @@ export const operations = {
     method: 'PUT',
     path: '/api/admin/clients/{id}/permissions/{api_id}/{permission}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Let a machine client get a permission with client_credentials (asked for with resource=<identifier>)',
     params: clientId.extend({ api_id: pathId(), permission: pathId(100) }),
     status: 200,
@@ -726,6 +817,7 @@ export const operations = {
     method: 'DELETE',
     path: '/api/admin/clients/{id}/permissions/{api_id}/{permission}',
     tag: 'authorization',
+    permission: 'access.manage',
     summary: 'Take a permission back from a machine client',
     params: clientId.extend({ api_id: pathId(), permission: pathId(100) }),
     status: 200,
@@ -735,6 +827,7 @@ export const operations = {
 
   getOpenApiDocument: {
     method: 'GET',
+    permission: 'users.read',
     path: '/api/admin/openapi.json',
     tag: 'meta',
     summary: 'This document (OpenAPI 3.1)',

@@ -20,8 +20,11 @@ import { checkAdminToken } from '../../oidc/admin-token.ts';
 import { clientActor, requestContext, type AuditBy } from '../../audit/log.ts';
 import { requestIdOf } from '../../platform/request-context.ts';
 import { adminSessionAccess } from '../portal/session.ts';
-import { authorizeAdminRequest, type AdminCaller, type AuthSources } from './auth.ts';
-import { MethodNotAllowed, NotFound } from '../../platform/errors.ts';
+import { authorizeAdminRequest, callerRole, type AdminCaller, type AuthSources } from './auth.ts';
+import { Forbidden, MethodNotAllowed, NotFound } from '../../platform/errors.ts';
+import { may, mayActOn, mayActOnClient } from '../../admin-roles/roles.ts';
+import { findClient } from '../../clients/repository.ts';
+import { findUserById } from '../../users/repository.ts';
 import { apiHeaders, errorResponse, invalidRequest } from './errors.ts';
 import { readJsonBody } from './http.ts';
 import type { Method, Operation } from './operations.ts';
@@ -64,8 +67,43 @@ function liveSources(): AuthSources {
   return {
     issuer: serverContext().config.ISSUER,
     session: adminSessionAccess,
-    bearer: async (token) => checkAdminToken(await serverContext().provider(), token),
+    bearer: async (token) => {
+      const check = await checkAdminToken(await serverContext().provider(), token);
+      if (check.kind !== 'client') return check;
+      // The role is read on every request, as a person's is: a changed role takes effect at once.
+      const client = await findClient(serverContext().db, check.clientId);
+      return client ? { ...check, role: client.adminRole } : { kind: 'invalid' };
+    },
   };
+}
+
+/**
+ * The admin API's one authorization check after authentication: the caller's admin role must allow the
+ * operation's permission (the table in lib/admin-roles/roles.ts), and (checkTarget) an operation on a
+ * person's account needs a role that may act on theirs. A refusal is 403 in the API's error model.
+ */
+function checkPermission(operation: Operation, caller: AdminCaller): void {
+  const role = callerRole(caller);
+  if (!may(role, operation.permission)) {
+    throw new Forbidden(`the ${role} admin role may not do this (it needs the ${operation.permission} permission)`);
+  }
+}
+
+/** The second half of the check, once the path is valid: whether the caller's role may act on the person or client `{id}` names. */
+async function checkTarget(db: Database, operation: Operation, caller: AdminCaller, params: unknown): Promise<void> {
+  const role = callerRole(caller);
+  const id = (params as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'string') return;
+  // An unknown id passes: the use case answers it as not found.
+  if (operation.actsOn === 'user') {
+    const target = await findUserById(db, id);
+    if (target && !mayActOn(role, target.role))
+      throw new Forbidden(`the ${role} admin role may not change the account of a person with the ${target.role} role`);
+  }
+  if (operation.actsOn === 'client') {
+    const target = await findClient(db, id);
+    if (target && !mayActOnClient(role, target)) throw new Forbidden(`the ${role} admin role may not change a client that acts as owner`);
+  }
 }
 
 function parsed<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
@@ -82,11 +120,17 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
     try {
       const caller = await authorizeAdminRequest(request, liveSources());
       const by: AuditBy = {
-        actor: caller.kind === 'session' ? { id: caller.admin.id, username: caller.admin.username } : clientActor(caller.clientId),
+        actor:
+          caller.kind === 'session'
+            ? { id: caller.admin.id, username: caller.admin.username, role: caller.admin.role }
+            : clientActor(caller.clientId, caller.role),
         context: requestContext(request.headers),
       };
       const url = new URL(request.url);
+      // Refused before anything is validated: a role without the permission learns nothing more from a 400.
+      checkPermission(operation, caller);
       const params = operation.params ? parsed(operation.params, (await route?.params) ?? {}, 'path') : undefined;
+      await checkTarget(serverContext().db, operation, caller, params);
       const query = operation.query ? parsed(operation.query, Object.fromEntries(url.searchParams), 'query') : undefined;
       const body = operation.body ? parsed(operation.body, await readJsonBody(request), 'body') : undefined;
       const server = serverContext();

@@ -22,7 +22,7 @@ describe('adminAccess', () => {
     const admin = await person('admin');
     assert.deepEqual(await adminAccess(db, admin.id, 'off'), {
       kind: 'admin',
-      admin: { id: admin.id, username: admin.username, name: null, email: null },
+      admin: { id: admin.id, username: admin.username, name: null, email: null, role: 'admin' },
     });
   });
 
@@ -50,7 +50,7 @@ describe('the second-factor policy (SECOND_FACTOR_REQUIRED)', () => {
   test('an admin without a second factor is sent to enrol, then let in; their /account stays open under admins', async () => {
     const db = await storage.open();
     const admin = await createUser(db, { username: `admin-${randomBytes(4).toString('hex')}`, password: 'a long password', role: 'admin' });
-    const shown = { id: admin.id, username: admin.username, name: null, email: null };
+    const shown = { id: admin.id, username: admin.username, name: null, email: null, role: 'admin' as const };
     assert.deepEqual(await adminAccess(db, admin.id, 'admins'), { kind: 'enrol', admin: shown });
     assert.equal((await userAccess(db, admin.id, 'admins')).kind, 'user', '/account/security is where they enrol');
     assert.equal((await userAccess(db, admin.id, 'everyone')).kind, 'enrol');

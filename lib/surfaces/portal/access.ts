@@ -13,6 +13,7 @@ import { isSessionOfAccount } from '../../account/repository.ts';
 import type { Database } from '../../db/database.ts';
 import { hasSecondFactor } from '../../factors/repository.ts';
 import { findUserById, type Role } from '../../users/repository.ts';
+import { isAdminRole, type AdminRole } from '../../admin-roles/roles.ts';
 import { secondFactorRequiredFor, type SecondFactorPolicy } from '../../factors/policy.ts';
 
 export { enrolmentPath, secondFactorRequiredFor, type SecondFactorPolicy } from '../../factors/policy.ts';
@@ -23,6 +24,8 @@ export interface AdminUser {
   username: string;
   name: string | null;
   email: string | null;
+  /** The admin role they hold now (read on every request): what lib/admin-roles/roles.ts lets them do. */
+  role: AdminRole;
   /** The Gatehouse session this portal sign-in came from (its browser's), when known. */
   sessionUid?: string;
 }
@@ -39,14 +42,14 @@ export type AdminAccess =
 export async function adminAccess(db: Database, sub: string | undefined, policy: SecondFactorPolicy): Promise<AdminAccess> {
   if (!sub) return { kind: 'signed_out' };
   const user = await findUserById(db, sub);
-  if (!user || user.disabled || user.role !== 'admin') return { kind: 'forbidden' };
-  const admin = { id: user.id, username: user.username, name: user.name, email: user.email };
+  if (!user || user.disabled || !isAdminRole(user.role)) return { kind: 'forbidden' };
+  const admin = { id: user.id, username: user.username, name: user.name, email: user.email, role: user.role };
   if (secondFactorRequiredFor(policy, user.role) && !(await hasSecondFactor(db, user.id))) return { kind: 'enrol', admin };
   return { kind: 'admin', admin };
 }
 
 /** Anyone signed in to the portal, as the account pages (/account) see them. */
-export interface PortalUser extends AdminUser {
+export interface PortalUser extends Omit<AdminUser, 'role'> {
   role: Role;
 }
 

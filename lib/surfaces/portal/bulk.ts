@@ -15,6 +15,7 @@ import { disableUser, enableUser, findUserById, deleteUser } from '../../users/m
 import type { AdminUser } from './access.ts';
 import { byAdmin } from './audit-context.ts';
 import { isManagedClient } from './clients.ts';
+import { mayActOn, mayActOnClient } from '../../admin-roles/roles.ts';
 
 export const BULK_ACTIONS = ['disable', 'enable', 'delete'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
@@ -26,9 +27,10 @@ export const MAX_BULK_ITEMS = 100;
 /**
  * What happens to one item: `change`, it will be (was) changed; `unchanged`, it already is as asked;
  * `self`, the admin's own account (not disabled or deleted by oneself); `managed`, the portal's own client;
- * `missing`, no such item (deleted meanwhile, or a made-up id).
+ * `missing`, no such item (deleted meanwhile, or a made-up id); `role`, one the admin's role may not change
+ * (an owner's account, another admin's for a user manager, a client acting as owner: lib/admin-roles/roles.ts).
  */
-export type BulkOutcome = 'change' | 'unchanged' | 'self' | 'managed' | 'missing';
+export type BulkOutcome = 'change' | 'unchanged' | 'self' | 'managed' | 'missing' | 'role';
 
 export interface BulkItem {
   id: string;
@@ -65,19 +67,21 @@ async function userItem(admin: AdminUser, bulk: BulkAction, id: string): Promise
   if (!user) return { id, label: id, outcome: 'missing' };
   // Enabling oneself is harmless (an admin who can act is enabled); disabling or deleting oneself is refused.
   if (user.id === admin.id && bulk !== 'enable') return { id, label: user.username, outcome: 'self' };
+  if (!mayActOn(admin.role, user.role)) return { id, label: user.username, outcome: 'role' };
   return { id, label: user.username, outcome: outcomeFor(bulk, !user.disabled) };
 }
 
-async function clientItem(bulk: BulkAction, id: string): Promise<BulkItem> {
+async function clientItem(admin: AdminUser, bulk: BulkAction, id: string): Promise<BulkItem> {
   const client = await findClient(serverContext().db, id);
   if (!client) return { id, label: id, outcome: 'missing' };
   if (isManagedClient(client.id)) return { id, label: client.name, outcome: 'managed' };
+  if (!mayActOnClient(admin.role, client)) return { id, label: client.name, outcome: 'role' };
   return { id, label: client.name, outcome: outcomeFor(bulk, client.enabled) };
 }
 
 /** The confirmation page's list: each chosen item with what the action will do to it. Changes nothing. */
 export async function planBulk(admin: AdminUser, area: BulkArea, request: { action: BulkAction; ids: string[] }): Promise<BulkPlan> {
-  const items = await Promise.all(request.ids.map((id) => (area === 'users' ? userItem(admin, request.action, id) : clientItem(request.action, id))));
+  const items = await Promise.all(request.ids.map((id) => (area === 'users' ? userItem(admin, request.action, id) : clientItem(admin, request.action, id))));
   return { area, action: request.action, items };
 }
 

@@ -25,6 +25,8 @@ export interface ClientFormValues {
   firstParty: boolean;
   resourceServer: boolean;
   adminApi: boolean;
+  /** The admin role an admin-API client acts with; the schema checks it against the list. */
+  adminRole: string;
   idTokenSignedResponseAlg: string;
   requireSecondFactor: boolean;
   backchannelLogoutUri: string;
@@ -108,6 +110,7 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     firstParty: form.get('firstParty') === 'on',
     resourceServer: form.get('resourceServer') === 'on',
     adminApi: form.get('adminApi') === 'on',
+    adminRole: text(form, 'adminRole').slice(0, 20),
     idTokenSignedResponseAlg: text(form, 'idTokenSignedResponseAlg').slice(0, 20),
     requireSecondFactor: form.get('requireSecondFactor') === 'on',
     backchannelLogoutUri: text(form, 'backchannelLogoutUri').trim().slice(0, 2_000),
@@ -133,6 +136,8 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     firstParty: values.firstParty,
     resourceServer: values.resourceServer,
     adminApi: values.adminApi,
+    // Left out: `admin` on create, the client's own on edit (updateClient).
+    adminRole: (values.adminRole || undefined) as NewClientInput['adminRole'],
     // Left out: the default on create, the client's own on edit (updateClient).
     idTokenSignedResponseAlg: (values.idTokenSignedResponseAlg || undefined) as NewClientInput['idTokenSignedResponseAlg'],
     requireSecondFactor: values.requireSecondFactor,
@@ -163,6 +168,7 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       firstParty: false,
       resourceServer: false,
       adminApi: false,
+      adminRole: 'admin',
       idTokenSignedResponseAlg: DEFAULT_ID_TOKEN_SIGNING_ALG,
       requireSecondFactor: false,
       backchannelLogoutUri: '',
@@ -187,6 +193,7 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
     firstParty: client.firstParty,
     resourceServer: client.resourceServer,
     adminApi: client.adminApi,
+    adminRole: client.adminRole,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
     requireSecondFactor: client.requireSecondFactor,
     backchannelLogoutUri: client.backchannelLogoutUri ?? '',

@@ -1,6 +1,6 @@
 /**
- * The portal session in pages and server actions. `requireAdmin()` (the admin
- * area) and `requireUser()` (/account, any role) are the authorization checks:
+ * The portal session in pages and server actions. `requireAdmin(permission)`
+ * (the admin area) and `requireUser()` (/account, any role) are the authorization checks:
  * every page and every server action calls one itself (a layout does not run
  * for a server action, and may be skipped on client navigation). They read the
  * next-auth session, then the user from the database, every time. The two
@@ -17,6 +17,12 @@ import { adminAccess, enrolmentPath, gatehouseSessionAlive, userAccess, type Adm
 import { pinNextAuthUrl, portalCookieNames, portalSessionSecret } from './auth.ts';
 import { PORTAL_CLIENT_ID, SIGNED_OUT_PATH } from '../../clients/portal-client.ts';
 import { safeReturnTo, signInPathFor } from './return-to.ts';
+import { may, mayActOn, mayActOnClient, type Permission } from '../../admin-roles/roles.ts';
+import { findClient } from '../../clients/repository.ts';
+import { findUserById } from '../../users/repository.ts';
+
+/** What a change is made to, when its own role matters too (requireAdmin): a person's account, or a client. */
+export type ActsOn = { userId: string } | { clientId: string };
 
 export type { AdminUser, PortalUser };
 
@@ -53,10 +59,14 @@ async function sessionSubject(): Promise<{ sub: string; sessionUid: string } | u
 }
 
 /**
- * The signed-in admin, or: signed-out visitors are sent to sign in (and back
- * to `returnTo` afterwards); anyone else gets the 403 page.
+ * The signed-in admin whose admin role may do `permission` (the table in
+ * lib/admin-roles/roles.ts), or: signed-out visitors are sent to sign in (and
+ * back to `returnTo` afterwards); anyone else gets the 403 page, which names
+ * their role. With `actsOn`, a change to that person's account: their role must
+ * be one the admin's may act on too (an owner's account only owners change).
+ * The admin area's one check: every page and every server action calls it.
  */
-export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
+export async function requireAdmin(permission: Permission, returnTo = '/admin', actsOn?: ActsOn): Promise<AdminUser> {
   const subject = await sessionSubject();
   const { db, config } = serverContext();
   const access = await adminAccess(db, subject?.sub, config.SECOND_FACTOR_REQUIRED);
@@ -64,6 +74,16 @@ export async function requireAdmin(returnTo = '/admin'): Promise<AdminUser> {
   if (access.kind === 'forbidden') forbidden();
   // Set up a second factor first (SECOND_FACTOR_REQUIRED): on /account/security, in the same portal session.
   if (access.kind === 'enrol') redirect(enrolmentPath(config.SECOND_FACTOR_REQUIRED));
+  if (!may(access.admin.role, permission)) forbidden();
+  // An unknown id passes: the page or the use case answers it as not found.
+  if (actsOn && 'userId' in actsOn) {
+    const target = await findUserById(db, actsOn.userId).catch(() => undefined);
+    if (target && !mayActOn(access.admin.role, target.role)) forbidden();
+  }
+  if (actsOn && 'clientId' in actsOn) {
+    const target = await findClient(db, actsOn.clientId).catch(() => undefined);
+    if (target && !mayActOnClient(access.admin.role, target)) forbidden();
+  }
   return { ...access.admin, sessionUid: subject?.sessionUid };
 }
 

@@ -6,6 +6,7 @@
  * re-rendered with it.
  */
 import type { UserRecord } from '../../users/repository.ts';
+import { roleSchema, type Role } from '../../admin-roles/roles.ts';
 import { formText, type FieldProblems } from '../../platform/forms.ts';
 import { generatePassword, passwordPolicy } from '../../platform/passwords.ts';
 import type { NewUserInput, ProfileInput } from '../../users/manage.ts';
@@ -17,7 +18,7 @@ export interface NewUserFormValues {
   username: string;
   name: string;
   email: string;
-  role: 'user' | 'admin';
+  role: Role;
   /** `invite`: no password; the person chooses it with a mailed link (lib/users/invitations.ts). */
   passwordChoice: PasswordChoice | 'invite';
 }
@@ -57,7 +58,8 @@ export function readNewUserForm(form: FormData): { values: NewUserFormValues; in
     username: formText(form, 'username', 200).trim(),
     name: formText(form, 'name', 500).trim(),
     email: formText(form, 'email', 500).trim(),
-    role: form.get('role') === 'admin' ? 'admin' : 'user',
+    // An unknown value is no admin role; which roles the admin may give is the use case's rule (createUser).
+    role: roleSchema.catch('user').parse(form.get('role')),
     passwordChoice: choice,
   };
   const input: NewUserInput = {

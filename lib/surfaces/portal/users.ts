@@ -37,6 +37,7 @@ import {
 } from '../../users/manage.ts';
 import { userStanding } from '../../users/standing.ts';
 import type { AdminUser } from './access.ts';
+import { may, mayActOn, mayAssign, ROLES, roleSchema, type Permission, type Role } from '../../admin-roles/roles.ts';
 import { byAdmin } from './audit-context.ts';
 import {
   readNewUserForm,
@@ -55,7 +56,7 @@ export interface UserSummary {
   username: string;
   name: string | null;
   email: string | null;
-  role: 'user' | 'admin';
+  role: Role;
   disabled: boolean;
   /** No password yet: invited, not accepted. */
   invited: boolean;
@@ -140,6 +141,11 @@ export interface UserDetails {
   invitation: Date | null | undefined;
   /** The admin looking is this user: they cannot disable themselves or remove their own admin role. */
   self: boolean;
+  /**
+   * What the admin looking may do to this person (their admin role and this person's, lib/admin-roles/roles.ts):
+   * the page shows only those buttons; every action checks again. `roles`: the roles they may give (theirs included).
+   */
+  can: { manage: boolean; unlock: boolean; resetFactors: boolean; invite: boolean; roles: Role[] };
   /** Their Gatehouse sign-in sessions (named by uid: a session's id is its cookie value and never leaves lib/db). */
   sessions: ActiveSession[];
   /** The apps they granted access to, with scopes, when granted and when last used. */
@@ -154,6 +160,7 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
   const user = await findUserById(db, id);
   if (!user) return undefined;
   const holder = { id: user.id, username: user.username };
+  const mayOn = (permission: Permission) => may(admin.role, permission) && mayActOn(admin.role, user.role);
   const [{ lockedUntil, invitation, secondFactors }, sessions, apps, activity] = await Promise.all([
     userStanding(db, throttle, user),
     activeSessions(db, holder, config.SESSION_TTL, now()),
@@ -166,6 +173,13 @@ export async function userDetails(admin: AdminUser, id: string): Promise<UserDet
     invitation,
     secondFactors,
     self: user.id === admin.id,
+    can: {
+      manage: mayOn('users.manage'),
+      unlock: mayOn('users.unlock'),
+      resetFactors: mayOn('users.reset_factors'),
+      invite: mayOn('users.invite'),
+      roles: assignableRoles(admin, user.role, user.id === admin.id),
+    },
     sessions,
     apps,
     activity,
@@ -276,10 +290,21 @@ export async function setUserEnabledFor(admin: AdminUser, id: string, enabled: b
   return change(id, (user) => (enabled ? enableUser(serverContext().db, user.id, by) : disableUser(serverContext().db, user.id, by)));
 }
 
-/** Grants or removes the admin role; not one's own. Takes effect at the user's next portal request. */
-export async function setRoleFor(admin: AdminUser, id: string, role: 'user' | 'admin'): Promise<UserChange> {
+/**
+ * Gives, changes or takes away an admin role; not one's own, an owner's only by an owner, never the last owner's
+ * (setRole refuses: `refused`). Takes effect at the user's next portal request.
+ */
+export async function setRoleFor(admin: AdminUser, id: string, role: string): Promise<UserChange> {
+  const parsed = roleSchema.safeParse(role);
+  if (!parsed.success) return { status: 'refused' };
   const by = await byAdmin(admin);
-  return change(id, (user) => setRole(serverContext().db, user.id, role, by));
+  return change(id, (user) => setRole(serverContext().db, user.id, parsed.data, by));
+}
+
+/** The roles `admin` may give a person who holds `current` now (theirs included), in the table's order; none for themselves. */
+export function assignableRoles(admin: AdminUser, current: Role, self: boolean): Role[] {
+  if (self || !mayActOn(admin.role, current)) return [];
+  return ROLES.filter((role) => role === current || mayAssign(admin.role, current, role));
 }
 
 export type Unlock = { status: 'unlocked' } | { status: 'not_locked' } | { status: 'not_found' };

@@ -14,7 +14,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function AccessPage() {
-  await requireAdmin('/admin/access');
+  await requireAdmin('access.read', '/admin/access');
   const { apis, roles, groups } = await accessView();
   const t = await getTranslations('admin.access');
   const apiByIdentifier = new Map(apis.map((api) => [api.identifier, api.name]));

@@ -33,7 +33,7 @@ function Filter({ id, label, children }: { id: string; label: string; children: 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const returnTo = `/admin/audit${Object.keys(params).length ? `?${new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])))}` : ''}`;
-  const admin = await requireAdmin(returnTo);
+  const admin = await requireAdmin('audit.read', returnTo);
   const log = await auditPage(admin, params);
   const f = log.filters;
   const filtered = Boolean(f.action || f.actor || f.target || f.from || f.to);

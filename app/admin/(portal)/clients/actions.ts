@@ -21,30 +21,30 @@ export async function createClientAction(_state: ClientFormState, form: FormData
 }
 
 export async function rotateSecretAction(id: string, _state: SecretRotation, form: FormData): Promise<SecretRotation> {
-  return asAdmin(clientPath(id), (admin) => rotateSecretFromForm(admin, id, form));
+  return asAdmin('clients.manage', clientPath(id), (admin) => rotateSecretFromForm(admin, id, form), { clientId: id });
 }
 
 export async function enableClientAction(id: string): Promise<void> {
-  const result = await asAdmin(clientPath(id), (admin) => setClientEnabledFor(admin, id, true));
+  const result = await asAdmin('clients.manage', clientPath(id), (admin) => setClientEnabledFor(admin, id, true), { clientId: id });
   afterChange(clientPath(id), result, { done: 'enabled', refused: 'managed' });
 }
 
 /** A self-registered client waiting for approval signs people in from now on. */
 export async function approveClientAction(id: string): Promise<void> {
-  const result = await asAdmin(clientPath(id), (admin) => approveClientFor(admin, id));
+  const result = await asAdmin('clients.manage', clientPath(id), (admin) => approveClientFor(admin, id), { clientId: id });
   afterChange(clientPath(id), result, { done: 'approved', refused: 'notPending' });
 }
 
 /** Disabling revokes every token and grant the client holds: only with the box ticked. */
 export async function disableClientAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   return confirmOrSay(form, (await getTranslations('admin.client'))('disableUnconfirmed'), async () => {
-    const result = await asAdmin(clientPath(id), (admin) => setClientEnabledFor(admin, id, false));
+    const result = await asAdmin('clients.manage', clientPath(id), (admin) => setClientEnabledFor(admin, id, false), { clientId: id });
     afterChange(clientPath(id), result, { done: 'disabled', refused: 'managed' });
   });
 }
 
 export async function deleteClientAction(id: string, _state: ClientChange | undefined, form: FormData): Promise<ClientChange | undefined> {
-  const result = await asAdmin(clientPath(id), (admin) => deleteClientFromForm(admin, id, form));
+  const result = await asAdmin('clients.manage', clientPath(id), (admin) => deleteClientFromForm(admin, id, form), { clientId: id });
   if (result.status === 'not_found') notFound();
   if (result.status === 'done') redirect('/admin/clients?notice=deleted');
   return result;

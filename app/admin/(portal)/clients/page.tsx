@@ -1,4 +1,5 @@
 // /admin/clients: every registered client, searchable by name or client_id, a page at a time.
+import { may } from '@/lib/admin-roles/roles';
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { SecondFactorBadge } from '@/components/admin/client-badges';
@@ -19,7 +20,10 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function ClientsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { params, q, page, sort, href } = await listQuery('/admin/clients', searchParams);
-  const list = await clientsPage(await requireAdmin(href), { q, page, sort });
+  const admin = await requireAdmin('clients.read', href);
+  const list = await clientsPage(admin, { q, page, sort });
+  // Hidden from a role that may only read them (the auditor); the pages and actions behind them refuse it anyway.
+  const manage = may(admin.role, 'clients.manage');
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
   const t = await getTranslations('admin.clients');
@@ -31,14 +35,14 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
     <ListPage
       title={t('title')}
       description={t('description')}
-      actions={<ButtonLink href="/admin/clients/new">{t('register')}</ButtonLink>}
+      actions={manage ? <ButtonLink href="/admin/clients/new">{t('register')}</ButtonLink> : null}
       notice={<NoticeFor notices={notices} notice={params.notice} />}
       search={words.search}
-      bulk="clients"
+      bulk={manage ? 'clients' : undefined}
       table={{
         caption: words.caption,
         columns: [
-          { label: select('select') },
+          ...(manage ? [{ label: select('select') }] : []),
           { label: t('name'), sort: 'name' },
           { label: t('type'), sort: 'type' },
           { label: t('status'), sort: 'status' },
@@ -48,7 +52,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
         empty: words.empty,
         rows: list.clients.map((client) => (
           <tr key={client.id} className="hover:bg-slate-50">
-            <BulkCheckbox id={client.id} label={select('selectOne', { name: client.name })} />
+            {manage ? <BulkCheckbox id={client.id} label={select('selectOne', { name: client.name })} /> : null}
             <td className="px-4 py-3">
               <TextLink href={`/admin/clients/${encodeURIComponent(client.id)}`}>{client.name}</TextLink>
               <span className="block font-mono text-xs break-all text-slate-500">{client.id}</span>

@@ -5,7 +5,7 @@ import { rotateKeysFromForm, type KeyRotation } from '@/lib/surfaces/portal/syst
 import { asAdmin } from '../outcomes';
 
 export async function rotateKeysAction(_state: KeyRotation, form: FormData): Promise<KeyRotation> {
-  const result = await asAdmin('/admin/system', (admin) => rotateKeysFromForm(admin, form));
+  const result = await asAdmin('keys.manage', '/admin/system', (admin) => rotateKeysFromForm(admin, form));
   if (result.status === 'done') revalidatePath('/admin/system');
   return result;
 }

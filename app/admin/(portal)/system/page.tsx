@@ -18,7 +18,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function SystemPage() {
-  await requireAdmin('/admin/system');
+  await requireAdmin('system.read', '/admin/system');
   const system = systemView();
   const keys = await signingKeysView();
   const { days, publishAheadHours } = system.keyRotation;

@@ -22,7 +22,7 @@ import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath }
 const userPath = (id: string) => recordPath('users', id);
 
 /** What an unticked confirmation says, in the admin area's words. */
-const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed' | 'removeAdminUnconfirmed') =>
+const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed' | 'roleUnconfirmed') =>
   (await getTranslations('admin.user'))(key);
 
 export async function createUserAction(_state: NewUserState, form: FormData): Promise<NewUserState> {
@@ -30,64 +30,65 @@ export async function createUserAction(_state: NewUserState, form: FormData): Pr
 }
 
 export async function setPasswordAction(id: string, _state: PasswordState, form: FormData): Promise<PasswordState> {
-  return asAdmin(userPath(id), async (admin) => afterForm(userPath(id), await setPasswordFromForm(admin, id, form)));
+  return asAdmin('users.manage', userPath(id), async (admin) => afterForm(userPath(id), await setPasswordFromForm(admin, id, form)), { userId: id });
 }
 
 export async function enableUserAction(id: string): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => setUserEnabledFor(admin, id, true));
+  const result = await asAdmin('users.manage', userPath(id), (admin) => setUserEnabledFor(admin, id, true), { userId: id });
   afterChange(userPath(id), result, { done: 'enabled', refused: 'self' });
 }
 
 /** Disabling ends the user's sessions and revokes their tokens and grants: only with the box ticked. */
 export async function disableUserAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   return confirmOrSay(form, await unconfirmed('disableUnconfirmed'), async () => {
-    const result = await asAdmin(userPath(id), (admin) => setUserEnabledFor(admin, id, false));
+    const result = await asAdmin('users.manage', userPath(id), (admin) => setUserEnabledFor(admin, id, false), { userId: id });
     afterChange(userPath(id), result, { done: 'disabled', refused: 'self' });
   });
 }
 
-export async function makeAdminAction(id: string): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => setRoleFor(admin, id, 'admin'));
-  afterChange(userPath(id), result, { done: 'admin_granted', refused: 'self' });
-}
-
-/** Removing the role revokes the portal and the admin API at their next request: only with the box ticked. */
-export async function removeAdminAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
-  return confirmOrSay(form, await unconfirmed('removeAdminUnconfirmed'), async () => {
-    const result = await asAdmin(userPath(id), (admin) => setRoleFor(admin, id, 'user'));
-    afterChange(userPath(id), result, { done: 'admin_removed', refused: 'self' });
+/**
+ * Gives a person an admin role, changes it, or takes it away (`user`), only with the box ticked: it can close the
+ * admin area and the API to them at their next request. Which roles the admin's own may give is the use case's rule.
+ */
+export async function setRoleAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmOrSay(form, await unconfirmed('roleUnconfirmed'), async () => {
+    const role = form.get('role');
+    const result = await asAdmin('users.assign_role', userPath(id), (admin) => setRoleFor(admin, id, typeof role === 'string' ? role : ''), {
+      userId: id,
+    });
+    afterChange(userPath(id), result, { done: 'role_changed', refused: 'role_refused' });
   });
 }
 
 export async function unlockAction(id: string): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => unlockFor(admin, id));
+  const result = await asAdmin('users.unlock', userPath(id), (admin) => unlockFor(admin, id), { userId: id });
   if (result.status === 'not_found') notFound();
   redirect(`${userPath(id)}?notice=${result.status}`);
 }
 
 export async function resetFactorsAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   return confirmOrSay(form, await unconfirmed('resetUnconfirmed'), async () => {
-    const result = await asAdmin(userPath(id), (admin) => resetFactorsFor(admin, id));
+    const result = await asAdmin('users.reset_factors', userPath(id), (admin) => resetFactorsFor(admin, id), { userId: id });
     if (result.status === 'not_found') notFound();
     redirect(`${userPath(id)}?notice=${result.status}`);
   });
 }
 
 export async function resendVerificationAction(id: string): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => resendVerificationFor(admin, id));
+  const result = await asAdmin('users.invite', userPath(id), (admin) => resendVerificationFor(admin, id), { userId: id });
   if (result.status === 'not_found') notFound();
   redirect(`${userPath(id)}?notice=${result.status}`);
 }
 
 export async function resendInvitationAction(id: string): Promise<void> {
-  const result = await asAdmin(userPath(id), (admin) => resendInvitationFor(admin, id));
+  const result = await asAdmin('users.invite', userPath(id), (admin) => resendInvitationFor(admin, id), { userId: id });
   if (result.status === 'not_found') notFound();
   redirect(`${userPath(id)}?notice=${result.status}`);
 }
 
 export async function endSessionsAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   return confirmOrSay(form, await unconfirmed('endUnconfirmed'), async () => {
-    const result = await asAdmin(userPath(id), (admin) => endSessionsFor(admin, id));
+    const result = await asAdmin('users.manage', userPath(id), (admin) => endSessionsFor(admin, id), { userId: id });
     if (result.status === 'not_found') notFound();
     redirect(`${userPath(id)}?notice=sessions_ended&count=${result.count}`);
   });
@@ -95,7 +96,7 @@ export async function endSessionsAction(id: string, _state: Confirmation, form: 
 
 export async function revokeAppAction(id: string, clientId: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
   return confirmOrSay(form, await unconfirmed('revokeUnconfirmed'), async () => {
-    const result = await asAdmin(userPath(id), (admin) => revokeAppFor(admin, id, clientId));
+    const result = await asAdmin('users.manage', userPath(id), (admin) => revokeAppFor(admin, id, clientId), { userId: id });
     if (result.status === 'not_found') redirect(`${userPath(id)}?notice=app_gone`);
     redirect(`${userPath(id)}?notice=${result.status === 'done' ? 'app_revoked' : 'portal_app'}`);
   });

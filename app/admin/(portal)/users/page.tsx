@@ -1,4 +1,5 @@
 // /admin/users: every user, searchable by username, email or name, a page at a time; several at once disabled, enabled or deleted.
+import { may } from '@/lib/admin-roles/roles';
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { BulkCheckbox } from '@/components/portal/bulk';
@@ -20,8 +21,11 @@ const statusLooks: Record<UserStatus, BadgeVariant> = { disabled: 'red', locked:
 
 export default async function UsersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { params, q, page, sort, href } = await listQuery('/admin/users', searchParams);
-  const admin = await requireAdmin(href);
+  const admin = await requireAdmin('users.read', href);
   const list = await usersPage(admin, { q, page, sort });
+  // Hidden from a role that may only read them (the auditor); the pages and actions behind them refuse it anyway.
+  const manage = may(admin.role, 'users.manage');
+  const roleNames = await getTranslations('admin.user.roles');
   // In the links only when asked for: the default order keeps the URLs as they were.
   const order = sort ? sortParam(list.sort) : undefined;
   const t = await getTranslations('admin.users');
@@ -32,14 +36,14 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
     <ListPage
       title={t('title')}
       description={t('description')}
-      actions={<ButtonLink href="/admin/users/new">{t('create')}</ButtonLink>}
+      actions={manage ? <ButtonLink href="/admin/users/new">{t('create')}</ButtonLink> : null}
       notice={<NoticeFor notices={await bulkNotices('user', params.count)} notice={params.notice} />}
       search={words.search}
-      bulk="users"
+      bulk={manage ? 'users' : undefined}
       table={{
         caption: words.caption,
         columns: [
-          { label: columns('select') },
+          ...(manage ? [{ label: columns('select') }] : []),
           { label: t('user'), sort: 'username' },
           { label: t('email'), className: 'hidden sm:table-cell', sort: 'email' },
           { label: t('status'), sort: 'status' },
@@ -52,7 +56,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         empty: words.empty,
         rows: list.users.map((user) => (
           <tr key={user.id} className="hover:bg-slate-50">
-            <BulkCheckbox id={user.id} label={columns('selectOne', { name: user.username })} />
+            {manage ? <BulkCheckbox id={user.id} label={columns('selectOne', { name: user.username })} /> : null}
             <td className="px-4 py-3">
               <TextLink href={`/admin/users/${encodeURIComponent(user.id)}`}>{user.username}</TextLink>
               {user.name ? <span className="block text-xs text-slate-500">{user.name}</span> : null}
@@ -61,7 +65,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
             <td className="px-4 py-3">
               <div className="flex flex-wrap gap-1">
                 <Badge variant={statusLooks[user.status]}>{user.status === 'locked' ? columns('locked') : t(user.status)}</Badge>
-                {user.role === 'admin' ? <Badge variant="indigo">{t('admin')}</Badge> : null}
+                {user.role === 'user' ? null : <Badge variant="indigo">{roleNames(user.role)}</Badge>}
                 {user.awaitingEmail ? <Badge variant="amber">{t('awaitingEmail')}</Badge> : null}
                 {user.id === admin.id ? <Badge>{t('you')}</Badge> : null}
               </div>

@@ -27,7 +27,14 @@ export const auditEventSchema = z
     at: timestamp,
     action: z.string().meta({ description: `One of: ${auditActions.join(', ')}.` }),
     actor: z
-      .strictObject({ id: z.string().nullable(), username: z.string().nullable() })
+      .strictObject({
+        id: z.string().nullable(),
+        username: z.string().nullable(),
+        role: z
+          .string()
+          .nullable()
+          .meta({ description: 'The admin role the actor acted with (owner, admin, user_manager, auditor); null when not an admin action.' }),
+      })
       .nullable()
       .meta({ description: 'Who acted: a user, a client calling this API (id null, username client:<client_id>), or null for Gatehouse itself.' }),
     target: z.strictObject({ type: z.string(), id: z.string().nullable(), label: z.string().nullable() }).nullable(),
@@ -53,7 +60,7 @@ export function auditEventDto(event: AuditEventRecord): z.input<typeof auditEven
     id: event.id,
     at: iso(event.at),
     action: event.action,
-    actor: event.actor,
+    actor: event.actor ? { id: event.actor.id, username: event.actor.username, role: event.actor.role ?? null } : null,
     target: event.target,
     ip: event.ip,
     user_agent: event.userAgent,

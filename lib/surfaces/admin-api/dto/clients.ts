@@ -5,6 +5,7 @@
  * portal), renamed; its cross-field rules run in the use case, and their
  * issues are named back with `clientFieldNames`.
  */
+import { adminRoleSchema } from '../../../admin-roles/roles.ts';
 import { z } from 'zod';
 import type { ClientRecord } from '../../../clients/repository.ts';
 import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../../clients/manage.ts';
@@ -33,6 +34,7 @@ export const clientSchema = z
     first_party: z.boolean(),
     resource_server: z.boolean(),
     admin_api: z.boolean(),
+    admin_role: adminRoleSchema.meta({ description: 'What an admin-API client may do in this API: the admin role it acts with (see the docs, Admin roles).' }),
     id_token_signed_response_alg: z.enum(idTokenSigningAlgs).meta({ description: 'The JWS alg of its ID tokens (OIDC Dynamic Client Registration §2).' }),
     require_second_factor: z.boolean().meta({ description: 'Every sign-in for it ends with a second factor (acr urn:gatehouse:acr:mfa).' }),
     backchannel_logout_uri: z
@@ -88,6 +90,9 @@ const clientFields = {
   first_party: field.firstParty.unwrap(),
   resource_server: field.resourceServer.unwrap(),
   admin_api: field.adminApi.unwrap(),
+  admin_role: adminRoleSchema.meta({
+    description: 'The admin role an admin-API client acts with: owner, admin (the default), user_manager or auditor. Only an owner gives owner.',
+  }),
   id_token_signed_response_alg: field.idTokenSignedResponseAlg.unwrap().meta({
     description: 'ES256 (the default for new clients) or RS256, for relying parties that accept only RS256 (e.g. next-auth v4 without configuration).',
   }),
@@ -152,6 +157,7 @@ export const clientFieldNames: Record<string, string> = {
   firstParty: 'first_party',
   resourceServer: 'resource_server',
   adminApi: 'admin_api',
+  adminRole: 'admin_role',
   idTokenSignedResponseAlg: 'id_token_signed_response_alg',
   requireSecondFactor: 'require_second_factor',
   backchannelLogoutUri: 'backchannel_logout_uri',
@@ -182,6 +188,7 @@ export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {
     firstParty: given(body.first_party, base.firstParty),
     resourceServer: given(body.resource_server, base.resourceServer),
     adminApi: given(body.admin_api, base.adminApi),
+    adminRole: given(body.admin_role, base.adminRole),
     idTokenSignedResponseAlg: given(body.id_token_signed_response_alg, base.idTokenSignedResponseAlg),
     requireSecondFactor: given(body.require_second_factor, base.requireSecondFactor),
     backchannelLogoutUri: given(body.backchannel_logout_uri, base.backchannelLogoutUri),
@@ -209,6 +216,7 @@ export function registrationOf(client: ClientRecord): NewClientInput {
     firstParty: client.firstParty,
     resourceServer: client.resourceServer,
     adminApi: client.adminApi,
+    adminRole: client.adminRole,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
     requireSecondFactor: client.requireSecondFactor,
     backchannelLogoutUri: client.backchannelLogoutUri,

@@ -11,8 +11,11 @@ import type { ActiveSession } from '../../../account/sessions.ts';
 import { newUserSchema, passwordSchema, profileSchema, type SecondFactors } from '../../../users/manage.ts';
 import { userToWire } from '../../../services/wire.ts';
 import { isoOrNull, pageOf, timestamp } from './common.ts';
+import { roleSchema } from '../../../admin-roles/roles.ts';
 
-const role = z.enum(['user', 'admin']);
+const role = roleSchema.meta({
+  description: 'user (no admin role), or the admin role they hold: owner, admin, user_manager or auditor (see the docs, Admin roles).',
+});
 
 /** What the list shows of each user: the stored record only, so a page of users costs one query. */
 export const userSummarySchema = z

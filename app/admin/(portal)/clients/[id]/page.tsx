@@ -1,4 +1,5 @@
 // /admin/clients/:id: one client's registration, credentials and actions.
+import { mayActOnClient } from '@/lib/admin-roles/roles';
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
@@ -42,13 +43,17 @@ export default async function ClientPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id, path } = await detailRoute('/admin/clients', params);
-  const client = await clientDetails(await requireAdmin(path), id);
+  const admin = await requireAdmin('clients.read', path);
+  const client = await clientDetails(admin, id);
   if (!client) notFound();
+  // No changes offered to a role that may not make them (an auditor; a client acting as owner for an admin): the actions refuse them anyway.
+  const readOnly = client.managed || !mayActOnClient(admin.role, client);
   const { notice } = await searchParams;
   const issuer = env().ISSUER;
   const t = await getTranslations('admin.client');
   const exact = await exactTimes();
   const list = await getTranslations('admin.clients');
+  const roleNames = await getTranslations('admin.user.roles');
   const notices = {
     saved: { variant: 'success', text: t('notices.saved') },
     enabled: { variant: 'success', text: t('notices.enabled') },
@@ -72,6 +77,7 @@ export default async function ClientPage({
             {client.firstParty ? <Badge variant="indigo">{list('firstParty')}</Badge> : null}
             {client.resourceServer ? <Badge variant="indigo">{t('resourceServer')}</Badge> : null}
             {client.adminApi ? <Badge variant="amber">{t('adminApi')}</Badge> : null}
+            {client.adminApi ? <Badge variant="indigo">{roleNames(client.adminRole)}</Badge> : null}
             <SecondFactorBadge required={client.requireSecondFactor} />
             {client.managed ? <Badge variant="amber">{t('managedBadge')}</Badge> : null}
             {client.registeredDynamically ? <Badge>{t('dynamicBadge')}</Badge> : null}
@@ -79,7 +85,7 @@ export default async function ClientPage({
           </>
         }
         actions={
-          client.managed ? null : (
+          readOnly ? null : (
             <>
               <ButtonLink variant="secondary" href={`${path}/edit`}>
                 {t('edit')}
@@ -148,13 +154,13 @@ export default async function ClientPage({
         }
         side={
           <>
-            {client.confidential && !client.managed ? (
+            {client.confidential && !readOnly ? (
               <Card title={t('secretTitle')} description={t('secretDescription')}>
                 <RotateSecretForm action={rotateSecretAction.bind(null, client.id)} />
               </Card>
             ) : null}
 
-            {client.managed || !client.enabled ? null : (
+            {readOnly || !client.enabled ? null : (
               <Card title={t('disableTitle')} variant="danger" description={t('disableDescription')}>
                 <ConfirmForm
                   action={disableClientAction.bind(null, client.id)}
@@ -165,7 +171,7 @@ export default async function ClientPage({
               </Card>
             )}
 
-            {client.managed ? null : (
+            {readOnly ? null : (
               <Card title={t('deleteTitle')} variant="danger">
                 <DeleteClientForm action={deleteClientAction.bind(null, client.id)} name={client.name} />
               </Card>

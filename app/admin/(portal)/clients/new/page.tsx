@@ -20,7 +20,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function NewClientPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { kind } = await searchParams;
   const chosen = isClientKind(kind) ? kind : undefined;
-  await requireAdmin(chosen ? `/admin/clients/new?kind=${chosen}` : '/admin/clients/new');
+  await requireAdmin('clients.manage', chosen ? `/admin/clients/new?kind=${chosen}` : '/admin/clients/new');
   const t = await getTranslations('admin.clientForm');
   const presets = await getTranslations('admin.presets');
   const back = { href: '/admin/clients', label: (await getTranslations('admin.clients'))('title') };

@@ -24,9 +24,9 @@ import {
   disableUserAction,
   enableUserAction,
   unlockAction,
-  makeAdminAction,
-  removeAdminAction,
+  setRoleAction,
 } from '../actions';
+import { RoleForm } from '@/components/admin/role-form';
 
 export const dynamic = 'force-dynamic';
 
@@ -41,8 +41,8 @@ const noticeVariants = {
   saved_verification_failed: 'error',
   enabled: 'success',
   disabled: 'success',
-  admin_granted: 'success',
-  admin_removed: 'success',
+  role_changed: 'success',
+  role_refused: 'error',
   self: 'error',
   unlocked: 'success',
   not_locked: 'success',
@@ -94,9 +94,9 @@ export default async function UserPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id, path } = await detailRoute('/admin/users', params);
-  const details = await userDetails(await requireAdmin(path), id);
+  const details = await userDetails(await requireAdmin('users.read', path), id);
   if (!details) notFound();
-  const { user, lockedUntil, invitation, secondFactors, self, sessions, apps, activity } = details;
+  const { user, lockedUntil, invitation, secondFactors, self, can, sessions, apps, activity } = details;
   const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.passkeys.length > 0 || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
   const endedCount = query.notice === 'sessions_ended' ? Number(query.count) || 0 : undefined;
@@ -119,40 +119,23 @@ export default async function UserPage({
             {user.disabled ? <Badge variant="red">{list('disabled')}</Badge> : <Badge variant="green">{list('active')}</Badge>}
             {lockedUntil ? <Badge variant="amber">{t('locked')}</Badge> : null}
             {user.invited ? <Badge variant="amber">{list('invited')}</Badge> : null}
-            {user.role === 'admin' ? <Badge variant="indigo">{list('admin')}</Badge> : <Badge>{t('user')}</Badge>}
+            {user.role === 'user' ? <Badge>{t('user')}</Badge> : <Badge variant="indigo">{t(`roles.${user.role}`)}</Badge>}
             {self ? <Badge variant="amber">{list('you')}</Badge> : null}
           </>
         }
         actions={
           <>
-            <ButtonLink variant="secondary" href={`${path}/edit`}>
-              {t('editProfile')}
-            </ButtonLink>
-            {self ? null : (
-              <>
-                {user.role === 'admin' ? (
-                  <ConfirmForm
-                    action={removeAdminAction.bind(null, user.id)}
-                    collapsed={t('removeAdminOpen')}
-                    statement={t.rich('removeAdminStatement', { username: user.username, strong })}
-                    submit={t('removeAdmin')}
-                    pendingLabel={t('removeAdminPending')}
-                  />
-                ) : (
-                  <form action={makeAdminAction.bind(null, user.id)}>
-                    <Button type="submit" variant="secondary">
-                      {t('makeAdmin')}
-                    </Button>
-                  </form>
-                )}
-                {user.disabled ? (
-                  <form action={enableUserAction.bind(null, user.id)}>
-                    <Button type="submit" variant="secondary">
-                      {t('enable')}
-                    </Button>
-                  </form>
-                ) : null}
-              </>
+            {can.manage ? (
+              <ButtonLink variant="secondary" href={`${path}/edit`}>
+                {t('editProfile')}
+              </ButtonLink>
+            ) : null}
+            {self || !can.manage || !user.disabled ? null : (
+              <form action={enableUserAction.bind(null, user.id)}>
+                <Button type="submit" variant="secondary">
+                  {t('enable')}
+                </Button>
+              </form>
             )}
           </>
         }
@@ -162,15 +145,17 @@ export default async function UserPage({
         <Notice variant="warning">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p>{t.rich('lockedUntil', { date: exact(lockedUntil), strong: (chunks) => <strong className="font-semibold">{chunks}</strong> })}</p>
-            <form action={unlockAction.bind(null, user.id)}>
-              <Button type="submit" variant="secondary">
-                {t('unlock')}
-              </Button>
-            </form>
+            {can.unlock ? (
+              <form action={unlockAction.bind(null, user.id)}>
+                <Button type="submit" variant="secondary">
+                  {t('unlock')}
+                </Button>
+              </form>
+            ) : null}
           </div>
         </Notice>
       ) : null}
-      {invitation !== undefined ? <InvitationNotice userId={user.id} expiresAt={invitation} /> : null}
+      {invitation !== undefined && can.invite ? <InvitationNotice userId={user.id} expiresAt={invitation} /> : null}
       {endedCount !== undefined ? <Notice>{t('sessionsEnded', { count: endedCount })}</Notice> : null}
       {self ? <Notice variant="warning">{t('selfNotice')}</Notice> : null}
 
@@ -190,7 +175,7 @@ export default async function UserPage({
                           <Badge variant="amber">{list('awaitingEmail')}</Badge> <span className="text-xs text-slate-500">{t('awaitingEmailHint')}</span>
                         </span>
                       ) : null}
-                      {user.emailVerified || user.invited ? null : (
+                      {user.emailVerified || user.invited || !can.invite ? null : (
                         <form action={resendVerificationAction.bind(null, user.id)} className="mt-2">
                           <Button type="submit" variant="secondary">
                             {t('resendVerification')}
@@ -251,7 +236,7 @@ export default async function UserPage({
                       </p>
                       <p className="text-xs text-slate-500">{t('appUse', { granted: maybeDate(app.grantedAt), used: maybeDate(app.lastUsedAt) })}</p>
                     </div>
-                    {app.portal ? null : (
+                    {app.portal || !can.manage ? null : (
                       <ConfirmForm
                         action={revokeAppAction.bind(null, user.id, app.clientId)}
                         collapsed={
@@ -304,11 +289,27 @@ export default async function UserPage({
         }
         side={
           <>
-            <Card title={t('password')} description={t('passwordDescription')}>
-              <SetPasswordForm action={setPasswordAction.bind(null, user.id)} username={user.username} />
-            </Card>
+            {can.roles.length > 1 ? (
+              <Card title={t('adminRole')}>
+                <RoleForm
+                  action={setRoleAction.bind(null, user.id)}
+                  current={user.role}
+                  roles={can.roles.map((role) => ({ value: role, label: role === 'user' ? t('noAdminRole') : t(`roles.${role}`) }))}
+                  label={t('adminRole')}
+                  statement={t.rich('roleStatement', { username: user.username, strong })}
+                  submit={t('changeRole')}
+                  pendingLabel={t('changeRolePending')}
+                />
+              </Card>
+            ) : null}
 
-            {hasFactors ? (
+            {can.manage ? (
+              <Card title={t('password')} description={t('passwordDescription')}>
+                <SetPasswordForm action={setPasswordAction.bind(null, user.id)} username={user.username} />
+              </Card>
+            ) : null}
+
+            {hasFactors && can.resetFactors ? (
               <Card title={t('resetTitle')} description={t('resetDescription')}>
                 <ConfirmForm
                   action={resetFactorsAction.bind(null, user.id)}
@@ -334,7 +335,7 @@ export default async function UserPage({
                   </li>
                 )}
               </ItemList>
-              {sessions.length ? (
+              {sessions.length && can.manage ? (
                 <ConfirmForm
                   action={endSessionsAction.bind(null, user.id)}
                   statement={t.rich('endStatement', { count: sessions.length, username: user.username, strong })}
@@ -344,7 +345,7 @@ export default async function UserPage({
               ) : null}
             </Card>
 
-            {self || user.disabled ? null : (
+            {self || user.disabled || !can.manage ? null : (
               <Card title={t('disableTitle')} variant="danger" description={t('disableDescription')}>
                 <ConfirmForm
                   action={disableUserAction.bind(null, user.id)}

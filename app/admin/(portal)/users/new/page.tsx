@@ -1,4 +1,5 @@
 // /admin/users/new: create a user with a password (a generated one is shown once, in the answer to the form) or an invitation.
+import { may } from '@/lib/admin-roles/roles';
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { NewUserForm } from '@/components/admin/user-form';
@@ -15,7 +16,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function NewUserPage() {
-  await requireAdmin('/admin/users/new');
+  const admin = await requireAdmin('users.manage', '/admin/users/new');
   const list = await getTranslations('admin.users');
   return (
     <FormPage
@@ -23,7 +24,12 @@ export default async function NewUserPage() {
       back={{ href: '/admin/users', label: list('title') }}
       description={(await getTranslations('admin.userForm'))('createDescription')}
     >
-      <NewUserForm action={createUserAction} initial={newUserFormValues()} invite={{ available: canInvite(), validDays: INVITATION_LINK_DAYS }} />
+      <NewUserForm
+        action={createUserAction}
+        initial={newUserFormValues()}
+        invite={{ available: canInvite(), validDays: INVITATION_LINK_DAYS }}
+        canGiveAdmin={may(admin.role, 'users.assign_role')}
+      />
     </FormPage>
   );
 }

@@ -15,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function EditClientPage({ params }: { params: Promise<{ id: string }> }) {
   const { id, path } = await detailRoute('/admin/clients', params);
-  const editable = await clientFormFor(await requireAdmin(`${path}/edit`), id);
+  const editable = await clientFormFor(await requireAdmin('clients.manage', `${path}/edit`, { clientId: id }), id);
   if (!editable) notFound();
   return (
     <FormPage

@@ -16,7 +16,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function EditUserPage({ params }: { params: Promise<{ id: string }> }) {
   const { id, path } = await detailRoute('/admin/users', params);
-  const admin = await requireAdmin(`${path}/edit`);
+  const admin = await requireAdmin('users.manage', `${path}/edit`, { userId: id });
   const details = await userDetails(admin, id);
   if (!details) notFound();
   const { username } = details.user;
