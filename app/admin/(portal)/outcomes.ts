@@ -8,10 +8,10 @@ import 'server-only';
 import { notFound, redirect } from 'next/navigation';
 import { requireAdmin, type AdminUser } from '@/lib/surfaces/portal/session';
 
-type Area = 'clients' | 'users';
+type Area = 'clients' | 'users' | 'connections';
 type FormResult<T> = Exclude<T, { status: 'saved' | 'not_found' }>;
 
-/** A client's or user's page in the portal. */
+/** A client's, user's or connection's page in the portal. */
 export const recordPath = (area: Area, id: string) => `/admin/${area}/${encodeURIComponent(id)}`;
 
 /** Runs `act` as the signed-in admin; without a portal session, sign-in comes back to `returnTo`. */
