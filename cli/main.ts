@@ -17,6 +17,8 @@ import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
 import { connectionCommands } from './commands/connections.ts';
 import { keyCommands } from './commands/keys.ts';
+import { apiCommands, groupCommands, roleCommands } from './commands/authorization.ts';
+import { registrationCommands } from './commands/registration.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
 import { describeFlagIssues, table } from './output.ts';
@@ -25,7 +27,11 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   client: { summary: 'OAuth clients', commands: clientCommands },
   user: { summary: 'people who sign in', commands: userCommands },
   keys: { summary: 'token signing keys', commands: keyCommands },
+  registration: { summary: 'dynamic client registration: initial access tokens, approvals', commands: registrationCommands },
   connection: { summary: 'identity providers people may sign in with', commands: connectionCommands },
+  api: { summary: 'APIs (resource servers) and their permissions', commands: apiCommands },
+  group: { summary: 'groups of people', commands: groupCommands },
+  role: { summary: 'roles: sets of API permissions', commands: roleCommands },
 };
 
 function usage(): string {

@@ -26,12 +26,24 @@ const settingOptions = {
   'resource-server': { type: 'boolean' },
   'admin-api': { type: 'boolean' },
   'require-second-factor': { type: 'boolean' },
+  'backchannel-logout-uri': { type: 'string' },
+  'backchannel-logout-session-required': { type: 'boolean' },
   'logo-uri': { type: 'string' },
   'id-token-alg': { type: 'string' },
 } as const;
 
 /** What an update can switch off or empty, as `--no-<flag>`. */
-const negatable = ['redirect-uri', 'post-logout-redirect-uri', 'logo-uri', 'first-party', 'resource-server', 'admin-api', 'require-second-factor'] as const;
+const negatable = [
+  'redirect-uri',
+  'post-logout-redirect-uri',
+  'logo-uri',
+  'first-party',
+  'resource-server',
+  'admin-api',
+  'require-second-factor',
+  'backchannel-logout-uri',
+  'backchannel-logout-session-required',
+] as const;
 type Negatable = (typeof negatable)[number];
 const negations = Object.fromEntries(negatable.map((flag) => [`no-${flag}`, { type: 'boolean' }])) as Record<`no-${Negatable}`, { type: 'boolean' }>;
 
@@ -57,6 +69,8 @@ const settingFields = {
   resourceServer: '--resource-server',
   adminApi: '--admin-api',
   requireSecondFactor: '--require-second-factor',
+  backchannelLogoutUri: '--backchannel-logout-uri',
+  backchannelLogoutSessionRequired: '--backchannel-logout-session-required',
 };
 
 /**
@@ -82,6 +96,8 @@ function settingsOf(command: string, values: SettingValues): Omit<NewClientInput
     resourceServer: either('resource-server', values['resource-server'], false),
     adminApi: either('admin-api', values['admin-api'], false),
     requireSecondFactor: either('require-second-factor', values['require-second-factor'], false),
+    backchannelLogoutUri: either('backchannel-logout-uri', values['backchannel-logout-uri'], null),
+    backchannelLogoutSessionRequired: either('backchannel-logout-session-required', values['backchannel-logout-session-required'], false),
     idTokenSignedResponseAlg: values['id-token-alg'] as NewClientInput['idTokenSignedResponseAlg'],
   };
 }
@@ -111,6 +127,10 @@ and stored only as a hash: it cannot be shown again.
                                   the client_credentials grant only)
   --require-second-factor         every sign-in for it ends with a second factor (acr
                                   urn:gatehouse:acr:mfa); people without one cannot sign in to it
+  --backchannel-logout-uri URI    where logout tokens go when a session it signed in through ends
+                                  (OpenID Connect Back-Channel Logout; sent with BACKCHANNEL_LOGOUT=on)
+  --backchannel-logout-session-required
+                                  its logout tokens and ID tokens carry the session's sid
   --logo-uri URI                  https URL of a logo for the consent screen
   --id-token-alg ALG              ES256 | RS256: how its ID tokens are signed (default: ES256;
                                   RS256 for relying parties that accept only RS256,
@@ -182,6 +202,10 @@ Bad input exits 2 and an unknown client 1; either way nothing changes.
   --[no-]admin-api                 may call /api/admin
   --[no-]require-second-factor     every sign-in for it ends with a second factor
                                    (acr urn:gatehouse:acr:mfa), or only when it asks
+  --backchannel-logout-uri URI, --no-backchannel-logout-uri
+                                   where logout tokens go, or none
+  --[no-]backchannel-logout-session-required
+                                   its logout tokens and ID tokens carry the session's sid
   --logo-uri URI, --no-logo-uri    https URL of a logo for the consent screen, or none
   --id-token-alg ALG               ES256 | RS256
   --json                           print the client as JSON (never its secret)

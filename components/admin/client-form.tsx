@@ -347,6 +347,27 @@ export function ClientForm({
               />
             </fieldset>
           ) : null}
+          {layout.people ? (
+            <fieldset className="space-y-3">
+              <legend className="text-sm font-medium text-slate-800">{t('logout')}</legend>
+              <TextField
+                id="backchannelLogoutUri"
+                label={t('fields.backchannelLogoutUri')}
+                hint={t('backchannelLogoutUriHint')}
+                errors={errors.backchannelLogoutUri}
+                type="url"
+                inputMode="url"
+                defaultValue={v.backchannelLogoutUri}
+              />
+              <Toggle
+                name="backchannelLogoutSessionRequired"
+                label={t('fields.backchannelLogoutSessionRequired')}
+                hint={t('backchannelLogoutSessionRequiredHint')}
+                checked={v.backchannelLogoutSessionRequired}
+                errors={errors.backchannelLogoutSessionRequired}
+              />
+            </fieldset>
+          ) : null}
         </Section>
       ) : null}
 

@@ -13,6 +13,22 @@ export interface ChooserTexts {
   removeWhich: (account: string) => string;
 }
 
+/**
+ * An address that may break after its @ first: on a phone a long one went to the next line mid-name ("user-0367528ae5|08@…"),
+ * as `break-all` breaks wherever a line is full; `wrap-anywhere` breaks inside only what still does not fit (app/globals.css).
+ */
+function breakableAddress(address: string) {
+  const at = address.lastIndexOf('@');
+  if (at < 0) return address;
+  return (
+    <>
+      {address.slice(0, at + 1)}
+      <wbr />
+      {address.slice(at + 1)}
+    </>
+  );
+}
+
 export function AccountChooser({
   base,
   client,
@@ -41,7 +57,7 @@ export function AccountChooser({
                 </span>
                 <span className="min-w-0">
                   <span className="block font-medium break-words text-slate-900">{shown}</span>
-                  <span className="block text-sm break-all text-slate-600">{account.email ?? account.username}</span>
+                  <span className="block text-sm wrap-anywhere text-slate-600">{account.email ? breakableAddress(account.email) : account.username}</span>
                 </span>
               </a>
               <form method="post" action={`${base}/forget-account`}>

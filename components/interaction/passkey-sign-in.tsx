@@ -11,7 +11,9 @@
  * says so; the password (and a code) works without. Its words come from the
  * page, in the page's language (`texts`, passkey in the catalogs). Its form carries
  * the request's client and redirect_uri (RequestFields), as every interaction form
- * does, for the expired page's link back. UI only.
+ * does, for the expired page's link back. As the second step it carries "Don't ask for a second step on this
+ * device" too: a box of its own (`trustDevice`) when it is the only way on the page, else the state of the code
+ * form's box (`trustBox`, its id), so the page shows one box whichever step the person takes. UI only.
  */
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
@@ -19,6 +21,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { webauthnFailure } from '@/lib/factors/webauthn-errors';
 import { Button } from '../ui/button';
 import { RequestFields } from './request-fields';
+import { TrustDeviceBox } from './trust-device-box';
 
 type Support = 'checking' | 'yes' | 'no';
 
@@ -43,6 +46,8 @@ export function PasskeySignIn({
   texts,
   autofill = false,
   variant = 'secondary',
+  trustDevice,
+  trustBox,
 }: {
   action: string;
   /** The authorization request's client and redirect_uri, for the expired page's link back. */
@@ -53,18 +58,27 @@ export function PasskeySignIn({
   /** Offer passkeys in the username field's autofill too (the login step). */
   autofill?: boolean;
   variant?: 'primary' | 'secondary';
+  /** The trust box's label, for a box in this form (the second step with no code form). */
+  trustDevice?: string;
+  /** The id of the code form's trust box, whose state this form sends as its own `trust_device`. */
+  trustBox?: string;
 }) {
   const form = useRef<HTMLFormElement>(null);
   const answer = useRef<HTMLInputElement>(null);
+  const trusted = useRef<HTMLInputElement>(null);
   const [support, setSupport] = useState<Support>('checking');
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  const submit = useCallback((response: unknown) => {
-    if (!answer.current || !form.current) return;
-    answer.current.value = JSON.stringify(response);
-    form.current.submit();
-  }, []);
+  const submit = useCallback(
+    (response: unknown) => {
+      if (!answer.current || !form.current) return;
+      answer.current.value = JSON.stringify(response);
+      if (trusted.current && trustBox) trusted.current.value = (document.getElementById(trustBox) as HTMLInputElement | null)?.checked ? 'on' : '';
+      form.current.submit();
+    },
+    [trustBox],
+  );
 
   useEffect(() => {
     setSupport(browserSupportsWebAuthn() ? 'yes' : 'no');
@@ -99,12 +113,14 @@ export function PasskeySignIn({
     <form ref={form} method="post" action={action} className="space-y-2">
       <input ref={answer} type="hidden" name="response" />
       <RequestFields client={client} />
+      {trustBox ? <input ref={trusted} type="hidden" name="trust_device" /> : null}
       <Button block type="button" variant={variant} onClick={start} disabled={support !== 'yes' || busy} aria-describedby="passkey-note">
         {busy ? texts.waiting : label}
       </Button>
       <p id="passkey-note" className="text-xs text-slate-600" role={problem ? 'alert' : undefined}>
         {problem ?? (support === 'no' ? texts.unsupported : support === 'checking' ? texts.needsScript : '')}
       </p>
+      {trustBox ? null : <TrustDeviceBox label={trustDevice} />}
     </form>
   );
 }

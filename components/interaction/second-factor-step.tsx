@@ -11,6 +11,7 @@
 import { Button, TextLink } from '../ui/button';
 import { TextField } from '../ui/field';
 import { RequestFields } from './request-fields';
+import { TrustDeviceBox } from './trust-device-box';
 
 /** What the step says. */
 export interface SecondFactorTexts {
@@ -25,16 +26,8 @@ export interface SecondFactorTexts {
   trustDevice?: string;
 }
 
-/** Ticked, a right code makes this browser a trusted device of the account: no second step here for a while. */
-function TrustDeviceBox({ label }: { label?: string }) {
-  if (!label) return null;
-  return (
-    <label className="flex items-center gap-2 text-sm text-slate-700">
-      <input type="checkbox" name="trust_device" className="size-4 accent-accent" />
-      {label}
-    </label>
-  );
-}
+/** The id of the code form's trust box, whose state the passkey form above it sends too. */
+export const TRUST_BOX_ID = 'trust-device';
 
 export function SecondFactorStep({
   base,
@@ -77,7 +70,7 @@ export function SecondFactorStep({
             autoFocus
             maxLength={64}
           />
-          <TrustDeviceBox label={texts.trustDevice} />
+          <TrustDeviceBox label={texts.trustDevice} id={TRUST_BOX_ID} />
           <Button block type="submit">
             {texts.continue}
           </Button>
@@ -94,7 +87,7 @@ export function SecondFactorStep({
         <input type="hidden" name="method" value="totp" />
         <RequestFields client={client} />
         <TextField compact id="code" name="code" label={texts.totpLabel} inputMode="numeric" autoComplete="one-time-code" required autoFocus maxLength={64} />
-        <TrustDeviceBox label={texts.trustDevice} />
+        <TrustDeviceBox label={texts.trustDevice} id={TRUST_BOX_ID} />
         <Button block type="submit">
           {texts.verify}
         </Button>

@@ -17,8 +17,9 @@
  *
  * With GATEHOUSE_SCREENSHOTS=1 the same walks also run in German and write a
  * full-page PNG of every page to test-results/screenshots/<language>-<scheme>-<size>/<area>/,
- * numbered in walk order (not committed: test-results/ is ignored). Without it the
- * run stays in English and writes none, to keep the suite fast.
+ * numbered in walk order (not committed: test-results/ is ignored), and walks issue 23's new
+ * states too (an area of their own, `new-states`, which their own specs scan in the suite).
+ * Without it the run stays in English and writes none, to keep the suite fast.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { join, resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
 import { insertMailLink, newLinkToken } from '../../lib/mail-links/repository.ts';
+import { ACCOUNTS_COOKIE } from '../../lib/sign-in/remembered-accounts.ts';
 import { createLogger } from '../../lib/ops/log.ts';
 import { inviteUser } from '../../lib/users/invitations.ts';
 import { capturingMailer } from '../../lib/services/testing.ts';
@@ -340,6 +342,118 @@ async function adminPages(walk: Walk) {
   await walk.visit('/admin/audit', 'admin-audit', 'table');
   await walk.visit('/admin/audit?action=sign_in.failed', 'admin-audit-filtered', 'table');
   await walk.visit('/admin/system', 'admin-system', 'h1');
+  await walk.visit('/admin/access', 'admin-access', 'h1');
+}
+
+/** A new authorization request in a browser that ended its sessions but kept its list of accounts (ACCOUNT_CHOOSER). */
+async function keepingAccounts(walk: Walk, client: Awaited<ReturnType<typeof makeClient>>, params: Record<string, string> = {}) {
+  const context = walk.page.context();
+  const accounts = (await context.cookies()).filter((cookie) => cookie.name === ACCOUNTS_COOKIE);
+  await context.clearCookies();
+  await context.addCookies(accounts);
+  await walk.page.goto((await authorizationRequest(client, params)).url.href);
+  await expect(walk.page).toHaveURL(/\/interaction\/[^/?]+$/);
+}
+
+/** Consent, then back at the app (its landing page). */
+async function allow(page: Page) {
+  await page.locator('form[action$="/confirm"] button[type=submit]').click();
+  await page.waitForURL((url) => url.href.startsWith(landing) && url.searchParams.has('code'));
+}
+
+/**
+ * The states issue 23 added, for the screenshot run only: each is scanned by axe in its own spec
+ * (consent-remembered, account-chooser, password-fields, mail-codes, logos, admin-presets, admin-bulk),
+ * so the suite's walk does not pay for them twice (the suite's walk has some of them too: the trust
+ * box, the recovery codes, the presets). The email sign-in code needs EMAIL_SIGN_IN_CODES, which the
+ * suite's server leaves off: email-sign-in-codes.spec.ts photographs it on an instance of its own.
+ */
+async function newStatePages(walk: Walk) {
+  const { page } = walk;
+  const client = await makeClient({ name: 'Notes', redirectUris: [landing] });
+  const grace = await makeUser({ name: 'Grace Hopper' });
+  const alan = await makeUser({ name: 'Alan Turing' });
+
+  // Consent asked once: allowed for the profile in one browser, the next asks only for what is new.
+  await startSignIn(walk, client, { scope: 'openid profile', redirect_uri: landing });
+  await signIn(page, grace);
+  await allow(page);
+  await keepingAccounts(walk, client, { scope: 'openid profile email', redirect_uri: landing });
+  await signIn(page, grace);
+  await walk.check('consent-new-scope', 'form[action$="/confirm"]');
+  await allow(page);
+
+  // The account chooser with two accounts, then one picked.
+  await keepingAccounts(walk, client, { scope: 'openid', redirect_uri: landing });
+  await signIn(page, alan);
+  await allow(page);
+  await keepingAccounts(walk, client, { scope: 'openid', redirect_uri: landing });
+  await walk.check('account-chooser-two', 'section[aria-labelledby=account-chooser] a');
+  await page.locator('section[aria-labelledby=account-chooser] a').first().click();
+  await walk.check('account-chooser-picked', 'input[name=password]');
+
+  // A logo that fails to load: the app's initial, on the sign-in card.
+  await page.route('https://logos.example/**', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+  const logoClient = await makeClient({ name: 'Quill Notes', logoUri: 'https://logos.example/broken.png' });
+  const login = await startSignIn(walk, logoClient);
+  await walk.check('logo-fallback', '[data-initial]');
+
+  // Sign-up's password field: strength guidance as typed, then shown with Show.
+  await walk.visit(`${new URL(login).pathname}/sign-up`, 'sign-up', 'input#password');
+  // A client component: typed into before it is hydrated, a field can be drawn again empty.
+  await page.waitForLoadState('networkidle');
+  const username = `new-${randomBytes(5).toString('hex')}`;
+  await page.locator('input#username').fill(username);
+  await page.locator('input#email').fill(`${username}@example.test`);
+  await page.locator('input#password').fill('quiet lanterns fold the harbour map');
+  await page.locator('input#confirmPassword').fill('quiet lanterns fold the harbour map');
+  await page.locator('button[aria-controls=password]').click();
+  await walk.check('sign-up-password-shown', 'input#password[type=text]');
+
+  // The waiting page's code field, a wrong code refused beside it.
+  await page.locator(SUBMIT).click();
+  await walk.check('check-mail-code', 'form[action$="/code"] input[name=code]');
+  await page.locator('form[action$="/code"] input[name=code]').fill('000000');
+  await page.locator('form[action$="/code"] button[type=submit]').click();
+  await walk.check('check-mail-wrong-code', '[role=alert]');
+
+  // The second step with "Don't ask again on this device": with the code form, and with a passkey alone.
+  const coded = await makeUser({ secondFactor: true });
+  await startSignIn(walk, client, { redirect_uri: landing });
+  await signIn(page, coded);
+  await walk.check('second-factor-trust', 'input[name=trust_device]');
+  const keyed = await makeUser();
+  await enrolPasskey(keyed);
+  await startSignIn(walk, client, { redirect_uri: landing });
+  await signIn(page, keyed);
+  await walk.check('second-factor-passkey-trust', 'form[action$="/passkey"] input[name=trust_device]');
+
+  // New recovery codes in /account, with Copy, Download and Print.
+  await page.context().clearCookies();
+  await page.goto('/account');
+  await signIn(page, grace);
+  await expect(page).toHaveURL(/\/account$/);
+  await enrolTotp(grace);
+  await page.goto('/account/security');
+  await page.locator('input#codes-currentPassword').fill(grace.password);
+  await page.locator('input#codes-currentPassword').press('Enter');
+  await walk.check('recovery-codes-actions', 'ul#recovery-codes li');
+
+  // Admin: a kind that is public (no secret), a client's quickstart, the bulk actions' confirmation pages.
+  const admin = await makeUser({ role: 'admin', name: 'Ada Admin' });
+  await page.context().clearCookies();
+  await page.goto('/admin/clients');
+  await signIn(page, admin);
+  await submitCode(page, totpCode(admin.totpSecret!, Date.now()));
+  await expect(page).toHaveURL(/\/admin\/clients$/);
+  await walk.visit('/admin/clients/new?kind=spa', 'admin-client-new-spa', 'input#name');
+  await walk.visit(`/admin/clients/${encodeURIComponent(client.id)}`, 'admin-client-quickstart', 'main pre, main code');
+  await walk.visit(`/admin/users/bulk?action=disable&id=${grace.id}&id=${alan.id}&id=${admin.id}`, 'admin-users-bulk-confirm', 'main li');
+  await walk.visit(
+    `/admin/clients/bulk?action=delete&id=${encodeURIComponent(client.id)}&id=${encodeURIComponent(logoClient.id)}`,
+    'admin-clients-bulk-confirm',
+    'main li',
+  );
 }
 
 /** Each area's walk, by the folder its screenshots go to. */
@@ -347,6 +461,8 @@ const areas = [
   { area: 'sign-in', title: 'sign-in, consent, second factor, recovery, errors', walkThrough: signInPages },
   { area: 'account', title: 'account', walkThrough: accountPages },
   { area: 'admin', title: 'admin', walkThrough: adminPages },
+  // Only photographed: see newStatePages.
+  ...(screenshotsOn ? [{ area: 'new-states', title: 'issue 23’s new states', walkThrough: newStatePages }] : []),
 ];
 
 for (const language of languages) {

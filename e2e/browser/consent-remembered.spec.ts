@@ -3,10 +3,11 @@
  * remembered beyond the browser session it was given in, so signing in again from another
  * browser goes straight back to the app; the app asking for more asks only for what is new;
  * revoking the app in /account makes the next sign-in ask again. The new consent page state is
- * scanned by axe in both schemes.
+ * scanned by axe in English in the light scheme and in German in the dark one.
  */
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { controlFindings, describeFindings, wcagFindings } from '../support/axe.ts';
+import { browserLocale, catalog, type Language } from '../support/catalog.ts';
 import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin, screenshots, status } from '../support/pages.ts';
 
@@ -17,8 +18,8 @@ type User = Awaited<ReturnType<typeof makeUser>>;
 type Client = Awaited<ReturnType<typeof makeClient>>;
 
 /** A fresh browser (no cookie of Gatehouse's): another computer, as far as the server can tell. */
-async function freshPage(browser: Browser, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await browser.newContext({ colorScheme });
+async function freshPage(browser: Browser, colorScheme: 'light' | 'dark' = 'light', language: Language = 'en'): Promise<Page> {
+  const context = await browser.newContext({ colorScheme, locale: browserLocale(language) });
   return context.newPage();
 }
 
@@ -27,6 +28,16 @@ async function signInToApp(page: Page, client: Client, user: User, scope: string
   const flow = await authorizationRequest(client, { scope });
   await page.goto(flow.url.href);
   await gatehouseLogin(page, user);
+}
+
+/** As signInToApp, in any language: the login form by its fields. */
+async function signInToAppIn(page: Page, client: Client, user: User, scope: string) {
+  const flow = await authorizationRequest(client, { scope });
+  await page.goto(flow.url.href);
+  const form = page.locator('form[action$="/login"]');
+  await form.locator('input[name=username]').fill(user.username);
+  await form.locator('input[name=password]').fill(user.password);
+  await form.locator('button[type=submit]').click();
 }
 
 /** The browser's next request is for the app's redirect URI (the code): no consent page was shown. */
@@ -75,29 +86,40 @@ test('consent given in one browser is not asked in another; after revoking the a
   await expect(third.getByText(`${client.name} is asking to:`)).toBeVisible();
 });
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test(`an app asking for more (${colorScheme}): only the new scope is asked, saying the rest was allowed before`, async ({ browser }) => {
+/** English in the light scheme, German in the dark one: every word from the catalogs, every colour of both schemes. */
+const variants = [
+  { language: 'en', colorScheme: 'light' },
+  { language: 'de', colorScheme: 'dark' },
+] as const;
+
+for (const { language, colorScheme } of variants) {
+  test(`an app asking for more (${language}, ${colorScheme}): only the new scope is asked, saying the rest was allowed before`, async ({ browser }) => {
     test.slow(); // three browsers, each signing in through Gatehouse
+    const text = catalog(language);
+    const allow = text('interaction.consent.allow');
     const user = await makeUser();
     const client = await makeClient({ name: `Tasks ${Date.now()}` });
 
-    const first = await freshPage(browser, colorScheme);
-    await signInToApp(first, client, user, 'openid profile');
-    await expectBackAtApp(first, () => first.getByRole('button', { name: 'Allow' }).click());
+    const first = await freshPage(browser, colorScheme, language);
+    await signInToAppIn(first, client, user, 'openid profile');
+    await expect(first.getByRole('heading', { name: text('interaction.consent.title', { client: client.name }) })).toBeVisible();
+    await expect(first.getByText(text('scopes.profile'))).toBeVisible();
+    await expectBackAtApp(first, () => first.getByRole('button', { name: allow }).click());
 
-    const second = await freshPage(browser, colorScheme);
-    await signInToApp(second, client, user, 'openid profile email');
-    await expect(second.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
-    await expect(second.getByText(`You allowed ${client.name} before. It now also asks to:`)).toBeVisible();
-    await expect(second.getByText('See your email address')).toBeVisible();
-    await expect(second.getByText('See your name and username'), 'allowed before: not asked again').toHaveCount(0);
-    await noSeriousViolations(second, 'consent-more', colorScheme);
-    await shoot(second, `more-${colorScheme}`);
-    await expectBackAtApp(second, () => second.getByRole('button', { name: 'Allow' }).click());
+    const second = await freshPage(browser, colorScheme, language);
+    await signInToAppIn(second, client, user, 'openid profile email');
+    await expect(second.getByRole('heading', { name: text('interaction.consent.title', { client: client.name }) })).toBeVisible();
+    await expect(second.getByText(text('interaction.consent.subtitleMore', { client: client.name }))).toBeVisible();
+    await expect(second.getByText(text('scopes.email'))).toBeVisible();
+    await expect(second.getByText(text('scopes.profile')), 'allowed before: not asked again').toHaveCount(0);
+    const variant = `${language}-${colorScheme}`;
+    await noSeriousViolations(second, 'consent-more', variant);
+    await shoot(second, `more-${variant}`);
+    await expectBackAtApp(second, () => second.getByRole('button', { name: allow }).click());
 
     // Both are remembered now: a third browser asking for both goes straight back.
-    const third = await freshPage(browser, colorScheme);
-    await expectBackAtApp(third, () => signInToApp(third, client, user, 'openid email profile'));
+    const third = await freshPage(browser, colorScheme, language);
+    await expectBackAtApp(third, () => signInToAppIn(third, client, user, 'openid email profile'));
   });
 }
 

@@ -6,7 +6,7 @@
  * languages. Screenshots land in e2e/screenshots/language-switcher-*.png.
  */
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { describeFindings, wcagFindings } from '../support/axe.ts';
+import { COLOUR_RULES, controlFindings, describeFindings, wcagFindings } from '../support/axe.ts';
 import { authorizationRequest, baseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { screenshots } from '../support/pages.ts';
 
@@ -16,8 +16,12 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 
 const shoot = screenshots('language-switcher');
 
+/** No serious or critical violation in the light scheme, nor in the dark one (the rules colours decide, as accessibility.spec.ts scans it). */
 async function accessible(page: Page, name: string) {
-  const findings = await wcagFindings(page, name, 'language-switcher');
+  const findings = await wcagFindings(page, name, 'language-switcher-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  findings.push(...(await wcagFindings(page, name, 'language-switcher-dark', COLOUR_RULES)), ...(await controlFindings(page, name, 'language-switcher-dark')));
+  await page.emulateMedia({ colorScheme: 'light' });
   expect(findings, describeFindings(findings)).toEqual([]);
 }
 

@@ -7,6 +7,7 @@
  */
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { describeFindings, wcagFindings } from '../support/axe.ts';
+import { browserLocale, catalog } from '../support/catalog.ts';
 import { authorizationRequest, makeClient, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin, screenshots } from '../support/pages.ts';
 
@@ -32,25 +33,36 @@ const brokenImages = (page: Page) =>
     .locator('img')
     .evaluateAll((images) => images.filter((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 0).length);
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test(`${colorScheme}: a logo that fails to load shows the app’s initial, on sign-in and consent`, async ({ browser }) => {
-    const context = await browser.newContext({ colorScheme });
+/** English in the light scheme, German in the dark one: every word from the catalogs, every colour of both schemes. */
+const variants = [
+  { language: 'en', colorScheme: 'light' },
+  { language: 'de', colorScheme: 'dark' },
+] as const;
+
+for (const { language, colorScheme } of variants) {
+  test(`${language}, ${colorScheme}: a logo that fails to load shows the app’s initial, on sign-in and consent`, async ({ browser }) => {
+    const text = catalog(language);
+    const context = await browser.newContext({ colorScheme, locale: browserLocale(language) });
     const page = await context.newPage();
     await logoHost(page);
     const user = await makeUser();
     const client = await makeClient({ name: 'quill notes', logoUri: 'https://logos.example/broken.png' });
     const { url } = await authorizationRequest(client);
     await page.goto(url.href);
-    await expect(page.getByText('to continue to quill notes')).toBeVisible();
+    await expect(page.getByText(text('interaction.login.subtitle', { client: 'quill notes' }))).toBeVisible();
     await expect(page.getByRole('img', { name: /logo/ })).toHaveCount(0);
     await expect(page.locator('[data-initial]').filter({ hasText: /^Q$/ })).toBeVisible();
     expect(await brokenImages(page)).toBe(0);
-    await shoot(page, `broken-sign-in-${colorScheme}`);
-    const findings = await wcagFindings(page, 'broken-logo', colorScheme);
+    const variant = `${language}-${colorScheme}`;
+    await shoot(page, `broken-sign-in-${variant}`);
+    const findings = await wcagFindings(page, 'broken-logo', variant);
     expect(findings, describeFindings(findings)).toEqual([]);
 
-    await gatehouseLogin(page, user);
-    await expect(page.getByRole('heading', { name: 'Allow quill notes?' })).toBeVisible();
+    const form = page.locator('form[action$="/login"]');
+    await form.locator('input[name=username]').fill(user.username);
+    await form.locator('input[name=password]').fill(user.password);
+    await form.locator('button[type=submit]').click();
+    await expect(page.getByRole('heading', { name: text('interaction.consent.title', { client: 'quill notes' }) })).toBeVisible();
     await expect(page.locator('[data-initial]').filter({ hasText: /^Q$/ })).toBeVisible();
     expect(await brokenImages(page)).toBe(0);
     await context.close();

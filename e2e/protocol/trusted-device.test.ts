@@ -1,12 +1,13 @@
 // runs-on: once
 // Consent remembered and trusted devices at the protocol level (issue 23, items 1 and 6): prompt=consent asks again; a trusted
-// browser's sign-in is password-only and never satisfies acr_values asking for mfa, nor max_age. Neither the store nor the mount changes it.
+// browser's sign-in is password-only and never satisfies acr_values asking for mfa, nor max_age; a passkey second step trusts it too. Neither the store nor the mount changes it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { totpCode } from '../../lib/factors/totp.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { baseUrl, discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
+import { enrolPasskey, origin, pageOptions } from '../support/passkeys.ts';
 
 const MFA = 'urn:gatehouse:acr:mfa';
 const PASSWORD = 'urn:gatehouse:acr:password';
@@ -81,4 +82,25 @@ test('a trusted browser skips the code as a password-only sign-in; acr_values=mf
     assert.match(page, /Enter the code from your authenticator app/);
     assert.doesNotMatch(page, /name="trust_device"/, 'not offered either');
   }
+});
+
+test('a passkey as the second step trusts the browser as a code does', async () => {
+  const client = await makeClient();
+  const user = await makeUser();
+  const authenticator = await enrolPasskey(user);
+  const browser = new TestBrowser(baseUrl);
+  const first = await authorize(browser, client);
+  const step = await browser.submit(await first.start.response.text(), '/login', credentials(user));
+  const html = await step.response.text();
+  assert.match(html, /name="trust_device"/, 'offered with the passkey');
+  const response = JSON.stringify(authenticator.get(await pageOptions(step.url), origin));
+  const consent = await browser.submit(html, '/passkey', { response, trust_device: 'on' });
+  const back = consent.location ? consent : await browser.submit(await consent.response.text(), '/confirm');
+  assert.equal((await claimsOf(first.config, back.location, first.verifier)).acr, MFA);
+
+  browser.keepOnly(['gatehouse_device']);
+  const trusted = await authorize(browser, client);
+  const skipped = await browser.submit(await trusted.start.response.text(), '/login', credentials(user));
+  const claims = await claimsOf(trusted.config, skipped.location, trusted.verifier);
+  assert.deepEqual([claims.acr, claims.amr], [PASSWORD, ['pwd']], 'no second step: the password alone');
 });

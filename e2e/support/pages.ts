@@ -8,8 +8,12 @@ import { expect, type Page } from '@playwright/test';
 import { TOTP_PERIOD, timeStep, totpCode } from '../../lib/factors/totp.ts';
 import { makeUser } from './fixtures.ts';
 
-/** A full-page screenshot taker writing e2e/screenshots/<prefix>-<name>.png. */
+/**
+ * A full-page screenshot taker writing e2e/screenshots/<prefix>-<name>.png, for people to look at; under CI
+ * (nobody does) it takes none unless GATEHOUSE_SCREENSHOTS is set: ~150 full-page PNGs cost CPU in every run.
+ */
 export function screenshots(prefix: string) {
+  if (process.env.CI && !process.env.GATEHOUSE_SCREENSHOTS) return async (_page: Page, _name: string) => undefined;
   const dir = resolve('e2e/screenshots');
   mkdirSync(dir, { recursive: true });
   return (page: Page, name: string) => page.screenshot({ path: join(dir, `${prefix}-${name}.png`), fullPage: true });

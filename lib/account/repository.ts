@@ -27,10 +27,25 @@ import {
 import type { Database } from '../db/database.ts';
 import { isRedisUnavailable } from '../db/redis-health.ts';
 import type { RawRow } from '../db/rows.ts';
+import { queueLogouts } from '../logout/queue.ts';
+import { logoutsOfSessions } from '../logout/sessions.ts';
+
+/**
+ * Every session that ends here owes the clients signed in through it a logout token (OpenID Connect
+ * Back-Channel Logout 1.0): read before the rows go, queued for the clients that registered a
+ * backchannel_logout_uri (lib/logout/queue.ts). Expired sessions owe none: the clients' own sessions
+ * ended with theirs. A session that ends between the read and the delete was ended by someone who
+ * queued its logouts themselves, or expired.
+ */
+async function queueLogoutsOfSessions(db: Database, where: string, params: Array<string>, now = Date.now()): Promise<void> {
+  const rows = await db.sql.all<PayloadRow>(`SELECT payload FROM oidc_model_instances WHERE model = 'Session' AND ${where} AND ${live}`, [...params, now]);
+  await queueLogouts(db, logoutsOfSessions(rows.map(parse)), now);
+}
 
 /** Ends everything a user holds: sessions, grants, tokens, codes. */
 export async function destroyArtifactsOfAccount(db: Database, accountId: string): Promise<number> {
   const { sql, redisArtifacts, cache } = db;
+  await queueLogoutsOfSessions(db, 'account_id = ?', [accountId]);
   const grantIds = redisArtifacts ? await grantIdsWhere(sql, 'account_id = ?', [accountId]) : [];
   const [inTable, inRedis] = await Promise.all([
     sql.run('DELETE FROM oidc_model_instances WHERE account_id = ?', [accountId]),
@@ -113,14 +128,20 @@ export async function listSessionsOfAccount({ sql }: Database, accountId: string
 }
 
 /** Ends one of the account's sessions, by uid; returns how many rows went (0 or 1). */
-export async function destroySessionOfAccount({ sql, cache }: Database, accountId: string, uid: string): Promise<number> {
+export async function destroySessionOfAccount(db: Database, accountId: string, uid: string): Promise<number> {
+  const { sql, cache } = db;
+  await queueLogoutsOfSessions(db, 'account_id = ? AND uid = ?', [accountId, uid]);
   const removed = await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND uid = ?", [accountId, uid]);
   cache.forget(`Session:${uid}`);
   return removed;
 }
 
 /** Ends every session of the account but the one with uid `keepUid` (every one, without it); returns how many. */
-export async function destroySessionsOfAccountExcept({ sql, cache }: Database, accountId: string, keepUid?: string): Promise<number> {
+export async function destroySessionsOfAccountExcept(db: Database, accountId: string, keepUid?: string): Promise<number> {
+  const { sql, cache } = db;
+  await (keepUid
+    ? queueLogoutsOfSessions(db, 'account_id = ? AND (uid IS NULL OR uid <> ?)', [accountId, keepUid])
+    : queueLogoutsOfSessions(db, 'account_id = ?', [accountId]));
   const removed = keepUid
     ? await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ? AND (uid IS NULL OR uid <> ?)", [accountId, keepUid])
     : await sql.run("DELETE FROM oidc_model_instances WHERE model = 'Session' AND account_id = ?", [accountId]);

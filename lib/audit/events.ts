@@ -105,6 +105,19 @@ export const auditDetailsSchemas = {
     kind: z.enum(['access_token', 'refresh_token']),
     via: z.enum(['revocation_endpoint', 'reuse_detected']),
   }),
+  /**
+   * A logout token (OpenID Connect Back-Channel Logout 1.0) the client answered 200 to (`delivered`), or that
+   * Gatehouse stopped sending after `attempts` tries or because the client is gone or has no URI any more
+   * (`abandoned`); `error` is the last attempt's status or network failure. The target is the client. Never the token.
+   */
+  'backchannel_logout.delivered': z.strictObject({ accountId: id, sid: z.string().max(200).optional(), attempts: z.number().int().min(1) }),
+  'backchannel_logout.abandoned': z.strictObject({
+    accountId: id,
+    sid: z.string().max(200).optional(),
+    attempts: z.number().int().min(0),
+    reason: z.enum(['attempts_exhausted', 'client_gone']),
+    error: z.string().max(300).optional(),
+  }),
   'client.created': z.strictObject({
     name: label,
     confidential: z.boolean(),
@@ -119,7 +132,34 @@ export const auditDetailsSchemas = {
   }),
   'client.updated': z.strictObject({ changed: fields }),
   'client.enabled': z.strictObject({}),
-  'client.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  /** `reason: unused`: a self-registered client that got no token for DYNAMIC_REGISTRATION_UNUSED_DAYS, disabled by Gatehouse. */
+  'client.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional(), reason: z.enum(['unused']).optional() }),
+  /**
+   * A client registered itself at /oauth/register (RFC 7591): `registeredWith`, the initial access token's id (none:
+   * open registration); `pending`: it waits for an admin's approval.
+   */
+  'client.registered': z.strictObject({
+    registeredWith: id.optional(),
+    pending: z.boolean(),
+    confidential: z.boolean(),
+    grantTypes: z.array(z.string().max(64)).max(10),
+    scopes,
+    redirectUris: z.array(z.string().max(2000)).max(50),
+  }),
+  /** A self-registered client changed (RFC 7592 §2.2) or deleted (§2.3) its own registration. */
+  'client.registration_updated': z.strictObject({ changed: fields }),
+  'client.registration_deleted': z.strictObject({}),
+  'client.approved': z.strictObject({}),
+  /** An initial access token (RFC 7591 §3) issued, with its limits; never the token. */
+  'registration_token.issued': z.strictObject({
+    maxClients: z.number().int().min(1),
+    expiresAt: z.string().max(40),
+    redirectHosts: z.array(z.string().max(255)).max(50),
+    grantTypes: z.array(z.string().max(64)).max(10),
+    scopes,
+    requireApproval: z.boolean(),
+  }),
+  'registration_token.revoked': z.strictObject({}),
   'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /** That a secret was rotated, never the secret. */
   'client.secret_rotated': z.strictObject({}),
@@ -201,6 +241,27 @@ export const auditDetailsSchemas = {
    */
   'federation.failed': z.strictObject({ connection: label, reason: z.enum(federationFailureReasons), clientId: id.optional(), clientName: label.optional() }),
   'key.retired': z.strictObject({ alg: z.enum(ID_TOKEN_SIGNING_ALGS), reason: z.enum(['expired', 'admin', 'duplicate']), early: z.boolean().optional() }),
+  /** An API (resource server) registered (lib/authorization); the target is its identifier. */
+  'api.created': z.strictObject({ name: label, tokenFormat: z.enum(['opaque', 'jwt']), permissions: scopes }),
+  /** `changed`: the settings changed; `added`/`removed`: permissions (a removed one leaves every role and client). */
+  'api.updated': z.strictObject({ changed: fields.optional(), added: scopes.optional(), removed: scopes.optional() }),
+  'api.deleted': z.strictObject({}),
+  'group.created': z.strictObject({ name: label }),
+  'group.deleted': z.strictObject({}),
+  /** The person `username` joined or left the group (the target). */
+  'group.member_added': z.strictObject({ userId: id, username: label }),
+  'group.member_removed': z.strictObject({ userId: id, username: label }),
+  'role.created': z.strictObject({ name: label }),
+  'role.deleted': z.strictObject({}),
+  /** The role (the target) grants, or no longer grants, `permission` of the API `api`. */
+  'role.permission_added': z.strictObject({ api: label, permission: label }),
+  'role.permission_removed': z.strictObject({ api: label, permission: label }),
+  /** The role (the target) was given to, or taken from, a person or a group. */
+  'role.assigned': z.strictObject({ to: z.enum(['user', 'group']), id, name: label }),
+  'role.unassigned': z.strictObject({ to: z.enum(['user', 'group']), id, name: label }),
+  /** The client (the target) gets, or no longer gets, `permission` of `api` with client_credentials. */
+  'client.permission_added': z.strictObject({ api: label, permission: label }),
+  'client.permission_removed': z.strictObject({ api: label, permission: label }),
 } satisfies Record<string, z.ZodType>;
 
 export type AuditAction = keyof typeof auditDetailsSchemas;
@@ -211,7 +272,7 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
 }
 
-export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'connection';
+export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'connection' | 'registration_token' | 'api' | 'group' | 'role';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -235,12 +296,35 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'consent.revoked': 'Consent revoked',
   'session.ended': 'Sessions ended',
   'token.revoked': 'Tokens revoked',
+  'backchannel_logout.delivered': 'Logout token delivered',
+  'backchannel_logout.abandoned': 'Logout token abandoned',
   'client.created': 'Client created',
   'client.updated': 'Client updated',
   'client.enabled': 'Client enabled',
   'client.disabled': 'Client disabled',
   'client.deleted': 'Client deleted',
+  'client.registered': 'Client registered itself',
+  'client.registration_updated': 'Client changed its registration',
+  'client.registration_deleted': 'Client deleted its registration',
+  'client.approved': 'Client approved',
+  'registration_token.issued': 'Initial access token issued',
+  'registration_token.revoked': 'Initial access token revoked',
   'client.secret_rotated': 'Client secret rotated',
+  'client.permission_added': 'Client permission granted',
+  'client.permission_removed': 'Client permission revoked',
+  'api.created': 'API registered',
+  'api.updated': 'API updated',
+  'api.deleted': 'API deleted',
+  'group.created': 'Group created',
+  'group.deleted': 'Group deleted',
+  'group.member_added': 'Group member added',
+  'group.member_removed': 'Group member removed',
+  'role.created': 'Role created',
+  'role.deleted': 'Role deleted',
+  'role.permission_added': 'Role permission added',
+  'role.permission_removed': 'Role permission removed',
+  'role.assigned': 'Role assigned',
+  'role.unassigned': 'Role unassigned',
   'user.created': 'User created',
   'user.invited': 'Invitation sent',
   'invitation.accepted': 'Invitation accepted',

@@ -19,6 +19,8 @@ export const registrationFields = [
   'adminApi',
   'idTokenSignedResponseAlg',
   'requireSecondFactor',
+  'backchannelLogoutUri',
+  'backchannelLogoutSessionRequired',
 ] as const;
 
 type InputName<F> = F extends 'scope' ? 'scopes' : F;

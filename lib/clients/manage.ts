@@ -25,6 +25,7 @@ import { generateClientSecret, hashClientSecret } from '../oidc/client-secret.ts
 import { trustViolations, type TrustViolation } from '../oidc/client-policy.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
+import { AUTHORIZATION_SCOPES } from '../authorization/claims.ts';
 import { Conflict, NotFound, parseInput } from '../platform/errors.ts';
 import { clientType } from '../services/wire.ts';
 
@@ -49,8 +50,25 @@ export const redirectUriSchema = z.string().superRefine((value, ctx) => {
   }
 });
 
+/**
+ * backchannel_logout_uri (OpenID Connect Back-Channel Logout 1.0 §2.2): absolute, no fragment; Gatehouse posts
+ * logout tokens to it, so https, or http on a loopback address (a relying party on the same machine).
+ */
+export const backchannelLogoutUriSchema = z.string().superRefine((value, ctx) => {
+  const url = URL.parse(value);
+  const loopbackHttp = url?.protocol === 'http:' && loopbackHosts.has(url.hostname);
+  if (!url || url.hash || value.includes('#') || url.username || url.password || (url.protocol !== 'https:' && !loopbackHttp)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${value} must be an absolute https URL (http only for localhost, 127.0.0.1 and [::1]) without a fragment or credentials`,
+      params: { code: 'backchannel_logout_uri', uri: value },
+    });
+  }
+});
+
 export const grantTypes = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
-export const supportedScopes = SUPPORTED_SCOPES;
+/** The provider's scopes, and `groups` and `roles` (lib/authorization/claims.ts), which a client may be allowed before they are turned on. */
+export const supportedScopes = [...SUPPORTED_SCOPES, ...AUTHORIZATION_SCOPES] as const;
 export const idTokenSigningAlgs = ID_TOKEN_SIGNING_ALGS;
 
 /** The registration field each broken trust rule is about, and what to tell the person (the violation is the problem code too). */
@@ -94,6 +112,10 @@ export const newClientSchema = z
       .default(DEFAULT_ID_TOKEN_SIGNING_ALG),
     /** Every sign-in for the client ends with a second factor, as if it asked with acr_values (lib/oidc/step-up.ts). */
     requireSecondFactor: z.boolean().default(false),
+    /** Where its logout tokens go when a session ends (lib/logout/); null: none are sent. */
+    backchannelLogoutUri: backchannelLogoutUriSchema.nullable().default(null),
+    /** Its logout tokens (and ID tokens) carry the session's sid. */
+    backchannelLogoutSessionRequired: z.boolean().default(false),
   })
   .superRefine((c, ctx) => {
     const method = c.tokenEndpointAuthMethod ?? (c.type === 'public' ? 'none' : 'client_secret_basic');
@@ -143,6 +165,8 @@ function clientFields(c: z.output<typeof newClientSchema>) {
     adminApi: c.adminApi,
     idTokenSignedResponseAlg: c.idTokenSignedResponseAlg,
     requireSecondFactor: c.requireSecondFactor,
+    backchannelLogoutUri: c.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: c.backchannelLogoutSessionRequired,
   };
 }
 

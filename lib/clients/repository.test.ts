@@ -35,6 +35,8 @@ const row: ClientRow = {
   admin_api: false,
   id_token_signed_response_alg: 'ES256',
   require_second_factor: 0,
+  backchannel_logout_uri: null,
+  backchannel_logout_session_required: 0,
 };
 
 test('a row becomes the metadata oidc-provider reads, the ID token signing algorithm included', () => {

@@ -34,6 +34,9 @@ export interface ClientMetadata {
   id_token_signed_response_alg: IdTokenSigningAlg;
   /** Every sign-in for it ends with a second factor (lib/oidc/step-up.ts). */
   require_second_factor: boolean;
+  /** OpenID Connect Back-Channel Logout 1.0 §2.2: where its logout tokens go (lib/logout/). */
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
 }
 
 /** The columns that hold JSON text, as the lists they hold. */
@@ -54,9 +57,28 @@ export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTo
  * What registering a client stores: its record without what the database sets, and the secret's hash.
  * `requireSecondFactor` left out is the column's default, false (an update leaves it as it is).
  */
-export type NewClient = Omit<ClientRecord, 'confidential' | 'enabled' | 'createdAt' | 'updatedAt' | 'requireSecondFactor'> & {
+export type NewClient = Omit<
+  ClientRecord,
+  | 'confidential'
+  | 'enabled'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'requireSecondFactor'
+  | 'backchannelLogoutUri'
+  | 'backchannelLogoutSessionRequired'
+  | 'registeredDynamically'
+  | 'approvalPending'
+  | 'initialAccessTokenId'
+  | 'lastUsedAt'
+> & {
   secretHash: string | null;
   requireSecondFactor?: boolean;
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
+  /** Set only by self-registration (lib/registration/clients.ts). */
+  registeredDynamically?: boolean;
+  approvalPending?: boolean;
+  initialAccessTokenId?: string | null;
 };
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
@@ -65,11 +87,21 @@ const metadataFields = ['id', 'secretHash', 'applicationType', ...registrationFi
 /** A `clients` row as the provider's prepared statement reads it (booleans are 0/1 on SQLite). */
 export type ClientRow = RawRow<Client, (typeof metadataFields)[number]>;
 
-const metadataQuery = `SELECT ${columnList<Client>(metadataFields)} FROM clients WHERE id = ? AND enabled = ?`;
+const metadataQuery = `SELECT ${columnList<Client>(metadataFields)} FROM clients WHERE id = ? AND enabled = ? AND approval_pending = ?`;
+const registeredQuery = `SELECT ${columnList<Client>(metadataFields)} FROM clients WHERE id = ? AND enabled = ? AND registered_dynamically = ?`;
 
-/** The metadata of an enabled client, or undefined: a disabled client is, to the provider, unknown. */
+/**
+ * The metadata of an enabled client, or undefined: a disabled client, or a self-registered one waiting for
+ * approval, is, to the provider, unknown.
+ */
 export async function findClientMetadata(db: Database, clientId: string): Promise<ClientMetadata | undefined> {
-  const row = await db.sql.one<ClientRow>(metadataQuery, [clientId, true]);
+  const row = await db.sql.one<ClientRow>(metadataQuery, [clientId, true, false]);
+  return row ? toClientMetadata(row) : undefined;
+}
+
+/** A self-registered client's metadata, waiting for approval or not: what managing its registration reads (RFC 7592). */
+export async function findRegisteredClientMetadata(db: Database, clientId: string): Promise<ClientMetadata | undefined> {
+  const row = await db.sql.one<ClientRow>(registeredQuery, [clientId, true, true]);
   return row ? toClientMetadata(row) : undefined;
 }
 
@@ -136,6 +168,10 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
     admin_api: Boolean(row.admin_api),
     id_token_signed_response_alg: row.id_token_signed_response_alg as IdTokenSigningAlg,
     require_second_factor: Boolean(row.require_second_factor),
+    // Recognised by the provider only with BACKCHANNEL_LOGOUT=on (features.backchannelLogout), which drops them otherwise.
+    ...(row.backchannel_logout_uri
+      ? { backchannel_logout_uri: row.backchannel_logout_uri, backchannel_logout_session_required: Boolean(row.backchannel_logout_session_required) }
+      : {}),
   };
 }
 
@@ -156,6 +192,12 @@ function toRecord(row: Client): ClientRecord {
     adminApi: row.adminApi,
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg as IdTokenSigningAlg,
     requireSecondFactor: row.requireSecondFactor,
+    backchannelLogoutUri: row.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: row.backchannelLogoutSessionRequired,
+    registeredDynamically: row.registeredDynamically,
+    approvalPending: row.approvalPending,
+    initialAccessTokenId: row.initialAccessTokenId,
+    lastUsedAt: row.lastUsedAt,
     enabled: row.enabled,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -244,4 +286,31 @@ export async function updateClient(db: Database, id: string, client: Omit<NewCli
   });
   forgetClientMetadata(db, id);
   return count === 1 ? findClient(db, id) : undefined;
+}
+
+/** An admin approved a self-registered client: from now on it is a client like any other. */
+export async function clearApprovalPending(db: Database, id: string): Promise<boolean> {
+  const { count } = await db.prisma.client.updateMany({ where: { id, approvalPending: true }, data: { approvalPending: false } });
+  forgetClientMetadata(db, id);
+  return count === 1;
+}
+
+/** Notes that a self-registered client got a token, at most once an hour (one UPDATE that matches nothing otherwise). */
+export async function noteClientUsed(db: Database, id: string, now: number): Promise<void> {
+  await db.prisma.client.updateMany({
+    where: { id, registeredDynamically: true, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - 3_600_000) } }] },
+    data: { lastUsedAt: new Date(now) },
+  });
+}
+
+/** Enabled self-registered clients that got no token since `before` (or, never used, were registered before it). */
+export async function unusedRegisteredClients(db: Database, before: Date): Promise<Array<{ id: string; name: string }>> {
+  return db.prisma.client.findMany({
+    where: {
+      registeredDynamically: true,
+      enabled: true,
+      OR: [{ lastUsedAt: { lt: before } }, { lastUsedAt: null, createdAt: { lt: before } }],
+    },
+    select: { id: true, name: true },
+  });
 }

@@ -121,7 +121,7 @@ const envSchema = z.object({
   SESSION_IDLE_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
   /**
    * Days a browser may skip the second step after the person ticks *Don't ask for a second step on this device*
-   * on the code step (0 to 365; 0: the box is not offered). Such a sign-in is a password-only one (acr
+   * on the second step, with a code or a passkey (0 to 365; 0: the box is not offered). Such a sign-in is a password-only one (acr
    * `urn:gatehouse:acr:password`, amr `pwd`): it never satisfies a client that requires a second factor, `acr_values`
    * asking for one, `max_age` or `prompt=login`. A password change or a reset of the person's second factors
    * ends every trust; the person sees and removes their trusted devices in `/account`. See
@@ -328,6 +328,60 @@ const envSchema = z.object({
    * [Email sign-in codes](features.md#email-sign-in-codes).
    */
   EMAIL_SIGN_IN_CODES: z.enum(['off', 'on']).default('off'),
+  /**
+   * `on` adds the `groups` and `roles` scopes and claims: a client allowed the scope and asking for it gets
+   * the person's groups, or roles (directly or through their groups), by name, in the ID token and at
+   * userinfo; discovery lists both in `scopes_supported` and `claims_supported`. `off` by default: what
+   * apps see of a person stays as it was until the operator chooses. See [Authorization](authorization.md).
+   */
+  GROUPS_ROLES_CLAIMS: z.enum(['off', 'on']).default('off'),
+  /**
+   * `on`: OpenID Connect Back-Channel Logout 1.0. Clients with a `backchannel_logout_uri` get a signed
+   * logout token whenever a session they signed in through ends: the person signs out, ends their other
+   * sessions in /account, or an admin ends their sessions, disables them or sets their password. Tokens
+   * wait in the database and are retried with doubling waits, so a restart or a client that is down loses
+   * none; each outcome is in the audit log. ID tokens carry `sid`, and discovery lists
+   * `backchannel_logout_supported`. See [Back-channel logout](backchannel-logout.md).
+   */
+  BACKCHANNEL_LOGOUT: z.enum(['off', 'on']).default('off'),
+  /**
+   * Dynamic client registration (RFC 7591, with RFC 7592's management) at `/oauth/register`. `off` (the
+   * default): clients are registered by admins only. `token`: a client registers itself with an initial
+   * access token an admin issued (portal, CLI, admin API), within that token's limits. `open`: without one
+   * too, which anyone who reaches Gatehouse can then do: rate-limited per source address
+   * (DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP), and waiting for an admin's approval unless
+   * DYNAMIC_REGISTRATION_OPEN_APPROVAL is `off`. See [Dynamic client registration](dynamic-registration.md).
+   */
+  DYNAMIC_REGISTRATION: z.enum(['off', 'token', 'open']).default('off'),
+  /** With `DYNAMIC_REGISTRATION=open`, whether a client registered without an initial access token waits for an admin's approval. */
+  DYNAMIC_REGISTRATION_OPEN_APPROVAL: z.enum(['off', 'on']).default('on'),
+  /** With `DYNAMIC_REGISTRATION=open`, registrations without an initial access token per source address an hour (IPv6: per /64). */
+  DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP: z.coerce
+    .number({ error: 'DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP must be a whole number from 1 to 10000' })
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(10),
+  /**
+   * Self-registered clients that get no token for this many days are disabled (checked hourly; an admin can
+   * enable them again). `0` keeps them for ever.
+   */
+  DYNAMIC_REGISTRATION_UNUSED_DAYS: z.coerce
+    .number({ error: 'DYNAMIC_REGISTRATION_UNUSED_DAYS must be a whole number of days (0 keeps them for ever)' })
+    .int()
+    .min(0)
+    .max(36_500)
+    .default(90),
+  /**
+   * With `BACKCHANNEL_LOGOUT=on`, how many times a logout token is sent to a client that does not answer
+   * 200 before Gatehouse gives up (the waits double from 5 seconds: 10 tries span about 40 minutes).
+   */
+  BACKCHANNEL_LOGOUT_MAX_ATTEMPTS: z.coerce
+    .number({ error: 'BACKCHANNEL_LOGOUT_MAX_ATTEMPTS must be a whole number from 1 to 30' })
+    .int()
+    .min(1)
+    .max(30)
+    .default(10),
   /**
    * Sign-ups per source address an hour (IPv6: per /64), taken usernames included; past it the address
    * waits until the hour ends.

@@ -14,12 +14,26 @@ export interface Consent {
   scopes: string[];
   /** Claims allowed beyond the scopes' own (the claims request parameter, OIDC Core §5.5). */
   claims: string[];
+  /** The APIs' permissions allowed, by API identifier (RFC 8707 resource indicators). */
+  resources: Record<string, string[]>;
   createdAt: Date;
   updatedAt: Date;
 }
 
-type Row = { clientId: string; scopes: string; claims: string; createdAt: Date; updatedAt: Date };
-const fields = { clientId: true, scopes: true, claims: true, createdAt: true, updatedAt: true } as const;
+type Row = { clientId: string; scopes: string; claims: string; resources: string; createdAt: Date; updatedAt: Date };
+const fields = { clientId: true, scopes: true, claims: true, resources: true, createdAt: true, updatedAt: true } as const;
+
+function resourcesOf(text: string): Record<string, string[]> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).map(([indicator, scopes]) => [indicator, Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : []]),
+    );
+  } catch {
+    return {};
+  }
+}
 
 function claimsOf(text: string): string[] {
   try {
@@ -30,7 +44,12 @@ function claimsOf(text: string): string[] {
   }
 }
 
-const asConsent = (row: Row): Consent => ({ ...row, scopes: row.scopes.split(' ').filter(Boolean), claims: claimsOf(row.claims) });
+const asConsent = (row: Row): Consent => ({
+  ...row,
+  scopes: row.scopes.split(' ').filter(Boolean),
+  claims: claimsOf(row.claims),
+  resources: resourcesOf(row.resources),
+});
 
 export async function findConsent(db: Database, userId: string, clientId: string): Promise<Consent | undefined> {
   const row = await db.prisma.consent.findUnique({ where: { userId_clientId: { userId, clientId } }, select: fields });
@@ -53,14 +72,22 @@ export async function addToConsent(
   db: Database,
   userId: string,
   clientId: string,
-  given: { scopes: readonly string[]; claims: readonly string[] },
+  given: { scopes: readonly string[]; claims: readonly string[]; resources?: Readonly<Record<string, readonly string[]>> },
 ): Promise<Consent> {
   const row = await db.prisma.$transaction(async (tx) => {
     const key = { userId_clientId: { userId, clientId } };
     const before = await tx.consent.findUnique({ where: key, select: fields });
     const scopes = union(before ? before.scopes.split(' ').filter(Boolean) : [], given.scopes).join(' ');
     const claims = JSON.stringify(union(before ? claimsOf(before.claims) : [], given.claims));
-    return tx.consent.upsert({ where: key, create: { userId, clientId, scopes, claims }, update: { scopes, claims }, select: fields });
+    const merged = before ? resourcesOf(before.resources) : {};
+    for (const [indicator, permissions] of Object.entries(given.resources ?? {})) merged[indicator] = union(merged[indicator] ?? [], permissions);
+    const resources = JSON.stringify(merged);
+    return tx.consent.upsert({
+      where: key,
+      create: { userId, clientId, scopes, claims, resources },
+      update: { scopes, claims, resources },
+      select: fields,
+    });
   });
   return asConsent(row);
 }

@@ -73,6 +73,8 @@ const CREDENTIAL_MODELS: ReadonlySet<string> = new Set([
   'Session',
   'BackchannelAuthenticationRequest',
   'PushedAuthorizationRequest',
+  // RFC 7592's bearer credential for managing a self-registered client.
+  'RegistrationAccessToken',
 ]);
 
 /**

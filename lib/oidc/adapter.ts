@@ -3,8 +3,9 @@
  * lib/db/artifact-store.ts says: the `oidc_model_instances` table
  * (lib/db/artifacts.ts), or Redis for the short-lived ones when REDIS_URL is
  * set, with grants and sessions read through the process's cache on
- * PostgreSQL. The `Client` model is read from the `clients` table and never
- * written (no dynamic registration).
+ * PostgreSQL. The `Client` model is read from the `clients` table; the provider
+ * writes it only for dynamic registration (lib/registration/clients.ts), and
+ * reads `InitialAccessToken` from `initial_access_tokens` (lib/oidc/registration.ts).
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import Provider, { errors } from 'oidc-provider';
@@ -21,7 +22,10 @@ import {
 } from '../db/artifact-store.ts';
 import { type ArtifactPayload, destroyGrant, TOKEN_MODELS } from '../db/artifacts.ts';
 import { databaseKind } from '../config/env.ts';
-import { cachedClientMetadata } from '../clients/repository.ts';
+import { cachedClientMetadata, findRegisteredClientMetadata } from '../clients/repository.ts';
+import { deleteRegisteredClient, storeRegisteredClient } from '../registration/clients.ts';
+import { registrationRequest } from '../registration/scope.ts';
+import { findInitialAccessTokenPayload } from './registration.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics, StorageOperation } from '../ops/metrics.ts';
 import { tracing } from '../ops/tracing.ts';
@@ -66,24 +70,52 @@ export function adapterFor(
     now,
     metrics,
     cachedRead = cachedRequest,
+    withheldScopes,
   }: {
     /** The context's clock (lib/context.ts): what expires, and when, is decided against it. */
     now: () => number;
     metrics?: Pick<Metrics, 'storageCall'>;
     cachedRead?: CachedRequest;
+    /**
+     * Scopes a client may be registered with that the provider does not know while their feature is
+     * off (GROUPS_ROLES_CLAIMS: `groups`, `roles`): left out of the client's metadata, which the provider
+     * would otherwise refuse whole (its `scope` must be a subset of the provider's scopes).
+     */
+    withheldScopes?: ReadonlySet<string>;
   },
 ) {
+  // One copy per metadata object: the provider's client cache (./stored-clients.ts) keys on that object.
+  const withheld = new WeakMap<object, AdapterPayload>();
+  const withoutWithheld = (metadata: AdapterPayload | undefined): AdapterPayload | undefined => {
+    if (!metadata || !withheldScopes?.size || typeof metadata.scope !== 'string') return metadata;
+    const scopes = metadata.scope.split(' ');
+    if (!scopes.some((scope) => withheldScopes.has(scope))) return metadata;
+    let copy = withheld.get(metadata);
+    if (!copy) withheld.set(metadata, (copy = { ...metadata, scope: scopes.filter((scope) => !withheldScopes.has(scope)).join(' ') }));
+    return copy;
+  };
   const adapter = class GatehouseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      if (this.model === 'Client') throw new Error('clients are managed by the CLI and portal, not the provider');
+      if (this.model === 'Client') {
+        // Only the registration endpoints store a client, inside their request's scope (lib/oidc/registration.ts).
+        const request = registrationRequest();
+        if (!request) throw new Error('clients are managed by the CLI and portal, not the provider');
+        return storeRegisteredClient(db, id, payload as Record<string, unknown>, request, now());
+      }
       const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn * 1000 : null;
       await saveArtifact(db, this.model, id, payload, expiresAt);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return cachedClientMetadata(db, id, now()) as Promise<AdapterPayload | undefined>;
+      if (this.model === 'Client') {
+        const metadata = await cachedClientMetadata(db, id, now());
+        // A self-registered client waiting for approval exists only to manage its registration (RFC 7592).
+        if (!metadata && registrationRequest()) return withoutWithheld((await findRegisteredClientMetadata(db, id)) as AdapterPayload | undefined);
+        return withoutWithheld(metadata as AdapterPayload | undefined);
+      }
+      if (this.model === 'InitialAccessToken') return findInitialAccessTokenPayload(db, id, now()) as Promise<AdapterPayload | undefined>;
       const cached = cachedRead();
       const payload = await loadArtifact(db, this.model, id, now(), { cached: Boolean(cached) });
       if (cached && payload && isTokenModel(this.model)) tokenOfRequest.set(cached.request, payload);
@@ -116,6 +148,8 @@ export function adapterFor(
     }
 
     async destroy(id: string): Promise<void> {
+      // RFC 7592 §2.3: a self-registered client deleting its registration.
+      if (this.model === 'Client') return deleteRegisteredClient(db, id, registrationRequest());
       await removeArtifact(db, this.model, id);
     }
 

@@ -21,6 +21,10 @@ import { interactionPolicyWithStepUp } from './step-up.ts';
 import { promptValues, withAccountChoice } from './select-account.ts';
 import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
+import { apiTokenClaims, resourceIndicators } from './resource-indicators.ts';
+import { AUTHORIZATION_SCOPES, authorizationClaims } from '../authorization/claims.ts';
+import { accessOf } from '../authorization/repository.ts';
+import { registrationFeatures, type RegistrationMode } from './registration.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
   public_resource_server: 'only confidential clients can be resource servers',
@@ -48,6 +52,12 @@ export interface ProviderSettings {
   defaultLocale?: Locale;
   /** EMAIL_SIGN_IN_CODES is on: its acr is listed too. */
   emailSignInCodes?: boolean;
+  /** GROUPS_ROLES_CLAIMS is on: the `groups` and `roles` scopes and claims exist (lib/authorization/claims.ts). */
+  groupsRolesClaims?: boolean;
+  /** BACKCHANNEL_LOGOUT is on (lib/oidc/backchannel-logout.ts). */
+  backchannelLogout?: boolean;
+  /** DYNAMIC_REGISTRATION (lib/oidc/registration.ts); off when not given. */
+  dynamicRegistration?: RegistrationMode;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -105,6 +115,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   const { db } = settings;
   const https = settings.issuer.startsWith('https:');
   const readAccount = accountReader(db);
+  const groupsRoles = settings.groupsRolesClaims === true;
   // "Use another account" asks the login prompt again; prompt=select_account is a prompt of its own (lib/oidc/select-account.ts).
   const policy = withAccountChoice(interactionPolicyWithStepUp(db));
   const pageSettings = {
@@ -115,7 +126,11 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
   };
 
   return {
-    adapter: adapterFor(db, { now: settings.now, metrics: settings.metrics }),
+    adapter: adapterFor(db, {
+      now: settings.now,
+      metrics: settings.metrics,
+      withheldScopes: groupsRoles ? undefined : new Set<string>(AUTHORIZATION_SCOPES),
+    }),
     // Clients come from the database through the adapter (model "Client").
     clients: [],
     jwks: { keys: settings.jwks },
@@ -150,7 +165,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       introspectionSigningAlgValues: ['RS256', 'ES256'],
       authorizationSigningAlgValues: ['RS256', 'ES256'],
     },
-    scopes: [...SUPPORTED_SCOPES],
+    // `groups` and `roles` only when turned on: discovery lists what exists.
+    scopes: groupsRoles ? [...SUPPORTED_SCOPES, ...AUTHORIZATION_SCOPES] : [...SUPPORTED_SCOPES],
     // The acr values a sign-in can carry (lib/oidc/authentication-context.ts): password
     // only, or password and a second factor. Listed in discovery as acr_values_supported
     // (OpenID Connect Discovery 1.0 §3); every ID token carries the one that applied
@@ -164,11 +180,19 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       openid: ['sub', 'acr', 'amr'],
       profile: ['name', 'preferred_username', 'updated_at'],
       email: ['email', 'email_verified'],
+      // Listed in claims_supported only when on (OpenID Connect Discovery 1.0 §3).
+      ...(groupsRoles ? authorizationClaims : {}),
     },
     extraClientMetadata: {
       // require_second_factor: every sign-in for the client ends with the mfa acr (lib/oidc/step-up.ts).
       properties: ['first_party', 'resource_server', 'admin_api', 'require_second_factor'],
       validator(_ctx, key, value, metadata) {
+        // A client registering itself (lib/oidc/registration.ts) sends neither: it is no first party and no
+        // resource server (RFC 7591 lets the server supply what a client left out).
+        if ((key === 'first_party' || key === 'resource_server') && value === undefined) {
+          metadata[key] = false;
+          return;
+        }
         const optional = key === 'admin_api' || key === 'require_second_factor';
         if ((key === 'first_party' || key === 'resource_server' || (optional && value !== undefined)) && typeof value !== 'boolean') {
           throw new errors.InvalidClientMetadata(`${key} must be a boolean`);
@@ -197,13 +221,20 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       const account = await readAccount(ctx, sub);
       // A disabled user's existing tokens stop working at the next use.
       if (!account || account.disabled) return undefined;
-      return { accountId: account.id, claims: async () => accountClaims(account) };
+      return {
+        accountId: account.id,
+        // The person's groups and roles are read only when the token asks for one of them.
+        claims: async (_use, scope) =>
+          groupsRoles && /\b(groups|roles)\b/.test(scope) ? { ...accountClaims(account), ...(await accessOf(db, account.id)) } : accountClaims(account),
+      };
     },
     // RFC 7662 §2.2 lists `username`; the provider copies token extras into the introspection response.
+    // An API's token (resource indicators) carries more: ./resource-indicators.ts apiTokenClaims.
     async extraTokenClaims(ctx, token) {
-      if (!('accountId' in token) || !token.accountId) return undefined;
+      const forApi = await apiTokenClaims(db, ctx, token as Parameters<typeof apiTokenClaims>[2]);
+      if (!('accountId' in token) || !token.accountId) return forApi;
       const account = await readAccount(ctx, token.accountId as string);
-      return account ? { username: account.username } : undefined;
+      return account ? { username: account.username, ...forApi } : forApi;
     },
     // Refresh tokens for every client registered for the refresh_token grant,
     // not only when offline_access is requested: registering the grant is the ask.
@@ -217,8 +248,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       policy,
     },
     ttl: {
-      AccessToken: settings.accessTokenTtl,
-      ClientCredentials: settings.accessTokenTtl,
+      // An API's token lives as long as the API says (lib/authorization); the userinfo token ACCESS_TOKEN_TTL.
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? settings.accessTokenTtl,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? settings.accessTokenTtl,
       // RFC 6749 §4.1.2 recommends at most 10 minutes; one is plenty for a redirect.
       AuthorizationCode: 60,
       // The previous signing key stays published this long after a rotation (./signed-lifetimes.ts).
@@ -238,6 +270,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // The built-in login pages are for development only; ours live in app/interaction.
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      // APIs registered by admins (lib/authorization), named by `resource` (RFC 8707).
+      resourceIndicators: resourceIndicators(db),
       // Off until they are tested end to end here: discovery advertises only what works.
       pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },
@@ -255,6 +289,13 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         // proves nothing but its client_id, so it is never a resource server (§2.1, §4).
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId || isConfidentialResourceServer(client),
       },
+      // OpenID Connect Back-Channel Logout 1.0, when the operator turns it on: clients may register a
+      // backchannel_logout_uri, discovery says backchannel_logout_supported, and the library's logout
+      // queues a token per signed-in client (lib/oidc/backchannel-logout.ts). Off, the library drops the
+      // clients' backchannel_logout_* metadata and lists nothing.
+      backchannelLogout: { enabled: settings.backchannelLogout ?? false },
+      // RFC 7591/7592 when the operator turns it on; discovery lists registration_endpoint only then.
+      ...registrationFeatures(settings.dynamicRegistration ?? 'off', db),
       rpInitiatedLogout: {
         enabled: true,
         // The provider's own pages, in the person's language (lib/oidc/provider-pages.ts).

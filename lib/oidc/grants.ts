@@ -28,6 +28,11 @@ export function existingGrantLoader(db: Database) {
       const grant = existing ?? new provider.Grant({ clientId: client.clientId, accountId });
       // checkScope has already refused scopes outside the client's registered ones.
       grant.addOIDCScope([...ctx.oidc.requestParamOIDCScopes].join(' '));
+      // An API's permissions too, as far as the person's roles grant them (./resource-indicators.ts resolved them so).
+      for (const [indicator, resourceServer] of Object.entries(ctx.oidc.resourceServers ?? {})) {
+        const permissions = [...ctx.oidc.requestParamScopes].filter((scope) => resourceServer.scopes.has(scope));
+        if (permissions.length) grant.addResourceScope(indicator, permissions.join(' '));
+      }
       session.grantIdFor(client.clientId, await grant.save());
       return grant;
     }
@@ -42,7 +47,15 @@ export function existingGrantLoader(db: Database) {
     const claimsBefore = grant.getOIDCClaimsEncountered().length;
     if (scopes.length) grant.addOIDCScope(scopes.join(' '));
     if (consent.claims.length) grant.addOIDCClaims(consent.claims);
-    if (!existing || grant.getOIDCScopeEncountered() !== scopesBefore || grant.getOIDCClaimsEncountered().length !== claimsBefore) {
+    // An API's permissions consented to before, as far as the person's roles still grant them (./resource-indicators.ts).
+    let resourcesChanged = false;
+    for (const [indicator, resourceServer] of Object.entries(ctx.oidc.resourceServers ?? {})) {
+      const permissions = (consent.resources[indicator] ?? []).filter((scope) => resourceServer.scopes.has(scope));
+      const before = grant.getResourceScopeEncountered(indicator);
+      if (permissions.length) grant.addResourceScope(indicator, permissions.join(' '));
+      resourcesChanged ||= grant.getResourceScopeEncountered(indicator) !== before;
+    }
+    if (!existing || resourcesChanged || grant.getOIDCScopeEncountered() !== scopesBefore || grant.getOIDCClaimsEncountered().length !== claimsBefore) {
       session.grantIdFor(client.clientId, await grant.save());
     }
     return grant;

@@ -8,10 +8,14 @@
 import Provider from 'oidc-provider';
 import { brandFrom } from '../config/brand.ts';
 import { deleteExpiredArtifacts } from '../db/artifacts.ts';
-import { cachedClientMetadata } from '../clients/repository.ts';
+import { cachedClientMetadata, noteClientUsed } from '../clients/repository.ts';
 import type { AppContext } from '../context.ts';
 import { useHashedClientSecrets } from './client-secret.ts';
 import { useClientsByMetadata } from './stored-clients.ts';
+import { jwtAccessTokenIds, useJwtAccessTokens } from './jwt-access-tokens.ts';
+import { useStructuredTokenLookup } from './extensions/structured-tokens.ts';
+import { useQueuedBackchannelLogout } from './backchannel-logout.ts';
+import { useDynamicRegistration } from './registration.ts';
 import { providerConfiguration } from './configuration.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
@@ -52,6 +56,9 @@ export async function createProvider({
       brand,
       defaultLocale: config.DEFAULT_LOCALE,
       emailSignInCodes: config.EMAIL_SIGN_IN_CODES === 'on',
+      groupsRolesClaims: config.GROUPS_ROLES_CLAIMS === 'on',
+      backchannelLogout: config.BACKCHANNEL_LOGOUT === 'on',
+      dynamicRegistration: config.DYNAMIC_REGISTRATION,
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
@@ -59,11 +66,24 @@ export async function createProvider({
   provider.proxy = true;
   useHashedClientSecrets(provider, throttle);
   useClientsByMetadata(provider, (clientId) => cachedClientMetadata(db, clientId, now()));
+  // An API's JWT access tokens, introspected and revoked like the opaque ones (./jwt-access-tokens.ts).
+  const jtiOf = jwtAccessTokenIds(jwks, config.ISSUER);
+  useJwtAccessTokens(provider, jtiOf);
   useExtensions(provider, brand, log);
+  useStructuredTokenLookup(provider);
+  if (config.BACKCHANNEL_LOGOUT === 'on') useQueuedBackchannelLogout(provider, db, now);
+  useDynamicRegistration(provider, { throttle, config });
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.
-  provider.on('grant.success', (ctx) => metrics.tokenIssued(ctx.oidc.params?.grant_type));
+  provider.on('grant.success', (ctx) => {
+    metrics.tokenIssued(ctx.oidc.params?.grant_type);
+    // A self-registered client in use is not disabled as unused (lib/registration/clients.ts); at most one write an hour.
+    const clientId = ctx.oidc.client?.clientId;
+    if (config.DYNAMIC_REGISTRATION !== 'off' && clientId) {
+      noteClientUsed(db, clientId, now()).catch((error: unknown) => log.error({ err: error }, 'noting a client as used failed'));
+    }
+  });
   return { provider, keysVersion: version };
 }
 

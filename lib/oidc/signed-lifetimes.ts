@@ -13,8 +13,9 @@ const CLOCK_TOLERANCE = 300;
 /**
  * The longest a signature of a signing key has to verify after the key stops
  * signing, in seconds: an ID token's lifetime and the clock tolerance. The
- * other JWTs it signs last no longer: access tokens are opaque (their
- * introspection answers are signed at the time they are asked for), and
- * back-channel logout tokens are not enabled.
+ * other JWTs it signs last no longer: an API's JWT access tokens (RFC 9068) live
+ * at most as long (lib/authorization/manage.ts caps them), other access tokens are
+ * opaque (their introspection answers are signed at the time they are asked for),
+ * and back-channel logout tokens are not enabled.
  */
 export const LONGEST_SIGNED_LIFETIME = ID_TOKEN_TTL + CLOCK_TOLERANCE;

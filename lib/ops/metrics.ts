@@ -39,7 +39,7 @@ export function serverRoute(pathname: string): ServerRoute {
 }
 
 /** What the throttle refuses (lib/platform/throttle.ts), by the check that refused it. */
-export type ThrottleKind = 'password' | 'second_factor' | 'client' | 'mail' | 'sign_up' | 'link';
+export type ThrottleKind = 'password' | 'second_factor' | 'client' | 'mail' | 'sign_up' | 'link' | 'open_registration';
 export type ThrottleReason = 'throttled' | 'locked';
 /** What a failure can lock. */
 export type LockoutKind = 'password' | 'second_factor';

@@ -31,6 +31,7 @@ export function countedThrottle(throttle: Throttle, metrics: Pick<Metrics, 'thro
     clientAuthenticationFailed: checked('client', throttle.clientAuthenticationFailed),
     beforeMailRequest: checked('mail', throttle.beforeMailRequest),
     beforeSignUp: checked('sign_up', throttle.beforeSignUp),
+    beforeOpenRegistration: checked('open_registration', throttle.beforeOpenRegistration),
     beforeLinkCheck: checked('link', throttle.beforeLinkCheck),
     passwordFailed: failed('password', throttle.passwordFailed),
     secondFactorFailed: failed('second_factor', throttle.secondFactorFailed),

@@ -84,6 +84,8 @@ export interface ThrottleSettings {
   clientGlobal: Limits;
   /** Sign-ups per source address (lib/sign-in/sign-up.ts): each one creates an account and sends a mail. */
   signUp: Limits;
+  /** Registrations without an initial access token per source address (DYNAMIC_REGISTRATION=open, lib/oidc/registration.ts). */
+  openRegistration: Limits;
   delaySeconds: number;
   maxDelaySeconds: number;
 }
@@ -121,6 +123,8 @@ export function throttleSettings(e: Env = env()): ThrottleSettings {
     clientGlobal: { free: e.THROTTLE_CLIENT_GLOBAL_HOURLY_CAP, cap: e.THROTTLE_CLIENT_GLOBAL_HOURLY_CAP, windowSeconds: 3600 },
     // No waits in between: a person signs up once; the cap alone stops a script filling the user table or the mail queue.
     signUp: { free: e.THROTTLE_SIGN_UP_HOURLY_CAP, cap: e.THROTTLE_SIGN_UP_HOURLY_CAP, windowSeconds: 3600 },
+    // The same for clients registering themselves: each one is a row in `clients` and a name on the consent page.
+    openRegistration: { free: e.DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP, cap: e.DYNAMIC_REGISTRATION_OPEN_HOURLY_CAP, windowSeconds: 3600 },
     delaySeconds: e.THROTTLE_DELAY_SECONDS,
     maxDelaySeconds: e.THROTTLE_MAX_DELAY_SECONDS,
   };
@@ -195,6 +199,8 @@ export interface Throttle {
    * Attempts with a taken username count too, so usernames cannot be tried in bulk.
    */
   beforeSignUp(ip: string | null): Promise<Check>;
+  /** Before a registration without an initial access token (RFC 7591 open registration): as beforeSignUp. */
+  beforeOpenRegistration(ip: string | null): Promise<Check>;
   /** Before checking a token from a mailed link: refused while the source waits. */
   beforeLinkCheck(ip: string | null): Promise<Check>;
   /** A link's token matched nothing (or is spent or expired): counted against the source, like a wrong password. */
@@ -240,6 +246,7 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
   const unlockMail = counter(store, 'unlock_mail', UNLOCK_MAILS, settings);
   const mail = counter(store, 'mail', settings.account, settings);
   const signUp = counter(store, 'sign_up', settings.signUp, settings);
+  const openRegistration = counter(store, 'open_registration', settings.openRegistration, settings);
   const sweeper =
     store.kind !== 'redis' && sweepEveryMs > 0
       ? setInterval(() => void store.sweep().catch((error: unknown) => db.log.error({ err: error }, 'deleting expired throttle counters failed')), sweepEveryMs)
@@ -333,6 +340,13 @@ export function createThrottle({ db, redisUrl, redisKeyPrefix, settings, sweepEv
       const waiting = await signUp.waiting(from);
       if (waiting) return refused(waiting);
       await signUp.failed(from, false);
+      return { allowed: true };
+    },
+    async beforeOpenRegistration(ip) {
+      const from = sourceOf(ip);
+      const waiting = await openRegistration.waiting(from);
+      if (waiting) return refused(waiting);
+      await openRegistration.failed(from, false);
       return { allowed: true };
     },
     async beforeLinkCheck(ip) {

@@ -40,6 +40,9 @@ import { secondFactorRequiredFor } from '../factors/policy.ts';
 import { PORTAL_CLIENT_ID } from '../clients/portal-client.ts';
 import { recordSignInFailure } from './failures.ts';
 import { addToConsent, findConsent } from '../consents/repository.ts';
+import { permissionsAsked, type AskedPermission } from '../authorization/consent.ts';
+import { AUTHORIZATION_SCOPES } from '../authorization/claims.ts';
+import { SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import type { FederationFailureReason } from '../federation/errors.ts';
 import { linkPendingIdentity, pendingLinkConnection } from '../federation/linking.ts';
 import { connectionsFor, type OfferedConnection } from '../federation/offer.ts';
@@ -135,6 +138,8 @@ export type InteractionView =
       accounts?: RememberedAccount[];
       scopes: string[];
       claims: string[];
+      /** On the consent step: the APIs' permissions asked for (resource indicators), only those the person's roles grant. */
+      permissions?: AskedPermission[];
       /**
        * On the consent step: the person allowed this app before (lib/consents/repository.ts), and
        * `scopes`/`claims` are what it asks for beyond that (or, with prompt=consent, all it asks for again).
@@ -271,12 +276,17 @@ async function federationOffer(
  * when it adds nothing (prompt=consent asks again), everything it requests.
  */
 async function consentAsked(ctx: AppContext, interaction: Interaction, accountId: string | undefined) {
-  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
   const consentedBefore = accountId ? Boolean(await findConsent(ctx.db, accountId, String(interaction.params.client_id))) : false;
-  const missing = { scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims ?? [] };
-  if (missing.scopes.length || missing.claims.length) return { ...missing, consentedBefore };
-  const requested = typeof interaction.params.scope === 'string' ? interaction.params.scope.split(' ').filter(Boolean) : [];
-  return { scopes: requested, claims: [], consentedBefore: false };
+  // The provider lists only the permissions the person's roles grant (lib/oidc/resource-indicators.ts).
+  const permissions = await permissionsAsked(ctx.db, details.missingResourceScopes ?? {});
+  const missing = { scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims ?? [], permissions };
+  if (missing.scopes.length || missing.claims.length || permissions.length) return { ...missing, consentedBefore };
+  // Asked again with nothing new (prompt=consent): the OpenID Connect scopes requested; an API's
+  // permission names in `scope` are not shown, as the person's roles may not grant them.
+  const known = new Set<string>([...SUPPORTED_SCOPES, ...AUTHORIZATION_SCOPES]);
+  const requested = typeof interaction.params.scope === 'string' ? interaction.params.scope.split(' ').filter((scope) => known.has(scope)) : [];
+  return { scopes: requested, claims: [], permissions: [], consentedBefore: false };
 }
 
 /**
@@ -465,7 +475,9 @@ export async function passkeyStep(ctx: AppContext, uid: string, cookie: string |
   const account = await accountForSecondStep(ctx, interaction);
   if (account) {
     const person = { id: account.id, username: account.username };
-    return finishSecondStep(ctx, uid, cookie, interaction, person, { method: 'passkey', uid, response }, context);
+    // "Don't ask again on this device" counts for a passkey as for a code: the page offers the box with either.
+    const trust = form.get('trust_device') === 'on';
+    return finishSecondStep(ctx, uid, cookie, interaction, person, { method: 'passkey', uid, response }, context, trust);
   }
   const client = await clientOf(ctx, interaction);
   const checked = await checkSignIn(ctx, uid, response);
@@ -598,9 +610,20 @@ export async function confirmConsent(ctx: AppContext, uid: string, cookie: strin
     await addToConsent(ctx.db, accountId, String(interaction.params.client_id), {
       scopes: grant.getOIDCScopeEncountered().split(' ').filter(Boolean),
       claims: grant.getOIDCClaimsEncountered(),
+      resources: Object.fromEntries(
+        Object.keys(details.missingResourceScopes ?? {}).map((indicator) => [
+          indicator,
+          grant.getResourceScopeEncountered(indicator).split(' ').filter(Boolean),
+        ]),
+      ),
     });
   }
-  await recordConsent(ctx, interaction, context, { action: 'consent.granted', scopes: details.missingOIDCScope ?? [], claims: details.missingOIDCClaims });
+  const permissions = Object.values(details.missingResourceScopes ?? {}).flat();
+  await recordConsent(ctx, interaction, context, {
+    action: 'consent.granted',
+    scopes: [...(details.missingOIDCScope ?? []), ...permissions],
+    claims: details.missingOIDCClaims,
+  });
   const redirect = await finishInteraction(ctx, uid, cookie, { consent: { grantId } }, { mergeWithLastSubmission: true });
   return { redirect };
 }

@@ -14,6 +14,9 @@ import { checkRedisAtStart } from '../db/redis-health.ts';
 import { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKeyRotation } from '../keys/signing-keys.ts';
 import { auditTokenRevocations } from '../audit/token-audit.ts';
 import { startAuditRetention } from '../audit/retention.ts';
+import { startLogoutDelivery } from '../logout/delivery.ts';
+import { dropQueuedLogouts } from '../logout/queue.ts';
+import { startUnusedClientSweep } from '../registration/clients.ts';
 import { reportClientPolicyViolations } from '../clients/policy-report.ts';
 import { reportUsernameClashes } from '../users/username-clashes.ts';
 import { passkeysStartupLine } from '../factors/passkeys.ts';
@@ -172,6 +175,33 @@ export const START_STEPS: readonly StartStep[] = [
     name: 'key-rotation',
     run(s) {
       s.onClose(startSigningKeyRotation(s.ctx, rotationSettings(s.ctx.config)));
+    },
+  },
+  {
+    // BACKCHANNEL_LOGOUT=on: the queued logout tokens go out from every instance (lib/logout/delivery.ts).
+    name: 'backchannel-logout',
+    run(s) {
+      const { ctx } = s;
+      // Off, nothing is sent: what an earlier run queued goes.
+      if (ctx.config.BACKCHANNEL_LOGOUT !== 'on') {
+        void dropQueuedLogouts(ctx.db).catch((error: unknown) => ctx.log.error({ err: error }, 'back-channel logout: emptying the queue failed'));
+        return;
+      }
+      s.onClose(
+        startLogoutDelivery(
+          { db: ctx.db, provider: () => ctx.provider(), now: ctx.now, log: ctx.log },
+          { maxAttempts: ctx.config.BACKCHANNEL_LOGOUT_MAX_ATTEMPTS },
+        ),
+      );
+    },
+  },
+  {
+    // Self-registered clients that got no token for DYNAMIC_REGISTRATION_UNUSED_DAYS are disabled, hourly.
+    name: 'unused-clients',
+    run(s) {
+      const { ctx } = s;
+      if (ctx.config.DYNAMIC_REGISTRATION === 'off') return;
+      s.onClose(startUnusedClientSweep(ctx.db, { days: ctx.config.DYNAMIC_REGISTRATION_UNUSED_DAYS, now: ctx.now, log: (line) => ctx.log.info(line) }));
     },
   },
   {

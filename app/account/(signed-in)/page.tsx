@@ -6,7 +6,7 @@ import { ProfileForm } from '@/components/account/profile-form';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { brand } from '@/lib/config/brand';
-import { profileFormValues } from '@/lib/surfaces/account/pages';
+import { ownAccess, profileFormValues } from '@/lib/surfaces/account/pages';
 import { VERIFICATION_LINK_HOURS } from '@/lib/mail-links/email-verification';
 import { requireUser } from '@/lib/surfaces/portal/session';
 import { updateProfileAction } from '../actions';
@@ -30,6 +30,7 @@ export default async function ProfilePage() {
   const user = await requireUser('/account');
   const t = await getTranslations('account.profile');
   const product = brand().name;
+  const access = await ownAccess(user);
   return (
     <>
       <PageHeader title={t('title')} description={t('description', { product })} />
@@ -46,6 +47,26 @@ export default async function ProfilePage() {
               <span className="mt-1 block text-slate-500">{t('usernameNote')}</span>
             </Row>
             <Row label={t('role')}>{user.role === 'admin' ? <Badge variant="indigo">{t('admin')}</Badge> : <Badge>{t('user')}</Badge>}</Row>
+            {/* Shown once an admin has put the person in a group or given them a role; only an admin changes them. */}
+            {access.groups.length ? (
+              <Row label={t('groups')}>
+                <span className="flex flex-wrap gap-1">
+                  {access.groups.map((group) => (
+                    <Badge key={group}>{group}</Badge>
+                  ))}
+                </span>
+              </Row>
+            ) : null}
+            {access.roles.length ? (
+              <Row label={t('roles')}>
+                <span className="flex flex-wrap gap-1">
+                  {access.roles.map((role) => (
+                    <Badge key={role}>{role}</Badge>
+                  ))}
+                </span>
+                <span className="mt-1 block text-slate-500">{t('accessNote')}</span>
+              </Row>
+            ) : null}
           </dl>
         </Card>
       </div>

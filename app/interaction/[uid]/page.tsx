@@ -11,7 +11,7 @@ import { ClientMessages } from '@/components/ui/client-messages';
 import { PasswordField } from '@/components/ui/password-field';
 import { ScopeList } from '@/components/scope-list';
 import { PasskeySignIn } from '@/components/interaction/passkey-sign-in';
-import { SecondFactorStep } from '@/components/interaction/second-factor-step';
+import { SecondFactorStep, TRUST_BOX_ID } from '@/components/interaction/second-factor-step';
 import { CheckMailCard } from '@/components/interaction/check-mail-step';
 import { EmailCodeCard } from '@/components/interaction/email-code-step';
 import { ExpiredInteraction } from '@/components/interaction/expired';
@@ -150,6 +150,7 @@ export default async function InteractionPage({
   };
 
   if (view.kind === 'second_factor') {
+    const trustDevice = view.trustDays ? t('secondFactor.trustDevice', { count: view.trustDays }) : undefined;
     const useRecovery =
       view.recoveryCodes && (method === 'recovery_code' || (typeof error === 'string' && recoveryErrors.has(error)) || (!view.totp && !view.passkey));
     return (
@@ -164,6 +165,9 @@ export default async function InteractionPage({
               label={t('secondFactor.passkey')}
               texts={passkeyTexts}
               variant={view.totp ? 'secondary' : 'primary'}
+              // One trust box per page: the code form's when there is one (it works without JavaScript), else the passkey form's own.
+              trustDevice={view.totp ? undefined : trustDevice}
+              trustBox={view.totp && trustDevice ? TRUST_BOX_ID : undefined}
             />
           </div>
         ) : null}
@@ -180,7 +184,7 @@ export default async function InteractionPage({
             continue: t('secondFactor.continue'),
             useRecoveryCode: t('secondFactor.useRecoveryCode'),
             useAnotherWay: t('secondFactor.useAnotherWay'),
-            trustDevice: view.trustDays ? t('secondFactor.trustDevice', { count: view.trustDays }) : undefined,
+            trustDevice,
           }}
         />
         {deny}
@@ -376,7 +380,7 @@ export default async function InteractionPage({
       }
     >
       {notice}
-      <ScopeList scopes={view.scopes} claims={view.claims} product={brand().name} />
+      <ScopeList scopes={view.scopes} claims={view.claims} permissions={view.permissions} product={brand().name} />
       <form method="post" action={`${base}/confirm`} className="mt-6">
         <RequestFields client={view.client} />
         <Button block type="submit" autoFocus>

@@ -10,6 +10,7 @@ import { cookies } from 'next/headers';
 import { serverContext } from '../../context.ts';
 import type { Locale } from '../../i18n/locale.ts';
 import { recoveryCodesLeft } from '../../factors/recovery-codes.ts';
+import { accessOf } from '../../authorization/repository.ts';
 import { byAdmin } from '../portal/audit-context.ts';
 import type { SignedInUser } from '../portal/session.ts';
 import { recentActivity, type ActivityEntry } from '../../account/activity.ts';
@@ -48,6 +49,11 @@ const bySelf = (user: SignedInUser) => byAdmin(user);
 
 export function profileFormValues(user: SignedInUser): ProfileValues {
   return profileValues(user);
+}
+
+/** The person's groups and roles (lib/authorization), read-only: only an admin changes them. */
+export async function ownAccess(user: SignedInUser): Promise<{ groups: string[]; roles: string[] }> {
+  return accessOf(serverContext().db, user.id);
 }
 
 /** `locale`: the language of the request, which a new address's confirmation mail is written in. */

@@ -116,10 +116,12 @@ export function openApiDocument(issuer: string) {
     security: [{ bearerToken: [ADMIN_SCOPE] }, { portalSession: [] }],
     tags: [
       { name: 'clients', description: 'Registered clients (relying parties and APIs).' },
+      { name: 'registration', description: 'Dynamic client registration: the initial access tokens clients register themselves with.' },
       { name: 'users', description: 'People, their sessions and the apps they granted access to.' },
       { name: 'audit', description: 'The audit log.' },
       { name: 'connections', description: 'Identity providers people may sign in with (never their client secrets).' },
       { name: 'keys', description: 'The token signing keys and their rotation (never key material: the public keys are at /oauth/jwks).' },
+      { name: 'authorization', description: "Who may do what: APIs (resource servers) and their permissions, groups, roles, and machine clients' grants." },
       { name: 'meta', description: 'This document.' },
     ],
     paths,

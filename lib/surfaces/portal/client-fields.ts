@@ -27,6 +27,8 @@ export interface ClientFormValues {
   adminApi: boolean;
   idTokenSignedResponseAlg: string;
   requireSecondFactor: boolean;
+  backchannelLogoutUri: string;
+  backchannelLogoutSessionRequired: boolean;
 }
 
 export const clientFields: ReadonlyArray<keyof ClientFormValues> = clientInputFields;
@@ -102,6 +104,8 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     adminApi: form.get('adminApi') === 'on',
     idTokenSignedResponseAlg: text(form, 'idTokenSignedResponseAlg').slice(0, 20),
     requireSecondFactor: form.get('requireSecondFactor') === 'on',
+    backchannelLogoutUri: text(form, 'backchannelLogoutUri').trim().slice(0, 2_000),
+    backchannelLogoutSessionRequired: form.get('backchannelLogoutSessionRequired') === 'on',
   };
   const values = publicOnly(withinLayout(raw, { ...layout, type: raw.type }));
   const input: NewClientInput = {
@@ -120,6 +124,8 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     // Left out: the default on create, the client's own on edit (updateClient).
     idTokenSignedResponseAlg: (values.idTokenSignedResponseAlg || undefined) as NewClientInput['idTokenSignedResponseAlg'],
     requireSecondFactor: values.requireSecondFactor,
+    backchannelLogoutUri: values.backchannelLogoutUri || null,
+    backchannelLogoutSessionRequired: values.backchannelLogoutSessionRequired,
   };
   return { values, input, kind };
 }
@@ -141,6 +147,8 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       adminApi: false,
       idTokenSignedResponseAlg: DEFAULT_ID_TOKEN_SIGNING_ALG,
       requireSecondFactor: false,
+      backchannelLogoutUri: '',
+      backchannelLogoutSessionRequired: false,
     };
   }
   return {
@@ -157,5 +165,7 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
     adminApi: client.adminApi,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
     requireSecondFactor: client.requireSecondFactor,
+    backchannelLogoutUri: client.backchannelLogoutUri ?? '',
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
   };
 }

@@ -135,6 +135,9 @@ export function withinLayout(values: ClientFormValues, layout: ClientLayout): Cl
     logoUri: layout.people ? values.logoUri : '',
     firstParty: layout.people ? values.firstParty : false,
     requireSecondFactor: layout.people ? values.requireSecondFactor : false,
+    // Logout tokens end a person's session at the app: only an app people sign in to has one.
+    backchannelLogoutUri: layout.people ? values.backchannelLogoutUri : '',
+    backchannelLogoutSessionRequired: layout.people ? values.backchannelLogoutSessionRequired : false,
     resourceServer: layout.kind === 'api' ? true : layout.resourceServer ? values.resourceServer : false,
     adminApi: layout.adminApi ? values.adminApi : false,
   };

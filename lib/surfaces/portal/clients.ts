@@ -20,6 +20,7 @@ import {
   updateClient,
 } from '../../clients/manage.ts';
 import { violationsOf } from '../../clients/policy-report.ts';
+import { approveClient } from '../../registration/clients.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import { formProblems } from '../../platform/forms.ts';
 import type { TrustViolation } from '../../oidc/client-policy.ts';
@@ -45,6 +46,8 @@ export interface ClientSummary {
   /** Every sign-in to it ends with a second factor: the list says so. */
   requireSecondFactor: boolean;
   managed: boolean;
+  /** Registered itself and waits for an admin's approval (lib/registration/clients.ts): the list says so. */
+  approvalPending: boolean;
   createdAt: Date;
 }
 
@@ -70,6 +73,7 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
       firstParty: c.firstParty,
       requireSecondFactor: c.requireSecondFactor,
       managed: isManagedClient(c.id),
+      approvalPending: c.approvalPending,
       createdAt: c.createdAt,
     })),
     sort,
@@ -158,6 +162,18 @@ export async function setClientEnabledFor(admin: AdminUser, id: string, enabled:
   const by = await byAdmin(admin);
   const done = enabled ? await enableClient(serverContext().db, id, by) : await disableClient(serverContext().db, id, by);
   return done ? { status: 'done' } : { status: 'not_found' };
+}
+
+/** A self-registered client waiting for approval signs people in from now on (lib/registration/clients.ts). */
+export async function approveClientFor(
+  admin: AdminUser,
+  id: string,
+): Promise<{ status: 'done' } | { status: 'refused'; reason: 'not_pending' } | { status: 'not_found' }> {
+  const client = await findClient(serverContext().db, id);
+  if (!client) return { status: 'not_found' };
+  if (!client.approvalPending) return { status: 'refused', reason: 'not_pending' };
+  await approveClient(serverContext().db, id, await byAdmin(admin));
+  return { status: 'done' };
 }
 
 /** Deleting revokes every token and grant the client holds (deleteClient). Asks for a tick first. */

@@ -2,7 +2,14 @@
 // The client pages' server actions in page order (new, the client's page, edit); outcomes.ts says what they share.
 import { notFound, redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
-import { createClientFromForm, deleteClientFromForm, rotateSecretFromForm, setClientEnabledFor, updateClientFromForm } from '@/lib/surfaces/portal/clients';
+import {
+  approveClientFor,
+  createClientFromForm,
+  deleteClientFromForm,
+  rotateSecretFromForm,
+  setClientEnabledFor,
+  updateClientFromForm,
+} from '@/lib/surfaces/portal/clients';
 import type { ClientChange, ClientFormState, SecretRotation } from '@/lib/surfaces/portal/clients';
 import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { afterChange, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
@@ -20,6 +27,12 @@ export async function rotateSecretAction(id: string, _state: SecretRotation, for
 export async function enableClientAction(id: string): Promise<void> {
   const result = await asAdmin(clientPath(id), (admin) => setClientEnabledFor(admin, id, true));
   afterChange(clientPath(id), result, { done: 'enabled', refused: 'managed' });
+}
+
+/** A self-registered client waiting for approval signs people in from now on. */
+export async function approveClientAction(id: string): Promise<void> {
+  const result = await asAdmin(clientPath(id), (admin) => approveClientFor(admin, id));
+  afterChange(clientPath(id), result, { done: 'approved', refused: 'notPending' });
 }
 
 /** Disabling revokes every token and grant the client holds: only with the box ticked. */

@@ -59,6 +59,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
                 {client.firstParty ? <Badge variant="indigo">{t('firstParty')}</Badge> : null}
                 <SecondFactorBadge required={client.requireSecondFactor} />
                 {client.managed ? <Badge variant="amber">{t('managed')}</Badge> : null}
+                {client.approvalPending ? <Badge variant="amber">{t('pending')}</Badge> : null}
               </div>
             </td>
             <td className="px-4 py-3">{client.enabled ? <Badge variant="green">{t('enabled')}</Badge> : <Badge variant="red">{t('disabled')}</Badge>}</td>

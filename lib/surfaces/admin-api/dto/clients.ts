@@ -31,6 +31,13 @@ export const clientSchema = z
     admin_api: z.boolean(),
     id_token_signed_response_alg: z.enum(idTokenSigningAlgs).meta({ description: 'The JWS alg of its ID tokens (OIDC Dynamic Client Registration §2).' }),
     require_second_factor: z.boolean().meta({ description: 'Every sign-in for it ends with a second factor (acr urn:gatehouse:acr:mfa).' }),
+    backchannel_logout_uri: z
+      .string()
+      .nullable()
+      .meta({ description: 'Where logout tokens go when a session it signed in through ends (OpenID Connect Back-Channel Logout 1.0); null: none.' }),
+    backchannel_logout_session_required: z.boolean().meta({ description: "Its logout tokens and ID tokens carry the session's sid." }),
+    registered_dynamically: z.boolean().meta({ description: 'The client registered itself at /oauth/register (RFC 7591).' }),
+    approval_pending: z.boolean().meta({ description: 'A self-registered client waiting for an admin to approve it: it signs no one in until then.' }),
     enabled: z.boolean(),
     managed: z.boolean().meta({ description: 'Gatehouse manages this client itself (the admin portal signs in with it): read only.' }),
     created_at: timestamp,
@@ -79,6 +86,14 @@ const clientFields = {
       'Every sign-in for the client ends with a second factor (acr urn:gatehouse:acr:mfa), as if it asked with acr_values; ' +
       'a person without one cannot sign in to it (unmet_authentication_requirements). Default false.',
   }),
+  backchannel_logout_uri: field.backchannelLogoutUri.unwrap().meta({
+    description:
+      'https URL (http on a loopback address) Gatehouse posts logout tokens to when a session the client signed in through ends ' +
+      '(OpenID Connect Back-Channel Logout 1.0); sent only when the instance runs with BACKCHANNEL_LOGOUT=on. null: none.',
+  }),
+  backchannel_logout_session_required: field.backchannelLogoutSessionRequired.unwrap().meta({
+    description: "The client's logout tokens and ID tokens carry the session's sid. Default false.",
+  }),
 };
 
 export const newClientBodySchema = z
@@ -117,6 +132,8 @@ export const clientFieldNames: Record<string, string> = {
   adminApi: 'admin_api',
   idTokenSignedResponseAlg: 'id_token_signed_response_alg',
   requireSecondFactor: 'require_second_factor',
+  backchannelLogoutUri: 'backchannel_logout_uri',
+  backchannelLogoutSessionRequired: 'backchannel_logout_session_required',
 };
 
 const splitScope = (scope: string) => scope.split(/\s+/).filter(Boolean) as NewClientInput['scopes'];
@@ -139,6 +156,8 @@ export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {
     adminApi: given(body.admin_api, base.adminApi),
     idTokenSignedResponseAlg: given(body.id_token_signed_response_alg, base.idTokenSignedResponseAlg),
     requireSecondFactor: given(body.require_second_factor, base.requireSecondFactor),
+    backchannelLogoutUri: given(body.backchannel_logout_uri, base.backchannelLogoutUri),
+    backchannelLogoutSessionRequired: given(body.backchannel_logout_session_required, base.backchannelLogoutSessionRequired),
   };
 }
 
@@ -158,6 +177,8 @@ export function registrationOf(client: ClientRecord): NewClientInput {
     adminApi: client.adminApi,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
     requireSecondFactor: client.requireSecondFactor,
+    backchannelLogoutUri: client.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
   };
 }
 

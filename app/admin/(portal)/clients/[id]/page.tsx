@@ -16,7 +16,7 @@ import { env } from '@/lib/config/env';
 import { kindOf } from '@/lib/surfaces/portal/client-presets';
 import { clientDetails } from '@/lib/surfaces/portal/clients';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
-import { deleteClientAction, disableClientAction, enableClientAction, rotateSecretAction } from '../actions';
+import { approveClientAction, deleteClientAction, disableClientAction, enableClientAction, rotateSecretAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
@@ -54,6 +54,8 @@ export default async function ClientPage({
     enabled: { variant: 'success', text: t('notices.enabled') },
     disabled: { variant: 'success', text: t('notices.disabled') },
     managed: { variant: 'error', text: t('notices.managed') },
+    approved: { variant: 'success', text: t('notices.approved') },
+    notPending: { variant: 'error', text: t('notices.notPending') },
   } as const;
   const none = t('none');
   const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
@@ -72,6 +74,8 @@ export default async function ClientPage({
             {client.adminApi ? <Badge variant="amber">{t('adminApi')}</Badge> : null}
             <SecondFactorBadge required={client.requireSecondFactor} />
             {client.managed ? <Badge variant="amber">{t('managedBadge')}</Badge> : null}
+            {client.registeredDynamically ? <Badge>{t('dynamicBadge')}</Badge> : null}
+            {client.approvalPending ? <Badge variant="amber">{t('pendingBadge')}</Badge> : null}
           </>
         }
         actions={
@@ -80,6 +84,11 @@ export default async function ClientPage({
               <ButtonLink variant="secondary" href={`${path}/edit`}>
                 {t('edit')}
               </ButtonLink>
+              {client.approvalPending ? (
+                <form action={approveClientAction.bind(null, client.id)}>
+                  <Button type="submit">{t('approve')}</Button>
+                </form>
+              ) : null}
               {client.enabled ? null : (
                 <form action={enableClientAction.bind(null, client.id)}>
                   <Button type="submit" variant="secondary">
@@ -103,6 +112,7 @@ export default async function ClientPage({
         </Notice>
       ) : null}
       {client.managed ? <Notice variant="warning">{t('managedNotice')}</Notice> : null}
+      {client.approvalPending ? <Notice variant="warning">{t('pendingNotice')}</Notice> : null}
 
       <DetailColumns
         main={
@@ -118,6 +128,14 @@ export default async function ClientPage({
                   [t('idTokenSignedResponseAlg')]: <code className="font-mono text-xs">{client.idTokenSignedResponseAlg}</code>,
                   [t('applicationType')]: client.applicationType,
                   [t('logoUri')]: client.logoUri ? <span className="font-mono text-xs">{client.logoUri}</span> : <span className="text-slate-500">{none}</span>,
+                  [t('backchannelLogoutUri')]: client.backchannelLogoutUri ? (
+                    <span className="font-mono text-xs break-all">
+                      {client.backchannelLogoutUri}
+                      {client.backchannelLogoutSessionRequired ? ' (sid)' : ''}
+                    </span>
+                  ) : (
+                    <span className="text-slate-500">{none}</span>
+                  ),
                   [t('registered')]: exact(client.createdAt),
                   [t('lastChanged')]: exact(client.updatedAt),
                 }}

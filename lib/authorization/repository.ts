@@ -1,0 +1,311 @@
+/**
+ * The only code that queries the authorization tables (prisma/schema/models.prisma `Api`,
+ * `ApiPermission`, `Group`, `Role` and their links): plain objects out, never rows.
+ * Use cases (./manage.ts) validate and audit; the provider reads through `resourceAccess`
+ * and `accessOf` on every token it issues for an API, so both are one query each.
+ */
+import type { Database } from '../db/database.ts';
+
+export type AccessTokenFormat = 'opaque' | 'jwt';
+
+export interface ApiPermissionRecord {
+  name: string;
+  description: string;
+}
+
+export interface ApiRecord {
+  id: string;
+  identifier: string;
+  name: string;
+  tokenFormat: AccessTokenFormat;
+  tokenLifetime: number;
+  signingAlg: 'RS256' | 'ES256';
+  rolesInToken: boolean;
+  permissions: ApiPermissionRecord[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface GroupRecord {
+  id: string;
+  name: string;
+  description: string;
+  createdAt: Date;
+}
+
+export interface RoleRecord {
+  id: string;
+  name: string;
+  description: string;
+  createdAt: Date;
+}
+
+/** A permission named by its API's identifier, as roles and clients hold it. */
+export interface GrantedPermission {
+  api: string;
+  permission: string;
+}
+
+const apiSelect = {
+  id: true,
+  identifier: true,
+  name: true,
+  tokenFormat: true,
+  tokenLifetime: true,
+  signingAlg: true,
+  rolesInToken: true,
+  createdAt: true,
+  updatedAt: true,
+  permissions: { select: { name: true, description: true }, orderBy: { name: 'asc' } },
+} as const;
+
+type ApiRow = Omit<ApiRecord, 'tokenFormat' | 'signingAlg'> & { tokenFormat: string; signingAlg: string };
+
+const asApi = (row: ApiRow): ApiRecord => ({
+  ...row,
+  tokenFormat: row.tokenFormat === 'opaque' ? 'opaque' : 'jwt',
+  signingAlg: row.signingAlg === 'RS256' ? 'RS256' : 'ES256',
+});
+
+const groupSelect = { id: true, name: true, description: true, createdAt: true } as const;
+
+// --- APIs -----------------------------------------------------------------
+
+export async function findApiByIdentifier(db: Database, identifier: string): Promise<ApiRecord | undefined> {
+  const row = await db.prisma.api.findUnique({ where: { identifier }, select: apiSelect });
+  return row ? asApi(row) : undefined;
+}
+
+export async function findApiById(db: Database, id: string): Promise<ApiRecord | undefined> {
+  const row = await db.prisma.api.findUnique({ where: { id }, select: apiSelect });
+  return row ? asApi(row) : undefined;
+}
+
+export async function listApis(db: Database): Promise<ApiRecord[]> {
+  const rows = await db.prisma.api.findMany({ select: apiSelect, orderBy: { identifier: 'asc' } });
+  return rows.map(asApi);
+}
+
+/** Whether any API is registered: none, and tokens are exactly what they were before APIs existed. */
+export async function anyApi(db: Database): Promise<boolean> {
+  return (await db.prisma.api.count()) > 0;
+}
+
+export async function insertApi(db: Database, api: Omit<ApiRecord, 'createdAt' | 'updatedAt'>): Promise<ApiRecord> {
+  const { permissions, ...fields } = api;
+  const row = await db.prisma.api.create({
+    data: { ...fields, permissions: { create: permissions.map((p) => ({ name: p.name, description: p.description })) } },
+    select: apiSelect,
+  });
+  return asApi(row);
+}
+
+export async function updateApiRow(
+  db: Database,
+  id: string,
+  change: Partial<Pick<ApiRecord, 'name' | 'tokenFormat' | 'tokenLifetime' | 'signingAlg' | 'rolesInToken'>>,
+): Promise<ApiRecord> {
+  return asApi(await db.prisma.api.update({ where: { id }, data: change, select: apiSelect }));
+}
+
+export async function deleteApiRow(db: Database, id: string): Promise<void> {
+  await db.prisma.api.delete({ where: { id } });
+}
+
+/** Adds a permission, or changes its description. */
+export async function upsertPermission(db: Database, apiId: string, permission: ApiPermissionRecord): Promise<void> {
+  await db.prisma.apiPermission.upsert({
+    where: { apiId_name: { apiId, name: permission.name } },
+    create: { apiId, ...permission },
+    update: { description: permission.description },
+  });
+}
+
+/** Removes a permission, and with it every role's and client's grant of it (cascade); whether it existed. */
+export async function deletePermission(db: Database, apiId: string, name: string): Promise<boolean> {
+  const { count } = await db.prisma.apiPermission.deleteMany({ where: { apiId, name } });
+  return count > 0;
+}
+
+// --- Groups ---------------------------------------------------------------
+
+export async function findGroupByName(db: Database, name: string): Promise<GroupRecord | undefined> {
+  return (await db.prisma.group.findUnique({ where: { name }, select: groupSelect })) ?? undefined;
+}
+
+export async function listGroups(db: Database, name?: string): Promise<(GroupRecord & { members: number; roles: string[] })[]> {
+  const rows = await db.prisma.group.findMany({
+    where: name === undefined ? {} : { name },
+    select: { ...groupSelect, _count: { select: { members: true } }, roles: { select: { role: { select: { name: true } } } } },
+    orderBy: { name: 'asc' },
+  });
+  return rows.map(({ _count, roles, ...group }) => ({ ...group, members: _count.members, roles: roles.map((r) => r.role.name).sort() }));
+}
+
+export async function insertGroup(db: Database, group: Omit<GroupRecord, 'createdAt'>): Promise<GroupRecord> {
+  return db.prisma.group.create({ data: group, select: groupSelect });
+}
+
+export async function deleteGroupRow(db: Database, id: string): Promise<void> {
+  await db.prisma.group.delete({ where: { id } });
+}
+
+/** The group's members, by username. */
+export async function groupMembers(db: Database, groupId: string): Promise<{ id: string; username: string }[]> {
+  const rows = await db.prisma.groupMember.findMany({
+    where: { groupId },
+    select: { user: { select: { id: true, username: true } } },
+    orderBy: { user: { username: 'asc' } },
+  });
+  return rows.map((r) => r.user);
+}
+
+/** Whether the person was not a member before. */
+export async function addGroupMember(db: Database, groupId: string, userId: string): Promise<boolean> {
+  const existing = await db.prisma.groupMember.findUnique({ where: { groupId_userId: { groupId, userId } } });
+  if (existing) return false;
+  await db.prisma.groupMember.create({ data: { groupId, userId } });
+  return true;
+}
+
+export async function removeGroupMember(db: Database, groupId: string, userId: string): Promise<boolean> {
+  const { count } = await db.prisma.groupMember.deleteMany({ where: { groupId, userId } });
+  return count > 0;
+}
+
+// --- Roles ----------------------------------------------------------------
+
+export async function findRoleByName(db: Database, name: string): Promise<RoleRecord | undefined> {
+  return (await db.prisma.role.findUnique({ where: { name }, select: groupSelect })) ?? undefined;
+}
+
+export interface RoleDetail extends RoleRecord {
+  permissions: GrantedPermission[];
+  users: { id: string; username: string }[];
+  groups: string[];
+}
+
+export async function listRoles(db: Database, name?: string): Promise<RoleDetail[]> {
+  const rows = await db.prisma.role.findMany({
+    where: name === undefined ? {} : { name },
+    select: {
+      ...groupSelect,
+      permissions: { select: { permission: true, granted: { select: { api: { select: { identifier: true } } } } } },
+      users: { select: { user: { select: { id: true, username: true } } } },
+      groups: { select: { group: { select: { name: true } } } },
+    },
+    orderBy: { name: 'asc' },
+  });
+  return rows.map(({ permissions, users, groups, ...role }) => ({
+    ...role,
+    permissions: permissions.map((p) => ({ api: p.granted.api.identifier, permission: p.permission })),
+    users: users.map((u) => u.user).sort((a, b) => a.username.localeCompare(b.username)),
+    groups: groups.map((g) => g.group.name).sort(),
+  }));
+}
+
+export async function findRoleDetail(db: Database, name: string): Promise<RoleDetail | undefined> {
+  return (await listRoles(db, name))[0];
+}
+
+export async function insertRole(db: Database, role: Omit<RoleRecord, 'createdAt'>): Promise<RoleRecord> {
+  return db.prisma.role.create({ data: role, select: groupSelect });
+}
+
+export async function deleteRoleRow(db: Database, id: string): Promise<void> {
+  await db.prisma.role.delete({ where: { id } });
+}
+
+export async function addRolePermission(db: Database, roleId: string, apiId: string, permission: string): Promise<boolean> {
+  const key = { roleId_apiId_permission: { roleId, apiId, permission } };
+  if (await db.prisma.rolePermission.findUnique({ where: key })) return false;
+  await db.prisma.rolePermission.create({ data: { roleId, apiId, permission } });
+  return true;
+}
+
+export async function removeRolePermission(db: Database, roleId: string, apiId: string, permission: string): Promise<boolean> {
+  const { count } = await db.prisma.rolePermission.deleteMany({ where: { roleId, apiId, permission } });
+  return count > 0;
+}
+
+export async function addUserRole(db: Database, userId: string, roleId: string): Promise<boolean> {
+  if (await db.prisma.userRole.findUnique({ where: { userId_roleId: { userId, roleId } } })) return false;
+  await db.prisma.userRole.create({ data: { userId, roleId } });
+  return true;
+}
+
+export async function removeUserRole(db: Database, userId: string, roleId: string): Promise<boolean> {
+  const { count } = await db.prisma.userRole.deleteMany({ where: { userId, roleId } });
+  return count > 0;
+}
+
+export async function addGroupRole(db: Database, groupId: string, roleId: string): Promise<boolean> {
+  if (await db.prisma.groupRole.findUnique({ where: { groupId_roleId: { groupId, roleId } } })) return false;
+  await db.prisma.groupRole.create({ data: { groupId, roleId } });
+  return true;
+}
+
+export async function removeGroupRole(db: Database, groupId: string, roleId: string): Promise<boolean> {
+  const { count } = await db.prisma.groupRole.deleteMany({ where: { groupId, roleId } });
+  return count > 0;
+}
+
+// --- Clients' grants (client_credentials) ----------------------------------
+
+export async function addClientPermission(db: Database, clientId: string, apiId: string, permission: string): Promise<boolean> {
+  const key = { clientId_apiId_permission: { clientId, apiId, permission } };
+  if (await db.prisma.clientPermission.findUnique({ where: key })) return false;
+  await db.prisma.clientPermission.create({ data: { clientId, apiId, permission } });
+  return true;
+}
+
+export async function removeClientPermission(db: Database, clientId: string, apiId: string, permission: string): Promise<boolean> {
+  const { count } = await db.prisma.clientPermission.deleteMany({ where: { clientId, apiId, permission } });
+  return count > 0;
+}
+
+export async function clientPermissions(db: Database, clientId: string): Promise<GrantedPermission[]> {
+  const rows = await db.prisma.clientPermission.findMany({
+    where: { clientId },
+    select: { permission: true, granted: { select: { api: { select: { identifier: true } } } } },
+    orderBy: [{ apiId: 'asc' }, { permission: 'asc' }],
+  });
+  return rows.map((r) => ({ api: r.granted.api.identifier, permission: r.permission }));
+}
+
+// --- What a token carries -------------------------------------------------
+
+/** A person's groups and roles (direct, and through their groups), by name, sorted. */
+export async function accessOf(db: Database, userId: string): Promise<{ groups: string[]; roles: string[] }> {
+  const user = await db.prisma.user.findUnique({
+    where: { id: userId },
+    select: {
+      roles: { select: { role: { select: { name: true } } } },
+      groups: { select: { group: { select: { name: true, roles: { select: { role: { select: { name: true } } } } } } } },
+    },
+  });
+  if (!user) return { groups: [], roles: [] };
+  const roles = new Set(user.roles.map((r) => r.role.name));
+  for (const { group } of user.groups) for (const r of group.roles) roles.add(r.role.name);
+  return { groups: user.groups.map((g) => g.group.name).sort(), roles: [...roles].sort() };
+}
+
+/**
+ * The permissions of one API that a person's roles (direct or through a group) grant, or, for
+ * `{ clientId }`, that an admin granted the client: one query.
+ */
+export async function permissionsGranted(db: Database, apiId: string, to: { userId: string } | { clientId: string }): Promise<string[]> {
+  if ('clientId' in to) {
+    const rows = await db.prisma.clientPermission.findMany({ where: { apiId, clientId: to.clientId }, select: { permission: true } });
+    return rows.map((r) => r.permission).sort();
+  }
+  const rows = await db.prisma.rolePermission.findMany({
+    where: {
+      apiId,
+      role: { OR: [{ users: { some: { userId: to.userId } } }, { groups: { some: { group: { members: { some: { userId: to.userId } } } } } }] },
+    },
+    select: { permission: true },
+    distinct: ['permission'],
+  });
+  return rows.map((r) => r.permission).sort();
+}
