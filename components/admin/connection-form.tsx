@@ -160,7 +160,8 @@ export function ConnectionForm({
           hint={v.hasClientSecret ? t('clientSecretKeepHint') : t('clientSecretHint')}
           errors={errors.clientSecret}
           type="password"
-          autoComplete="off"
+          // new-password: a browser would otherwise fill in the admin's own saved password here.
+          autoComplete="new-password"
           defaultValue=""
         />
         {text('scopes', { hint: t('scopesHint') })}
