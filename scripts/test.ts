@@ -52,7 +52,12 @@ const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test', T
  * before an account locks, are the protocol and unit tests' to prove): e2e/browser/lockout.spec.ts waits out
  * each wait on its way to the lock in a second instead of half a minute. The lock itself keeps its length.
  */
-const browserSettings = { THROTTLE_MAX_DELAY_SECONDS: '1' };
+const browserSettings = {
+  THROTTLE_MAX_DELAY_SECONDS: '1',
+  // The device grant's pages (e2e/browser/device-verification.spec.ts); the protocol suite's server keeps it off,
+  // as every deployment has it until its operator turns it on (e2e/protocol/protocol-features.test.ts).
+  DEVICE_FLOW: 'on',
+};
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** Every failed test, listed again above the summary line: CI keeps only the output's tail. */
 const failures: string[] = [];

@@ -30,6 +30,12 @@ const settingOptions = {
   'backchannel-logout-session-required': { type: 'boolean' },
   'logo-uri': { type: 'string' },
   'id-token-alg': { type: 'string' },
+  'require-par': { type: 'boolean' },
+  'request-object-alg': { type: 'string' },
+  jwks: { type: 'string' },
+  dpop: { type: 'boolean' },
+  'subject-type': { type: 'string' },
+  'sector-identifier-uri': { type: 'string' },
 } as const;
 
 /** What an update can switch off or empty, as `--no-<flag>`. */
@@ -43,6 +49,11 @@ const negatable = [
   'require-second-factor',
   'backchannel-logout-uri',
   'backchannel-logout-session-required',
+  'require-par',
+  'request-object-alg',
+  'jwks',
+  'dpop',
+  'sector-identifier-uri',
 ] as const;
 type Negatable = (typeof negatable)[number];
 const negations = Object.fromEntries(negatable.map((flag) => [`no-${flag}`, { type: 'boolean' }])) as Record<`no-${Negatable}`, { type: 'boolean' }>;
@@ -71,6 +82,12 @@ const settingFields = {
   requireSecondFactor: '--require-second-factor',
   backchannelLogoutUri: '--backchannel-logout-uri',
   backchannelLogoutSessionRequired: '--backchannel-logout-session-required',
+  requirePushedAuthorizationRequests: '--require-par',
+  requestObjectSigningAlg: '--request-object-alg',
+  jwks: '--jwks',
+  dpopBoundAccessTokens: '--dpop',
+  subjectType: '--subject-type',
+  sectorIdentifierUri: '--sector-identifier-uri',
 };
 
 /**
@@ -99,6 +116,12 @@ function settingsOf(command: string, values: SettingValues): Omit<NewClientInput
     backchannelLogoutUri: either('backchannel-logout-uri', values['backchannel-logout-uri'], null),
     backchannelLogoutSessionRequired: either('backchannel-logout-session-required', values['backchannel-logout-session-required'], false),
     idTokenSignedResponseAlg: values['id-token-alg'] as NewClientInput['idTokenSignedResponseAlg'],
+    requirePushedAuthorizationRequests: either('require-par', values['require-par'], false),
+    requestObjectSigningAlg: either('request-object-alg', values['request-object-alg'], null) as NewClientInput['requestObjectSigningAlg'],
+    jwks: either('jwks', values.jwks, null),
+    dpopBoundAccessTokens: either('dpop', values.dpop, false),
+    subjectType: values['subject-type'] as NewClientInput['subjectType'],
+    sectorIdentifierUri: either('sector-identifier-uri', values['sector-identifier-uri'], null),
   };
 }
 
@@ -114,7 +137,8 @@ and stored only as a hash: it cannot be shown again.
                                   localhost / 127.0.0.1 / [::1], or a private scheme (com.example.app:)
   --post-logout-redirect-uri URI  where logout may return to, repeatable
   --public                        public client (browser or native app): no secret, PKCE only
-  --grant-type G                  authorization_code | refresh_token | client_credentials, repeatable
+  --grant-type G                  authorization_code | refresh_token | client_credentials |
+                                  urn:ietf:params:oauth:grant-type:device_code (RFC 8628), repeatable
                                   (default: authorization_code refresh_token)
   --scope S                       openid | profile | email | offline_access | introspect | admin, repeatable
   --scopes "S S ..."              the same, space-separated (default: openid profile email offline_access)
@@ -135,6 +159,12 @@ and stored only as a hash: it cannot be shown again.
   --id-token-alg ALG              ES256 | RS256: how its ID tokens are signed (default: ES256;
                                   RS256 for relying parties that accept only RS256,
                                   e.g. next-auth v4 without configuration)
+  --require-par                   authorization requests only through /oauth/par (RFC 9126)
+  --request-object-alg ALG        ES256 | PS256 | RS256 | EdDSA: every request object signed so (RFC 9101)
+  --jwks JSON                     the client's public keys, a JWK Set: verifies its request objects
+  --dpop                          tokens only with a DPoP proof (RFC 9449)
+  --subject-type T                public | pairwise (a sub per sector, OIDC Core §8; default public)
+  --sector-identifier-uri URI     pairwise: https URL answering a JSON list of the redirect URIs
   --json                          print JSON: client_id, client_secret (confidential only), metadata
 `,
   fields: settingFields,
@@ -208,6 +238,12 @@ Bad input exits 2 and an unknown client 1; either way nothing changes.
                                    its logout tokens and ID tokens carry the session's sid
   --logo-uri URI, --no-logo-uri    https URL of a logo for the consent screen, or none
   --id-token-alg ALG               ES256 | RS256
+  --[no-]require-par               authorization requests only through /oauth/par
+  --request-object-alg ALG, --no-request-object-alg   signed request objects, or none
+  --jwks JSON, --no-jwks           the client's public keys (JWK Set), or none
+  --[no-]dpop                      tokens only with a DPoP proof
+  --subject-type T                 public | pairwise
+  --sector-identifier-uri URI, --no-sector-identifier-uri
   --json                           print the client as JSON (never its secret)
 `,
   fields: settingFields,

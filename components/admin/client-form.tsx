@@ -22,7 +22,7 @@ import { ProblemSummary } from '../ui/problem-summary';
 import { FormActions, focusRing } from '../ui/button';
 
 /** The grants and scopes offered, in the order shown; their words are the catalogs' (scopes keep their protocol names as labels). */
-const grantTypeValues = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+const grantTypeValues = ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'] as const;
 const scopeValues = ['openid', 'profile', 'email', 'offline_access', 'introspect', 'admin'] as const;
 
 type FieldName = keyof ClientFieldProblems;
@@ -215,9 +215,10 @@ export function ClientForm({
   const shown = <T extends { value: string }>(options: T[], only: readonly string[]) =>
     fixedPublic ? options.filter((o) => !only.includes(o.value)) : options;
   const typeName = v.type === 'public' ? t('public') : t('confidential');
-  const select = (field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg', options: Array<[string, string]>) => (
-    <Select id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} value={v[field]} options={options} />
-  );
+  const select = (
+    field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg' | 'requestObjectSigningAlg' | 'subjectType',
+    options: Array<[string, string]>,
+  ) => <Select id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} value={v[field]} options={options} />;
   // The trust settings this kind can use; the confidential-only ones hide while Public is chosen.
   const trustToggles = [
     { name: 'firstParty' as const, hint: t('firstPartyHint'), show: layout.people },
@@ -368,6 +369,46 @@ export function ClientForm({
               />
             </fieldset>
           ) : null}
+        </Section>
+      ) : null}
+
+      {layout.people ? (
+        <Section id="client-protocol" title={t('protocol')}>
+          <Toggle
+            name="requirePushedAuthorizationRequests"
+            label={t('fields.requirePushedAuthorizationRequests')}
+            hint={t('requirePushedAuthorizationRequestsHint')}
+            checked={v.requirePushedAuthorizationRequests}
+            errors={errors.requirePushedAuthorizationRequests}
+          />
+          <Toggle
+            name="dpopBoundAccessTokens"
+            label={t('fields.dpopBoundAccessTokens')}
+            hint={t('dpopBoundAccessTokensHint')}
+            checked={v.dpopBoundAccessTokens}
+            errors={errors.dpopBoundAccessTokens}
+          />
+          {select('requestObjectSigningAlg', [
+            ['', t('requestObjectUnsigned')],
+            ['ES256', 'ES256'],
+            ['PS256', 'PS256'],
+            ['RS256', 'RS256'],
+            ['EdDSA', 'EdDSA'],
+          ])}
+          <UriList id="jwks" label={t('fields.jwks')} hint={t('jwksHint')} errors={errors.jwks} rows={4} value={v.jwks} />
+          {select('subjectType', [
+            ['public', t('subjectPublic')],
+            ['pairwise', t('subjectPairwise')],
+          ])}
+          <TextField
+            id="sectorIdentifierUri"
+            label={t('fields.sectorIdentifierUri')}
+            hint={t('sectorIdentifierUriHint')}
+            errors={errors.sectorIdentifierUri}
+            type="url"
+            inputMode="url"
+            defaultValue={v.sectorIdentifierUri}
+          />
         </Section>
       ) : null}
 

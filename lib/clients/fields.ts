@@ -21,6 +21,12 @@ export const registrationFields = [
   'requireSecondFactor',
   'backchannelLogoutUri',
   'backchannelLogoutSessionRequired',
+  'requirePushedAuthorizationRequests',
+  'requestObjectSigningAlg',
+  'jwks',
+  'dpopBoundAccessTokens',
+  'subjectType',
+  'sectorIdentifierUri',
 ] as const;
 
 type InputName<F> = F extends 'scope' ? 'scopes' : F;

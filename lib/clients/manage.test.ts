@@ -312,3 +312,73 @@ for (const storage of testDatabases('clients')) {
     });
   });
 }
+
+describe('protocol features per client (issue 26)', () => {
+  const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code' as const;
+  const codes = (input: Parameters<typeof newClientSchema.safeParse>[0]) => {
+    const result = newClientSchema.safeParse(input);
+    return result.success ? [] : result.error.issues.map((issue) => (issue as { params?: { code?: string } }).params?.code ?? issue.message);
+  };
+
+  test('a new client has none of them: public subjects, no PAR, JAR or DPoP', () => {
+    const parsed = newClientSchema.parse({ name: 'Plain', redirectUris: ['https://app.example/cb'] });
+    assert.equal(parsed.subjectType, 'public');
+    assert.equal(parsed.requirePushedAuthorizationRequests, false);
+    assert.equal(parsed.requestObjectSigningAlg, null);
+    assert.equal(parsed.jwks, null);
+    assert.equal(parsed.dpopBoundAccessTokens, false);
+  });
+
+  test('a device app: the device code grant, refresh tokens with it, no redirect URI needed', () => {
+    assert.deepEqual(codes({ name: 'TV', type: 'public', grantTypes: [DEVICE, 'refresh_token'] }), []);
+  });
+
+  test('the cross-field rules', () => {
+    assert.deepEqual(codes({ name: 'M', grantTypes: ['client_credentials'], scopes: ['openid'], requirePushedAuthorizationRequests: true }), [
+      'par_needs_code',
+    ]);
+    assert.deepEqual(codes({ name: 'J', redirectUris: ['https://a.example/cb'], requestObjectSigningAlg: 'ES256' }), ['request_object_needs_jwks']);
+    assert.deepEqual(codes({ name: 'J', redirectUris: ['https://a.example/cb'], requestObjectSigningAlg: 'HS256' as never }).length, 1);
+    assert.deepEqual(codes({ name: 'P', redirectUris: ['https://a.example/cb', 'https://b.example/cb'], subjectType: 'pairwise' }), ['sector_needed']);
+    assert.deepEqual(codes({ name: 'P', redirectUris: ['https://a.example/cb', 'https://a.example/other'], subjectType: 'pairwise' }), []);
+    assert.deepEqual(codes({ name: 'S', redirectUris: ['https://a.example/cb'], sectorIdentifierUri: 'https://a.example/s.json' }), ['sector_needs_pairwise']);
+  });
+
+  for (const storage of testDatabases('client-protocol')) {
+    test(`the settings reach the provider's metadata only when set (${storage.name})`, {
+      skip: storage.url ? false : 'TEST_DATABASE_URL is not set',
+    }, async () => {
+      const handle = await storage.open();
+      {
+        const { client: plain } = await registerClient(handle, { name: 'Plain', redirectUris: ['https://a.example/cb'] });
+        const plainMetadata = await findClientMetadata(handle, plain.id);
+        for (const key of ['require_pushed_authorization_requests', 'request_object_signing_alg', 'jwks', 'dpop_bound_access_tokens', 'subject_type']) {
+          assert.ok(!(key in (plainMetadata ?? {})), key);
+        }
+        const jwks = JSON.stringify({
+          keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }],
+        });
+        const { client } = await registerClient(handle, {
+          name: 'All',
+          redirectUris: ['https://a.example/cb'],
+          requirePushedAuthorizationRequests: true,
+          requestObjectSigningAlg: 'ES256',
+          jwks,
+          dpopBoundAccessTokens: true,
+          subjectType: 'pairwise',
+        });
+        const metadata = await findClientMetadata(handle, client.id);
+        assert.equal(metadata?.require_pushed_authorization_requests, true);
+        assert.equal(metadata?.request_object_signing_alg, 'ES256');
+        assert.equal(metadata?.require_signed_request_object, true);
+        assert.deepEqual(metadata?.jwks, JSON.parse(jwks));
+        assert.equal(metadata?.dpop_bound_access_tokens, true);
+        assert.equal(metadata?.subject_type, 'pairwise');
+        // An update through the same schema turns them off again.
+        const updated = await updateClient(handle, client.id, { name: 'All', redirectUris: ['https://a.example/cb'] });
+        assert.equal(updated.subjectType, 'public');
+        assert.equal(updated.jwks, null);
+      }
+    });
+  }
+});

@@ -28,6 +28,8 @@ import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { AUTHORIZATION_SCOPES } from '../authorization/claims.ts';
 import { Conflict, NotFound, parseInput } from '../platform/errors.ts';
 import { clientType } from '../services/wire.ts';
+import { SUBJECT_TYPES } from './repository.ts';
+import { checkSectorIdentifier, DEVICE_CODE_GRANT, publicJwksSchema, REQUEST_OBJECT_SIGNING_ALGS, sectorIdentifierUriSchema } from './protocol-features.ts';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -66,7 +68,7 @@ export const backchannelLogoutUriSchema = z.string().superRefine((value, ctx) =>
   }
 });
 
-export const grantTypes = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+export const grantTypes = ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_CODE_GRANT] as const;
 /** The provider's scopes, and `groups` and `roles` (lib/authorization/claims.ts), which a client may be allowed before they are turned on. */
 export const supportedScopes = [...SUPPORTED_SCOPES, ...AUTHORIZATION_SCOPES] as const;
 export const idTokenSigningAlgs = ID_TOKEN_SIGNING_ALGS;
@@ -116,6 +118,20 @@ export const newClientSchema = z
     backchannelLogoutUri: backchannelLogoutUriSchema.nullable().default(null),
     /** Its logout tokens (and ID tokens) carry the session's sid. */
     backchannelLogoutSessionRequired: z.boolean().default(false),
+    /** Authorization requests only by reference to a pushed one (RFC 9126 §6). */
+    requirePushedAuthorizationRequests: z.boolean().default(false),
+    /** Every request object signed with this alg, by a key in `jwks` (RFC 9101 §10.5, via RFC 7591 §2). */
+    requestObjectSigningAlg: z
+      .enum(REQUEST_OBJECT_SIGNING_ALGS, { error: `The request object signing algorithm is one of ${REQUEST_OBJECT_SIGNING_ALGS.join(', ')}` })
+      .nullable()
+      .default(null),
+    /** The client's public keys as a JWK Set (RFC 7517 §5), JSON text. */
+    jwks: publicJwksSchema.nullable().default(null),
+    /** Access and refresh tokens bound to a DPoP key (RFC 9449 §5.2). */
+    dpopBoundAccessTokens: z.boolean().default(false),
+    subjectType: z.enum(SUBJECT_TYPES).default('public'),
+    /** OIDC Core §8.1; fetched and checked when saved (checkSectorIdentifier). */
+    sectorIdentifierUri: sectorIdentifierUriSchema.nullable().default(null),
   })
   .superRefine((c, ctx) => {
     const method = c.tokenEndpointAuthMethod ?? (c.type === 'public' ? 'none' : 'client_secret_basic');
@@ -125,8 +141,18 @@ export const newClientSchema = z
       ctx.addIssue(rule('tokenEndpointAuthMethod', 'auth_method_confidential', 'A confidential client needs client_secret_basic or client_secret_post'));
     if (c.grantTypes.includes('authorization_code') && c.redirectUris.length === 0)
       ctx.addIssue(rule('redirectUris', 'redirect_uri_needed', 'The authorization_code grant needs at least one redirect URI'));
-    if (c.grantTypes.includes('refresh_token') && !c.grantTypes.includes('authorization_code'))
-      ctx.addIssue(rule('grantTypes', 'refresh_needs_code', 'The refresh_token grant only makes sense with authorization_code'));
+    if (c.grantTypes.includes('refresh_token') && !c.grantTypes.includes('authorization_code') && !c.grantTypes.includes(DEVICE_CODE_GRANT))
+      ctx.addIssue(rule('grantTypes', 'refresh_needs_code', 'The refresh_token grant only makes sense with authorization_code or the device code grant'));
+    if (c.requirePushedAuthorizationRequests && !c.grantTypes.includes('authorization_code'))
+      ctx.addIssue(rule('requirePushedAuthorizationRequests', 'par_needs_code', 'Pushed authorization requests are for the authorization_code grant'));
+    if (c.requestObjectSigningAlg && !c.jwks)
+      ctx.addIssue(rule('jwks', 'request_object_needs_jwks', "Signed request objects need the client's public keys (JWKS)"));
+    if (c.subjectType === 'public' && c.sectorIdentifierUri)
+      ctx.addIssue(rule('sectorIdentifierUri', 'sector_needs_pairwise', 'A sector identifier URI is for pairwise subjects only'));
+    // OIDC Core §8.1: without a sector identifier URI the sector is the redirect URIs' one host.
+    const hosts = new Set(c.redirectUris.map((uri) => URL.parse(uri)?.host));
+    if (c.subjectType === 'pairwise' && !c.sectorIdentifierUri && hosts.size !== 1)
+      ctx.addIssue(rule('sectorIdentifierUri', 'sector_needed', 'Pairwise subjects need a sector identifier URI unless every redirect URI has the same host'));
     if (c.type === 'public' && c.grantTypes.includes('client_credentials'))
       ctx.addIssue(rule('grantTypes', 'credentials_need_secret', 'The client_credentials grant needs a confidential client'));
     // Who may introspect others' tokens, and that the introspect scope never reaches a person's token (lib/oidc/client-policy.ts).
@@ -167,6 +193,12 @@ function clientFields(c: z.output<typeof newClientSchema>) {
     requireSecondFactor: c.requireSecondFactor,
     backchannelLogoutUri: c.backchannelLogoutUri,
     backchannelLogoutSessionRequired: c.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: c.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: c.requestObjectSigningAlg,
+    jwks: c.jwks,
+    dpopBoundAccessTokens: c.dpopBoundAccessTokens,
+    subjectType: c.subjectType,
+    sectorIdentifierUri: c.sectorIdentifierUri,
   };
 }
 
@@ -190,9 +222,10 @@ export function newClientId(): string {
 export async function registerClient(
   db: Database,
   input: NewClientInput,
-  options: { id?: string; clientSecret?: string; by?: AuditBy } = {},
+  options: { id?: string; clientSecret?: string; by?: AuditBy; fetchSector?: typeof fetch } = {},
 ): Promise<{ client: ClientRecord; clientSecret?: string }> {
   const c = parseInput(newClientSchema, input);
+  await checkSectorIdentifier(c, options.fetchSector);
   const clientSecret = c.type === 'confidential' ? (options.clientSecret ?? generateClientSecret()) : undefined;
   const client = await insertClient(db, {
     id: options.id ?? newClientId(),
@@ -233,6 +266,7 @@ function changedFields(before: ClientRecord, after: ClientRecord): string[] {
  */
 export async function updateClient(db: Database, id: string, input: NewClientInput, by?: AuditBy): Promise<ClientRecord> {
   const c = parseInput(newClientSchema, input);
+  await checkSectorIdentifier(c);
   const existing = await findClient(db, id);
   if (!existing) throw new NotFound(`no client ${id}`);
   if (existing.confidential !== (c.type === 'confidential')) {

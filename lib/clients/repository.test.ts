@@ -37,6 +37,12 @@ const row: ClientRow = {
   require_second_factor: 0,
   backchannel_logout_uri: null,
   backchannel_logout_session_required: 0,
+  require_pushed_authorization_requests: 0,
+  request_object_signing_alg: null,
+  jwks: null,
+  dpop_bound_access_tokens: 0,
+  subject_type: 'public',
+  sector_identifier_uri: null,
 };
 
 test('a row becomes the metadata oidc-provider reads, the ID token signing algorithm included', () => {

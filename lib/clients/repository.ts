@@ -37,6 +37,19 @@ export interface ClientMetadata {
   /** OpenID Connect Back-Channel Logout 1.0 §2.2: where its logout tokens go (lib/logout/). */
   backchannel_logout_uri?: string;
   backchannel_logout_session_required?: boolean;
+  /** RFC 9126 §6; only present when true, so nothing changes for other clients. */
+  require_pushed_authorization_requests?: boolean;
+  /** RFC 9101 §10.5 (via RFC 7591): every request object signed with this alg. */
+  request_object_signing_alg?: string;
+  /** RFC 9101 §10.5: set with the alg, so the client's requests are request objects, never plain parameters. */
+  require_signed_request_object?: boolean;
+  /** RFC 7591 §2: the client's public keys (its request objects' signatures). */
+  jwks?: { keys: object[] };
+  /** RFC 9449 §5.2. */
+  dpop_bound_access_tokens?: boolean;
+  /** OIDC Core §8; absent for public subjects. */
+  subject_type?: 'pairwise';
+  sector_identifier_uri?: string;
 }
 
 /** The columns that hold JSON text, as the lists they hold. */
@@ -47,11 +60,25 @@ interface ClientLists {
 }
 
 /** A client as the CLI, the portal and the API see it (the model's fields, lists parsed): no secret material. */
-export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg'> &
+export type ClientRecord = Omit<Client, 'secretHash' | keyof ClientLists | 'idTokenSignedResponseAlg' | 'subjectType'> &
   ClientLists & {
     confidential: boolean;
     idTokenSignedResponseAlg: IdTokenSigningAlg;
+    subjectType: SubjectType;
   };
+
+/** OIDC Core §8: one `sub` for every client, or one per sector. */
+export const SUBJECT_TYPES = ['public', 'pairwise'] as const;
+export type SubjectType = (typeof SUBJECT_TYPES)[number];
+
+/** The protocol features an update may leave out: the client keeps what it has (its defaults when new). */
+type ProtocolFields =
+  | 'requirePushedAuthorizationRequests'
+  | 'requestObjectSigningAlg'
+  | 'jwks'
+  | 'dpopBoundAccessTokens'
+  | 'subjectType'
+  | 'sectorIdentifierUri';
 
 /**
  * What registering a client stores: its record without what the database sets, and the secret's hash.
@@ -70,6 +97,7 @@ export type NewClient = Omit<
   | 'approvalPending'
   | 'initialAccessTokenId'
   | 'lastUsedAt'
+  | ProtocolFields
 > & {
   secretHash: string | null;
   requireSecondFactor?: boolean;
@@ -79,7 +107,7 @@ export type NewClient = Omit<
   registeredDynamically?: boolean;
   approvalPending?: boolean;
   initialAccessTokenId?: string | null;
-};
+} & Partial<Pick<ClientRecord, ProtocolFields>>;
 
 /** What the provider reads of an enabled client, on every request that names one (raw driver). */
 const metadataFields = ['id', 'secretHash', 'applicationType', ...registrationFields] as const;
@@ -172,6 +200,13 @@ export function toClientMetadata(row: ClientRow): ClientMetadata {
     ...(row.backchannel_logout_uri
       ? { backchannel_logout_uri: row.backchannel_logout_uri, backchannel_logout_session_required: Boolean(row.backchannel_logout_session_required) }
       : {}),
+    // The protocol features below are absent unless set, so a client without them reads exactly as before.
+    ...(row.require_pushed_authorization_requests ? { require_pushed_authorization_requests: true } : {}),
+    ...(row.request_object_signing_alg ? { request_object_signing_alg: row.request_object_signing_alg, require_signed_request_object: true } : {}),
+    ...(row.jwks ? { jwks: JSON.parse(row.jwks) as { keys: object[] } } : {}),
+    ...(row.dpop_bound_access_tokens ? { dpop_bound_access_tokens: true } : {}),
+    ...(row.subject_type === 'pairwise' ? { subject_type: 'pairwise' as const } : {}),
+    ...(row.sector_identifier_uri ? { sector_identifier_uri: row.sector_identifier_uri } : {}),
   };
 }
 
@@ -198,6 +233,12 @@ function toRecord(row: Client): ClientRecord {
     approvalPending: row.approvalPending,
     initialAccessTokenId: row.initialAccessTokenId,
     lastUsedAt: row.lastUsedAt,
+    requirePushedAuthorizationRequests: row.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: row.requestObjectSigningAlg,
+    jwks: row.jwks,
+    dpopBoundAccessTokens: row.dpopBoundAccessTokens,
+    subjectType: row.subjectType === 'pairwise' ? 'pairwise' : 'public',
+    sectorIdentifierUri: row.sectorIdentifierUri,
     enabled: row.enabled,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -383,6 +383,39 @@ const envSchema = z.object({
     .max(30)
     .default(10),
   /**
+   * `on` serves the device authorization grant (RFC 8628) at `/oauth/device/auth`, with the page where
+   * a person types the code at `/oauth/device`, and lists it in discovery. Each client still needs the
+   * `urn:ietf:params:oauth:grant-type:device_code` grant. See [Protocol features](protocol-features.md#device-authorization-grant).
+   */
+  DEVICE_FLOW: z.enum(['off', 'on']).default('off'),
+  /**
+   * `on` accepts pushed authorization requests (RFC 9126) at `/oauth/par` and lists the endpoint; a
+   * client then may be required to use it. See [Protocol features](protocol-features.md#pushed-authorization-requests-par).
+   */
+  PUSHED_AUTHORIZATION_REQUESTS: z.enum(['off', 'on']).default('off'),
+  /**
+   * `on` accepts signed request objects (RFC 9101, the `request` parameter; never `alg: none`); a
+   * client with `request_object_signing_alg` must send them. See [Protocol features](protocol-features.md#signed-request-objects-jar).
+   */
+  REQUEST_OBJECTS: z.enum(['off', 'on']).default('off'),
+  /**
+   * `on` accepts DPoP proofs (RFC 9449) and binds tokens to them, with server nonces and replay
+   * detection shared by every instance; a client with `dpop_bound_access_tokens` must use them. See
+   * [Protocol features](protocol-features.md#dpop).
+   */
+  DPOP: z.enum(['off', 'on']).default('off'),
+  /**
+   * `on` offers pairwise subject identifiers (OpenID Connect Core §8) to the clients set to them. Turning
+   * it off again gives those clients public subjects: their users look new to them. See
+   * [Protocol features](protocol-features.md#pairwise-subject-identifiers).
+   */
+  PAIRWISE_SUBJECTS: z.enum(['off', 'on']).default('off'),
+  /**
+   * `on` accepts the `claims` request parameter (OpenID Connect Core §5.5), so a client can ask for single
+   * claims in the ID token or at userinfo. See [Protocol features](protocol-features.md#claims-request-parameter).
+   */
+  CLAIMS_PARAMETER: z.enum(['off', 'on']).default('off'),
+  /**
    * Sign-ups per source address an hour (IPv6: per /64), taken usernames included; past it the address
    * waits until the hour ends.
    */

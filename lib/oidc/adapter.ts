@@ -22,7 +22,7 @@ import {
 } from '../db/artifact-store.ts';
 import { type ArtifactPayload, destroyGrant, TOKEN_MODELS } from '../db/artifacts.ts';
 import { databaseKind } from '../config/env.ts';
-import { cachedClientMetadata, findRegisteredClientMetadata } from '../clients/repository.ts';
+import { cachedClientMetadata, type ClientMetadata, findRegisteredClientMetadata } from '../clients/repository.ts';
 import { deleteRegisteredClient, storeRegisteredClient } from '../registration/clients.ts';
 import { registrationRequest } from '../registration/scope.ts';
 import { findInitialAccessTokenPayload } from './registration.ts';
@@ -61,6 +61,13 @@ const bindsToken = (token: ArtifactPayload) => (session: ArtifactPayload) => {
 };
 
 /**
+ * An expired device code is kept this much longer: the device's poll must get `expired_token` (RFC 8628 §3.5)
+ * and the person's page "this code has expired", which oidc-provider answers only for a code it still finds
+ * (it reads the code's own `exp`); one the store had dropped would be an unknown code.
+ */
+const EXPIRED_DEVICE_CODE_KEPT_MS = 10 * 60 * 1000;
+
+/**
  * Builds the adapter class the provider instantiates once per model name; with `metrics`, every call is
  * timed per operation and, with tracing on, is a span of its own under the request's (lib/ops/tracing.ts).
  */
@@ -71,7 +78,10 @@ export function adapterFor(
     metrics,
     cachedRead = cachedRequest,
     withheldScopes,
+    clientMetadata = (metadata) => metadata,
   }: {
+    /** What the provider reads of a stored client (lib/oidc/protocol-features.ts leaves out the features that are off). */
+    clientMetadata?: (metadata: ClientMetadata | undefined) => ClientMetadata | undefined;
     /** The context's clock (lib/context.ts): what expires, and when, is decided against it. */
     now: () => number;
     metrics?: Pick<Metrics, 'storageCall'>;
@@ -104,7 +114,8 @@ export function adapterFor(
         if (!request) throw new Error('clients are managed by the CLI and portal, not the provider');
         return storeRegisteredClient(db, id, payload as Record<string, unknown>, request, now());
       }
-      const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn * 1000 : null;
+      const kept = this.model === 'DeviceCode' ? EXPIRED_DEVICE_CODE_KEPT_MS : 0;
+      const expiresAt = typeof expiresIn === 'number' ? now() + expiresIn * 1000 + kept : null;
       await saveArtifact(db, this.model, id, payload, expiresAt);
     }
 
@@ -112,8 +123,11 @@ export function adapterFor(
       if (this.model === 'Client') {
         const metadata = await cachedClientMetadata(db, id, now());
         // A self-registered client waiting for approval exists only to manage its registration (RFC 7592).
-        if (!metadata && registrationRequest()) return withoutWithheld((await findRegisteredClientMetadata(db, id)) as AdapterPayload | undefined);
-        return withoutWithheld(metadata as AdapterPayload | undefined);
+        // What the provider reads: without the protocol features that are off, then without the scopes that are.
+        if (!metadata && registrationRequest()) {
+          return withoutWithheld(clientMetadata(await findRegisteredClientMetadata(db, id)) as AdapterPayload | undefined);
+        }
+        return withoutWithheld(clientMetadata(metadata) as AdapterPayload | undefined);
       }
       if (this.model === 'InitialAccessToken') return findInitialAccessTokenPayload(db, id, now()) as Promise<AdapterPayload | undefined>;
       const cached = cachedRead();

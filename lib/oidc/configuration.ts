@@ -25,6 +25,8 @@ import { apiTokenClaims, resourceIndicators } from './resource-indicators.ts';
 import { AUTHORIZATION_SCOPES, authorizationClaims } from '../authorization/claims.ts';
 import { accessOf } from '../authorization/repository.ts';
 import { registrationFeatures, type RegistrationMode } from './registration.ts';
+import type { Throttle } from '../platform/throttle.ts';
+import { clientMetadataWithin, NO_PROTOCOL_FEATURES, protocolFeatureConfiguration, type ProtocolFeatures, type ProtocolSecrets } from './protocol-features.ts';
 
 const trustMessages: Record<TrustViolation, string> = {
   public_resource_server: 'only confidential clients can be resource servers',
@@ -58,6 +60,12 @@ export interface ProviderSettings {
   backchannelLogout?: boolean;
   /** DYNAMIC_REGISTRATION (lib/oidc/registration.ts); off when not given. */
   dynamicRegistration?: RegistrationMode;
+  /** The protocol features the operator turned on (lib/oidc/protocol-features.ts); none when not given. */
+  protocol?: ProtocolFeatures;
+  /** Their shared secrets, for the ones that are on. */
+  protocolSecrets?: ProtocolSecrets;
+  /** Counts wrong device user codes against their source (lib/oidc/device-pages.ts); the bench's bare configuration has none. */
+  throttle?: Pick<Throttle, 'linkFailed'>;
 }
 
 /** Mount points of the provider's endpoints: everything under /oauth (discovery stays at /.well-known). */
@@ -124,11 +132,23 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     defaultLocale: settings.defaultLocale ?? 'en',
     clientDisabled: async (clientId: string) => (await findClient(db, clientId))?.enabled === false,
   };
+  const protocol = settings.protocol ?? NO_PROTOCOL_FEATURES;
+  const {
+    features: protocolFeatures,
+    requestObjectSigningAlgValues,
+    ...protocolOptions
+  } = protocolFeatureConfiguration(
+    protocol,
+    settings.protocolSecrets ?? {},
+    pageSettings,
+    settings.throttle ?? { linkFailed: async () => ({ locked: false }) },
+  );
 
   return {
     adapter: adapterFor(db, {
       now: settings.now,
       metrics: settings.metrics,
+      clientMetadata: clientMetadataWithin(protocol),
       withheldScopes: groupsRoles ? undefined : new Set<string>(AUTHORIZATION_SCOPES),
     }),
     // Clients come from the database through the adapter (model "Client").
@@ -164,7 +184,10 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       userinfoSigningAlgValues: ['RS256', 'ES256'],
       introspectionSigningAlgValues: ['RS256', 'ES256'],
       authorizationSigningAlgValues: ['RS256', 'ES256'],
+      requestObjectSigningAlgValues,
     },
+    // Subject types, pairwise subjects and the sector check (lib/oidc/protocol-features.ts).
+    ...protocolOptions,
     // `groups` and `roles` only when turned on: discovery lists what exists.
     scopes: groupsRoles ? [...SUPPORTED_SCOPES, ...AUTHORIZATION_SCOPES] : [...SUPPORTED_SCOPES],
     // The acr values a sign-in can carry (lib/oidc/authentication-context.ts): password
@@ -261,6 +284,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // signed in" unticked) gets a cookie without Expires, which ends with the browser, and a short idle limit.
       Session: (_ctx, session) => (session.transient ? (settings.sessionIdleTtl ?? settings.sessionTtl) : settings.sessionTtl),
       Interaction: 3600,
+      // RFC 8628 §3.2 expires_in: ten minutes to walk to another device and sign in.
+      DeviceCode: 600,
     },
     // Added to oidc-provider's own discovery document (merged with its defaults). prompt_values_supported
     // (Initiating User Registration via OpenID Connect 1.0 §4.1, which defines it for all prompt values) is not
@@ -272,9 +297,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       clientCredentials: { enabled: true },
       // APIs registered by admins (lib/authorization), named by `resource` (RFC 8707).
       resourceIndicators: resourceIndicators(db),
-      // Off until they are tested end to end here: discovery advertises only what works.
-      pushedAuthorizationRequests: { enabled: false },
-      dPoP: { enabled: false },
+      // Device flow, PAR, JAR, DPoP and the claims parameter: each on only when the operator
+      // turns it on (lib/oidc/protocol-features.ts), so discovery advertises exactly those.
+      ...protocolFeatures,
       revocation: {
         enabled: true,
         // RFC 7009 §2.1: a client revokes only tokens issued to it.

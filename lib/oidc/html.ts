@@ -14,8 +14,8 @@ export function escapeHtml(value: unknown): string {
 
 // The same surfaces and greys as app/globals.css gives the pages (slate, and its dark remapping).
 const layout = `*{box-sizing:border-box}:root{color-scheme:light dark;--page:#f8fafc;--card:#fff;--border:#e2e8f0;--text:#0f172a;--muted:#475569;
---code:#f1f5f9;--control:#7d889a}@media (prefers-color-scheme:dark){:root{--page:#020617;--card:#0f172a;--border:#334155;--text:#f1f5f9;
---muted:#a9b5c7;--code:#1e293b;--control:#64748b}}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;
+--code:#f1f5f9;--control:#7d889a;--alert:#b91c1c}@media (prefers-color-scheme:dark){:root{--page:#020617;--card:#0f172a;--border:#334155;--text:#f1f5f9;
+--muted:#a9b5c7;--code:#1e293b;--control:#64748b;--alert:#fca5a5}}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;
 background:var(--page);color:var(--text);font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{width:100%;max-width:26rem;margin:1.5rem;padding:2rem;background:var(--card);border:1px solid var(--border);border-radius:.75rem;
 box-shadow:0 1px 3px rgba(15,23,42,.08)}h1{font-size:1.25rem;margin:0 0 .75rem}p{color:var(--muted);line-height:1.5;margin:.5rem 0}
@@ -28,7 +28,11 @@ a.button{display:block;box-sizing:border-box;width:100%;margin-top:1rem;padding:
 font-weight:600;background:var(--brand-accent);color:var(--brand-on-accent)}a.button:hover{background:var(--brand-accent-hover);color:var(--brand-on-accent-hover)}
 .support{margin-top:1.5rem;padding-top:1rem;border-top:1px solid var(--border);font-size:.85rem}.support p{margin:.25rem 0}
 details{margin-top:.5rem;color:var(--muted);font-size:.85rem}summary{cursor:pointer}.brand{display:flex;align-items:center;gap:.625rem;
-font-weight:600;margin-bottom:1.5rem}.brand svg{color:var(--brand-accent-text)}.brand img{height:2rem;width:auto;max-width:10rem}`;
+font-weight:600;margin-bottom:1.5rem}.brand svg{color:var(--brand-accent-text)}.brand img{height:2rem;width:auto;max-width:10rem}
+label{display:block;font-weight:600;margin-top:1rem}input[type=text]{width:100%;margin-top:.35rem;padding:.6rem .75rem;border:1px solid var(--control);
+border-radius:.5rem;background:var(--card);color:var(--text);font:inherit;font-size:1.25rem;letter-spacing:.15em;text-transform:uppercase}
+input:focus-visible{outline:3px solid var(--brand-accent-ring);outline-offset:2px}p.hint{font-size:.85rem}
+p.alert{color:var(--alert);font-weight:600}.user-code code{font-size:1.5rem;letter-spacing:.15em}`;
 
 export interface ProviderPages {
   /** A complete page in `locale` (its `<html lang>`); `body` must already be escaped. */

@@ -16,7 +16,11 @@ import { jwtAccessTokenIds, useJwtAccessTokens } from './jwt-access-tokens.ts';
 import { useStructuredTokenLookup } from './extensions/structured-tokens.ts';
 import { useQueuedBackchannelLogout } from './backchannel-logout.ts';
 import { useDynamicRegistration } from './registration.ts';
-import { providerConfiguration } from './configuration.ts';
+import { providerConfiguration, routes } from './configuration.ts';
+import { devicePageSettings, useUserCodeThrottle } from './device-pages.ts';
+import { loadProtocolSecrets, protocolFeaturesOf } from './protocol-features.ts';
+import { useAtomicReplayDetection } from './replay-detection.ts';
+import { useDevicePollingPace } from './extensions/device-polling.ts';
 import { useExtensions } from './extensions/index.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
 import { logServerError } from './server-errors.ts';
@@ -38,7 +42,12 @@ export async function createProvider({
   log,
   now,
 }: Pick<AppContext, 'db' | 'config' | 'throttle' | 'metrics' | 'log' | 'now'>): Promise<BuiltProvider> {
-  const [{ jwks, version }, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db, config.COOKIE_KEYS)]);
+  const protocol = protocolFeaturesOf(config);
+  const [{ jwks, version }, cookieKeys, protocolSecrets] = await Promise.all([
+    loadSigningKeys(db),
+    loadCookieKeys(db, config.COOKIE_KEYS),
+    loadProtocolSecrets(db, protocol),
+  ]);
   const brand = brandFrom(config);
   const provider = new Provider(
     config.ISSUER,
@@ -59,6 +68,9 @@ export async function createProvider({
       groupsRolesClaims: config.GROUPS_ROLES_CLAIMS === 'on',
       backchannelLogout: config.BACKCHANNEL_LOGOUT === 'on',
       dynamicRegistration: config.DYNAMIC_REGISTRATION,
+      protocol,
+      protocolSecrets,
+      throttle,
     }),
   );
   // Koa reads host and scheme from X-Forwarded-Host/-Proto, which both mounts
@@ -69,10 +81,15 @@ export async function createProvider({
   // An API's JWT access tokens, introspected and revoked like the opaque ones (./jwt-access-tokens.ts).
   const jtiOf = jwtAccessTokenIds(jwks, config.ISSUER);
   useJwtAccessTokens(provider, jtiOf);
+  if (protocol.dPoP) useAtomicReplayDetection(provider, db, now);
   useExtensions(provider, brand, log);
   useStructuredTokenLookup(provider);
   if (config.BACKCHANNEL_LOGOUT === 'on') useQueuedBackchannelLogout(provider, db, now);
   useDynamicRegistration(provider, { throttle, config });
+  if (protocol.deviceFlow) {
+    useUserCodeThrottle(provider, routes.code_verification, devicePageSettings(brand, config.DEFAULT_LOCALE), throttle);
+    useDevicePollingPace(provider, { token: routes.token, deviceAuthorization: routes.device_authorization }, db, now);
+  }
   // oidc-provider answers its own 500s with a generic server_error and tells no one unless listened to.
   provider.on('server_error', (ctx, error) => logServerError(log, ctx.get('x-request-id'), error));
   // Emitted once the token endpoint has answered a grant with its tokens.

@@ -24,6 +24,12 @@ const rfcCodes: Record<string, { status: number; error: string; description: str
     error: 'unauthorized_client',
     description: 'the client is not registered for this grant type',
   },
+  // The device authorization endpoint (RFC 8628 §3.2 answers with RFC 6749 §5.2's codes) for a client without the grant.
+  'urn:ietf:params:oauth:grant-type:device_code is not allowed for this client': {
+    status: 400,
+    error: 'unauthorized_client',
+    description: 'the client is not registered for the device code grant',
+  },
 };
 
 export function useErrorConventions(provider: Provider): void {

@@ -29,6 +29,12 @@ export interface ClientFormValues {
   requireSecondFactor: boolean;
   backchannelLogoutUri: string;
   backchannelLogoutSessionRequired: boolean;
+  requirePushedAuthorizationRequests: boolean;
+  requestObjectSigningAlg: string;
+  jwks: string;
+  dpopBoundAccessTokens: boolean;
+  subjectType: string;
+  sectorIdentifierUri: string;
 }
 
 export const clientFields: ReadonlyArray<keyof ClientFormValues> = clientInputFields;
@@ -106,6 +112,12 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     requireSecondFactor: form.get('requireSecondFactor') === 'on',
     backchannelLogoutUri: text(form, 'backchannelLogoutUri').trim().slice(0, 2_000),
     backchannelLogoutSessionRequired: form.get('backchannelLogoutSessionRequired') === 'on',
+    requirePushedAuthorizationRequests: form.get('requirePushedAuthorizationRequests') === 'on',
+    requestObjectSigningAlg: text(form, 'requestObjectSigningAlg').slice(0, 20),
+    jwks: text(form, 'jwks').trim().slice(0, 20_000),
+    dpopBoundAccessTokens: form.get('dpopBoundAccessTokens') === 'on',
+    subjectType: text(form, 'subjectType') === 'pairwise' ? 'pairwise' : 'public',
+    sectorIdentifierUri: text(form, 'sectorIdentifierUri').trim().slice(0, 2_000),
   };
   const values = publicOnly(withinLayout(raw, { ...layout, type: raw.type }));
   const input: NewClientInput = {
@@ -126,6 +138,12 @@ export function readClientForm(form: FormData, type?: 'confidential' | 'public')
     requireSecondFactor: values.requireSecondFactor,
     backchannelLogoutUri: values.backchannelLogoutUri || null,
     backchannelLogoutSessionRequired: values.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: values.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: (values.requestObjectSigningAlg || null) as NewClientInput['requestObjectSigningAlg'],
+    jwks: values.jwks || null,
+    dpopBoundAccessTokens: values.dpopBoundAccessTokens,
+    subjectType: values.subjectType as NewClientInput['subjectType'],
+    sectorIdentifierUri: values.sectorIdentifierUri || null,
   };
   return { values, input, kind };
 }
@@ -149,6 +167,12 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       requireSecondFactor: false,
       backchannelLogoutUri: '',
       backchannelLogoutSessionRequired: false,
+      requirePushedAuthorizationRequests: false,
+      requestObjectSigningAlg: '',
+      jwks: '',
+      dpopBoundAccessTokens: false,
+      subjectType: 'public',
+      sectorIdentifierUri: '',
     };
   }
   return {
@@ -167,5 +191,11 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
     requireSecondFactor: client.requireSecondFactor,
     backchannelLogoutUri: client.backchannelLogoutUri ?? '',
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: client.requestObjectSigningAlg ?? '',
+    jwks: client.jwks ?? '',
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
+    subjectType: client.subjectType,
+    sectorIdentifierUri: client.sectorIdentifierUri ?? '',
   };
 }

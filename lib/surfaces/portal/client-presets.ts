@@ -13,8 +13,10 @@ export type ClientPreset = (typeof CLIENT_PRESETS)[number];
 export type ClientKind = ClientPreset | 'custom';
 
 const GRANTS = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+/** RFC 8628: offered on the whole form only (a TV or CLI app is registered as a custom client). */
+const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 const SCOPES = ['openid', 'profile', 'email', 'offline_access', 'introspect', 'admin'] as const;
-type Grant = (typeof GRANTS)[number];
+type Grant = (typeof GRANTS)[number] | typeof DEVICE_CODE;
 type Scope = (typeof SCOPES)[number];
 
 /** What the form shows for a kind: the type it fixes (or the person's choice), the grants and scopes it offers, the field groups it can use. */
@@ -78,7 +80,7 @@ export const CLIENT_LAYOUTS: Record<ClientKind, ClientLayout> = {
   },
   custom: {
     kind: 'custom',
-    grantTypes: GRANTS,
+    grantTypes: [...GRANTS, DEVICE_CODE],
     scopes: SCOPES,
     authMethod: true,
     redirects: true,
@@ -140,6 +142,17 @@ export function withinLayout(values: ClientFormValues, layout: ClientLayout): Cl
     backchannelLogoutSessionRequired: layout.people ? values.backchannelLogoutSessionRequired : false,
     resourceServer: layout.kind === 'api' ? true : layout.resourceServer ? values.resourceServer : false,
     adminApi: layout.adminApi ? values.adminApi : false,
+    // The protocol features (PAR, JAR, DPoP, pairwise) belong to apps that sign people in.
+    ...(layout.people
+      ? {}
+      : {
+          requirePushedAuthorizationRequests: false,
+          requestObjectSigningAlg: '',
+          jwks: '',
+          dpopBoundAccessTokens: false,
+          subjectType: 'public',
+          sectorIdentifierUri: '',
+        }),
   };
 }
 

@@ -9,9 +9,13 @@ import { z } from 'zod';
 import type { ClientRecord } from '../../../clients/repository.ts';
 import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../../clients/manage.ts';
 import { clientToWire, clientType } from '../../../services/wire.ts';
+import { REQUEST_OBJECT_SIGNING_ALGS } from '../../../clients/protocol-features.ts';
+import { SUBJECT_TYPES } from '../../../clients/repository.ts';
 import { pageOf, timestamp } from './common.ts';
 
 const field = newClientSchema.shape;
+/** RFC 7517 §5 as JSON on the wire; stored as its text (lib/clients/protocol-features.ts checks the keys are public). */
+const jwksObject = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 const authMethods = field.tokenEndpointAuthMethod.unwrap().options;
 
 export const clientSchema = z
@@ -38,6 +42,12 @@ export const clientSchema = z
     backchannel_logout_session_required: z.boolean().meta({ description: "Its logout tokens and ID tokens carry the session's sid." }),
     registered_dynamically: z.boolean().meta({ description: 'The client registered itself at /oauth/register (RFC 7591).' }),
     approval_pending: z.boolean().meta({ description: 'A self-registered client waiting for an admin to approve it: it signs no one in until then.' }),
+    require_pushed_authorization_requests: z.boolean().meta({ description: 'Authorization requests only through /oauth/par (RFC 9126 §6).' }),
+    request_object_signing_alg: z.enum(REQUEST_OBJECT_SIGNING_ALGS).nullable().meta({ description: 'Every request object signed with this alg (RFC 9101).' }),
+    jwks: jwksObject.nullable().meta({ description: "The client's public keys (RFC 7591 §2), for its request objects." }),
+    dpop_bound_access_tokens: z.boolean().meta({ description: 'Tokens only with a DPoP proof (RFC 9449 §5.2).' }),
+    subject_type: z.enum(SUBJECT_TYPES).meta({ description: 'public, or pairwise: a sub per sector (OIDC Core §8).' }),
+    sector_identifier_uri: z.string().nullable().meta({ description: 'OIDC Core §8.1; its host is the sector.' }),
     enabled: z.boolean(),
     managed: z.boolean().meta({ description: 'Gatehouse manages this client itself (the admin portal signs in with it): read only.' }),
     created_at: timestamp,
@@ -94,6 +104,18 @@ const clientFields = {
   backchannel_logout_session_required: field.backchannelLogoutSessionRequired.unwrap().meta({
     description: "The client's logout tokens and ID tokens carry the session's sid. Default false.",
   }),
+  require_pushed_authorization_requests: field.requirePushedAuthorizationRequests.unwrap().meta({
+    description: 'Authorization requests only by a request_uri from /oauth/par (RFC 9126 §6). Default false.',
+  }),
+  request_object_signing_alg: field.requestObjectSigningAlg.unwrap().meta({
+    description: 'Every authorization request a request object signed with this alg by a key in jwks (RFC 9101). Default null.',
+  }),
+  jwks: jwksObject.nullable().meta({ description: "The client's public keys (RFC 7591 §2): needed with request_object_signing_alg." }),
+  dpop_bound_access_tokens: field.dpopBoundAccessTokens.unwrap().meta({ description: 'Tokens only with a DPoP proof (RFC 9449 §5.2). Default false.' }),
+  subject_type: field.subjectType.unwrap().meta({ description: 'public (default) or pairwise (OIDC Core §8).' }),
+  sector_identifier_uri: field.sectorIdentifierUri.unwrap().meta({
+    description: 'Pairwise only: an https URL answering a JSON array holding every redirect URI (OIDC Core §8.1), fetched when saved.',
+  }),
 };
 
 export const newClientBodySchema = z
@@ -134,6 +156,12 @@ export const clientFieldNames: Record<string, string> = {
   requireSecondFactor: 'require_second_factor',
   backchannelLogoutUri: 'backchannel_logout_uri',
   backchannelLogoutSessionRequired: 'backchannel_logout_session_required',
+  requirePushedAuthorizationRequests: 'require_pushed_authorization_requests',
+  requestObjectSigningAlg: 'request_object_signing_alg',
+  jwks: 'jwks',
+  dpopBoundAccessTokens: 'dpop_bound_access_tokens',
+  subjectType: 'subject_type',
+  sectorIdentifierUri: 'sector_identifier_uri',
 };
 
 const splitScope = (scope: string) => scope.split(/\s+/).filter(Boolean) as NewClientInput['scopes'];
@@ -158,6 +186,12 @@ export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {
     requireSecondFactor: given(body.require_second_factor, base.requireSecondFactor),
     backchannelLogoutUri: given(body.backchannel_logout_uri, base.backchannelLogoutUri),
     backchannelLogoutSessionRequired: given(body.backchannel_logout_session_required, base.backchannelLogoutSessionRequired),
+    requirePushedAuthorizationRequests: given(body.require_pushed_authorization_requests, base.requirePushedAuthorizationRequests),
+    requestObjectSigningAlg: given(body.request_object_signing_alg, base.requestObjectSigningAlg),
+    jwks: body.jwks === undefined ? base.jwks : body.jwks && JSON.stringify(body.jwks),
+    dpopBoundAccessTokens: given(body.dpop_bound_access_tokens, base.dpopBoundAccessTokens),
+    subjectType: given(body.subject_type, base.subjectType),
+    sectorIdentifierUri: given(body.sector_identifier_uri, base.sectorIdentifierUri),
   };
 }
 
@@ -179,6 +213,12 @@ export function registrationOf(client: ClientRecord): NewClientInput {
     requireSecondFactor: client.requireSecondFactor,
     backchannelLogoutUri: client.backchannelLogoutUri,
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: client.requestObjectSigningAlg as NewClientInput['requestObjectSigningAlg'],
+    jwks: client.jwks,
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
+    subjectType: client.subjectType,
+    sectorIdentifierUri: client.sectorIdentifierUri,
   };
 }
 
