@@ -23,6 +23,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
           'admin.clientSections',
           'admin.quickstart',
           'admin.clientActions',
+          'admin.connectionForm',
           'admin.userForm',
           'admin.keyRotation',
           'problems',

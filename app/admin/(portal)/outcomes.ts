@@ -9,10 +9,10 @@ import { notFound, redirect } from 'next/navigation';
 import type { Permission } from '@/lib/admin-roles/roles';
 import { requireAdmin, type ActsOn, type AdminUser } from '@/lib/surfaces/portal/session';
 
-type Area = 'clients' | 'users';
+type Area = 'clients' | 'users' | 'connections';
 type FormResult<T> = Exclude<T, { status: 'saved' | 'not_found' }>;
 
-/** A client's or user's page in the portal. */
+/** A client's, user's or connection's page in the portal. */
 export const recordPath = (area: Area, id: string) => `/admin/${area}/${encodeURIComponent(id)}`;
 
 /**
@@ -23,7 +23,7 @@ export async function asAdmin<T>(permission: Permission, returnTo: string, act: 
   return act(await requireAdmin(permission, returnTo, actsOn));
 }
 
-const MANAGE: Record<Area, Permission> = { clients: 'clients.manage', users: 'users.manage' };
+const MANAGE: Record<Area, Permission> = { clients: 'clients.manage', users: 'users.manage', connections: 'connections.manage' };
 
 /** The form of /admin/<area>/new: its state after `create`. */
 export function createRecord<T>(area: Area, create: (admin: AdminUser) => Promise<T>): Promise<T> {
@@ -36,7 +36,8 @@ export async function editRecord<T extends { status: string; notice?: string }>(
   id: string,
   save: (admin: AdminUser) => Promise<T>,
 ): Promise<FormResult<T>> {
-  const actsOn = area === 'users' ? { userId: id } : { clientId: id };
+  // Whose role the change must respect: a person's, or an admin-API client's; a connection has none.
+  const actsOn = area === 'users' ? { userId: id } : area === 'clients' ? { clientId: id } : undefined;
   return afterForm(recordPath(area, id), await asAdmin(MANAGE[area], `${recordPath(area, id)}/edit`, save, actsOn));
 }
 

@@ -17,12 +17,13 @@ import {
 } from '@/lib/surfaces/portal/users';
 import type { NewUserState, PasswordState, ProfileFormState } from '@/lib/surfaces/portal/users';
 import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
+import { unlinkIdentityFor } from '@/lib/surfaces/portal/connections';
 import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath } from '../outcomes';
 
 const userPath = (id: string) => recordPath('users', id);
 
 /** What an unticked confirmation says, in the admin area's words. */
-const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed' | 'roleUnconfirmed') =>
+const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed' | 'roleUnconfirmed' | 'unlinkUnconfirmed') =>
   (await getTranslations('admin.user'))(key);
 
 export async function createUserAction(_state: NewUserState, form: FormData): Promise<NewUserState> {
@@ -99,6 +100,14 @@ export async function revokeAppAction(id: string, clientId: string, _state: Conf
     const result = await asAdmin('users.manage', userPath(id), (admin) => revokeAppFor(admin, id, clientId), { userId: id });
     if (result.status === 'not_found') redirect(`${userPath(id)}?notice=app_gone`);
     redirect(`${userPath(id)}?notice=${result.status === 'done' ? 'app_revoked' : 'portal_app'}`);
+  });
+}
+
+/** Removes one of the person's identities at another provider; the last way into the account stays (identity_last). */
+export async function unlinkIdentityAction(id: string, identityId: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmOrSay(form, await unconfirmed('unlinkUnconfirmed'), async () => {
+    const result = await asAdmin('users.manage', userPath(id), (admin) => unlinkIdentityFor(admin, id, identityId), { userId: id });
+    redirect(`${userPath(id)}?notice=${result === 'unlinked' ? 'identity_unlinked' : result === 'last' ? 'identity_last' : 'identity_gone'}`);
   });
 }
 

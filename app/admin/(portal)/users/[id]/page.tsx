@@ -12,6 +12,7 @@ import { DetailColumns, DetailHeader, detailRoute, Facts, ItemList } from '@/com
 import { Card } from '@/components/ui/card';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { exactTimes } from '@/components/portal/when';
+import { identitiesFor } from '@/lib/surfaces/portal/connections';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { userDetails } from '@/lib/surfaces/portal/users';
 import {
@@ -25,6 +26,7 @@ import {
   enableUserAction,
   unlockAction,
   setRoleAction,
+  unlinkIdentityAction,
 } from '../actions';
 import { RoleForm } from '@/components/admin/role-form';
 
@@ -58,6 +60,9 @@ const noticeVariants = {
   app_revoked: 'success',
   app_gone: 'error',
   portal_app: 'error',
+  identity_unlinked: 'success',
+  identity_last: 'error',
+  identity_gone: 'error',
 } as const;
 
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
@@ -94,8 +99,10 @@ export default async function UserPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id, path } = await detailRoute('/admin/users', params);
-  const details = await userDetails(await requireAdmin('users.read', path), id);
+  const admin = await requireAdmin('users.read', path);
+  const details = await userDetails(admin, id);
   if (!details) notFound();
+  const identities = await identitiesFor(admin, details.user.id);
   const { user, lockedUntil, invitation, secondFactors, self, can, sessions, apps, activity } = details;
   const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.passkeys.length > 0 || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
@@ -317,6 +324,41 @@ export default async function UserPage({
                   submit={t('resetSubmit')}
                   pendingLabel={t('resetPending')}
                 />
+              </Card>
+            ) : null}
+
+            {identities.length ? (
+              <Card title={t('identities')} description={t('identitiesDescription')}>
+                <ItemList items={identities} empty="">
+                  {(identity) => (
+                    <li key={identity.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+                      <div className="min-w-0 text-sm">
+                        <p className="font-medium text-slate-900">{identity.connectionName}</p>
+                        {identity.email ? <p className="break-all text-slate-600">{identity.email}</p> : null}
+                        <p className="text-xs text-slate-600">
+                          {t('identityUse', { linked: exact(identity.createdAt), used: maybeDate(identity.lastUsedAt) })}
+                        </p>
+                      </div>
+                      <ConfirmForm
+                        action={unlinkIdentityAction.bind(null, user.id, identity.id)}
+                        collapsed={
+                          <>
+                            {t('unlinkOpen')}
+                            <span className="sr-only"> {identity.connectionName}</span>
+                          </>
+                        }
+                        statement={t.rich('unlinkStatement', { provider: identity.connectionName, strong })}
+                        submit={
+                          <>
+                            {t('unlinkSubmit')}
+                            <span className="sr-only"> {identity.connectionName}</span>
+                          </>
+                        }
+                        pendingLabel={t('unlinkPending')}
+                      />
+                    </li>
+                  )}
+                </ItemList>
               </Card>
             ) : null}
 
