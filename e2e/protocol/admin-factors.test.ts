@@ -59,7 +59,7 @@ test('resetting removes TOTP and the recovery codes, answers the user, and is in
   assert.deepEqual(
     [event.actor, event.target, event.details],
     [
-      { id: null, username: `client:${automation.id}` },
+      { id: null, username: `client:${automation.id}`, role: 'admin' },
       { type: 'user', id: user.id, label: user.username },
       { totp: true, passkeys: 0, recovery_codes: recoveryCodes.length },
     ],

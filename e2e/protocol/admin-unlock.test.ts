@@ -71,7 +71,7 @@ test('a locked user shows until when; unlocking answers the user with locked_unt
   const [event] = log.body.data;
   assert.deepEqual(
     [event.actor, event.target, event.details],
-    [{ id: null, username: `client:${automation.id}` }, { type: 'user', id: user.id, label: user.username }, {}],
+    [{ id: null, username: `client:${automation.id}`, role: 'admin' }, { type: 'user', id: user.id, label: user.username }, {}],
   );
 });
 

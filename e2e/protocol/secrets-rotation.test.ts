@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { closeDatabase, database } from '../../lib/db/database.ts';
 import { keyringOf } from '../../lib/db/keyring.ts';
-import { sealedTables } from '../../lib/db/secrets.ts';
+import { SEALED_COLUMNS } from '../../lib/db/start-checks.ts';
 import { freePort, isolatedDatabase, spawnServer, startInstance } from '../support/server.ts';
 
 const [keyA, keyB, stranger] = [randomBytes(32), randomBytes(32), randomBytes(32)];
@@ -36,15 +36,21 @@ after(async () => {
   await own.drop();
 });
 
-/** Every sealed value, by table (the columns resealSecrets covers: lib/db/secrets.ts). */
+/** Every sealed value, by table (the columns resealSecrets covers: lib/db/secrets.ts, checked at start by lib/db/start-checks.ts). */
 async function sealedValues(): Promise<Record<string, string[]>> {
   const { sql } = database(own.url);
-  return {
-    signing_keys: (await sql.all<{ v: string }>('SELECT private_jwk AS v FROM signing_keys')).map((r) => r.v),
-    server_secrets: (await sql.all<{ v: string }>('SELECT value AS v FROM server_secrets')).map((r) => r.v),
-    user_factors: (await sql.all<{ v: string }>('SELECT secret AS v FROM user_factors')).map((r) => r.v),
-  };
+  const values: Record<string, string[]> = {};
+  for (const [table, column] of Object.entries(SEALED_COLUMNS)) {
+    values[table] = (await sql.all<{ v: string | null }>(`SELECT ${column} AS v FROM ${table}`)).flatMap((r) => (r.v ? [r.v] : []));
+  }
+  return values;
 }
+
+/**
+ * The tables this test fills through the server: keys, server secrets, a TOTP secret. A connection's client
+ * secret and an identity's kept upstream tokens are re-sealed by the same code, proven in lib/db/secrets.test.ts.
+ */
+const filledTables = ['signing_keys', 'server_secrets', 'user_factors'];
 
 const jwks = async () => (await (await fetch(`${baseUrl}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
 
@@ -71,7 +77,7 @@ before(async () => {
   totpUser = await makeUser({ secondFactor: true });
   published = (await jwks()).keys.map((k) => k.kid).sort();
   const underA = keyringOf([keyA]);
-  for (const table of sealedTables) {
+  for (const table of filledTables) {
     const values = (await sealedValues())[table];
     assert.ok(values.length > 0, `${table} holds something to rotate`);
     for (const value of values) assert.ok(underA.isCurrent(value), `${table} starts under A`);

@@ -65,8 +65,11 @@ export async function listConsents(db: Database, userId: string): Promise<Consen
 const union = (before: string[], added: readonly string[]) => [...new Set([...before, ...added])];
 
 /**
- * Adds what the person just allowed to their consent to the client (made on the first).
- * One transaction, so two consents given at once in two browsers both count.
+ * Adds what the person just allowed to their consent to the client (made on the first). Each write is one
+ * statement that applies only to the row it was merged from (compare-and-set on its content), tried again
+ * when another write came first: two consents given at once in two browsers both count, and no write holds
+ * a transaction open across round trips (on SQLite, an interactive transaction waiting for the one writer
+ * timed out under load: P1008 at the consent step).
  */
 export async function addToConsent(
   db: Database,
@@ -74,23 +77,33 @@ export async function addToConsent(
   clientId: string,
   given: { scopes: readonly string[]; claims: readonly string[]; resources?: Readonly<Record<string, readonly string[]>> },
 ): Promise<Consent> {
-  const row = await db.prisma.$transaction(async (tx) => {
-    const key = { userId_clientId: { userId, clientId } };
-    const before = await tx.consent.findUnique({ where: key, select: fields });
+  const key = { userId_clientId: { userId, clientId } };
+  for (let attempt = 0; ; attempt++) {
+    const before = await db.prisma.consent.findUnique({ where: key, select: fields });
     const scopes = union(before ? before.scopes.split(' ').filter(Boolean) : [], given.scopes).join(' ');
     const claims = JSON.stringify(union(before ? claimsOf(before.claims) : [], given.claims));
     const merged = before ? resourcesOf(before.resources) : {};
     for (const [indicator, permissions] of Object.entries(given.resources ?? {})) merged[indicator] = union(merged[indicator] ?? [], permissions);
     const resources = JSON.stringify(merged);
-    return tx.consent.upsert({
-      where: key,
-      create: { userId, clientId, scopes, claims, resources },
-      update: { scopes, claims, resources },
-      select: fields,
+    if (!before) {
+      try {
+        return asConsent(await db.prisma.consent.create({ data: { userId, clientId, scopes, claims, resources }, select: fields }));
+      } catch (error) {
+        // Another browser made the row first: merge into it.
+        if (!isUniqueViolation(error) || attempt >= 5) throw error;
+        continue;
+      }
+    }
+    const { count } = await db.prisma.consent.updateMany({
+      where: { userId, clientId, scopes: before.scopes, claims: before.claims, resources: before.resources },
+      data: { scopes, claims, resources },
     });
-  });
-  return asConsent(row);
+    if (count === 1) return asConsent({ ...before, scopes, claims, resources, updatedAt: new Date() });
+    if (attempt >= 5) throw new Error('the consent kept changing under this write');
+  }
 }
+
+const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: string }).code === 'P2002';
 
 /** Forgets the person's consent to the client; whether there was one. */
 export async function deleteConsent(db: Database, userId: string, clientId: string): Promise<boolean> {
