@@ -29,6 +29,10 @@ import {
   unlinkIdentityAction,
 } from '../actions';
 import { RoleForm } from '@/components/admin/role-form';
+import { PersonAccess } from '@/components/admin/person-access';
+import { may } from '@/lib/admin-roles/roles';
+import { personAccess } from '@/lib/surfaces/portal/authorization';
+import { giveRoleAction, joinGroupAction, leaveGroupAction, takeRoleAction } from '../../access/actions';
 
 export const dynamic = 'force-dynamic';
 
@@ -63,6 +67,7 @@ const noticeVariants = {
   identity_unlinked: 'success',
   identity_last: 'error',
   identity_gone: 'error',
+  access_saved: 'success',
 } as const;
 
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
@@ -103,6 +108,9 @@ export default async function UserPage({
   const details = await userDetails(admin, id);
   if (!details) notFound();
   const identities = await identitiesFor(admin, details.user.id);
+  // Groups and roles (lib/authorization): read with access.read, changed with access.manage.
+  const access = may(admin.role, 'access.read') ? await personAccess(details.user.id) : undefined;
+  const manageAccess = may(admin.role, 'access.manage');
   const { user, lockedUntil, invitation, secondFactors, self, can, sessions, apps, activity } = details;
   const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.passkeys.length > 0 || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
@@ -310,6 +318,35 @@ export default async function UserPage({
               </Card>
             ) : null}
 
+            {access ? (
+              <Card title={t('access')} description={t('accessDescription')}>
+                <PersonAccess
+                  {...access}
+                  labels={{
+                    groups: t('accessGroups'),
+                    roles: t('accessRoles'),
+                    none: t('none'),
+                    remove: t('accessRemove'),
+                    saving: t('accessSaving'),
+                    join: t('accessJoin'),
+                    give: t('accessGive'),
+                    group: t('accessGroup'),
+                    role: t('accessRole'),
+                  }}
+                  actions={
+                    manageAccess
+                      ? {
+                          join: joinGroupAction.bind(null, user.id),
+                          leave: (group) => leaveGroupAction.bind(null, user.id, group),
+                          give: giveRoleAction.bind(null, user.id),
+                          take: (role) => takeRoleAction.bind(null, user.id, role),
+                        }
+                      : undefined
+                  }
+                />
+              </Card>
+            ) : null}
+
             {can.manage ? (
               <Card title={t('password')} description={t('passwordDescription')}>
                 <SetPasswordForm action={setPasswordAction.bind(null, user.id)} username={user.username} />
@@ -339,23 +376,25 @@ export default async function UserPage({
                           {t('identityUse', { linked: exact(identity.createdAt), used: maybeDate(identity.lastUsedAt) })}
                         </p>
                       </div>
-                      <ConfirmForm
-                        action={unlinkIdentityAction.bind(null, user.id, identity.id)}
-                        collapsed={
-                          <>
-                            {t('unlinkOpen')}
-                            <span className="sr-only"> {identity.connectionName}</span>
-                          </>
-                        }
-                        statement={t.rich('unlinkStatement', { provider: identity.connectionName, strong })}
-                        submit={
-                          <>
-                            {t('unlinkSubmit')}
-                            <span className="sr-only"> {identity.connectionName}</span>
-                          </>
-                        }
-                        pendingLabel={t('unlinkPending')}
-                      />
+                      {can.manage ? (
+                        <ConfirmForm
+                          action={unlinkIdentityAction.bind(null, user.id, identity.id)}
+                          collapsed={
+                            <>
+                              {t('unlinkOpen')}
+                              <span className="sr-only"> {identity.connectionName}</span>
+                            </>
+                          }
+                          statement={t.rich('unlinkStatement', { provider: identity.connectionName, strong })}
+                          submit={
+                            <>
+                              {t('unlinkSubmit')}
+                              <span className="sr-only"> {identity.connectionName}</span>
+                            </>
+                          }
+                          pendingLabel={t('unlinkPending')}
+                        />
+                      ) : null}
                     </li>
                   )}
                 </ItemList>
