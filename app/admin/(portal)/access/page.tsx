@@ -7,6 +7,7 @@ import { getTranslations } from 'next-intl/server';
 import { AccessForm, RemoveButton } from '@/components/admin/access-form';
 import { ConfirmForm } from '@/components/portal/confirm';
 import { DataTable } from '@/components/portal/list';
+import { TextLink } from '@/components/ui/button';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { may } from '@/lib/admin-roles/roles';
@@ -55,7 +56,7 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
 
   return (
     <>
-      <PageHeader title={t('title')} description={t('description')} />
+      <PageHeader title={t('title')} description={t('description')} actions={<TextLink href="/admin/access/attributes">{t('attributesLink')}</TextLink>} />
       <NoticeFor notices={notices} notice={notice} />
       <div className="grid gap-6">
         <Card title={t('apis')}>

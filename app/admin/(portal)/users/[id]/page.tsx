@@ -30,6 +30,10 @@ import {
 } from '../actions';
 import { RoleForm } from '@/components/admin/role-form';
 import { PersonAccess } from '@/components/admin/person-access';
+import { AccessForm } from '@/components/admin/access-form';
+import { ClaimsFields } from '@/components/claims/claims-fields';
+import { claimsOf } from '@/lib/surfaces/portal/claims';
+import { savePersonClaimsAction } from '../../access/attributes/actions';
 import { may } from '@/lib/admin-roles/roles';
 import { personAccess } from '@/lib/surfaces/portal/authorization';
 import { giveRoleAction, joinGroupAction, leaveGroupAction, takeRoleAction } from '../../access/actions';
@@ -68,6 +72,7 @@ const noticeVariants = {
   identity_last: 'error',
   identity_gone: 'error',
   access_saved: 'success',
+  claims_saved: 'success',
 } as const;
 
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
@@ -111,6 +116,9 @@ export default async function UserPage({
   // Groups and roles (lib/authorization): read with access.read, changed with access.manage.
   const access = may(admin.role, 'access.read') ? await personAccess(details.user.id) : undefined;
   const manageAccess = may(admin.role, 'access.manage');
+  // The profile claims and custom attributes apps get (lib/users/profile-claims.ts, lib/claims): changed with users.manage.
+  const claims = await claimsOf(details.user.id);
+  const claimLabels = await getTranslations('claims');
   const { user, lockedUntil, invitation, secondFactors, self, can, sessions, apps, activity } = details;
   const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.passkeys.length > 0 || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
@@ -228,6 +236,29 @@ export default async function UserPage({
                   [t('lastChanged')]: exact(user.updatedAt),
                 }}
               />
+            </Card>
+
+            <Card title={t('claims')} description={t('claimsDescription')}>
+              {can.manage ? (
+                <AccessForm action={savePersonClaimsAction.bind(null, user.id)} submit={t('saveClaims')} pendingLabel={t('savingClaims')}>
+                  <ClaimsFields
+                    idPrefix="claims"
+                    admin
+                    profile={claims.profile}
+                    attributes={claims.attributes.map((a) => ({ key: a.key, name: a.name, type: a.type, value: claims.values[a.key] }))}
+                  />
+                </AccessForm>
+              ) : (
+                <Facts
+                  rows={Object.fromEntries([
+                    ...(['givenName', 'familyName', 'picture', 'locale', 'zoneinfo', 'phoneNumber'] as const).map((field) => [
+                      claimLabels(field),
+                      claims.profile[field] ?? none,
+                    ]),
+                    ...claims.attributes.map((a) => [a.name, claims.values[a.key] === undefined ? none : String(claims.values[a.key])]),
+                  ])}
+                />
+              )}
             </Card>
 
             <Card title={t('apps')} description={t('appsDescription')}>
