@@ -6,12 +6,14 @@
  * mode pass axe.
  */
 import { randomBytes } from 'node:crypto';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import type { AdminRole } from '../../lib/admin-roles/roles.ts';
 import { accessOf, findApiByIdentifier, findGroupByName, findRoleDetail } from '../../lib/authorization/repository.ts';
+import { listMappings, valuesOf } from '../../lib/claims/attributes.ts';
 import { database } from '../../lib/db/database.ts';
+import { profileClaimsOf } from '../../lib/users/profile-claims.ts';
 import { describeFindings, wcagFindings } from '../support/axe.ts';
-import { databaseUrl, makeUser } from '../support/fixtures.ts';
+import { databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin } from '../support/pages.ts';
 import { asAdmin } from '../support/signed-in.ts';
 
@@ -21,10 +23,12 @@ const unique = () => randomBytes(4).toString('hex');
 const db = () => database(databaseUrl);
 
 /** Opens the disclosure `summary` (within `scope`, a table row or the page) and returns its form's container. */
-async function open(scope: Page | ReturnType<Page['locator']>, summary: string) {
+async function open(scope: Page | Locator, summary: string) {
+  // A filter's inner locator is relative to what it filters: built from the page, not from `scope`.
+  const page = 'page' in scope && typeof scope.page === 'function' ? (scope as Locator).page() : (scope as Page);
   const details = scope
     .locator('details')
-    .filter({ has: scope.locator('summary', { hasText: summary }) })
+    .filter({ has: page.locator('summary', { hasText: summary }) })
     .first();
   await details.locator('summary').first().click();
   return details;
@@ -169,3 +173,46 @@ test('/admin/access with its forms open in German and dark mode: German words, n
     await context.close();
   }
 });
+
+asAdmin(
+  'an admin declares an attribute the person may change and maps it for a client; the person fills it and their given name on /account',
+  async ({ page, browser }) => {
+    const id = unique();
+    const key = `team_${id}`;
+    const client = await makeClient();
+    await page.goto('/admin/access/attributes');
+    await expect(page.getByRole('heading', { name: 'User attributes', level: 1 })).toBeVisible();
+    const declare = await open(page, 'Declare an attribute…');
+    await declare.getByLabel('Key').fill(key);
+    await declare.getByLabel('Name').fill(`Team ${id}`);
+    await declare.getByLabel('Changed by').selectOption('user');
+    await declare.getByRole('button', { name: 'Declare the attribute' }).click();
+    await expect(page.getByText('The attribute is declared.')).toBeVisible();
+    const map = await open(page, 'Map an attribute to a claim…');
+    await map.getByLabel('Client').selectOption(client.id);
+    await map.getByLabel('Claim name').fill(`team_${id}`);
+    await map.getByLabel('Attribute').selectOption(key);
+    await map.getByRole('button', { name: 'Map', exact: true }).click();
+    await expect(page.getByText('The claim is mapped.')).toBeVisible();
+    expect(await listMappings(db(), client.id)).toEqual([{ clientId: client.id, claim: `team_${id}`, attribute: key }]);
+
+    const context = await browser.newContext({ locale: 'en-US' });
+    try {
+      const person = await makeUser();
+      const own = await context.newPage();
+      await own.goto('/account');
+      await gatehouseLogin(own, person);
+      await own.getByLabel('Given name').fill('Ada');
+      await own.getByLabel('Phone number').fill('+49 30 1234567');
+      await own.getByLabel(`Team ${id}`).fill('Platform');
+      await own.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(own.getByText('Saved. Apps get the new details at your next sign-in.')).toBeVisible();
+      expect(await profileClaimsOf(db(), person.id)).toMatchObject({ givenName: 'Ada', phoneNumber: '+49301234567', phoneNumberVerified: false });
+      expect(await valuesOf(db(), person.id)).toEqual({ [key]: 'Platform' });
+      const findings = await wcagFindings(own, 'account-claims', 'light');
+      expect(findings, describeFindings(findings)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  },
+);
