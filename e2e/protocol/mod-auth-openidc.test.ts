@@ -13,7 +13,7 @@ import { addToGroup, createGroup, removeFromGroup } from '../../lib/authorizatio
 import { registerClient } from '../../lib/clients/manage.ts';
 import { database } from '../../lib/db/database.ts';
 import { createUser } from '../../lib/users/manage.ts';
-import { findApacheWithOpenidc, redirectUriFor, startProtectedSite } from '../support/apache.ts';
+import { findApacheWithOpenidc, type ProtectedSite, redirectUriFor, startProtectedSite } from '../support/apache.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { freePort, isolatedDatabase, startInstance } from '../support/server.ts';
 
@@ -32,51 +32,53 @@ test('Require claim groups:<group> lets a member in, and refuses them at their n
   assert.ok(apache, 'apache2 and mod_auth_openidc are installed (.ci/run installs them)');
   const store = isolatedDatabase('openidc');
   const instance = await startInstance({ DATABASE_URL: store.url, GROUPS_ROLES_CLAIMS: 'on' });
-  const db = database(store.url);
-  const port = await freePort();
-  const group = await createGroup(db, { name: `ops-${unique()}` });
-  const password = `pw-${unique()}-${unique()}`;
-  const user = await createUser(db, { username: `rp-${unique()}`, password, email: null, name: 'Relying Party Person', role: 'user' });
-  await addToGroup(db, group.name, user.username);
-  const { client, clientSecret } = await registerClient(db, {
-    name: 'Apache',
-    redirectUris: [redirectUriFor(port)],
-    scopes: ['openid', 'profile', 'groups'],
-    firstParty: true,
-  });
-  const site = await startProtectedSite(apache, {
-    issuer: instance.url,
-    clientId: client.id,
-    clientSecret: clientSecret!,
-    require: `claim groups:${group.name}`,
-    scope: 'openid groups',
-    port,
-  });
-  const gatehouse = new TestBrowser(instance.url);
-
-  /** One visit of the protected page from a browser without an Apache session: its answer after signing in. */
-  async function visit() {
-    const browser = new TestBrowser(site.url);
-    const start = await browser.navigate('/protected/page.txt');
-    const toGatehouse = start.location;
-    assert.ok(toGatehouse?.href.startsWith(instance.url), `sent to Gatehouse, not ${start.response.status}: ${site.errorLog()}`);
-    const callback = await authorize(gatehouse, toGatehouse!, { username: user.username, password });
-    assert.equal(callback.origin, site.url);
-    const back = await browser.navigate(callback);
-    return { status: back.response.status, body: await back.response.text() };
-  }
-
+  let site: ProtectedSite | undefined;
   try {
+    const db = database(store.url);
+    const port = await freePort();
+    const group = await createGroup(db, { name: `ops-${unique()}` });
+    const password = `pw-${unique()}-${unique()}`;
+    const user = await createUser(db, { username: `rp-${unique()}`, password, email: null, name: 'Relying Party Person', role: 'user' });
+    await addToGroup(db, group.name, user.username);
+    const { client, clientSecret } = await registerClient(db, {
+      name: 'Apache',
+      redirectUris: [redirectUriFor(port)],
+      scopes: ['openid', 'profile', 'groups'],
+      firstParty: true,
+    });
+    const rp = await startProtectedSite(apache, {
+      issuer: instance.url,
+      clientId: client.id,
+      clientSecret: clientSecret!,
+      require: `claim groups:${group.name}`,
+      scope: 'openid groups',
+      port,
+    });
+    site = rp;
+    const gatehouse = new TestBrowser(instance.url);
+
+    /** One visit of the protected page from a browser without an Apache session: its answer after signing in. */
+    const visit = async () => {
+      const browser = new TestBrowser(rp.url);
+      const start = await browser.navigate('/protected/page.txt');
+      const toGatehouse = start.location;
+      assert.ok(toGatehouse?.href.startsWith(instance.url), `sent to Gatehouse, not ${start.response.status}: ${rp.errorLog()}`);
+      const callback = await authorize(gatehouse, toGatehouse as URL, { username: user.username, password });
+      assert.equal(callback.origin, rp.url);
+      const back = await browser.navigate(callback);
+      return { status: back.response.status, body: await back.response.text() };
+    };
+
     const member = await visit();
-    assert.equal(member.status, 200, site.errorLog());
+    assert.equal(member.status, 200, rp.errorLog());
     assert.equal(member.body, 'members only\n');
 
     await removeFromGroup(db, group.name, { id: user.id });
     const removed = await visit();
-    assert.equal(removed.status, 403, `refused once out of ${group.name}: ${site.errorLog()}`);
+    assert.equal(removed.status, 403, `refused once out of ${group.name}: ${rp.errorLog()}`);
     assert.doesNotMatch(removed.body, /members only/);
   } finally {
-    await site.stop();
+    await site?.stop();
     await instance.stop();
     await store.drop();
   }

@@ -27,7 +27,7 @@ export function findApacheWithOpenidc(): { httpd: string; modules: string } | un
 }
 
 export interface ProtectedSite {
-  /** http://127.0.0.2:port: the site; `/protected/page.txt` is behind Gatehouse. */
+  /** http://127.0.0.1:port: the site; `/protected/page.txt` is behind Gatehouse. */
   url: string;
   redirectUri: string;
   errorLog(): string;
@@ -45,13 +45,13 @@ export interface RelyingPartySettings {
 }
 
 /** The site's redirect URI (register it with the client first): under the protected folder, as mod_auth_openidc wants. */
-export const redirectUriFor = (port: number) => `http://127.0.0.2:${port}/protected/redirect_uri`;
+export const redirectUriFor = (port: number) => `http://127.0.0.1:${port}/protected/redirect_uri`;
 
 export function apacheConfig(prefix: string, modules: string, rp: RelyingPartySettings): string {
   const load = (name: string, file: string) => `LoadModule ${name}_module ${modules}/${file}`;
   return `# Written by e2e/support/apache.ts for one test run.
-ServerName 127.0.0.2
-Listen 127.0.0.2:${rp.port}
+ServerName 127.0.0.1
+Listen 127.0.0.1:${rp.port}
 PidFile ${prefix}/httpd.pid
 DefaultRuntimeDir ${prefix}
 Mutex file:${prefix} default
@@ -104,7 +104,7 @@ export async function startProtectedSite(found: { httpd: string; modules: string
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.2:${rp.port}`;
+  const url = `http://127.0.0.1:${rp.port}`;
   const errorLog = () => {
     let file = '';
     try {

@@ -141,5 +141,5 @@ export async function unmapClaim(db: Database, clientId: string, claim: string, 
   await recordAuditBy(db, by, { action: 'client.claim_unmapped', target, details: { claim } });
 }
 
-export { listAttributes, listMappings, valuesOf, mappedClaims, mappedClaimNames } from './repository.ts';
+export { listAttributes, listMappings, valuesOf, mappedClaims } from './repository.ts';
 export type { AttributeRecord, AttributeValue, ClaimMappingRecord } from './repository.ts';

@@ -118,9 +118,3 @@ export async function mappedClaims(db: Database, clientId: string, userId: strin
   }
   return claims;
 }
-
-/** Every claim name some client's mapping uses: discovery's claims_supported lists them. */
-export async function mappedClaimNames(db: Database): Promise<string[]> {
-  const rows = await db.prisma.clientClaimMapping.findMany({ select: { claim: true }, distinct: ['claim'], orderBy: { claim: 'asc' } });
-  return rows.map((row) => row.claim);
-}

@@ -23,7 +23,6 @@ import { useAtomicReplayDetection } from './replay-detection.ts';
 import { useDevicePollingPace } from './extensions/device-polling.ts';
 import { useExtensions } from './extensions/index.ts';
 import { useMappedClaims } from './mapped-claims.ts';
-import { mappedClaimNames } from '../claims/repository.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
 import { logServerError } from './server-errors.ts';
 
@@ -85,8 +84,8 @@ export async function createProvider({
   useJwtAccessTokens(provider, jtiOf);
   if (protocol.dPoP) useAtomicReplayDetection(provider, db, now);
   useExtensions(provider, brand, log);
-  // Clients' claim mappings in ID tokens and userinfo, and their names in discovery (lib/claims).
-  useMappedClaims(provider, () => mappedClaimNames(db));
+  // Clients' claim mappings in ID tokens and userinfo (lib/claims).
+  useMappedClaims(provider);
   useStructuredTokenLookup(provider);
   if (config.BACKCHANNEL_LOGOUT === 'on') useQueuedBackchannelLogout(provider, db, now);
   useDynamicRegistration(provider, { throttle, config });
