@@ -13,7 +13,7 @@ import { addToGroup, createGroup, removeFromGroup } from '../../lib/authorizatio
 import { registerClient } from '../../lib/clients/manage.ts';
 import { database } from '../../lib/db/database.ts';
 import { createUser } from '../../lib/users/manage.ts';
-import { findApacheWithOpenidc, type ProtectedSite, redirectUriFor, startProtectedSite } from '../support/apache.ts';
+import { findApacheWithOpenidc, navigation, type ProtectedSite, redirectUriFor, startProtectedSite } from '../support/apache.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { freePort, isolatedDatabase, startInstance } from '../support/server.ts';
 
@@ -59,7 +59,7 @@ test('Require claim groups:<group> lets a member in, and refuses them at their n
 
     /** One visit of the protected page from a browser without an Apache session: its answer after signing in. */
     const visit = async () => {
-      const browser = new TestBrowser(rp.url);
+      const browser = new TestBrowser(rp.url, rp.url, navigation);
       const start = await browser.navigate('/protected/page.txt');
       const toGatehouse = start.location;
       assert.ok(toGatehouse?.href.startsWith(instance.url), `sent to Gatehouse, not ${start.response.status}: ${rp.errorLog()}`);

@@ -5,6 +5,7 @@
  * (pid, logs, runtime files, the page it protects), started in the foreground: nothing under /etc/apache2.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -132,3 +133,30 @@ export async function startProtectedSite(found: { httpd: string; modules: string
   await stop();
   throw new Error(`apache2 did not start:\n${log}`);
 }
+
+/**
+ * A page load as a browser makes it, for TestBrowser's `send`: mod_auth_openidc sends only a browser's navigation to
+ * sign in and answers anything else 401, judging by Sec-Fetch-Mode and Accept, and fetch always says
+ * `Sec-Fetch-Mode: cors`. So plain node:http, with a browser's navigation headers.
+ */
+export const navigation: typeof fetch = (input, init = {}) =>
+  new Promise((resolve, reject) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const headers = { accept: 'text/html', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', ...Object.fromEntries(new Headers(init.headers)) };
+    const request = httpRequest(url, { method: init.method ?? 'GET', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answer.append(name, one);
+        }
+        const status = response.statusCode ?? 500;
+        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers: answer }));
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    if (typeof init.body === 'string') request.write(init.body);
+    request.end();
+  });

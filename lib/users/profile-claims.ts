@@ -55,7 +55,7 @@ export const PROFILE_CLAIM_FIELDS = ['givenName', 'familyName', 'picture', 'loca
 export async function profileClaimsOf(db: Database, userId: string): Promise<ProfileClaims> {
   const claims = await findProfileClaims(db, userId);
   if (!claims) throw new NotFound(`no user ${userId}`);
-  return claims;
+  return { ...claims, phoneNumberVerified: claims.phoneNumberVerified === true };
 }
 
 /** Replaces the claims; `as: 'user'` (the person) may not say their number is verified. */

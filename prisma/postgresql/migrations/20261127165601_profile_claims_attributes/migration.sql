@@ -3,7 +3,7 @@ ALTER TABLE "users" ADD COLUMN     "family_name" TEXT,
 ADD COLUMN     "given_name" TEXT,
 ADD COLUMN     "locale" TEXT,
 ADD COLUMN     "phone_number" TEXT,
-ADD COLUMN     "phone_number_verified" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "phone_number_verified" BOOLEAN,
 ADD COLUMN     "picture" TEXT,
 ADD COLUMN     "zoneinfo" TEXT;
 

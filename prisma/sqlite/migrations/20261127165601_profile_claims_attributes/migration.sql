@@ -1,3 +1,12 @@
+-- AlterTable
+ALTER TABLE "users" ADD COLUMN "family_name" TEXT;
+ALTER TABLE "users" ADD COLUMN "given_name" TEXT;
+ALTER TABLE "users" ADD COLUMN "locale" TEXT;
+ALTER TABLE "users" ADD COLUMN "phone_number" TEXT;
+ALTER TABLE "users" ADD COLUMN "phone_number_verified" BOOLEAN;
+ALTER TABLE "users" ADD COLUMN "picture" TEXT;
+ALTER TABLE "users" ADD COLUMN "zoneinfo" TEXT;
+
 -- CreateTable
 CREATE TABLE "user_attributes" (
     "id" TEXT NOT NULL PRIMARY KEY,
@@ -31,15 +40,6 @@ CREATE TABLE "client_claim_mappings" (
     CONSTRAINT "client_claim_mappings_client_id_fkey" FOREIGN KEY ("client_id") REFERENCES "clients" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
     CONSTRAINT "client_claim_mappings_attribute_id_fkey" FOREIGN KEY ("attribute_id") REFERENCES "user_attributes" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
-
--- AlterTable: columns added in place (no table rebuild, which would drop any column another migration added to users)
-ALTER TABLE "users" ADD COLUMN "given_name" TEXT;
-ALTER TABLE "users" ADD COLUMN "family_name" TEXT;
-ALTER TABLE "users" ADD COLUMN "picture" TEXT;
-ALTER TABLE "users" ADD COLUMN "locale" TEXT;
-ALTER TABLE "users" ADD COLUMN "zoneinfo" TEXT;
-ALTER TABLE "users" ADD COLUMN "phone_number" TEXT;
-ALTER TABLE "users" ADD COLUMN "phone_number_verified" BOOLEAN NOT NULL DEFAULT false;
 
 -- CreateIndex
 CREATE UNIQUE INDEX "user_attributes_key_key" ON "user_attributes"("key");
