@@ -15,7 +15,7 @@ import { database } from '../../lib/db/database.ts';
 import { createUser } from '../../lib/users/manage.ts';
 import { findApacheWithOpenidc, navigation, type ProtectedSite, redirectUriFor, startProtectedSite } from '../support/apache.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
-import { freePort, isolatedDatabase, startInstance } from '../support/server.ts';
+import { freePort, isolatedDatabase, startServer } from '../support/server.ts';
 
 const apache = findApacheWithOpenidc();
 const skip =
@@ -31,7 +31,8 @@ test('Require claim groups:<group> lets a member in, and refuses them at their n
 }, async () => {
   assert.ok(apache, 'apache2 and mod_auth_openidc are installed (.ci/run installs them)');
   const store = isolatedDatabase('openidc');
-  const instance = await startInstance({ DATABASE_URL: store.url, GROUPS_ROLES_CLAIMS: 'on' });
+  // Ready within 90 s: on a loaded 2-core machine a fresh instance's first start (migrations, keys) can take 30.
+  const instance = await startServer({ DATABASE_URL: store.url, GROUPS_ROLES_CLAIMS: 'on' }, { ready: { timeoutMs: 90_000 } });
   let site: ProtectedSite | undefined;
   try {
     const db = database(store.url);
