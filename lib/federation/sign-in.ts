@@ -38,6 +38,7 @@ import {
   type StoredProfile,
 } from './round-trip.ts';
 import { justInTimeUsername } from './usernames.ts';
+import { saveFederatedSession } from './upstream-logout.ts';
 import { authorizationUrl, exchangeCode } from './upstream.ts';
 
 /** The callback to register upstream: built from the configured issuer, never from a request's headers. */
@@ -57,6 +58,12 @@ async function recordFailure(
   ctx.metrics.signIn('failed');
   const details = { connection: connection.slice(0, 200), reason, ...(client.clientId ? { clientId: client.clientId, clientName: client.clientName } : {}) };
   await recordAudit(ctx.db, { action: 'federation.failed', actor: null, context, details });
+}
+
+/** The request's max_age in seconds (the provider validated it as a non-negative integer), or undefined. */
+function requestedMaxAge(value: unknown): number | undefined {
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 /** Step 1: the button's POST. */
@@ -81,10 +88,13 @@ export async function startFederatedSignIn(
   const trip = { state: randomValue(), nonce: randomValue(), codeVerifier: randomPKCECodeVerifier() };
   const binding = randomValue();
   const hint = typed || (typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined);
+  // prompt=login and max_age (OIDC Core §3.1.2.1) go upstream too, and its auth_time is checked on the way back.
   const prompt = typeof interaction.params.prompt === 'string' && interaction.params.prompt.split(' ').includes('login') ? 'login' : undefined;
+  const maxAge = requestedMaxAge(interaction.params.max_age);
+  const freshness = { ...(maxAge === undefined ? {} : { maxAge }), ...(prompt ? { since: ctx.now() } : {}) };
   let redirect: string;
   try {
-    redirect = await authorizationUrl(ctx.db, connection, callbackUrl(ctx.config.ISSUER), trip, { prompt, login_hint: hint }, ctx.now());
+    redirect = await authorizationUrl(ctx.db, connection, callbackUrl(ctx.config.ISSUER), trip, { prompt, login_hint: hint, max_age: maxAge }, ctx.now());
   } catch (error) {
     const reason = error instanceof FederationFailure ? error.reason : 'unreachable';
     ctx.log.warn({ connection: connection.slug, reason, err: error instanceof FederationFailure ? error.cause : error }, 'upstream sign-in could not start');
@@ -92,7 +102,13 @@ export async function startFederatedSignIn(
     return { error: `federation_${reason}` };
   }
   const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + ROUND_TRIP_TTL_MS);
-  await saveState(ctx.db, trip.state, { uid, connectionId: connection.id, nonce: trip.nonce, codeVerifier: trip.codeVerifier }, binding, expiresAt);
+  await saveState(
+    ctx.db,
+    trip.state,
+    { uid, connectionId: connection.id, nonce: trip.nonce, codeVerifier: trip.codeVerifier, ...freshness },
+    binding,
+    expiresAt,
+  );
   return { redirect, cookies: [bindingCookie(binding, ctx.config.ISSUER.startsWith('https:'))] };
 }
 
@@ -239,6 +255,10 @@ async function signInAs(
   context: RequestContext,
 ): Promise<InteractionOutcome> {
   const details = { ...client, connection: connection.slug };
+  if (connection.upstreamLogout) {
+    // For the logout at Gatehouse to go on to the upstream's (lib/federation/upstream-logout.ts).
+    await saveFederatedSession(ctx.db, uid, { connectionId: connection.id, idToken: profile.tokens?.id_token }, interaction.exp * 1000);
+  }
   if (connection.trustedForMfa && profile.amr.includes('mfa')) {
     ctx.metrics.signIn('succeeded');
     await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target: userTarget(person), context, details });

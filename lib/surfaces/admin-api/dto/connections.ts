@@ -83,3 +83,16 @@ export const identitySchema = z
   .meta({ id: 'FederatedIdentity' });
 
 export const identityListSchema = z.strictObject({ data: z.array(identitySchema) });
+
+/** A client's sign-in page beside its connections (lib/federation/client-sign-in.ts). */
+export const clientSignInSchema = z
+  .strictObject({
+    client_id: z.string(),
+    password_form: z
+      .boolean()
+      .meta({ description: 'The username and password form is on its sign-in page; false: only its connections and passkeys, and a password is refused.' }),
+    connections: z.array(z.string()).meta({ description: 'The slugs of the connections that name it in client_ids.' }),
+  })
+  .meta({ id: 'ClientSignIn' });
+
+export const clientSignInPatchSchema = z.strictObject({ password_form: z.boolean() });

@@ -111,6 +111,7 @@ export default async function ConnectionPage({
                 [form('trustedForMfa')]: yes(connection.trustedForMfa),
                 [form('pkce')]: yes(connection.pkce),
                 [form('keepTokens')]: yes(connection.keepTokens),
+                [form('upstreamLogout')]: yes(connection.upstreamLogout),
                 [t('added')]: exact(connection.createdAt),
                 [t('lastChanged')]: exact(connection.updatedAt),
               }}
