@@ -44,6 +44,8 @@ const stateSchema = z.object({
    */
   maxAge: z.number().int().min(0).optional(),
   since: z.number().optional(),
+  /** A round trip started on /account to link another identity to this signed-in person (lib/federation/account-link.ts), not a sign-in. */
+  link: z.object({ userId: z.string(), sessionUid: z.string() }).optional(),
 });
 export type StoredState = Omit<z.output<typeof stateSchema>, 'binding'>;
 

@@ -24,6 +24,7 @@ import { clientOf, completePasswordStep, current, type InteractionOutcome } from
 import { findAccount, findUserIdByEmail, insertUser, setUserDisabled, setVerifiedEmail } from '../users/repository.ts';
 import { FederationFailure, type FederationFailureReason } from './errors.ts';
 import { savePendingLink } from './linking.ts';
+import { finishAccountLink } from './account-link.ts';
 import { findConnection, findConnectionBySlug, findIdentity, insertIdentity, touchIdentity, type ConnectionRecord } from './repository.ts';
 import { connectionForAddress, offeredTo } from './offer.ts';
 import {
@@ -143,6 +144,12 @@ export async function federationCallback(ctx: AppContext, url: URL, cookie: stri
   if (!taken.trip) {
     await recordFailure(ctx, 'state_invalid', '-', {}, context);
     return errorPage('state_invalid');
+  }
+  if (taken.trip.link) {
+    // A link started on /account (lib/federation/account-link.ts), not a sign-in.
+    const response = new URL(CALLBACK_PATH, issuer);
+    response.search = url.search;
+    return { redirect: await finishAccountLink(ctx, { ...taken.trip, link: taken.trip.link }, response, state as string, context), endsRoundTrip: true };
   }
   const { uid, connectionId } = taken.trip;
   const connection = await findConnection(ctx.db, connectionId);
