@@ -9,30 +9,14 @@
 import { useTranslations } from 'next-intl';
 import { type ReactNode, useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import { CONNECTION_ICONS, type ConnectionField, type ConnectionFormValues } from '@/lib/surfaces/portal/connection-fields';
+import { CONNECTION_ICONS, connectionInputFields, type ConnectionField, type ConnectionFormValues } from '@/lib/surfaces/portal/connection-fields';
 import type { ConnectionFormState } from '@/lib/surfaces/portal/connections';
 import { border, ChoiceCard, describedBy, Field, inputLook, TextField } from '../ui/field';
 import { ProblemSummary } from '../ui/problem-summary';
 import { FormActions, focusRing } from '../ui/button';
 
 /** The summary's order, as the form shows them. */
-const shownFields = [
-  'slug',
-  'displayName',
-  'kind',
-  'issuer',
-  'authorizationEndpoint',
-  'tokenEndpoint',
-  'userinfoEndpoint',
-  'emailsEndpoint',
-  'clientId',
-  'clientSecret',
-  'scopes',
-  'claimMapping',
-  'clientIds',
-  'emailDomains',
-  'icon',
-] as const satisfies readonly ConnectionField[];
+const shownFields = connectionInputFields;
 
 const oidcOnly = 'group-has-[input[name=kind][value=oauth2]:checked]/connection:hidden';
 const oauth2Only = 'hidden group-has-[input[name=kind][value=oauth2]:checked]/connection:block';

@@ -9,12 +9,13 @@
  */
 import 'server-only';
 import { randomPKCECodeVerifier } from 'openid-client';
-import { recordAudit, userTarget, type RequestContext } from '../audit/log.ts';
+import { recordAudit, type RequestContext } from '../audit/log.ts';
 import type { AppContext } from '../context.ts';
 import { findArtifactByUid } from '../db/artifacts.ts';
 import { findAccount } from '../users/repository.ts';
 import { FederationFailure, type FederationFailureReason } from './errors.ts';
-import { findConnection, findConnectionBySlug, findIdentity, insertIdentity, listConnections, touchIdentity } from './repository.ts';
+import { addIdentity } from './linking.ts';
+import { findConnection, findConnectionBySlug, findIdentity, listConnections, touchIdentity } from './repository.ts';
 import { CALLBACK_PATH, randomValue, ROUND_TRIP_TTL_MS, saveState, type StoredState } from './round-trip.ts';
 import { authorizationUrl, exchangeCode } from './upstream.ts';
 
@@ -112,27 +113,7 @@ export async function finishAccountLink(
     await touchIdentity(ctx.db, existing.id, at, profile.email, connection.keepTokens ? profile.tokens : undefined);
     return done('linked');
   }
-  try {
-    const identity = await insertIdentity(ctx.db, {
-      userId: account.id,
-      connectionId: connection.id,
-      issuer: profile.issuer,
-      subject: profile.subject,
-      email: profile.email,
-      at,
-    });
-    if (connection.keepTokens && profile.tokens) await touchIdentity(ctx.db, identity.id, at, profile.email, profile.tokens);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') return fail('identity_taken', 'link_taken'); // linked meanwhile, elsewhere
-    throw error;
-  }
   const person = { id: account.id, username: account.username };
-  await recordAudit(ctx.db, {
-    action: 'identity.linked',
-    actor: person,
-    target: userTarget(person),
-    context,
-    details: { connection: connection.slug, via: 'account' },
-  });
+  if (!(await addIdentity(ctx.db, person, connection, profile, at, 'account', context))) return fail('identity_taken', 'link_taken'); // linked meanwhile, elsewhere
   return done('linked');
 }

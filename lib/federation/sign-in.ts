@@ -20,12 +20,12 @@ import { recordAudit, userTarget, type RequestContext } from '../audit/log.ts';
 import { ACR } from '../oidc/authentication-context.ts';
 import { clientForDisplay, finishInteraction, interactionParams, type Interaction } from '../oidc/interaction.ts';
 import { formText } from '../platform/forms.ts';
-import { clientOf, completePasswordStep, current, type InteractionOutcome } from '../sign-in/interactions.ts';
+import { clientOf, completePasswordStep, current, onLoginStep, type InteractionOutcome } from '../sign-in/interactions.ts';
 import { findAccount, findUserIdByEmail, insertUser, setUserDisabled, setVerifiedEmail } from '../users/repository.ts';
 import { FederationFailure, type FederationFailureReason } from './errors.ts';
-import { savePendingLink } from './linking.ts';
+import { addIdentity, savePendingLink } from './linking.ts';
 import { finishAccountLink } from './account-link.ts';
-import { findConnection, findConnectionBySlug, findIdentity, insertIdentity, touchIdentity, type ConnectionRecord } from './repository.ts';
+import { findConnection, findConnectionBySlug, findIdentity, touchIdentity, type ConnectionRecord } from './repository.ts';
 import { connectionForAddress, offeredTo } from './offer.ts';
 import {
   BINDING_COOKIE,
@@ -68,15 +68,7 @@ function requestedMaxAge(value: unknown): number | undefined {
 }
 
 /** Step 1: the button's POST. */
-export async function startFederatedSignIn(
-  ctx: AppContext,
-  uid: string,
-  cookie: string | null,
-  form: FormData,
-  context: RequestContext,
-): Promise<InteractionOutcome> {
-  const interaction = await current(ctx, uid, cookie, 'login');
-  if ('error' in interaction) return interaction;
+export const startFederatedSignIn = onLoginStep(async (ctx, interaction, uid, _cookie, form, context) => {
   const client = await clientOf(ctx, interaction);
   const slug = formText(form, 'connection', 64);
   // Identifier first: no button pressed, an address typed into the username field goes to the connection serving its domain.
@@ -111,7 +103,7 @@ export async function startFederatedSignIn(
     expiresAt,
   );
   return { redirect, cookies: [bindingCookie(binding, ctx.config.ISSUER.startsWith('https:'))] };
-}
+});
 
 /**
  * Where step 2 sends the browser: on to the interaction, or a page that says what went wrong.
@@ -224,24 +216,10 @@ async function createJustInTime(ctx: AppContext, connection: ConnectionRecord, p
   const user = await insertUser(ctx.db, { username, email: null, name: profile.name, passwordHash: null, role: 'user' });
   if (email) await setVerifiedEmail(ctx.db, user.id, email);
   if (connection.jitState === 'disabled') await setUserDisabled(ctx.db, user.id, true);
-  const identity = await insertIdentity(ctx.db, {
-    userId: user.id,
-    connectionId: connection.id,
-    issuer: profile.issuer,
-    subject: profile.subject,
-    email: profile.email,
-    at,
-  });
-  if (connection.keepTokens && profile.tokens) await touchIdentity(ctx.db, identity.id, at, profile.email, profile.tokens);
   const person = { id: user.id, username: user.username };
   await recordAudit(ctx.db, { action: 'user.created', actor: null, target: userTarget(person), context, details: { role: 'user', email } });
-  await recordAudit(ctx.db, {
-    action: 'identity.linked',
-    actor: person,
-    target: userTarget(person),
-    context,
-    details: { connection: connection.slug, via: 'just_in_time' },
-  });
+  // The account was made for this identity this instant: already linked elsewhere means a concurrent first sign-in.
+  if (!(await addIdentity(ctx.db, person, connection, profile, at, 'just_in_time', context))) throw new Error('the identity was linked meanwhile');
   return person;
 }
 

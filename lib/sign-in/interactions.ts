@@ -341,6 +341,19 @@ export async function current(
   return interaction;
 }
 
+/**
+ * A form posted on the login step (the federation button, a mailed code, the sign-up's code): the
+ * interaction this browser is on and at that step, else why not; then `step` with it.
+ */
+export function onLoginStep(
+  step: (ctx: AppContext, interaction: Interaction, uid: string, cookie: string | null, form: FormData, context: RequestContext) => Promise<InteractionOutcome>,
+) {
+  return async (ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> => {
+    const interaction = await current(ctx, uid, cookie, 'login');
+    return 'error' in interaction ? interaction : step(ctx, interaction, uid, cookie, form, context);
+  };
+}
+
 /** The client an interaction is for, as the audit log names it. */
 export async function clientOf(ctx: AppContext, interaction: Interaction): Promise<{ clientId: string; clientName?: string }> {
   const clientId = String(interaction.params.client_id);

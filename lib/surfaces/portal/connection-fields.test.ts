@@ -75,7 +75,14 @@ test('a preset is the federation preset filled into the form; Microsoft needs a 
 
 test('the icon and the upstream logout come from the form; an empty icon is the initial', () => {
   const form = new FormData();
-  for (const [name, value] of Object.entries({ slug: 'corp', displayName: 'Corp', issuer: 'https://idp.example', clientId: 'g', icon: 'gitlab.svg', upstreamLogout: 'on' }))
+  for (const [name, value] of Object.entries({
+    slug: 'corp',
+    displayName: 'Corp',
+    issuer: 'https://idp.example',
+    clientId: 'g',
+    icon: 'gitlab.svg',
+    upstreamLogout: 'on',
+  }))
     form.set(name, value);
   const { input } = readConnectionForm(form, 'create');
   assert.equal(input.icon, 'gitlab.svg');

@@ -37,9 +37,11 @@ export interface ConnectionFormValues {
   hasClientSecret: boolean;
 }
 
-export const connectionFields = [
+/** The fields typed or chosen (the summary of problems lists them, in the form's order); then the switches. */
+export const connectionInputFields = [
   'slug',
   'displayName',
+  'icon',
   'kind',
   'issuer',
   'authorizationEndpoint',
@@ -52,14 +54,8 @@ export const connectionFields = [
   'claimMapping',
   'clientIds',
   'emailDomains',
-  'pkce',
-  'jitCreate',
-  'jitState',
-  'trustedForMfa',
-  'keepTokens',
-  'upstreamLogout',
-  'icon',
 ] as const;
+export const connectionFields = [...connectionInputFields, 'pkce', 'jitCreate', 'jitState', 'trustedForMfa', 'keepTokens', 'upstreamLogout'] as const;
 
 /** The icons shipped under public/connections/ (the sign-in page loads no remote images). */
 export const CONNECTION_ICONS = ['google.svg', 'microsoft.svg', 'github.svg', 'gitlab.svg', 'generic.svg'] as const;
