@@ -11,6 +11,7 @@ import { setPasswordForm } from '../../lib/federation/client-sign-in.ts';
 import { createConnection, type NewConnectionInput } from '../../lib/federation/manage.ts';
 import { findIdentity, listIdentitiesOf } from '../../lib/federation/repository.ts';
 import { findUserByUsername, setVerifiedEmail } from '../../lib/users/repository.ts';
+import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { authorizationRequest, baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { type FORGER_MODES, startBareProvider, startForger, startGitHubShaped, type UpstreamAccount } from '../support/upstreams.ts';
@@ -431,6 +432,25 @@ describe('a client that turned its password form off', () => {
     const signedIn = await again.browser.submit(again.html, '/login', credentials(user));
     assert.ok(signedIn.location, 'turned on again, the password signs in');
   });
+});
+
+test("the admin API reads and turns a client's password form, with the connections it offers; an auditor may only read", async () => {
+  const client = await makeClient({ firstParty: true });
+  const { slug } = await connection(client);
+  const token = await adminToken(await makeAdminApiClient());
+  const path = `/api/admin/clients/${encodeURIComponent(client.id)}/sign-in`;
+  const read = await api('GET', path, { token });
+  assert.equal(read.status, 200);
+  assert.deepEqual(read.body, { client_id: client.id, password_form: true, connections: [slug] });
+  const off = await api('PATCH', path, { token, json: { password_form: false } });
+  assert.equal(off.status, 200);
+  assert.equal(off.body.password_form, false);
+  assert.ok(!/name="password"/.test((await signInPage(client)).html), 'off on the sign-in page');
+  assert.equal((await api('PATCH', path, { token, json: { password_form: 'no' } })).status, 400);
+  assert.equal((await api('GET', '/api/admin/clients/no-such-client/sign-in', { token })).status, 404);
+  const auditor = await adminToken(await makeAdminApiClient('auditor'));
+  assert.equal((await api('GET', path, { token: auditor })).status, 200);
+  assert.equal((await api('PATCH', path, { token: auditor, json: { password_form: true } })).status, 403);
 });
 
 describe('connections that cannot be used', () => {
