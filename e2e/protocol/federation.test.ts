@@ -309,6 +309,21 @@ describe('a sign-in through the bare oidc-provider', () => {
     assert.ok(Math.abs(Number(tokens.claims()!.auth_time) - Date.now() / 1000) < 60, 'a fresh Gatehouse sign-in');
   });
 
+  test("a preset's icon is a local file on the button, served from public/connections/; without one, the name's initial", async () => {
+    const client = await makeClient({ firstParty: true });
+    await connection(client, { displayName: 'With Icon', icon: 'gitlab.svg' });
+    await connection(client, { displayName: 'Without Icon' });
+    const { html } = await signInPage(client);
+    assert.match(html, /<img src="\/connections\/gitlab\.svg"/);
+    assert.equal((html.match(/<img src="\/connections\//g) ?? []).length, 1, 'no image for the one without');
+    assert.ok(!/<img src="https?:/.test(html), 'no remote image');
+    for (const icon of ['google', 'microsoft', 'github', 'gitlab', 'generic']) {
+      const served = await fetch(new URL(`/connections/${icon}.svg`, baseUrl));
+      assert.equal(served.status, 200, `${icon}.svg`);
+      assert.match(served.headers.get('content-type') ?? '', /^image\/svg\+xml/);
+    }
+  });
+
   test('German: the refusal is worded in the language of the request', async () => {
     const client = await makeClient({ firstParty: true });
     const { slug } = await connection(client);
