@@ -273,6 +273,8 @@ asAdmin.describe('in German', () => {
   asAdmin.use({ locale: 'de-DE' });
 
   asAdmin('the connection pages and a person’s identities: German, light and dark, no serious or critical axe violation', async ({ page }) => {
+    // Eight pages, each scanned in both schemes.
+    asAdmin.setTimeout(180_000);
     const { slug } = await connection([], { displayName: 'Firmen-Login', emailDomains: ['firma.example'], jitCreate: true });
     const person = await makeUser();
     const corp = await connection([]);
@@ -286,6 +288,7 @@ asAdmin.describe('in German', () => {
       [`/admin/connections/${slug}`, 'connection'],
       [`/admin/connections/${slug}/edit`, 'edit'],
       [`/admin/users/${person.id}`, 'user'],
+      ['/admin/connections/sign-in-pages', 'sign-in-pages'],
     ] as const) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('lang', 'de');

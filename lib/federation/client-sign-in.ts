@@ -7,7 +7,7 @@
  * No row is the default: the form is shown. Changes are audited as `client.updated`.
  */
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
-import { findClient, listClients } from '../clients/repository.ts';
+import { findClient } from '../clients/repository.ts';
 import type { Database } from '../db/database.ts';
 import { NotFound } from '../platform/errors.ts';
 import { listConnections } from './repository.ts';
@@ -28,20 +28,28 @@ export async function passwordFormOffered(db: Database, clientId: string): Promi
   return row?.passwordForm ?? true;
 }
 
-/** Every client's sign-in page, in the clients' order. */
-export async function listClientSignIn(db: Database): Promise<ClientSignInRecord[]> {
-  const [clients, rows, connections] = await Promise.all([listClients(db), db.prisma.clientSignIn.findMany(), listConnections(db)]);
-  const off = new Set(rows.filter((row) => !row.passwordForm).map((row) => row.clientId));
+/**
+ * The sign-in pages where the switch matters: the clients a connection names, and those with the form
+ * off, in the clients' order. Only those rows are read (a deployment may have thousands of clients).
+ */
+export async function listClientSignIn(db: Database, only?: string): Promise<ClientSignInRecord[]> {
+  const [connections, off] = await Promise.all([
+    listConnections(db),
+    db.prisma.clientSignIn.findMany({ where: { passwordForm: false, ...(only ? { clientId: only } : {}) }, select: { clientId: true } }),
+  ]);
+  const offIds = new Set(off.map((row) => row.clientId));
+  const ids = only ? [only] : [...new Set([...connections.flatMap((c) => c.clientIds), ...offIds])];
+  const clients = await db.prisma.client.findMany({ where: { id: { in: ids } }, select: { id: true, name: true }, orderBy: { createdAt: 'asc' } });
   return clients.map((client) => ({
     clientId: client.id,
     clientName: client.name,
-    passwordForm: !off.has(client.id),
+    passwordForm: !offIds.has(client.id),
     connections: connections.filter((c) => c.clientIds.includes(client.id)).map((c) => c.slug),
   }));
 }
 
 export async function findClientSignIn(db: Database, clientId: string): Promise<ClientSignInRecord> {
-  const found = (await listClientSignIn(db)).find((entry) => entry.clientId === clientId);
+  const [found] = await listClientSignIn(db, clientId);
   if (!found) throw new NotFound(`no client with id ${clientId}`);
   return found;
 }

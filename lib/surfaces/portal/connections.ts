@@ -87,7 +87,7 @@ export type ConnectionChange = { status: 'done' } | { status: 'refused' } | { st
 
 /** The apps whose sign-in page a connection is on, or whose password form is off: where the switch matters. */
 export async function clientSignInFor(_admin: AdminUser): Promise<ClientSignInRecord[]> {
-  return (await listClientSignIn(serverContext().db)).filter((entry) => entry.connections.length || !entry.passwordForm);
+  return listClientSignIn(serverContext().db);
 }
 
 /** Turns an app's password form on or off (off: only its connections and passkeys; a password is refused). */

@@ -47,8 +47,9 @@ export async function updateConnectionAction(slug: string, _state: ConnectionFor
   return editRecord('connections', slug, (admin) => updateConnectionFromForm(admin, slug, form));
 }
 
-/** An app's password form on or off, from the connections page's list of sign-in pages. */
+/** An app's password form on or off, from /admin/connections/sign-in-pages. */
 export async function setPasswordFormAction(clientId: string, on: boolean): Promise<void> {
-  const result = await asAdmin('clients.manage', '/admin/connections', (admin) => setPasswordFormFor(admin, clientId, on));
-  afterChange('/admin/connections', result, { done: on ? 'passwordOn' : 'passwordOff', refused: 'passwordOff' });
+  const path = '/admin/connections/sign-in-pages';
+  const result = await asAdmin('clients.manage', path, (admin) => setPasswordFormFor(admin, clientId, on));
+  afterChange(path, result, { done: on ? 'passwordOn' : 'passwordOff', refused: 'passwordOff' });
 }

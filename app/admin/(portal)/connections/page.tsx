@@ -4,9 +4,7 @@ import { getTranslations } from 'next-intl/server';
 import { PageHeader } from '@/components/ui/card';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
-import { Button } from '@/components/ui/button';
-import { clientSignInFor, listConnectionsFor } from '@/lib/surfaces/portal/connections';
-import { setPasswordFormAction } from './actions';
+import { listConnectionsFor } from '@/lib/surfaces/portal/connections';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 
 export const dynamic = 'force-dynamic';
@@ -16,8 +14,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const admin = await requireAdmin('system.read', '/admin/connections');
-  const [connections, signInPages] = await Promise.all([listConnectionsFor(admin), clientSignInFor(admin)]);
+  const connections = await listConnectionsFor(await requireAdmin('system.read', '/admin/connections'));
   const { notice } = await searchParams;
   const t = await getTranslations('admin.connections');
   const kinds = await getTranslations('admin.connectionForm.kinds');
@@ -25,15 +22,19 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
 
   return (
     <>
-      <PageHeader title={t('title')} description={t('description')} actions={<ButtonLink href="/admin/connections/new">{t('add')}</ButtonLink>} />
-      <NoticeFor
-        notices={{
-          deleted: { variant: 'success', text: t('deleted') },
-          passwordOn: { variant: 'success', text: t('passwordOnDone') },
-          passwordOff: { variant: 'success', text: t('passwordOffDone') },
-        }}
-        notice={notice}
+      <PageHeader
+        title={t('title')}
+        description={t('description')}
+        actions={
+          <>
+            <ButtonLink href="/admin/connections/sign-in-pages" variant="secondary">
+              {t('signInPages')}
+            </ButtonLink>
+            <ButtonLink href="/admin/connections/new">{t('add')}</ButtonLink>
+          </>
+        }
       />
+      <NoticeFor notices={{ deleted: { variant: 'success', text: t('deleted') } }} notice={notice} />
       {connections.length ? (
         <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
           <table className="w-full text-left text-sm">
@@ -72,54 +73,6 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
       ) : (
         <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('none')}</p>
       )}
-      {signInPages.length ? (
-        <section aria-labelledby="sign-in-pages" className="mt-8">
-          <h2 id="sign-in-pages" className="text-lg font-semibold text-slate-900">
-            {t('signInPages')}
-          </h2>
-          <p className="mt-1 mb-4 text-sm text-slate-600">{t('signInPagesDescription')}</p>
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">{t('signInPages')}</caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-                <tr>
-                  <th scope="col" className={cell}>
-                    {t('app')}
-                  </th>
-                  <th scope="col" className={cell}>
-                    {t('title')}
-                  </th>
-                  <th scope="col" className={cell}>
-                    {t('passwordForm')}
-                  </th>
-                  <th scope="col" className={cell}>
-                    <span className="sr-only">{t('change')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200">
-                {signInPages.map((entry) => (
-                  <tr key={entry.clientId}>
-                    <td className={cell}>
-                      {entry.clientName}
-                      <span className="block font-mono text-xs text-slate-600">{entry.clientId}</span>
-                    </td>
-                    <td className={cell}>{entry.connections.length ? entry.connections.join(', ') : t('noneOffered')}</td>
-                    <td className={cell}>{entry.passwordForm ? <Badge variant="green">{t('passwordShown')}</Badge> : <Badge>{t('passwordOff')}</Badge>}</td>
-                    <td className={cell}>
-                      <form action={setPasswordFormAction.bind(null, entry.clientId, !entry.passwordForm)}>
-                        <Button type="submit" variant="secondary" aria-label={t(entry.passwordForm ? 'turnOffFor' : 'turnOnFor', { app: entry.clientName })}>
-                          {t(entry.passwordForm ? 'turnOff' : 'turnOn')}
-                        </Button>
-                      </form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      ) : null}
     </>
   );
 }
