@@ -60,3 +60,29 @@ test('bad input exits 2 naming the problem; an unknown connection exits 1', asyn
   assert.equal(missing.code, 1);
   assert.match(failure(missing), /no connection named nope/);
 });
+
+test("connection sign-in: a client's password form off and on again, with the connections offered; audited on the client", async () => {
+  const client = JSON.parse(ok(await gatehouse(['client', 'create', '--name', 'SSO only', '--redirect-uri', 'https://app.example/cb', '--json'])).stdout);
+  const env = { UPSTREAM_SECRET: 'x'.repeat(20), ISSUER: 'https://id.example.com' };
+  ok(
+    await gatehouse(['connection', 'create', 'corp', '--name', 'Corp', '--issuer', 'https://idp.example', '--client-id', 'g', '--client', client.client_id], {
+      env,
+    }),
+  );
+  const shown = JSON.parse(ok(await gatehouse(['connection', 'sign-in', client.client_id, '--json'])).stdout);
+  assert.deepEqual(shown, { client_id: client.client_id, password_form: true, connections: ['corp'] }, 'on by default');
+  const off = ok(await gatehouse(['connection', 'sign-in', client.client_id, '--password-form', 'off']));
+  assert.match(off.stdout, /password form off; connections: corp/);
+  assert.equal(JSON.parse(ok(await gatehouse(['connection', 'sign-in', client.client_id, '--json'])).stdout).password_form, false);
+  ok(await gatehouse(['connection', 'sign-in', client.client_id, '--password-form', 'on']));
+  const updates = await auditEventsFor(database(url), { targetType: 'client', targetId: client.client_id });
+  assert.deepEqual(
+    updates.filter((event) => event.action === 'client.updated').map((event) => event.details),
+    [{ changed: ['passwordForm'] }, { changed: ['passwordForm'] }],
+  );
+  const bad = await gatehouse(['connection', 'sign-in', client.client_id, '--password-form', 'maybe']);
+  assert.equal(bad.code, 2);
+  const unknown = await gatehouse(['connection', 'sign-in', 'nope', '--password-form', 'off']);
+  assert.equal(unknown.code, 1);
+  assert.match(failure(unknown), /no client with id nope/);
+});

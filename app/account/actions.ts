@@ -30,7 +30,7 @@ import {
   type ProfileState,
 } from '@/lib/surfaces/account/pages';
 import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
-import { unlinkOwnIdentity } from '@/lib/surfaces/account/identities';
+import { startLinkFor, unlinkOwnIdentity } from '@/lib/surfaces/account/identities';
 import { requestLocale } from '@/lib/surfaces/locale';
 import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/clients/portal-client';
 import { endPortalSession, requireUser } from '@/lib/surfaces/portal/session';
@@ -84,6 +84,19 @@ export async function unlinkIdentityAction(id: string): Promise<void> {
   const user = await requireUser(SECURITY);
   const outcome = await unlinkOwnIdentity(user, typeof id === 'string' ? id : '');
   redirect(`${SECURITY}?identity=${outcome}`);
+}
+
+/**
+ * Links another identity: on to the upstream and back (lib/federation/account-link.ts). Only after a recent
+ * sign-in: otherwise Gatehouse's sign-in again (prompt=login), then back here to press the button again.
+ */
+export async function linkIdentityAction(slug: string): Promise<void> {
+  const user = await requireUser(SECURITY);
+  const started = await startLinkFor(user, typeof slug === 'string' ? slug : '');
+  if ('redirect' in started) redirect(started.redirect);
+  if (started.outcome === 'reauthenticate')
+    redirect(`/account/sign-in?reauthenticate=1&callbackUrl=${encodeURIComponent(`${SECURITY}?identity=reauthenticated`)}`);
+  redirect(`${SECURITY}?identity=${started.outcome}`);
 }
 
 /** Starts TOTP enrolment; posted twice, the second finds the first's pending secret. */

@@ -194,4 +194,26 @@ const remove: Command = {
   },
 };
 
-export const connectionCommands: Record<string, Command> = { create, update, list, delete: remove };
+const signIn: Command = {
+  summary: "show or change a client's sign-in page: its password form and the connections offered on it",
+  help: `Usage: gatehouse connection sign-in CLIENT_ID [--password-form on|off] [--json]
+
+  --password-form on|off      off: the client's sign-in page shows only its connections (and passkeys),
+                              and a password posted for it is refused (default: on)
+`,
+  async run(argv, ctx) {
+    const { values, positionals: rest } = parseCommand('connection sign-in', argv, { 'password-form': { type: 'string' } });
+    const [clientId] = positionals('connection sign-in', rest, ['client_id']);
+    const { findClientSignIn, setPasswordForm } = await import('../../lib/federation/client-sign-in.ts');
+    const passwordForm = onOff('connection sign-in', 'password-form', values['password-form']);
+    const db = await ctx.db();
+    const entry = passwordForm === undefined ? await findClientSignIn(db, clientId) : await setPasswordForm(db, clientId, passwordForm, BY_CLI);
+    const connections = entry.connections.length ? entry.connections.join(', ') : 'none';
+    return {
+      json: { client_id: entry.clientId, password_form: entry.passwordForm, connections: entry.connections },
+      text: `${entry.clientId}: password form ${entry.passwordForm ? 'on' : 'off'}; connections: ${connections}`,
+    };
+  },
+};
+
+export const connectionCommands: Record<string, Command> = { create, update, list, delete: remove, 'sign-in': signIn };

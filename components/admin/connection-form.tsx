@@ -9,29 +9,14 @@
 import { useTranslations } from 'next-intl';
 import { type ReactNode, useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
-import type { ConnectionField, ConnectionFormValues } from '@/lib/surfaces/portal/connection-fields';
+import { CONNECTION_ICONS, connectionInputFields, type ConnectionField, type ConnectionFormValues } from '@/lib/surfaces/portal/connection-fields';
 import type { ConnectionFormState } from '@/lib/surfaces/portal/connections';
 import { border, ChoiceCard, describedBy, Field, inputLook, TextField } from '../ui/field';
 import { ProblemSummary } from '../ui/problem-summary';
 import { FormActions, focusRing } from '../ui/button';
 
 /** The summary's order, as the form shows them. */
-const shownFields = [
-  'slug',
-  'displayName',
-  'kind',
-  'issuer',
-  'authorizationEndpoint',
-  'tokenEndpoint',
-  'userinfoEndpoint',
-  'emailsEndpoint',
-  'clientId',
-  'clientSecret',
-  'scopes',
-  'claimMapping',
-  'clientIds',
-  'emailDomains',
-] as const satisfies readonly ConnectionField[];
+const shownFields = connectionInputFields;
 
 const oidcOnly = 'group-has-[input[name=kind][value=oauth2]:checked]/connection:hidden';
 const oauth2Only = 'hidden group-has-[input[name=kind][value=oauth2]:checked]/connection:block';
@@ -122,6 +107,22 @@ export function ConnectionForm({
 
       <Section id="connection-provider" title={t('provider')}>
         {text('displayName', { hint: t('displayNameHint'), required: true })}
+        <Field id="icon" label={t('fields.icon')} hint={t('iconHint')} errors={errors.icon}>
+          <select
+            id="icon"
+            name="icon"
+            defaultValue={v.icon}
+            aria-describedby="icon-hint"
+            className={`${inputLook} bg-white ${border(Boolean(errors.icon?.length))}`}
+          >
+            <option value="">{t('iconInitial')}</option>
+            {CONNECTION_ICONS.map((icon) => (
+              <option key={icon} value={icon}>
+                {t(`icons.${icon.replace('.svg', '') as 'generic'}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
         {mode === 'create' ? (
           text('slug', { hint: t('slugHint'), required: true })
         ) : (
@@ -184,6 +185,7 @@ export function ConnectionForm({
         </Field>
         <Toggle name="trustedForMfa" label={t('trustedForMfa')} hint={t('trustedForMfaHint')} checked={v.trustedForMfa} />
         <Toggle name="keepTokens" label={t('keepTokens')} hint={t('keepTokensHint')} checked={v.keepTokens} />
+        <Toggle name="upstreamLogout" label={t('upstreamLogout')} hint={t('upstreamLogoutHint')} checked={v.upstreamLogout} />
       </Section>
 
       <FormActions

@@ -17,7 +17,8 @@ export function ConnectionButtons({
   client: { id: string; redirectUri?: string };
   connections: { slug: string; displayName: string; icon: string | null }[];
   label: (name: string) => string;
-  or: string;
+  /** The separator's word before the page's other ways in; absent when there is nothing below. */
+  or?: string;
 }) {
   return (
     <section className="mb-6 space-y-3">
@@ -40,11 +41,13 @@ export function ConnectionButtons({
           </Button>
         </form>
       ))}
-      <p className="flex items-center gap-3 text-xs uppercase text-slate-500" aria-hidden="true">
-        <span className="h-px flex-1 bg-slate-200" />
-        {or}
-        <span className="h-px flex-1 bg-slate-200" />
-      </p>
+      {or ? (
+        <p className="flex items-center gap-3 text-xs uppercase text-slate-500" aria-hidden="true">
+          <span className="h-px flex-1 bg-slate-200" />
+          {or}
+          <span className="h-px flex-1 bg-slate-200" />
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -172,6 +172,39 @@ test('an existing account is linked after its password, then unlinked in /accoun
   await expect(page.getByRole('list', { name: 'Other ways to sign in' })).toHaveCount(0);
 });
 
+test('/account links another identity after a recent sign-in, asking for one when it is older; never by the address', async ({ page }) => {
+  const user = await makeUser();
+  const { displayName } = await connection([]);
+  // The upstream's address is another one than the account's: the link is to whoever is signed in, not by email.
+  const login = upstreamAccount({ email: `elsewhere-${unique()}@upstream.example`, email_verified: false });
+
+  await accountSecurity(page, { user });
+  // The Gatehouse sign-in behind this /account session is an hour old: linking asks for a new one first.
+  const sessions = await db().prisma.oidcModelInstance.findMany({ where: { model: 'Session', accountId: user.id } });
+  for (const row of sessions) {
+    const payload = JSON.parse(row.payload) as { loginTs: number };
+    await db().prisma.oidcModelInstance.update({
+      where: { model_id: { model: row.model, id: row.id } },
+      data: { payload: JSON.stringify({ ...payload, loginTs: payload.loginTs - 3600 }) },
+    });
+  }
+  await page.reload();
+  await expect(page.getByText('You will be asked to sign in here again first')).toBeVisible();
+  await page.getByRole('button', { name: `Link ${displayName}` }).click();
+  await gatehouseLogin(page, user);
+  await expect(page).toHaveURL(/\/account\/security\?identity=reauthenticated/);
+
+  // Recent now: on to the upstream and back, linked to this person.
+  await expect(page.getByText('Link another account, so it signs you in here too:')).toBeVisible();
+  await page.getByRole('button', { name: `Link ${displayName}` }).click();
+  await atUpstream(page, login);
+  await expect(page.getByText('Linked: that account signs you in here from now on.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Other ways to sign in' })).toContainText(displayName);
+  await shoot(page, 'account-linked');
+  const identity = await db().prisma.federatedIdentity.findUnique({ where: { issuer_subject: { issuer: bare.issuer, subject: login } } });
+  expect(identity?.userId).toBe(user.id);
+});
+
 asAdmin(
   'admin: a connection from a preset, edited (the secret never shown), disabled (its button gone), deleted; a person’s identity unlinked',
   async ({ page, browser }) => {
@@ -240,6 +273,8 @@ asAdmin.describe('in German', () => {
   asAdmin.use({ locale: 'de-DE' });
 
   asAdmin('the connection pages and a person’s identities: German, light and dark, no serious or critical axe violation', async ({ page }) => {
+    // Eight pages, each scanned in both schemes.
+    asAdmin.setTimeout(180_000);
     const { slug } = await connection([], { displayName: 'Firmen-Login', emailDomains: ['firma.example'], jitCreate: true });
     const person = await makeUser();
     const corp = await connection([]);
@@ -253,6 +288,7 @@ asAdmin.describe('in German', () => {
       [`/admin/connections/${slug}`, 'connection'],
       [`/admin/connections/${slug}/edit`, 'edit'],
       [`/admin/users/${person.id}`, 'user'],
+      ['/admin/connections/sign-in-pages', 'sign-in-pages'],
     ] as const) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('lang', 'de');

@@ -7,9 +7,11 @@ import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { listAuditEvents } from '../../lib/audit/repository.ts';
 import { database } from '../../lib/db/database.ts';
+import { setPasswordForm } from '../../lib/federation/client-sign-in.ts';
 import { createConnection, type NewConnectionInput } from '../../lib/federation/manage.ts';
 import { findIdentity, listIdentitiesOf } from '../../lib/federation/repository.ts';
 import { findUserByUsername, setVerifiedEmail } from '../../lib/users/repository.ts';
+import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { authorizationRequest, baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { type FORGER_MODES, startBareProvider, startForger, startGitHubShaped, type UpstreamAccount } from '../support/upstreams.ts';
@@ -61,8 +63,8 @@ const formPost = (fields: Record<string, string>) => ({
 });
 
 /** Gatehouse's sign-in page for a new authorization request of `client`. */
-async function signInPage(client: Client) {
-  const request = await authorizationRequest(client);
+async function signInPage(client: Client, params: Record<string, string> = {}) {
+  const request = await authorizationRequest(client, params);
   const browser = new TestBrowser(baseUrl);
   const page = await browser.navigate(request.url);
   return { ...request, browser, html: await page.response.text(), pageUrl: page.url };
@@ -74,8 +76,7 @@ async function pressButton(start: Awaited<ReturnType<typeof signInPage>>, slug: 
 }
 
 /** At the bare provider: its development login (any name) and consent pages, until it sends the browser back. */
-async function atBareProvider(authorizeUrl: URL, login: string): Promise<URL> {
-  const upstream = new TestBrowser(authorizeUrl.origin);
+async function atBareProvider(authorizeUrl: URL, login: string, upstream = new TestBrowser(authorizeUrl.origin)): Promise<URL> {
   let step = await upstream.navigate(authorizeUrl);
   for (let i = 0; i < 4 && !step.location; i++) {
     const html = await step.response.text();
@@ -293,6 +294,36 @@ describe('a sign-in through the bare oidc-provider', () => {
     assert.deepEqual(await failures('realm', since), ['connection_unavailable']);
   });
 
+  test('prompt=login and max_age go upstream, and the fresh upstream sign-in signs in', async () => {
+    const client = await makeClient({ firstParty: true });
+    const { slug } = await connection(client, { jitCreate: true });
+    const login = upstreamAccount();
+    const start = await signInPage(client, { prompt: 'login', max_age: '300' });
+    const sent = await pressButton(start, slug);
+    assert.ok(sent.location, 'sent upstream');
+    assert.equal(sent.location.searchParams.get('prompt'), 'login');
+    assert.equal(sent.location.searchParams.get('max_age'), '300');
+    const callback = await atBareProvider(sent.location, login);
+    const tokens = await redeem({ ...start, callback, end: await backAtGatehouse(start.browser, callback) });
+    assert.deepEqual(tokens.claims()!.amr, ['fed']);
+    assert.ok(Math.abs(Number(tokens.claims()!.auth_time) - Date.now() / 1000) < 60, 'a fresh Gatehouse sign-in');
+  });
+
+  test("a preset's icon is a local file on the button, served from public/connections/; without one, the name's initial", async () => {
+    const client = await makeClient({ firstParty: true });
+    await connection(client, { displayName: 'With Icon', icon: 'gitlab.svg' });
+    await connection(client, { displayName: 'Without Icon' });
+    const { html } = await signInPage(client);
+    assert.match(html, /<img src="\/connections\/gitlab\.svg"/);
+    assert.equal((html.match(/<img src="\/connections\//g) ?? []).length, 1, 'no image for the one without');
+    assert.ok(!/<img src="https?:/.test(html), 'no remote image');
+    for (const icon of ['google', 'microsoft', 'github', 'gitlab', 'generic']) {
+      const served = await fetch(new URL(`/connections/${icon}.svg`, baseUrl));
+      assert.equal(served.status, 200, `${icon}.svg`);
+      assert.match(served.headers.get('content-type') ?? '', /^image\/svg\+xml/);
+    }
+  });
+
   test('German: the refusal is worded in the language of the request', async () => {
     const client = await makeClient({ firstParty: true });
     const { slug } = await connection(client);
@@ -301,6 +332,140 @@ describe('a sign-in through the bare oidc-provider', () => {
     assert.match(await page.response.text(), /Zu dieser Identität gibt es hier noch kein Konto/);
     assert.ok(slug);
   });
+});
+
+describe('upstream logout', () => {
+  /** A federated sign-in whose upstream session lives in `upstream`; the Gatehouse browser and its ID token. */
+  async function signedInThrough(client: Client, slug: string, upstream: TestBrowser) {
+    const start = await signInPage(client);
+    const sent = await pressButton(start, slug);
+    assert.ok(sent.location, 'sent upstream');
+    const callback = await atBareProvider(sent.location, upstreamAccount(), upstream);
+    const tokens = await redeem({ ...start, callback, end: await backAtGatehouse(start.browser, callback) });
+    return { browser: start.browser, idToken: tokens.id_token! };
+  }
+
+  /** RP-initiated logout at Gatehouse, confirmed: where Gatehouse sends the browser. */
+  async function logOutAtGatehouse(browser: TestBrowser, idToken: string) {
+    const logout = new URL('/oauth/logout', baseUrl);
+    logout.search = new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: 'http://127.0.0.1:9/signed-out', state: 'rp-state' }).toString();
+    const page = await (await browser.navigate(logout)).response.text();
+    const xsrf = page.match(/name="xsrf" value="([^"]+)"/)?.[1];
+    assert.ok(xsrf, 'the logout form');
+    return browser.submit(page, '/oauth/logout/confirm', { xsrf, logout: 'yes' });
+  }
+
+  /** Whether the upstream still has a session in `upstream`: prompt=none answers login_required when not. */
+  async function upstreamSignedIn(upstream: TestBrowser) {
+    const auth = new URL('/auth', bare.issuer);
+    auth.search = new URLSearchParams({
+      client_id: 'gatehouse',
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: callbackUrl,
+      prompt: 'none',
+      state: 's',
+    }).toString();
+    const answer = await upstream.navigate(auth);
+    assert.ok(answer.location, 'the upstream answers at the callback');
+    return answer.location.searchParams.get('error') !== 'login_required';
+  }
+
+  test("configured: the local session ends, the upstream's ends too (id_token_hint, back through Gatehouse), then the app's post-logout URI", async () => {
+    const client = await makeClient({ firstParty: true });
+    const { slug } = await connection(client, { jitCreate: true, upstreamLogout: true, keepTokens: true });
+    const upstream = new TestBrowser(bare.issuer);
+    const { browser, idToken } = await signedInThrough(client, slug, upstream);
+    assert.equal(await upstreamSignedIn(upstream), true, 'signed in upstream');
+
+    const out = await logOutAtGatehouse(browser, idToken);
+    assert.ok(out.location, 'sent on');
+    assert.equal(out.location.origin + out.location.pathname, `${bare.issuer}/session/end`, "to the upstream's end_session_endpoint");
+    assert.equal(out.location.searchParams.get('client_id'), 'gatehouse');
+    assert.equal(out.location.searchParams.get('post_logout_redirect_uri'), new URL('/federation/logged-out', baseUrl).toString());
+    assert.ok(out.location.searchParams.get('id_token_hint'), 'the kept upstream ID token as the hint');
+    const silent = await browser.navigate((await authorizationRequest(client, { prompt: 'none' })).url);
+    assert.equal(silent.location?.searchParams.get('error'), 'login_required', 'the local session is gone');
+
+    // At the upstream: its own logout confirmation, then back to Gatehouse, then on to the app.
+    const confirm = await upstream.navigate(out.location);
+    const html = await confirm.response.text();
+    const xsrf = html.match(/name="xsrf" value="([^"]+)"/)?.[1];
+    assert.ok(xsrf, `the upstream's logout form: ${html.slice(0, 200)}`);
+    const back = await upstream.submit(html, '/session/end/confirm', { xsrf, logout: 'yes' });
+    const returned = back.location;
+    assert.ok(returned, 'sent back');
+    assert.ok(returned.href.startsWith(`${baseUrl}/federation/logged-out?`), `back at Gatehouse (${returned})`);
+    const app = await browser.navigate(returned);
+    assert.ok(app.location, 'on to the app');
+    assert.equal(app.location.origin + app.location.pathname, 'http://127.0.0.1:9/signed-out');
+    assert.equal(app.location.searchParams.get('state'), 'rp-state', "the app's own state");
+    assert.equal(await upstreamSignedIn(upstream), false, 'signed out upstream');
+
+    // The same return again (a replay) goes to the signed-out page, never elsewhere.
+    const replay = await browser.navigate(returned);
+    assert.equal(replay.location, undefined);
+    assert.equal(replay.url.pathname, '/oauth/logout/success');
+  });
+
+  test('not configured: the logout ends at the app and the upstream session stays', async () => {
+    const client = await makeClient({ firstParty: true });
+    const { slug } = await connection(client, { jitCreate: true });
+    const upstream = new TestBrowser(bare.issuer);
+    const { browser, idToken } = await signedInThrough(client, slug, upstream);
+    const out = await logOutAtGatehouse(browser, idToken);
+    assert.equal(out.location?.origin, 'http://127.0.0.1:9', 'straight to the app');
+    assert.equal(await upstreamSignedIn(upstream), true);
+  });
+});
+
+describe('a client that turned its password form off', () => {
+  test('its sign-in page has only the connection buttons, a password posted anyway is refused, and the upstream still signs in', async () => {
+    const client = await makeClient({ firstParty: true });
+    const { slug } = await connection(client, { jitCreate: true, displayName: 'Only Way In' });
+    await setPasswordForm(db(), client.id, false);
+    const user = await makeUser();
+    const start = await signInPage(client);
+    assert.match(start.html, /Continue with Only Way In/);
+    assert.ok(!/name="password"/.test(start.html), 'no password field');
+    assert.ok(!start.html.includes('/login"'), 'no form posting to the password step');
+
+    // The right password, posted by hand to the step the page no longer shows: refused, nobody signed in.
+    const forced = await start.browser.navigate(`${start.pageUrl.pathname}/login`, {
+      ...formPost(credentials(user)),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl },
+    });
+    assert.equal(forced.location, undefined, 'not sent back to the app');
+    assert.equal(errorOf(forced.url), 'password_not_offered');
+    assert.match(await forced.response.text(), /Signing in with a password is not available for this app/);
+
+    const tokens = await redeem(await federatedSignIn(client, slug, upstreamAccount()));
+    assert.deepEqual(tokens.claims()!.amr, ['fed'], 'the connection signs in');
+
+    await setPasswordForm(db(), client.id, true);
+    const again = await signInPage(client);
+    const signedIn = await again.browser.submit(again.html, '/login', credentials(user));
+    assert.ok(signedIn.location, 'turned on again, the password signs in');
+  });
+});
+
+test("the admin API reads and turns a client's password form, with the connections it offers; an auditor may only read", async () => {
+  const client = await makeClient({ firstParty: true });
+  const { slug } = await connection(client);
+  const token = await adminToken(await makeAdminApiClient());
+  const path = `/api/admin/clients/${encodeURIComponent(client.id)}/sign-in`;
+  const read = await api('GET', path, { token });
+  assert.equal(read.status, 200);
+  assert.deepEqual(read.body, { client_id: client.id, password_form: true, connections: [slug] });
+  const off = await api('PATCH', path, { token, json: { password_form: false } });
+  assert.equal(off.status, 200);
+  assert.equal(off.body.password_form, false);
+  assert.ok(!/name="password"/.test((await signInPage(client)).html), 'off on the sign-in page');
+  assert.equal((await api('PATCH', path, { token, json: { password_form: 'no' } })).status, 400);
+  assert.equal((await api('GET', '/api/admin/clients/no-such-client/sign-in', { token })).status, 404);
+  const auditor = await adminToken(await makeAdminApiClient('auditor'));
+  assert.equal((await api('GET', path, { token: auditor })).status, 200);
+  assert.equal((await api('PATCH', path, { token: auditor, json: { password_form: true } })).status, 403);
 });
 
 describe('connections that cannot be used', () => {
@@ -339,11 +504,11 @@ describe('connections that cannot be used', () => {
 
 describe('ID tokens that fail a check (the forging upstream)', () => {
   /** Through the forger's `mode`: where Gatehouse ends and the subject the forger made up. */
-  async function throughForger(mode: (typeof FORGER_MODES)[number]) {
+  async function throughForger(mode: (typeof FORGER_MODES)[number], params: Record<string, string> = {}) {
     const client = await makeClient({ firstParty: true });
     const { slug } = await connection(client, { issuer: forger.issuerOf(mode), jitCreate: true });
     const since = new Date(Date.now() - 1);
-    const start = await signInPage(client);
+    const start = await signInPage(client, params);
     const sent = await pressButton(start, slug);
     assert.ok(sent.location, `sent to the forger (${errorOf(sent.url)})`);
     const callback = await new TestBrowser(sent.location.origin).navigate(sent.location);
@@ -369,6 +534,17 @@ describe('ID tokens that fail a check (the forging upstream)', () => {
       assert.deepEqual(await reasons(), ['token_invalid']);
     });
   }
+
+  test('an upstream sign-in older than max_age or prompt=login allow (auth_time): refused; without them it stands', async () => {
+    const plain = await throughForger('stale_auth_time');
+    assert.ok(plain.end.location, 'nothing asked of freshness: the old upstream session is fine');
+    for (const params of [{ max_age: '60' }, { prompt: 'login' }] as Record<string, string>[]) {
+      const { end, reasons } = await throughForger('stale_auth_time', params);
+      assert.equal(end.location, undefined, `${JSON.stringify(params)}: not back at the app`);
+      assert.equal(errorOf(end.url), 'federation_token_invalid');
+      assert.deepEqual(await reasons(), ['token_invalid']);
+    }
+  });
 
   test('a token endpoint answering 500: the upstream did not answer usably', async () => {
     const { end, reasons } = await throughForger('token_500');

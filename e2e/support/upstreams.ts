@@ -6,7 +6,8 @@
  *   account `accounts` describes.
  * - `startForger`: a hand-written OpenID Connect provider on 127.0.0.3 whose token endpoint answers
  *   one defect per issuer path (`/<mode>`): an ID token with a wrong nonce, issuer or audience, an
- *   expired one, `alg: none`, HS256 keyed with its own public key, or a 500. `/valid` is the control:
+ *   expired one, `alg: none`, HS256 keyed with its own public key, a 500, or an `auth_time` an hour old
+ *   whatever max_age or prompt=login asked (`stale_auth_time`). `/valid` is the control:
  *   the same server answering correctly, so each refusal is the defect's and not the forger's.
  */
 import { createHmac, randomBytes } from 'node:crypto';
@@ -43,6 +44,8 @@ export async function startBareProvider(callbackUrl: string, clientSecret: strin
         client_id: 'gatehouse',
         client_secret: clientSecret,
         redirect_uris: [callbackUrl],
+        // Gatehouse's return from an upstream logout (lib/federation/upstream-logout.ts).
+        post_logout_redirect_uris: [new URL('/federation/logged-out', callbackUrl).toString()],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
@@ -57,7 +60,17 @@ export async function startBareProvider(callbackUrl: string, clientSecret: strin
   return { issuer: origin, accounts, close: () => close(server) };
 }
 
-export const FORGER_MODES = ['valid', 'wrong_nonce', 'wrong_issuer', 'wrong_audience', 'expired', 'alg_none', 'hmac_public_key', 'token_500'] as const;
+export const FORGER_MODES = [
+  'valid',
+  'wrong_nonce',
+  'wrong_issuer',
+  'wrong_audience',
+  'expired',
+  'alg_none',
+  'hmac_public_key',
+  'token_500',
+  'stale_auth_time',
+] as const;
 export type ForgerMode = (typeof FORGER_MODES)[number];
 
 export async function startForger() {
@@ -117,6 +130,8 @@ export async function startForger() {
         exp: mode === 'expired' ? now - 3600 : now + 300,
         email: `${granted.sub}@forged.example`,
         email_verified: true,
+        // An upstream that ignores max_age and prompt=login: it says the person signed in an hour ago.
+        ...(mode === 'stale_auth_time' ? { auth_time: now - 3600 } : {}),
       };
       let idToken: string;
       if (mode === 'alg_none') idToken = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;

@@ -236,7 +236,7 @@ export const auditDetailsSchemas = {
   'connection.updated': z.strictObject({ changed: fields }),
   'connection.deleted': z.strictObject({ slug: label, identities: z.number().int().min(0) }),
   /** An upstream identity became a way into the account: created just in time, or linked after the person proved the account. */
-  'identity.linked': z.strictObject({ connection: label, via: z.enum(['just_in_time', 'local_sign_in']) }),
+  'identity.linked': z.strictObject({ connection: label, via: z.enum(['just_in_time', 'local_sign_in', 'account']) }),
   /** An upstream identity removed from an account, by its owner or an admin. */
   'identity.unlinked': z.strictObject({ connection: label, by: z.enum(['self', 'admin']) }),
   /**

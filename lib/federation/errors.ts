@@ -11,7 +11,8 @@
  *   (or which is not verified here): neither linked nor taken over;
  * - `no_account`: nobody here has this identity and the connection creates no one;
  * - `account_disabled`: the identity's account is disabled;
- * - `connection_unavailable`: the connection is off, gone, or not offered to this application.
+ * - `connection_unavailable`: the connection is off, gone, or not offered to this application;
+ * - `identity_taken`: linking from /account an identity that is another person's way in (it stays theirs).
  */
 export const federationFailureReasons = [
   'access_denied',
@@ -24,6 +25,7 @@ export const federationFailureReasons = [
   'no_account',
   'account_disabled',
   'connection_unavailable',
+  'identity_taken',
 ] as const;
 
 export type FederationFailureReason = (typeof federationFailureReasons)[number];

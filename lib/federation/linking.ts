@@ -12,7 +12,7 @@ import { findArtifact, takeArtifact, upsertArtifact } from '../db/artifacts.ts';
 import type { Database } from '../db/database.ts';
 import { recordAudit, userTarget, type RequestContext } from '../audit/log.ts';
 import { findAccount } from '../users/repository.ts';
-import { findConnection, insertIdentity } from './repository.ts';
+import { findConnection, insertIdentity, touchIdentity, type ConnectionRecord, type IdentityRecord } from './repository.ts';
 import { LINK_MODEL } from './round-trip.ts';
 
 const linkSchema = z.object({ connectionId: z.string(), issuer: z.string(), subject: z.string(), email: z.string() });
@@ -39,26 +39,41 @@ export async function linkPendingIdentity(ctx: { db: Database; now: () => number
   const link = parsed.data;
   const [account, connection] = await Promise.all([findAccount(ctx.db, accountId), findConnection(ctx.db, link.connectionId)]);
   if (!account || !connection?.enabled || !account.emailVerified || account.email?.toLowerCase() !== link.email.toLowerCase()) return false;
+  const person = { id: account.id, username: account.username };
+  const identity = { issuer: link.issuer, subject: link.subject, email: link.email };
+  return Boolean(await addIdentity(ctx.db, person, connection, identity, new Date(ctx.now()), 'local_sign_in', context));
+}
+
+/**
+ * Links an upstream identity to `person`, with the upstream's tokens when the connection keeps them, and
+ * records it (`identity.linked`, `via`): the one way every path (just in time, after proving the account
+ * at sign-in, from /account) adds an identity. Undefined when the issuer and subject are linked already,
+ * to anyone: the key stays with its holder.
+ */
+export async function addIdentity(
+  db: Database,
+  person: { id: string; username: string },
+  connection: ConnectionRecord,
+  upstream: { issuer: string; subject: string; email: string | null; tokens?: Record<string, unknown> },
+  at: Date,
+  via: 'just_in_time' | 'local_sign_in' | 'account',
+  context: RequestContext,
+): Promise<IdentityRecord | undefined> {
+  let identity: IdentityRecord;
   try {
-    await insertIdentity(ctx.db, {
-      userId: accountId,
+    identity = await insertIdentity(db, {
+      userId: person.id,
       connectionId: connection.id,
-      issuer: link.issuer,
-      subject: link.subject,
-      email: link.email,
-      at: new Date(ctx.now()),
+      issuer: upstream.issuer,
+      subject: upstream.subject,
+      email: upstream.email,
+      at,
     });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') return false; // linked meanwhile (another tab): the key stays with its holder
+    if ((error as { code?: string }).code === 'P2002') return undefined; // linked meanwhile (another tab, another person)
     throw error;
   }
-  const person = { id: account.id, username: account.username };
-  await recordAudit(ctx.db, {
-    action: 'identity.linked',
-    actor: person,
-    target: userTarget(person),
-    context,
-    details: { connection: connection.slug, via: 'local_sign_in' },
-  });
-  return true;
+  if (connection.keepTokens && upstream.tokens) await touchIdentity(db, identity.id, at, upstream.email, upstream.tokens);
+  await recordAudit(db, { action: 'identity.linked', actor: person, target: userTarget(person), context, details: { connection: connection.slug, via } });
+  return identity;
 }

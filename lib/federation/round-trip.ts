@@ -37,6 +37,15 @@ const stateSchema = z.object({
   nonce: z.string().min(1).max(200),
   codeVerifier: z.string().min(1).max(200),
   binding: z.string().length(64),
+  /**
+   * What the Gatehouse request asked of the sign-in's freshness, passed upstream and checked against the
+   * ID token's auth_time when it has one: `maxAge` (seconds, the request's max_age), `since` (epoch ms:
+   * prompt=login, the upstream must have signed the person in after the round trip started).
+   */
+  maxAge: z.number().int().min(0).optional(),
+  since: z.number().optional(),
+  /** A round trip started on /account to link another identity to this signed-in person (lib/federation/account-link.ts), not a sign-in. */
+  link: z.object({ userId: z.string(), sessionUid: z.string() }).optional(),
 });
 export type StoredState = Omit<z.output<typeof stateSchema>, 'binding'>;
 
@@ -67,7 +76,9 @@ export const profileSchema = z.object({
   username: z.string().nullable(),
   amr: z.array(z.string()),
   acr: z.string().nullable(),
-  tokens: z.object({ access_token: z.string(), refresh_token: z.string().optional(), expires_at: z.number().optional() }).optional(),
+  tokens: z
+    .object({ access_token: z.string(), refresh_token: z.string().optional(), expires_at: z.number().optional(), id_token: z.string().optional() })
+    .optional(),
 });
 export type StoredProfile = z.output<typeof profileSchema>;
 

@@ -20,11 +20,12 @@ import { recordAudit, userTarget, type RequestContext } from '../audit/log.ts';
 import { ACR } from '../oidc/authentication-context.ts';
 import { clientForDisplay, finishInteraction, interactionParams, type Interaction } from '../oidc/interaction.ts';
 import { formText } from '../platform/forms.ts';
-import { clientOf, completePasswordStep, current, type InteractionOutcome } from '../sign-in/interactions.ts';
+import { clientOf, completePasswordStep, current, onLoginStep, type InteractionOutcome } from '../sign-in/interactions.ts';
 import { findAccount, findUserIdByEmail, insertUser, setUserDisabled, setVerifiedEmail } from '../users/repository.ts';
 import { FederationFailure, type FederationFailureReason } from './errors.ts';
-import { savePendingLink } from './linking.ts';
-import { findConnection, findConnectionBySlug, findIdentity, insertIdentity, touchIdentity, type ConnectionRecord } from './repository.ts';
+import { addIdentity, savePendingLink } from './linking.ts';
+import { finishAccountLink } from './account-link.ts';
+import { findConnection, findConnectionBySlug, findIdentity, touchIdentity, type ConnectionRecord } from './repository.ts';
 import { connectionForAddress, offeredTo } from './offer.ts';
 import {
   BINDING_COOKIE,
@@ -38,6 +39,7 @@ import {
   type StoredProfile,
 } from './round-trip.ts';
 import { justInTimeUsername } from './usernames.ts';
+import { saveFederatedSession } from './upstream-logout.ts';
 import { authorizationUrl, exchangeCode } from './upstream.ts';
 
 /** The callback to register upstream: built from the configured issuer, never from a request's headers. */
@@ -59,16 +61,14 @@ async function recordFailure(
   await recordAudit(ctx.db, { action: 'federation.failed', actor: null, context, details });
 }
 
+/** The request's max_age in seconds (the provider validated it as a non-negative integer), or undefined. */
+function requestedMaxAge(value: unknown): number | undefined {
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
 /** Step 1: the button's POST. */
-export async function startFederatedSignIn(
-  ctx: AppContext,
-  uid: string,
-  cookie: string | null,
-  form: FormData,
-  context: RequestContext,
-): Promise<InteractionOutcome> {
-  const interaction = await current(ctx, uid, cookie, 'login');
-  if ('error' in interaction) return interaction;
+export const startFederatedSignIn = onLoginStep(async (ctx, interaction, uid, _cookie, form, context) => {
   const client = await clientOf(ctx, interaction);
   const slug = formText(form, 'connection', 64);
   // Identifier first: no button pressed, an address typed into the username field goes to the connection serving its domain.
@@ -81,10 +81,13 @@ export async function startFederatedSignIn(
   const trip = { state: randomValue(), nonce: randomValue(), codeVerifier: randomPKCECodeVerifier() };
   const binding = randomValue();
   const hint = typed || (typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined);
+  // prompt=login and max_age (OIDC Core §3.1.2.1) go upstream too, and its auth_time is checked on the way back.
   const prompt = typeof interaction.params.prompt === 'string' && interaction.params.prompt.split(' ').includes('login') ? 'login' : undefined;
+  const maxAge = requestedMaxAge(interaction.params.max_age);
+  const freshness = { ...(maxAge === undefined ? {} : { maxAge }), ...(prompt ? { since: ctx.now() } : {}) };
   let redirect: string;
   try {
-    redirect = await authorizationUrl(ctx.db, connection, callbackUrl(ctx.config.ISSUER), trip, { prompt, login_hint: hint }, ctx.now());
+    redirect = await authorizationUrl(ctx.db, connection, callbackUrl(ctx.config.ISSUER), trip, { prompt, login_hint: hint, max_age: maxAge }, ctx.now());
   } catch (error) {
     const reason = error instanceof FederationFailure ? error.reason : 'unreachable';
     ctx.log.warn({ connection: connection.slug, reason, err: error instanceof FederationFailure ? error.cause : error }, 'upstream sign-in could not start');
@@ -92,9 +95,15 @@ export async function startFederatedSignIn(
     return { error: `federation_${reason}` };
   }
   const expiresAt = Math.min(interaction.exp * 1000, ctx.now() + ROUND_TRIP_TTL_MS);
-  await saveState(ctx.db, trip.state, { uid, connectionId: connection.id, nonce: trip.nonce, codeVerifier: trip.codeVerifier }, binding, expiresAt);
+  await saveState(
+    ctx.db,
+    trip.state,
+    { uid, connectionId: connection.id, nonce: trip.nonce, codeVerifier: trip.codeVerifier, ...freshness },
+    binding,
+    expiresAt,
+  );
   return { redirect, cookies: [bindingCookie(binding, ctx.config.ISSUER.startsWith('https:'))] };
-}
+});
 
 /**
  * Where step 2 sends the browser: on to the interaction, or a page that says what went wrong.
@@ -127,6 +136,12 @@ export async function federationCallback(ctx: AppContext, url: URL, cookie: stri
   if (!taken.trip) {
     await recordFailure(ctx, 'state_invalid', '-', {}, context);
     return errorPage('state_invalid');
+  }
+  if (taken.trip.link) {
+    // A link started on /account (lib/federation/account-link.ts), not a sign-in.
+    const response = new URL(CALLBACK_PATH, issuer);
+    response.search = url.search;
+    return { redirect: await finishAccountLink(ctx, { ...taken.trip, link: taken.trip.link }, response, state as string, context), endsRoundTrip: true };
   }
   const { uid, connectionId } = taken.trip;
   const connection = await findConnection(ctx.db, connectionId);
@@ -201,24 +216,10 @@ async function createJustInTime(ctx: AppContext, connection: ConnectionRecord, p
   const user = await insertUser(ctx.db, { username, email: null, name: profile.name, passwordHash: null, role: 'user' });
   if (email) await setVerifiedEmail(ctx.db, user.id, email);
   if (connection.jitState === 'disabled') await setUserDisabled(ctx.db, user.id, true);
-  const identity = await insertIdentity(ctx.db, {
-    userId: user.id,
-    connectionId: connection.id,
-    issuer: profile.issuer,
-    subject: profile.subject,
-    email: profile.email,
-    at,
-  });
-  if (connection.keepTokens && profile.tokens) await touchIdentity(ctx.db, identity.id, at, profile.email, profile.tokens);
   const person = { id: user.id, username: user.username };
   await recordAudit(ctx.db, { action: 'user.created', actor: null, target: userTarget(person), context, details: { role: 'user', email } });
-  await recordAudit(ctx.db, {
-    action: 'identity.linked',
-    actor: person,
-    target: userTarget(person),
-    context,
-    details: { connection: connection.slug, via: 'just_in_time' },
-  });
+  // The account was made for this identity this instant: already linked elsewhere means a concurrent first sign-in.
+  if (!(await addIdentity(ctx.db, person, connection, profile, at, 'just_in_time', context))) throw new Error('the identity was linked meanwhile');
   return person;
 }
 
@@ -239,6 +240,10 @@ async function signInAs(
   context: RequestContext,
 ): Promise<InteractionOutcome> {
   const details = { ...client, connection: connection.slug };
+  if (connection.upstreamLogout) {
+    // For the logout at Gatehouse to go on to the upstream's (lib/federation/upstream-logout.ts).
+    await saveFederatedSession(ctx.db, uid, { connectionId: connection.id, idToken: profile.tokens?.id_token }, interaction.exp * 1000);
+  }
   if (connection.trustedForMfa && profile.amr.includes('mfa')) {
     ctx.metrics.signIn('succeeded');
     await recordAudit(ctx.db, { action: 'sign_in.succeeded', actor: person, target: userTarget(person), context, details });

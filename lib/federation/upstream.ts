@@ -35,7 +35,7 @@ export interface UpstreamProfile {
   amr: string[];
   acr: string | null;
   /** Only when the connection keeps them. */
-  tokens?: { access_token: string; refresh_token?: string; expires_at?: number };
+  tokens?: { access_token: string; refresh_token?: string; expires_at?: number; id_token?: string };
 }
 
 const issuerOf = (connection: ConnectionRecord) => connection.issuer ?? new URL(connection.authorizationEndpoint ?? '').origin;
@@ -86,6 +86,26 @@ export interface RoundTrip {
   state: string;
   nonce: string;
   codeVerifier: string;
+  /** Seconds: the upstream sign-in may be at most this old (the Gatehouse request's max_age). */
+  maxAge?: number;
+  /** Epoch ms: prompt=login, the upstream sign-in must be after this (when the round trip started). */
+  since?: number;
+}
+
+/** Clock difference tolerated between Gatehouse and the upstream when comparing auth_time. */
+const AUTH_TIME_SKEW_SECONDS = 30;
+
+/**
+ * OIDC Core §3.1.2.1: with max_age or prompt=login the upstream must have signed the person in recently,
+ * which its ID token's auth_time says. An upstream that sends no auth_time is taken at its word (many
+ * omit it unless asked); one whose auth_time is too old did not honour the request: refused.
+ */
+export function freshEnough(authTime: unknown, trip: Pick<RoundTrip, 'maxAge' | 'since'>, now: number): boolean {
+  if (typeof authTime !== 'number') return true;
+  const seconds = now / 1000;
+  if (trip.maxAge !== undefined && seconds - authTime > trip.maxAge + AUTH_TIME_SKEW_SECONDS) return false;
+  if (trip.since !== undefined && authTime < trip.since / 1000 - AUTH_TIME_SKEW_SECONDS) return false;
+  return true;
 }
 
 /** The upstream's authorization URL for one round trip; `redirectUri` is Gatehouse's callback. */
@@ -94,7 +114,7 @@ export async function authorizationUrl(
   connection: ConnectionRecord,
   redirectUri: string,
   trip: RoundTrip,
-  passthrough: { prompt?: string; login_hint?: string },
+  passthrough: { prompt?: string; login_hint?: string; max_age?: number },
   now: number,
 ): Promise<string> {
   const config = await configuration(db, connection, now);
@@ -106,6 +126,7 @@ export async function authorizationUrl(
   }
   if (passthrough.prompt === 'login' || passthrough.prompt === 'select_account') params.prompt = passthrough.prompt;
   if (passthrough.login_hint) params.login_hint = passthrough.login_hint.slice(0, 254);
+  if (passthrough.max_age !== undefined && connection.kind === 'oidc') params.max_age = String(passthrough.max_age);
   return oidc.buildAuthorizationUrl(config, params).href;
 }
 
@@ -145,9 +166,16 @@ export async function exchangeCode(db: Database, connection: ConnectionRecord, c
     throw new FederationFailure('token_invalid', { cause: error });
   }
   const kept = connection.keepTokens
-    ? { access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_at: tokens.expires_in ? now + tokens.expires_in * 1000 : undefined }
+    ? {
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token,
+        expires_at: tokens.expires_in ? now + tokens.expires_in * 1000 : undefined,
+        // Kept for the upstream logout's id_token_hint (lib/federation/upstream-logout.ts).
+        id_token: tokens.id_token,
+      }
     : undefined;
-  const profile = connection.kind === 'oidc' ? await oidcProfile(config, connection, tokens) : await oauth2Profile(config, connection, tokens.access_token);
+  const profile =
+    connection.kind === 'oidc' ? await oidcProfile(config, connection, tokens, trip, now) : await oauth2Profile(config, connection, tokens.access_token);
   return kept ? { ...profile, tokens: kept } : profile;
 }
 
@@ -158,9 +186,13 @@ async function oidcProfile(
   config: oidc.Configuration,
   connection: ConnectionRecord,
   tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>,
+  trip: Pick<RoundTrip, 'maxAge' | 'since'>,
+  now: number,
 ): Promise<UpstreamProfile> {
   const claims = tokens.claims();
   if (!claims) throw new FederationFailure('token_invalid');
+  if (!freshEnough(claims.auth_time, trip, now))
+    throw new FederationFailure('token_invalid', { cause: new Error('auth_time older than max_age or prompt=login allow') });
   let all: Record<string, unknown> = { ...claims };
   const mapping = { username: 'preferred_username', email: 'email', name: 'name', ...connection.claimMapping };
   const missing = [mapping.email, mapping.name, mapping.username].some((claim) => all[claim] === undefined);
@@ -222,4 +254,27 @@ async function oauth2Profile(config: oidc.Configuration, connection: ConnectionR
     amr: [],
     acr: null,
   };
+}
+
+/**
+ * RP-Initiated Logout 1.0 §2 at the upstream: its end_session_endpoint with `client_id` (so it knows whose
+ * `post_logout_redirect_uri` to check, §3), the ID token it issued as `id_token_hint` when the connection
+ * kept one, and `state`. Undefined when the upstream publishes no end_session_endpoint (OAuth 2.0 kinds never do).
+ */
+export async function endSessionUrl(
+  db: Database,
+  connection: ConnectionRecord,
+  params: { postLogoutRedirectUri: string; state: string; idTokenHint?: string },
+  now: number,
+): Promise<string | undefined> {
+  if (connection.kind !== 'oidc') return undefined;
+  const config = await configuration(db, connection, now);
+  if (!config.serverMetadata().end_session_endpoint) return undefined;
+  const url = oidc.buildEndSessionUrl(config, {
+    client_id: connection.clientId,
+    post_logout_redirect_uri: params.postLogoutRedirectUri,
+    state: params.state,
+    ...(params.idTokenHint ? { id_token_hint: params.idTokenHint } : {}),
+  });
+  return url.href;
 }

@@ -47,6 +47,7 @@ const ROUTED_SEGMENTS = new Set([
   'admin',
   'api',
   'brand',
+  'connections',
   'federation',
   'healthz',
   'http-error',

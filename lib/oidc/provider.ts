@@ -23,6 +23,7 @@ import { useAtomicReplayDetection } from './replay-detection.ts';
 import { useDevicePollingPace } from './extensions/device-polling.ts';
 import { useExtensions } from './extensions/index.ts';
 import { useMappedClaims } from './mapped-claims.ts';
+import { useUpstreamLogout } from '../federation/upstream-logout.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
 import { logServerError } from './server-errors.ts';
 
@@ -89,6 +90,14 @@ export async function createProvider({
   useStructuredTokenLookup(provider);
   if (config.BACKCHANNEL_LOGOUT === 'on') useQueuedBackchannelLogout(provider, db, now);
   useDynamicRegistration(provider, { throttle, config });
+  // A federated session's logout goes on to the upstream's when its connection says so (lib/federation/upstream-logout.ts).
+  useUpstreamLogout(provider, {
+    db,
+    now,
+    issuer: config.ISSUER,
+    routes: { authorization: routes.authorization, endSession: routes.end_session },
+    warn: (details, message) => log.warn(details, message),
+  });
   if (protocol.deviceFlow) {
     useUserCodeThrottle(provider, routes.code_verification, devicePageSettings(brand, config.DEFAULT_LOCALE), throttle);
     useDevicePollingPace(provider, { token: routes.token, deviceAuthorization: routes.device_authorization }, db, now);

@@ -32,7 +32,7 @@ import { mailSingleUseLink } from '../mail-links/single-use.ts';
 import { adminMailLocale } from '../mail-links/email-verification.ts';
 import { findAccount, findUserByUsernameOrEmail } from '../users/repository.ts';
 import { formText } from '../platform/forms.ts';
-import { clientOf, completePasswordStep, current, type InteractionOutcome } from './interactions.ts';
+import { clientOf, completePasswordStep, current, onLoginStep, type InteractionOutcome } from './interactions.ts';
 
 const MODEL = 'PendingSignInCode';
 
@@ -97,16 +97,8 @@ export async function requestSignInCode(
  * account has one. A name that is no account, or has no verified address, gets a wrong code's answer
  * after the same count.
  */
-export async function signInWithCode(
-  ctx: AppContext,
-  uid: string,
-  cookie: string | null,
-  form: FormData,
-  context: RequestContext,
-): Promise<InteractionOutcome> {
+export const signInWithCode = onLoginStep(async (ctx, interaction, uid, cookie, form, context) => {
   if (!emailSignInCodesOffered(ctx)) return { error: 'wrong_step' };
-  const interaction = await current(ctx, uid, cookie, 'login');
-  if ('error' in interaction) return interaction;
   const pending = await findPendingSignInCode(ctx.db, uid, ctx.now());
   if (!pending) return { error: 'password_first' };
   const read = readMailCode(formText(form, 'code', 32));
@@ -128,7 +120,7 @@ export async function signInWithCode(
   await destroyArtifact(ctx.db.sql, MODEL, uid);
   const person = { id: account.id, username: account.username };
   return completePasswordStep(ctx, uid, cookie, interaction, person, await clientOf(ctx, interaction), context, false, 'email_code');
-}
+});
 
 /** "Sign in another way": the interaction forgets the name that asked, and shows the sign-in form again. */
 export async function cancelSignInCode(ctx: AppContext, uid: string, cookie: string | null): Promise<InteractionOutcome> {

@@ -46,6 +46,7 @@ import { SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import type { FederationFailureReason } from '../federation/errors.ts';
 import { linkPendingIdentity, pendingLinkConnection } from '../federation/linking.ts';
 import { connectionsFor, type OfferedConnection } from '../federation/offer.ts';
+import { passwordFormOffered } from '../federation/client-sign-in.ts';
 
 export const loginForm = z.object({
   username: z.string().trim().min(1, 'Enter your username').max(64),
@@ -149,6 +150,8 @@ export type InteractionView =
       connections?: OfferedConnection[];
       /** On the login step: some of them serve email domains, so an address typed first may go to its provider. */
       realms?: boolean;
+      /** On the login step: false when the client turned the password form off (lib/federation/client-sign-in.ts). */
+      passwordForm?: boolean;
       /** On the login step: an upstream identity waits to be linked once the person signs in here (its connection's name). */
       linking?: string;
     };
@@ -240,6 +243,8 @@ export async function viewInteraction(
   const accounts = chooserOn && !another && !named ? await rememberedAccounts(ctx.db, cookie) : [];
   // An account picked from the chooser on the prompt=select_account page (lib/sign-in/account-choice.ts useAnotherAccount).
   const pickedId = (interaction.lastSubmission as Record<string, { account?: unknown } | undefined> | undefined)?.[ANOTHER_ACCOUNT]?.account;
+  // A client without the password form offers neither it nor what hangs on it (reset, sign-up, mailed codes).
+  const passwordForm = kind === 'login' && (await passwordFormOffered(ctx.db, shown.id));
   const picked = chooserOn && another && typeof pickedId === 'string' ? (await rememberedAccounts(ctx.db, cookie)).find((a) => a.id === pickedId) : undefined;
   return {
     kind,
@@ -249,9 +254,10 @@ export async function viewInteraction(
     username: kind === 'consent' ? account?.username : undefined,
     sessionUsername: kind === 'login' && !another && !account?.disabled ? account?.username : undefined,
     passkey: kind === 'login' ? await signInOptions(ctx, uid, interaction.exp * 1000) : undefined,
-    passwordReset: kind === 'login' && canMailLinks(ctx),
-    signUp: kind === 'login' && signUpOffered(ctx),
-    emailCode: kind === 'login' && emailSignInCodesOffered(ctx),
+    passwordReset: passwordForm && canMailLinks(ctx),
+    signUp: passwordForm && signUpOffered(ctx),
+    emailCode: passwordForm && emailSignInCodesOffered(ctx),
+    ...(kind === 'login' && !passwordForm ? { passwordForm } : {}),
     ...(accounts.length ? { accounts } : {}),
     ...(kind === 'login' ? await federationOffer(ctx, uid, shown.id) : {}),
     ...(kind === 'consent' ? await consentAsked(ctx, interaction, account?.id) : { scopes: [], claims: [] }),
@@ -317,7 +323,9 @@ type Failure =
   | { error: Extract<SecondStepOutcome, { status: 'refused' }>['problem'] | 'wrong_recovery_code' }
   | { error: 'throttled'; retryAfterSeconds: number }
   /** A sign-in through a connection stopped (lib/federation/errors.ts). */
-  | { error: `federation_${FederationFailureReason}` };
+  | { error: `federation_${FederationFailureReason}` }
+  /** A password posted for a client whose sign-in page has no password form (lib/federation/client-sign-in.ts). */
+  | { error: 'password_not_offered' };
 /** `cookies`: Set-Cookie values the answer carries (the device cookie after a right password, lib/sign-in/devices.ts). */
 export type InteractionOutcome = { redirect: string; cookies?: string[] } | Failure;
 
@@ -333,6 +341,19 @@ export async function current(
   return interaction;
 }
 
+/**
+ * A form posted on the login step (the federation button, a mailed code, the sign-up's code): the
+ * interaction this browser is on and at that step, else why not; then `step` with it.
+ */
+export function onLoginStep(
+  step: (ctx: AppContext, interaction: Interaction, uid: string, cookie: string | null, form: FormData, context: RequestContext) => Promise<InteractionOutcome>,
+) {
+  return async (ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> => {
+    const interaction = await current(ctx, uid, cookie, 'login');
+    return 'error' in interaction ? interaction : step(ctx, interaction, uid, cookie, form, context);
+  };
+}
+
 /** The client an interaction is for, as the audit log names it. */
 export async function clientOf(ctx: AppContext, interaction: Interaction): Promise<{ clientId: string; clientName?: string }> {
   const clientId = String(interaction.params.client_id);
@@ -343,6 +364,8 @@ export async function clientOf(ctx: AppContext, interaction: Interaction): Promi
 export async function signIn(ctx: AppContext, uid: string, cookie: string | null, form: FormData, context: RequestContext): Promise<InteractionOutcome> {
   const interaction = await current(ctx, uid, cookie, 'login');
   if ('error' in interaction) return interaction;
+  // Refused by the server, not only left off the page: nothing about the account is looked at.
+  if (!(await passwordFormOffered(ctx.db, String(interaction.params.client_id)))) return { error: 'password_not_offered' };
   const parsed = loginForm.safeParse({ username: form.get('username'), password: form.get('password') });
   if (!parsed.success) return { error: 'invalid_form' };
   const { username, password } = parsed.data;

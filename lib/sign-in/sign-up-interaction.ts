@@ -24,7 +24,7 @@ import type { Locale } from '../i18n/locale.ts';
 import { clientForDisplay, findInteraction } from '../oidc/interaction.ts';
 import type { RequestContext } from '../audit/log.ts';
 import { addProblem, type FieldProblems, formProblems, formText, throttledProblem } from '../platform/forms.ts';
-import { clientOf, completePasswordStep, current, type InteractionOutcome } from './interactions.ts';
+import { clientOf, completePasswordStep, current, onLoginStep, type InteractionOutcome } from './interactions.ts';
 import { appHost, httpsOnly } from '../oidc/return-link.ts';
 import { passwordPolicy } from '../platform/passwords.ts';
 import { resendSignUpLink, signUp, signUpFields, signUpOffered } from './sign-up.ts';
@@ -122,15 +122,7 @@ export async function continueAfterVerification(ctx: AppContext, uid: string, co
  * code's, counted alike, so the page still does not tell the two apart. Right: the sign-in goes on as
  * after "continue".
  */
-export async function confirmCodeFromInteraction(
-  ctx: AppContext,
-  uid: string,
-  cookie: string | null,
-  form: FormData,
-  context: RequestContext,
-): Promise<InteractionOutcome> {
-  const interaction = await current(ctx, uid, cookie, 'login');
-  if ('error' in interaction) return interaction;
+export const confirmCodeFromInteraction = onLoginStep(async (ctx, _interaction, uid, cookie, form, context) => {
   const pending = await findPendingEmailVerification(ctx.db, uid, ctx.now());
   if (!pending) return { error: 'password_first' };
   const typed = formText(form, 'code', 32);
@@ -139,7 +131,7 @@ export async function confirmCodeFromInteraction(
   if (outcome.status === 'code') return { error: outcome.problem };
   if (outcome.status === 'taken') return { error: 'email_not_verified' };
   return continueAfterVerification(ctx, uid, cookie, context);
-}
+});
 
 /** A code typed where no account waits: refused as a wrong one would be, in the same steps. */
 async function noCodeToConfirm(

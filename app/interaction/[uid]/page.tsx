@@ -72,6 +72,7 @@ const explained = new Set([
   'federation_no_account',
   'federation_account_disabled',
   'federation_connection_unavailable',
+  'password_not_offered',
 ] as const);
 type Explained = typeof explained extends Set<infer T> ? T : never;
 const isExplained = (error: string): error is Explained => (explained as Set<string>).has(error);
@@ -261,7 +262,7 @@ export default async function InteractionPage({
             client={view.client}
             connections={view.connections}
             label={(connection) => federation('continueWith', { connection })}
-            or={federation('or')}
+            or={view.passwordForm === false && !view.realms && !view.passkey && !view.accounts ? undefined : federation('or')}
           />
         ) : null}
         {choosing && view.accounts ? (
@@ -278,58 +279,65 @@ export default async function InteractionPage({
             <p className="mt-4 text-sm text-slate-600">{chooser('another')}</p>
           </section>
         ) : null}
-        <form method="post" action={`${base}/login`} className="space-y-4">
-          <RequestFields client={view.client} />
-          <TextField
-            compact
-            id="username"
-            name="username"
-            label={t('login.username')}
-            autoComplete={view.passkey ? 'username webauthn' : 'username'}
-            required
-            autoFocus={!username}
-            defaultValue={username}
-            maxLength={64}
-            {...fieldError}
-          />
-          <ClientMessages namespaces={['ui']}>
-            <PasswordField
+        {/* A client may turn the password form off (lib/federation/client-sign-in.ts): then only its identifier-first field, if any. */}
+        {view.passwordForm === false && !view.realms ? null : (
+          <form method="post" action={`${base}/login`} className="space-y-4">
+            <RequestFields client={view.client} />
+            <TextField
               compact
-              id="password"
-              label={t('login.password')}
-              autoComplete="current-password"
+              id="username"
+              name="username"
+              label={t('login.username')}
+              autoComplete={view.passkey ? 'username webauthn' : 'username'}
               required
-              autoFocus={Boolean(username)}
-              maxLength={256}
+              autoFocus={!username}
+              defaultValue={username}
+              maxLength={64}
               {...fieldError}
             />
-          </ClientMessages>
-          <label className="flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" name="remember" className="size-4 accent-accent" />
-            {t('login.remember')}
-          </label>
+            {view.passwordForm === false ? null : (
+              <>
+                <ClientMessages namespaces={['ui']}>
+                  <PasswordField
+                    compact
+                    id="password"
+                    label={t('login.password')}
+                    autoComplete="current-password"
+                    required
+                    autoFocus={Boolean(username)}
+                    maxLength={256}
+                    {...fieldError}
+                  />
+                </ClientMessages>
+                <label className="flex items-center gap-2 text-sm text-slate-700">
+                  <input type="checkbox" name="remember" className="size-4 accent-accent" />
+                  {t('login.remember')}
+                </label>
 
-          <Button block type="submit">
-            {t('login.submit')}
-          </Button>
-          {view.realms ? (
-            // Identifier first: the address typed as the username goes to the provider serving its domain, no password asked.
-            <Button block type="submit" variant="secondary" formAction={`${base}/federation`} formNoValidate>
-              {federation('realm')}
-            </Button>
-          ) : null}
-          {view.emailCode ? (
-            // The same form's username, posted elsewhere; no password needed for it (formNoValidate).
-            <Button block type="submit" variant="secondary" formAction={`${base}/email-code`} formNoValidate>
-              {t('emailCode.offer')}
-            </Button>
-          ) : null}
-          {view.passwordReset ? (
-            <p className="text-center text-sm">
-              <TextLink href={`/password-reset?from=${encodeURIComponent(base)}`}>{t('login.forgotPassword')}</TextLink>
-            </p>
-          ) : null}
-        </form>
+                <Button block type="submit">
+                  {t('login.submit')}
+                </Button>
+              </>
+            )}
+            {view.realms ? (
+              // Identifier first: the address typed as the username goes to the provider serving its domain, no password asked.
+              <Button block type="submit" variant="secondary" formAction={`${base}/federation`} formNoValidate>
+                {federation('realm')}
+              </Button>
+            ) : null}
+            {view.emailCode ? (
+              // The same form's username, posted elsewhere; no password needed for it (formNoValidate).
+              <Button block type="submit" variant="secondary" formAction={`${base}/email-code`} formNoValidate>
+                {t('emailCode.offer')}
+              </Button>
+            ) : null}
+            {view.passwordReset ? (
+              <p className="text-center text-sm">
+                <TextLink href={`/password-reset?from=${encodeURIComponent(base)}`}>{t('login.forgotPassword')}</TextLink>
+              </p>
+            ) : null}
+          </form>
+        )}
         {picked ? (
           <p className="mt-4 text-center text-sm">
             <TextLink href={base}>{chooser('chooseAnother')}</TextLink>

@@ -11,6 +11,7 @@ import {
   type NewConnectionInput,
 } from '../../federation/manage.ts';
 import type { IdentityRecord } from '../../federation/repository.ts';
+import { findClientSignIn, setPasswordForm, type ClientSignInRecord } from '../../federation/client-sign-in.ts';
 import { connectionToWire } from '../../federation/wire.ts';
 import { findUserById } from '../../users/repository.ts';
 import { NotFound } from '../../platform/errors.ts';
@@ -61,3 +62,11 @@ export const listUserIdentities = endpoint(operations.listUserIdentities, async 
 export const unlinkUserIdentity = endpoint(operations.unlinkUserIdentity, async ({ db, params, by }) => {
   await unlinkIdentity(db, params.id, params.identityId, 'admin', by);
 });
+
+const clientSignInToWire = (entry: ClientSignInRecord) => ({ client_id: entry.clientId, password_form: entry.passwordForm, connections: entry.connections });
+
+export const getClientSignIn = endpoint(operations.getClientSignIn, async ({ db, params }) => clientSignInToWire(await findClientSignIn(db, params.id)));
+
+export const updateClientSignIn = endpoint(operations.updateClientSignIn, async ({ db, params, body, by }) =>
+  clientSignInToWire(await setPasswordForm(db, params.id, body.password_form, by)),
+);

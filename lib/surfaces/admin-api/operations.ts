@@ -27,7 +27,15 @@ import {
   roleSchema,
 } from './dto/authorization.ts';
 import { issuedRegistrationTokenSchema, newRegistrationTokenBodySchema, registrationTokenListSchema, registrationTokenSchema } from './dto/registration.ts';
-import { connectionListSchema, connectionPatchSchema, connectionSchema, identityListSchema, newConnectionBodySchema } from './dto/connections.ts';
+import {
+  clientSignInPatchSchema,
+  clientSignInSchema,
+  connectionListSchema,
+  connectionPatchSchema,
+  connectionSchema,
+  identityListSchema,
+  newConnectionBodySchema,
+} from './dto/connections.ts';
 import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchema } from './dto/keys.ts';
 import {
   createdUserSchema,
@@ -507,6 +515,31 @@ export const operations = {
     summary: 'Delete a connection and every identity linked through it (the accounts stay)',
     params: connectionSlug,
     status: 204,
+    errors: ['not_found'],
+  },
+  getClientSignIn: {
+    method: 'GET',
+    path: '/api/admin/clients/{id}/sign-in',
+    tag: 'connections',
+    permission: 'clients.read',
+    summary: "A client's sign-in page: whether it has the password form, and the connections offered on it",
+    params: clientId,
+    status: 200,
+    response: clientSignInSchema,
+    errors: ['not_found'],
+  },
+  updateClientSignIn: {
+    method: 'PATCH',
+    path: '/api/admin/clients/{id}/sign-in',
+    tag: 'connections',
+    permission: 'clients.manage',
+    actsOn: 'client',
+    summary: "Turn a client's password form on or off",
+    description: 'Off: its sign-in page shows only its connections (and passkeys), and a password posted for it is refused. Recorded as client.updated.',
+    params: clientId,
+    body: clientSignInPatchSchema,
+    status: 200,
+    response: clientSignInSchema,
     errors: ['not_found'],
   },
   listUserIdentities: {

@@ -69,5 +69,26 @@ test('a preset is the federation preset filled into the form; Microsoft needs a 
   assert.equal(presetFormValues('microsoft', 'a/../b'), 'needs_tenant');
   const entra = presetFormValues('microsoft', 'contoso.onmicrosoft.com');
   assert.equal(entra !== 'needs_tenant' && entra.issuer, 'https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0');
-  assert.deepEqual(presetFormValues('custom'), connectionFormValues());
+  assert.deepEqual(presetFormValues('custom'), { ...connectionFormValues(), icon: 'generic.svg' }, 'another provider: the generic icon');
+  assert.equal(github.icon, 'github.svg', "each preset's local icon");
+});
+
+test('the icon and the upstream logout come from the form; an empty icon is the initial', () => {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    slug: 'corp',
+    displayName: 'Corp',
+    issuer: 'https://idp.example',
+    clientId: 'g',
+    icon: 'gitlab.svg',
+    upstreamLogout: 'on',
+  }))
+    form.set(name, value);
+  const { input } = readConnectionForm(form, 'create');
+  assert.equal(input.icon, 'gitlab.svg');
+  assert.equal(input.upstreamLogout, true);
+  form.set('icon', '');
+  form.delete('upstreamLogout');
+  const again = readConnectionForm(form, 'create').input;
+  assert.deepEqual([again.icon, again.upstreamLogout], [null, false]);
 });

@@ -30,13 +30,18 @@ export interface ConnectionFormValues {
   jitState: 'enabled' | 'disabled';
   trustedForMfa: boolean;
   keepTokens: boolean;
+  upstreamLogout: boolean;
+  /** A file under public/connections/ (CONNECTION_ICONS), or '' for the name's initial. */
+  icon: string;
   /** Whether a secret is stored (edit): the box then says "leave empty to keep it". */
   hasClientSecret: boolean;
 }
 
-export const connectionFields = [
+/** The fields typed or chosen (the summary of problems lists them, in the form's order); then the switches. */
+export const connectionInputFields = [
   'slug',
   'displayName',
+  'icon',
   'kind',
   'issuer',
   'authorizationEndpoint',
@@ -49,12 +54,11 @@ export const connectionFields = [
   'claimMapping',
   'clientIds',
   'emailDomains',
-  'pkce',
-  'jitCreate',
-  'jitState',
-  'trustedForMfa',
-  'keepTokens',
 ] as const;
+export const connectionFields = [...connectionInputFields, 'pkce', 'jitCreate', 'jitState', 'trustedForMfa', 'keepTokens', 'upstreamLogout'] as const;
+
+/** The icons shipped under public/connections/ (the sign-in page loads no remote images). */
+export const CONNECTION_ICONS = ['google.svg', 'microsoft.svg', 'github.svg', 'gitlab.svg', 'generic.svg'] as const;
 export type ConnectionField = (typeof connectionFields)[number];
 export type ConnectionFieldProblems = FieldProblems<ConnectionField>;
 
@@ -114,6 +118,8 @@ export function readConnectionForm(form: FormData, mode: 'create' | 'edit'): { v
     jitState: text(form, 'jitState', 10) === 'disabled' ? 'disabled' : 'enabled',
     trustedForMfa: form.get('trustedForMfa') === 'on',
     keepTokens: form.get('keepTokens') === 'on',
+    upstreamLogout: form.get('upstreamLogout') === 'on',
+    icon: text(form, 'icon', 80),
     hasClientSecret: form.get('hasClientSecret') === 'on',
   };
   const secret = text(form, 'clientSecret', 2100);
@@ -139,6 +145,8 @@ export function readConnectionForm(form: FormData, mode: 'create' | 'edit'): { v
     jitState: values.jitState,
     trustedForMfa: values.trustedForMfa,
     keepTokens: values.keepTokens,
+    upstreamLogout: values.upstreamLogout,
+    icon: orNull(values.icon),
   };
   return { values, input };
 }
@@ -165,6 +173,8 @@ export function connectionFormValues(from?: ConnectionRecord | Partial<NewConnec
     jitState: c.jitState === 'disabled' ? 'disabled' : 'enabled',
     trustedForMfa: c.trustedForMfa ?? false,
     keepTokens: c.keepTokens ?? false,
+    upstreamLogout: c.upstreamLogout ?? false,
+    icon: c.icon ?? '',
     hasClientSecret: c.hasClientSecret ?? false,
   };
 }
@@ -174,7 +184,7 @@ export function connectionFormValues(from?: ConnectionRecord | Partial<NewConnec
  * malformed one) there is nothing to fill in yet: `needsTenant`.
  */
 export function presetFormValues(choice: ConnectionChoice, tenant?: string): ConnectionFormValues | 'needs_tenant' {
-  if (choice === 'custom') return connectionFormValues();
+  if (choice === 'custom') return connectionFormValues({ icon: 'generic.svg' });
   try {
     return connectionFormValues(presetFields(choice as Preset, { tenant }));
   } catch {

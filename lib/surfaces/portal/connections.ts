@@ -20,6 +20,7 @@ import {
   type ConnectionUpdate,
 } from '../../federation/manage.ts';
 import { callbackUrl } from '../../federation/sign-in.ts';
+import { listClientSignIn, setPasswordForm, type ClientSignInRecord } from '../../federation/client-sign-in.ts';
 import type { ConnectionRecord } from '../../federation/repository.ts';
 import { Forbidden, NotFound } from '../../platform/errors.ts';
 import { formProblems } from '../../platform/forms.ts';
@@ -83,6 +84,22 @@ export async function updateConnectionFromForm(admin: AdminUser, slug: string, f
 }
 
 export type ConnectionChange = { status: 'done' } | { status: 'refused' } | { status: 'not_found' };
+
+/** The apps whose sign-in page a connection is on, or whose password form is off: where the switch matters. */
+export async function clientSignInFor(_admin: AdminUser): Promise<ClientSignInRecord[]> {
+  return listClientSignIn(serverContext().db);
+}
+
+/** Turns an app's password form on or off (off: only its connections and passkeys; a password is refused). */
+export async function setPasswordFormFor(admin: AdminUser, clientId: string, on: boolean): Promise<ConnectionChange> {
+  try {
+    await setPasswordForm(serverContext().db, clientId, on, await byAdmin(admin));
+  } catch (error) {
+    if (error instanceof NotFound) return { status: 'not_found' };
+    throw error;
+  }
+  return { status: 'done' };
+}
 
 /** Disabled: no button on any sign-in page, and a sign-in already under way through it is refused. */
 export async function setConnectionEnabledFor(admin: AdminUser, slug: string, enabled: boolean): Promise<ConnectionChange> {

@@ -36,8 +36,10 @@ export async function startPortalSignIn(request: Request, area: PortalArea): Pro
   const issuer = pinNextAuthUrl();
   const asked = new URL(request.url).searchParams.get('callbackUrl');
   const callbackUrl = asked ? safeReturnTo(asked, issuer) : area;
+  // ?reauthenticate=1 (linking another identity from /account): the person signs in again (prompt=login), though signed in.
+  const reauthenticate = new URL(request.url).searchParams.get('reauthenticate') === '1';
   const signedIn = area === '/account' ? await currentUser() : await currentAdmin();
-  if (signedIn) return Response.redirect(new URL(callbackUrl, issuer), 303);
+  if (signedIn && !reauthenticate) return Response.redirect(new URL(callbackUrl, issuer), 303);
 
   const names = portalCookieNames(issuer);
   const token = randomBytes(32).toString('hex');
@@ -46,7 +48,8 @@ export async function startPortalSignIn(request: Request, area: PortalArea): Pro
     .digest('hex');
   // Read back by next-auth's handler from this request's cookies (Next's cookies() reads what was set in it).
   (await cookies()).set(names.csrfToken, `${token}|${hash}`, { path: '/', httpOnly: true, sameSite: 'lax', secure: names.secure });
-  const post = new NextRequest(`${issuer}/api/auth/signin/${PORTAL_PROVIDER_ID}`, {
+  // next-auth passes the sign-in POST's query on to the authorization request.
+  const post = new NextRequest(`${issuer}/api/auth/signin/${PORTAL_PROVIDER_ID}${reauthenticate ? '?prompt=login' : ''}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ csrfToken: token, callbackUrl }),

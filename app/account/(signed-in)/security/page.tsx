@@ -10,7 +10,7 @@ import { Badge, Notice } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
 import { AddPasskeyForm, RemovePasskeyForm } from '@/components/account/passkey-forms';
 import { passkeysOfUser, recoveryCodesLeftOf, twoStepOf } from '@/lib/surfaces/account/pages';
-import { identitiesOfUser } from '@/lib/surfaces/account/identities';
+import { identitiesOfUser, linkOffer } from '@/lib/surfaces/account/identities';
 import { passkeysUsable } from '@/lib/factors/passkeys';
 import { groupedKey, otpauthUri } from '@/lib/factors/totp';
 import { requireUser } from '@/lib/surfaces/portal/session';
@@ -26,6 +26,7 @@ import {
   startTwoStepAction,
   turnOffTwoStepAction,
   unlinkIdentityAction,
+  linkIdentityAction,
 } from '../../actions';
 
 export const dynamic = 'force-dynamic';
@@ -62,6 +63,7 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
     recoveryCodesLeftOf(user),
     identitiesOfUser(user),
   ]);
+  const offer = await linkOffer(user, identities);
   const enrolled = status.status === 'on' || passkeys.length > 0;
   const requiredBy = required === 'admin' || required === 'everyone' ? required : undefined;
   const t = await getTranslations('account.security');
@@ -143,10 +145,16 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
               <p className="text-sm text-slate-700">{t('passkeysUnavailable')}</p>
             )}
           </Card>
-          {identities.length || identityNotice ? (
+          {identities.length || identityNotice || offer.connections.length ? (
             // Only for people who signed in elsewhere: everyone else's page is as it was.
             <Card title={t('identities')} description={t('identitiesDescription')}>
               {identityNotice === 'unlinked' ? <Notice compact>{t('identityUnlinked')}</Notice> : null}
+              {identityNotice === 'linked' ? <Notice compact>{t('identityLinked')}</Notice> : null}
+              {identityNotice === 'link_taken' || identityNotice === 'link_failed' || identityNotice === 'link_unavailable' ? (
+                <Notice variant="warning" compact>
+                  {t(identityNotice === 'link_taken' ? 'identityTaken' : 'identityLinkFailed')}
+                </Notice>
+              ) : null}
               {identityNotice === 'last' ? (
                 <Notice variant="warning" compact>
                   {t('identityLast')}
@@ -171,6 +179,22 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
                     </li>
                   ))}
                 </ul>
+              ) : null}
+              {offer.connections.length ? (
+                <div className="mt-4">
+                  <p className="text-sm text-slate-700">{offer.recent ? t('linkAnother') : t('linkReauthenticate')}</p>
+                  <ul className="mt-3 flex flex-wrap gap-2" aria-label={t('linkAnotherList')}>
+                    {offer.connections.map((connection) => (
+                      <li key={connection.slug}>
+                        <form action={linkIdentityAction.bind(null, connection.slug)}>
+                          <Button type="submit" variant="secondary">
+                            {t('linkIdentity', { connection: connection.displayName })}
+                          </Button>
+                        </form>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
               ) : null}
             </Card>
           ) : null}

@@ -7,6 +7,7 @@ import {
   createConnectionFromForm,
   deleteConnectionFromForm,
   setConnectionEnabledFor,
+  setPasswordFormFor,
   updateConnectionFromForm,
   type ConnectionChange,
   type ConnectionFormState,
@@ -44,4 +45,11 @@ export async function deleteConnectionAction(slug: string, _state: Confirmation,
 
 export async function updateConnectionAction(slug: string, _state: ConnectionFormState, form: FormData): Promise<ConnectionFormState> {
   return editRecord('connections', slug, (admin) => updateConnectionFromForm(admin, slug, form));
+}
+
+/** An app's password form on or off, from /admin/connections/sign-in-pages. */
+export async function setPasswordFormAction(clientId: string, on: boolean): Promise<void> {
+  const path = '/admin/connections/sign-in-pages';
+  const result = await asAdmin('clients.manage', path, (admin) => setPasswordFormFor(admin, clientId, on));
+  afterChange(path, result, { done: on ? 'passwordOn' : 'passwordOff', refused: 'passwordOff' });
 }

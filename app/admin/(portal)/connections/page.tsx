@@ -27,7 +27,14 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
       <PageHeader
         title={t('title')}
         description={t('description')}
-        actions={may(admin.role, 'connections.manage') ? <ButtonLink href="/admin/connections/new">{t('add')}</ButtonLink> : undefined}
+        actions={
+          <>
+            <ButtonLink href="/admin/connections/sign-in-pages" variant="secondary">
+              {t('signInPages')}
+            </ButtonLink>
+            {may(admin.role, 'connections.manage') ? <ButtonLink href="/admin/connections/new">{t('add')}</ButtonLink> : null}
+          </>
+        }
       />
       <NoticeFor notices={{ deleted: { variant: 'success', text: t('deleted') } }} notice={notice} />
       {connections.length ? (

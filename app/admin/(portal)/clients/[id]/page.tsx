@@ -15,6 +15,7 @@ import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { exactTimes } from '@/components/portal/when';
 import { env } from '@/lib/config/env';
 import { kindOf } from '@/lib/surfaces/portal/client-presets';
+import { ValueList as List } from '@/components/admin/detail-values';
 import { clientDetails } from '@/lib/surfaces/portal/clients';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { approveClientAction, deleteClientAction, disableClientAction, enableClientAction, rotateSecretAction } from '../actions';
@@ -22,17 +23,6 @@ import { approveClientAction, deleteClientAction, disableClientAction, enableCli
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations('admin.client'))('title') };
-}
-
-function List({ items, empty }: { items: string[]; empty: string }) {
-  if (!items.length) return <span className="text-slate-500">{empty}</span>;
-  return (
-    <ul className="space-y-1 font-mono text-xs">
-      {items.map((item) => (
-        <li key={item}>{item}</li>
-      ))}
-    </ul>
-  );
 }
 
 export default async function ClientPage({

@@ -8,6 +8,7 @@ import { DetailColumns, DetailHeader, detailRoute, Facts } from '@/components/po
 import { exactTimes } from '@/components/portal/when';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { monoValue, ValueList as List } from '@/components/admin/detail-values';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { connectionDetails, federationCallbackUrl } from '@/lib/surfaces/portal/connections';
 import { may } from '@/lib/admin-roles/roles';
@@ -18,20 +19,6 @@ export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations('admin.connection'))('title') };
 }
-
-function List({ items, empty }: { items: string[]; empty: string }) {
-  if (!items.length) return <span className="text-slate-600">{empty}</span>;
-  return (
-    <ul className="space-y-1 font-mono text-xs">
-      {items.map((item) => (
-        <li key={item}>{item}</li>
-      ))}
-    </ul>
-  );
-}
-
-const mono = (value: string | null, none: string) =>
-  value ? <span className="font-mono text-xs break-all">{value}</span> : <span className="text-slate-600">{none}</span>;
 
 export default async function ConnectionPage({
   params,
@@ -98,25 +85,26 @@ export default async function ConnectionPage({
           <Card title={t('settings')}>
             <Facts
               rows={{
-                [t('slug')]: mono(connection.slug, none),
+                [t('slug')]: monoValue(connection.slug, none),
                 ...(oauth2
                   ? {
-                      [form('fields.authorizationEndpoint')]: mono(connection.authorizationEndpoint, none),
-                      [form('fields.tokenEndpoint')]: mono(connection.tokenEndpoint, none),
-                      [form('fields.userinfoEndpoint')]: mono(connection.userinfoEndpoint, none),
-                      [form('fields.emailsEndpoint')]: mono(connection.emailsEndpoint, none),
+                      [form('fields.authorizationEndpoint')]: monoValue(connection.authorizationEndpoint, none),
+                      [form('fields.tokenEndpoint')]: monoValue(connection.tokenEndpoint, none),
+                      [form('fields.userinfoEndpoint')]: monoValue(connection.userinfoEndpoint, none),
+                      [form('fields.emailsEndpoint')]: monoValue(connection.emailsEndpoint, none),
                     }
-                  : { [form('fields.issuer')]: mono(connection.issuer, none) }),
-                [t('callback')]: mono(federationCallbackUrl(), none),
-                [form('fields.clientId')]: mono(connection.clientId, none),
+                  : { [form('fields.issuer')]: monoValue(connection.issuer, none) }),
+                [t('callback')]: monoValue(federationCallbackUrl(), none),
+                [form('fields.clientId')]: monoValue(connection.clientId, none),
                 [form('fields.clientSecret')]: connection.hasClientSecret ? t('secretStored') : t('secretNone'),
-                [form('fields.scopes')]: mono(connection.scopes, none),
+                [form('fields.scopes')]: monoValue(connection.scopes, none),
                 [form('fields.clientIds')]: <List items={connection.clientIds} empty={t('noApps')} />,
                 [form('fields.emailDomains')]: <List items={connection.emailDomains} empty={none} />,
                 [form('jitCreate')]: connection.jitCreate ? form(`jitStates.${connection.jitState}`) : t('no'),
                 [form('trustedForMfa')]: yes(connection.trustedForMfa),
                 [form('pkce')]: yes(connection.pkce),
                 [form('keepTokens')]: yes(connection.keepTokens),
+                [form('upstreamLogout')]: yes(connection.upstreamLogout),
                 [t('added')]: exact(connection.createdAt),
                 [t('lastChanged')]: exact(connection.updatedAt),
               }}
