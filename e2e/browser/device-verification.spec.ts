@@ -63,6 +63,11 @@ for (const locale of ['en', 'de'] as const) {
       await page.getByRole('button', { name: t('continue') }).click();
       await expect(page.getByRole('heading', { name: t('confirmHeading') })).toBeVisible();
       await expect(page.getByText(started.user_code, { exact: true })).toBeVisible();
+      // The QR code of verification_uri_complete, drawn in the page (no image is fetched), named by its caption.
+      const qr = page.locator('figure.qr');
+      await expect(qr.locator('svg')).toBeVisible();
+      await expect(qr.locator('figcaption')).toHaveText(t('qrCaption'));
+      await expect(page.locator('img')).toHaveCount(0);
       await expectAccessible(page, 'device-confirm', locale);
       await page.getByRole('button', { name: t('confirm') }).click();
 
