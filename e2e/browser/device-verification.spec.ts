@@ -10,6 +10,9 @@ import { expect, type Page, test } from '@playwright/test';
 import { controlFindings, describeFindings, wcagFindings } from '../support/axe.ts';
 import { baseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 
+// A sign-in and eight axe runs per language: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 type Catalog = Record<string, unknown>;
 const catalogs: Record<'en' | 'de', Catalog> = {

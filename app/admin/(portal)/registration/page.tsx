@@ -7,7 +7,7 @@ import { Button, TextLink } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { RegistrationTokenForm } from '@/components/admin/registration-token-form';
 import { may } from '@/lib/admin-roles/roles';
-import { isUsable, REGISTRABLE_GRANT_TYPES, REGISTRABLE_SCOPES } from '@/lib/registration/tokens';
+import { REGISTRABLE_GRANT_TYPES, REGISTRABLE_SCOPES, tokenState } from '@/lib/registration/tokens';
 import { NEW_REGISTRATION_TOKEN } from '@/lib/surfaces/portal/registration-token-fields';
 import { listRegistrationTokensFor } from '@/lib/surfaces/portal/registration';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
@@ -61,8 +61,9 @@ export default async function RegistrationPage({ searchParams }: { searchParams:
             </thead>
             <tbody className="divide-y divide-slate-200">
               {tokens.map((token) => {
-                const live = isUsable(token, now);
-                const state = token.revokedAt ? 'revokedState' : token.expiresAt.getTime() <= now ? 'expiredState' : live ? 'liveState' : 'usedUpState';
+                const state = ({ live: 'liveState', revoked: 'revokedState', expired: 'expiredState', used_up: 'usedUpState' } as const)[
+                  tokenState(token, now)
+                ];
                 return (
                   <tr key={token.id}>
                     <td className={cell}>
