@@ -11,7 +11,7 @@ import { controlFindings, describeFindings, wcagFindings } from '../support/axe.
 import { baseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 
 // A sign-in and eight axe runs per language: more than the default 30 s on a busy machine.
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 180_000 });
 
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 type Catalog = Record<string, unknown>;
