@@ -10,6 +10,7 @@
  * Usage: node --import tsx bench/baseline-server.ts <config.json>   (see BaselineConfig)
  */
 import { verify } from '@node-rs/argon2';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Provider, { type ClientMetadata, type JWK } from 'oidc-provider';
@@ -19,6 +20,7 @@ import type { Database } from '../lib/db/database.ts';
 import type { AccountRecord } from '../lib/users/repository.ts';
 import { accountClaims, providerConfiguration } from '../lib/oidc/configuration.ts';
 import { DEFAULT_BRAND } from '../lib/config/brand.ts';
+import { NO_PROTOCOL_FEATURES } from '../lib/oidc/protocol-features.ts';
 
 export interface BaselineConfig {
   port: number;
@@ -47,6 +49,9 @@ const configuration = providerConfiguration({
   refreshTokenTtl: config.refreshTokenTtl,
   sessionTtl: config.sessionTtl,
   brand: DEFAULT_BRAND,
+  // As the Gatehouses run (bench/servers.ts: DEVICE_FLOW and DPOP on), for the protocol-feature rows.
+  protocol: { ...NO_PROTOCOL_FEATURES, deviceFlow: true, dPoP: true },
+  protocolSecrets: { dpopNonceSecret: randomBytes(32) },
 });
 // oidc-provider's default adapter, its in-memory store. By default it is an LRU
 // of 1,000 entries, which the benchmark outgrows in a second (codes and the

@@ -8,8 +8,21 @@
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { loadavg } from 'node:os';
 import { basicAuth, codeRedemptionBody, fullSignIn, type Target } from './flows.ts';
+import { DEVICE_CODE_GRANT, dpopNonce, dpopProof, type DpopKey } from './protocol-rows.ts';
 
-export const ROWS = ['discovery', 'jwks', 'token', 'refresh_token', 'client_credentials', 'introspection', 'userinfo', 'sign-in'] as const;
+export const ROWS = [
+  'discovery',
+  'jwks',
+  'token',
+  'refresh_token',
+  'client_credentials',
+  'introspection',
+  'userinfo',
+  'device_code',
+  'dpop_client_credentials',
+  'dpop_userinfo',
+  'sign-in',
+] as const;
 export type RowName = (typeof ROWS)[number];
 
 export const ROW_LABELS: Record<RowName, string> = {
@@ -20,6 +33,9 @@ export const ROW_LABELS: Record<RowName, string> = {
   client_credentials: 'client_credentials',
   introspection: 'introspection',
   userinfo: 'userinfo',
+  device_code: 'device_code poll (pending)',
+  dpop_client_credentials: 'token (client_credentials + DPoP)',
+  dpop_userinfo: 'userinfo (DPoP)',
   'sign-in': 'full sign-in',
 };
 
@@ -28,7 +44,7 @@ export interface Sample {
   server: string;
   connections: number;
   round: number;
-  /** 2xx responses (or completed sign-ins) per second. */
+  /** 2xx responses (or completed sign-ins; for device_code, the pending answers) per second. */
   rps: number;
   p50: number;
   p99: number;
@@ -47,6 +63,10 @@ export interface Pools {
   codes: { code: string; verifier: string }[];
   refreshTokens: string[];
   accessTokens: string[];
+  /** Device codes no one confirms: every poll is answered authorization_pending (or slow_down). */
+  deviceCodes: string[];
+  /** The key the DPoP rows prove, access tokens bound to it, and the issuer its proofs name (htu). */
+  dpop: { key: DpopKey; tokens: string[]; issuer: string };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -103,7 +123,13 @@ function clientPost(path: string, basic: string, body: () => string): Autocannon
 }
 
 /** autocannon's request list for a row; `amount` is set when each request spends a pooled item. */
-function requestsFor(row: Exclude<RowName, 'sign-in'>, target: Target, pools: Pools, connections: number): { requests: AutocannonRequest[]; amount?: number } {
+function requestsFor(
+  row: Exclude<RowName, 'sign-in'>,
+  target: Target,
+  pools: Pools,
+  connections: number,
+  nonce: string | undefined,
+): { requests: AutocannonRequest[]; amount?: number } {
   const basic = basicAuth(target);
   switch (row) {
     case 'discovery':
@@ -140,21 +166,65 @@ function requestsFor(row: Exclude<RowName, 'sign-in'>, target: Target, pools: Po
         requests: [{ method: 'GET', path: '/oauth/userinfo', setupRequest: (request) => ({ ...request, headers: { authorization: `Bearer ${next()}` } }) }],
       };
     }
+    case 'device_code': {
+      const next = cycle(pools.deviceCodes);
+      return { requests: [clientPost('/oauth/token', basic, () => new URLSearchParams({ grant_type: DEVICE_CODE_GRANT, device_code: next() }).toString())] };
+    }
+    case 'dpop_client_credentials': {
+      const { key, issuer } = pools.dpop;
+      const htu = new URL('/oauth/token', issuer).href;
+      return {
+        requests: [
+          {
+            method: 'POST',
+            path: '/oauth/token',
+            body: 'grant_type=client_credentials',
+            setupRequest: (request) => ({
+              ...request,
+              headers: { 'content-type': form, authorization: basic, dpop: dpopProof(key, 'POST', htu, nonce) },
+            }),
+          },
+        ],
+      };
+    }
+    case 'dpop_userinfo': {
+      const { key, issuer, tokens } = pools.dpop;
+      const htu = new URL('/oauth/userinfo', issuer).href;
+      const next = cycle(tokens);
+      return {
+        requests: [
+          {
+            method: 'GET',
+            path: '/oauth/userinfo',
+            setupRequest: (request) => {
+              const token = next();
+              return { ...request, headers: { authorization: `DPoP ${token}`, dpop: dpopProof(key, 'GET', htu, nonce, token) } };
+            },
+          },
+        ],
+      };
+    }
   }
 }
+
+/** A poll of a device code no one confirmed is answered 400 authorization_pending or slow_down (RFC 8628 §3.5): that is its success. */
+const answered = (row: RowName, status: number) => (row === 'device_code' ? status === 400 : status >= 200 && status < 300);
 
 export async function runRow(options: { row: RowName; target: Target; pools: Pools; connections: number; seconds: number; round: number }): Promise<Sample> {
   const { row, target, connections, seconds, round } = options;
   if (row === 'sign-in') return signInRow(target, connections, seconds, round);
 
-  const { requests, amount } = requestsFor(row, target, options.pools, connections);
+  // A fresh server nonce for the DPoP rows' proofs (valid for minutes; a run of a row lasts seconds).
+  const nonce = row.startsWith('dpop_') ? await dpopNonce({ ...target, base: options.pools.dpop.issuer }, options.pools.dpop.key) : undefined;
+  const { requests, amount } = requestsFor(row, target, options.pools, connections, nonce);
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let failed = 0;
   let firstError: string | undefined;
   for (const request of requests) {
     request.onResponse = (status, body) => {
-      if (status >= 300) firstError ??= `${status} ${body.slice(0, 300)}`;
+      const pending = row === 'device_code' && status === 400 && /authorization_pending|slow_down/.test(body);
+      if (status >= 300 && !pending) firstError ??= `${status} ${body.slice(0, 300)}`;
     };
   }
   // Several instances: autocannon gives connection i to url i mod n (and each its share of `amount`),
@@ -165,7 +235,7 @@ export async function runRow(options: { row: RowName; target: Target; pools: Poo
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     last = performance.now();
     statuses[status] = (statuses[status] ?? 0) + 1;
-    if (status >= 200 && status < 300) latencies.push(ms);
+    if (answered(row, status)) latencies.push(ms);
     else failed++;
   });
   instance.on('reqError', () => {

@@ -8,7 +8,8 @@
  *     --skip-build         use the existing .next-bench build
  *     --quick              smoke run: 1 round of 1 s per row
  *     --rows=a,b           only these rows (discovery, jwks, token, refresh_token,
- *                          client_credentials, introspection, userinfo, sign-in)
+ *                          client_credentials, introspection, userinfo, device_code,
+ *                          dpop_client_credentials, dpop_userinfo, sign-in)
  *     --seconds=N          seconds per measurement (default 3)
  *     --rounds=N           rounds per row and connection count (default 2)
  *     --connections=1,32   connection counts
@@ -151,7 +152,10 @@ async function main() {
   if (nextStart) {
     // Same database: codes minted through Gatehouse's pages redeem under next start, the same tokens are valid there.
     const { browsers, pools } = prepared.get(gatehouses[0].target.name)!;
-    prepared.set('gatehouse-next-start', { browsers, pools: { codes: [], refreshTokens: [...pools.refreshTokens], accessTokens: [...pools.accessTokens] } });
+    prepared.set('gatehouse-next-start', {
+      browsers,
+      pools: { ...pools, codes: [], refreshTokens: [...pools.refreshTokens], accessTokens: [...pools.accessTokens] },
+    });
     await checkTokens(nextStart.target, pools.accessTokens[0]);
   }
 

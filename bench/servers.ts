@@ -173,6 +173,9 @@ export function startGatehouse(options: {
       ADMIN_PASSWORD: options.adminPassword,
       PORT: String(options.port),
       REDIS_URL: options.redisUrl,
+      // The protocol-feature rows (bench/protocol-rows.ts); the baseline has them on too.
+      DEVICE_FLOW: 'on',
+      DPOP: 'on',
     },
   });
 }

@@ -20,6 +20,7 @@ import { createUser } from '../lib/users/manage.ts';
 import type { BaselineConfig } from './baseline-server.ts';
 import { authorize, basicAuth, Browser, mintCodes, pool, redeem, type Target } from './flows.ts';
 import type { Pools } from './load.ts';
+import { DEVICE_CODE_GRANT, deviceCodes, dpopBoundTokens, dpopKey } from './protocol-rows.ts';
 import { freePort, startBaseline, startGatehouse, startNextStart, type Server } from './servers.ts';
 
 /** What the run owns: its temp folder, the servers it started, what to undo at the end. */
@@ -66,7 +67,7 @@ export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: 
   const { client, clientSecret } = await registerClient(db, {
     name: 'Benchmark App',
     redirectUris: [REDIRECT_URI],
-    grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grantTypes: ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_CODE_GRANT],
     scopes: ['openid', 'profile', 'email', 'offline_access'],
   });
   const password = randomBytes(18).toString('base64url');
@@ -211,9 +212,18 @@ export async function preparePools(target: Target): Promise<{ browsers: Browser[
   const sets = [...first, ...(await mintCodes(browsers, 32).then((codes) => pool(codes.length, 8, (i) => redeem(target, codes[i]))))];
   // Several instances: the tokens, minted on the first, are active on every one, as the rows use them.
   for (const base of target.bases ?? [target.base]) await checkTokens({ ...target, base }, sets[sets.length - 1].access_token);
+  // The protocol-feature rows (bench/protocol-rows.ts): device codes to poll, DPoP-bound tokens of one key.
+  const key = dpopKey();
+  const dpop = { key, issuer: target.base, tokens: await dpopBoundTokens(target, key, await mintCodes(browsers, 32)) };
   return {
     browsers,
-    pools: { codes: [], refreshTokens: sets.map((s) => s.refresh_token!), accessTokens: sets.map((s) => s.access_token) },
+    pools: {
+      codes: [],
+      refreshTokens: sets.map((s) => s.refresh_token!),
+      accessTokens: sets.map((s) => s.access_token),
+      deviceCodes: await deviceCodes(target, 32),
+      dpop,
+    },
   };
 }
 

@@ -10,22 +10,8 @@ import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
 const tokens = () => import('../../lib/registration/tokens.ts');
-
-function tokenToWire(token: InitialAccessTokenRecord) {
-  return {
-    id: token.id,
-    name: token.name,
-    max_clients: token.maxClients,
-    clients_registered: token.clientsRegistered,
-    redirect_hosts: token.redirectHosts,
-    grant_types: token.grantTypes,
-    scopes: token.scopes,
-    require_approval: token.requireApproval,
-    expires_at: token.expiresAt.toISOString(),
-    revoked_at: token.revokedAt?.toISOString() ?? null,
-    created_at: token.createdAt.toISOString(),
-  };
-}
+/** The admin API's shape of a token (snake_case, ISO times): --json prints what GET /api/admin/registration-tokens answers. */
+const tokenToWire = async (token: InitialAccessTokenRecord) => (await import('../../lib/surfaces/admin-api/dto/registration.ts')).registrationTokenDto(token);
 
 const issue: Command = {
   summary: 'issue an initial access token for dynamic client registration (printed once)',
@@ -78,7 +64,7 @@ these limits. The token is printed once; Gatehouse keeps only a hash of it.
     parseInput(initialAccessTokenSchema, input); // bad input fails before a database is opened
     const { token, record } = await issueInitialAccessToken(await ctx.db(), input, { now: Date.now(), by: BY_CLI });
     return {
-      json: { ...tokenToWire(record), initial_access_token: token },
+      json: { ...(await tokenToWire(record)), initial_access_token: token },
       text: [`Issued initial access token "${record.name}" (${record.id}), valid until ${record.expiresAt.toISOString()}`, `token: ${token}`].join('\n'),
       notice: 'Hand the token over now: Gatehouse keeps only a hash of it and cannot show it again.',
     };
@@ -92,19 +78,19 @@ const list: Command = {
   async run(argv, ctx) {
     const { positionals: rest } = parseCommand('registration list', argv, {});
     positionals('registration list', rest, []);
-    const all = await (await tokens()).listInitialAccessTokens(await ctx.db());
-    const state = (t: InitialAccessTokenRecord) =>
-      t.revokedAt ? 'revoked' : t.expiresAt.getTime() <= Date.now() ? 'expired' : t.clientsRegistered >= t.maxClients ? 'used up' : 'live';
+    const { listInitialAccessTokens, tokenState } = await tokens();
+    const all = await listInitialAccessTokens(await ctx.db());
+    const now = Date.now();
     const rows = all.map((t) => [
       t.id,
       t.name,
-      state(t),
+      tokenState(t, now).replace('_', ' '),
       `${t.clientsRegistered}/${t.maxClients}`,
       t.expiresAt.toISOString(),
       t.requireApproval ? 'yes' : 'no',
     ]);
     return {
-      json: all.map(tokenToWire),
+      json: await Promise.all(all.map(tokenToWire)),
       text: table(['ID', 'NAME', 'STATE', 'CLIENTS', 'EXPIRES', 'APPROVAL'], rows, 'No initial access tokens issued.'),
     };
   },
@@ -118,7 +104,7 @@ const revoke: Command = {
     const { positionals: rest } = parseCommand('registration revoke', argv, {});
     const [id] = positionals('registration revoke', rest, ['id']);
     const record = await (await tokens()).revokeInitialAccessToken(await ctx.db(), id, { now: Date.now(), by: BY_CLI });
-    return { json: tokenToWire(record), text: `Revoked initial access token "${record.name}" (${id}).` };
+    return { json: await tokenToWire(record), text: `Revoked initial access token "${record.name}" (${id}).` };
   },
 };
 

@@ -10,6 +10,9 @@ import { expect, type Page, test } from '@playwright/test';
 import { controlFindings, describeFindings, wcagFindings } from '../support/axe.ts';
 import { baseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 
+// A sign-in and eight axe runs per language: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 180_000 });
+
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 type Catalog = Record<string, unknown>;
 const catalogs: Record<'en' | 'de', Catalog> = {
@@ -63,6 +66,11 @@ for (const locale of ['en', 'de'] as const) {
       await page.getByRole('button', { name: t('continue') }).click();
       await expect(page.getByRole('heading', { name: t('confirmHeading') })).toBeVisible();
       await expect(page.getByText(started.user_code, { exact: true })).toBeVisible();
+      // The QR code of verification_uri_complete, drawn in the page (no image is fetched), named by its caption.
+      const qr = page.locator('figure.qr');
+      await expect(qr.locator('svg')).toBeVisible();
+      await expect(qr.locator('figcaption')).toHaveText(t('qrCaption'));
+      await expect(page.locator('img')).toHaveCount(0);
       await expectAccessible(page, 'device-confirm', locale);
       await page.getByRole('button', { name: t('confirm') }).click();
 

@@ -181,8 +181,11 @@ export const newClientSchema = z
 
 export type NewClientInput = z.input<typeof newClientSchema>;
 
-/** What the provider stores for a validated registration, minus id and secret. */
-function clientFields(c: z.output<typeof newClientSchema>) {
+/**
+ * What every client stores of a validated registration, minus id and secret, whoever registers it: an admin
+ * (clientFields) or the client itself (lib/registration/clients.ts, which sets no trust and no protocol feature).
+ */
+export function commonClientFields(c: z.output<typeof newClientSchema>) {
   return {
     name: c.name,
     redirectUris: c.redirectUris,
@@ -192,13 +195,20 @@ function clientFields(c: z.output<typeof newClientSchema>) {
     tokenEndpointAuthMethod: c.tokenEndpointAuthMethod ?? (c.type === 'public' ? 'none' : 'client_secret_basic'),
     applicationType: c.redirectUris.some((u) => !u.startsWith('https:') && !u.startsWith('http:')) ? 'native' : 'web',
     logoUri: c.logoUri,
-    firstParty: c.firstParty,
-    resourceServer: c.resourceServer,
-    adminApi: c.adminApi,
     idTokenSignedResponseAlg: c.idTokenSignedResponseAlg,
     requireSecondFactor: c.requireSecondFactor,
     backchannelLogoutUri: c.backchannelLogoutUri,
     backchannelLogoutSessionRequired: c.backchannelLogoutSessionRequired,
+  };
+}
+
+/** What the provider stores for a registration an admin made, minus id and secret. */
+function clientFields(c: z.output<typeof newClientSchema>) {
+  return {
+    ...commonClientFields(c),
+    firstParty: c.firstParty,
+    resourceServer: c.resourceServer,
+    adminApi: c.adminApi,
     requirePushedAuthorizationRequests: c.requirePushedAuthorizationRequests,
     requestObjectSigningAlg: c.requestObjectSigningAlg,
     jwks: c.jwks,

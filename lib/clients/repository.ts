@@ -8,7 +8,7 @@ import type { Client } from '../generated/sqlite/client.ts';
 import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
 import { honouredTrust } from '../oidc/client-policy.ts';
 import type { CachedClientMetadata, Database } from '../db/database.ts';
-import { columnList, type RawRow } from '../db/rows.ts';
+import { columnList, recordById, type RawRow } from '../db/rows.ts';
 import { containsText } from '../db/text-search.ts';
 import { registrationFields } from './fields.ts';
 import { ADMIN_ROLES, type AdminRole } from '../admin-roles/roles.ts';
@@ -275,9 +275,8 @@ export async function listClients(db: Database): Promise<ClientRecord[]> {
   return rows.map(toRecord);
 }
 
-export async function findClient(db: Database, id: string): Promise<ClientRecord | undefined> {
-  const row = await db.prisma.client.findUnique({ where: { id } });
-  return row ? toRecord(row) : undefined;
+export function findClient(db: Database, id: string): Promise<ClientRecord | undefined> {
+  return recordById((args) => db.prisma.client.findUnique(args), id, toRecord);
 }
 
 /** Returns whether a client was deleted. */

@@ -44,3 +44,17 @@ export function epochMs(value: unknown): number {
   const parsed = Date.parse(String(value));
   return Number.isNaN(parsed) ? 0 : parsed;
 }
+
+/**
+ * A row found by its primary key, as the repository's plain record (never the raw row), or undefined when
+ * there is none: every repository's `find<Thing>(db, id)`. `findUnique` is the model's own, such as
+ * `(args) => db.prisma.client.findUnique(args)`.
+ */
+export async function recordById<Row, Record>(
+  findUnique: (args: { where: { id: string } }) => Promise<Row | null>,
+  id: string,
+  toRecord: (row: Row) => Record,
+): Promise<Record | undefined> {
+  const row = await findUnique({ where: { id } });
+  return row ? toRecord(row) : undefined;
+}

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { DEFAULT_BRAND } from '../config/brand.ts';
-import { devicePageSettings, userCodeInputSource, useUserCodeThrottle } from './device-pages.ts';
+import QRCode from 'qrcode';
+import { devicePageSettings, userCodeConfirmSource, userCodeInputSource, useUserCodeThrottle } from './device-pages.ts';
 
 type Middleware = (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>;
 
@@ -83,4 +84,20 @@ test('a wrong code counts against the source; an expired or used one does not', 
   assert.match(ctx.body, /name="xsrf" value="xsrf-secret"/);
   await render(fakeContext('POST', '/oauth/device').ctx, '', undefined, Object.assign(new Error('expired'), { name: 'ExpiredError', userCode: 'X' }));
   assert.equal(failed.length, 1);
+});
+
+test("the confirmation shows the QR code of verification_uri_complete, drawn inline, with its caption in the page's language", async () => {
+  const expected = await QRCode.toString('http://localhost/oauth/device?user_code=BCDF-GHJK', { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  for (const [language, caption] of [
+    ['en', /Or scan this code with your phone/],
+    ['de', /Oder scannen Sie diesen Code/],
+  ] as const) {
+    const { ctx } = fakeContext('GET', '/oauth/device', { 'accept-language': language });
+    await userCodeConfirmSource(settings)(ctx, '', { clientId: 'tv', clientName: 'Living Room TV' }, undefined, 'BCDF-GHJK');
+    const figure = /<figure class="qr">(<svg[\s\S]*<\/svg>)<figcaption>([^<]*)<\/figcaption><\/figure>/.exec(ctx.body);
+    assert.ok(figure, ctx.body.slice(-800));
+    assert.equal(figure[1].replace(' aria-hidden="true" focusable="false"', ''), expected.trim(), 'the code of the page with the code filled in');
+    assert.match(figure[2], caption);
+    assert.doesNotMatch(ctx.body, /<img /, 'no image fetched from anywhere');
+  }
 });

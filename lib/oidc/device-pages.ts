@@ -13,6 +13,7 @@
  */
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
+import QRCode from 'qrcode';
 import { translator } from '../i18n/messages.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { clientIp } from '../platform/request-context.ts';
@@ -66,6 +67,23 @@ export function userCodeInputSource(settings: PageSettings, throttle: Pick<Throt
   };
 }
 
+/** RFC 8628 §3.3.1's verification_uri_complete: the page's address with the code, as the device was given it. */
+export function verificationUriComplete(ctx: KoaContextWithOIDC, userCode: string): string {
+  const url = new URL(ctx.oidc.urlFor('code_verification'));
+  url.searchParams.set('user_code', userCode);
+  return url.href;
+}
+
+/**
+ * The QR code of `uri` as inline SVG, drawn here (no image is fetched from anywhere): dark modules on a white
+ * quiet zone in both colour schemes, as scanners expect. The figure's text names it; the drawing itself is hidden
+ * from assistive technology.
+ */
+export async function qrFigure(uri: string, caption: string): Promise<string> {
+  const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return `<figure class="qr">${svg.trim().replace('<svg ', '<svg aria-hidden="true" focusable="false" ')}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
+}
+
 /** features.deviceFlow.userCodeConfirmSource: which app asks, the code to compare, confirm or cancel (RFC 8628 §5.4). */
 export function userCodeConfirmSource(settings: PageSettings) {
   return async (ctx: KoaContextWithOIDC, _form: string, client: { clientId: string; clientName?: string }, _info: unknown, userCode: string) => {
@@ -81,7 +99,8 @@ export function userCodeConfirmSource(settings: PageSettings) {
 <p class="user-code"><code>${code}</code></p><p>${escapeHtml(t('confirmWarning'))}</p>
 <form method="post" action="${action}"><input type="hidden" name="xsrf" value="${xsrf}"><input type="hidden" name="user_code" value="${code}">
 <button class="primary" type="submit" name="confirm" value="yes" autofocus>${escapeHtml(t('confirm'))}</button>
-<button type="submit" name="abort" value="yes">${escapeHtml(t('abort'))}</button></form>`,
+<button type="submit" name="abort" value="yes">${escapeHtml(t('abort'))}</button></form>
+${await qrFigure(verificationUriComplete(ctx, userCode), t('qrCaption'))}`,
       locale,
     );
   };

@@ -32,7 +32,8 @@ font-weight:600;margin-bottom:1.5rem}.brand svg{color:var(--brand-accent-text)}.
 label{display:block;font-weight:600;margin-top:1rem}input[type=text]{width:100%;margin-top:.35rem;padding:.6rem .75rem;border:1px solid var(--control);
 border-radius:.5rem;background:var(--card);color:var(--text);font:inherit;font-size:1.25rem;letter-spacing:.15em;text-transform:uppercase}
 input:focus-visible{outline:3px solid var(--brand-accent-ring);outline-offset:2px}p.hint{font-size:.85rem}
-p.alert{color:var(--alert);font-weight:600}.user-code code{font-size:1.5rem;letter-spacing:.15em}`;
+p.alert{color:var(--alert);font-weight:600}.user-code code{font-size:1.5rem;letter-spacing:.15em}
+.qr{margin:1.25rem 0 0;text-align:center}.qr svg{width:11rem;height:11rem;border-radius:.5rem}.qr figcaption{color:var(--muted);font-size:.85rem}`;
 
 export interface ProviderPages {
   /** A complete page in `locale` (its `<html lang>`); `body` must already be escaped. */

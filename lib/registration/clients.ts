@@ -10,7 +10,7 @@ import { errors } from 'oidc-provider';
 import { clientActor, recordAudit, recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { destroyArtifactsOfClient } from '../db/artifacts.ts';
 import type { Database } from '../db/database.ts';
-import { newClientSchema, type NewClientInput } from '../clients/manage.ts';
+import { commonClientFields, newClientSchema, type NewClientInput } from '../clients/manage.ts';
 import {
   clearApprovalPending,
   deleteClient as deleteClientRow,
@@ -69,25 +69,9 @@ function registrationInput(clientId: string, metadata: Record<string, unknown>, 
   return input;
 }
 
+/** What an admin's registration stores, without trust (first party, resource server, admin API): only an admin gives that. */
 function storedFields(c: NewClientInput) {
-  const parsed = newClientSchema.parse(c);
-  return {
-    name: parsed.name,
-    redirectUris: parsed.redirectUris,
-    postLogoutRedirectUris: parsed.postLogoutRedirectUris,
-    grantTypes: parsed.grantTypes,
-    scope: parsed.scopes.join(' '),
-    tokenEndpointAuthMethod: parsed.tokenEndpointAuthMethod ?? (parsed.type === 'public' ? 'none' : 'client_secret_basic'),
-    applicationType: parsed.redirectUris.some((u) => !u.startsWith('https:') && !u.startsWith('http:')) ? 'native' : 'web',
-    logoUri: parsed.logoUri,
-    firstParty: false,
-    resourceServer: false,
-    adminApi: false,
-    idTokenSignedResponseAlg: parsed.idTokenSignedResponseAlg,
-    requireSecondFactor: parsed.requireSecondFactor,
-    backchannelLogoutUri: parsed.backchannelLogoutUri,
-    backchannelLogoutSessionRequired: parsed.backchannelLogoutSessionRequired,
-  };
+  return { ...commonClientFields(newClientSchema.parse(c)), firstParty: false, resourceServer: false, adminApi: false };
 }
 
 /**

@@ -8,6 +8,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import type { Database } from '../db/database.ts';
+import { recordById } from '../db/rows.ts';
 import { NotFound, parseInput } from '../platform/errors.ts';
 import { SUPPORTED_SCOPES, ADMIN_SCOPE, INTROSPECT_SCOPE } from '../oidc/scopes.ts';
 
@@ -73,9 +74,15 @@ function toRecord(row: Row): InitialAccessTokenRecord {
 
 export const hashInitialAccessToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** Where a token stands at `now`: only a live one registers a client. */
+export function tokenState(token: InitialAccessTokenRecord, now: number): 'live' | 'revoked' | 'expired' | 'used_up' {
+  if (token.revokedAt) return 'revoked';
+  if (token.expiresAt.getTime() <= now) return 'expired';
+  return token.clientsRegistered >= token.maxClients ? 'used_up' : 'live';
+}
+
 /** Whether it can still register a client at `now`. */
-export const isUsable = (token: InitialAccessTokenRecord, now: number) =>
-  !token.revokedAt && token.expiresAt.getTime() > now && token.clientsRegistered < token.maxClients;
+export const isUsable = (token: InitialAccessTokenRecord, now: number) => tokenState(token, now) === 'live';
 
 /** Issues a token: its record, and the token itself, returned this once. */
 export async function issueInitialAccessToken(
@@ -119,9 +126,8 @@ export async function listInitialAccessTokens(db: Database): Promise<InitialAcce
   return rows.map(toRecord);
 }
 
-export async function findInitialAccessToken(db: Database, id: string): Promise<InitialAccessTokenRecord | undefined> {
-  const row = await db.prisma.initialAccessToken.findUnique({ where: { id } });
-  return row ? toRecord(row) : undefined;
+export function findInitialAccessToken(db: Database, id: string): Promise<InitialAccessTokenRecord | undefined> {
+  return recordById((args) => db.prisma.initialAccessToken.findUnique(args), id, toRecord);
 }
 
 /** The token a registration presents, whatever its state (the caller decides with `isUsable`). */

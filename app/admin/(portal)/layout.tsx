@@ -24,6 +24,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
           'admin.quickstart',
           'admin.clientActions',
           'admin.connectionForm',
+          'admin.registrationForm',
           'admin.userForm',
           'admin.keyRotation',
           'problems',

@@ -26,7 +26,8 @@ function relink(value: unknown): unknown {
   );
 }
 
-class Components {
+/** Collects named schemas as components/schemas (also for the protocol's document, ./protocol-openapi.ts). */
+export class Components {
   readonly schemas: Record<string, JsonSchema> = {};
 
   /** The schema as a reference (or inline, when it has no id), its named parts collected. */

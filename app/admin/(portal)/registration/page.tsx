@@ -1,0 +1,126 @@
+// /admin/registration: the initial access tokens clients register themselves with (dynamic client registration,
+// lib/registration/tokens.ts): their limits and use, issuing one (shown once) and revoking one.
+import type { Metadata } from 'next';
+import { getFormatter, getTranslations } from 'next-intl/server';
+import { PageHeader } from '@/components/ui/card';
+import { Button, TextLink } from '@/components/ui/button';
+import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
+import { RegistrationTokenForm } from '@/components/admin/registration-token-form';
+import { may } from '@/lib/admin-roles/roles';
+import { REGISTRABLE_GRANT_TYPES, REGISTRABLE_SCOPES, tokenState } from '@/lib/registration/tokens';
+import { NEW_REGISTRATION_TOKEN } from '@/lib/surfaces/portal/registration-token-fields';
+import { listRegistrationTokensFor } from '@/lib/surfaces/portal/registration';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { issueRegistrationTokenAction, revokeRegistrationTokenAction } from './actions';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.registration'))('title') };
+}
+
+export default async function RegistrationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const admin = await requireAdmin('clients.read', '/admin/registration');
+  const { mode, tokens, now } = await listRegistrationTokensFor(admin);
+  const { notice } = await searchParams;
+  const t = await getTranslations('admin.registration');
+  const format = await getFormatter();
+  const manage = may(admin.role, 'clients.manage');
+  const cell = 'px-4 py-3 align-top';
+  const list = (items: string[]) => (items.length ? items.join(', ') : t('any'));
+
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description')} />
+      <NoticeFor notices={{ revoked: { variant: 'success', text: t('revoked') }, notRevoked: { variant: 'warning', text: t('notRevoked') } }} notice={notice} />
+      <Notice variant={mode === 'token' ? 'success' : 'warning'}>
+        {t.rich(`mode.${mode}`, { code: (chunks) => <code className="font-mono">{chunks}</code> })} <TextLink href="/admin/clients">{t('clients')}</TextLink>
+      </Notice>
+      {tokens.length ? (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{t('caption')}</caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className={cell}>
+                  {t('name')}
+                </th>
+                <th scope="col" className={cell}>
+                  {t('used')}
+                </th>
+                <th scope="col" className={cell}>
+                  {t('limits')}
+                </th>
+                <th scope="col" className={cell}>
+                  {t('expires')}
+                </th>
+                <th scope="col" className={cell}>
+                  {t('status')}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {tokens.map((token) => {
+                const state = ({ live: 'liveState', revoked: 'revokedState', expired: 'expiredState', used_up: 'usedUpState' } as const)[
+                  tokenState(token, now)
+                ];
+                return (
+                  <tr key={token.id}>
+                    <td className={cell}>
+                      <span className="font-medium text-slate-900">{token.name}</span>
+                      <span className="block text-xs text-slate-600">{t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })}</span>
+                    </td>
+                    <td className={cell}>{t('usedCount', { used: token.clientsRegistered, max: token.maxClients })}</td>
+                    <td className={cell}>
+                      <dl className="space-y-0.5 text-xs text-slate-700">
+                        <div>
+                          <dt className="inline font-medium">{t('hosts')}: </dt>
+                          <dd className="inline font-mono">{list(token.redirectHosts)}</dd>
+                        </div>
+                        <div>
+                          <dt className="inline font-medium">{t('grantTypes')}: </dt>
+                          <dd className="inline font-mono">{list(token.grantTypes)}</dd>
+                        </div>
+                        <div>
+                          <dt className="inline font-medium">{t('scopes')}: </dt>
+                          <dd className="inline font-mono">{list(token.scopes)}</dd>
+                        </div>
+                        {token.requireApproval ? <div>{t('approval')}</div> : null}
+                      </dl>
+                    </td>
+                    <td className={cell}>{format.dateTime(token.expiresAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                    <td className={cell}>
+                      <Badge variant={state === 'liveState' ? 'green' : state === 'revokedState' ? 'red' : 'slate'}>{t(state)}</Badge>
+                      {manage && !token.revokedAt ? (
+                        <form action={revokeRegistrationTokenAction.bind(null, token.id)} className="mt-2">
+                          <Button type="submit" variant="secondary" aria-label={t('revokeNamed', { name: token.name })}>
+                            {t('revoke')}
+                          </Button>
+                        </form>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('none')}</p>
+      )}
+      {manage ? (
+        <section aria-labelledby="issue-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
+          <h2 id="issue-heading" className="mb-4 text-base font-semibold text-slate-900">
+            {t('issueHeading')}
+          </h2>
+          <RegistrationTokenForm
+            action={issueRegistrationTokenAction}
+            initial={NEW_REGISTRATION_TOKEN}
+            grantTypes={REGISTRABLE_GRANT_TYPES}
+            scopes={REGISTRABLE_SCOPES}
+          />
+        </section>
+      ) : null}
+    </>
+  );
+}
