@@ -34,11 +34,12 @@ test('create with a preset, update, list and delete; the secret never printed; e
   assert.equal(connection.userinfo_endpoint, 'https://api.github.com/user');
   assert.equal(connection.has_client_secret, true);
   assert.deepEqual(connection.client_ids, ['app-1']);
+  assert.equal(connection.pass_login_hint, true, 'login_hint goes upstream unless turned off');
   assert.match(created.stderr, /https:\/\/id\.example\.com\/federation\/callback/, 'the callback URL to register upstream');
 
-  ok(await gatehouse(['connection', 'update', 'github', '--enabled', 'off', '--domain', 'example.org']));
+  ok(await gatehouse(['connection', 'update', 'github', '--enabled', 'off', '--domain', 'example.org', '--login-hint', 'off']));
   const [listed] = JSON.parse(ok(await gatehouse(['connection', 'list', '--json'])).stdout);
-  assert.deepEqual([listed.enabled, listed.email_domains], [false, ['example.org']]);
+  assert.deepEqual([listed.enabled, listed.email_domains, listed.pass_login_hint], [false, ['example.org'], false]);
   const text = ok(await gatehouse(['connection', 'list'])).stdout;
   assert.match(text, /github\s+oauth2\s+GitHub\s+off/);
   for (const output of [created.stdout, created.stderr, text]) assert.ok(!output.includes(secret), 'never the secret');
@@ -56,6 +57,9 @@ test('bad input exits 2 naming the problem; an unknown connection exits 1', asyn
   const plainHttp = await gatehouse(['connection', 'create', 'corp', '--issuer', 'http://idp.example', '--client-id', 'x']);
   assert.equal(plainHttp.code, 2);
   assert.match(failure(plainHttp), /https/);
+  const badHint = await gatehouse(['connection', 'create', 'corp', '--issuer', 'https://idp.example', '--client-id', 'x', '--login-hint', 'maybe']);
+  assert.equal(badHint.code, 2);
+  assert.match(failure(badHint), /--login-hint is on or off/);
   const missing = await gatehouse(['connection', 'delete', 'nope']);
   assert.equal(missing.code, 1);
   assert.match(failure(missing), /no connection named nope/);

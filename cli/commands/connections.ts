@@ -29,6 +29,7 @@ const options = {
   'client-secret-env': { type: 'string' },
   scopes: { type: 'string' },
   pkce: { type: 'string' },
+  'login-hint': { type: 'string' },
   claim: { type: 'string', multiple: true },
   enabled: { type: 'string' },
   jit: { type: 'string' },
@@ -53,6 +54,7 @@ const FLAGS = `  --preset P                  google | microsoft | github | gitla
   --client-secret-env VAR     the name of an environment variable holding the client secret
   --scopes "S S ..."          (default: openid profile email)
   --pkce on|off               (default: on)
+  --login-hint on|off         pass the app's login_hint (or the typed address) upstream (default: on)
   --claim FIELD=CLAIM         which upstream claim fills username, email, name, picture (oauth2:
                               also subject), repeatable
   --enabled on|off            (default: on)
@@ -98,6 +100,7 @@ function fieldsOf(command: string, values: Values): ConnectionUpdate {
     clientSecret: secret,
     scopes: values.scopes,
     pkce: onOff(command, 'pkce', values.pkce),
+    passLoginHint: onOff(command, 'login-hint', values['login-hint']),
     claimMapping: claims ? Object.fromEntries(claims) : undefined,
     enabled: onOff(command, 'enabled', values.enabled),
     jitCreate: onOff(command, 'jit', values.jit),

@@ -168,6 +168,7 @@ export function ConnectionForm({
         {text('scopes', { hint: t('scopesHint') })}
         <Lines id="claimMapping" label={t('fields.claimMapping')} hint={t('claimMappingHint')} errors={errors.claimMapping} value={v.claimMapping} />
         <Toggle name="pkce" label={t('pkce')} hint={t('pkceHint')} checked={v.pkce} />
+        <Toggle name="passLoginHint" label={t('passLoginHint')} hint={t('passLoginHintHint')} checked={v.passLoginHint} />
       </Section>
 
       <Section id="connection-where" title={t('where')}>

@@ -294,6 +294,49 @@ describe('a sign-in through the bare oidc-provider', () => {
     assert.deepEqual(await failures('realm', since), ['connection_unavailable']);
   });
 
+  test('login_hint reaches the upstream unless the connection is set not to pass it (admin API pass_login_hint)', async () => {
+    const client = await makeClient({ firstParty: true });
+    const domain = `hint-${unique()}.example`;
+    const { slug } = await connection(client, { jitCreate: true, emailDomains: [domain] });
+    const token = await adminToken(await makeAdminApiClient());
+    const path = `/api/admin/connections/${slug}`;
+    assert.equal((await api('GET', path, { token })).body.pass_login_hint, true, 'on by default');
+    /** What the bare provider received for one authorization request Gatehouse sent it. */
+    const received = async (start: Awaited<ReturnType<typeof signInPage>>, sent: { location?: URL; url: URL }) => {
+      assert.ok(sent.location, `sent upstream (${sent.url})`);
+      assert.equal(sent.location.origin, bare.issuer);
+      const before = bare.authorizations.length;
+      const upstream = new TestBrowser(sent.location.origin);
+      await upstream.navigate(sent.location);
+      assert.equal(bare.authorizations.length, before + 1, 'the upstream got the request');
+      return { params: bare.authorizations.at(-1)!, start, upstream };
+    };
+
+    const withHint = await signInPage(client, { login_hint: 'grace@elsewhere.example' });
+    const on = await received(withHint, await pressButton(withHint, slug));
+    assert.equal(on.params.get('login_hint'), 'grace@elsewhere.example', "the app's hint goes upstream");
+
+    const off = await api('PATCH', path, { token, json: { pass_login_hint: false } });
+    assert.equal(off.status, 200);
+    assert.equal(off.body.pass_login_hint, false);
+    assert.equal((await api('GET', path, { token })).body.pass_login_hint, false);
+
+    const again = await signInPage(client, { login_hint: 'grace@elsewhere.example' });
+    const kept = await received(again, await pressButton(again, slug));
+    assert.equal(kept.params.get('login_hint'), null, "off: the app's hint stays here");
+    assert.equal(kept.params.get('client_id'), 'gatehouse', 'the rest of the request is unchanged');
+
+    // Identifier first still routes by the typed address, without telling the upstream what was typed; the sign-in completes.
+    const typed = await signInPage(client);
+    const sent = await typed.browser.submit(typed.html, '/federation', { username: `ann@${domain}`, password: '' });
+    const routed = await received(typed, sent);
+    assert.equal(routed.params.get('login_hint'), null, 'off: the typed address stays here');
+    const login = upstreamAccount();
+    const end = await backAtGatehouse(typed.browser, await atBareProvider(sent.location!, login));
+    assert.ok(end.location, 'signed in');
+    assert.equal((await findIdentity(db(), bare.issuer, login))?.connectionSlug, slug);
+  });
+
   test('prompt=login and max_age go upstream, and the fresh upstream sign-in signs in', async () => {
     const client = await makeClient({ firstParty: true });
     const { slug } = await connection(client, { jitCreate: true });

@@ -35,7 +35,9 @@ const close = (server: Server) =>
     server.closeAllConnections();
   });
 
-export async function startBareProvider(callbackUrl: string, clientSecret: string) {
+/** `callbackUrl`: Gatehouse's callback, or several Gatehouses' (the bench's federated sign-in row, bench/federation.ts). */
+export async function startBareProvider(callbackUrl: string | string[], clientSecret: string) {
+  const callbacks = typeof callbackUrl === 'string' ? [callbackUrl] : callbackUrl;
   const { server, origin } = await listen('127.0.0.2');
   const accounts = new Map<string, UpstreamAccount>();
   const provider = new Provider(origin, {
@@ -43,9 +45,9 @@ export async function startBareProvider(callbackUrl: string, clientSecret: strin
       {
         client_id: 'gatehouse',
         client_secret: clientSecret,
-        redirect_uris: [callbackUrl],
+        redirect_uris: callbacks,
         // Gatehouse's return from an upstream logout (lib/federation/upstream-logout.ts).
-        post_logout_redirect_uris: [new URL('/federation/logged-out', callbackUrl).toString()],
+        post_logout_redirect_uris: callbacks.map((url) => new URL('/federation/logged-out', url).toString()),
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
@@ -56,8 +58,14 @@ export async function startBareProvider(callbackUrl: string, clientSecret: strin
     cookies: { keys: [randomBytes(16).toString('hex')] },
   });
   provider.on('server_error', (_ctx, error) => console.error('upstream server_error', error));
+  // The authorization requests it received, as it got them (what Gatehouse passed on: login_hint, prompt, ...).
+  const authorizations: URLSearchParams[] = [];
+  server.on('request', (req) => {
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname === '/auth') authorizations.push(url.searchParams);
+  });
   server.on('request', provider.callback());
-  return { issuer: origin, accounts, close: () => close(server) };
+  return { issuer: origin, accounts, authorizations, close: () => close(server) };
 }
 
 export const FORGER_MODES = [

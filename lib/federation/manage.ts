@@ -73,6 +73,7 @@ const fields = {
     .max(500)
     .regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, 'Scopes are space-separated (RFC 6749 §3.3)'),
   pkce: z.boolean(),
+  passLoginHint: z.boolean(),
   claimMapping: z.strictObject({
     username: claim.optional(),
     email: claim.optional(),
@@ -113,6 +114,7 @@ export const newConnectionSchema = z
     clientSecret: fields.clientSecret.default(null),
     scopes: fields.scopes.default('openid profile email'),
     pkce: fields.pkce.default(true),
+    passLoginHint: fields.passLoginHint.default(true),
     claimMapping: fields.claimMapping.default({}),
     jitCreate: fields.jitCreate.default(false),
     jitState: fields.jitState.default('enabled'),

@@ -80,7 +80,8 @@ export const startFederatedSignIn = onLoginStep(async (ctx, interaction, uid, _c
   }
   const trip = { state: randomValue(), nonce: randomValue(), codeVerifier: randomPKCECodeVerifier() };
   const binding = randomValue();
-  const hint = typed || (typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined);
+  // The connection may keep the hint to itself (passLoginHint off): the upstream then asks for the account.
+  const hint = !connection.passLoginHint ? undefined : typed || (typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined);
   // prompt=login and max_age (OIDC Core §3.1.2.1) go upstream too, and its auth_time is checked on the way back.
   const prompt = typeof interaction.params.prompt === 'string' && interaction.params.prompt.split(' ').includes('login') ? 'login' : undefined;
   const maxAge = requestedMaxAge(interaction.params.max_age);

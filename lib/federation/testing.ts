@@ -15,6 +15,7 @@ export const connectionFields: ConnectionWrite = {
   clientId: 'gatehouse',
   scopes: 'openid profile email',
   pkce: true,
+  passLoginHint: true,
   claimMapping: {},
   jitCreate: false,
   jitState: 'enabled',

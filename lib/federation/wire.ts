@@ -17,6 +17,7 @@ export function connectionToWire(c: ConnectionRecord) {
     has_client_secret: c.hasClientSecret,
     scopes: c.scopes,
     pkce: c.pkce,
+    pass_login_hint: c.passLoginHint,
     claim_mapping: { ...c.claimMapping } as Record<string, string>,
     jit_create: c.jitCreate,
     jit_state: c.jitState,

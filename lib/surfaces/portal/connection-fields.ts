@@ -26,6 +26,7 @@ export interface ConnectionFormValues {
   clientIds: string;
   emailDomains: string;
   pkce: boolean;
+  passLoginHint: boolean;
   jitCreate: boolean;
   jitState: 'enabled' | 'disabled';
   trustedForMfa: boolean;
@@ -55,7 +56,16 @@ export const connectionInputFields = [
   'clientIds',
   'emailDomains',
 ] as const;
-export const connectionFields = [...connectionInputFields, 'pkce', 'jitCreate', 'jitState', 'trustedForMfa', 'keepTokens', 'upstreamLogout'] as const;
+export const connectionFields = [
+  ...connectionInputFields,
+  'pkce',
+  'passLoginHint',
+  'jitCreate',
+  'jitState',
+  'trustedForMfa',
+  'keepTokens',
+  'upstreamLogout',
+] as const;
 
 /** The icons shipped under public/connections/ (the sign-in page loads no remote images). */
 export const CONNECTION_ICONS = ['google.svg', 'microsoft.svg', 'github.svg', 'gitlab.svg', 'generic.svg'] as const;
@@ -114,6 +124,7 @@ export function readConnectionForm(form: FormData, mode: 'create' | 'edit'): { v
     clientIds: text(form, 'clientIds', 20_000),
     emailDomains: text(form, 'emailDomains', 20_000),
     pkce: form.get('pkce') === 'on',
+    passLoginHint: form.get('passLoginHint') === 'on',
     jitCreate: form.get('jitCreate') === 'on',
     jitState: text(form, 'jitState', 10) === 'disabled' ? 'disabled' : 'enabled',
     trustedForMfa: form.get('trustedForMfa') === 'on',
@@ -138,6 +149,7 @@ export function readConnectionForm(form: FormData, mode: 'create' | 'edit'): { v
     ...(secret ? { clientSecret: secret } : mode === 'create' ? { clientSecret: null } : {}),
     scopes: values.scopes.trim().replace(/\s+/g, ' '),
     pkce: values.pkce,
+    passLoginHint: values.passLoginHint,
     claimMapping: claimMappingOf(values.claimMapping),
     clientIds: lines(values.clientIds),
     emailDomains: lines(values.emailDomains),
@@ -169,6 +181,7 @@ export function connectionFormValues(from?: ConnectionRecord | Partial<NewConnec
     clientIds: (c.clientIds ?? []).join('\n'),
     emailDomains: (c.emailDomains ?? []).join('\n'),
     pkce: c.pkce ?? true,
+    passLoginHint: c.passLoginHint ?? true,
     jitCreate: c.jitCreate ?? false,
     jitState: c.jitState === 'disabled' ? 'disabled' : 'enabled',
     trustedForMfa: c.trustedForMfa ?? false,

@@ -21,6 +21,7 @@ const settings = {
   client_id: z.string(),
   scopes: z.string(),
   pkce: z.boolean(),
+  pass_login_hint: z.boolean().meta({ description: "The app's login_hint (or the address typed at sign-in) goes upstream; default true." }),
   claim_mapping: z.record(z.string(), z.string()),
   jit_create: z.boolean(),
   jit_state: z.enum(['enabled', 'disabled']),

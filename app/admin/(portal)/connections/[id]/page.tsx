@@ -103,6 +103,7 @@ export default async function ConnectionPage({
                 [form('jitCreate')]: connection.jitCreate ? form(`jitStates.${connection.jitState}`) : t('no'),
                 [form('trustedForMfa')]: yes(connection.trustedForMfa),
                 [form('pkce')]: yes(connection.pkce),
+                [form('passLoginHint')]: yes(connection.passLoginHint),
                 [form('keepTokens')]: yes(connection.keepTokens),
                 [form('upstreamLogout')]: yes(connection.upstreamLogout),
                 [t('added')]: exact(connection.createdAt),
