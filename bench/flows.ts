@@ -20,6 +20,8 @@ export interface Target {
   bases?: string[];
   client: { id: string; secret: string; redirectUri: string; scope: string };
   user: { username: string; password: string };
+  /** The federated sign-in row: the connection to the bench's upstream and who signs in there (bench/federation.ts). */
+  federation?: { slug: string; login: string };
 }
 
 /**
@@ -112,6 +114,50 @@ export async function redeem(target: Target, code: { code: string; verifier: str
 /** The whole sign-in of a new browser: authorize → login → consent → code → token. */
 export async function fullSignIn(target: Target): Promise<TokenSet> {
   return redeem(target, await authorize(new Browser(target)));
+}
+
+const formPost = (fields: Record<string, string>): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
+
+/**
+ * The whole sign-in of a new browser through the connection to the bench's upstream (the bare oidc-provider):
+ * authorize → Gatehouse's sign-in page → its button → the upstream's login and consent (fresh cookie jar
+ * there too) → Gatehouse's callback (ID token checked against the upstream's JWKS, the person found by issuer
+ * and subject) → consent → code → token.
+ */
+export async function federatedSignIn(target: Target): Promise<TokenSet> {
+  const { federation } = target;
+  if (!federation) throw new Error(`${target.name}: no connection to the bench's upstream`);
+  const browser = new Browser(target);
+  const p = pkce();
+  const page = await browser.navigate(authorizationUrl(target, p));
+  const sent = await browser.submit(await page.response.text(), '/federation', { connection: federation.slug, client_id: target.client.id });
+  if (!sent.location) throw new Error(`${target.name}: the connection's button did not lead upstream (${sent.url})`);
+  const upstream = new TestBrowser(sent.location.origin);
+  let step = await upstream.navigate(sent.location);
+  for (let i = 0; i < 4 && !step.location; i++) {
+    const html = await step.response.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    if (!action) throw new Error(`${target.name}: no form at the upstream (${step.url})`);
+    step = await upstream.navigate(
+      action,
+      formPost(html.includes('name="login"') ? { prompt: 'login', login: federation.login, password: 'any' } : { prompt: 'consent' }),
+    );
+  }
+  if (!step.location) throw new Error(`${target.name}: the upstream did not send the browser back`);
+  let back = await browser.navigate(step.location);
+  for (let i = 0; i < 3 && !back.location; i++) {
+    const html = await back.response.text();
+    if (!html.includes('/confirm"'))
+      throw new Error(`${target.name}: back from the upstream, neither the app nor a consent page (${back.url}): ${html.slice(0, 200)}`);
+    back = await browser.submit(html, '/confirm');
+  }
+  const code = back.location?.searchParams.get('code');
+  if (!code) throw new Error(`${target.name}: no code in ${back.location} (${back.location?.searchParams.get('error_description') ?? ''})`);
+  return redeem(target, { code, verifier: p.verifier });
 }
 
 /** Runs `task` `count` times, `concurrency` at a time. */

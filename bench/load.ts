@@ -7,7 +7,7 @@
  */
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { loadavg } from 'node:os';
-import { basicAuth, codeRedemptionBody, fullSignIn, type Target } from './flows.ts';
+import { basicAuth, codeRedemptionBody, federatedSignIn, fullSignIn, type Target } from './flows.ts';
 import { DEVICE_CODE_GRANT, dpopNonce, dpopProof, type DpopKey } from './protocol-rows.ts';
 
 export const ROWS = [
@@ -22,6 +22,7 @@ export const ROWS = [
   'dpop_client_credentials',
   'dpop_userinfo',
   'sign-in',
+  'federated-sign-in',
 ] as const;
 export type RowName = (typeof ROWS)[number];
 
@@ -37,7 +38,11 @@ export const ROW_LABELS: Record<RowName, string> = {
   dpop_client_credentials: 'token (client_credentials + DPoP)',
   dpop_userinfo: 'userinfo (DPoP)',
   'sign-in': 'full sign-in',
+  'federated-sign-in': 'federated sign-in',
 };
+
+/** Rows that are whole browser sign-ins (concurrent flows, not autocannon). */
+export const SIGN_IN_ROWS: readonly RowName[] = ['sign-in', 'federated-sign-in'];
 
 export interface Sample {
   row: RowName;
@@ -124,7 +129,7 @@ function clientPost(path: string, basic: string, body: () => string): Autocannon
 
 /** autocannon's request list for a row; `amount` is set when each request spends a pooled item. */
 function requestsFor(
-  row: Exclude<RowName, 'sign-in'>,
+  row: Exclude<RowName, 'sign-in' | 'federated-sign-in'>,
   target: Target,
   pools: Pools,
   connections: number,
@@ -212,7 +217,7 @@ const answered = (row: RowName, status: number) => (row === 'device_code' ? stat
 
 export async function runRow(options: { row: RowName; target: Target; pools: Pools; connections: number; seconds: number; round: number }): Promise<Sample> {
   const { row, target, connections, seconds, round } = options;
-  if (row === 'sign-in') return signInRow(target, connections, seconds, round);
+  if (row === 'sign-in' || row === 'federated-sign-in') return signInRow(row, target, connections, seconds, round);
 
   // A fresh server nonce for the DPoP rows' proofs (valid for minutes; a run of a row lasts seconds).
   const nonce = row.startsWith('dpop_') ? await dpopNonce({ ...target, base: options.pools.dpop.issuer }, options.pools.dpop.key) : undefined;
@@ -248,8 +253,12 @@ export async function runRow(options: { row: RowName; target: Target; pools: Poo
   return summarize(row, target, connections, round, latencies, statuses, failed, (last - started) / 1000);
 }
 
-/** `connections` browsers, each signing in again and again with a fresh cookie jar until time is up. */
-async function signInRow(target: Target, connections: number, seconds: number, round: number): Promise<Sample> {
+/**
+ * `connections` browsers, each signing in again and again with a fresh cookie jar until time is up: with a
+ * password (sign-in), or through the connection to the bench's upstream (federated-sign-in).
+ */
+async function signInRow(row: 'sign-in' | 'federated-sign-in', target: Target, connections: number, seconds: number, round: number): Promise<Sample> {
+  const flow = row === 'sign-in' ? fullSignIn : federatedSignIn;
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let failed = 0;
@@ -261,7 +270,7 @@ async function signInRow(target: Target, connections: number, seconds: number, r
       while (performance.now() < deadline) {
         const t0 = performance.now();
         try {
-          await fullSignIn(target);
+          await flow(target);
           latencies.push(performance.now() - t0);
           statuses['200'] = (statuses['200'] ?? 0) + 1;
         } catch (error) {
@@ -272,6 +281,6 @@ async function signInRow(target: Target, connections: number, seconds: number, r
       }
     }),
   );
-  if (firstError) console.warn(`  ${target.name} sign-in failures (${failed}), first: ${firstError.slice(0, 300)}`);
-  return summarize('sign-in', target, connections, round, latencies, statuses, failed, (performance.now() - started) / 1000);
+  if (firstError) console.warn(`  ${target.name} ${row} failures (${failed}), first: ${firstError.slice(0, 300)}`);
+  return summarize(row, target, connections, round, latencies, statuses, failed, (performance.now() - started) / 1000);
 }

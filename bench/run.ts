@@ -9,7 +9,7 @@
  *     --quick              smoke run: 1 round of 1 s per row
  *     --rows=a,b           only these rows (discovery, jwks, token, refresh_token,
  *                          client_credentials, introspection, userinfo, device_code,
- *                          dpop_client_credentials, dpop_userinfo, sign-in)
+ *                          dpop_client_credentials, dpop_userinfo, sign-in, federated-sign-in)
  *     --seconds=N          seconds per measurement (default 3)
  *     --rounds=N           rounds per row and connection count (default 2)
  *     --connections=1,32   connection counts
@@ -38,7 +38,8 @@ import { join } from 'node:path';
 import { DIST_DIRS, DIST_DIR_VARIABLE } from '../lib/config/dist-dir.ts';
 import { mintCodes, type Browser, type Target } from './flows.ts';
 import { measureLimits, type Limits } from './limits.ts';
-import { ROWS, runRow, spareCodes, type Pools, type RowName, type Sample } from './load.ts';
+import { startFederation } from './federation.ts';
+import { ROWS, runRow, SIGN_IN_ROWS, spareCodes, type Pools, type RowName, type Sample } from './load.ts';
 import { profileMarkdown, summarizeProfile, type Window } from './profile.ts';
 import { nextBin, peakRssMb, samplePeaks, type Server } from './servers.ts';
 import { analyzeTables, checkTokens, postgresSchema, preparePools, startBaselineLike, startGatehouseOn, startNextStartOn, type Context } from './setup.ts';
@@ -138,6 +139,10 @@ async function main() {
   }
   if (gatehouses.length === 0) throw new Error(`--stores=${option('stores')}: none of these is set up (BENCH_DATABASE_URL, BENCH_REDIS_URL)`);
   const base = await startBaselineLike(ctx, gatehouses[0]);
+  // Federated sign-in: Gatehouse only (the baseline has no connections); not a compared checkout, which may
+  // predate connections, nor several instances (the pages send the browser to the first).
+  const federated = gatehouses.filter((g) => g.replicas.length === 0 && !g.target.name.startsWith('gatehouse-compare-'));
+  if (rows.includes('federated-sign-in') && federated.length > 0) await startFederation(ctx, federated);
   const nextStart = flag('next-start') ? await startNextStartOn(ctx, gatehouses[0]) : undefined;
   const allTargets = [...gatehouses.map((g) => g.target), ...(nextStart ? [nextStart.target] : []), base.target];
   const sampler = setInterval(() => servers.forEach(samplePeaks), 1000);
@@ -202,10 +207,14 @@ async function main() {
     await analyzeTables(gatehouses.map((g) => g.databaseUrl));
     // Their pages send the browser to the issuer, i.e. another server (next start's: Gatehouse; a second
     // instance's: the first), so a sign-in would not load them evenly: no sign-in row there.
-    const targets = allTargets.filter((t) => row !== 'sign-in' || (t.name !== 'gatehouse-next-start' && !t.bases));
+    const targets = allTargets.filter((t) =>
+      row === 'federated-sign-in'
+        ? t.federation !== undefined && t.name !== 'gatehouse-next-start'
+        : row !== 'sign-in' || (t.name !== 'gatehouse-next-start' && !t.bases),
+    );
     // Warm-up, not recorded: JIT, connection pools, caches.
     for (const t of targets) {
-      const warm = await measure(row, t, row === 'sign-in' ? 4 : 8, quick ? 0.5 : 1, 0);
+      const warm = await measure(row, t, SIGN_IN_ROWS.includes(row) ? 4 : 8, quick ? 0.5 : 1, 0);
       if (row === 'token') tokenRate.set(`${t.name}/warm`, warm.rps);
     }
     windows.clear();
