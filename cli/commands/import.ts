@@ -62,7 +62,8 @@ const importCommand: Command = {
     const started = performance.now();
     const report = await importUsers(db, importRecords(input, format), BY_CLI, {
       dryRun: values['dry-run'],
-      onProgress: ctx.progress && ((c) => ctx.progress!(`${c.lines} lines: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.rejected} refused`)),
+      onProgress:
+        ctx.progress && ((c) => ctx.progress!(`${c.lines} lines: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.rejected} refused`)),
     });
     if (ctx.progress) ctx.progress('');
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -16,7 +16,12 @@ import { promisify } from 'node:util';
 import bcrypt from 'bcryptjs';
 
 const pbkdf2Async = promisify(pbkdf2);
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 
 /**
  * What one verification may cost at most, checked at import and again at sign-in, so a file with

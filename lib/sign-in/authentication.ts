@@ -75,7 +75,8 @@ async function checkPassword(
   if (ok) {
     await throttle.passwordSucceeded(attempt);
     // An imported hash (bcrypt, PBKDF2, …) is replaced by argon2id now that the password is known: once.
-    if (credentials?.passwordHash && needsRehash(credentials.passwordHash)) await rehashImportedPassword(db, credentials.id, credentials.passwordHash, password);
+    if (credentials?.passwordHash && needsRehash(credentials.passwordHash))
+      await rehashImportedPassword(db, credentials.id, credentials.passwordHash, password);
     return { ok: true };
   }
   const outcome = await throttle.passwordFailed(attempt);

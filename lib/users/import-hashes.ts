@@ -82,7 +82,9 @@ function keycloakCredential(credentials: unknown): HashOutcome {
     }
     return { hash: `$argon2${type}$v=${version}$m=${m},t=${t},p=${p}$${phcB64(salt)}$${phcB64(value)}` };
   }
-  return { problem: `credentials: Keycloak's ${algorithm || 'unnamed'} algorithm is not one Gatehouse verifies (pbkdf2, pbkdf2-sha256, pbkdf2-sha512, argon2)` };
+  return {
+    problem: `credentials: Keycloak's ${algorithm || 'unnamed'} algorithm is not one Gatehouse verifies (pbkdf2, pbkdf2-sha256, pbkdf2-sha512, argon2)`,
+  };
 }
 
 /** A hash string on its own: PHC, bcrypt, passlib's or Django's. */

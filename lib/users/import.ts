@@ -53,7 +53,13 @@ const emptyIsNull = (schema: z.ZodType<string, string>) =>
     .nullable();
 
 /** What an export line holds beside what an import reads: read and left aside, so an export imports again. */
-const exportOnly = { id: z.unknown().optional(), role: z.unknown().optional(), has_password: z.unknown().optional(), created_at: z.unknown().optional(), updated_at: z.unknown().optional() };
+const exportOnly = {
+  id: z.unknown().optional(),
+  role: z.unknown().optional(),
+  has_password: z.unknown().optional(),
+  created_at: z.unknown().optional(),
+  updated_at: z.unknown().optional(),
+};
 
 /**
  * One person as a line gives them; a field left out is undefined (left as it is on an update).
@@ -83,7 +89,9 @@ const lineSchema = z.strictObject({
 });
 export const importLineSchema = z.preprocess((fields) => {
   const { external_id, id } = fields as Record<string, unknown>;
-  return (external_id === undefined || external_id === '' || external_id === null) && typeof id === 'string' && id ? { ...(fields as object), external_id: id } : fields;
+  return (external_id === undefined || external_id === '' || external_id === null) && typeof id === 'string' && id
+    ? { ...(fields as object), external_id: id }
+    : fields;
 }, lineSchema);
 export const IMPORT_FIELDS = Object.keys(lineSchema.shape).filter((name) => !Object.hasOwn(exportOnly, name));
 
@@ -163,12 +171,13 @@ export async function importUsers(db: Database, records: AsyncIterable<ImportRec
       reject(record.line, hash.problem);
       continue;
     }
-    const twice =
-      ([
+    const twice = (
+      [
         ['external_id', claim(seen.external, data.external_id, record.line)],
         ['username', claim(seen.username, usernameKey(data.username), record.line)],
         ['email', claim(seen.email, data.email?.toLowerCase(), record.line)],
-      ] as const).find(([, earlier]) => earlier !== undefined);
+      ] as const
+    ).find(([, earlier]) => earlier !== undefined);
     if (twice) {
       reject(record.line, `the same ${twice[0]} as line ${twice[1]}`);
       continue;
@@ -222,15 +231,30 @@ async function writeBatch(
   const reject = (line: number, reason: string) => void refused.push([line, reason]);
   const columns = 'SELECT id, external_id, username, username_key, email, email_verified, name, disabled, role, password_hash, password_imported FROM users';
   const [byExternal, byKey, byEmail, groups] = await Promise.all([
-    rowsWhereIn<ExistingRow>(db, columns, 'external_id', batch.map((c) => c.data.external_id)),
-    rowsWhereIn<{ id: string; username_key: string }>(db, 'SELECT id, username_key FROM users', 'username_key', batch.map((c) => usernameKey(c.data.username))),
+    rowsWhereIn<ExistingRow>(
+      db,
+      columns,
+      'external_id',
+      batch.map((c) => c.data.external_id),
+    ),
+    rowsWhereIn<{ id: string; username_key: string }>(
+      db,
+      'SELECT id, username_key FROM users',
+      'username_key',
+      batch.map((c) => usernameKey(c.data.username)),
+    ),
     rowsWhereIn<{ id: string; address: string }>(
       db,
       'SELECT id, lower(email) AS address FROM users',
       'lower(email)',
       batch.flatMap((c) => (c.data.email ? [c.data.email.toLowerCase()] : [])),
     ),
-    rowsWhereIn<{ id: string; name: string }>(db, 'SELECT id, name FROM groups', 'name', batch.flatMap((c) => c.data.groups ?? [])),
+    rowsWhereIn<{ id: string; name: string }>(
+      db,
+      'SELECT id, name FROM groups',
+      'name',
+      batch.flatMap((c) => c.data.groups ?? []),
+    ),
   ]);
   const existing = new Map(byExternal.map((row) => [row.external_id!, row]));
   const keyHolder = new Map(byKey.map((row) => [row.username_key, row.id]));
@@ -324,7 +348,10 @@ async function writeBatch(
       // Another writer took a username or an address since the check (or a group went): one line at a time, so only that line is refused.
       if (batch.length === 1) {
         const code = (error as { code?: string })?.code;
-        refuse(batch[0].line, code === 'P2002' ? 'its username or email is another account’s (taken while importing)' : 'could not be written; see the server log');
+        refuse(
+          batch[0].line,
+          code === 'P2002' ? 'its username or email is another account’s (taken while importing)' : 'could not be written; see the server log',
+        );
         if (code !== 'P2002') db.log.error({ err: error }, 'import: a line could not be written');
         return;
       }
