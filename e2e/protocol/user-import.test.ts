@@ -29,8 +29,20 @@ async function send(method: 'POST' | 'GET', path: string, token: string, body?: 
 async function people() {
   const salt = randomBytes(16);
   return [
-    { external_id: `php-${tag}`, username: `php-${tag}`, email: `php-${tag}@example.com`, email_verified: true, password: 'from a php app', hash: { password_hash: bcrypt.hashSync('from a php app', 8).replace(/^\$2b\$/, '$2y$') } },
-    { external_id: `argon-${tag}`, username: `argon-${tag}`, password: 'argon two i', hash: { password_hash: await argon2Hash('argon two i', { algorithm: 1, memoryCost: 8192, timeCost: 3 }) } },
+    {
+      external_id: `php-${tag}`,
+      username: `php-${tag}`,
+      email: `php-${tag}@example.com`,
+      email_verified: true,
+      password: 'from a php app',
+      hash: { password_hash: bcrypt.hashSync('from a php app', 8).replace(/^\$2b\$/, '$2y$') },
+    },
+    {
+      external_id: `argon-${tag}`,
+      username: `argon-${tag}`,
+      password: 'argon two i',
+      hash: { password_hash: await argon2Hash('argon two i', { algorithm: 1, memoryCost: 8192, timeCost: 3 }) },
+    },
     {
       external_id: `scrypt-${tag}`,
       username: `scrypt-${tag}`,

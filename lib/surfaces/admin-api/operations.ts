@@ -477,7 +477,8 @@ export const operations = {
     query: importQuerySchema,
     upload: {
       types: ['application/x-ndjson', 'text/csv'],
-      description: 'JSON lines (one object a line) or CSV with a header row; fields external_id, username, email, email_verified, name, disabled, groups and a password in one of the formats of docs/import-export.md.',
+      description:
+        'JSON lines (one object a line) or CSV with a header row; fields external_id, username, email, email_verified, name, disabled, groups and a password in one of the formats of docs/import-export.md.',
     },
     status: 200,
     response: importReportSchema,
@@ -488,7 +489,8 @@ export const operations = {
     path: '/api/admin/users/export',
     tag: 'users',
     summary: 'Every person, one a line, as JSON lines or CSV (never a password or any other secret)',
-    description: 'Streams every person, oldest first: id, external_id, username, email, email_verified, name, disabled, role, groups, has_password, created_at, updated_at. What it answers imports again.',
+    description:
+      'Streams every person, oldest first: id, external_id, username, email, email_verified, name, disabled, role, groups, has_password, created_at, updated_at. What it answers imports again.',
     query: exportQuerySchema,
     produces: { types: ['application/x-ndjson', 'text/csv'], description: 'One person a line (CSV: after a header row).' },
     status: 200,
