@@ -142,3 +142,19 @@ test('the export streams every person as JSON lines or CSV without a hash; an au
   assert.equal(untyped.status, 400);
   assert.match(JSON.parse(untyped.text).error_description, /x-ndjson or text\/csv/);
 });
+
+test('a file far larger than a JSON body is taken: the import route has a limit of its own (16 MiB)', async () => {
+  const token = await adminToken(await makeAdminApiClient());
+  const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ external_id: `big-${tag}-${i}`, username: `big-${tag}-${i}`, name: 'x'.repeat(60) }));
+  const body = `${lines.join('\n')}\n`;
+  assert.ok(Buffer.byteLength(body) > 200 * 1024);
+  const answer = await send('POST', '/api/admin/users/import', token, body, 'application/x-ndjson');
+  assert.equal(answer.status, 200, answer.text.slice(0, 300));
+  assert.equal(JSON.parse(answer.text).created, 3000);
+  const json = await fetch(new URL('/api/admin/users', baseUrl), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'x', name: 'y'.repeat(70 * 1024) }),
+  });
+  assert.equal(json.status, 413, 'every other admin path keeps its 64 kB');
+});

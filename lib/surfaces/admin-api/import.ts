@@ -3,6 +3,7 @@
  * as it streams in (at most UPLOAD_LIMIT bytes); an export streams out a page of people at a time.
  */
 import 'server-only';
+import { ADMIN_IMPORT_LIMIT } from '../../http/body-limits.ts';
 import { InvalidRequest } from '../../platform/errors.ts';
 import { exportLines } from '../../users/export.ts';
 import { type ImportFormat, importRecords } from '../../users/import-format.ts';
@@ -11,7 +12,7 @@ import { importReportDto } from './dto/import.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';
 
-export const UPLOAD_LIMIT = 16 * 1024 * 1024;
+const UPLOAD_LIMIT = ADMIN_IMPORT_LIMIT;
 
 const MEDIA: Record<ImportFormat, string> = { jsonl: 'application/x-ndjson', csv: 'text/csv' };
 
