@@ -3,6 +3,7 @@
 // refused, the hash replaced by argon2id at the first sign-in; idempotent by external id; refused lines reported.
 import assert from 'node:assert/strict';
 import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
@@ -182,6 +183,23 @@ for (const storage of testDatabases('user-import')) {
       assert.match(reasons[9], /username: Username may contain/);
       assert.match(reasons[9], /shoe_size/);
       assert.match(reasons[10], /external_id/);
+    });
+
+    test('a user manager’s import cannot change an admin’s account, though it names them by external id', async () => {
+      const db = await storage.open();
+      const t = tag();
+      await run(db, jsonl([{ external_id: `boss-${t}`, username: `boss-${t}`, email: `boss-${t}@example.com` }]));
+      const boss = await stored(db, `boss-${t}`);
+      await db.prisma.user.update({ where: { id: boss!.id }, data: { role: 'admin' } });
+      const takeover = jsonl([
+        { external_id: `boss-${t}`, username: `boss-${t}`, email: `attacker-${t}@example.com`, password_hash: bcrypt.hashSync('mine now', 4) },
+      ]);
+      const manager = { actor: { id: null, username: 'client:hr', role: 'user_manager' as const } };
+      const report = await importUsers(db, importRecords(Readable.from([Buffer.from(takeover)]), 'jsonl'), manager);
+      assert.deepEqual(report.rejectedLines, [{ line: 1, reason: `boss-${t} has the admin role: your admin role may not change their account` }]);
+      assert.equal((await stored(db, `boss-${t}`))?.email, `boss-${t}@example.com`);
+      const byAdmin = await importUsers(db, importRecords(Readable.from([Buffer.from(takeover)]), 'jsonl'), { actor: { id: null, username: 'client:it', role: 'admin' } });
+      assert.equal(byAdmin.updated, 1, 'an admin may');
     });
 
     test('CSV: a header row, quoted cells with commas, quotes and line breaks, groups separated by semicolons, Keycloak’s separate fields', async () => {

@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { destroyArtifactsOfAccount } from '../account/repository.ts';
+import { mayActOn, toRole } from '../admin-roles/roles.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { principalNameSchema } from '../authorization/manage.ts';
 import { deleteConsentsOf } from '../consents/repository.ts';
@@ -150,7 +151,7 @@ export async function importUsers(db: Database, records: AsyncIterable<ImportRec
   const size = options.batchSize ?? IMPORT_BATCH;
   let batch: Checked[] = [];
   const flush = async () => {
-    if (batch.length) await writeBatch(db, batch, report, reject, report.dryRun);
+    if (batch.length) await writeBatch(db, batch, report, reject, report.dryRun, by);
     batch = [];
     options.onProgress?.({ lines: report.lines, created: report.created, updated: report.updated, unchanged: report.unchanged, rejected: report.rejected });
   };
@@ -225,6 +226,7 @@ async function writeBatch(
   report: ImportCounts,
   refuse: (line: number, reason: string) => void,
   dryRun: boolean,
+  by: AuditBy | undefined,
 ): Promise<void> {
   // Told only once the batch is settled: a batch written again line by line refuses each line once.
   const refused: Array<[number, string]> = [];
@@ -293,6 +295,12 @@ async function writeBatch(
       reject(line, `no group named ${unknown.join(', ')} (create it first: gatehouse group create)`);
       continue;
     }
+    // As on a person's page: an admin's account only those whose role may act on theirs (the CLI may).
+    const callerRole = by?.actor?.role;
+    if (current && callerRole && !mayActOn(callerRole, toRole(current.role))) {
+      reject(line, `${current.username} has the ${current.role} role: your admin role may not change their account`);
+      continue;
+    }
     if (current?.role === 'owner' && data.disabled && !current.disabled) {
       reject(line, `${current.username} is an owner: an import does not disable owners`);
       continue;
@@ -355,7 +363,7 @@ async function writeBatch(
         if (code !== 'P2002') db.log.error({ err: error }, 'import: a line could not be written');
         return;
       }
-      for (const one of batch) await writeBatch(db, [one], report, refuse, dryRun);
+      for (const one of batch) await writeBatch(db, [one], report, refuse, dryRun, by);
       return;
     }
     // As disabling a person does (lib/users/manage.ts): their sessions, tokens and grants end.
