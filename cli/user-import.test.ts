@@ -51,7 +51,7 @@ test('a file with a refused line: the others are imported, the report names the 
   const run = await gatehouse(['user', 'import', people]);
   assert.equal(run.code, 1);
   assert.match(run.stdout, /2 created, 0 updated, 0 unchanged, 1 refused\.\nRefused lines:\n {2}line 2: no group named no-such-group/);
-  assert.doesNotMatch(run.stdout, /\x1b\[K/, 'no progress line when stdout is not a terminal');
+  assert.ok(!run.stdout.includes('\x1b[K'), 'no progress line when stdout is not a terminal');
 
   const again = JSON.parse((await gatehouse(['user', 'import', people, '--json'])).stdout);
   assert.deepEqual(again, {
@@ -96,8 +96,8 @@ test('on a terminal a progress line is rewritten in place as batches are written
     }
   })();
   assert.equal(code, 0);
-  assert.match(stdout, /\r\x1b\[K500 lines: 500 created/);
-  assert.match(stdout, /\r\x1b\[K1200 lines: 1200 created/);
+  assert.ok(stdout.includes('\r\x1b[K500 lines: 500 created'), stdout);
+  assert.ok(stdout.includes('\r\x1b[K1200 lines: 1200 created'), stdout);
 });
 
 test('the export: JSON lines on stdout or CSV to a file, never a hash', async () => {
