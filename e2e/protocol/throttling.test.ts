@@ -116,9 +116,28 @@ test('a username that names no account is refused at the same step as one that d
   const submit = await loginForm();
   const nobody = `nobody-${randomBytes(4).toString('hex')}`;
   const outcomes: Outcome[] = [];
-  for (let i = 0; i < 7; i++) outcomes.push((await submit(nobody, `guess ${i}`)).outcome);
-  assert.deepEqual(outcomes.slice(0, 6), Array(6).fill('wrong'));
-  assert.equal(outcomes[6], 'throttled');
+  let sent = 0;
+  for (let i = 0; i < 6; i++) {
+    sent = Date.now();
+    outcomes.push((await submit(nobody, `guess ${i}`)).outcome);
+  }
+  assert.deepEqual(outcomes, Array(6).fill('wrong'), 'five free failures and a sixth that is checked, as for an account');
+  // The sixth earns a wait of a second or more: the next guess is refused, unless this machine was too busy to send it
+  // before the wait ran out; then it is checked like any guess after a wait, and a later one is refused. (A failure is
+  // recorded after its request was sent and a guess checked before its answer came: the span between the two bounds
+  // the server's wait from above.)
+  for (let i = 6; i < 12; i++) {
+    const previous = sent;
+    sent = Date.now();
+    const answer = await submit(nobody, `guess ${i}`);
+    if (answer.outcome === 'throttled') {
+      assert.ok(answer.retryAfter! >= 1, 'says when to try again');
+      return;
+    }
+    assert.equal(answer.outcome, 'wrong');
+    assert.ok(Date.now() - previous >= 1000, `guess ${i + 1} was checked within ${Date.now() - previous} ms of the last failure: before any wait ran out`);
+  }
+  assert.fail('never refused');
 });
 
 test('two hundred wrong client secrets, paced and in bursts, for an app and for the portal: the right secret works at once throughout, from the same address; the attacker gets 429', async () => {
