@@ -63,7 +63,7 @@ test('a file with a refused line: the others are imported, the report names the 
     dry_run: false,
     rejected_lines: [{ line: 2, reason: 'no group named no-such-group (create it first: gatehouse group create)' }],
   });
-  assert.equal(await database(url).prisma.user.count({ where: { externalId: { in: ['1', '3'] } } }), 2);
+  assert.equal(await database(url).prisma.userImport.count({ where: { externalId: { in: ['1', '3'] } } }), 2);
 });
 
 test('CSV by its name, JSON lines from stdin with --format; a file of any other name needs --format; a clean file exits 0', async () => {

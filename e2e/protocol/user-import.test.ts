@@ -83,7 +83,7 @@ test('imported people sign in with their original passwords through openid-clien
   const dry = await send('POST', '/api/admin/users/import?dry_run=true', token, body, 'application/x-ndjson');
   assert.equal(dry.status, 200, dry.text);
   assert.equal(JSON.parse(dry.text).created, 4);
-  assert.equal(await database(databaseUrl).prisma.user.count({ where: { externalId: `php-${tag}` } }), 0, 'a dry run writes nothing');
+  assert.equal(await database(databaseUrl).prisma.userImport.count({ where: { externalId: `php-${tag}` } }), 0, 'a dry run writes nothing');
 
   const imported = await send('POST', '/api/admin/users/import', token, body, 'application/x-ndjson');
   assert.equal(imported.status, 200, imported.text);
@@ -99,7 +99,12 @@ test('imported people sign in with their original passwords through openid-clien
     const { config, verifier, state, url } = await authorizationRequest(client);
     const callback = await authorize(new TestBrowser(baseUrl), url, { username: person.username, password: person.password });
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
-    const row = await database(databaseUrl).prisma.user.findUnique({ where: { externalId: person.external_id }, select: { id: true, passwordHash: true } });
+    const row = (
+      await database(databaseUrl).prisma.userImport.findUnique({
+        where: { externalId: person.external_id },
+        select: { user: { select: { id: true, passwordHash: true } } },
+      })
+    )?.user;
     assert.equal(tokens.claims()?.sub, row?.id, `${person.username} signed in as themselves`);
     assert.match(row!.passwordHash!, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/, `${person.username}: rehashed at the first sign-in`);
     assert.ok(await tryPassword(client, person.username, person.password), `${person.username}: the same password signs in after the rehash`);

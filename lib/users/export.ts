@@ -49,7 +49,7 @@ export async function* exportedPeople(db: Database): AsyncGenerator<ExportedPers
       take: PAGE,
       select: {
         id: true,
-        externalId: true,
+        imported: { select: { externalId: true } },
         username: true,
         email: true,
         emailVerified: true,
@@ -66,7 +66,7 @@ export async function* exportedPeople(db: Database): AsyncGenerator<ExportedPers
     for (const row of rows) {
       yield {
         id: row.id,
-        external_id: row.externalId,
+        external_id: row.imported?.externalId ?? null,
         username: row.username,
         email: row.email,
         email_verified: row.emailVerified,

@@ -137,9 +137,10 @@ export const PBKDF2_NAMES = Object.keys(PBKDF2_DIGESTS);
  * person's trusted devices and sessions stay, and nothing is audited.
  */
 export async function rehashImportedPassword(db: Database, id: string, previousHash: string, password: string): Promise<boolean> {
-  const { count } = await db.prisma.user.updateMany({
-    where: { id, passwordHash: previousHash },
-    data: { passwordHash: await hashPassword(password), passwordImported: false },
-  });
+  const passwordHash = await hashPassword(password);
+  const [{ count }] = await db.prisma.$transaction([
+    db.prisma.user.updateMany({ where: { id, passwordHash: previousHash }, data: { passwordHash } }),
+    db.prisma.userImport.updateMany({ where: { userId: id, passwordImported: true }, data: { passwordImported: false } }),
+  ]);
   return count === 1;
 }

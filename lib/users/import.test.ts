@@ -30,11 +30,16 @@ async function run(db: Database, text: string, format: ImportFormat = 'jsonl', o
   return importUsers(db, importRecords(chunks, format), BY_CLI, options);
 }
 
-const stored = (db: Database, externalId: string) =>
-  db.prisma.user.findUnique({
+async function stored(db: Database, externalId: string) {
+  const row = await db.prisma.userImport.findUnique({
     where: { externalId },
-    select: { id: true, passwordHash: true, passwordImported: true, username: true, email: true, emailVerified: true, name: true, disabled: true },
+    select: {
+      passwordImported: true,
+      user: { select: { id: true, passwordHash: true, username: true, email: true, emailVerified: true, name: true, disabled: true } },
+    },
   });
+  return row ? { ...row.user, passwordImported: row.passwordImported } : null;
+}
 
 /** A hash of `password` in each format a real tool writes, as an import line's fields. */
 async function hashedLines(password: string, t: string) {
@@ -125,7 +130,7 @@ for (const storage of testDatabases('user-import')) {
       assert.equal((await run(db, jsonl(first))).created, 2);
       const again = await run(db, jsonl(first));
       assert.deepEqual({ created: again.created, updated: again.updated, unchanged: again.unchanged }, { created: 0, updated: 0, unchanged: 2 });
-      assert.equal(await db.prisma.user.count({ where: { externalId: { in: [`kc-1-${t}`, `kc-2-${t}`] } } }), 2);
+      assert.equal(await db.prisma.userImport.count({ where: { externalId: { in: [`kc-1-${t}`, `kc-2-${t}`] } } }), 2);
 
       // Bob sets his own password here; Ada's source changed hers and her name, and she joins a second group.
       const bob = await stored(db, `kc-2-${t}`);
@@ -198,7 +203,9 @@ for (const storage of testDatabases('user-import')) {
       const report = await importUsers(db, importRecords(Readable.from([Buffer.from(takeover)]), 'jsonl'), manager);
       assert.deepEqual(report.rejectedLines, [{ line: 1, reason: `boss-${t} has the admin role: your admin role may not change their account` }]);
       assert.equal((await stored(db, `boss-${t}`))?.email, `boss-${t}@example.com`);
-      const byAdmin = await importUsers(db, importRecords(Readable.from([Buffer.from(takeover)]), 'jsonl'), { actor: { id: null, username: 'client:it', role: 'admin' } });
+      const byAdmin = await importUsers(db, importRecords(Readable.from([Buffer.from(takeover)]), 'jsonl'), {
+        actor: { id: null, username: 'client:it', role: 'admin' },
+      });
       assert.equal(byAdmin.updated, 1, 'an admin may');
     });
 
@@ -260,6 +267,6 @@ describe('user import on SQLite: nothing half-written', () => {
     assert.deepEqual(report.rejectedLines, [{ line: 4, reason: 'could not be written; see the server log' }]);
     assert.equal(report.created, 4);
     assert.equal(await stored(db, `at-3-${t}`), null, 'the refused person was rolled back with their membership');
-    assert.equal(await db.prisma.user.count({ where: { externalId: { startsWith: 'at-' } } }), 4);
+    assert.equal(await db.prisma.userImport.count({ where: { externalId: { startsWith: 'at-' } } }), 4);
   });
 });

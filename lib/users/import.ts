@@ -231,12 +231,14 @@ async function writeBatch(
   // Told only once the batch is settled: a batch written again line by line refuses each line once.
   const refused: Array<[number, string]> = [];
   const reject = (line: number, reason: string) => void refused.push([line, reason]);
-  const columns = 'SELECT id, external_id, username, username_key, email, email_verified, name, disabled, role, password_hash, password_imported FROM users';
+  const columns =
+    'SELECT u.id, i.external_id, u.username, u.username_key, u.email, u.email_verified, u.name, u.disabled, u.role, u.password_hash, i.password_imported ' +
+    'FROM user_imports i JOIN users u ON u.id = i.user_id';
   const [byExternal, byKey, byEmail, groups] = await Promise.all([
     rowsWhereIn<ExistingRow>(
       db,
       columns,
-      'external_id',
+      'i.external_id',
       batch.map((c) => c.data.external_id),
     ),
     rowsWhereIn<{ id: string; username_key: string }>(
@@ -271,6 +273,8 @@ async function writeBatch(
   const memberships = new Set(members.map((m) => `${m.group_id} ${m.user_id}`));
 
   const creates: Array<Omit<User, 'createdAt' | 'updatedAt'>> = [];
+  const imports: Array<{ userId: string; externalId: string; passwordImported: boolean }> = [];
+  const flags: Array<{ userId: string; passwordImported: boolean }> = [];
   const updates: Array<{ id: string; data: Record<string, unknown> }> = [];
   const joins: Array<{ groupId: string; userId: string }> = [];
   const disabling: string[] = [];
@@ -311,9 +315,9 @@ async function writeBatch(
       if (!memberships.has(`${groupId} ${id}`)) joins.push({ groupId, userId: id });
     }
     if (!current) {
+      imports.push({ userId: id, externalId: data.external_id, passwordImported: hash !== null });
       creates.push({
         id,
-        externalId: data.external_id,
         username: data.username,
         usernameKey: key,
         email: data.email ?? null,
@@ -321,7 +325,6 @@ async function writeBatch(
         name: data.name ?? null,
         disabled: data.disabled ?? false,
         passwordHash: hash,
-        passwordImported: hash !== null,
         requiresVerifiedEmail: false,
         role: 'user',
       });
@@ -338,18 +341,22 @@ async function writeBatch(
     if (data.disabled !== undefined && data.disabled !== Boolean(current.disabled)) change.disabled = data.disabled;
     // A password the person set or signed in with here is theirs: only an imported one, or none, is replaced.
     const replaceable = current.password_hash === null || Boolean(current.password_imported);
-    if (hash !== null && replaceable && hash !== current.password_hash) Object.assign(change, { passwordHash: hash, passwordImported: true });
+    if (hash !== null && replaceable && hash !== current.password_hash) {
+      change.passwordHash = hash;
+      if (!current.password_imported) flags.push({ userId: id, passwordImported: true });
+    }
     if (change.disabled === true) disabling.push(id);
     if (Object.keys(change).length) updates.push({ id, data: change });
     const joined = joins.some((j) => j.userId === id);
     outcome.push({ line, kind: Object.keys(change).length || joined ? 'updated' : 'unchanged' });
   }
 
-  if (!dryRun && (creates.length || updates.length || joins.length)) {
+  if (!dryRun && (creates.length || updates.length || joins.length || flags.length)) {
     try {
       await db.prisma.$transaction([
-        ...(creates.length ? [db.prisma.user.createMany({ data: creates })] : []),
+        ...(creates.length ? [db.prisma.user.createMany({ data: creates }), db.prisma.userImport.createMany({ data: imports })] : []),
         ...updates.map(({ id, data }) => db.prisma.user.update({ where: { id }, data })),
+        ...flags.map(({ userId, passwordImported }) => db.prisma.userImport.update({ where: { userId }, data: { passwordImported } })),
         ...(joins.length ? [db.prisma.groupMember.createMany({ data: joins })] : []),
       ]);
     } catch (error) {

@@ -18,7 +18,7 @@ export type { Role };
  * A user as the CLI, the portal and the API see it: the model without its password hash and comparison key.
  * `invited`: they have no password yet (an invitation not accepted: lib/users/invitations.ts).
  */
-export type UserRecord = Omit<User, 'passwordHash' | 'usernameKey' | 'role' | 'passwordImported' | 'externalId'> & { role: Role; invited: boolean };
+export type UserRecord = Omit<User, 'passwordHash' | 'usernameKey' | 'role'> & { role: Role; invited: boolean };
 
 const accountFields = ['id', 'username', 'email', 'emailVerified', 'name', 'updatedAt', 'disabled'] as const;
 
@@ -217,8 +217,10 @@ export async function setUsername(db: Database, id: string, username: string): P
 /** A new password also ends every trusted device of the account (lib/sign-in/trusted-devices.ts): trust was given with the old one. */
 export async function setPasswordHash(db: Database, id: string, passwordHash: string): Promise<boolean> {
   const [{ count }] = await db.prisma.$transaction([
-    db.prisma.user.updateMany({ where: { id }, data: { passwordHash, passwordImported: false } }),
+    db.prisma.user.updateMany({ where: { id }, data: { passwordHash } }),
     db.prisma.trustedDevice.deleteMany({ where: { userId: id } }),
+    // A password set here is the person's: a later import no longer replaces it (lib/users/import.ts).
+    db.prisma.userImport.updateMany({ where: { userId: id, passwordImported: true }, data: { passwordImported: false } }),
   ]);
   return count === 1;
 }
