@@ -28,8 +28,11 @@ export interface Target {
  * connection from being reused.
  */
 export class Browser extends TestBrowser {
-  constructor(readonly target: Target) {
+  readonly target: Target;
+
+  constructor(target: Target) {
     super(target.base);
+    this.target = target;
   }
 
   override async request(input: string | URL, init: RequestInit = {}): Promise<Response> {

@@ -68,7 +68,7 @@ async function runInProcess(
 /** Runs the real entry point, `cli/gatehouse.ts`, in a process of its own (as `npm run gatehouse` does). */
 export function cliProcess(args: string[], { databaseUrl, input }: { databaseUrl: string; input?: string }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/gatehouse.ts', ...args], {
+    const child = spawn(process.execPath, ['cli/gatehouse.ts', ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -56,12 +56,16 @@ class Walk {
   readonly findings: Finding[] = [];
   readonly pages: string[] = [];
 
-  constructor(
-    readonly page: Page,
-    /** The name of what a scheme's findings and screenshots were seen in: `<language>-<scheme>-<size>`. */
-    private readonly variantOf: (scheme: (typeof schemes)[number]) => string,
-    private readonly area: string,
-  ) {}
+  readonly page: Page;
+  /** The name of what a scheme's findings and screenshots were seen in: `<language>-<scheme>-<size>`. */
+  private readonly variantOf: (scheme: (typeof schemes)[number]) => string;
+  private readonly area: string;
+
+  constructor(page: Page, variantOf: (scheme: (typeof schemes)[number]) => string, area: string) {
+    this.page = page;
+    this.variantOf = variantOf;
+    this.area = area;
+  }
 
   /** Scans the page as it is now under `name` in each scheme (after waiting for what `ready` names, when given). */
   async check(name: string, ready?: string) {

@@ -64,8 +64,9 @@ asAdmin('/admin/access lists the APIs with their permissions, the roles and the 
   await expect(page.getByRole('heading', { level: 1, name: 'Access' })).toBeVisible();
   await expect(page.getByText(api.identifier)).toBeVisible();
   await expect(page.getByText(`See your orders ${id}`, { exact: false })).toBeVisible();
-  await expect(page.getByText(role.name, { exact: true }).first()).toBeVisible();
-  await expect(page.getByText(group.name, { exact: true }).first()).toBeVisible();
+  // In their own tables: the forms' lists of roles and groups hold the names too.
+  await expect(page.getByRole('table', { name: 'Roles' }).getByText(role.name, { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Groups' }).getByText(group.name, { exact: true }).first()).toBeVisible();
   const findings = await wcagFindings(page, 'admin-access', 'light');
   expect(findings, describeFindings(findings)).toHaveLength(0);
 });

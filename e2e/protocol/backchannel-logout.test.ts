@@ -48,7 +48,10 @@ class Receiver {
   readonly refused: string[] = [];
   private server?: Server;
   private waiters: Array<() => void> = [];
-  constructor(readonly port: number) {}
+  readonly port: number;
+  constructor(port: number) {
+    this.port = port;
+  }
   get uri() {
     return `http://127.0.0.1:${this.port}/backchannel-logout`;
   }

@@ -24,11 +24,15 @@ export class TestBrowser {
    * than the issuer's, while the browser's Origin is the issuer's). `send`: how a
    * request goes out, `fetch` unless a test wants to tag or count them.
    */
-  constructor(
-    readonly origin: string,
-    private readonly formOrigin = origin,
-    private readonly send: typeof fetch = fetch,
-  ) {}
+  readonly origin: string;
+  private readonly formOrigin: string;
+  private readonly send: typeof fetch;
+
+  constructor(origin: string, formOrigin = origin, send: typeof fetch = fetch) {
+    this.origin = origin;
+    this.formOrigin = formOrigin;
+    this.send = send;
+  }
 
   private cookieHeader(url: URL): string {
     return this.cookies

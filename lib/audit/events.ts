@@ -276,6 +276,12 @@ export const auditDetailsSchemas = {
   /** The client (the target) gets, or no longer gets, `permission` of `api` with client_credentials. */
   'client.permission_added': z.strictObject({ api: label, permission: label }),
   'client.permission_removed': z.strictObject({ api: label, permission: label }),
+  /** A custom user attribute (lib/claims) declared or deleted (with every value and mapping of it); the target is its key. */
+  'attribute.created': z.strictObject({ type: z.enum(['string', 'number', 'boolean']), editableBy: z.enum(['admin', 'user']) }),
+  'attribute.deleted': z.strictObject({}),
+  /** The client (the target) gets, or no longer gets, the attribute `attribute` under `claim` (its claim mapping). */
+  'client.claim_mapped': z.strictObject({ claim: label, attribute: label }),
+  'client.claim_unmapped': z.strictObject({ claim: label }),
 } satisfies Record<string, z.ZodType>;
 
 export type AuditAction = keyof typeof auditDetailsSchemas;
@@ -286,7 +292,18 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === 'string' && Object.hasOwn(auditDetailsSchemas, value);
 }
 
-export type AuditTargetType = 'user' | 'client' | 'grant' | 'session' | 'signing_key' | 'connection' | 'registration_token' | 'api' | 'group' | 'role';
+export type AuditTargetType =
+  | 'user'
+  | 'client'
+  | 'grant'
+  | 'session'
+  | 'signing_key'
+  | 'connection'
+  | 'registration_token'
+  | 'api'
+  | 'group'
+  | 'role'
+  | 'attribute';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -339,6 +356,10 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'role.permission_removed': 'Role permission removed',
   'role.assigned': 'Role assigned',
   'role.unassigned': 'Role unassigned',
+  'attribute.created': 'User attribute declared',
+  'attribute.deleted': 'User attribute deleted',
+  'client.claim_mapped': 'Claim mapped',
+  'client.claim_unmapped': 'Claim mapping removed',
   'user.created': 'User created',
   'user.invited': 'Invitation sent',
   'invitation.accepted': 'Invitation accepted',

@@ -11,7 +11,10 @@ const DAY = 86_400_000;
 
 function envOf(value: string): string {
   const script = "import('./lib/config/env.ts').then((m) => { try { console.log(m.env().AUDIT_RETENTION_DAYS); } catch (e) { console.log(e.message); } })";
-  return execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { env: { ...process.env, AUDIT_RETENTION_DAYS: value }, encoding: 'utf8' }).trim();
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, AUDIT_RETENTION_DAYS: value },
+    encoding: 'utf8',
+  }).trim();
 }
 
 test('AUDIT_RETENTION_DAYS is a whole number of days, 0 by default; anything else stops the start with its name', () => {

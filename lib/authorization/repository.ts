@@ -309,3 +309,26 @@ export async function permissionsGranted(db: Database, apiId: string, to: { user
   });
   return rows.map((r) => r.permission).sort();
 }
+
+// --- What the portal's editing pages read ----------------------------------
+
+/** Every group's members by username (the portal's group rows), keyed by group name. */
+export async function membersByGroup(db: Database): Promise<Map<string, { id: string; username: string }[]>> {
+  const rows = await db.prisma.groupMember.findMany({
+    select: { group: { select: { name: true } }, user: { select: { id: true, username: true } } },
+    orderBy: { user: { username: 'asc' } },
+  });
+  const byGroup = new Map<string, { id: string; username: string }[]>();
+  for (const row of rows) byGroup.set(row.group.name, [...(byGroup.get(row.group.name) ?? []), row.user]);
+  return byGroup;
+}
+
+/** A person's groups and the roles given to them directly (not through a group), by name: what their page changes. */
+export async function directAccessOf(db: Database, userId: string): Promise<{ groups: string[]; roles: string[] }> {
+  const user = await db.prisma.user.findUnique({
+    where: { id: userId },
+    select: { roles: { select: { role: { select: { name: true } } } }, groups: { select: { group: { select: { name: true } } } } },
+  });
+  if (!user) return { groups: [], roles: [] };
+  return { groups: user.groups.map((g) => g.group.name).sort(), roles: user.roles.map((r) => r.role.name).sort() };
+}

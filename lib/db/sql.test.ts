@@ -84,7 +84,7 @@ await sql.run('CREATE TABLE t (id INTEGER)');`;
   // A file, not --eval: an --eval script's process exits even with a live handle.
   const file = join(dir, 'exit-check.mts');
   writeFileSync(file, script);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', file], { timeout: 15_000 });
+  const result = spawnSync(process.execPath, [file], { timeout: 15_000 });
   assert.equal(result.signal, null, 'the process had to be killed');
   assert.equal(result.status, 0, String(result.stderr));
 });

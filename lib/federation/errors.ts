@@ -30,11 +30,11 @@ export type FederationFailureReason = (typeof federationFailureReasons)[number];
 
 /** A step of the round trip refused for `reason`; the use cases turn it into an audit entry and a page. */
 export class FederationFailure extends Error {
-  constructor(
-    readonly reason: FederationFailureReason,
-    options?: { cause?: unknown },
-  ) {
+  readonly reason: FederationFailureReason;
+
+  constructor(reason: FederationFailureReason, options?: { cause?: unknown }) {
     super(`federated sign-in failed: ${reason}`, options);
+    this.reason = reason;
     this.name = 'FederationFailure';
   }
 }

@@ -23,6 +23,8 @@ import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from './scopes.ts';
 import { ID_TOKEN_TTL } from './signed-lifetimes.ts';
 import { apiTokenClaims, resourceIndicators } from './resource-indicators.ts';
 import { AUTHORIZATION_SCOPES, authorizationClaims } from '../authorization/claims.ts';
+import { mappedClaims } from '../claims/repository.ts';
+import { MAPPED } from './mapped-claims.ts';
 import { accessOf } from '../authorization/repository.ts';
 import { registrationFeatures, type RegistrationMode } from './registration.ts';
 import type { Throttle } from '../platform/throttle.ts';
@@ -112,10 +114,17 @@ export function accountClaims(account: AccountRecord) {
   return {
     sub: account.id,
     name: account.name ?? undefined,
+    given_name: account.givenName ?? undefined,
+    family_name: account.familyName ?? undefined,
+    picture: account.picture ?? undefined,
+    locale: account.locale ?? undefined,
+    zoneinfo: account.zoneinfo ?? undefined,
     preferred_username: account.username,
     updated_at: account.updatedAt,
     email: account.email ?? undefined,
     email_verified: account.email ? account.emailVerified : undefined,
+    phone_number: account.phoneNumber ?? undefined,
+    phone_number_verified: account.phoneNumber ? account.phoneNumberVerified : undefined,
   };
 }
 
@@ -201,8 +210,10 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       // release them only when the claims parameter asks; UserInfo never has them
       // (the account's claims do not carry them).
       openid: ['sub', 'acr', 'amr'],
-      profile: ['name', 'preferred_username', 'updated_at'],
+      // The standard profile claims the person and admins edit (lib/users/profile-claims.ts), OIDC Core §5.4.
+      profile: ['name', 'given_name', 'family_name', 'picture', 'locale', 'zoneinfo', 'preferred_username', 'updated_at'],
       email: ['email', 'email_verified'],
+      phone: ['phone_number', 'phone_number_verified'],
       // Listed in claims_supported only when on (OpenID Connect Discovery 1.0 §3).
       ...(groupsRoles ? authorizationClaims : {}),
     },
@@ -247,8 +258,12 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       return {
         accountId: account.id,
         // The person's groups and roles are read only when the token asks for one of them.
-        claims: async (_use, scope) =>
-          groupsRoles && /\b(groups|roles)\b/.test(scope) ? { ...accountClaims(account), ...(await accessOf(db, account.id)) } : accountClaims(account),
+        // The client's claim mapping (lib/claims) rides aside, added after the provider's filter (./mapped-claims.ts).
+        claims: async (_use, scope) => ({
+          ...accountClaims(account),
+          ...(groupsRoles && /\b(groups|roles)\b/.test(scope) ? await accessOf(db, account.id) : {}),
+          [MAPPED]: ctx?.oidc?.client ? await mappedClaims(db, ctx.oidc.client.clientId, account.id) : {},
+        }),
       };
     },
     // RFC 7662 §2.2 lists `username`; the provider copies token extras into the introspection response.

@@ -22,6 +22,7 @@ import { loadProtocolSecrets, protocolFeaturesOf } from './protocol-features.ts'
 import { useAtomicReplayDetection } from './replay-detection.ts';
 import { useDevicePollingPace } from './extensions/device-polling.ts';
 import { useExtensions } from './extensions/index.ts';
+import { useMappedClaims } from './mapped-claims.ts';
 import { loadCookieKeys, loadSigningKeys } from './keys.ts';
 import { logServerError } from './server-errors.ts';
 
@@ -83,6 +84,8 @@ export async function createProvider({
   useJwtAccessTokens(provider, jtiOf);
   if (protocol.dPoP) useAtomicReplayDetection(provider, db, now);
   useExtensions(provider, brand, log);
+  // Clients' claim mappings in ID tokens and userinfo (lib/claims).
+  useMappedClaims(provider);
   useStructuredTokenLookup(provider);
   if (config.BACKCHANNEL_LOGOUT === 'on') useQueuedBackchannelLogout(provider, db, now);
   useDynamicRegistration(provider, { throttle, config });

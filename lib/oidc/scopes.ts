@@ -17,4 +17,5 @@ export const INTROSPECT_SCOPE = 'introspect';
 export const ADMIN_SCOPE = 'admin';
 
 /** Every scope the provider knows; discovery's scopes_supported. */
-export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', INTROSPECT_SCOPE, ADMIN_SCOPE] as const;
+/** `phone` releases phone_number and phone_number_verified (OIDC Core §5.4). */
+export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'phone', INTROSPECT_SCOPE, ADMIN_SCOPE] as const;

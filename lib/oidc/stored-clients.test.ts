@@ -7,7 +7,10 @@ import { useClientsByMetadata } from './stored-clients.ts';
 function providerOver(stored: Map<string, object>) {
   let reads = 0;
   const adapter = class implements Partial<Adapter> {
-    constructor(readonly model: string) {}
+    readonly model: string;
+    constructor(model: string) {
+      this.model = model;
+    }
     async find(id: string) {
       reads++;
       return this.model === 'Client' ? (stored.get(id) as never) : undefined;

@@ -34,7 +34,7 @@ console.log('ready');
 setInterval(() => {}, 1000);
 `,
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk) => {
     output += chunk;

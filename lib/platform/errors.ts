@@ -31,17 +31,15 @@ export interface ServiceErrorOptions {
 }
 
 export class ServiceError extends Error {
+  readonly code: ErrorCode;
   readonly status: number;
   readonly shown: boolean;
   readonly field?: string;
   readonly headers: Record<string, string>;
 
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    options: ServiceErrorOptions = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
     super(message, { cause: options.cause });
+    this.code = code;
     this.name = new.target.name;
     ({ status: this.status, shown: this.shown } = ERRORS[code]);
     this.field = options.field;

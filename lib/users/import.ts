@@ -272,7 +272,12 @@ async function writeBatch(
   );
   const memberships = new Set(members.map((m) => `${m.group_id} ${m.user_id}`));
 
-  const creates: Array<Omit<User, 'createdAt' | 'updatedAt'>> = [];
+  // The columns an import fills; the profile claims of lib/users/profile-claims.ts keep their defaults.
+  type Created = Pick<
+    User,
+    'id' | 'username' | 'usernameKey' | 'email' | 'emailVerified' | 'name' | 'disabled' | 'passwordHash' | 'requiresVerifiedEmail' | 'role'
+  >;
+  const creates: Created[] = [];
   const imports: Array<{ userId: string; externalId: string; passwordImported: boolean }> = [];
   const flags: Array<{ userId: string; passwordImported: boolean }> = [];
   const updates: Array<{ id: string; data: Record<string, unknown> }> = [];

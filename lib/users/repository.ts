@@ -18,9 +18,27 @@ export type { Role };
  * A user as the CLI, the portal and the API see it: the model without its password hash and comparison key.
  * `invited`: they have no password yet (an invitation not accepted: lib/users/invitations.ts).
  */
-export type UserRecord = Omit<User, 'passwordHash' | 'usernameKey' | 'role'> & { role: Role; invited: boolean };
+export type UserRecord = Omit<User, 'passwordHash' | 'usernameKey' | 'role' | ProfileClaimField> & { role: Role; invited: boolean };
 
-const accountFields = ['id', 'username', 'email', 'emailVerified', 'name', 'updatedAt', 'disabled'] as const;
+/** The standard profile claims beyond name and email: read and changed on their own (lib/users/profile-claims.ts). */
+type ProfileClaimField = 'givenName' | 'familyName' | 'picture' | 'locale' | 'zoneinfo' | 'phoneNumber' | 'phoneNumberVerified';
+
+const accountFields = [
+  'id',
+  'username',
+  'email',
+  'emailVerified',
+  'name',
+  'givenName',
+  'familyName',
+  'picture',
+  'locale',
+  'zoneinfo',
+  'phoneNumber',
+  'phoneNumberVerified',
+  'updatedAt',
+  'disabled',
+] as const;
 
 /** The claims-relevant part of a user, read on the provider's hot path with the raw driver; `updatedAt` in epoch seconds. */
 export type AccountRecord = Omit<Pick<User, (typeof accountFields)[number]>, 'updatedAt'> & { updatedAt: number };
@@ -183,6 +201,13 @@ export async function findAccount(db: Database, id: string): Promise<AccountReco
     email: row.email,
     emailVerified: Boolean(row.email_verified),
     name: row.name,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    picture: row.picture,
+    locale: row.locale,
+    zoneinfo: row.zoneinfo,
+    phoneNumber: row.phone_number,
+    phoneNumberVerified: Boolean(row.phone_number_verified),
     updatedAt: toEpochSeconds(row.updated_at),
     disabled: Boolean(row.disabled),
   };
@@ -306,6 +331,29 @@ export async function updateUserProfile(db: Database, id: string, profile: { nam
   const emailVerified = current.email === profile.email ? current.emailVerified : false;
   const { count } = await db.prisma.user.updateMany({ where: { id }, data: { ...profile, emailVerified } });
   return count === 1 ? findUserById(db, id) : undefined;
+}
+
+const profileClaimFields = {
+  givenName: true,
+  familyName: true,
+  picture: true,
+  locale: true,
+  zoneinfo: true,
+  phoneNumber: true,
+  phoneNumberVerified: true,
+} as const;
+
+/** The standard profile claims beyond name and email (lib/users/profile-claims.ts). */
+export async function findProfileClaims(db: Database, id: string) {
+  return (await db.prisma.user.findUnique({ where: { id }, select: profileClaimFields })) ?? undefined;
+}
+
+export async function updateProfileClaimsRow(
+  db: Database,
+  id: string,
+  claims: { [K in keyof typeof profileClaimFields]: K extends 'phoneNumberVerified' ? boolean : string | null },
+): Promise<boolean> {
+  return (await db.prisma.user.updateMany({ where: { id }, data: claims })).count === 1;
 }
 
 /** How many enabled people hold the owner role: the last one may not be demoted, disabled or deleted. */

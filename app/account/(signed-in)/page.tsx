@@ -10,6 +10,11 @@ import { ownAccess, profileFormValues } from '@/lib/surfaces/account/pages';
 import { VERIFICATION_LINK_HOURS } from '@/lib/mail-links/email-verification';
 import { requireUser } from '@/lib/surfaces/portal/session';
 import { updateProfileAction } from '../actions';
+import { saveOwnClaimsAction } from '../claims-actions';
+import { AccessForm } from '@/components/admin/access-form';
+import { ClaimsFields } from '@/components/claims/claims-fields';
+import { NoticeFor } from '@/components/ui/notice';
+import { ownClaims } from '@/lib/surfaces/account/claims';
 
 export const dynamic = 'force-dynamic';
 
@@ -26,19 +31,33 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export default async function ProfilePage() {
+export default async function ProfilePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/account');
   const t = await getTranslations('account.profile');
   const roleNames = await getTranslations('admin.user.roles');
   const product = brand().name;
   const access = await ownAccess(user);
+  const claims = await ownClaims(user);
+  const { notice } = await searchParams;
+  const ui = await getTranslations('claims');
   return (
     <>
       <PageHeader title={t('title')} description={t('description', { product })} />
+      <NoticeFor notices={{ claims_saved: { variant: 'success', text: t('notices.claims_saved') } }} notice={notice} />
       <div className="grid gap-6 lg:grid-cols-3">
-        <div className="lg:col-span-2">
+        <div className="space-y-6 lg:col-span-2">
           <Card title={t('details')}>
             <ProfileForm action={updateProfileAction} initial={profileFormValues(user)} product={product} linkHours={VERIFICATION_LINK_HOURS} />
+          </Card>
+          <Card title={t('claims')} description={t('claimsDescription')}>
+            <AccessForm action={saveOwnClaimsAction} submit={ui('save')} pendingLabel={ui('saving')} variant="primary">
+              <ClaimsFields
+                idPrefix="own-claims"
+                admin={false}
+                profile={claims.profile}
+                attributes={claims.attributes.map((a) => ({ key: a.key, name: a.name, type: a.type, value: a.value }))}
+              />
+            </AccessForm>
           </Card>
         </div>
         <Card title={t('signIn')}>

@@ -1,26 +1,63 @@
-// /admin/access: who may do what — the APIs and their permissions, the roles and whom they are given to,
-// the groups. Read-only here: the CLI and the admin API change them (docs/authorization.md).
+// /admin/access: who may do what — the APIs and their permissions, the roles and whom they are given to, the groups and
+// their members, the machine clients' permissions. An admin whose role may change access (access.manage) sees the forms;
+// a reader (the auditor) sees the lists only. The server actions check the role themselves (./actions.ts).
 import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
 import { getTranslations } from 'next-intl/server';
+import { AccessForm, RemoveButton } from '@/components/admin/access-form';
+import { ConfirmForm } from '@/components/portal/confirm';
 import { DataTable } from '@/components/portal/list';
+import { TextLink } from '@/components/ui/button';
 import { Card, PageHeader } from '@/components/ui/card';
-import { Badge } from '@/components/ui/notice';
+import { Badge, NoticeFor } from '@/components/ui/notice';
+import { may } from '@/lib/admin-roles/roles';
 import { accessView } from '@/lib/surfaces/portal/authorization';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
+import * as act from './actions';
+import { Check, Disclosure, permissionOptions, Select, TextInput } from './fields';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations('admin.access'))('title') };
 }
 
-export default async function AccessPage() {
-  await requireAdmin('access.read', '/admin/access');
-  const { apis, roles, groups } = await accessView();
+const NOTICES = [
+  'api_created',
+  'api_saved',
+  'api_deleted',
+  'permission_saved',
+  'permission_removed',
+  'role_created',
+  'role_saved',
+  'role_deleted',
+  'group_created',
+  'group_saved',
+  'group_deleted',
+  'client_saved',
+] as const;
+
+const cell = 'px-4 py-3 align-top';
+
+export default async function AccessPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const admin = await requireAdmin('access.read', '/admin/access');
+  const manage = may(admin.role, 'access.manage');
+  const { apis, roles, groups, clients } = await accessView();
+  const { notice } = await searchParams;
   const t = await getTranslations('admin.access');
-  const apiByIdentifier = new Map(apis.map((api) => [api.identifier, api.name]));
+  const apiByIdentifier = new Map(apis.map((api) => [api.identifier, api]));
+  const permissions = permissionOptions(apis);
+  const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
+  const notices = Object.fromEntries([
+    ...NOTICES.map((key) => [key, { variant: 'success' as const, text: t(`notices.${key}`) }]),
+    ['gone', { variant: 'error' as const, text: t('notices.gone') }],
+  ]);
+  const sr = (text: string) => <span className="sr-only"> {text}</span>;
+  const saving = t('saving');
+
   return (
     <>
-      <PageHeader title={t('title')} description={t('description')} />
+      <PageHeader title={t('title')} description={t('description')} actions={<TextLink href="/admin/access/attributes">{t('attributesLink')}</TextLink>} />
+      <NoticeFor notices={notices} notice={notice} />
       <div className="grid gap-6">
         <Card title={t('apis')}>
           <DataTable
@@ -29,29 +66,108 @@ export default async function AccessPage() {
             empty={t('noApis')}
             rows={apis.map((api) => (
               <tr key={api.id}>
-                <td className="px-4 py-3 align-top">
+                <td className={cell}>
                   <span className="block font-medium">{api.name}</span>
                   <code className="font-mono text-xs break-all text-slate-600">{api.identifier}</code>
+                  {manage ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('deleteApi')}
+                          {sr(api.name)}
+                        </>
+                      }
+                    >
+                      <ConfirmForm
+                        action={act.deleteApiAction.bind(null, api.id)}
+                        statement={t.rich('deleteApiStatement', { name: api.name, strong })}
+                        submit={
+                          <>
+                            {t('deleteApi')}
+                            {sr(api.name)}
+                          </>
+                        }
+                        pendingLabel={t('deleting')}
+                      />
+                    </Disclosure>
+                  ) : null}
                 </td>
-                <td className="px-4 py-3 align-top">
+                <td className={cell}>
                   <ul className="space-y-1">
                     {api.permissions.map((p) => (
                       <li key={p.name}>
                         <code className="font-mono text-xs">{p.name}</code>
-                        {p.description ? <span className="text-slate-600"> — {p.description}</span> : null}
+                        {p.description ? <span className="text-slate-600"> — {p.description}</span> : null}{' '}
+                        {manage ? (
+                          <RemoveButton
+                            action={act.removePermissionAction.bind(null, api.id, p.name)}
+                            label={
+                              <>
+                                {t('remove')}
+                                {sr(`${p.name} (${api.name})`)}
+                              </>
+                            }
+                            pendingLabel={saving}
+                          />
+                        ) : null}
                       </li>
                     ))}
                   </ul>
+                  {manage ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('addPermission')}
+                          {sr(api.name)}
+                        </>
+                      }
+                    >
+                      <AccessForm action={act.setPermissionAction.bind(null, api.id)} submit={t('savePermission')} pendingLabel={saving}>
+                        <TextInput id={`perm-${api.id}`} name="permission" label={t('fields.permission')} placeholder="orders:read" required />
+                        <TextInput id={`perm-desc-${api.id}`} name="description" label={t('fields.permissionDescription')} />
+                      </AccessForm>
+                    </Disclosure>
+                  ) : null}
                 </td>
-                <td className="px-4 py-3 align-top">
+                <td className={cell}>
                   {t('tokenSettings', { format: api.tokenFormat.toUpperCase(), seconds: api.tokenLifetime })}
                   {api.tokenFormat === 'jwt' ? <span className="block text-slate-600">{api.signingAlg}</span> : null}
                   {api.rolesInToken ? <span className="block text-slate-600">{t('rolesInToken')}</span> : null}
+                  {manage ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('editApi')}
+                          {sr(api.name)}
+                        </>
+                      }
+                    >
+                      <AccessForm action={act.updateApiAction.bind(null, api.id)} submit={t('saveApi')} pendingLabel={saving}>
+                        <ApiSettings id={api.id} values={api} />
+                      </AccessForm>
+                    </Disclosure>
+                  ) : null}
                 </td>
               </tr>
             ))}
           />
+          {manage ? (
+            <Disclosure summary={t('newApi')}>
+              <AccessForm action={act.createApiAction} submit={t('createApi')} pendingLabel={saving} variant="primary">
+                <TextInput
+                  id="new-api-identifier"
+                  name="identifier"
+                  label={t('fields.identifier')}
+                  placeholder="https://api.example.com/"
+                  required
+                  className="min-w-72"
+                />
+                <ApiSettings id="new" values={{ name: '', tokenFormat: 'jwt', tokenLifetime: 300, signingAlg: 'ES256', rolesInToken: false }} />
+              </AccessForm>
+            </Disclosure>
+          ) : null}
         </Card>
+
         <Card title={t('roles')}>
           <DataTable
             caption={t('roles')}
@@ -59,28 +175,147 @@ export default async function AccessPage() {
             empty={t('noRoles')}
             rows={roles.map((role) => (
               <tr key={role.id}>
-                <td className="px-4 py-3 align-top">
+                <td className={cell}>
                   <Badge>{role.name}</Badge>
                   {role.description ? <span className="mt-1 block text-slate-600">{role.description}</span> : null}
+                  {manage ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('deleteRole')}
+                          {sr(role.name)}
+                        </>
+                      }
+                    >
+                      <ConfirmForm
+                        action={act.deleteRoleAction.bind(null, role.name)}
+                        statement={t.rich('deleteRoleStatement', { name: role.name, strong })}
+                        submit={
+                          <>
+                            {t('deleteRole')}
+                            {sr(role.name)}
+                          </>
+                        }
+                        pendingLabel={t('deleting')}
+                      />
+                    </Disclosure>
+                  ) : null}
                 </td>
-                <td className="px-4 py-3 align-top">
+                <td className={cell}>
                   <ul className="space-y-1">
-                    {role.permissions.map((p) => (
-                      <li key={`${p.api} ${p.permission}`}>
-                        <code className="font-mono text-xs">{p.permission}</code>{' '}
-                        <span className="text-slate-600">({apiByIdentifier.get(p.api) ?? p.api})</span>
+                    {role.permissions.map((p) => {
+                      const api = apiByIdentifier.get(p.api);
+                      return (
+                        <li key={`${p.api} ${p.permission}`}>
+                          <code className="font-mono text-xs">{p.permission}</code> <span className="text-slate-600">({api?.name ?? p.api})</span>{' '}
+                          {manage && api ? (
+                            <RemoveButton
+                              action={act.revokeRolePermissionAction.bind(null, role.name, api.id, p.permission)}
+                              label={
+                                <>
+                                  {t('remove')}
+                                  {sr(`${p.permission} (${role.name})`)}
+                                </>
+                              }
+                              pendingLabel={saving}
+                            />
+                          ) : null}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                  {manage && permissions.length ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('grantPermission')}
+                          {sr(role.name)}
+                        </>
+                      }
+                    >
+                      <AccessForm action={act.grantRolePermissionAction.bind(null, role.name)} submit={t('grant')} pendingLabel={saving} inline>
+                        <Select id={`role-perm-${role.id}`} name="permission" label={t('fields.permission')} options={permissions} />
+                      </AccessForm>
+                    </Disclosure>
+                  ) : null}
+                </td>
+                <td className={cell}>
+                  <ul className="space-y-1">
+                    {role.users.map((u) => (
+                      <li key={u.id}>
+                        {t('person', { name: u.username })}{' '}
+                        {manage ? (
+                          <RemoveButton
+                            action={act.unassignRoleFromUserAction.bind(null, role.name, u.id)}
+                            label={
+                              <>
+                                {t('remove')}
+                                {sr(`${u.username} (${role.name})`)}
+                              </>
+                            }
+                            pendingLabel={saving}
+                          />
+                        ) : null}
+                      </li>
+                    ))}
+                    {role.groups.map((g) => (
+                      <li key={g}>
+                        {t('group', { name: g })}{' '}
+                        {manage ? (
+                          <RemoveButton
+                            action={act.unassignRoleFromGroupAction.bind(null, role.name, g)}
+                            label={
+                              <>
+                                {t('remove')}
+                                {sr(`${g} (${role.name})`)}
+                              </>
+                            }
+                            pendingLabel={saving}
+                          />
+                        ) : null}
                       </li>
                     ))}
                   </ul>
-                </td>
-                <td className="px-4 py-3 align-top">
-                  {role.users.length ? <span className="block">{t('people', { names: role.users.map((u) => u.username).join(', ') })}</span> : null}
-                  {role.groups.length ? <span className="block">{t('groupsList', { names: role.groups.join(', ') })}</span> : null}
+                  {manage ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('giveRole')}
+                          {sr(role.name)}
+                        </>
+                      }
+                    >
+                      <div className="space-y-3">
+                        <AccessForm action={act.assignRoleAction.bind(null, role.name)} submit={t('giveToPerson')} pendingLabel={saving} inline>
+                          <TextInput id={`role-user-${role.id}`} name="username" label={t('fields.username')} required />
+                        </AccessForm>
+                        {groups.length ? (
+                          <AccessForm action={act.assignRoleAction.bind(null, role.name)} submit={t('giveToGroup')} pendingLabel={saving} inline>
+                            <Select
+                              id={`role-group-${role.id}`}
+                              name="group"
+                              label={t('fields.group')}
+                              options={groups.map((g) => ({ value: g.name, label: g.name }))}
+                            />
+                          </AccessForm>
+                        ) : null}
+                      </div>
+                    </Disclosure>
+                  ) : null}
                 </td>
               </tr>
             ))}
           />
+          {manage ? (
+            <Disclosure summary={t('newRole')}>
+              <AccessForm action={act.createRoleAction} submit={t('createRole')} pendingLabel={saving} variant="primary" inline>
+                <TextInput id="new-role-name" name="name" label={t('fields.name')} required />
+                <TextInput id="new-role-description" name="description" label={t('fields.description')} className="min-w-72" />
+              </AccessForm>
+            </Disclosure>
+          ) : null}
         </Card>
+
         <Card title={t('groups')}>
           <DataTable
             caption={t('groups')}
@@ -88,18 +323,181 @@ export default async function AccessPage() {
             empty={t('noGroups')}
             rows={groups.map((group) => (
               <tr key={group.name}>
-                <td className="px-4 py-3 align-top">
+                <td className={cell}>
                   <Badge>{group.name}</Badge>
                   {group.description ? <span className="mt-1 block text-slate-600">{group.description}</span> : null}
+                  {manage ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('deleteGroup')}
+                          {sr(group.name)}
+                        </>
+                      }
+                    >
+                      <ConfirmForm
+                        action={act.deleteGroupAction.bind(null, group.name)}
+                        statement={t.rich('deleteGroupStatement', { name: group.name, strong })}
+                        submit={
+                          <>
+                            {t('deleteGroup')}
+                            {sr(group.name)}
+                          </>
+                        }
+                        pendingLabel={t('deleting')}
+                      />
+                    </Disclosure>
+                  ) : null}
                 </td>
-                <td className="px-4 py-3 align-top">{group.members}</td>
-                <td className="px-4 py-3 align-top">{group.roles.join(', ')}</td>
+                <td className={cell}>
+                  <ul className="space-y-1">
+                    {group.members.map((m) => (
+                      <li key={m.id}>
+                        {m.username}{' '}
+                        {manage ? (
+                          <RemoveButton
+                            action={act.removeMemberAction.bind(null, group.name, m.id)}
+                            label={
+                              <>
+                                {t('remove')}
+                                {sr(`${m.username} (${group.name})`)}
+                              </>
+                            }
+                            pendingLabel={saving}
+                          />
+                        ) : null}
+                      </li>
+                    ))}
+                  </ul>
+                  {manage ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('addMember')}
+                          {sr(group.name)}
+                        </>
+                      }
+                    >
+                      <AccessForm action={act.addMemberAction.bind(null, group.name)} submit={t('add')} pendingLabel={saving} inline>
+                        <TextInput id={`member-${group.name}`} name="username" label={t('fields.username')} required />
+                      </AccessForm>
+                    </Disclosure>
+                  ) : null}
+                </td>
+                <td className={cell}>{group.roles.join(', ')}</td>
+              </tr>
+            ))}
+          />
+          {manage ? (
+            <Disclosure summary={t('newGroup')}>
+              <AccessForm action={act.createGroupAction} submit={t('createGroup')} pendingLabel={saving} variant="primary" inline>
+                <TextInput id="new-group-name" name="name" label={t('fields.name')} required />
+                <TextInput id="new-group-description" name="description" label={t('fields.description')} className="min-w-72" />
+              </AccessForm>
+            </Disclosure>
+          ) : null}
+        </Card>
+
+        <Card title={t('machineClients')} description={t('machineClientsDescription')}>
+          <DataTable
+            caption={t('machineClients')}
+            columns={(['client', 'permissions'] as const).map((c) => ({ label: t(`columns.${c}`) }))}
+            empty={t('noMachineClients')}
+            rows={clients.map((client) => (
+              <tr key={client.id}>
+                <td className={cell}>
+                  <span className="block font-medium">{client.name}</span>
+                  <code className="font-mono text-xs break-all text-slate-600">{client.id}</code>
+                </td>
+                <td className={cell}>
+                  <ul className="space-y-1">
+                    {client.permissions.map((p) => (
+                      <li key={`${p.api} ${p.permission}`}>
+                        <code className="font-mono text-xs">{p.permission}</code>{' '}
+                        <span className="text-slate-600">({apiByIdentifier.get(p.api)?.name ?? p.api})</span>{' '}
+                        {manage ? (
+                          <RemoveButton
+                            action={act.revokeClientPermissionAction.bind(null, client.id, p.api, p.permission)}
+                            label={
+                              <>
+                                {t('remove')}
+                                {sr(`${p.permission} (${client.name})`)}
+                              </>
+                            }
+                            pendingLabel={saving}
+                          />
+                        ) : null}
+                      </li>
+                    ))}
+                  </ul>
+                  {manage && permissions.length ? (
+                    <Disclosure
+                      summary={
+                        <>
+                          {t('grantPermission')}
+                          {sr(client.name)}
+                        </>
+                      }
+                    >
+                      <AccessForm action={act.grantClientPermissionAction.bind(null, client.id)} submit={t('grant')} pendingLabel={saving} inline>
+                        <Select id={`client-perm-${client.id}`} name="permission" label={t('fields.permission')} options={permissions} />
+                      </AccessForm>
+                    </Disclosure>
+                  ) : null}
+                </td>
               </tr>
             ))}
           />
         </Card>
-        <p className="text-sm text-slate-600">{t('howToChange')}</p>
+        {manage ? null : <p className="text-sm text-slate-600">{t('readOnly')}</p>}
       </div>
+    </>
+  );
+}
+
+/** An API's token settings: the same fields when it is registered and when it is changed. */
+async function ApiSettings({
+  id,
+  values,
+}: {
+  id: string;
+  values: { name: string; tokenFormat: string; tokenLifetime: number; signingAlg: string; rolesInToken: boolean };
+}) {
+  const t = await getTranslations('admin.access');
+  return (
+    <>
+      <TextInput id={`api-name-${id}`} name="name" label={t('fields.name')} defaultValue={values.name} required />
+      <div className="flex flex-wrap gap-3">
+        <Select
+          id={`api-format-${id}`}
+          name="tokenFormat"
+          label={t('fields.tokenFormat')}
+          defaultValue={values.tokenFormat}
+          options={[
+            { value: 'jwt', label: t('formats.jwt') },
+            { value: 'opaque', label: t('formats.opaque') },
+          ]}
+        />
+        <TextInput
+          id={`api-lifetime-${id}`}
+          name="tokenLifetime"
+          type="number"
+          label={t('fields.tokenLifetime')}
+          defaultValue={values.tokenLifetime}
+          required
+        />
+        <Select
+          id={`api-alg-${id}`}
+          name="signingAlg"
+          label={t('fields.signingAlg')}
+          defaultValue={values.signingAlg}
+          options={[
+            { value: 'ES256', label: 'ES256' },
+            { value: 'RS256', label: 'RS256' },
+          ]}
+        />
+      </div>
+      <Check id={`api-roles-${id}`} name="rolesInToken" label={t('fields.rolesInToken')} defaultChecked={values.rolesInToken} />
     </>
   );
 }

@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/ui/card';
 import { ButtonLink, TextLink } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { listConnectionsFor } from '@/lib/surfaces/portal/connections';
+import { may } from '@/lib/admin-roles/roles';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 
 export const dynamic = 'force-dynamic';
@@ -14,7 +15,8 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const connections = await listConnectionsFor(await requireAdmin('system.read', '/admin/connections'));
+  const admin = await requireAdmin('system.read', '/admin/connections');
+  const connections = await listConnectionsFor(admin);
   const { notice } = await searchParams;
   const t = await getTranslations('admin.connections');
   const kinds = await getTranslations('admin.connectionForm.kinds');
@@ -22,7 +24,11 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
 
   return (
     <>
-      <PageHeader title={t('title')} description={t('description')} actions={<ButtonLink href="/admin/connections/new">{t('add')}</ButtonLink>} />
+      <PageHeader
+        title={t('title')}
+        description={t('description')}
+        actions={may(admin.role, 'connections.manage') ? <ButtonLink href="/admin/connections/new">{t('add')}</ButtonLink> : undefined}
+      />
       <NoticeFor notices={{ deleted: { variant: 'success', text: t('deleted') } }} notice={notice} />
       {connections.length ? (
         <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">

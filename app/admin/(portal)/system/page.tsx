@@ -8,6 +8,7 @@ import { DataTable } from '@/components/portal/list';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Badge } from '@/components/ui/notice';
 import { Time } from '@/components/ui/time';
+import { may } from '@/lib/admin-roles/roles';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { signingKeysView, systemView } from '@/lib/surfaces/portal/system';
 import { rotateKeysAction } from './actions';
@@ -18,7 +19,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function SystemPage() {
-  await requireAdmin('system.read', '/admin/system');
+  const admin = await requireAdmin('system.read', '/admin/system');
   const system = systemView();
   const keys = await signingKeysView();
   const { days, publishAheadHours } = system.keyRotation;
@@ -114,7 +115,7 @@ export default async function SystemPage() {
                 </tr>
               ))}
             />
-            <RotateKeysForm action={rotateKeysAction} publishAheadHours={publishAheadHours} />
+            {may(admin.role, 'keys.manage') ? <RotateKeysForm action={rotateKeysAction} publishAheadHours={publishAheadHours} /> : null}
           </div>
         </Card>
       </div>

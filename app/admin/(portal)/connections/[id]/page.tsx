@@ -10,6 +10,7 @@ import { Button, ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { connectionDetails, federationCallbackUrl } from '@/lib/surfaces/portal/connections';
+import { may } from '@/lib/admin-roles/roles';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import { deleteConnectionAction, disableConnectionAction, enableConnectionAction } from '../actions';
 
@@ -40,7 +41,10 @@ export default async function ConnectionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id, path } = await detailRoute('/admin/connections', params);
-  const connection = await connectionDetails(await requireAdmin('system.read', path), id);
+  const admin = await requireAdmin('system.read', path);
+  const connection = await connectionDetails(admin, id);
+  // A reader (the auditor) sees the settings only; the actions check connections.manage themselves.
+  const manage = may(admin.role, 'connections.manage');
   if (!connection) notFound();
   const { notice } = await searchParams;
   const t = await getTranslations('admin.connection');
@@ -71,18 +75,20 @@ export default async function ConnectionPage({
           </>
         }
         actions={
-          <>
-            <ButtonLink variant="secondary" href={`${path}/edit`}>
-              {t('edit')}
-            </ButtonLink>
-            {connection.enabled ? null : (
-              <form action={enableConnectionAction.bind(null, connection.slug)}>
-                <Button type="submit" variant="secondary">
-                  {t('enable')}
-                </Button>
-              </form>
-            )}
-          </>
+          manage ? (
+            <>
+              <ButtonLink variant="secondary" href={`${path}/edit`}>
+                {t('edit')}
+              </ButtonLink>
+              {connection.enabled ? null : (
+                <form action={enableConnectionAction.bind(null, connection.slug)}>
+                  <Button type="submit" variant="secondary">
+                    {t('enable')}
+                  </Button>
+                </form>
+              )}
+            </>
+          ) : null
         }
       />
       <NoticeFor notices={notices} notice={notice} />
@@ -118,26 +124,28 @@ export default async function ConnectionPage({
           </Card>
         }
         side={
-          <>
-            {connection.enabled ? (
-              <Card title={t('disableTitle')} variant="danger" description={t('disableDescription')}>
+          manage ? (
+            <>
+              {connection.enabled ? (
+                <Card title={t('disableTitle')} variant="danger" description={t('disableDescription')}>
+                  <ConfirmForm
+                    action={disableConnectionAction.bind(null, connection.slug)}
+                    statement={t.rich('disableStatement', { name: connection.displayName, strong })}
+                    submit={t('disableSubmit')}
+                    pendingLabel={t('disablePending')}
+                  />
+                </Card>
+              ) : null}
+              <Card title={t('deleteTitle')} variant="danger" description={t('deleteDescription')}>
                 <ConfirmForm
-                  action={disableConnectionAction.bind(null, connection.slug)}
-                  statement={t.rich('disableStatement', { name: connection.displayName, strong })}
-                  submit={t('disableSubmit')}
-                  pendingLabel={t('disablePending')}
+                  action={deleteConnectionAction.bind(null, connection.slug)}
+                  statement={t.rich('deleteStatement', { name: connection.displayName, strong })}
+                  submit={t('deleteSubmit')}
+                  pendingLabel={t('deletePending')}
                 />
               </Card>
-            ) : null}
-            <Card title={t('deleteTitle')} variant="danger" description={t('deleteDescription')}>
-              <ConfirmForm
-                action={deleteConnectionAction.bind(null, connection.slug)}
-                statement={t.rich('deleteStatement', { name: connection.displayName, strong })}
-                submit={t('deleteSubmit')}
-                pendingLabel={t('deletePending')}
-              />
-            </Card>
-          </>
+            </>
+          ) : null
         }
       />
     </>

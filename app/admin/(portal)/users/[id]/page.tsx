@@ -29,6 +29,14 @@ import {
   unlinkIdentityAction,
 } from '../actions';
 import { RoleForm } from '@/components/admin/role-form';
+import { PersonAccess } from '@/components/admin/person-access';
+import { AccessForm } from '@/components/admin/access-form';
+import { ClaimsFields } from '@/components/claims/claims-fields';
+import { claimsOf } from '@/lib/surfaces/portal/claims';
+import { savePersonClaimsAction } from '../../access/attributes/actions';
+import { may } from '@/lib/admin-roles/roles';
+import { personAccess } from '@/lib/surfaces/portal/authorization';
+import { giveRoleAction, joinGroupAction, leaveGroupAction, takeRoleAction } from '../../access/actions';
 
 export const dynamic = 'force-dynamic';
 
@@ -63,6 +71,8 @@ const noticeVariants = {
   identity_unlinked: 'success',
   identity_last: 'error',
   identity_gone: 'error',
+  access_saved: 'success',
+  claims_saved: 'success',
 } as const;
 
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
@@ -103,6 +113,12 @@ export default async function UserPage({
   const details = await userDetails(admin, id);
   if (!details) notFound();
   const identities = await identitiesFor(admin, details.user.id);
+  // Groups and roles (lib/authorization): read with access.read, changed with access.manage.
+  const access = may(admin.role, 'access.read') ? await personAccess(details.user.id) : undefined;
+  const manageAccess = may(admin.role, 'access.manage');
+  // The profile claims and custom attributes apps get (lib/users/profile-claims.ts, lib/claims): changed with users.manage.
+  const claims = await claimsOf(details.user.id);
+  const claimLabels = await getTranslations('claims');
   const { user, lockedUntil, invitation, secondFactors, self, can, sessions, apps, activity } = details;
   const hasFactors = secondFactors.totp || secondFactors.pending || secondFactors.passkeys.length > 0 || secondFactors.recoveryCodesLeft > 0;
   const query = await searchParams;
@@ -222,6 +238,29 @@ export default async function UserPage({
               />
             </Card>
 
+            <Card title={t('claims')} description={t('claimsDescription')}>
+              {can.manage ? (
+                <AccessForm action={savePersonClaimsAction.bind(null, user.id)} submit={t('saveClaims')} pendingLabel={t('savingClaims')}>
+                  <ClaimsFields
+                    idPrefix="claims"
+                    admin
+                    profile={claims.profile}
+                    attributes={claims.attributes.map((a) => ({ key: a.key, name: a.name, type: a.type, value: claims.values[a.key] }))}
+                  />
+                </AccessForm>
+              ) : (
+                <Facts
+                  rows={Object.fromEntries([
+                    ...(['givenName', 'familyName', 'picture', 'locale', 'zoneinfo', 'phoneNumber'] as const).map((field) => [
+                      claimLabels(field),
+                      claims.profile[field] ?? none,
+                    ]),
+                    ...claims.attributes.map((a) => [a.name, claims.values[a.key] === undefined ? none : String(claims.values[a.key])]),
+                  ])}
+                />
+              )}
+            </Card>
+
             <Card title={t('apps')} description={t('appsDescription')}>
               <ItemList items={apps} empty={t('noApps')}>
                 {(app) => (
@@ -310,6 +349,35 @@ export default async function UserPage({
               </Card>
             ) : null}
 
+            {access ? (
+              <Card title={t('access')} description={t('accessDescription')}>
+                <PersonAccess
+                  {...access}
+                  labels={{
+                    groups: t('accessGroups'),
+                    roles: t('accessRoles'),
+                    none: t('none'),
+                    remove: t('accessRemove'),
+                    saving: t('accessSaving'),
+                    join: t('accessJoin'),
+                    give: t('accessGive'),
+                    group: t('accessGroup'),
+                    role: t('accessRole'),
+                  }}
+                  actions={
+                    manageAccess
+                      ? {
+                          join: joinGroupAction.bind(null, user.id),
+                          leave: (group) => leaveGroupAction.bind(null, user.id, group),
+                          give: giveRoleAction.bind(null, user.id),
+                          take: (role) => takeRoleAction.bind(null, user.id, role),
+                        }
+                      : undefined
+                  }
+                />
+              </Card>
+            ) : null}
+
             {can.manage ? (
               <Card title={t('password')} description={t('passwordDescription')}>
                 <SetPasswordForm action={setPasswordAction.bind(null, user.id)} username={user.username} />
@@ -339,23 +407,25 @@ export default async function UserPage({
                           {t('identityUse', { linked: exact(identity.createdAt), used: maybeDate(identity.lastUsedAt) })}
                         </p>
                       </div>
-                      <ConfirmForm
-                        action={unlinkIdentityAction.bind(null, user.id, identity.id)}
-                        collapsed={
-                          <>
-                            {t('unlinkOpen')}
-                            <span className="sr-only"> {identity.connectionName}</span>
-                          </>
-                        }
-                        statement={t.rich('unlinkStatement', { provider: identity.connectionName, strong })}
-                        submit={
-                          <>
-                            {t('unlinkSubmit')}
-                            <span className="sr-only"> {identity.connectionName}</span>
-                          </>
-                        }
-                        pendingLabel={t('unlinkPending')}
-                      />
+                      {can.manage ? (
+                        <ConfirmForm
+                          action={unlinkIdentityAction.bind(null, user.id, identity.id)}
+                          collapsed={
+                            <>
+                              {t('unlinkOpen')}
+                              <span className="sr-only"> {identity.connectionName}</span>
+                            </>
+                          }
+                          statement={t.rich('unlinkStatement', { provider: identity.connectionName, strong })}
+                          submit={
+                            <>
+                              {t('unlinkSubmit')}
+                              <span className="sr-only"> {identity.connectionName}</span>
+                            </>
+                          }
+                          pendingLabel={t('unlinkPending')}
+                        />
+                      ) : null}
                     </li>
                   )}
                 </ItemList>
