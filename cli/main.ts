@@ -58,7 +58,7 @@ const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 /** Where a run reads its input and writes its answer and its failures. */
 export interface CliStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: { write(text: string): unknown };
+  stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown };
 }
 
@@ -82,6 +82,8 @@ export async function runGatehouse(argv: string[], io: CliStreams): Promise<numb
   const mailed: MailedLink[] = [];
   const ctx: Context = {
     stdin: io.stdin,
+    stdout: io.stdout,
+    progress: io.stdout.isTTY ? (text) => io.stdout.write(`\r\x1b[K${text}`) : undefined,
     async db() {
       if (!db) {
         // Loaded on demand: --help and usage errors open no database.
@@ -109,7 +111,7 @@ export async function runGatehouse(argv: string[], io: CliStreams): Promise<numb
   try {
     const result = await command.run(rest, ctx);
     const json = flagsOf(rest).includes('--json');
-    print(json ? JSON.stringify(result.json, null, 2) : result.text, 0);
+    if (!result.streamed) print(json ? JSON.stringify(result.json, null, 2) : result.text, 0);
     for (const notice of [result.notice, issuerNotice(mailed, process.env.ISSUER, env().ISSUER)]) if (notice) io.stderr.write(`${notice}\n`);
     return result.failed ? 1 : 0;
   } catch (error) {

@@ -37,6 +37,7 @@ import {
   newConnectionBodySchema,
 } from './dto/connections.ts';
 import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchema } from './dto/keys.ts';
+import { exportQuerySchema, importQuerySchema, importReportSchema } from './dto/import.ts';
 import {
   createdUserSchema,
   updatedUserSchema,
@@ -78,6 +79,13 @@ export interface Operation {
    * admin-API client acting as owner only owners: its new secret would make them one).
    */
   actsOn?: 'user' | 'client';
+  /**
+   * A body that is not a JSON object (an import file): its media types and what each holds, for the
+   * OpenAPI document. The handler reads `request` itself, within its own size limit.
+   */
+  upload?: { types: readonly string[]; description: string };
+  /** An answer that is not JSON (an export): its media types; the handler returns the Response. */
+  produces?: { types: readonly string[]; description: string };
 }
 
 const clientId = z.strictObject({ id: pathId().meta({ description: 'The client_id.' }) });
@@ -463,6 +471,38 @@ export const operations = {
     errors: ['not_found'],
   },
 
+  importUsers: {
+    method: 'POST',
+    permission: 'users.manage',
+    path: '/api/admin/users/import',
+    tag: 'users',
+    summary: 'Create or update people from JSON lines or CSV, with the hashes of their passwords',
+    description:
+      'One person a line, known by external_id: sending the same lines again updates them, never a second account. ' +
+      'The body is the file itself (application/x-ndjson or text/csv, at most 16 MiB: split larger files), each line checked on its own: ' +
+      'a refused line is reported with its number and why, the others are written, 500 to a transaction. Everyone imported has no admin role. ' +
+      'The formats, hash schemes included, are in docs/import-export.md. dry_run=true checks every line and writes nothing.',
+    query: importQuerySchema,
+    upload: {
+      types: ['application/x-ndjson', 'text/csv'],
+      description:
+        'JSON lines (one object a line) or CSV with a header row; fields external_id, username, email, email_verified, name, disabled, groups and a password in one of the formats of docs/import-export.md.',
+    },
+    status: 200,
+    response: importReportSchema,
+  },
+  exportUsers: {
+    method: 'GET',
+    permission: 'users.read',
+    path: '/api/admin/users/export',
+    tag: 'users',
+    summary: 'Every person, one a line, as JSON lines or CSV (never a password or any other secret)',
+    description:
+      'Streams every person, oldest first: id, external_id, username, email, email_verified, name, disabled, role, groups, has_password, created_at, updated_at. What it answers imports again.',
+    query: exportQuerySchema,
+    produces: { types: ['application/x-ndjson', 'text/csv'], description: 'One person a line (CSV: after a header row).' },
+    status: 200,
+  },
   listConnections: {
     method: 'GET',
     path: '/api/admin/connections',
