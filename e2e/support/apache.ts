@@ -39,7 +39,7 @@ export interface RelyingPartySettings {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** The Require line of the protected folder, e.g. `claim groups:ops`. */
+  /** The Require line of the protected folder, e.g. `claim groups:ops` or `valid-user`. */
   require: string;
   scope: string;
   port: number;
@@ -63,6 +63,7 @@ Group www-data
 ${load('mpm_event', 'mod_mpm_event.so')}
 ${load('authz_core', 'mod_authz_core.so')}
 ${load('authn_core', 'mod_authn_core.so')}
+${load('authz_user', 'mod_authz_user.so')}
 ${load('auth_openidc', 'mod_auth_openidc.so')}
 DocumentRoot ${prefix}/htdocs
 
