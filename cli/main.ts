@@ -18,6 +18,7 @@ import { clientCommands } from './commands/clients.ts';
 import { connectionCommands } from './commands/connections.ts';
 import { keyCommands } from './commands/keys.ts';
 import { apiCommands, groupCommands, roleCommands } from './commands/authorization.ts';
+import { attributeCommands, claimCommands } from './commands/claims.ts';
 import { registrationCommands } from './commands/registration.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
@@ -32,6 +33,8 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   api: { summary: 'APIs (resource servers) and their permissions', commands: apiCommands },
   group: { summary: 'groups of people', commands: groupCommands },
   role: { summary: 'roles: sets of API permissions', commands: roleCommands },
+  attribute: { summary: "custom user attributes and people's values of them", commands: attributeCommands },
+  claim: { summary: "clients' claim mappings: attributes under claim names", commands: claimCommands },
 };
 
 function usage(): string {
