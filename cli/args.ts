@@ -21,6 +21,8 @@ export interface Result {
   text: string;
   notice?: string;
   failed?: boolean;
+  /** The command wrote its answer to `stdout` itself: nothing more is printed. */
+  streamed?: boolean;
 }
 
 /** What the use cases that mail links take (lib/users/invitations.ts, onboarding.ts). */
@@ -40,6 +42,10 @@ export interface MailingContext {
 export interface Context {
   /** Where a password piped to the command comes from (the process's stdin, or a test's). */
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where a command that streams its answer (an export) writes it; it then returns `streamed`. */
+  stdout: { write(text: string): unknown };
+  /** Progress for a person watching (a line rewritten in place): only when stdout is a terminal. */
+  progress?: (text: string) => void;
   /** Opens (and migrates) DATABASE_URL on first call; commands call it only once their input is valid. */
   db(): Promise<Database>;
   /** The database with the mailer, for the commands that mail a link. */

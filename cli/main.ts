@@ -18,6 +18,7 @@ import { clientCommands } from './commands/clients.ts';
 import { connectionCommands } from './commands/connections.ts';
 import { keyCommands } from './commands/keys.ts';
 import { apiCommands, groupCommands, roleCommands } from './commands/authorization.ts';
+import { attributeCommands, claimCommands } from './commands/claims.ts';
 import { registrationCommands } from './commands/registration.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
@@ -32,6 +33,8 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   api: { summary: 'APIs (resource servers) and their permissions', commands: apiCommands },
   group: { summary: 'groups of people', commands: groupCommands },
   role: { summary: 'roles: sets of API permissions', commands: roleCommands },
+  attribute: { summary: "custom user attributes and people's values of them", commands: attributeCommands },
+  claim: { summary: "clients' claim mappings: attributes under claim names", commands: claimCommands },
 };
 
 function usage(): string {
@@ -58,7 +61,7 @@ const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 /** Where a run reads its input and writes its answer and its failures. */
 export interface CliStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: { write(text: string): unknown };
+  stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown };
 }
 
@@ -82,6 +85,8 @@ export async function runGatehouse(argv: string[], io: CliStreams): Promise<numb
   const mailed: MailedLink[] = [];
   const ctx: Context = {
     stdin: io.stdin,
+    stdout: io.stdout,
+    progress: io.stdout.isTTY ? (text) => io.stdout.write(`\r\x1b[K${text}`) : undefined,
     async db() {
       if (!db) {
         // Loaded on demand: --help and usage errors open no database.
@@ -109,7 +114,7 @@ export async function runGatehouse(argv: string[], io: CliStreams): Promise<numb
   try {
     const result = await command.run(rest, ctx);
     const json = flagsOf(rest).includes('--json');
-    print(json ? JSON.stringify(result.json, null, 2) : result.text, 0);
+    if (!result.streamed) print(json ? JSON.stringify(result.json, null, 2) : result.text, 0);
     for (const notice of [result.notice, issuerNotice(mailed, process.env.ISSUER, env().ISSUER)]) if (notice) io.stderr.write(`${notice}\n`);
     return result.failed ? 1 : 0;
   } catch (error) {

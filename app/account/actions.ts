@@ -31,6 +31,7 @@ import {
 } from '@/lib/surfaces/account/pages';
 import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { startLinkFor, unlinkOwnIdentity } from '@/lib/surfaces/account/identities';
+import { deleteOwn, type DeleteOwnState } from '@/lib/surfaces/account/own-data';
 import { requestLocale } from '@/lib/surfaces/locale';
 import { ACCOUNT_SIGNED_OUT_PATH } from '@/lib/clients/portal-client';
 import { endPortalSession, requireUser } from '@/lib/surfaces/portal/session';
@@ -154,4 +155,17 @@ export async function finishPasskeyAction(response: string): Promise<PasskeyAdde
 export async function removePasskeyAction(_state: PasswordProtectedState, form: FormData): Promise<PasswordProtectedState> {
   const user = await requireUser(SECURITY);
   return removePasskey(user, form);
+}
+
+/**
+ * Deletes the person's own account (/account/data) after their password and a ticked box; once it is
+ * gone, the portal's session cookie goes too and the browser lands on the signed-out page.
+ */
+export async function deleteOwnAccountAction(_state: DeleteOwnState, form: FormData): Promise<DeleteOwnState> {
+  const user = await requireUser('/account/data');
+  const result = await deleteOwn(user, form);
+  if (result.status !== 'deleted') return result;
+  // Its cookie cleared; the Gatehouse session behind it ended with the account, so no logout request is needed.
+  await endPortalSession(ACCOUNT_SIGNED_OUT_PATH);
+  redirect(`${ACCOUNT_SIGNED_OUT_PATH}?deleted=1`);
 }

@@ -28,6 +28,7 @@ import { VERIFICATION_LINK_HOURS } from '../../lib/mail-links/email-verification
 import { userToWire } from '../../lib/services/wire.ts';
 import { type MailingContext, parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
 import { unsentLink } from '../mail.ts';
+import { importCommands } from './import.ts';
 import { table } from '../output.ts';
 import { ADMIN_ROLES, ROLES, roleSchema } from '../../lib/admin-roles/roles.ts';
 
@@ -373,4 +374,5 @@ export const userCommands: Record<string, Command> = {
   enable,
   unlock,
   'reset-2fa': resetTwoStep,
+  ...importCommands,
 };

@@ -51,6 +51,7 @@ function useAreas(): Record<'admin' | 'account', Area> {
         { href: '/account/security', label: account('nav.security') },
         { href: '/account/apps', label: account('nav.apps') },
         { href: '/account/sessions', label: account('nav.sessions') },
+        { href: '/account/data', label: account('nav.data') },
       ],
       width: 'max-w-5xl',
       other: { href: '/admin', label: account('nav.admin'), first: true, adminOnly: true },

@@ -78,3 +78,51 @@ test('APIs, roles, groups and client grants through the admin API, each change a
   const after = await api('GET', `/api/admin/roles/${role}`, { token });
   assert.deepEqual(after.body.permissions, [], "the API's permissions left the role with it");
 });
+
+test("custom attributes, a person's value and a client's claim mapping through the admin API, each change audited as the caller", async () => {
+  const automation = await makeAdminApiClient();
+  const token = await adminToken(automation);
+  const key = `dept_${unique()}`;
+
+  const created = await api('POST', '/api/admin/attributes', { token, json: { key, name: 'Department', editable_by: 'user' } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  assert.equal(created.body.type, 'string');
+  assert.equal(created.body.editable_by, 'user');
+  assert.equal((await api('POST', '/api/admin/attributes', { token, json: { key, name: 'Again' } })).status, 409);
+  const badKey = await api('POST', '/api/admin/attributes', { token, json: { key: 'Not A Key', name: 'X' } });
+  assert.equal(badKey.status, 400);
+  assert.equal(badKey.body.error, 'invalid_request');
+  const listed = await api('GET', '/api/admin/attributes', { token });
+  assert.ok(listed.body.data.some((a: { key: string }) => a.key === key));
+
+  const person = await makeUser();
+  const set = await api('PUT', `/api/admin/users/${person.id}/attributes/${key}`, { token, json: { value: 'Finance' } });
+  assert.equal(set.status, 200, JSON.stringify(set.body));
+  assert.deepEqual(set.body.data, { [key]: 'Finance' });
+  assert.deepEqual((await api('GET', `/api/admin/users/${person.id}/attributes`, { token })).body.data, { [key]: 'Finance' });
+  assert.equal((await api('PUT', `/api/admin/users/${person.id}/attributes/no_such`, { token, json: { value: 'x' } })).status, 404);
+
+  const app = await makeClient({ scopes: ['openid', 'profile'] });
+  const mapped = await api('PUT', `/api/admin/clients/${app.id}/claims/department`, { token, json: { attribute: key } });
+  assert.equal(mapped.status, 200, JSON.stringify(mapped.body));
+  assert.deepEqual(mapped.body.data, [{ claim: 'department', attribute: key }]);
+  assert.equal((await api('PUT', `/api/admin/clients/${app.id}/claims/department`, { token, json: { attribute: key } })).status, 409);
+  const reserved = await api('PUT', `/api/admin/clients/${app.id}/claims/email`, { token, json: { attribute: key } });
+  assert.equal(reserved.status, 400, 'a claim Gatehouse gives with its own meaning is refused');
+  assert.equal((await api('GET', `/api/admin/clients/no-such-${unique()}/claims`, { token })).status, 404);
+  assert.deepEqual((await api('GET', `/api/admin/clients/${app.id}/claims`, { token })).body.data, [{ claim: 'department', attribute: key }]);
+
+  const unmapped = await api('DELETE', `/api/admin/clients/${app.id}/claims/department`, { token });
+  assert.deepEqual(unmapped.body.data, []);
+  assert.equal((await api('DELETE', `/api/admin/clients/${app.id}/claims/department`, { token })).status, 404);
+  const cleared = await api('PUT', `/api/admin/users/${person.id}/attributes/${key}`, { token, json: { value: null } });
+  assert.deepEqual(cleared.body.data, {});
+  assert.equal((await api('DELETE', `/api/admin/attributes/${key}`, { token })).status, 204);
+  assert.equal((await api('DELETE', `/api/admin/attributes/${key}`, { token })).status, 404);
+
+  const audit = await api('GET', `/api/admin/audit-events?actor=${encodeURIComponent(`client:${automation.id}`)}&per_page=50`, { token });
+  const actions = new Set(audit.body.data.map((e: { action: string }) => e.action));
+  for (const action of ['attribute.created', 'user.updated', 'client.claim_mapped', 'client.claim_unmapped', 'attribute.deleted']) {
+    assert.ok(actions.has(action), `${action} recorded as client:${automation.id}`);
+  }
+});

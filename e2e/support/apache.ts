@@ -32,6 +32,10 @@ export interface ProtectedSite {
   url: string;
   redirectUri: string;
   errorLog(): string;
+  /** Stops httpd, keeping its folder: with `fileCache`, its sessions survive until `up`. */
+  down(): Promise<void>;
+  /** Starts httpd again with the same configuration (the same passphrase, so the same cookies are good). */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -39,10 +43,12 @@ export interface RelyingPartySettings {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** The Require line of the protected folder, e.g. `claim groups:ops`. */
+  /** The Require line of the protected folder, e.g. `claim groups:ops` or `valid-user`. */
   require: string;
   scope: string;
   port: number;
+  /** Sessions in files under the site's folder (OIDCCacheType file), not in shared memory: they outlive a restart. */
+  fileCache?: boolean;
 }
 
 /** The site's redirect URI (register it with the client first): under the protected folder, as mod_auth_openidc wants. */
@@ -63,6 +69,7 @@ Group www-data
 ${load('mpm_event', 'mod_mpm_event.so')}
 ${load('authz_core', 'mod_authz_core.so')}
 ${load('authn_core', 'mod_authn_core.so')}
+${load('authz_user', 'mod_authz_user.so')}
 ${load('auth_openidc', 'mod_auth_openidc.so')}
 DocumentRoot ${prefix}/htdocs
 
@@ -72,7 +79,7 @@ OIDCClientSecret ${rp.clientSecret}
 OIDCRedirectURI ${redirectUriFor(rp.port)}
 OIDCCryptoPassphrase ${randomBytes(24).toString('hex')}
 OIDCScope "${rp.scope}"
-# Gatehouse wants PKCE of every client (RFC 9700 §2.1.1).
+${rp.fileCache ? `OIDCCacheType file\nOIDCCacheDir ${prefix}/cache\n` : ''}# Gatehouse wants PKCE of every client (RFC 9700 §2.1.1).
 OIDCPKCEMethod S256
 # Cookies over plain http on a loopback address, for this test only.
 OIDCCookieSameSite On
@@ -96,15 +103,24 @@ export async function startProtectedSite(found: { httpd: string; modules: string
   chmodSync(join(prefix, 'htdocs'), 0o755);
   chmodSync(join(prefix, 'htdocs', 'protected'), 0o755);
   const conf = join(prefix, 'httpd.conf');
+  if (rp.fileCache) {
+    mkdirSync(join(prefix, 'cache'));
+    chmodSync(join(prefix, 'cache'), 0o777);
+  }
   writeFileSync(conf, apacheConfig(prefix, found.modules, rp));
   let output = '';
-  const child: ChildProcess = spawn(found.httpd, ['-f', conf, '-DFOREGROUND'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, APACHE_RUN_DIR: prefix },
-  });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let child: ChildProcess;
+  let exited: Promise<void>;
+  const spawnHttpd = () => {
+    child = spawn(found.httpd, ['-f', conf, '-DFOREGROUND'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, APACHE_RUN_DIR: prefix },
+    });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  };
+  spawnHttpd();
   const url = `http://127.0.0.1:${rp.port}`;
   const errorLog = () => {
     let file = '';
@@ -115,20 +131,32 @@ export async function startProtectedSite(found: { httpd: string; modules: string
     }
     return `${output}${file}`;
   };
-  const stop = async () => {
+  const down = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
+  };
+  const stop = async () => {
+    await down();
     rmSync(prefix, { recursive: true, force: true });
   };
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) break;
-    const up = await fetch(`${url}/`, { redirect: 'manual' }).then(
-      () => true,
-      () => false,
-    );
-    if (up) return { url, redirectUri: redirectUriFor(rp.port), errorLog, stop };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const answering = async () => {
+    for (let i = 0; i < 100; i++) {
+      if (child.exitCode !== null) break;
+      const up = await fetch(`${url}/`, { redirect: 'manual' }).then(
+        () => true,
+        () => false,
+      );
+      if (up) return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  };
+  const up = async () => {
+    await down();
+    spawnHttpd();
+    if (!(await answering())) throw new Error(`apache2 did not start again:\n${errorLog()}`);
+  };
+  if (await answering()) return { url, redirectUri: redirectUriFor(rp.port), errorLog, down, up, stop };
   const log = errorLog();
   await stop();
   throw new Error(`apache2 did not start:\n${log}`);

@@ -182,7 +182,17 @@ export const auditDetailsSchemas = {
   'user.disabled': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   'user.enabled': z.strictObject({}),
   /** An admin deleted the account (its factors and links with it); `revokedArtifacts`: its tokens, grants and sessions ended. */
-  'user.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
+  'user.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional(), self: z.literal(true).optional() }),
+  /** A person downloaded what Gatehouse holds about them (/account/data). */
+  'user.data_exported': z.strictObject({}),
+  /** An import run (lib/users/import.ts): how many lines it read and what became of them. */
+  'users.imported': z.strictObject({
+    lines: z.number().int().min(0),
+    created: z.number().int().min(0),
+    updated: z.number().int().min(0),
+    unchanged: z.number().int().min(0),
+    rejected: z.number().int().min(0),
+  }),
   /**
    * `generated`: Gatehouse generated the new password (shown once to the admin); `self`: the user changed
    * their own; `viaMailLink`: with a password reset link from a mail.
@@ -357,6 +367,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'user.disabled': 'User disabled',
   'user.enabled': 'User enabled',
   'user.deleted': 'User deleted',
+  'user.data_exported': 'Own data downloaded',
+  'users.imported': 'People imported',
   'user.password_changed': 'Password changed',
   'password_reset.requested': 'Password reset mailed',
   'user.email_verified': 'Email verified',

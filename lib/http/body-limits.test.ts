@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createRequire } from 'node:module';
-import { atMost, bodyLimitRewrites, BODY_LIMITS, largerThan, LARGEST_BODY, unproxiedRequests } from './body-limits.ts';
+import { ADMIN_IMPORT_LIMIT, atMost, bodyLimitRewrites, BODY_LIMITS, largerThan, LARGEST_BODY, unproxiedRequests } from './body-limits.ts';
 
 // Next's own path-to-regexp, with the options Next compiles rewrite sources with (lib/build-custom-route.js).
 const { pathToRegexp } = createRequire(import.meta.url)('next/dist/compiled/path-to-regexp') as {
@@ -53,6 +53,9 @@ test("the rewrites guard Next's readers and leave the provider and the interacti
   assert.equal(guardOf('/api/auth/callback/gatehouse'), BODY_LIMITS.nextAuth);
   assert.equal(guardOf('/api/admin/users'), BODY_LIMITS.adminApi);
   assert.equal(guardOf('/api/admin'), BODY_LIMITS.adminApi);
+  assert.equal(guardOf('/api/admin/users/import'), ADMIN_IMPORT_LIMIT, 'an import file is larger than a JSON body');
+  assert.equal(guardOf('/api/admin/users/importer'), BODY_LIMITS.adminApi);
+  assert.equal(guardOf('/api/admin/users/import/x'), BODY_LIMITS.adminApi);
   for (const page of ['/', '/admin', '/admin/users/new', '/account/password', '/interaction/abc', '/anything'])
     assert.equal(guardOf(page), BODY_LIMITS.portalForm, page);
   for (const ours of [

@@ -38,6 +38,13 @@ export const BODY_LIMITS = {
   adminApi: 64 * 1024,
 } as const;
 
+/**
+ * An import file sent to the admin API (POST /api/admin/users/import, lib/surfaces/admin-api/import.ts):
+ * its reader streams it and stops at the same size. Apart from BODY_LIMITS, so proxy.ts never copies a
+ * body this large: a larger Content-Length than LARGEST_BODY passes by it (unproxiedRequests).
+ */
+export const ADMIN_IMPORT_LIMIT = 16 * 1024 * 1024;
+
 /** The largest body any route accepts (proxy.ts runs only for requests that declare at most this). */
 export const LARGEST_BODY = Math.max(...Object.values(BODY_LIMITS));
 
@@ -81,7 +88,9 @@ const PAGES = '/:path((?!oauth/|\\.well-known/|api/|interaction/[^/]+/(?:login|c
 
 const guards: Guard[] = [
   { source: '/api/auth/:path*', limit: BODY_LIMITS.nextAuth },
-  { source: '/api/admin/:path*', limit: BODY_LIMITS.adminApi },
+  { source: '/api/admin/users/import', limit: ADMIN_IMPORT_LIMIT },
+  { source: '/api/admin', limit: BODY_LIMITS.adminApi },
+  { source: '/api/admin/:path((?!users/import$).*)', limit: BODY_LIMITS.adminApi },
   { source: PAGES, limit: BODY_LIMITS.portalForm },
 ];
 

@@ -6,6 +6,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { traced } from '../ops/tracing.ts';
+import { schemeOf, verifyForeignHash } from './password-schemes.ts';
 
 // algorithm 2 is Algorithm.Argon2id (an ambient const enum that isolated modules cannot read).
 const params = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -48,13 +49,32 @@ export function hashPassword(password: string): Promise<string> {
   return traced('argon2id hash', 'internal', {}, () => argon2(() => hash(password, params)));
 }
 
-/** Never throws: a malformed stored hash is a failed verification. */
+/**
+ * Never throws: a malformed stored hash is a failed verification. Besides argon2id (any argon2,
+ * whatever its parameters), the hashes an import brought verify too (lib/platform/password-schemes.ts),
+ * in the same queue: scrypt and PBKDF2 take libuv's threads as argon2 does.
+ */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await traced('argon2id verify', 'internal', {}, () => argon2(() => verify(passwordHash, password)));
+    const scheme = schemeOf(passwordHash);
+    if (scheme === 'argon2' || scheme === undefined) {
+      return await traced('argon2id verify', 'internal', {}, () => argon2(() => verify(passwordHash, password)));
+    }
+    return await traced(`${scheme} verify`, 'internal', {}, () => argon2(() => verifyForeignHash(passwordHash, password)));
   } catch {
     return false;
   }
+}
+
+const CURRENT_PREFIX = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
+
+/**
+ * Whether a stored hash is anything but Gatehouse's own argon2id with today's parameters (an
+ * imported bcrypt, scrypt, PBKDF2 or other argon2 hash): after a successful sign-in with it, the
+ * password is hashed again (lib/sign-in/authentication.ts).
+ */
+export function needsRehash(passwordHash: string): boolean {
+  return !passwordHash.startsWith(CURRENT_PREFIX);
 }
 
 /**

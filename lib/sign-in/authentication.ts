@@ -24,7 +24,8 @@ import { findCredentials, findCredentialsById, type Credentials } from '../users
 import { recordAudit, type RequestContext } from '../audit/log.ts';
 import { knownDevice } from './devices.ts';
 import type { signInFailureReasons } from '../audit/events.ts';
-import { verifyAgainstDummy, verifyPassword } from '../platform/passwords.ts';
+import { needsRehash, verifyAgainstDummy, verifyPassword } from '../platform/passwords.ts';
+import { rehashImportedPassword } from '../users/import-hashes.ts';
 import type { Refusal, Throttle } from '../platform/throttle.ts';
 
 /** What checking a password needs: the database and the throttle (lib/context.ts has both). */
@@ -59,7 +60,7 @@ type PasswordCheck = { ok: true } | { ok: false; refusal?: Refusal; locked?: { u
  * username as typed, which keys an unknown name's counter.
  */
 async function checkPassword(
-  { throttle }: PasswordCheckContext,
+  { db, throttle }: PasswordCheckContext,
   credentials: Credentials | undefined,
   typed: string,
   password: string,
@@ -73,6 +74,9 @@ async function checkPassword(
   const ok = credentials?.passwordHash ? await verifyPassword(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (ok) {
     await throttle.passwordSucceeded(attempt);
+    // An imported hash (bcrypt, PBKDF2, …) is replaced by argon2id now that the password is known: once.
+    if (credentials?.passwordHash && needsRehash(credentials.passwordHash))
+      await rehashImportedPassword(db, credentials.id, credentials.passwordHash, password);
     return { ok: true };
   }
   const outcome = await throttle.passwordFailed(attempt);

@@ -244,6 +244,8 @@ export async function setPasswordHash(db: Database, id: string, passwordHash: st
   const [{ count }] = await db.prisma.$transaction([
     db.prisma.user.updateMany({ where: { id }, data: { passwordHash } }),
     db.prisma.trustedDevice.deleteMany({ where: { userId: id } }),
+    // A password set here is the person's: a later import no longer replaces it (lib/users/import.ts).
+    db.prisma.userImport.updateMany({ where: { userId: id, passwordImported: true }, data: { passwordImported: false } }),
   ]);
   return count === 1;
 }

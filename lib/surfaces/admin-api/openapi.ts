@@ -66,17 +66,23 @@ function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query', co
 }
 
 function errorCodes(operation: Operation): ErrorCode[] {
-  const input = operation.params || operation.query || operation.body;
+  const input = operation.params || operation.query || operation.body || operation.upload;
   const codes = new Set<ErrorCode>([...(input ? ['invalid_request' as const] : []), 'unauthorized', 'forbidden', ...(operation.errors ?? []), 'server_error']);
   return (Object.keys(ERRORS) as ErrorCode[]).filter((code) => codes.has(code));
 }
 
+/** A body or answer that is text in other media types (an import file, an export). */
+const text = ({ types, description }: { types: readonly string[]; description: string }) =>
+  Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', description } }]));
+
 function describe(operation: Operation, components: Components, errorRef: JsonSchema) {
   const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
   const responses: Record<string, unknown> = {
-    [operation.status]: operation.response
-      ? { description: operation.status === 201 ? 'Created' : 'OK', content: json(components.add(operation.response, 'output')) }
-      : { description: 'No Content' },
+    [operation.status]: operation.produces
+      ? { description: 'OK', content: text(operation.produces) }
+      : operation.response
+        ? { description: operation.status === 201 ? 'Created' : 'OK', content: json(components.add(operation.response, 'output')) }
+        : { description: 'No Content' },
   };
   for (const code of errorCodes(operation)) {
     responses[ERRORS[code].status] = {
@@ -95,6 +101,7 @@ function describe(operation: Operation, components: Components, errorRef: JsonSc
     'x-gatehouse-roles': [...PERMISSIONS[operation.permission]],
     parameters: [...parameters(operation.params, 'path', components), ...parameters(operation.query, 'query', components)],
     ...(operation.body ? { requestBody: { required: true, content: json(components.add(operation.body, 'input')) } } : {}),
+    ...(operation.upload ? { requestBody: { required: true, content: text(operation.upload) } } : {}),
     responses,
   };
 }

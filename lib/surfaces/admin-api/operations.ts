@@ -26,6 +26,16 @@ import {
   roleListSchema,
   roleSchema,
 } from './dto/authorization.ts';
+import {
+  attributeKeyParam,
+  attributeListSchema,
+  attributeSchema,
+  attributeValueBodySchema,
+  attributeValuesSchema,
+  claimMappingBodySchema,
+  claimMappingListSchema,
+  newAttributeBodySchema,
+} from './dto/claims.ts';
 import { issuedRegistrationTokenSchema, newRegistrationTokenBodySchema, registrationTokenListSchema, registrationTokenSchema } from './dto/registration.ts';
 import {
   clientSignInPatchSchema,
@@ -37,6 +47,7 @@ import {
   newConnectionBodySchema,
 } from './dto/connections.ts';
 import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchema } from './dto/keys.ts';
+import { exportQuerySchema, importQuerySchema, importReportSchema } from './dto/import.ts';
 import {
   createdUserSchema,
   updatedUserSchema,
@@ -78,6 +89,13 @@ export interface Operation {
    * admin-API client acting as owner only owners: its new secret would make them one).
    */
   actsOn?: 'user' | 'client';
+  /**
+   * A body that is not a JSON object (an import file): its media types and what each holds, for the
+   * OpenAPI document. The handler reads `request` itself, within its own size limit.
+   */
+  upload?: { types: readonly string[]; description: string };
+  /** An answer that is not JSON (an export): its media types; the handler returns the Response. */
+  produces?: { types: readonly string[]; description: string };
 }
 
 const clientId = z.strictObject({ id: pathId().meta({ description: 'The client_id.' }) });
@@ -463,6 +481,38 @@ export const operations = {
     errors: ['not_found'],
   },
 
+  importUsers: {
+    method: 'POST',
+    permission: 'users.manage',
+    path: '/api/admin/users/import',
+    tag: 'users',
+    summary: 'Create or update people from JSON lines or CSV, with the hashes of their passwords',
+    description:
+      'One person a line, known by external_id: sending the same lines again updates them, never a second account. ' +
+      'The body is the file itself (application/x-ndjson or text/csv, at most 16 MiB: split larger files), each line checked on its own: ' +
+      'a refused line is reported with its number and why, the others are written, 500 to a transaction. Everyone imported has no admin role. ' +
+      'The formats, hash schemes included, are in docs/import-export.md. dry_run=true checks every line and writes nothing.',
+    query: importQuerySchema,
+    upload: {
+      types: ['application/x-ndjson', 'text/csv'],
+      description:
+        'JSON lines (one object a line) or CSV with a header row; fields external_id, username, email, email_verified, name, disabled, groups and a password in one of the formats of docs/import-export.md.',
+    },
+    status: 200,
+    response: importReportSchema,
+  },
+  exportUsers: {
+    method: 'GET',
+    permission: 'users.read',
+    path: '/api/admin/users/export',
+    tag: 'users',
+    summary: 'Every person, one a line, as JSON lines or CSV (never a password or any other secret)',
+    description:
+      'Streams every person, oldest first: id, external_id, username, email, email_verified, name, disabled, role, groups, has_password, created_at, updated_at. What it answers imports again.',
+    query: exportQuerySchema,
+    produces: { types: ['application/x-ndjson', 'text/csv'], description: 'One person a line (CSV: after a header row).' },
+    status: 200,
+  },
   listConnections: {
     method: 'GET',
     path: '/api/admin/connections',
@@ -855,6 +905,98 @@ export const operations = {
     params: clientId.extend({ api_id: pathId(), permission: pathId(100) }),
     status: 200,
     response: clientPermissionListSchema,
+    errors: ['not_found'],
+  },
+
+  listAttributes: {
+    method: 'GET',
+    path: '/api/admin/attributes',
+    tag: 'authorization',
+    permission: 'access.read',
+    summary: 'List the custom user attributes',
+    status: 200,
+    response: attributeListSchema,
+  },
+  createAttribute: {
+    method: 'POST',
+    path: '/api/admin/attributes',
+    tag: 'authorization',
+    permission: 'access.manage',
+    summary: 'Declare a custom user attribute: a key, a name, a type, and whether the person may change it on /account',
+    description: 'An app gets it only once an admin maps it to a claim for that app. 409 when the key is taken.',
+    body: newAttributeBodySchema,
+    status: 201,
+    response: attributeSchema,
+    errors: ['conflict'],
+  },
+  deleteAttribute: {
+    method: 'DELETE',
+    path: '/api/admin/attributes/{key}',
+    tag: 'authorization',
+    permission: 'access.manage',
+    summary: "Delete an attribute, every person's value of it and every client's mapping of it",
+    params: attributeKeyParam,
+    status: 204,
+    errors: ['not_found'],
+  },
+  getUserAttributes: {
+    method: 'GET',
+    path: '/api/admin/users/{id}/attributes',
+    tag: 'authorization',
+    permission: 'users.read',
+    summary: "A person's values of the custom attributes",
+    params: userId,
+    status: 200,
+    response: attributeValuesSchema,
+    errors: ['not_found'],
+  },
+  setUserAttribute: {
+    method: 'PUT',
+    path: '/api/admin/users/{id}/attributes/{key}',
+    tag: 'authorization',
+    permission: 'users.manage',
+    actsOn: 'user',
+    summary: "Set a person's value of an attribute, or remove it (null)",
+    description: 'A number or boolean attribute refuses a value that does not read as one (400).',
+    params: userId.extend({ key: pathId(64).meta({ description: "The attribute's key." }) }),
+    body: attributeValueBodySchema,
+    status: 200,
+    response: attributeValuesSchema,
+    errors: ['not_found'],
+  },
+  listClaimMappings: {
+    method: 'GET',
+    path: '/api/admin/clients/{id}/claims',
+    tag: 'authorization',
+    permission: 'access.read',
+    summary: "The claims a client's ID tokens and userinfo carry from custom attributes",
+    params: clientId,
+    status: 200,
+    response: claimMappingListSchema,
+    errors: ['not_found'],
+  },
+  mapClaim: {
+    method: 'PUT',
+    path: '/api/admin/clients/{id}/claims/{claim}',
+    tag: 'authorization',
+    permission: 'access.manage',
+    summary: "Give a client an attribute under a claim name (declarative: no code runs); a standard claim's name is refused",
+    description: '409 when the client has that claim already (unmap it first).',
+    params: clientId.extend({ claim: pathId(100).meta({ description: 'The claim name the client gets.' }) }),
+    body: claimMappingBodySchema,
+    status: 200,
+    response: claimMappingListSchema,
+    errors: ['not_found', 'conflict'],
+  },
+  unmapClaim: {
+    method: 'DELETE',
+    path: '/api/admin/clients/{id}/claims/{claim}',
+    tag: 'authorization',
+    permission: 'access.manage',
+    summary: 'Stop giving a client a mapped claim, from its next token on',
+    params: clientId.extend({ claim: pathId(100) }),
+    status: 200,
+    response: claimMappingListSchema,
     errors: ['not_found'],
   },
 

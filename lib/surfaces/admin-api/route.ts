@@ -30,7 +30,7 @@ import { readJsonBody } from './http.ts';
 import type { Method, Operation } from './operations.ts';
 
 type Out<O, K extends 'params' | 'query' | 'body'> = O extends { [key in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
-type Result<O> = O extends { response: infer R extends z.ZodType } ? z.input<R> : void;
+type Result<O> = O extends { produces: object } ? Response : O extends { response: infer R extends z.ZodType } ? z.input<R> : void;
 
 export interface AdminContext<O extends Operation> {
   request: Request;
@@ -155,6 +155,11 @@ export function adminRoute<O extends Operation>({ operation, handle }: Endpoint<
         },
       };
       const result = await handle(context as AdminContext<O>);
+      if (operation.produces && (result as unknown) instanceof Response) {
+        const response = result as unknown as Response;
+        for (const [name, value] of Object.entries(apiHeaders(requestId))) response.headers.set(name, value);
+        return response;
+      }
       if (operation.status === 204 || !operation.response) return new Response(null, { status: 204, headers: apiHeaders(requestId) });
       // The answer is checked too: a field that should not be there (a secret, a hash) is a bug, answered as server_error.
       return Response.json(operation.response.parse(result), { status: operation.status, headers: apiHeaders(requestId) });
