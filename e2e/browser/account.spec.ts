@@ -75,7 +75,7 @@ test('a person signs in to /account and edits their profile; an email someone el
   await shoot(page, 'profile-error');
 
   const email = `grace-${Date.now()}@example.test`;
-  await page.getByLabel('Name').fill('Grace B. Hopper');
+  await page.getByLabel('Name', { exact: true }).fill('Grace B. Hopper');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expect(status(page, 'Your profile is saved.')).toBeVisible();
@@ -96,7 +96,7 @@ test('a person signs in to /account and edits their profile; an email someone el
   } else {
     await page.reload();
   }
-  await expect(page.getByLabel('Name')).toHaveValue('Grace B. Hopper');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Grace B. Hopper');
   await expect(page.getByLabel('Email')).toHaveValue(email);
   await expect(page.getByText('Signed in as Grace B. Hopper')).toBeVisible();
 });
@@ -155,7 +155,7 @@ test('an app the person connected is listed with what it may do, and revoking it
 
   await page.goto('/account/apps');
   const app = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: client.name }) });
-  await expect(app.getByText('See your name and username')).toBeVisible();
+  await expect(app.getByText('See your name, username, picture, language and time zone')).toBeVisible();
   await expect(app.getByText('Stay connected when you are not using it')).toBeVisible();
   await expect(app.getByText('No token in use'), 'it has a token: its last use is known').toHaveCount(0);
   const portal = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Gatehouse account portal' }) });

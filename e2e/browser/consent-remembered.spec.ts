@@ -73,7 +73,7 @@ test('consent given in one browser is not asked in another; after revoking the a
   // The app is listed in /account, and revoked there.
   await second.goto('/account/apps');
   const app = second.getByRole('listitem').filter({ has: second.getByRole('heading', { name: client.name }) });
-  await expect(app.getByText('See your name and username')).toBeVisible();
+  await expect(app.getByText('See your name, username, picture, language and time zone')).toBeVisible();
   await second.getByText(`Revoke access… for ${client.name}`).click();
   await second.getByLabel(/its tokens stop working, and it asks for your permission again/).check();
   await second.getByRole('button', { name: `Revoke access for ${client.name}` }).click();
@@ -135,5 +135,5 @@ test('prompt=consent asks again, for everything the request names', async ({ bro
   await page.goto(again.url.href);
   await expect(page.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
   await expect(page.getByText(`${client.name} is asking to:`)).toBeVisible();
-  await expect(page.getByText('See your name and username')).toBeVisible();
+  await expect(page.getByText('See your name, username, picture, language and time zone')).toBeVisible();
 });

@@ -33,7 +33,7 @@ test('ui_locales=de: the sign-in, its errors and the consent page in German', as
   await page.getByLabel('Passwort').fill(user.password);
   await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
   await expect(page.getByRole('heading', { name: `${client.name} erlauben?` })).toBeVisible();
-  await expect(page.getByText('Ihren Namen und Benutzernamen sehen')).toBeVisible();
+  await expect(page.getByText('Ihren Namen, Benutzernamen, Ihr Bild, Ihre Sprache und Zeitzone sehen')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Erlauben' })).toBeVisible();
   expect(await htmlLang(page)).toBe('de');
 });

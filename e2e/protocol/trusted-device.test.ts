@@ -51,7 +51,7 @@ test('consent is asked once per person and app, in any browser; prompt=consent a
   assert.equal(three.start.location, undefined, 'prompt=consent: asked again');
   const html = await three.start.response.text();
   assert.match(html, /action="[^"]*\/confirm"/);
-  assert.match(html, /See your name and username/, 'what the request names, all of it');
+  assert.match(html, /See your name, username, picture, language and time zone/, 'what the request names, all of it');
 });
 
 test('a trusted browser skips the code as a password-only sign-in; acr_values=mfa and max_age still ask for it', async () => {
