@@ -79,6 +79,7 @@ async function appSignsIn(browser: Browser, client: { id: string; clientSecret: 
 const clientCredentials = (id: string, secret: string) => post('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(id, secret) });
 
 test('an admin signs in through Gatehouse, registers a client, reads its secret once, and the app signs a person in', async ({ page, browser }) => {
+  test.slow(); // two sign-ins through Gatehouse (the admin's, then the app's person's in a browser of its own) and a registration
   await adminSignIn(page, { screenshot: true });
   await shoot(page, 'clients');
 
