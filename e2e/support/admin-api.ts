@@ -63,7 +63,9 @@ export async function api(
   const init = { method, headers, body };
   const response = options.browser ? await options.browser.request(path, init) : await fetch(new URL(path, baseUrl), init);
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  // JSON answers are parsed; anything else (an export's JSON lines or CSV) is handed back as its text.
+  const json = /^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get('content-type') ?? 'application/json');
+  return { status: response.status, headers: response.headers, body: text ? (json ? JSON.parse(text) : text) : undefined };
 }
 
 /**

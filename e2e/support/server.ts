@@ -76,10 +76,14 @@ export async function spawnServer(
   return { url, port: listen, child, output: () => output, exited, stop };
 }
 
-/** Whether `path` (discovery; /readyz for what a load balancer asks) answered 2xx before the process ended or `timeoutMs` ran out. */
+/**
+ * Whether `path` (discovery; /readyz for what a load balancer asks) answered 2xx before the process ended or `timeoutMs` ran out.
+ * A minute: a start takes 3–5 s alone, but in CI three lanes and Chromium share two cores, and a start that lost 30 s to
+ * them failed tests that had nothing to do with starting.
+ */
 export async function untilReady(
   server: ServerProcess,
-  { path = '/.well-known/openid-configuration', timeoutMs = 30_000 }: { path?: string; timeoutMs?: number } = {},
+  { path = '/.well-known/openid-configuration', timeoutMs = 60_000 }: { path?: string; timeoutMs?: number } = {},
 ): Promise<boolean> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && server.child.exitCode === null && server.child.signalCode === null; ) {
     try {
