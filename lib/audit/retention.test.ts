@@ -4,10 +4,20 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { insertAuditEvent, listAuditEvents } from './repository.ts';
+import type { Database } from '../db/database.ts';
+import { insertSigningKey } from '../db/secrets.ts';
 import { testDatabases } from '../db/testing.ts';
+import { generateSigningJwk } from '../oidc/keys.ts';
 import { purgeAuditEvents, startAuditRetention } from './retention.ts';
 
 const DAY = 86_400_000;
+
+/** A current signing key: retention signs a checkpoint of the chain's cut before it deletes (lib/audit/checkpoints.ts). */
+async function withKey(db: Database): Promise<Database> {
+  const jwk = generateSigningJwk('ES256');
+  await insertSigningKey(db, { kid: jwk.kid, alg: 'ES256', privateJwk: jwk as unknown as Record<string, unknown> });
+  return db;
+}
 
 function envOf(value: string): string {
   const script = "import('./lib/config/env.ts').then((m) => { try { console.log(m.env().AUDIT_RETENTION_DAYS); } catch (e) { console.log(e.message); } })";
@@ -23,10 +33,12 @@ test('AUDIT_RETENTION_DAYS is a whole number of days, 0 by default; anything els
   for (const bad of ['ninety', '-1', '1.5']) assert.match(envOf(bad), /AUDIT_RETENTION_DAYS/, bad);
 });
 
-for (const storage of testDatabases('audit-retention')) {
+const started = testDatabases('audit-retention-start');
+
+for (const [index, storage] of testDatabases('audit-retention').entries()) {
   describe(`audit retention on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
     test('older entries go, in batches; newer ones stay; 0 days deletes nothing', async () => {
-      const db = await storage.open();
+      const db = await withKey(await storage.open());
       const t = randomBytes(4).toString('hex');
       const now = Date.now();
       const add = (label: string, ageDays: number) =>
@@ -54,7 +66,8 @@ for (const storage of testDatabases('audit-retention')) {
     });
 
     test('startAuditRetention purges at once and can be stopped', async () => {
-      const db = await storage.open();
+      // A database of its own: retention cuts the chain's oldest run only, and here the old entry comes last.
+      const db = await withKey(await started[index].open());
       const t = randomBytes(4).toString('hex');
       await insertAuditEvent(db, {
         action: 'user.enabled',
