@@ -216,3 +216,17 @@ export async function verifyAuditChain(db: Database, { kept = [] }: { kept?: rea
     problems,
   };
 }
+
+/** The report on the wire (the CLI's --json, the admin API's answer): snake_case, times as ISO strings. */
+export function chainReportToWire(report: ChainReport) {
+  return {
+    ok: report.ok,
+    entries: report.entries,
+    first_seq: report.firstSeq,
+    last_seq: report.lastSeq,
+    unchained: report.unchained,
+    checkpoints: report.checkpoints,
+    unverifiable_kids: report.unverifiableKids,
+    problems: report.problems.map((p) => ({ kind: p.kind, seq: p.seq, id: p.id, at: p.at?.toISOString() ?? null, message: p.message })),
+  };
+}
