@@ -31,7 +31,7 @@ Walks every entry of the audit log in chain order and reports the first that
 was changed, removed or reordered (by seq, id and time), entries written
 outside the chain after it began, and checkpoints whose signature does not
 verify. Checkpoints are checked with the published signing keys; --jwks adds
-keys from a JWKS kept earlier (/.well-known/jwks.json of that day), for
+keys from a JWKS kept earlier (/oauth/jwks as it was then), for
 checkpoints signed by keys retired since, which otherwise count as
 unverifiable. Entries from before the chain began are counted, not checked.
 
