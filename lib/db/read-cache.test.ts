@@ -135,16 +135,17 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
        VALUES (?, 'Mapped', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
       [clientId],
     );
-    await db.sql.run('INSERT INTO users (id, username, username_key, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)', [
-      userId,
-      userId,
-      userId,
-      'x',
-    ]);
+    await db.sql.run(
+      'INSERT INTO users (id, username, username_key, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)',
+      [userId, userId, userId, 'x'],
+    );
     assert.deepEqual(await mappedClaims(db, clientId, userId), {}, 'no mapping, kept');
     await elsewhere(db, async (client) => {
       await client.query("INSERT INTO user_attributes (id, key, name) VALUES ($1, $1, 'Department')", [attributeId]);
-      await client.query("INSERT INTO user_attribute_values (user_id, attribute_id, value, updated_at) VALUES ($1, $2, '\"Sales\"', now())", [userId, attributeId]);
+      await client.query('INSERT INTO user_attribute_values (user_id, attribute_id, value, updated_at) VALUES ($1, $2, \'"Sales"\', now())', [
+        userId,
+        attributeId,
+      ]);
       await client.query("INSERT INTO client_claim_mappings (client_id, claim, attribute_id) VALUES ($1, 'department', $2)", [clientId, attributeId]);
     });
     const took = await within(2000, async () => (await mappedClaims(db, clientId, userId)).department === 'Sales');
