@@ -161,5 +161,21 @@ for (const storage of testDatabases('audit-chain')) {
       assert.equal(retired.ok, true);
       assert.deepEqual([retired.checkpoints.unverifiable, retired.unverifiableKids], [1, ['gone']]);
     });
+
+    test('an append during a Prisma transaction of the same process waits for it, without holding up the process', async () => {
+      const db = await storage.open();
+      const started = Date.now();
+      let appended: Promise<unknown> | undefined;
+      await db.prisma.$transaction(async (tx) => {
+        // A write: on SQLite the transaction now holds the database's write lock until it ends.
+        await tx.auditChainHead.update({ where: { id: 'audit' }, data: { updatedAt: new Date() } });
+        appended = append(db, 'during-a-transaction');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      await appended;
+      assert.ok(Date.now() - started < 3000, `${Date.now() - started} ms: the transaction's timer ran on time`);
+      assert.ok(await seqOf(db, 'during-a-transaction'));
+      assert.equal((await verifyAuditChain(db)).ok, true);
+    });
   });
 }

@@ -140,11 +140,30 @@ function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptio
       return commit(prepare(sql), bind(params));
     },
     transaction<T>(fn: (tx: Pick<Sql, 'one' | 'run'>) => Promise<T>): Promise<T> {
+      /**
+       * Takes the write lock without the busy timeout's wait, which would block this thread: a Prisma
+       * transaction of this process holding the lock could then never end. Busy, it tries again after
+       * a few ms, for as long as the busy timeout would have waited.
+       */
+      const beginImmediate = async () => {
+        for (let waited = 0; ; waited += 5) {
+          // The writes already queued go first, in their own transaction: none may land in this one.
+          commit.flush();
+          db.pragma('busy_timeout = 0');
+          try {
+            db.exec('BEGIN IMMEDIATE');
+            return;
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'SQLITE_BUSY' || waited >= 5000) throw error;
+          } finally {
+            db.pragma('busy_timeout = 5000');
+          }
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
       const run = async () => {
         checkpointer?.start();
-        // The writes already queued go first, in their own transaction: none may land in this one.
-        commit.flush();
-        db.exec('BEGIN IMMEDIATE');
+        await beginImmediate();
         try {
           const result = await fn(tx);
           db.exec('COMMIT');
