@@ -10,7 +10,7 @@ import { entryHash } from './chain.ts';
 import { checkpointChain } from './checkpoints.ts';
 import { recordAudit } from './log.ts';
 import { purgeAuditEventsBefore } from './retention.ts';
-import { verifyAuditChain } from './verify.ts';
+import { type ChainProblem, verifyAuditChain } from './verify.ts';
 
 const append = (db: Database, label: string, at?: Date) =>
   recordAudit(db, { action: 'user.enabled', actor: { id: 'admin-1', username: 'root' }, target: { type: 'user', id: label, label }, details: {} }).then(
@@ -21,6 +21,24 @@ async function withKey(db: Database): Promise<void> {
   const jwk = generateSigningJwk('ES256');
   await insertSigningKey(db, { kid: jwk.kid, alg: 'ES256', privateJwk: jwk as unknown as Record<string, unknown> });
 }
+
+/** A row written straight to the table, as code from before the chain would: no seq, no hashes. */
+const insertUnchained = (db: Database, id: string) =>
+  db.prisma.auditEvent.create({
+    data: {
+      id,
+      at: new Date(),
+      action: 'user.enabled',
+      actorId: null,
+      actorUsername: null,
+      targetType: null,
+      targetId: null,
+      targetLabel: null,
+      ip: null,
+      userAgent: null,
+      details: '{}',
+    },
+  });
 
 const seqOf = async (db: Database, label: string) =>
   Number((await db.sql.one<{ seq: number }>('SELECT seq FROM audit_events WHERE target_label = ?', [label]))!.seq);
@@ -56,7 +74,7 @@ for (const storage of testDatabases('audit-chain')) {
 
     test('a field changed, a row deleted, two rows swapped: verify names each, by id and seq', async () => {
       const db = await storage.open();
-      const first = async () => (await verifyAuditChain(db)).problems[0];
+      const first = async (): Promise<ChainProblem | undefined> => (await verifyAuditChain(db)).problems[0];
 
       const changed = await seqOf(db, 'seq-10');
       await db.sql.run("UPDATE audit_events SET target_label = 'someone-else' WHERE seq = ?", [changed]);
@@ -86,6 +104,12 @@ for (const storage of testDatabases('audit-chain')) {
       assert.equal(found?.seq, a);
       assert.equal((await verifyAuditChain(db)).problems.length, 1, 'one swap, one problem');
       await swap();
+
+      // A row slipped in outside the chain (no seq), after its genesis.
+      await insertUnchained(db, 'slipped-in');
+      found = (await verifyAuditChain(db)).problems.find((p) => p.kind === 'inserted');
+      assert.equal(found?.id, 'slipped-in');
+      await db.sql.run("DELETE FROM audit_events WHERE id = 'slipped-in'");
 
       // The last entry deleted: the chain's head still says how far it went.
       const last = await db.sql.one<Record<string, string | number | null>>('SELECT * FROM audit_events WHERE seq = 140');
