@@ -210,7 +210,6 @@ export const USER_SORTS: Record<string, string> = {
   'name.familyname': 'familyName',
   emails: 'email',
   'emails.value': 'email',
-  active: 'disabled',
   'meta.created': 'createdAt',
   'meta.lastmodified': 'updatedAt',
 };

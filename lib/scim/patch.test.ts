@@ -74,6 +74,13 @@ test('multi-valued: add appends without duplicates, a filter selects, remove by 
   assert.deepEqual(sub.emails, [{ value: 'babs@example.com', type: 'work', primary: true }]);
 });
 
+test('add through a value filter that matches nothing makes the element the filter describes (Entra ID’s first address)', () => {
+  const { emails: _, ...noEmail } = user();
+  const out = applyPatch(noEmail, ops({ op: 'Add', path: 'emails[type eq "work"].value', value: 'new@example.com' }), rules);
+  assert.deepEqual(out.emails, [{ type: 'work', value: 'new@example.com' }]);
+  assert.throws(() => applyPatch(noEmail, ops({ op: 'add', path: 'emails[type co "w"].value', value: 'x' }), rules), scimType('noTarget'));
+});
+
 test('refusals carry the RFC scimType: noTarget, mutability, invalidPath, invalidValue, invalidSyntax', () => {
   assert.throws(() => applyPatch(user(), ops({ op: 'replace', path: 'emails[type eq "home"].value', value: 'x' }), rules), scimType('noTarget'));
   assert.throws(() => applyPatch(user(), ops({ op: 'remove' }), rules), scimType('noTarget'));

@@ -104,6 +104,14 @@ function lowerAttributes(filter: Filter): Filter {
   }
 }
 
+/** `type eq "work" and primary eq true` as {type: 'work', primary: true}; undefined for any other filter. */
+function equalities(filter: Filter): Json | undefined {
+  if (filter.op === 'eq') return { [filter.attrPath]: filter.compValue };
+  if (filter.op !== 'and') return undefined;
+  const parts = filter.filters.map(equalities);
+  return parts.every(Boolean) ? Object.assign({}, ...parts) : undefined;
+}
+
 /** Two elements of a multi-valued attribute are one when their `value`s are (members, emails). */
 function sameValue(a: unknown, b: unknown): boolean {
   if (isObject(a) && isObject(b)) return a[keyOf(a, 'value')] !== undefined && a[keyOf(a, 'value')] === b[keyOf(b, 'value')];
@@ -152,6 +160,14 @@ function apply(resource: Json, { op, path, value }: PatchOperation, rules: Patch
       if (target.sub) {
         for (const i of indexes) if (isObject(list[i])) delete (list[i] as Json)[keyOf(list[i] as Json, target.sub)];
       } else resource[key] = list.filter((_, i) => !indexes.includes(i));
+      return;
+    }
+    if (indexes.length === 0 && op === 'add' && target.sub) {
+      // Entra ID adds a first address as {"op": "Add", "path": "emails[type eq \"work\"].value"}: a new element
+      // with what the filter's equalities say and the value, when the filter is only such equalities.
+      const element = equalities(target.filter);
+      if (!element) throw noTarget(`no value of ${target.attribute} matches ${path}`);
+      resource[key] = [...list, { ...element, [target.sub]: value }];
       return;
     }
     if (indexes.length === 0) throw noTarget(`no value of ${target.attribute} matches ${path}`);
