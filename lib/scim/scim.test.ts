@@ -1,9 +1,11 @@
 // The SCIM service provider's use cases on every database, through its endpoint table (lib/scim/protocol.ts):
 // RFC 7644's own requests, a provisioning client's lifecycle (create, filter, patch, deactivate, delete), groups
 // and their members, ETags, paging and sorting, the refusals' scimType, the tokens, and the audit log naming
-// the client.
+// the client. Every representation answered is checked against SCIMMY's definitions of the core schemas (a kept
+// SCIM library's own checks of types, mutability and sub-attributes).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import SCIMMY from 'scimmy';
 import { session, tag } from '../account/testing.ts';
 import { auditEventsFor } from '../audit/log.ts';
 import { findArtifactByUid } from '../db/artifacts.ts';
@@ -33,7 +35,15 @@ for (const store of testDatabases('scim')) {
       };
       const call = async (method: string, path: string, body?: unknown, extra: Partial<ScimRequest> = {}) => {
         const [pathname, search = ''] = path.split('?');
-        return serveScim(ctx, { method, segments: pathname.split('/').filter(Boolean), query: new URLSearchParams(search), body, ...extra });
+        return conforms(await serveScim(ctx, { method, segments: pathname.split('/').filter(Boolean), query: new URLSearchParams(search), body, ...extra }));
+      };
+      // SCIMMY's coerce throws on anything its definition of the schema does not allow.
+      const conforms = <A extends { body?: object }>(answer: A): A => {
+        const body = answer.body as Body | undefined;
+        if (body?.Resources) for (const resource of body.Resources) conforms({ body: resource });
+        else if (body?.schemas?.[0] === USER) SCIMMY.Schemas.User.definition.coerce(body);
+        else if (body?.schemas?.[0] === GROUP) SCIMMY.Schemas.Group.definition.coerce(body);
+        return answer;
       };
       const refused = async (promise: Promise<unknown>, status: number, scimType?: string) =>
         assert.rejects(promise, (e: unknown) => e instanceof ScimError && e.status === status && e.scimType === scimType);
