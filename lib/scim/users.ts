@@ -202,7 +202,8 @@ async function store(ctx: ScimContext, user: ProvisionedUser, state: UserState):
   if (state.username !== user.username) await renameUser(ctx.db, user.id, state.username, ctx.by);
   if (state.name !== user.name || state.email !== user.email) await updateProfile(ctx.db, user.id, { name: state.name, email: state.email }, ctx.by);
   const current = await profileClaimsOf(ctx.db, user.id);
-  const claimsChanged = (Object.keys(claims) as (keyof typeof claims)[]).some((k) => k !== 'phoneNumberVerified' && claims[k] !== current[k]);
+  // Only the claims SCIM maps: the picture and the phone number's verification stay as they are.
+  const claimsChanged = (['givenName', 'familyName', 'locale', 'zoneinfo', 'phoneNumber'] as const).some((k) => claims[k] !== current[k]);
   if (claimsChanged) await updateProfileClaims(ctx.db, user.id, { ...claims, picture: current.picture }, 'admin', ctx.by);
   await storeExternalId(ctx, user, state.externalId);
   if (state.password !== undefined) await changePassword(ctx.db, user.id, state.password, ctx.by);
