@@ -1,3 +1,4 @@
+// runs-on: once
 // Admin roles over HTTP in the admin API: every operation's permission from the operations table, the auditor's
 // read-only access (every change refused, over every operation, so a new one cannot be forgotten), the user
 // manager's limits, acting on an owner's account, and the role used named in the audit log.
