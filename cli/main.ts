@@ -21,6 +21,7 @@ import { apiCommands, groupCommands, roleCommands } from './commands/authorizati
 import { auditCommands } from './commands/audit.ts';
 import { attributeCommands, claimCommands } from './commands/claims.ts';
 import { registrationCommands } from './commands/registration.ts';
+import { scimCommands } from './commands/scim.ts';
 import { userCommands } from './commands/users.ts';
 import { cliMailer, issuerNotice, type MailedLink } from './mail.ts';
 import { describeFlagIssues, table } from './output.ts';
@@ -30,6 +31,7 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   user: { summary: 'people who sign in', commands: userCommands },
   keys: { summary: 'token signing keys', commands: keyCommands },
   registration: { summary: 'dynamic client registration: initial access tokens, approvals', commands: registrationCommands },
+  scim: { summary: 'SCIM 2.0 provisioning: the tokens of provisioning clients', commands: scimCommands },
   connection: { summary: 'identity providers people may sign in with', commands: connectionCommands },
   api: { summary: 'APIs (resource servers) and their permissions', commands: apiCommands },
   group: { summary: 'groups of people', commands: groupCommands },

@@ -57,6 +57,11 @@ const signUpSettings = { SIGN_UP: 'on', SIGN_UP_EMAIL_DOMAINS: 'example.test', T
  * before an account locks, are the protocol and unit tests' to prove): e2e/browser/lockout.spec.ts waits out
  * each wait on its way to the lock in a second instead of half a minute. The lock itself keeps its length.
  */
+/**
+ * The protocol suite's servers serve SCIM (e2e/protocol/scim.test.ts): off by default everywhere else, as in
+ * every deployment until its operator turns it on.
+ */
+const protocolSettings = { SCIM: 'on' };
 const browserSettings = {
   THROTTLE_MAX_DELAY_SECONDS: '1',
   // The device grant's pages (e2e/browser/device-verification.spec.ts); the protocol suite's server keeps it off,
@@ -493,7 +498,7 @@ async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, ou
   const redisEnv: Record<string, string> = redisUrl ? { REDIS_URL: redisUrl } : {};
   const files = browser ? [] : protocolFiles().filter((file) => file.setups.includes(setup));
   if (!browser && files.length === 0) return;
-  const server = await startServer(databaseUrl, mount, browser ? { ...redisEnv, ...browserSettings } : redisEnv, out);
+  const server = await startServer(databaseUrl, mount, browser ? { ...redisEnv, ...browserSettings } : { ...redisEnv, ...protocolSettings }, out);
   const serverEnv = {
     ...redisEnv,
     ...serverLimits,

@@ -35,6 +35,7 @@ function useAreas(): Record<'admin' | 'account', Area> {
         { href: '/admin/connections', label: admin('connections') },
         { href: '/admin/registration', label: admin('registration') },
         { href: '/admin/access', label: admin('access') },
+        { href: '/admin/provisioning', label: admin('provisioning') },
         { href: '/admin/audit', label: admin('audit') },
         { href: '/admin/system', label: admin('system') },
       ],

@@ -164,6 +164,9 @@ export const auditDetailsSchemas = {
     requireApproval: z.boolean(),
   }),
   'registration_token.revoked': z.strictObject({}),
+  /** A SCIM provisioning client's token (lib/scim/tokens.ts) issued or revoked; never the token. */
+  'scim_token.issued': z.strictObject({}),
+  'scim_token.revoked': z.strictObject({}),
   'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /** That a secret was rotated, never the secret. */
   'client.secret_rotated': z.strictObject({}),
@@ -262,6 +265,8 @@ export const auditDetailsSchemas = {
   'api.deleted': z.strictObject({}),
   'group.created': z.strictObject({ name: label }),
   'group.deleted': z.strictObject({}),
+  /** The group (the target, by its new name) was called `from` before. */
+  'group.renamed': z.strictObject({ from: label }),
   /** The person `username` joined or left the group (the target). */
   'group.member_added': z.strictObject({ userId: id, username: label }),
   'group.member_removed': z.strictObject({ userId: id, username: label }),
@@ -300,6 +305,7 @@ export type AuditTargetType =
   | 'signing_key'
   | 'connection'
   | 'registration_token'
+  | 'scim_token'
   | 'api'
   | 'group'
   | 'role'
@@ -340,6 +346,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'client.approved': 'Client approved',
   'registration_token.issued': 'Initial access token issued',
   'registration_token.revoked': 'Initial access token revoked',
+  'scim_token.issued': 'SCIM token issued',
+  'scim_token.revoked': 'SCIM token revoked',
   'client.secret_rotated': 'Client secret rotated',
   'client.permission_added': 'Client permission granted',
   'client.permission_removed': 'Client permission revoked',
@@ -348,6 +356,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'api.deleted': 'API deleted',
   'group.created': 'Group created',
   'group.deleted': 'Group deleted',
+  'group.renamed': 'Group renamed',
   'group.member_added': 'Group member added',
   'group.member_removed': 'Group member removed',
   'role.created': 'Role created',

@@ -160,6 +160,18 @@ export async function createGroup(db: Database, input: z.input<typeof newPrincip
   return group;
 }
 
+/** Gives a group another name: the value the `groups` claim carries from now on (a provisioning client renames them). */
+export async function renameGroup(db: Database, name: string, newName: string, by?: AuditBy): Promise<GroupRecord> {
+  const to = parseInput(principalNameSchema, newName, 'name');
+  const group = await existingGroup(db, name);
+  if (group.name === to) return group;
+  if (await repo.findGroupByName(db, to)) throw new Conflict(`a group named ${to} exists already`, { field: 'name' });
+  await repo.renameGroupRow(db, group.id, to);
+  const renamed = { ...group, name: to };
+  await recordAuditBy(db, by, { action: 'group.renamed', target: groupTarget(renamed), details: { from: group.name } });
+  return renamed;
+}
+
 export async function deleteGroup(db: Database, name: string, by?: AuditBy): Promise<void> {
   const group = await existingGroup(db, name);
   await repo.deleteGroupRow(db, group.id);

@@ -5,6 +5,7 @@
  * and `accessOf` on every token it issues for an API, so both are one query each.
  */
 import type { Database } from '../db/database.ts';
+import type { Prisma } from '../generated/sqlite/client.ts';
 
 export type AccessTokenFormat = 'opaque' | 'jwt';
 
@@ -171,6 +172,50 @@ export async function addGroupMember(db: Database, groupId: string, userId: stri
 export async function removeGroupMember(db: Database, groupId: string, userId: string): Promise<boolean> {
   const { count } = await db.prisma.groupMember.deleteMany({ where: { groupId, userId } });
   return count > 0;
+}
+
+/** A `where` over groups, as lib/scim/filter.ts translates a SCIM filter into one. */
+export type GroupWhere = Prisma.GroupWhereInput;
+
+/** A group as a provisioning client sees it (lib/scim/groups.ts): with its members and when it last changed. */
+export interface ProvisionedGroup extends GroupRecord {
+  updatedAt: Date;
+  members: { id: string; username: string }[];
+}
+
+const provisionedGroupSelect = {
+  ...groupSelect,
+  updatedAt: true,
+  members: { select: { user: { select: { id: true, username: true } } }, orderBy: { user: { username: 'asc' } } },
+} as const;
+
+type ProvisionedGroupRow = GroupRecord & { updatedAt: Date; members: { user: { id: string; username: string } }[] };
+const toProvisionedGroup = ({ members, ...group }: ProvisionedGroupRow): ProvisionedGroup => ({ ...group, members: members.map((m) => m.user) });
+
+export async function findProvisionedGroup(db: Database, id: string): Promise<ProvisionedGroup | undefined> {
+  const row = await db.prisma.group.findUnique({ where: { id }, select: provisionedGroupSelect });
+  return row ? toProvisionedGroup(row) : undefined;
+}
+
+/** One page of the groups `where` selects (the id breaks ties), and how many it selects in all. */
+export async function findProvisionedGroups(
+  db: Database,
+  { where, orderBy, skip, take }: { where: GroupWhere; orderBy: Prisma.GroupOrderByWithRelationInput[]; skip: number; take: number },
+): Promise<{ groups: ProvisionedGroup[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    take > 0 ? db.prisma.group.findMany({ where, select: provisionedGroupSelect, orderBy: [...orderBy, { id: 'asc' }], skip, take }) : [],
+    db.prisma.group.count({ where }),
+  ]);
+  return { groups: rows.map(toProvisionedGroup), total };
+}
+
+export async function renameGroupRow(db: Database, id: string, name: string): Promise<void> {
+  await db.prisma.group.update({ where: { id }, data: { name } });
+}
+
+/** Marks the group changed (its members did): `updatedAt` is SCIM's meta.lastModified. */
+export async function touchGroup(db: Database, id: string): Promise<void> {
+  await db.prisma.group.updateMany({ where: { id }, data: { updatedAt: new Date() } });
 }
 
 // --- Roles ----------------------------------------------------------------

@@ -345,6 +345,12 @@ const envSchema = z.object({
    */
   BACKCHANNEL_LOGOUT: z.enum(['off', 'on']).default('off'),
   /**
+   * `on` serves SCIM 2.0 (RFC 7643, RFC 7644) at `/scim/v2`: a provisioning client (an HR system, Okta, Entra ID)
+   * creates, changes, deactivates and deletes people and groups with a token an admin issued to it (portal,
+   * CLI, admin API). `off` (the default): `/scim/v2` answers 404. See [SCIM provisioning](scim.md).
+   */
+  SCIM: z.enum(['off', 'on']).default('off'),
+  /**
    * Dynamic client registration (RFC 7591, with RFC 7592's management) at `/oauth/register`. `off` (the
    * default): clients are registered by admins only. `token`: a client registers itself with an initial
    * access token an admin issued (portal, CLI, admin API), within that token's limits. `open`: without one

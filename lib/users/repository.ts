@@ -5,7 +5,7 @@
  * verified (lib/sign-in/authentication.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { User } from '../generated/sqlite/client.ts';
+import type { Prisma, User } from '../generated/sqlite/client.ts';
 import type { Database } from '../db/database.ts';
 import { columnList, epochMs, type RawRow } from '../db/rows.ts';
 import { containsText, escapeLike } from '../db/text-search.ts';
@@ -375,4 +375,82 @@ export async function setUserRole(db: Database, id: string, role: Role): Promise
 export async function setFirstPassword(db: Database, id: string, passwordHash: string, email: string): Promise<boolean> {
   const { count } = await db.prisma.user.updateMany({ where: { id, passwordHash: null, email }, data: { passwordHash, emailVerified: true } });
   return count === 1;
+}
+
+/** A `where` over people, as lib/scim/filter.ts translates a SCIM filter into one. */
+export type UserWhere = Prisma.UserWhereInput;
+export type UserOrder = Prisma.UserOrderByWithRelationInput;
+
+/** What a provisioning client sees of a person (lib/scim/users.ts): the record, the profile claims it maps, the external id, the groups. */
+export type ProvisionedUser = UserRecord & {
+  givenName: string | null;
+  familyName: string | null;
+  locale: string | null;
+  zoneinfo: string | null;
+  phoneNumber: string | null;
+  externalId: string | null;
+  groups: { id: string; name: string }[];
+};
+
+const provisionedFields = {
+  ...publicFields,
+  givenName: true,
+  familyName: true,
+  locale: true,
+  zoneinfo: true,
+  phoneNumber: true,
+  imported: { select: { externalId: true } },
+  groups: { select: { group: { select: { id: true, name: true } } }, orderBy: { group: { name: 'asc' } } },
+} as const;
+
+type ProvisionedRow = PublicRow & {
+  givenName: string | null;
+  familyName: string | null;
+  locale: string | null;
+  zoneinfo: string | null;
+  phoneNumber: string | null;
+  imported: { externalId: string } | null;
+  groups: { group: { id: string; name: string } }[];
+};
+
+function toProvisioned({ givenName, familyName, locale, zoneinfo, phoneNumber, imported, groups, ...row }: ProvisionedRow): ProvisionedUser {
+  return {
+    ...toRecord(row),
+    givenName,
+    familyName,
+    locale,
+    zoneinfo,
+    phoneNumber,
+    externalId: imported?.externalId ?? null,
+    groups: groups.map((g) => g.group),
+  };
+}
+
+export async function findProvisionedUser(db: Database, id: string): Promise<ProvisionedUser | undefined> {
+  const row = await db.prisma.user.findUnique({ where: { id }, select: provisionedFields });
+  return row ? toProvisioned(row) : undefined;
+}
+
+/** One page of the people `where` selects, in `orderBy`'s order (the id breaks ties), and how many it selects in all. */
+export async function findProvisionedUsers(
+  db: Database,
+  { where, orderBy, skip, take }: { where: UserWhere; orderBy: UserOrder[]; skip: number; take: number },
+): Promise<{ users: ProvisionedUser[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    take > 0 ? db.prisma.user.findMany({ where, select: provisionedFields, orderBy: [...orderBy, { id: 'asc' }], skip, take }) : [],
+    db.prisma.user.count({ where }),
+  ]);
+  return { users: rows.map(toProvisioned), total };
+}
+
+/**
+ * Sets or clears the person's external id (the `user_imports` row an import keeps it in, so an import and a
+ * provisioning client agree on it). Throws Prisma's P2002 when another person has it.
+ */
+export async function setExternalId(db: Database, userId: string, externalId: string | null): Promise<void> {
+  if (externalId === null) {
+    await db.prisma.userImport.deleteMany({ where: { userId } });
+    return;
+  }
+  await db.prisma.userImport.upsert({ where: { userId }, create: { userId, externalId }, update: { externalId } });
 }

@@ -21,7 +21,7 @@ export function isJsonContentType(value: string | null): boolean {
 const tooLarge = () => new InvalidRequest(`the request body is larger than ${JSON_BODY_LIMIT / 1024} kB`);
 
 /** The body's bytes, stopping as soon as they pass the limit (a Content-Length may be missing or wrong). */
-async function readLimited(request: Request): Promise<Uint8Array> {
+export async function readLimited(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > JSON_BODY_LIMIT) throw tooLarge();
   const chunks: Uint8Array[] = [];

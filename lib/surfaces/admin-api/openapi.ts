@@ -129,6 +129,7 @@ export function openApiDocument(issuer: string) {
     tags: [
       { name: 'clients', description: 'Registered clients (relying parties and APIs).' },
       { name: 'registration', description: 'Dynamic client registration: the initial access tokens clients register themselves with.' },
+      { name: 'provisioning', description: 'SCIM 2.0 provisioning (/scim/v2): the tokens provisioning clients authenticate with.' },
       { name: 'users', description: 'People, their sessions and the apps they granted access to.' },
       { name: 'audit', description: 'The audit log.' },
       { name: 'connections', description: 'Identity providers people may sign in with (never their client secrets).' },

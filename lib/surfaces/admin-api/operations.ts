@@ -36,6 +36,7 @@ import {
   claimMappingListSchema,
   newAttributeBodySchema,
 } from './dto/claims.ts';
+import { issuedScimTokenSchema, newScimTokenBodySchema, scimTokenDtoSchema, scimTokenListSchema } from './dto/scim.ts';
 import { issuedRegistrationTokenSchema, newRegistrationTokenBodySchema, registrationTokenListSchema, registrationTokenSchema } from './dto/registration.ts';
 import {
   clientSignInPatchSchema,
@@ -70,7 +71,7 @@ export interface Operation {
   method: Method;
   /** The path as OpenAPI writes it: `{id}` for the route folder `[id]`. */
   path: string;
-  tag: 'clients' | 'registration' | 'users' | 'audit' | 'keys' | 'connections' | 'authorization' | 'meta';
+  tag: 'clients' | 'registration' | 'provisioning' | 'users' | 'audit' | 'keys' | 'connections' | 'authorization' | 'meta';
   summary: string;
   description?: string;
   params?: z.ZodObject;
@@ -227,6 +228,38 @@ export const operations = {
     params: z.strictObject({ id: pathId().meta({ description: "The token's id (not the token)." }) }),
     status: 200,
     response: registrationTokenSchema,
+    errors: ['not_found'],
+  },
+  listScimTokens: {
+    method: 'GET',
+    permission: 'access.read',
+    path: '/api/admin/scim-tokens',
+    tag: 'provisioning',
+    summary: "List the SCIM provisioning clients' tokens, newest first (never the tokens)",
+    status: 200,
+    response: scimTokenListSchema,
+  },
+  issueScimToken: {
+    method: 'POST',
+    permission: 'access.manage',
+    path: '/api/admin/scim-tokens',
+    tag: 'provisioning',
+    summary: 'Issue a token for a SCIM provisioning client; the token is in this answer only',
+    description:
+      'The client sends it as `Authorization: Bearer` to /scim/v2 (SCIM=on). It creates, changes and deletes people without an admin role and groups; the audit log names each change `scim:<name>`.',
+    body: newScimTokenBodySchema,
+    status: 201,
+    response: issuedScimTokenSchema,
+  },
+  revokeScimToken: {
+    method: 'POST',
+    permission: 'access.manage',
+    path: '/api/admin/scim-tokens/{id}/revoke',
+    tag: 'provisioning',
+    summary: "Revoke a SCIM provisioning client's token: its next request is refused; what it provisioned stays",
+    params: z.strictObject({ id: pathId().meta({ description: "The token's id (not the token)." }) }),
+    status: 200,
+    response: scimTokenDtoSchema,
     errors: ['not_found'],
   },
   rotateClientSecret: {

@@ -1,0 +1,88 @@
+// /admin/provisioning: the tokens SCIM provisioning clients (an HR system, Okta, Entra ID) use at /scim/v2
+// (lib/scim/tokens.ts): when each was last used, issuing one (shown once) and revoking one.
+import type { Metadata } from 'next';
+import { getFormatter, getTranslations } from 'next-intl/server';
+import { PageHeader } from '@/components/ui/card';
+import { Button } from '@/components/ui/button';
+import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
+import { ScimTokenForm } from '@/components/admin/scim-token-form';
+import { may } from '@/lib/admin-roles/roles';
+import { listScimTokensFor } from '@/lib/surfaces/portal/provisioning';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { issueScimTokenAction, revokeScimTokenAction } from './actions';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.provisioning'))('title') };
+}
+
+export default async function ProvisioningPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const admin = await requireAdmin('access.read', '/admin/provisioning');
+  const { enabled, baseUrl, tokens } = await listScimTokensFor(admin);
+  const { notice } = await searchParams;
+  const t = await getTranslations('admin.provisioning');
+  const format = await getFormatter();
+  const manage = may(admin.role, 'access.manage');
+  const cell = 'px-4 py-3 align-top';
+  const code = (chunks: React.ReactNode) => <code className="font-mono">{chunks}</code>;
+
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description')} />
+      <NoticeFor notices={{ revoked: { variant: 'success', text: t('revoked') }, notRevoked: { variant: 'warning', text: t('notRevoked') } }} notice={notice} />
+      <Notice variant={enabled ? 'success' : 'warning'}>{enabled ? t.rich('on', { code, url: baseUrl }) : t.rich('off', { code })}</Notice>
+      {tokens.length ? (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{t('caption')}</caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className={cell}>
+                  {t('name')}
+                </th>
+                <th scope="col" className={cell}>
+                  {t('lastUsed')}
+                </th>
+                <th scope="col" className={cell}>
+                  {t('status')}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {tokens.map((token) => (
+                <tr key={token.id}>
+                  <td className={cell}>
+                    <span className="font-medium text-slate-900">{token.name}</span>
+                    <span className="block text-xs text-slate-600">{t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })}</span>
+                  </td>
+                  <td className={cell}>{token.lastUsedAt ? format.dateTime(token.lastUsedAt, { dateStyle: 'medium', timeStyle: 'short' }) : t('never')}</td>
+                  <td className={cell}>
+                    <Badge variant={token.revokedAt ? 'red' : 'green'}>{t(token.revokedAt ? 'revokedState' : 'liveState')}</Badge>
+                    {manage && !token.revokedAt ? (
+                      <form action={revokeScimTokenAction.bind(null, token.id)} className="mt-2">
+                        <Button type="submit" variant="secondary" aria-label={t('revokeNamed', { name: token.name })}>
+                          {t('revoke')}
+                        </Button>
+                      </form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('none')}</p>
+      )}
+      {manage ? (
+        <section aria-labelledby="issue-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
+          <h2 id="issue-heading" className="mb-4 text-base font-semibold text-slate-900">
+            {t('issueHeading')}
+          </h2>
+          <ScimTokenForm action={issueScimTokenAction} />
+        </section>
+      ) : null}
+    </>
+  );
+}

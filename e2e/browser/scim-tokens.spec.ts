@@ -1,0 +1,63 @@
+/**
+ * The portal's page of SCIM provisioning clients' tokens: an admin issues one (the token shown once, only its hash
+ * stored), sees it listed, revokes it; each step is in the audit log as done by that admin. An empty name comes
+ * back next to its field. An auditor (access.read) sees the list but no form. The browser suite's server keeps
+ * SCIM off, as every deployment has it, and the page says so. axe finds no serious or critical violation, light
+ * and dark.
+ */
+import { createHash } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { database } from '../../lib/db/database.ts';
+import { describeFindings, wcagFindings } from '../support/axe.ts';
+import { databaseUrl, makeUser } from '../support/fixtures.ts';
+import { adminSignedIn, gatehouseLogin } from '../support/pages.ts';
+
+// One sign-in, axe twice and three server actions: a loaded machine stretched it past 90 s once.
+test.describe.configure({ timeout: 120_000 });
+
+test('an admin issues a SCIM token, sees it once, and revokes it; both audited', async ({ page }) => {
+  const admin = await adminSignedIn(page, '/admin/provisioning');
+  const db = database(databaseUrl);
+  const name = `Okta ${Date.now()}`;
+  await expect(page.getByText('SCIM is off on this instance')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Issue token' }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const findings = await wcagFindings(page, 'scim-tokens', scheme);
+    expect(findings.length, describeFindings(findings)).toBe(0);
+  }
+  await page.getByRole('button', { name: 'Issue token' }).click();
+  await expect(page.getByText(`Token for ${name} issued`)).toBeVisible();
+  const token = await page.getByRole('textbox', { name: 'SCIM token' }).inputValue();
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const row = await db.prisma.scimToken.findFirstOrThrow({ where: { name } });
+  expect(row.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+
+  await page.getByRole('link', { name: 'Done' }).click();
+  const listed = page.getByRole('row').filter({ hasText: name });
+  await expect(listed).toContainText('Never');
+  await expect(listed).toContainText('Usable');
+  await expect(page.getByText(token)).toHaveCount(0);
+  await listed.getByRole('button', { name: `Revoke the token ${name}` }).click();
+  await expect(page.getByText('The token is revoked')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Revoked');
+
+  const events = await db.prisma.auditEvent.findMany({ where: { targetId: row.id }, orderBy: { at: 'asc' } });
+  expect(events.map((e) => [e.action, e.actorId])).toEqual([
+    ['scim_token.issued', admin.id],
+    ['scim_token.revoked', admin.id],
+  ]);
+});
+
+test('an auditor sees the SCIM tokens but cannot issue or revoke one', async ({ page }) => {
+  const auditor = await makeUser({ role: 'auditor' });
+  await page.goto('/admin/provisioning');
+  await gatehouseLogin(page, auditor);
+  await expect(page).toHaveURL(/\/admin\/provisioning$/);
+  await expect(page.getByRole('heading', { name: 'Provisioning' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Issue token' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+});

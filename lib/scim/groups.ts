@@ -1,0 +1,137 @@
+/**
+ * SCIM Groups (RFC 7643 §4.2) as Gatehouse's groups (lib/authorization, docs/authorization.md): `displayName`
+ * is the group's name, the value the `groups` claim carries (so it follows the names' rule: letters, digits
+ * and `. _ : -`); `members` are people (`value` their id). Groups of groups are not kept: a member that is no
+ * User is an `invalidValue`. Changes go through the authorization use cases, audited as made by the
+ * provisioning client.
+ */
+import { addToGroup, createGroup, deleteGroup, removeFromGroup, renameGroup } from '../authorization/manage.ts';
+import { findProvisionedGroup, findProvisionedGroups, touchGroup, type GroupWhere, type ProvisionedGroup } from '../authorization/repository.ts';
+import { findUserById } from '../users/repository.ts';
+import { invalidValue, mutability, notFound } from './errors.ts';
+import { GROUP_SCHEMA, GROUP_SORTS, groupAttributeWhere, parseFilter, toWhere } from './filter.ts';
+import { applyPatch, patchOperations, type PatchRules } from './patch.ts';
+import { checkIfMatch, listResponse, lowerKeys, paging, sortOrder, withVersion, type Json, type ListParams, type ScimContext } from './resources.ts';
+
+export { GROUP_SCHEMA };
+
+/** A group as a SCIM Group, with its version. */
+export function groupResource(ctx: Pick<ScimContext, 'baseUrl'>, group: ProvisionedGroup): Json & { meta: Json } {
+  return withVersion({
+    schemas: [GROUP_SCHEMA],
+    id: group.id,
+    displayName: group.name,
+    members: group.members.map((m) => ({ value: m.id, display: m.username, $ref: `${ctx.baseUrl}/Users/${m.id}`, type: 'User' })),
+    meta: {
+      resourceType: 'Group',
+      created: group.createdAt.toISOString(),
+      lastModified: group.updatedAt.toISOString(),
+      location: `${ctx.baseUrl}/Groups/${group.id}`,
+    },
+  });
+}
+
+async function existing(ctx: ScimContext, id: string): Promise<ProvisionedGroup> {
+  const group = await findProvisionedGroup(ctx.db, id);
+  if (!group) throw notFound(`no Group ${id}`);
+  return group;
+}
+
+export async function getGroup(ctx: ScimContext, id: string) {
+  return groupResource(ctx, await existing(ctx, id));
+}
+
+export async function listGroups(ctx: ScimContext, params: ListParams) {
+  const where: GroupWhere = params.filter ? toWhere(parseFilter(params.filter), groupAttributeWhere(ctx.db.sql.kind), GROUP_SCHEMA) : {};
+  const { skip, take, startIndex } = paging(params);
+  const orderBy = sortOrder(params, GROUP_SORTS, GROUP_SCHEMA, 'createdAt');
+  const { groups, total } = await findProvisionedGroups(ctx.db, { where, orderBy, skip, take });
+  return listResponse(
+    groups.map((g) => groupResource(ctx, g)),
+    total,
+    startIndex,
+  );
+}
+
+interface GroupState {
+  name: string;
+  /** The members' ids; undefined: `members` was not given (a POST without members has none). */
+  members: string[];
+}
+
+/** A Group representation as the state to store; members must be Users that exist. */
+async function groupState(ctx: ScimContext, body: unknown): Promise<GroupState> {
+  const b = lowerKeys(body) as Json;
+  if (typeof b !== 'object' || b === null || Array.isArray(b)) throw invalidValue('a Group is a JSON object');
+  if (typeof b.displayname !== 'string' || !b.displayname) throw invalidValue('displayName is required');
+  const list = b.members ?? [];
+  if (!Array.isArray(list)) throw invalidValue('members is a list');
+  if (list.length > 10_000) throw invalidValue('at most 10000 members at once');
+  const members: string[] = [];
+  for (const member of list) {
+    const value = typeof member === 'object' && member !== null ? (member as Json).value : undefined;
+    if (typeof value !== 'string') throw invalidValue('each member has a value: the id of a User');
+    if (!members.includes(value)) members.push(value);
+  }
+  for (const id of members) {
+    if (!(await findUserById(ctx.db, id))) throw invalidValue(`member ${id} is no User here (groups of groups are not kept)`);
+  }
+  return { name: b.displayname, members };
+}
+
+/** Makes the group's members `members`: adds whoever is new, removes whoever is not there any more. */
+async function storeMembers(ctx: ScimContext, group: ProvisionedGroup, name: string, members: string[]): Promise<boolean> {
+  const now = new Set(group.members.map((m) => m.id));
+  const wanted = new Set(members);
+  let changed = false;
+  for (const id of members) if (!now.has(id)) changed = (await addToGroup(ctx.db, name, { id }, ctx.by)) || changed;
+  for (const id of now) {
+    if (!wanted.has(id)) {
+      await removeFromGroup(ctx.db, name, { id }, ctx.by);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+export async function createGroupResource(ctx: ScimContext, body: unknown) {
+  const state = await groupState(ctx, body);
+  const group = await createGroup(ctx.db, { name: state.name }, ctx.by);
+  await storeMembers(ctx, { ...group, updatedAt: group.createdAt, members: [] }, group.name, state.members);
+  return groupResource(ctx, await existing(ctx, group.id));
+}
+
+async function store(ctx: ScimContext, group: ProvisionedGroup, state: GroupState) {
+  const renamed = state.name !== group.name ? await renameGroup(ctx.db, group.name, state.name, ctx.by) : group;
+  if (await storeMembers(ctx, group, renamed.name, state.members)) await touchGroup(ctx.db, group.id);
+  return groupResource(ctx, await existing(ctx, group.id));
+}
+
+export async function replaceGroup(ctx: ScimContext, id: string, body: unknown, ifMatch?: string | null) {
+  const group = await existing(ctx, id);
+  checkIfMatch(ifMatch, groupResource(ctx, group).meta.version as string);
+  const b = lowerKeys(body) as Json;
+  if (typeof b.id === 'string' && b.id !== group.id) throw mutability('id cannot be changed');
+  return store(ctx, group, await groupState(ctx, body));
+}
+
+const GROUP_PATCH_RULES: PatchRules = {
+  schemas: [GROUP_SCHEMA],
+  readOnly: ['id', 'meta', 'schemas'],
+  multiValued: ['members'],
+  names: { displayname: 'displayName', members: 'members', externalid: 'externalId' },
+};
+
+export async function patchGroup(ctx: ScimContext, id: string, body: unknown, ifMatch?: string | null) {
+  const operations = patchOperations(body);
+  const group = await existing(ctx, id);
+  const resource = groupResource(ctx, group);
+  checkIfMatch(ifMatch, resource.meta.version as string);
+  return store(ctx, group, await groupState(ctx, applyPatch(resource, operations, GROUP_PATCH_RULES)));
+}
+
+export async function removeGroup(ctx: ScimContext, id: string, ifMatch?: string | null): Promise<void> {
+  const group = await existing(ctx, id);
+  checkIfMatch(ifMatch, groupResource(ctx, group).meta.version as string);
+  await deleteGroup(ctx.db, group.name, ctx.by);
+}

@@ -1,0 +1,295 @@
+// The SCIM service provider's use cases on every database, through its endpoint table (lib/scim/protocol.ts):
+// RFC 7644's own requests, a provisioning client's lifecycle (create, filter, patch, deactivate, delete), groups
+// and their members, ETags, paging and sorting, the refusals' scimType, the tokens, and the audit log naming
+// the client. Every representation answered is checked against SCIMMY's definitions of the core schemas (a kept
+// SCIM library's own checks of types, mutability and sub-attributes).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import SCIMMY from 'scimmy';
+import { session, tag } from '../account/testing.ts';
+import { auditEventsFor } from '../audit/log.ts';
+import { findArtifactByUid } from '../db/artifacts.ts';
+import { testDatabases } from '../db/testing.ts';
+import { createUser as createPerson, setRole } from '../users/manage.ts';
+import { findCredentials } from '../users/repository.ts';
+import { ScimError } from './errors.ts';
+import { PATCH_SCHEMA } from './patch.ts';
+import { serveScim, type ScimRequest } from './protocol.ts';
+import { authenticateScimToken, issueScimToken, listScimTokens, revokeScimToken, scimActor } from './tokens.ts';
+import type { Database } from '../db/database.ts';
+
+const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+// biome-ignore lint/suspicious/noExplicitAny: SCIM answers as parsed JSON, read by the paths the assertions name
+type Body = Record<string, any>;
+
+for (const store of testDatabases('scim')) {
+  describe(store.name, { skip: store.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+    async function client() {
+      const db = await store.open();
+      const name = `hr-${tag()}`;
+      const ctx = {
+        db,
+        by: { actor: scimActor({ name }), context: { ip: '198.51.100.4', userAgent: 'scim-test' } },
+        baseUrl: 'https://id.example.test/scim/v2',
+      };
+      const call = async (method: string, path: string, body?: unknown, extra: Partial<ScimRequest> = {}) => {
+        const [pathname, search = ''] = path.split('?');
+        return conforms(await serveScim(ctx, { method, segments: pathname.split('/').filter(Boolean), query: new URLSearchParams(search), body, ...extra }));
+      };
+      // SCIMMY's coerce throws on anything its definition of the schema does not allow.
+      const conforms = <A extends { body?: object }>(answer: A): A => {
+        const body = answer.body as Body | undefined;
+        if (body?.Resources) for (const resource of body.Resources) conforms({ body: resource });
+        else if (body?.schemas?.[0] === USER) SCIMMY.Schemas.User.definition.coerce(body);
+        else if (body?.schemas?.[0] === GROUP) SCIMMY.Schemas.Group.definition.coerce(body);
+        return answer;
+      };
+      const refused = async (promise: Promise<unknown>, status: number, scimType?: string) =>
+        assert.rejects(promise, (e: unknown) => e instanceof ScimError && e.status === status && e.scimType === scimType);
+      return { db, name, ctx, call, refused };
+    }
+
+    test('RFC 7644 §3.3: create a User; read, filter, replace, patch and delete it; every change audited as made by the client', async () => {
+      const { db, name, call, refused } = await client();
+      const userName = `bjensen-${tag()}`;
+      const created = await call('POST', 'Users', {
+        schemas: [USER],
+        userName,
+        externalId: `ext-${userName}`,
+        name: { formatted: 'Ms. Barbara J Jensen III', familyName: 'Jensen', givenName: 'Barbara' },
+        emails: [{ value: `${userName}@example.com`, type: 'work', primary: true }],
+      });
+      assert.equal(created.status, 201);
+      const user = created.body as Body;
+      assert.equal(user.userName, userName);
+      assert.equal(user.displayName, 'Ms. Barbara J Jensen III');
+      assert.deepEqual(user.name, { formatted: 'Ms. Barbara J Jensen III', givenName: 'Barbara', familyName: 'Jensen' });
+      assert.deepEqual(user.emails, [{ value: `${userName}@example.com`, type: 'work', primary: true }]);
+      assert.equal(user.active, true);
+      assert.equal(created.location, `https://id.example.test/scim/v2/Users/${user.id}`);
+      assert.match(created.etag!, /^W\/".+"$/);
+      assert.equal((await findCredentials(db, userName))?.passwordHash, null, 'no password: set by invitation or federation');
+
+      // The lookups a client makes before creating: userName (any case), externalId, email.
+      for (const filter of [
+        `userName eq "${userName.toUpperCase()}"`,
+        `externalId eq "ext-${userName}"`,
+        `emails[type eq "work" and value eq "${userName}@example.com"]`,
+      ]) {
+        const list = (await call('GET', `Users?filter=${encodeURIComponent(filter)}`)).body as Body;
+        assert.equal(list.totalResults, 1, filter);
+        assert.equal(list.Resources[0].id, user.id);
+        assert.deepEqual(list.schemas, ['urn:ietf:params:scim:api:messages:2.0:ListResponse']);
+      }
+
+      // If-Match: a stale version is refused (412); the current one goes through.
+      await refused(
+        call(
+          'PATCH',
+          `Users/${user.id}`,
+          { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', path: 'displayName', value: 'B' }] },
+          { ifMatch: 'W/"stale"' },
+        ),
+        412,
+      );
+      const patched = await call(
+        'PATCH',
+        `Users/${user.id}`,
+        {
+          schemas: [PATCH_SCHEMA],
+          Operations: [
+            { op: 'replace', path: 'name.givenName', value: 'Babs' },
+            { op: 'replace', value: { displayName: 'Babs Jensen' } },
+          ],
+        },
+        { ifMatch: created.etag },
+      );
+      assert.equal((patched.body as Body).name.givenName, 'Babs');
+      assert.equal((patched.body as Body).displayName, 'Babs Jensen');
+      assert.notEqual(patched.etag, created.etag, 'a change gives a new version');
+
+      const replaced = (await call('PUT', `Users/${user.id}`, { schemas: [USER], userName, name: { givenName: 'Barbara' }, emails: [] })).body as Body;
+      assert.equal(replaced.emails, undefined, 'PUT replaces: no address given, none kept');
+      assert.equal(replaced.externalId, undefined);
+      assert.equal(replaced.displayName, 'Barbara');
+
+      assert.equal((await call('DELETE', `Users/${user.id}`)).status, 204);
+      await refused(call('GET', `Users/${user.id}`), 404);
+      const actions = (await auditEventsFor(db, { targetType: 'user', targetId: user.id })).map((e) => [e.action, e.actor?.username]);
+      for (const action of ['user.created', 'user.updated', 'user.deleted'])
+        assert.deepEqual(
+          actions.find(([a]) => a === action),
+          [action, `scim:${name}`],
+        );
+    });
+
+    test('active false disables the person and ends their sessions; true enables them again', async () => {
+      const { db, call } = await client();
+      const created = (await call('POST', 'Users', { schemas: [USER], userName: `d-${tag()}`, password: 'a long enough password' })).body as Body;
+      const uid = await session(db, created.id);
+      const off = (await call('PATCH', `Users/${created.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] }))
+        .body as Body;
+      assert.equal(off.active, false);
+      assert.equal(await findArtifactByUid(db.sql, 'Session', uid, Date.now()), undefined, 'the session ended');
+      assert.equal((await findCredentials(db, created.userName))?.disabled, true);
+      const on = (await call('PATCH', `Users/${created.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', value: { active: true } }] }))
+        .body as Body;
+      assert.equal(on.active, true);
+    });
+
+    test('uniqueness, invalid values and admins’ accounts are refused with their scimType, changing nothing', async () => {
+      const { db, call, refused } = await client();
+      const userName = `u-${tag()}`;
+      const first = (await call('POST', 'Users', { schemas: [USER], userName, externalId: `x-${userName}` })).body as Body;
+      await refused(call('POST', 'Users', { schemas: [USER], userName: userName.toUpperCase() }), 409, 'uniqueness');
+      await refused(call('POST', 'Users', { schemas: [USER], userName: `v-${tag()}`, externalId: `x-${userName}` }), 409, 'uniqueness');
+      await refused(call('POST', 'Users', { schemas: [USER], userName: `w-${tag()}`, emails: [{ value: 'not an address' }] }), 400, 'invalidValue');
+      await refused(call('POST', 'Users', { schemas: [USER], userName: 'has space' }), 400, 'invalidValue');
+      await refused(call('POST', 'Users', { schemas: [USER] }), 400, 'invalidValue');
+      await refused(
+        call('PATCH', `Users/${first.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', path: 'id', value: 'x' }] }),
+        400,
+        'mutability',
+      );
+      await refused(
+        call('PATCH', `Users/${first.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', path: 'emails[type eq "home"].value', value: 'a@b.c' }] }),
+        400,
+        'noTarget',
+      );
+      await refused(
+        call('PATCH', `Users/${first.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', path: 'emails[type eq', value: 'a@b.c' }] }),
+        400,
+        'invalidPath',
+      );
+      await refused(call('GET', 'Users?filter=userName%20eq'), 400, 'invalidFilter');
+      await refused(call('GET', 'Users?filter=password%20eq%20%22x%22'), 400, 'invalidFilter');
+      await refused(call('GET', 'Users?sortBy=password'), 400, 'invalidValue');
+      await refused(call('GET', 'Users/no-such-id'), 404);
+      await refused(call('POST', 'Bulk', {}), 501);
+      await refused(call('DELETE', 'Users'), 405);
+
+      const admin = await createPerson(db, { username: `a-${tag()}`, password: 'a long enough password' });
+      await setRole(db, admin.id, 'admin');
+      await refused(
+        call('PATCH', `Users/${admin.id}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations: [{ op: 'replace', path: 'emails', value: [{ value: 'taken@over.example' }] }],
+        }),
+        403,
+      );
+      await refused(call('DELETE', `Users/${admin.id}`), 403);
+      assert.equal(((await call('GET', `Users/${admin.id}`)).body as Body).emails, undefined, 'nothing changed');
+    });
+
+    test('paging and sorting: startIndex, count, sortBy, sortOrder; count=0 counts only', async () => {
+      const { call } = await client();
+      const prefix = `pg${tag()}`;
+      for (const n of [3, 1, 4, 2, 5]) await call('POST', 'Users', { schemas: [USER], userName: `${prefix}-${n}` });
+      const filter = encodeURIComponent(`userName sw "${prefix}"`);
+      const page = (await call('GET', `Users?filter=${filter}&sortBy=userName&startIndex=2&count=2`)).body as Body;
+      assert.equal(page.totalResults, 5);
+      assert.equal(page.startIndex, 2);
+      assert.equal(page.itemsPerPage, 2);
+      assert.deepEqual(
+        page.Resources.map((u: Body) => u.userName),
+        [`${prefix}-2`, `${prefix}-3`],
+      );
+      const down = (await call('GET', `Users?filter=${filter}&sortBy=userName&sortOrder=descending&count=1`)).body as Body;
+      assert.equal(down.Resources[0].userName, `${prefix}-5`);
+      const counted = (await call('GET', `Users?filter=${filter}&count=0`)).body as Body;
+      assert.deepEqual([counted.totalResults, counted.Resources.length], [5, 0]);
+      const searched = (await call('POST', 'Users/.search', { filter: `userName sw "${prefix}"`, count: 1, sortBy: 'userName' })).body as Body;
+      assert.equal(searched.Resources[0].userName, `${prefix}-1`);
+    });
+
+    test('groups: create with members, filter, add and remove members (RFC and Entra ID shapes), rename, delete', async () => {
+      const { db, call, name, refused } = await client();
+      const a = (await call('POST', 'Users', { schemas: [USER], userName: `ga-${tag()}` })).body as Body;
+      const b = (await call('POST', 'Users', { schemas: [USER], userName: `gb-${tag()}` })).body as Body;
+      const groupName = `Tour-Guides-${tag()}`;
+      const created = await call('POST', 'Groups', { schemas: [GROUP], displayName: groupName, members: [{ value: a.id, display: a.userName }] });
+      assert.equal(created.status, 201);
+      const group = created.body as Body;
+      assert.deepEqual(
+        group.members.map((m: Body) => m.value),
+        [a.id],
+      );
+      assert.deepEqual(
+        ((await call('GET', `Users/${a.id}`)).body as Body).groups.map((g: Body) => g.display),
+        [groupName],
+      );
+      const found = (await call('GET', `Groups?filter=${encodeURIComponent(`displayName eq "${groupName}"`)}`)).body as Body;
+      assert.equal(found.Resources[0].id, group.id);
+      const byMember = (await call('GET', `Groups?filter=${encodeURIComponent(`members[value eq "${a.id}"]`)}`)).body as Body;
+      assert.deepEqual(
+        byMember.Resources.map((g: Body) => g.id),
+        [group.id],
+      );
+
+      const added = (
+        await call('PATCH', `Groups/${group.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: b.id }] }] })
+      ).body as Body;
+      assert.equal(added.members.length, 2);
+      const removed = (
+        await call('PATCH', `Groups/${group.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'remove', path: `members[value eq "${a.id}"]` }] })
+      ).body as Body;
+      assert.deepEqual(
+        removed.members.map((m: Body) => m.value),
+        [b.id],
+      );
+      const entra = (
+        await call('PATCH', `Groups/${group.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'Remove', path: 'members', value: [{ value: b.id }] }] })
+      ).body as Body;
+      assert.deepEqual(entra.members, []);
+      await refused(
+        call('PATCH', `Groups/${group.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: 'nobody' }] }] }),
+        400,
+        'invalidValue',
+      );
+      await refused(call('POST', 'Groups', { schemas: [GROUP], displayName: groupName }), 409, 'uniqueness');
+      await refused(call('POST', 'Groups', { schemas: [GROUP], displayName: 'has spaces' }), 400, 'invalidValue');
+
+      const renamed = (
+        await call('PATCH', `Groups/${group.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', path: 'displayName', value: `${groupName}-2` }] })
+      ).body as Body;
+      assert.equal(renamed.displayName, `${groupName}-2`);
+      assert.equal((await call('DELETE', `Groups/${group.id}`)).status, 204);
+      const actions = (await auditEventsFor(db, { targetType: 'group', targetId: group.id })).map((e) => e.action);
+      for (const action of ['group.created', 'group.member_added', 'group.member_removed', 'group.renamed', 'group.deleted'])
+        assert.ok(actions.includes(action as never), action);
+      assert.ok((await auditEventsFor(db, { targetType: 'group', targetId: group.id })).every((e) => e.actor?.username === `scim:${name}`));
+    });
+
+    test('discovery: ServiceProviderConfig, Schemas, ResourceTypes', async () => {
+      const { call, refused } = await client();
+      const spc = (await call('GET', 'ServiceProviderConfig')).body as Body;
+      assert.equal(spc.patch.supported, true);
+      assert.equal(spc.bulk.supported, false);
+      assert.equal(spc.etag.supported, true);
+      const schemas = (await call('GET', 'Schemas')).body as Body;
+      assert.deepEqual(
+        schemas.Resources.map((s: Body) => s.id),
+        [USER, GROUP],
+      );
+      assert.equal(((await call('GET', `Schemas/${USER}`)).body as Body).name, 'User');
+      assert.equal(((await call('GET', 'ResourceTypes/Group')).body as Body).endpoint, '/Groups');
+      await refused(call('GET', 'ResourceTypes/Device'), 404);
+    });
+
+    test('tokens: shown once, stored as a hash, revoked ones refused; issuing and revoking audited', async () => {
+      const db: Database = await store.open();
+      const by = { actor: { id: null, username: 'cli' } };
+      const { token, record } = await issueScimToken(db, { name: 'Okta' }, by);
+      assert.equal((await authenticateScimToken(db, token, Date.now()))?.id, record.id);
+      assert.equal(await authenticateScimToken(db, `${token}x`, Date.now()), undefined);
+      const row = await db.prisma.scimToken.findUnique({ where: { id: record.id } });
+      assert.ok(row && row.tokenHash !== token && !JSON.stringify(row).includes(token));
+      assert.ok((await listScimTokens(db)).some((t) => t.id === record.id && t.lastUsedAt !== null));
+      await revokeScimToken(db, record.id, { now: Date.now(), by });
+      assert.equal(await authenticateScimToken(db, token, Date.now()), undefined);
+      const actions = (await auditEventsFor(db, { targetType: 'scim_token', targetId: record.id })).map((e) => e.action);
+      assert.deepEqual(actions.sort(), ['scim_token.issued', 'scim_token.revoked']);
+    });
+  });
+}
