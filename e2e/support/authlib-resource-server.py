@@ -56,7 +56,8 @@ class Api(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path != '/api':
             return self.answer(404, {'error': 'not_found'})
-        request = HttpRequest('GET', f'http://127.0.0.1{self.path}', headers=dict(self.headers.items()))
+        # self.headers looks names up without case (a dict would miss the `authorization` fetch sends).
+        request = HttpRequest('GET', f'http://127.0.0.1{self.path}', headers=self.headers)
         try:
             token = require_oauth.validate_request([scope], request)
         except OAuth2Error as error:
