@@ -28,7 +28,7 @@ after(async () => {
 
 test('an Authlib API accepts an active opaque or JWT access token with its scope and audience, and refuses it once revoked', {
   skip,
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   assert.ok(hasAuthlib(), 'python3-authlib and python3-requests are installed (.ci/run installs them)');
   const db = database(databaseUrl);

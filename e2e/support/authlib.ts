@@ -4,6 +4,7 @@
  * for e2e/protocol/authlib-introspection.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** Debian's interpreter, where its python3-authlib is installed (a python3 earlier on PATH may be another one). */
@@ -61,5 +62,10 @@ export async function startAuthlibApi(settings: AuthlibApiSettings): Promise<Aut
     await stop();
     throw new Error(`the Authlib resource server did not start:\n${output}`);
   }
+  // Never what keeps the test's process alive (node:test runs a file's after hooks only once its loop is empty, so
+  // a child holding it would hang the file after a timed-out test), and never left behind when it exits.
+  child.unref();
+  for (const pipe of [child.stdout, child.stderr]) (pipe as unknown as Socket).unref();
+  process.once('exit', () => child.kill('SIGTERM'));
   return { url: `http://127.0.0.1:${port}/api`, stop };
 }
