@@ -42,10 +42,11 @@ class GatehouseIntrospection(IntrospectTokenValidator):
         return response.json()
 
     def validate_token(self, token, scopes, request):
-        super().validate_token(token, scopes, request)
-        aud = token.get('aud')
-        if audience not in (aud if isinstance(aud, list) else [aud]):
+        # The audience first: a token for another API is no token here (invalid_token), whatever its scope.
+        aud = token.get('aud') if token else None
+        if token and token.get('active') and audience not in (aud if isinstance(aud, list) else [aud]):
             raise InvalidTokenError(description='the token is for another API')
+        super().validate_token(token, scopes, request)
 
 
 require_oauth = ResourceProtector()
