@@ -20,6 +20,11 @@ export interface Target {
   bases?: string[];
   client: { id: string; secret: string; redirectUri: string; scope: string };
   user: { username: string; password: string };
+  /**
+   * The JWT rows' API (bench/setup.ts registerBenchApi): its identifier, and the permission the client is granted
+   * (client_credentials) and the user's role grants (code flow). Undefined where none is registered (the baseline).
+   */
+  api?: { resource: string; scope: string };
   /** The federated sign-in row: the connection to the bench's upstream and who signs in there (bench/federation.ts). */
   federation?: { slug: string; login: string };
 }
@@ -54,16 +59,20 @@ export function pkce(): Pkce {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-export function authorizationUrl(target: Target, { challenge }: Pkce): URL {
+/** With `forApi`, for the target's API (RFC 8707 `resource`, its permission in the scope): the code of a JWT access token. */
+export function authorizationUrl(target: Target, { challenge }: Pkce, forApi = false): URL {
   const url = new URL('/oauth/authorize', target.base);
+  const api = forApi ? target.api : undefined;
+  if (forApi && !api) throw new Error(`${target.name}: no API registered for the JWT rows`);
   url.search = new URLSearchParams({
     client_id: target.client.id,
     response_type: 'code',
     redirect_uri: target.client.redirectUri,
-    scope: target.client.scope,
+    scope: api ? `${target.client.scope} ${api.scope}` : target.client.scope,
     state: randomBytes(8).toString('base64url'),
     code_challenge: challenge,
     code_challenge_method: 'S256',
+    ...(api && { resource: api.resource }),
   }).toString();
   return url;
 }
@@ -73,10 +82,10 @@ export function authorizationUrl(target: Target, { challenge }: Pkce): URL {
  * consent form, back to the client with a code. With a browser that already
  * holds a session and a grant, the provider answers with the code directly.
  */
-export async function authorize(browser: Browser): Promise<{ code: string; verifier: string }> {
+export async function authorize(browser: Browser, forApi = false): Promise<{ code: string; verifier: string }> {
   const { target } = browser;
   const p = pkce();
-  const location = await signInAt(browser, authorizationUrl(target, p), target.user);
+  const location = await signInAt(browser, authorizationUrl(target, p, forApi), target.user);
   const code = location.searchParams.get('code');
   if (!code) throw new Error(`${target.name}: no code in ${location} (${location.searchParams.get('error_description') ?? ''})`);
   return { code, verifier: p.verifier };
@@ -85,12 +94,13 @@ export async function authorize(browser: Browser): Promise<{ code: string; verif
 export const basicAuth = (target: Target) =>
   `Basic ${Buffer.from(`${encodeURIComponent(target.client.id)}:${encodeURIComponent(target.client.secret)}`).toString('base64')}`;
 
-export function codeRedemptionBody(target: Target, code: { code: string; verifier: string }): string {
+export function codeRedemptionBody(target: Target, code: { code: string; verifier: string }, resource?: string): string {
   return new URLSearchParams({
     grant_type: 'authorization_code',
     code: code.code,
     redirect_uri: target.client.redirectUri,
     code_verifier: code.verifier,
+    ...(resource && { resource }),
   }).toString();
 }
 
@@ -180,6 +190,6 @@ export async function pool<T>(count: number, concurrency: number, task: (i: numb
  * grants, as many users would: oidc-provider's in-memory adapter (the
  * baseline's) does work proportional to a grant's token count on every save.
  */
-export function mintCodes(browsers: Browser[], count: number, concurrency = 8) {
-  return pool(count, concurrency, (i) => authorize(browsers[i % browsers.length]));
+export function mintCodes(browsers: Browser[], count: number, concurrency = 8, forApi = false) {
+  return pool(count, concurrency, (i) => authorize(browsers[i % browsers.length], forApi));
 }

@@ -14,8 +14,10 @@ export const ROWS = [
   'discovery',
   'jwks',
   'token',
+  'token_jwt',
   'refresh_token',
   'client_credentials',
+  'client_credentials_jwt',
   'introspection',
   'userinfo',
   'device_code',
@@ -30,8 +32,10 @@ export const ROW_LABELS: Record<RowName, string> = {
   discovery: 'discovery',
   jwks: 'JWKS',
   token: 'token (code + PKCE)',
+  token_jwt: 'token (code + PKCE, JWT for an API)',
   refresh_token: 'refresh_token',
   client_credentials: 'client_credentials',
+  client_credentials_jwt: 'client_credentials (JWT for an API)',
   introspection: 'introspection',
   userinfo: 'userinfo',
   device_code: 'device_code poll (pending)',
@@ -40,6 +44,15 @@ export const ROW_LABELS: Record<RowName, string> = {
   'sign-in': 'full sign-in',
   'federated-sign-in': 'federated sign-in',
 };
+
+/**
+ * Rows whose access token is a JWT (RFC 9068) for the bench's API (Target.api): each beside its opaque row, Gatehouse
+ * only (the baseline registers no API), so the JWT's cost reads as the ratio to the opaque row of the same run.
+ */
+export const JWT_ROWS: Partial<Record<RowName, RowName>> = { token_jwt: 'token', client_credentials_jwt: 'client_credentials' };
+
+/** Rows that redeem a code from the pool (minted before each measurement). */
+export const CODE_ROWS: readonly RowName[] = ['token', 'token_jwt'];
 
 /** Rows that are whole browser sign-ins (concurrent flows, not autocannon). */
 export const SIGN_IN_ROWS: readonly RowName[] = ['sign-in', 'federated-sign-in'];
@@ -145,12 +158,19 @@ function requestsFor(
       return {
         requests: [{ method: 'POST', path: '/oauth/token', headers: { 'content-type': form, authorization: basic }, body: 'grant_type=client_credentials' }],
       };
-    case 'token': {
+    case 'client_credentials_jwt': {
+      const body = new URLSearchParams({ grant_type: 'client_credentials', resource: apiOf(target).resource, scope: apiOf(target).scope }).toString();
+      return { requests: [{ method: 'POST', path: '/oauth/token', headers: { 'content-type': form, authorization: basic }, body }] };
+    }
+    case 'token':
+    case 'token_jwt': {
       const codes = pools.codes.splice(0);
+      // RFC 8707 §2.2: the resource again on the token request, as docs/authorization.md tells apps to.
+      const resource = row === 'token_jwt' ? apiOf(target).resource : undefined;
       let i = 0;
       return {
         amount: Math.max(connections, codes.length - spareCodes(connections)),
-        requests: [clientPost('/oauth/token', basic, () => codeRedemptionBody(target, codes[i++ % codes.length]))],
+        requests: [clientPost('/oauth/token', basic, () => codeRedemptionBody(target, codes[i++ % codes.length], resource))],
       };
     }
     case 'refresh_token': {
@@ -210,6 +230,11 @@ function requestsFor(
       };
     }
   }
+}
+
+function apiOf(target: Target): NonNullable<Target['api']> {
+  if (!target.api) throw new Error(`${target.name}: no API registered for the JWT rows`);
+  return target.api;
 }
 
 /** A poll of a device code no one confirmed is answered 400 authorization_pending or slow_down (RFC 8628 §3.5): that is its success. */

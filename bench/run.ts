@@ -7,8 +7,8 @@
  *   npm run bench [-- options]
  *     --skip-build         use the existing .next-bench build
  *     --quick              smoke run: 1 round of 1 s per row
- *     --rows=a,b           only these rows (discovery, jwks, token, refresh_token,
- *                          client_credentials, introspection, userinfo, device_code,
+ *     --rows=a,b           only these rows (discovery, jwks, token, token_jwt, refresh_token,
+ *                          client_credentials, client_credentials_jwt, introspection, userinfo, device_code,
  *                          dpop_client_credentials, dpop_userinfo, sign-in, federated-sign-in)
  *     --seconds=N          seconds per measurement (default 3)
  *     --rounds=N           rounds per row and connection count (default 2)
@@ -39,7 +39,7 @@ import { DIST_DIRS, DIST_DIR_VARIABLE } from '../lib/config/dist-dir.ts';
 import { mintCodes, type Browser, type Target } from './flows.ts';
 import { measureLimits, type Limits } from './limits.ts';
 import { startFederation } from './federation.ts';
-import { ROWS, runRow, SIGN_IN_ROWS, spareCodes, type Pools, type RowName, type Sample } from './load.ts';
+import { CODE_ROWS, JWT_ROWS, ROWS, runRow, SIGN_IN_ROWS, spareCodes, type Pools, type RowName, type Sample } from './load.ts';
 import { profileMarkdown, summarizeProfile, type Window } from './profile.ts';
 import { nextBin, peakRssMb, samplePeaks, type Server } from './servers.ts';
 import { analyzeTables, checkTokens, postgresSchema, preparePools, startBaselineLike, startGatehouseOn, startNextStartOn, type Context } from './setup.ts';
@@ -181,16 +181,16 @@ async function main() {
   const windows = new Map<string, Window[]>();
   /** Last measured token rate per server and connection count: how many codes the next run needs. */
   const tokenRate = new Map<string, number>();
-  const codesFor = async (t: Target, connections: number, secs: number) => {
+  const codesFor = async (row: RowName, t: Target, connections: number, secs: number) => {
     const { browsers, pools } = prepared.get(t.name)!;
-    const rate = tokenRate.get(`${t.name}/${connections}`) ?? tokenRate.get(`${t.name}/warm`) ?? 200;
+    const rate = tokenRate.get(`${row}/${t.name}/${connections}`) ?? tokenRate.get(`${row}/${t.name}/warm`) ?? 200;
     const count = Math.min(20_000, Math.max(30, 2 * connections, Math.ceil(rate * secs * 1.1))) + spareCodes(connections);
-    pools.codes = await mintCodes(browsers, count);
+    pools.codes = await mintCodes(browsers, count, 8, row === 'token_jwt');
   };
   const meter = cpuMeter(process.env.BENCH_DATABASE_URL);
   cleanups.push(() => meter.close());
   const measure = async (row: RowName, t: Target, connections: number, secs: number, round: number) => {
-    if (row === 'token') await codesFor(t, connections, secs);
+    if (CODE_ROWS.includes(row)) await codesFor(row, t, connections, secs);
     // Every instance of the configuration (they share its name): CPU summed over all of them.
     const pids = servers.filter((s) => s.name === t.name && s.child.pid !== undefined).map((s) => s.child.pid!);
     const stores = t.name !== 'baseline';
@@ -210,19 +210,21 @@ async function main() {
     const targets = allTargets.filter((t) =>
       row === 'federated-sign-in'
         ? t.federation !== undefined && t.name !== 'gatehouse-next-start'
-        : row !== 'sign-in' || (t.name !== 'gatehouse-next-start' && !t.bases),
+        : JWT_ROWS[row]
+          ? t.api !== undefined
+          : row !== 'sign-in' || (t.name !== 'gatehouse-next-start' && !t.bases),
     );
     // Warm-up, not recorded: JIT, connection pools, caches.
     for (const t of targets) {
       const warm = await measure(row, t, SIGN_IN_ROWS.includes(row) ? 4 : 8, quick ? 0.5 : 1, 0);
-      if (row === 'token') tokenRate.set(`${t.name}/warm`, warm.rps);
+      if (CODE_ROWS.includes(row)) tokenRate.set(`${row}/${t.name}/warm`, warm.rps);
     }
     windows.clear();
     for (const connections of connectionCounts) {
       for (let round = 1; round <= rounds; round++) {
         for (const t of targets) {
           const s = await measure(row, t, connections, seconds, round);
-          if (row === 'token') tokenRate.set(`${t.name}/${connections}`, s.rps);
+          if (CODE_ROWS.includes(row)) tokenRate.set(`${row}/${t.name}/${connections}`, s.rps);
           samples.push(s);
           const failures = s.failed ? `, ${s.failed} failed ${JSON.stringify(s.statuses)}` : '';
           const cpu = s.cpu && s.ok ? `, CPU/request ${Math.round(((s.cpu.server + s.cpu.database + s.cpu.redis) * 1000) / s.ok)} µs` : '';

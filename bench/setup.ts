@@ -17,6 +17,7 @@ import { listActiveSigningKeys } from '../lib/db/secrets.ts';
 import { findAccount, findCredentials } from '../lib/users/repository.ts';
 import { registerClient } from '../lib/clients/manage.ts';
 import { createUser } from '../lib/users/manage.ts';
+import { addRolePermission, assignRole, createApi, createRole, grantClientPermission } from '../lib/authorization/manage.ts';
 import type { BaselineConfig } from './baseline-server.ts';
 import { authorize, basicAuth, Browser, mintCodes, pool, redeem, type Target } from './flows.ts';
 import type { Pools } from './load.ts';
@@ -72,6 +73,8 @@ export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: 
   });
   const password = randomBytes(18).toString('base64url');
   await createUser(db, { username: 'bench-user', password, email: 'bench-user@example.test', name: 'Bench Person' });
+  // Another checkout may predate APIs (lib/authorization): its JWT rows are left out.
+  const api = cwd ? undefined : await registerBenchApi(db, client.id, 'bench-user');
 
   // Restart: scripts/server.mjs (what `npm start` runs) on a built app and an existing database, the everyday start.
   await server.stop();
@@ -99,8 +102,25 @@ export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: 
       ...(replicas.length > 0 && { bases: [server, ...replicas].map((s) => s.base) }),
       client: { id: client.id, secret: clientSecret!, redirectUri: REDIRECT_URI, scope: SCOPE },
       user: { username: 'bench-user', password },
+      ...(api && { api }),
     },
   };
+}
+
+/**
+ * The JWT rows' API (docs/authorization.md): JWT access tokens (RFC 9068) carrying the person's roles and groups,
+ * so a token costs the roles lookup too. The client is granted its permission (client_credentials), and the user
+ * a role that grants it (code flow: consent and token carry what the roles grant).
+ */
+async function registerBenchApi(db: Database, clientId: string, username: string): Promise<NonNullable<Target['api']>> {
+  const resource = 'https://bench-api.example.test/';
+  const scope = 'bench:read';
+  await createApi(db, { identifier: resource, name: 'Bench API', tokenFormat: 'jwt', rolesInToken: true, permissions: [{ name: scope }] });
+  await createRole(db, { name: 'bench-reader' });
+  await addRolePermission(db, 'bench-reader', resource, scope);
+  await assignRole(db, 'bench-reader', { user: username });
+  await grantClientPermission(db, clientId, resource, scope);
+  return { resource, scope };
 }
 
 /** The baseline with the first Gatehouse's client (plaintext secret), keys, account and TTLs. */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { ROW_LABELS, ROWS, type RowName, type Sample } from './load.ts';
+import { JWT_ROWS, ROW_LABELS, ROWS, type RowName, type Sample } from './load.ts';
 import type { Limits } from './limits.ts';
 
 /** What a run writes to results/<timestamp>.json. */
@@ -113,6 +113,7 @@ export function markdownTable(rows: TableRow[], gatehouses: string[], limits?: L
   for (const g of gatehouses) head.push(gatehouses.length > 1 ? `${label(g).replace('Gatehouse ', '')} / baseline` : 'Gatehouse/baseline');
   head.push('target');
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
+  const byRow = new Map(rows.map((r) => [`${r.row}/${r.connections}`, r.cells]));
   for (const { row, connections, cells } of rows) {
     const base = cells.baseline;
     const cols = [ROW_LABELS[row], String(connections)];
@@ -123,18 +124,26 @@ export function markdownTable(rows: TableRow[], gatehouses: string[], limits?: L
     const ratios = gatehouses.map((g) => (cells[g] && base?.rps ? cells[g].rps / base.rps : NaN));
     cols.push(...ratios.map((r) => (Number.isNaN(r) ? '–' : `${r.toFixed(2)}×`)));
     const real = gatehouses.map((g, i) => ({ g, i })).filter(({ g }) => checked(g));
-    cols.push(
-      targetNote(
-        row,
-        connections,
-        real.map(({ g }) => cells[g]),
-        real.map(({ i }) => ratios[i]),
-        limits,
-      ),
+    const opaqueRow = JWT_ROWS[row];
+    const opaque = opaqueRow ? byRow.get(`${opaqueRow}/${connections}`) : undefined;
+    const note = targetNote(
+      row,
+      connections,
+      real.map(({ g }) => cells[g]),
+      real.map(({ i }) => ratios[i]),
+      limits,
     );
+    cols.push(opaque ? [jwtNote(real.map(({ g }) => [cells[g], opaque[g]])), note].filter(Boolean).join(', ') : note);
     lines.push(`| ${cols.join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+/** Issue 25's target for a JWT row: each Gatehouse's rate within 10 % of its own opaque row's, in the same run. */
+function jwtNote(pairs: [Cell | undefined, Cell | undefined][]): string {
+  const ratios = pairs.filter(([jwt, opaque]) => jwt && opaque?.rps).map(([jwt, opaque]) => jwt!.rps / opaque!.rps);
+  if (ratios.length === 0) return '';
+  return `${ratios.map((r) => `${r.toFixed(2)}×`).join('/')} of opaque, ≥0.9× ${ratios.every((r) => r >= 0.9) ? '✓' : '✗'}`;
 }
 
 function targetNote(row: RowName, connections: number, cells: (Cell | undefined)[], ratios: number[], limits?: Limits): string {

@@ -334,6 +334,28 @@ describe('gatehouse CLI', { concurrency: true }, () => {
       assert.equal(JSON.parse(ok(await gatehouse(['user', 'enable', 'alice', '--json'])).stdout).disabled, false);
     });
 
+    test('user delete removes a person by username or id, with a pseudonymous audit entry; an unknown one exits 1', async () => {
+      const dave = JSON.parse(ok(await gatehouse(['user', 'create', 'dave', '--generate-password', '--json'])).stdout);
+      const erin = JSON.parse(ok(await gatehouse(['user', 'create', 'erin', '--generate-password', '--json'])).stdout);
+      assert.deepEqual(JSON.parse(ok(await gatehouse(['user', 'delete', 'dave', '--json'])).stdout), { id: dave.id, deleted: true });
+      assert.match(ok(await gatehouse(['user', 'delete', erin.id])).stdout, /Deleted/);
+      const list = ok(await gatehouse(['user', 'list'])).stdout;
+      assert.doesNotMatch(list, /\bdave\b|\berin\b/);
+      const unknown = await gatehouse(['user', 'delete', 'dave']);
+      assert.equal(unknown.code, 1);
+      assert.match(failure(unknown), /no user named dave/);
+      const db = new Sqlite(dbFile, { readonly: true });
+      try {
+        const entry = db.prepare("SELECT target_label, details FROM audit_events WHERE action = 'user.deleted' AND target_id = ?").get(dave.id) as {
+          target_label: string | null;
+          details: string;
+        };
+        assert.deepEqual([entry.target_label, JSON.parse(entry.details)], [null, { revokedArtifacts: 0 }]);
+      } finally {
+        db.close();
+      }
+    });
+
     test('user unlock lifts a lock and records it; a user who is not locked is left as is; an unknown one exits 1', async () => {
       const { id } = JSON.parse(ok(await gatehouse(['user', 'create', 'carol', '--generate-password', '--json'])).stdout);
       // Locked the way a guessing run locks it, in the counters the CLI reads: here the first failure from a new browser locks new browsers out.

@@ -1,6 +1,6 @@
 /**
  * `gatehouse user ...`: create (with a password or an invitation), list, resend invitations,
- * set passwords, rename, disable, enable and unlock users, and reset their two-step verification.
+ * set passwords, rename, disable, enable, delete and unlock users, and reset their two-step verification.
  * Users are named by username here and by id in the use cases: each command
  * resolves the name once (userIdByUsername, any case). Passwords come from
  * stdin or are generated, never from arguments.
@@ -9,9 +9,10 @@ import { z } from 'zod';
 import { env } from '../../lib/config/env.ts';
 import { BY_CLI } from '../../lib/audit/log.ts';
 import type { UserRecord } from '../../lib/users/repository.ts';
-import { InvalidRequest, parseInput } from '../../lib/platform/errors.ts';
+import { InvalidRequest, NotFound, parseInput } from '../../lib/platform/errors.ts';
 import {
   changePassword,
+  deleteUser,
   disableUser,
   enableUser,
   listUsers,
@@ -22,6 +23,7 @@ import {
   setRole,
   unlockUser,
   userIdByUsername,
+  userIdByUsernameOrId,
   usernameSchema,
 } from '../../lib/users/manage.ts';
 import { VERIFICATION_LINK_HOURS } from '../../lib/mail-links/email-verification.ts';
@@ -243,6 +245,27 @@ they hold is revoked. Exits 1 if there is no such user.
   },
 };
 
+const remove: Command = {
+  summary: 'delete a user for good, ending their sessions and revoking their tokens',
+  help: `Usage: gatehouse user delete <username|id> [--json]
+
+Deletes the account with its two-step verification, links to other providers and
+memberships; first every session ends (apps registered for back-channel logout
+get their logout token) and every token, grant and consent goes. The audit log
+keeps a pseudonymous entry (the account's id, not its username). The same as the
+portal's Delete and DELETE /api/admin/users/{id}. The last enabled owner cannot
+be deleted. Exits 1 if there is no such user.
+`,
+  async run(argv, ctx) {
+    const { positionals: rest } = parseCommand('user delete', argv, {});
+    const [name] = positionals('user delete', rest, ['username|id']);
+    const db = await ctx.db();
+    const id = await userIdByUsernameOrId(db, name);
+    if (!(await deleteUser(db, id, BY_CLI))) throw new NotFound(`no user named ${name}`);
+    return { json: { id, deleted: true }, text: `Deleted ${name}; their sessions ended and their tokens are revoked.` };
+  },
+};
+
 const enable: Command = {
   summary: 'let a disabled user sign in again',
   help: `Usage: gatehouse user enable <username> [--json]
@@ -372,6 +395,7 @@ export const userCommands: Record<string, Command> = {
   'set-role': setRoleCommand,
   disable,
   enable,
+  delete: remove,
   unlock,
   'reset-2fa': resetTwoStep,
   ...importCommands,

@@ -12,7 +12,16 @@ import { Button } from '../ui/button';
 import { FormError, Notice } from '../ui/notice';
 import { CurrentPasswordField } from './fields';
 
-export function DeleteAccountForm({ action, username }: { action: (state: DeleteOwnState, form: FormData) => Promise<DeleteOwnState>; username: string }) {
+export function DeleteAccountForm({
+  action,
+  username,
+  product,
+}: {
+  action: (state: DeleteOwnState, form: FormData) => Promise<DeleteOwnState>;
+  username: string;
+  /** The brand's name, for the refusal when self-deletion was turned off meanwhile. */
+  product: string;
+}) {
   const t = useTranslations('account.data');
   const problems = useTranslations('problems');
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
@@ -22,7 +31,7 @@ export function DeleteAccountForm({ action, username }: { action: (state: Delete
     <form action={formAction} noValidate className="space-y-4">
       {state.status === 'refused' ? (
         <Notice variant="warning" compact>
-          {state.reason === 'only_owner' ? t('onlyOwner') : t('noPassword')}
+          {state.reason === 'only_owner' ? t('onlyOwner') : state.reason === 'turned_off' ? t('deleteTurnedOff', { product }) : t('noPassword')}
         </Notice>
       ) : null}
       <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />

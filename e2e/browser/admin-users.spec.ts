@@ -4,7 +4,7 @@
  * the old one at the Gatehouse login; an admin role is given and taken away
  * (never by its holder); the audit log shows a failed sign-in and a client
  * registration with where they came from, and no secret; a locked user is
- * unlocked from their page. Every test makes its own users and clients, and
+ * unlocked from their page; a person deleted from their page loses their tokens. Every test makes its own users and clients, and
  * acts as its worker's signed-in admin (e2e/support/signed-in.ts). Screenshots land in e2e/screenshots/admin-user*.png
  * and admin-audit-log*.png.
  */
@@ -100,6 +100,21 @@ asAdmin('disabling a user ends their access: their access token introspects as {
   await expect(status(page, 'The user is enabled')).toBeVisible();
   expect(await tryPassword(page.context().browser()!, client, user.username, user.password)).toBe('signed-in');
   expect(await introspect(client, tokens.access_token), 'enabling does not bring revoked tokens back').toEqual({ active: false });
+});
+
+asAdmin('deleting a user from their page ends their access, as their own deletion would, and goes back to the list', async ({ page }) => {
+  const client = await makeClient();
+  const { user, tokens } = await signIn(client, 'openid');
+  await page.goto(`/admin/users/${user.id}`);
+  await page.getByRole('button', { name: 'Delete user' }).click();
+  await expect(alert(page, 'Tick the box to confirm: the account is deleted for good')).toBeVisible();
+  expect((await introspect(client, tokens.access_token)).active, 'an unconfirmed Delete changes nothing').toBe(true);
+  await page.getByLabel(/every token, grant and consent goes/).check();
+  await page.getByRole('button', { name: 'Delete user' }).click();
+  await expect(status(page, 'The user is deleted')).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/users\?notice=deleted$/);
+  expect(await introspect(client, tokens.access_token)).toEqual({ active: false });
+  expect(await tryPassword(page.context().browser()!, client, user.username, user.password), 'the account is gone').toBe('refused');
 });
 
 asAdmin(

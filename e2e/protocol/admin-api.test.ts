@@ -12,7 +12,7 @@ import { registerClient } from '../../lib/clients/manage.ts';
 import { adminRouteExports } from '../../lib/surfaces/admin-api/testing.ts';
 import { adminToken, api, clientCredentials, makeAdminApiClient, portalAdmin, portalSignIn } from '../support/admin-api.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
-import { baseUrl, databaseUrl, discover, makeClient, makeUser, pkce, redirectUri, signIn } from '../support/fixtures.ts';
+import { baseUrl, basic, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
 
 const loopback = /^(127\.0\.0\.1|::1)$/;
 const unique = () => randomBytes(5).toString('hex');
@@ -271,6 +271,27 @@ test("over the API: a user is created with a generated password that signs them 
   assert.deepEqual(
     byAction.body.data.map((e: { action: string }) => e.action),
     ['user.disabled'],
+  );
+});
+
+test('over the API: deleting a user ends their tokens and grants, leaves a pseudonymous audit entry, and a second DELETE is 404', async () => {
+  const automation = await makeAdminApiClient();
+  const token = await adminToken(automation);
+  const app = await makeClient();
+  const { user, tokens } = await signIn(app);
+  const introspect = async () => (await post('/oauth/introspect', { token: tokens.access_token }, { authorization: basic(app.id, app.clientSecret!) })).json();
+  assert.equal((await introspect()).active, true);
+
+  const deleted = await api('DELETE', `/api/admin/users/${user.id}`, { token });
+  assert.equal(deleted.status, 204);
+  assert.deepEqual(await introspect(), { active: false }, 'the access token ended with the account');
+  assert.equal((await api('GET', `/api/admin/users/${user.id}`, { token })).status, 404);
+  assert.equal((await api('DELETE', `/api/admin/users/${user.id}`, { token })).status, 404);
+  const log = await api('GET', `/api/admin/audit-events?action=user.deleted&target=${user.id}`, { token });
+  assert.deepEqual(
+    log.body.data.map((e: { actor: { username: string }; target: { label: string | null } }) => [e.actor.username, e.target.label]),
+    [[`client:${automation.id}`, null]],
+    'the admin named, the person by id only',
   );
 });
 

@@ -128,8 +128,10 @@ test("an owner's account: only an owner changes it; an admin makes no owners", a
     ['POST', `/api/admin/users/${person.id}/disable`],
     ['PUT', `/api/admin/users/${person.id}/role`],
     ['PUT', `/api/admin/users/${person.id}/password`],
+    ['DELETE', `/api/admin/users/${person.id}`],
   ] as const) {
-    const answer = await api(method, path, { token: adminToken_, json: path.endsWith('disable') ? undefined : path.endsWith('role') ? { role: 'user' } : {} });
+    const json = method === 'DELETE' || path.endsWith('disable') ? undefined : path.endsWith('role') ? { role: 'user' } : {};
+    const answer = await api(method, path, { token: adminToken_, json });
     assert.equal(answer.status, 403, `${method} ${path}`);
   }
   assert.equal((await api('PUT', `/api/admin/users/${person.id}/role`, { token: ownerToken, json: { role: 'user' } })).body.role, 'user');

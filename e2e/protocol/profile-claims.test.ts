@@ -3,13 +3,14 @@
 // family_name, picture, locale and zoneinfo under `profile`, the phone number under `phone`, at userinfo (the ID
 // token of a code flow carries scope claims only when its access token is for an API: oidc-provider's
 // conformIdTokenClaims, OIDC Core §5.4) and listed in discovery; an attribute only in the ID token and userinfo of
-// a client an admin mapped it for, under the claim name of that mapping.
+// a client an admin mapped it for, under the claim name of that mapping, and that name in discovery's claims_supported.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
 import { createAttribute, mapClaim, setAttributeValues } from '../../lib/claims/attributes.ts';
 import { database } from '../../lib/db/database.ts';
+import { DISCOVERY_KEPT_MS } from '../../lib/oidc/mounts/node-documents.ts';
 import { updateProfileClaims } from '../../lib/users/profile-claims.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, databaseUrl, discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
@@ -91,4 +92,19 @@ test("a custom attribute reaches only the client an admin mapped it for, under t
   const without = await signInAs(user, await makeClient(), 'openid');
   assert.equal(without.claims[claim], undefined);
   assert.equal(without.userinfo[claim], undefined);
+
+  // Discovery lists the mapped name (an app can be given it) once the replayed document is renewed, within seconds.
+  // The sign-ins above fetched discovery after the mapping existed: the document served then is renewed.
+  assert.ok(await discoveryLists(claim, DISCOVERY_KEPT_MS + 5_000), `claims_supported lists ${claim}`);
 });
+
+/** Whether discovery's claims_supported comes to list `claim` within `ms`. */
+async function discoveryLists(claim: string, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const metadata = (await (await fetch(new URL('/.well-known/openid-configuration', baseUrl))).json()) as { claims_supported: string[] };
+    if (metadata.claims_supported.includes(claim)) return true;
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

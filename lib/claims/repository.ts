@@ -98,6 +98,12 @@ export async function listMappings(db: Database, clientId?: string): Promise<Cla
   return rows.map((row) => ({ clientId: row.clientId, claim: row.claim, attribute: row.attribute.key }));
 }
 
+/** Every claim name some client's mapping gives, once each: what discovery adds to claims_supported (lib/oidc/mapped-claims.ts). */
+export async function mappedClaimNames(db: Database): Promise<string[]> {
+  const rows = await db.prisma.clientClaimMapping.findMany({ distinct: ['claim'], select: { claim: true }, orderBy: { claim: 'asc' } });
+  return rows.map((row) => row.claim);
+}
+
 export async function insertMapping(db: Database, clientId: string, claim: string, attributeId: string): Promise<void> {
   await db.prisma.clientClaimMapping.create({ data: { clientId, claim, attributeId } });
   db.cache.forget(`ClaimMappings:${clientId}`);

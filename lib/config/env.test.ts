@@ -12,3 +12,9 @@ test('a configured ISSUER wins over PORT, reduced to its origin', () => {
   assert.throws(() => parseEnv({ ISSUER: 'https://id.example.com/path' }), /ISSUER: ISSUER must be a bare origin/);
   assert.throws(() => parseEnv({ PORT: 'x' }), /PORT:/);
 });
+
+test('ACCOUNT_SELF_DELETE keeps self-deletion on unless an operator turns it off; anything else refuses to start', () => {
+  assert.equal(parseEnv({}).ACCOUNT_SELF_DELETE, 'on');
+  assert.equal(parseEnv({ ACCOUNT_SELF_DELETE: 'off' }).ACCOUNT_SELF_DELETE, 'off');
+  assert.throws(() => parseEnv({ ACCOUNT_SELF_DELETE: 'no' }), /ACCOUNT_SELF_DELETE:/);
+});

@@ -329,6 +329,12 @@ const envSchema = z.object({
    */
   EMAIL_SIGN_IN_CODES: z.enum(['off', 'on']).default('off'),
   /**
+   * `on` (the default) lets a person delete their own account on /account, after their password again. `off`
+   * leaves deleting to admins (the portal, `gatehouse user delete`, the admin API): /account shows no form, and a
+   * deletion posted anyway is refused. See [Your account](features.md#your-account).
+   */
+  ACCOUNT_SELF_DELETE: z.enum(['off', 'on']).default('on'),
+  /**
    * `on` adds the `groups` and `roles` scopes and claims: a client allowed the scope and asking for it gets
    * the person's groups, or roles (directly or through their groups), by name, in the ID token and at
    * userinfo; discovery lists both in `scopes_supported` and `claims_supported`. `off` by default: what

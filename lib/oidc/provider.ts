@@ -86,7 +86,7 @@ export async function createProvider({
   if (protocol.dPoP) useAtomicReplayDetection(provider, db, now);
   useExtensions(provider, brand, log);
   // Clients' claim mappings in ID tokens and userinfo (lib/claims).
-  useMappedClaims(provider);
+  useMappedClaims(provider, db);
   useStructuredTokenLookup(provider);
   if (config.BACKCHANNEL_LOGOUT === 'on') useQueuedBackchannelLogout(provider, db, now);
   useDynamicRegistration(provider, { throttle, config });

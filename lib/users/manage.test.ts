@@ -167,7 +167,7 @@ for (const storage of testDatabases('users')) {
       );
     });
 
-    test('deleting ends what the user holds, removes the account and records it with their name; not oneself', async () => {
+    test('deleting ends what the user holds, removes the account and records it pseudonymously; not oneself', async () => {
       const { db, user: self, by } = await admin();
       const user = await createUser(db, { username: `gone-${tag()}`, password: 'a long password' });
       const tokenId = `at-${tag()}`;
@@ -180,9 +180,25 @@ for (const storage of testDatabases('users')) {
       assert.ok(await findUserById(db, self.id));
       const events = await auditEventsFor(db, { targetType: 'user', targetId: user.id });
       assert.deepEqual(
-        events.map((e) => [e.action, e.target?.label, e.details]),
-        [['user.deleted', user.username, { revokedArtifacts: 1 }]],
+        events.map((e) => [e.action, e.target?.label, e.actor?.username, e.details]),
+        [['user.deleted', null, self.username, { revokedArtifacts: 1 }]],
       );
+    });
+
+    test("an owner's account only an owner deletes, another admin's only an owner or an admin; the CLI may", async () => {
+      const { db } = await admin();
+      const manager = await createUser(db, { username: `um-${tag()}`, password: 'a long password', role: 'user_manager' });
+      const asManager: AuditBy = { actor: { id: manager.id, username: manager.username, role: 'user_manager' } };
+      const owner = await createUser(db, { username: `ow-${tag()}`, password: 'a long password', role: 'owner' });
+      const other = await createUser(db, { username: `ad-${tag()}`, password: 'a long password', role: 'admin' });
+      const person = await createUser(db, { username: `pe-${tag()}`, password: 'a long password' });
+      await assert.rejects(deleteUser(db, owner.id, asManager), (e: unknown) => e instanceof Forbidden);
+      await assert.rejects(deleteUser(db, other.id, asManager), (e: unknown) => e instanceof Forbidden);
+      const asAdmin: AuditBy = { actor: { id: other.id, username: other.username, role: 'admin' } };
+      await assert.rejects(deleteUser(db, owner.id, asAdmin), (e: unknown) => e instanceof Forbidden);
+      assert.ok(await findUserById(db, owner.id), 'refused: still there');
+      assert.equal(await deleteUser(db, person.id, asManager), true);
+      assert.equal(await deleteUser(db, other.id, BY_CLI), true);
     });
 
     test('a password change is recorded without the password; `self` when users change their own', async () => {

@@ -32,7 +32,7 @@ import {
 import { endAllSessions, endOtherSessions } from '../account/sessions.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { Conflict, Forbidden, NotFound, parseInput } from '../platform/errors.ts';
-import { mayAssign, roleSchema } from '../admin-roles/roles.ts';
+import { mayActOn, mayAssign, roleSchema } from '../admin-roles/roles.ts';
 import { countEnabledOwners } from './repository.ts';
 import { hashPassword, passwordPolicy } from '../platform/passwords.ts';
 import type { Throttle } from '../platform/throttle.ts';
@@ -131,6 +131,13 @@ export async function userIdByUsername(db: Database, username: string): Promise<
   return user.id;
 }
 
+/** A person named by username or, failing that, by id (as the admin API and the portal's addresses name them). */
+export async function userIdByUsernameOrId(db: Database, name: string): Promise<string> {
+  const user = (await findUserByUsername(db, name)) ?? (await findUserById(db, name));
+  if (!user) throw new NotFound(`no user named ${name}`);
+  return user.id;
+}
+
 export async function existingUser(db: Database, id: string): Promise<UserRecord> {
   const user = await findUserById(db, id);
   if (!user) throw new NotFound(`no user ${id}`);
@@ -198,18 +205,37 @@ export async function enableUser(db: Database, id: string, by?: AuditBy): Promis
 }
 
 /**
- * Deletes an account for good: every token, grant and session it holds ends first, then the row goes with its
- * factors, recovery codes and mailed links (cascades). Not one's own (as disabling). The audit entry keeps the
- * username as the target's label, so the log still says who it was.
+ * An admin deletes an account for good (the portal, the admin API, the CLI), with the effects of a person deleting
+ * their own (eraseAccount). Not one's own (as disabling: /account is where a person deletes themselves); an owner's
+ * account only an owner, another admin's only an owner or an admin (mayActOn; the CLI acts as the system); never the
+ * last enabled owner. False when there is no such account.
  */
 export async function deleteUser(db: Database, id: string, by?: AuditBy): Promise<boolean> {
   if (by?.actor?.id === id) throw new Forbidden('you cannot delete your own account');
   const user = await findUserById(db, id);
   if (!user) return false;
+  const role = by?.actor?.role;
+  if (role !== undefined && !mayActOn(role, user.role)) throw new Forbidden(`the ${role} admin role may not delete a person with the ${user.role} role`);
   await keepAnOwner(db, user, 'delete');
-  const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
-  if (!(await deleteUserRow(db, user.id))) return false;
-  await recordAuditBy(db, by, { action: 'user.deleted', target: target(user), details: { revokedArtifacts } });
+  return eraseAccount(db, user.id, by);
+}
+
+/**
+ * Deleting an account, whoever does it: every session ends first (the apps signed in through them get their
+ * back-channel logout tokens where they registered for them: lib/account/repository.ts), then every token, grant
+ * and remembered consent, then the row with its factors, recovery codes, mailed links and memberships (cascades).
+ * The audit entry is pseudonymous: the account's id (earlier entries name it too), never its username. `self`: the
+ * person deleted their own (lib/users/own-account.ts). False when the row was gone already.
+ */
+export async function eraseAccount(db: Database, id: string, by: AuditBy | undefined, self = false): Promise<boolean> {
+  const revokedArtifacts = await destroyArtifactsOfAccount(db, id);
+  await deleteConsentsOf(db, id);
+  if (!(await deleteUserRow(db, id))) return false;
+  await recordAuditBy(db, by, {
+    action: 'user.deleted',
+    target: { type: 'user', id, label: null },
+    details: { revokedArtifacts, ...(self && { self: true as const }) },
+  });
   return true;
 }
 

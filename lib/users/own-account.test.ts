@@ -50,7 +50,7 @@ for (const storage of testDatabases('own-account')) {
 
     test('deleting one’s own account needs the password and the box; it ends the sessions and leaves a pseudonymous entry', async () => {
       const db = await storage.open();
-      const ctx = { ...testContext(db), now: Date.now };
+      const ctx = { ...testContext(db), now: Date.now, selfDelete: true };
       const t = tag();
       const user = await createUser(db, { username: `leaving-${t}`, password: 'my own password' });
       const holder = { id: user.id, username: user.username };
@@ -73,9 +73,19 @@ for (const storage of testDatabases('own-account')) {
       assert.deepEqual([entry.actor?.username, entry.target?.label, entry.details], ['deleted account', null, { revokedArtifacts: 1, self: true }]);
     });
 
+    test('with ACCOUNT_SELF_DELETE=off a person cannot delete their own account, even with the password and the box', async () => {
+      const db = await storage.open();
+      const ctx = { ...testContext(db), now: Date.now, selfDelete: false };
+      const user = await createUser(db, { username: `staying-${tag()}`, password: 'my own password' });
+      const answer = await deleteOwnAccount(ctx, user, form({ currentPassword: 'my own password', confirm: 'on' }));
+      assert.deepEqual(answer, { status: 'refused', reason: 'turned_off' });
+      assert.ok(await findUserById(db, user.id), 'still there');
+      assert.deepEqual(await auditEventsFor(db, { targetId: user.id, actions: ['user.deleted'] }), []);
+    });
+
     test('the last owner cannot delete themselves; an owner among others can', async () => {
       const db = await storage.open();
-      const ctx = { ...testContext(db), now: Date.now };
+      const ctx = { ...testContext(db), now: Date.now, selfDelete: true };
       const t = tag();
       // Any owners the other tests made are demoted first, so this one is the last.
       await db.prisma.user.updateMany({ where: { role: 'owner' }, data: { role: 'admin' } });

@@ -6,22 +6,21 @@
  * Deleting needs the current password again (throttled, a wrong one audited, as every sensitive
  * /account change) and a ticked confirmation. Every session ends first (the apps signed in through
  * them get their back-channel logout tokens where they registered for them), then every token and
- * grant, then the account with its factors, links and memberships. The audit log keeps a
- * pseudonymous entry: the account's id, not its username. The last enabled owner cannot leave.
+ * grant, then the account with its factors, links and memberships (lib/users/manage.ts eraseAccount, as when an
+ * admin deletes it). The audit log keeps a pseudonymous entry: the account's id, not its username. The last enabled
+ * owner cannot leave. ACCOUNT_SELF_DELETE=off leaves deleting to admins.
  */
 import { connectedApps } from '../account/apps.ts';
-import { destroyArtifactsOfAccount } from '../account/repository.ts';
 import { activeSessions, type AccountHolder } from '../account/sessions.ts';
 import { passwordProblem } from '../account/two-step.ts';
 import { auditEventsFor, recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { accessOf } from '../authorization/repository.ts';
-import { deleteConsentsOf } from '../consents/repository.ts';
 import type { Database } from '../db/database.ts';
 import type { FactorContext } from '../factors/second-step.ts';
 import { listIdentitiesOf } from '../federation/repository.ts';
 import { formText, type FieldProblems } from '../platform/forms.ts';
-import { secondFactorsOf } from './manage.ts';
-import { countEnabledOwners, deleteUser, findCredentialsById, findUserById } from './repository.ts';
+import { eraseAccount, secondFactorsOf } from './manage.ts';
+import { countEnabledOwners, findCredentialsById, findUserById } from './repository.ts';
 
 /** The most audit entries a download holds (newest first): a person's whole history, for all but the busiest. */
 export const OWN_AUDIT_ENTRIES = 1000;
@@ -91,16 +90,26 @@ export async function ownData(db: Database, holder: AccountHolder, sessionTtlSec
 
 export type OwnData = NonNullable<Awaited<ReturnType<typeof ownData>>>;
 
-/** `refused`: a rule keeps the account (`only_owner`), or it has no password to confirm with (`no_password`). */
+/**
+ * `refused`: a rule keeps the account (`only_owner`), it has no password to confirm with (`no_password`), or the
+ * operator turned self-deletion off (`turned_off`, ACCOUNT_SELF_DELETE=off).
+ */
 export type DeleteOwnState =
   | { status: 'idle' }
   | { status: 'invalid'; errors: FieldProblems<'currentPassword' | 'confirm'> }
-  | { status: 'refused'; reason: 'only_owner' | 'no_password' }
+  | { status: 'refused'; reason: 'only_owner' | 'no_password' | 'turned_off' }
   | { status: 'deleted' };
 
 /** Deletes the person's own account, after their password and a ticked confirmation. */
-export async function deleteOwnAccount(ctx: FactorContext, holder: AccountHolder, form: FormData, by?: AuditBy): Promise<DeleteOwnState> {
+export async function deleteOwnAccount(
+  ctx: FactorContext & { selfDelete: boolean },
+  holder: AccountHolder,
+  form: FormData,
+  by?: AuditBy,
+): Promise<DeleteOwnState> {
   const { db } = ctx;
+  // ACCOUNT_SELF_DELETE=off: the page shows no form, and one posted anyway is refused here.
+  if (!ctx.selfDelete) return { status: 'refused', reason: 'turned_off' };
   const user = await findUserById(db, holder.id);
   if (!user) return { status: 'deleted' };
   // A person who signs in only elsewhere or with a passkey has no password to type: an admin deletes them.
@@ -109,17 +118,9 @@ export async function deleteOwnAccount(ctx: FactorContext, holder: AccountHolder
   const problem = await passwordProblem(ctx, holder, form, by);
   const confirmed = formText(form, 'confirm', 10) !== '';
   if (problem || !confirmed) return { status: 'invalid', errors: { ...problem, ...(confirmed ? {} : { confirm: [{ code: 'unconfirmed' }] }) } };
-  // Sessions first, so their logout tokens are queued for the apps (lib/account/repository.ts), then tokens and grants.
-  const revokedArtifacts = await destroyArtifactsOfAccount(db, user.id);
-  await deleteConsentsOf(db, user.id);
-  if (!(await deleteUser(db, user.id))) return { status: 'deleted' };
-  // Pseudonymous: the id stays (other entries name it), the username goes.
+  // Pseudonymous: the id stays (other entries name it), the username goes, as actor too.
   const pseudonym = { id: user.id, username: 'deleted account' };
-  await recordAuditBy(db, by && { ...by, actor: pseudonym }, {
-    action: 'user.deleted',
-    target: { type: 'user', id: user.id, label: null },
-    details: { revokedArtifacts, self: true },
-  });
+  await eraseAccount(db, user.id, by && { ...by, actor: pseudonym }, true);
   return { status: 'deleted' };
 }
 

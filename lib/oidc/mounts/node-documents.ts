@@ -7,6 +7,11 @@
  * kept, byte for byte, and replayed with a fresh X-Request-Id; a request with a
  * query, an Origin (CORS) or another method still goes to the provider.
  *
+ * The discovery document is kept only DISCOVERY_KEPT_MS: its claims_supported
+ * carries the clients' mapped claim names, which admins change at any time from
+ * any instance or the CLI (lib/oidc/mapped-claims.ts); the JWKS for as long as
+ * the provider serves.
+ *
  * Why here and not in the provider's chain (lib/oidc/extensions/): what a replay
  * saves is the Koa chain itself (its context, the middleware, the router), so
  * inside that chain it would save little. Both mounts answer the same: this
@@ -16,26 +21,39 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { routes } from '../configuration.ts';
 
-const staticDocuments = new Set(['/.well-known/openid-configuration', routes.jwks]);
+/** How long a replayed document is kept: a change to a claim mapping shows in discovery this much later at most. */
+export const DISCOVERY_KEPT_MS = 5_000;
+const keptFor = new Map<string, number>([
+  ['/.well-known/openid-configuration', DISCOVERY_KEPT_MS],
+  [routes.jwks, Number.POSITIVE_INFINITY],
+]);
 const perRequestHeaders = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 interface Document {
   headers: OutgoingHttpHeaders;
   body: Buffer;
+  keptUntil: number;
 }
 
 export class StaticDocuments {
   readonly #documents = new Map<string, Document>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
 
   /**
    * Replays the document `pathname` names, if it is one and kept; otherwise lets
    * the provider answer, keeping its 200 answer. False when the provider must answer.
    */
   replay(req: IncomingMessage, res: ServerResponse, pathname: string, hasQuery: boolean, requestId: string): boolean {
-    if (req.method !== 'GET' || hasQuery || !staticDocuments.has(pathname) || req.headers.origin !== undefined) return false;
+    const keepFor = keptFor.get(pathname);
+    if (req.method !== 'GET' || hasQuery || keepFor === undefined || req.headers.origin !== undefined) return false;
     const document = this.#documents.get(pathname);
-    if (!document) {
-      keep(res, (kept) => this.#documents.set(pathname, kept));
+    if (!document || document.keptUntil <= this.#now()) {
+      const keptUntil = this.#now() + keepFor;
+      keep(res, (kept) => this.#documents.set(pathname, { ...kept, keptUntil }));
       return false;
     }
     res.statusCode = 200;
@@ -47,7 +65,7 @@ export class StaticDocuments {
 }
 
 /** Lets the provider answer, keeping a copy of a 200 answer. */
-function keep(res: ServerResponse, store: (document: Document) => void): void {
+function keep(res: ServerResponse, store: (document: Omit<Document, 'keptUntil'>) => void): void {
   const chunks: Buffer[] = [];
   const { write, end } = res;
   const collect = (chunk: unknown, encoding: unknown) => {

@@ -19,5 +19,10 @@ export async function ownDataOf(user: SignedInUser): Promise<OwnData | undefined
 
 export async function deleteOwn(user: SignedInUser, form: FormData): Promise<DeleteOwnState> {
   const ctx = serverContext();
-  return deleteOwnAccount({ db: ctx.db, throttle: ctx.throttle, now: ctx.now }, user, form, await bySelf(user));
+  return deleteOwnAccount({ db: ctx.db, throttle: ctx.throttle, now: ctx.now, selfDelete: selfDeleteAllowed() }, user, form, await bySelf(user));
+}
+
+/** ACCOUNT_SELF_DELETE: whether /account/data offers deleting one's own account. */
+export function selfDeleteAllowed(): boolean {
+  return serverContext().config.ACCOUNT_SELF_DELETE === 'on';
 }

@@ -390,6 +390,19 @@ export const operations = {
     response: userSchema,
     errors: ['not_found'],
   },
+  deleteUser: {
+    method: 'DELETE',
+    permission: 'users.manage',
+    actsOn: 'user',
+    path: '/api/admin/users/{id}',
+    tag: 'users',
+    summary: 'Delete a user for good, ending their sessions (with back-channel logout) and revoking their tokens, grants and consents',
+    description:
+      "The same as a person deleting their own account on /account: the audit log keeps a pseudonymous entry (the account's id, not its username). 403 for one's own account, for the last enabled owner, and for an owner's account unless the caller acts as an owner.",
+    params: userId,
+    status: 204,
+    errors: ['not_found'],
+  },
   listSigningKeys: {
     method: 'GET',
     permission: 'system.read',

@@ -19,6 +19,7 @@ import { addUser, changeProfile } from '../../users/onboarding.ts';
 import type { Throttle } from '../../platform/throttle.ts';
 import {
   changePassword,
+  deleteUser as deleteUserUseCase,
   disableUser as disableUserUseCase,
   enableUser as enableUserUseCase,
   findUserById,
@@ -117,6 +118,10 @@ export const enableUser = endpoint(operations.enableUser, async ({ db, throttle,
 export const disableUser = endpoint(operations.disableUser, async ({ db, throttle, params, by }) =>
   withLock(db, throttle, await disableUserUseCase(db, (await existing(db, params.id)).id, by)),
 );
+
+export const deleteUser = endpoint(operations.deleteUser, async ({ db, params, by }) => {
+  if (!(await deleteUserUseCase(db, (await existing(db, params.id)).id, by))) throw notFound(params.id);
+});
 
 /** Idempotent: the answer is the user, unlocked, whether or not there was a lock (the audit log says which). */
 export const unlockUser = endpoint(operations.unlockUser, async ({ db, throttle, params, by }) => {

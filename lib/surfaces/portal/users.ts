@@ -26,6 +26,7 @@ import { Conflict, Forbidden, InvalidRequest, NotFound } from '../../platform/er
 import { formProblems } from '../../platform/forms.ts';
 import {
   changePassword,
+  deleteUser,
   disableUser,
   enableUser,
   findUserById,
@@ -288,6 +289,17 @@ async function change(id: string, fn: (user: UserRecord) => Promise<unknown>): P
 export async function setUserEnabledFor(admin: AdminUser, id: string, enabled: boolean): Promise<UserChange> {
   const by = await byAdmin(admin);
   return change(id, (user) => (enabled ? enableUser(serverContext().db, user.id, by) : disableUser(serverContext().db, user.id, by)));
+}
+
+/**
+ * Deletes the person for good, with the effects of their deleting their own account (deleteUser): not oneself, an
+ * owner only by an owner, never the last owner (`refused`).
+ */
+export async function deleteUserFor(admin: AdminUser, id: string): Promise<UserChange> {
+  const by = await byAdmin(admin);
+  return change(id, async (user) => {
+    if (!(await deleteUser(serverContext().db, user.id, by))) throw new NotFound(`no user ${user.id}`);
+  });
 }
 
 /**

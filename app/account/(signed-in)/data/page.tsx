@@ -5,6 +5,7 @@ import { DeleteAccountForm } from '@/components/account/delete-account-form';
 import { buttonLook } from '@/components/ui/button';
 import { Card, PageHeader } from '@/components/ui/card';
 import { brand } from '@/lib/config/brand';
+import { selfDeleteAllowed } from '@/lib/surfaces/account/own-data';
 import { requireUser } from '@/lib/surfaces/portal/session';
 import { deleteOwnAccountAction } from '../../actions';
 
@@ -27,9 +28,16 @@ export default async function DataPage() {
             {t('downloadButton')}
           </a>
         </Card>
-        <Card title={t('delete')} description={t('deleteDescription', { product: brand().name })}>
-          <DeleteAccountForm action={deleteOwnAccountAction} username={user.username} />
-        </Card>
+        {/* ACCOUNT_SELF_DELETE=off: no form (the action refuses one posted anyway), only whom to ask. */}
+        {selfDeleteAllowed() ? (
+          <Card title={t('delete')} description={t('deleteDescription', { product: brand().name })}>
+            <DeleteAccountForm action={deleteOwnAccountAction} username={user.username} product={brand().name} />
+          </Card>
+        ) : (
+          <Card title={t('delete')} description={t('deleteTurnedOff', { product: brand().name })}>
+            {null}
+          </Card>
+        )}
       </div>
     </>
   );

@@ -4,6 +4,7 @@ import { notFound, redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import {
   createUserFromForm,
+  deleteUserFor,
   endSessionsFor,
   resetFactorsFor,
   resendInvitationFor,
@@ -23,8 +24,9 @@ import { afterChange, afterForm, asAdmin, createRecord, editRecord, recordPath }
 const userPath = (id: string) => recordPath('users', id);
 
 /** What an unticked confirmation says, in the admin area's words. */
-const unconfirmed = async (key: 'disableUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed' | 'roleUnconfirmed' | 'unlinkUnconfirmed') =>
-  (await getTranslations('admin.user'))(key);
+const unconfirmed = async (
+  key: 'disableUnconfirmed' | 'deleteUnconfirmed' | 'resetUnconfirmed' | 'endUnconfirmed' | 'revokeUnconfirmed' | 'roleUnconfirmed' | 'unlinkUnconfirmed',
+) => (await getTranslations('admin.user'))(key);
 
 export async function createUserAction(_state: NewUserState, form: FormData): Promise<NewUserState> {
   return createRecord('users', (admin) => createUserFromForm(admin, form));
@@ -44,6 +46,19 @@ export async function disableUserAction(id: string, _state: Confirmation, form: 
   return confirmOrSay(form, await unconfirmed('disableUnconfirmed'), async () => {
     const result = await asAdmin('users.manage', userPath(id), (admin) => setUserEnabledFor(admin, id, false), { userId: id });
     afterChange(userPath(id), result, { done: 'disabled', refused: 'self' });
+  });
+}
+
+/**
+ * Deletes the person for good (the effects of deleting one's own account), only with the box ticked; then the users
+ * list says so. The use case refuses oneself, the last owner and, with mayActOn's second check, an owner's account
+ * unless the admin is an owner.
+ */
+export async function deleteUserAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmOrSay(form, await unconfirmed('deleteUnconfirmed'), async () => {
+    const result = await asAdmin('users.manage', userPath(id), (admin) => deleteUserFor(admin, id), { userId: id });
+    if (result.status === 'done') redirect('/admin/users?notice=deleted');
+    afterChange(userPath(id), result, { done: 'deleted', refused: 'delete_refused' });
   });
 }
 

@@ -37,7 +37,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
       title={t('title')}
       description={t('description')}
       actions={manage ? <ButtonLink href="/admin/users/new">{t('create')}</ButtonLink> : null}
-      notice={<NoticeFor notices={await bulkNotices('user', params.count)} notice={params.notice} />}
+      notice={
+        <NoticeFor notices={{ ...(await bulkNotices('user', params.count)), deleted: { variant: 'success', text: t('deleted') } }} notice={params.notice} />
+      }
       search={words.search}
       bulk={manage ? 'users' : undefined}
       table={{

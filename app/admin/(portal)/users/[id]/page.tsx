@@ -22,6 +22,7 @@ import {
   resetFactorsAction,
   revokeAppAction,
   setPasswordAction,
+  deleteUserAction,
   disableUserAction,
   enableUserAction,
   unlockAction,
@@ -53,6 +54,7 @@ const noticeVariants = {
   disabled: 'success',
   role_changed: 'success',
   role_refused: 'error',
+  delete_refused: 'error',
   self: 'error',
   unlocked: 'success',
   not_locked: 'success',
@@ -464,6 +466,17 @@ export default async function UserPage({
                   statement={t.rich('disableStatement', { username: user.username, strong })}
                   submit={t('disableSubmit')}
                   pendingLabel={t('disablePending')}
+                />
+              </Card>
+            )}
+
+            {self || !can.manage ? null : (
+              <Card title={t('deleteTitle')} variant="danger" description={t('deleteDescription')}>
+                <ConfirmForm
+                  action={deleteUserAction.bind(null, user.id)}
+                  statement={t.rich('deleteStatement', { username: user.username, strong })}
+                  submit={t('deleteSubmit')}
+                  pendingLabel={t('deletePending')}
                 />
               </Card>
             )}
