@@ -68,10 +68,20 @@ export function auditEventId(now: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export async function insertAuditEvent(db: Database, row: AuditEventRow): Promise<string> {
+/**
+ * `alongside`: writes that must commit with the entry or not at all (the webhook outbox's rows for the
+ * event, lib/webhooks/outbox.ts), in one transaction with it.
+ */
+export async function insertAuditEvent(
+  db: Database,
+  row: AuditEventRow,
+  alongside: ReturnType<Database['prisma']['webhookDelivery']['createMany']>[] = [],
+): Promise<string> {
   const at = row.at ?? new Date();
   const id = auditEventId(at.getTime());
-  await db.prisma.auditEvent.create({ data: { ...row, id, at } });
+  const entry = db.prisma.auditEvent.create({ data: { ...row, id, at } });
+  if (alongside.length === 0) await entry;
+  else await db.prisma.$transaction([entry, ...alongside]);
   return id;
 }
 
