@@ -25,7 +25,7 @@ export interface WebhookEndpointRecord {
 export interface WebhookDeliveryRecord {
   id: string;
   endpointId: string;
-  type: string;
+  type: WebhookEventType;
   subject: string;
   status: DeliveryStatus;
   attempts: number;
@@ -57,7 +57,7 @@ const toEndpoint = (row: WebhookEndpoint): WebhookEndpointRecord => ({
 const toDelivery = (row: WebhookDelivery): WebhookDeliveryRecord => ({
   id: row.id,
   endpointId: row.endpointId,
-  type: row.type,
+  type: row.type as WebhookEventType,
   subject: row.subject,
   status: row.status as DeliveryStatus,
   attempts: row.attempts,
