@@ -25,7 +25,7 @@ import {
   type WebhookEndpointRecord,
 } from './repository.ts';
 
-export { listEndpoints, type WebhookDeliveryRecord, type WebhookEndpointRecord };
+export { findEndpoint, listEndpoints, type WebhookDeliveryRecord, type WebhookEndpointRecord };
 
 const url = z
   .string()

@@ -25,6 +25,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
           'admin.clientActions',
           'admin.connectionForm',
           'admin.registrationForm',
+          'admin.webhookForm',
           'admin.userForm',
           'admin.keyRotation',
           'problems',
