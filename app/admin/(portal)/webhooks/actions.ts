@@ -2,6 +2,8 @@
 // The webhook pages' server actions: register an endpoint (its secret shown once), enable, disable, delete, send a
 // delivery again. Each needs webhooks.manage, checked here: a server action is a public POST endpoint.
 import { redirect } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
+import { confirmOrSay, type Confirmation } from '@/lib/surfaces/portal/confirmation';
 import { createWebhookFromForm, deleteWebhookFor, resendWebhookDeliveryFor, setWebhookEnabledFor, type WebhookFormState } from '@/lib/surfaces/portal/webhooks';
 import { asAdmin } from '../outcomes';
 
@@ -12,14 +14,25 @@ export async function createWebhookAction(_state: WebhookFormState, form: FormDa
   return asAdmin('webhooks.manage', PAGE, (admin) => createWebhookFromForm(admin, form));
 }
 
-export async function setWebhookEnabledAction(id: string, enabled: boolean): Promise<void> {
-  const result = await asAdmin('webhooks.manage', endpointPage(id), (admin) => setWebhookEnabledFor(admin, id, enabled));
-  redirect(result.status === 'done' ? `${endpointPage(id)}?notice=${enabled ? 'enabled' : 'disabled'}` : `${PAGE}?notice=notFound`);
+export async function enableWebhookAction(id: string): Promise<void> {
+  const result = await asAdmin('webhooks.manage', endpointPage(id), (admin) => setWebhookEnabledFor(admin, id, true));
+  redirect(result.status === 'done' ? `${endpointPage(id)}?notice=enabled` : `${PAGE}?notice=notFound`);
 }
 
-export async function deleteWebhookAction(id: string): Promise<void> {
-  const result = await asAdmin('webhooks.manage', endpointPage(id), (admin) => deleteWebhookFor(admin, id));
-  redirect(`${PAGE}?notice=${result.status === 'done' ? 'deleted' : 'notFound'}`);
+/** Disabling stops queueing events for it: only with the box ticked. */
+export async function disableWebhookAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmOrSay(form, (await getTranslations('admin.webhooks'))('disableUnconfirmed'), async () => {
+    const result = await asAdmin('webhooks.manage', endpointPage(id), (admin) => setWebhookEnabledFor(admin, id, false));
+    redirect(result.status === 'done' ? `${endpointPage(id)}?notice=disabled` : `${PAGE}?notice=notFound`);
+  });
+}
+
+/** Deleting drops its pending deliveries too: only with the box ticked. */
+export async function deleteWebhookAction(id: string, _state: Confirmation, form: FormData): Promise<Confirmation> {
+  return confirmOrSay(form, (await getTranslations('admin.webhooks'))('deleteUnconfirmed'), async () => {
+    const result = await asAdmin('webhooks.manage', endpointPage(id), (admin) => deleteWebhookFor(admin, id));
+    redirect(`${PAGE}?notice=${result.status === 'done' ? 'deleted' : 'notFound'}`);
+  });
 }
 
 export async function resendWebhookDeliveryAction(id: string, deliveryId: string): Promise<void> {

@@ -3,13 +3,14 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getFormatter, getTranslations } from 'next-intl/server';
+import { ConfirmForm } from '@/components/portal/confirm';
 import { PageHeader } from '@/components/ui/card';
 import { Button, TextLink } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { may } from '@/lib/admin-roles/roles';
 import { webhookDeliveriesFor } from '@/lib/surfaces/portal/webhooks';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
-import { deleteWebhookAction, resendWebhookDeliveryAction, setWebhookEnabledAction } from '../actions';
+import { deleteWebhookAction, disableWebhookAction, enableWebhookAction, resendWebhookDeliveryAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
 
@@ -82,17 +83,30 @@ export default async function WebhookPage({
         </div>
       </dl>
       {manage ? (
-        <div className="mb-8 flex flex-wrap gap-3">
-          <form action={setWebhookEnabledAction.bind(null, endpoint.id, !endpoint.enabled)}>
-            <Button type="submit" variant="secondary">
-              {endpoint.enabled ? t('disable') : t('enable')}
-            </Button>
-          </form>
-          <form action={deleteWebhookAction.bind(null, endpoint.id)}>
-            <Button type="submit" variant="danger">
-              {t('delete')}
-            </Button>
-          </form>
+        <div className="mb-8 grid gap-4 sm:grid-cols-2">
+          {endpoint.enabled ? (
+            <ConfirmForm
+              action={disableWebhookAction.bind(null, endpoint.id)}
+              statement={t('disableStatement')}
+              submit={t('disable')}
+              pendingLabel={t('working')}
+              variant="secondary"
+              collapsed={t('disable')}
+            />
+          ) : (
+            <form action={enableWebhookAction.bind(null, endpoint.id)}>
+              <Button type="submit" variant="secondary">
+                {t('enable')}
+              </Button>
+            </form>
+          )}
+          <ConfirmForm
+            action={deleteWebhookAction.bind(null, endpoint.id)}
+            statement={t('deleteStatement')}
+            submit={t('delete')}
+            pendingLabel={t('working')}
+            collapsed={t('delete')}
+          />
         </div>
       ) : null}
       <h2 className="mb-2 text-base font-semibold text-slate-900">{t('deliveries')}</h2>
