@@ -9,7 +9,7 @@ import { BY_CLI } from '../audit/log.ts';
 import { testDatabases } from '../db/testing.ts';
 import type { Database } from '../db/database.ts';
 import { memoryLog } from '../ops/log.ts';
-import { createUser, updateProfile, disableUser } from '../users/manage.ts';
+import { disableUser, insertNewUser, updateProfile } from '../users/manage.ts';
 import { deliverDueWebhooks, retryDelay, type WebhookDeliverySettings } from './delivery.ts';
 import { webhookEventOf } from './events.ts';
 import { createEndpoint, deleteEndpoint, deliveryPage, listEndpoints, resendEndpointDelivery, updateEndpoint } from './manage.ts';
@@ -78,6 +78,8 @@ for (const storage of testDatabases('webhooks')) {
     });
     after(() => hook.server.close());
 
+    // A person created as an admin would, recording user.created; without a password, whose hashing would only cost time here.
+    const person = (username: string) => insertNewUser(db, { username, email: null, name: null, role: 'user' }, null, BY_CLI, {});
     const fresh = async (events: Parameters<typeof createEndpoint>[1]['events'], url = hook.url()) => {
       for (const endpoint of await listEndpoints(db)) await deleteEndpoint(db, endpoint.id);
       return createEndpoint(db, { url, events, description: 'test' }, BY_CLI);
@@ -90,7 +92,7 @@ for (const storage of testDatabases('webhooks')) {
       const stored = await db.prisma.webhookEndpoint.findUnique({ where: { id: endpoint.id } });
       assert.ok(stored && !stored.secret.includes(secret.slice(6)), 'the secret is sealed at rest');
 
-      const user = await createUser(db, { username: `wh-${clock}`, password: 'a long enough password' }, BY_CLI);
+      const user = await person(`wh-${clock}`);
       const queued = await db.prisma.webhookDelivery.findMany({ where: { subject: `user:${user.id}` } });
       assert.deepEqual(
         queued.map((row) => [row.endpointId, row.type]),
@@ -120,7 +122,7 @@ for (const storage of testDatabases('webhooks')) {
 
     test('a due row is claimed once: a second instance claiming meanwhile gets nothing until the lease ends', async () => {
       await fresh(['user.created']);
-      await createUser(db, { username: `wh-claim-${clock}`, password: 'a long enough password' }, BY_CLI);
+      await person(`wh-claim-${clock}`);
       const now = Date.now() + 1_000;
       const first = await claimDueDeliveries(db, now, { limit: 10, leaseMs: 60_000 });
       assert.equal(first.length, 1);
@@ -131,9 +133,9 @@ for (const storage of testDatabases('webhooks')) {
 
     test('a failing receiver: retried after doubling waits, then failed; a later event of the same person waits for the earlier one, another person’s does not', async () => {
       const { endpoint } = await fresh(['user.created', 'user.updated']);
-      const alice = await createUser(db, { username: `wh-a-${clock}`, password: 'a long enough password' }, BY_CLI);
+      const alice = await person(`wh-a-${clock}`);
       await updateProfile(db, alice.id, { name: 'Alice' }, BY_CLI);
-      const bob = await createUser(db, { username: `wh-b-${clock}`, password: 'a long enough password' }, BY_CLI);
+      const bob = await person(`wh-b-${clock}`);
       clock = Date.now() + 1_000;
 
       hook.state.answer = 503;
@@ -187,7 +189,7 @@ for (const storage of testDatabases('webhooks')) {
     test('an endpoint failing N times in a row over the window is disabled with an audit entry; its pending deliveries wait, and go when it is enabled again', async () => {
       const { endpoint } = await fresh(['user.created']);
       const strict = { ...settings, maxAttempts: 10, disableAfterFailures: 3, disableAfterMs: 60_000 };
-      await createUser(db, { username: `wh-d-${clock}`, password: 'a long enough password' }, BY_CLI);
+      await person(`wh-d-${clock}`);
       hook.state.answer = 500;
       clock = Date.now() + 1_000;
       for (const wait of [5_000, 10_000, 20_000, 40_000]) {
