@@ -1,7 +1,7 @@
 /**
  * The only code that queries custom user attributes and the clients' claim mappings (prisma/schema/models.prisma
  * `UserAttribute`, `UserAttributeValue`, `ClientClaimMapping`): plain objects out. Values are stored JSON-encoded;
- * `mappedClaims` is what the provider reads for every ID token and userinfo answer, one query.
+ * `mappedClaims` is what the provider reads for every ID token and userinfo answer, through the read cache.
  */
 import type { Database } from '../db/database.ts';
 
@@ -60,6 +60,8 @@ export async function insertAttribute(db: Database, attribute: Omit<AttributeRec
 
 export async function deleteAttributeRow(db: Database, id: string): Promise<void> {
   await db.prisma.userAttribute.delete({ where: { id } });
+  // Its mappings went with it, of whichever clients: rare enough to forget every cached entry.
+  db.cache.clear();
 }
 
 /** A person's values by attribute key. */
@@ -98,23 +100,42 @@ export async function listMappings(db: Database, clientId?: string): Promise<Cla
 
 export async function insertMapping(db: Database, clientId: string, claim: string, attributeId: string): Promise<void> {
   await db.prisma.clientClaimMapping.create({ data: { clientId, claim, attributeId } });
+  db.cache.forget(`ClaimMappings:${clientId}`);
 }
 
 export async function deleteMapping(db: Database, clientId: string, claim: string): Promise<boolean> {
-  return (await db.prisma.clientClaimMapping.deleteMany({ where: { clientId, claim } })).count > 0;
+  const deleted = (await db.prisma.clientClaimMapping.deleteMany({ where: { clientId, claim } })).count > 0;
+  db.cache.forget(`ClaimMappings:${clientId}`);
+  return deleted;
 }
 
-/** The claims a client's mapping gives it for a person: claim name → the person's value; attributes without one are left out. */
+/** A client's mapping, claim name → attribute id, through the process's read cache: most clients have none. */
+function mappingOf(db: Database, clientId: string): Promise<{ claim: string; attributeId: string }[] | undefined> {
+  return db.cache.read(`ClaimMappings:${clientId}`, () =>
+    db.prisma.clientClaimMapping.findMany({ where: { clientId }, select: { claim: true, attributeId: true } }),
+  );
+}
+
+/**
+ * The claims a client's mapping gives it for a person: claim name → the person's value; attributes without one are
+ * left out. The provider asks on every ID token and userinfo answer, and most clients map nothing: their mapping is
+ * read through the process's read cache (an empty list kept like any other; on PostgreSQL the migration
+ * `claim_mapping_cache` notifies every instance of a change), and only a client with a mapping costs the person's
+ * values, one query.
+ */
 export async function mappedClaims(db: Database, clientId: string, userId: string): Promise<Record<string, AttributeValue>> {
-  const rows = await db.prisma.clientClaimMapping.findMany({
-    where: { clientId },
-    select: { claim: true, attribute: { select: { values: { where: { userId }, select: { value: true } } } } },
+  const mapping = (await mappingOf(db, clientId)) ?? [];
+  if (mapping.length === 0) return {};
+  const rows = await db.prisma.userAttributeValue.findMany({
+    where: { userId, attributeId: { in: mapping.map((entry) => entry.attributeId) } },
+    select: { attributeId: true, value: true },
   });
+  const byAttribute = new Map(rows.map((row) => [row.attributeId, row.value]));
   const claims: Record<string, AttributeValue> = {};
-  for (const row of rows) {
-    const [stored] = row.attribute.values;
-    const value = stored ? parseValue(stored.value) : undefined;
-    if (value !== undefined) claims[row.claim] = value;
+  for (const { claim, attributeId } of mapping) {
+    const stored = byAttribute.get(attributeId);
+    const value = stored === undefined ? undefined : parseValue(stored);
+    if (value !== undefined) claims[claim] = value;
   }
   return claims;
 }

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { adapterFor } from '../oidc/adapter.ts';
+import { mappedClaims } from '../claims/repository.ts';
 import { cachedClientMetadata } from '../clients/repository.ts';
 import type { Database } from './database.ts';
 import { postgresReadCache, READ_CACHE_MAX_AGE_MS } from './read-cache.ts';
@@ -124,6 +125,33 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
     await elsewhere(db, (client) => client.query("UPDATE clients SET name = 'After' WHERE id = $1", [clientId]));
     const took = await within(2000, async () => (await cachedClientMetadata(db, clientId, Date.now()))?.client_name === 'After');
     assert.ok(took < 1000, `notified, not aged out (${took} ms)`);
+  });
+
+  test("a client's claim mapping (kept, empty, for every ID token) changed by another connection is seen as soon as PostgreSQL notifies", async () => {
+    const { db } = await ready();
+    const [clientId, userId, attributeId] = [`c-${id()}`, `u-${id()}`, `a-${id()}`];
+    await db.sql.run(
+      `INSERT INTO clients (id, name, redirect_uris, grant_types, scope, token_endpoint_auth_method, created_at, updated_at)
+       VALUES (?, 'Mapped', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+      [clientId],
+    );
+    await db.sql.run(
+      'INSERT INTO users (id, username, username_key, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)',
+      [userId, userId, userId, 'x'],
+    );
+    assert.deepEqual(await mappedClaims(db, clientId, userId), {}, 'no mapping, kept');
+    await elsewhere(db, async (client) => {
+      await client.query("INSERT INTO user_attributes (id, key, name) VALUES ($1, $1, 'Department')", [attributeId]);
+      await client.query('INSERT INTO user_attribute_values (user_id, attribute_id, value, updated_at) VALUES ($1, $2, \'"Sales"\', now())', [
+        userId,
+        attributeId,
+      ]);
+      await client.query("INSERT INTO client_claim_mappings (client_id, claim, attribute_id) VALUES ($1, 'department', $2)", [clientId, attributeId]);
+    });
+    const took = await within(2000, async () => (await mappedClaims(db, clientId, userId)).department === 'Sales');
+    assert.ok(took < 1000, `notified, not aged out (${took} ms)`);
+    await elsewhere(db, (client) => client.query('DELETE FROM user_attributes WHERE id = $1', [attributeId]));
+    await within(1000, async () => Object.keys(await mappedClaims(db, clientId, userId)).length === 0);
   });
 
   test("what no trigger sees (a client's throttle state) is published to every instance", async () => {

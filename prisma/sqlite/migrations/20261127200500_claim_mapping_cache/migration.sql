@@ -1,0 +1,4 @@
+-- Nothing on SQLite: the PostgreSQL migration of this name adds the trigger that notifies other instances'
+-- read caches of a changed claim mapping (lib/db/read-cache.ts); on SQLite the cache follows other connections'
+-- commits by PRAGMA data_version. The name exists here too so that both histories list the same migrations.
+SELECT 1;
