@@ -3,7 +3,7 @@
 // In the person's language, with the request id; `<html lang>` says so too (pageLocale, lib/surfaces/locale.ts), though the
 // admin area around it is English: `lang` on the card keeps it right should the page ever be shown elsewhere.
 import { headers } from 'next/headers';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { SupportDetails } from '@/components/interaction/support';
 import { Button, focusRing } from '@/components/ui/button';

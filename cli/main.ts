@@ -19,6 +19,7 @@ import { connectionCommands } from './commands/connections.ts';
 import { webhookCommands } from './commands/webhooks.ts';
 import { keyCommands } from './commands/keys.ts';
 import { apiCommands, groupCommands, roleCommands } from './commands/authorization.ts';
+import { auditCommands } from './commands/audit.ts';
 import { attributeCommands, claimCommands } from './commands/claims.ts';
 import { registrationCommands } from './commands/registration.ts';
 import { userCommands } from './commands/users.ts';
@@ -37,6 +38,7 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   role: { summary: 'roles: sets of API permissions', commands: roleCommands },
   attribute: { summary: "custom user attributes and people's values of them", commands: attributeCommands },
   claim: { summary: "clients' claim mappings: attributes under claim names", commands: claimCommands },
+  audit: { summary: 'the audit log: verify its hash chain, export it', commands: auditCommands },
 };
 
 function usage(): string {

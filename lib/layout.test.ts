@@ -66,3 +66,8 @@ test('at most three slots on globalThis, each where Next forces one', () => {
   const holders = all.filter((file) => !/\.(test|spec)\.ts$/.test(file) && !file.startsWith('e2e/') && /\bglobalThis\b/.test(code(file)));
   assert.deepEqual(holders.sort(), slots.sort());
 });
+
+test('one link between pages: only components/ui/link.tsx imports next/link (no prefetch of dynamic pages)', () => {
+  const importers = all.filter((file) => specifiers(code(file)).includes('next/link'));
+  assert.deepEqual(importers, ['components/ui/link.tsx']);
+});

@@ -2,7 +2,7 @@
  * How audit log entries read in the portal: the action, who, on whom, the details, in the page's words (the catalogs'
  * auditActions and admin.audit). Identifiers stay as recorded: the action's code, detail names, usernames, ids. UI only.
  */
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { useTranslations } from 'next-intl';
 import type { AuditEventRecord } from '@/lib/audit/log';
 import { CLIENT_ACTOR_PREFIX, isAuditAction } from '@/lib/audit/events';

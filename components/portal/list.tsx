@@ -3,7 +3,7 @@
  * head and its empty row, and the pagination under it. Plain links and GET forms: they work without JavaScript.
  * Their own words are in the catalogs (`portal.list`), in the page's language.
  */
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import type { ListSort } from '@/lib/platform/paging';

@@ -1,7 +1,7 @@
 'use client';
 // An area's navigation in the portal shell; marks the current section with aria-current
 // (rendered on the server too, so it works without JavaScript).
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { usePathname } from 'next/navigation';
 import { focusRing } from '../ui/button';
 

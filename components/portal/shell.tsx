@@ -2,7 +2,7 @@
  * The frame of the portal's two areas (admin, /account): skip link, header with the area's navigation and the signed-in person,
  * main content. In the page's language (`portal`, and each area's `nav`; the admin portal is English for now).
  */
-import Link from 'next/link';
+import { Link } from '../ui/link';
 import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { brand } from '@/lib/config/brand';

@@ -1,5 +1,5 @@
 /** Buttons and links of the one UI kit: UI only, no data access, usable from server and client components. */
-import Link from 'next/link';
+import { Link } from './link';
 import { useTranslations } from 'next-intl';
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
 

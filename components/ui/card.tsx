@@ -1,5 +1,5 @@
 /** Surfaces of the one UI kit: a page's header, a card, the centred card of the sign-in pages. UI only. */
-import Link from 'next/link';
+import { Link } from './link';
 import type { ReactNode } from 'react';
 import { brand } from '@/lib/config/brand';
 import { LanguageSwitcher } from '../interaction/language-switcher';

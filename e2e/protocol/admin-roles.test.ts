@@ -1,3 +1,4 @@
+// runs-on: once
 // Admin roles over HTTP in the admin API: every operation's permission from the operations table, the auditor's
 // read-only access (every change refused, over every operation, so a new one cannot be forgotten), the user
 // manager's limits, acting on an owner's account, and the role used named in the audit log.
@@ -58,6 +59,32 @@ test('the audit log names the admin role a change was made with', async () => {
   const log = await api('GET', `/api/admin/audit-events?action=user.disabled&target=${user.id}`, { token: auditor });
   assert.equal(log.status, 200);
   assert.deepEqual(log.body.data[0].actor, { id: null, username: `client:${client.id}`, role: 'user_manager' });
+});
+
+test("an auditor checks the audit log's chain and takes it away as JSON lines, for a time range", async () => {
+  const since = new Date(Date.now() - 1000).toISOString();
+  const user = await makeUser();
+  assert.equal((await api('POST', `/api/admin/users/${user.id}/disable`, { token: await adminToken(await makeAdminApiClient()) })).status, 200);
+  const auditor = await adminToken(await makeAdminApiClient('auditor'));
+  const verified = await api('GET', '/api/admin/audit-events/verify', { token: auditor });
+  assert.equal(verified.status, 200);
+  assert.ok(verified.body.entries > 0 && verified.body.last_seq >= verified.body.entries, JSON.stringify(verified.body));
+  const exported = await api('GET', `/api/admin/audit-events/export?from=${encodeURIComponent(since)}`, { token: auditor });
+  assert.equal(exported.status, 200);
+  assert.match(exported.headers.get('content-type') ?? '', /^application\/x-ndjson/);
+  const lines = String(exported.body)
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  const disabled = lines.find((line) => line.action === 'user.disabled' && line.target_id === user.id);
+  assert.ok(disabled, 'the change just made is in the range');
+  assert.match(disabled.hash, /^[0-9a-f]{64}$/);
+  assert.ok(
+    lines.every((line) => line.checkpoint || line.at >= since),
+    'nothing before `from`',
+  );
+  const future = await api('GET', '/api/admin/audit-events/export?from=2999-01-01', { token: auditor });
+  assert.equal(future.body, undefined, 'an empty range is an empty body');
 });
 
 test('a user manager: no clients, no client secrets, no keys, no roles; unlocks, resets factors and manages people', async () => {

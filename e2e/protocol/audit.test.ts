@@ -1,4 +1,4 @@
-// runs-on: everywhere
+// runs-on: stores
 // What the protocol endpoints leave in the audit log: sign-ins, consent and token revocations, with the caller's address.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

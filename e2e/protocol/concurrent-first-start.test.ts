@@ -1,3 +1,4 @@
+// runs-on: stores
 // Two instances making their first start together on an empty PostgreSQL schema (a deployment's
 // replicas started at once): both serve, the schema is migrated once, and one current signing key per
 // algorithm is created, not one per instance (the extra one used to stay in the JWKS for about 65

@@ -1,4 +1,4 @@
-// runs-on: everywhere
+// runs-on: mounts
 // Rotating COOKIE_KEYS (README, "Rotating COOKIE_KEYS"), end to end on an instance of its own. The
 // provider's cookies are signed with the first key and verified with any (koa's keygrip); a cookie
 // verified with a later key is signed again with the first on that response. So with `new,old` every

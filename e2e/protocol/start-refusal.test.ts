@@ -1,3 +1,4 @@
+// runs-on: stores
 // A start refused for a setting changes nothing (README, *Upgrades* and *Secrets and backups*): it is
 // checked before the first migration. On PostgreSQL without SECRETS_KEY, `npm start` exits naming the
 // setting and the schema stays empty (every migration used to run first, then the start refused: in a

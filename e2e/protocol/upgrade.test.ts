@@ -1,3 +1,4 @@
+// runs-on: stores
 // An upgrade as an operator makes one (README, *Upgrades*): a database the previous release left
 // (every migration but the newest, with a person, two clients and tokens in it), then `npm start` of
 // the current code on it, which migrates before it serves. It is ready, logs each migration and data

@@ -143,11 +143,11 @@ for (const storage of testDatabases('audit')) {
       const db = await open();
       const broken = {
         ...db,
-        prisma: {
-          auditEvent: {
-            create: async () => {
-              throw Object.assign(new Error('value: alice@example.com'), { code: 'P2000' });
-            },
+        sql: {
+          ...db.sql,
+          kind: db.sql.kind,
+          transaction: async () => {
+            throw Object.assign(new Error('value: alice@example.com'), { code: 'P2000' });
           },
         },
       } as unknown as Database;

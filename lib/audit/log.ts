@@ -193,7 +193,7 @@ async function webhookWrites(
   } catch (error) {
     const e = error as { name?: string; code?: string };
     db.log.error(`webhooks: could not queue ${row.action}: ${e?.name ?? 'Error'}${e?.code ? ` ${e.code}` : ''}`);
-    return [];
+    return undefined;
   }
 }
 
@@ -220,7 +220,7 @@ export async function recordAudit<A extends AuditAction>(db: Database, event: Au
     try {
       await insertAuditEvent(db, row, alongside);
     } catch (error) {
-      if (alongside.length === 0) throw error;
+      if (!alongside) throw error;
       // An endpoint deleted meanwhile fails the outbox's rows: the entry itself is still recorded.
       db.log.error(`webhooks: could not queue ${action}; recorded without it`);
       await insertAuditEvent(db, row);

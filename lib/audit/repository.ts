@@ -1,20 +1,23 @@
 /**
- * The audit log's storage: insert, list, and delete what is older than the
- * retention period (lib/audit/retention.ts); entries are never edited.
+ * The audit log's storage: append (to the hash chain, lib/audit/chain.ts),
+ * list, and delete what is older than the retention period
+ * (lib/audit/retention.ts); entries are never edited.
  * What may go into an entry, and in what shape, is decided by
  * lib/audit/log.ts; this module stores `details` as the JSON text it is given.
  */
 import { randomBytes } from 'node:crypto';
 import type { AuditEvent } from '../generated/sqlite/client.ts';
 import type { Database } from '../db/database.ts';
+import type { Sql } from '../db/sql.ts';
 import { containsText } from '../db/text-search.ts';
+import { CHAIN_ID, entryHash } from './chain.ts';
 
 /**
  * An entry to insert: the model's columns but its id (made here). `details` is
  * a JSON object, already validated and sanitized; `at` defaults to now (tests
  * set it to place entries in time).
  */
-export type AuditEventRow = Omit<AuditEvent, 'id' | 'at' | 'actorRole'> & { at?: Date; actorRole?: string | null };
+export type AuditEventRow = Omit<AuditEvent, 'id' | 'at' | 'actorRole' | 'seq' | 'prevHash' | 'hash'> & { at?: Date; actorRole?: string | null };
 
 /** An entry as pages and APIs see it. */
 export interface AuditEventRecord {
@@ -68,20 +71,78 @@ export function auditEventId(now: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+const APPEND = `INSERT INTO audit_events
+  (id, at, actor_id, actor_username, actor_role, action, target_type, target_id, target_label, ip, user_agent, details, seq, prev_hash, hash)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const MOVE_HEAD = 'UPDATE audit_chain_heads SET seq = ?, hash = ?, updated_at = ? WHERE id = ?';
+
+/** A DateTime as Prisma stores it: its own text form on SQLite, UTC in PostgreSQL's `timestamp` (which ignores the Z). */
+export const dateTimeValue = (kind: 'sqlite' | 'postgresql', date: Date) =>
+  kind === 'sqlite' ? date.toISOString().replace('Z', '+00:00') : date.toISOString();
+
+/** Writes to make in the entry's own transaction (lib/webhooks/outbox.ts), on the raw driver's transaction. */
+export type AlongsideWrites = (tx: Pick<Sql, 'one' | 'run'>) => Promise<unknown>;
+
 /**
- * `alongside`: writes that must commit with the entry or not at all (the webhook outbox's rows for the
- * event, lib/webhooks/outbox.ts), in one transaction with it.
+ * Appends an entry to the chain: reads the head, writes the entry with the
+ * head's hash as its prev_hash, moves the head, in one transaction. The head
+ * row is the lock every appender takes in turn: on PostgreSQL `FOR UPDATE`
+ * (across instances and connections), on SQLite the write lock that BEGIN
+ * IMMEDIATE takes before the read. Statements on the raw driver, no Prisma
+ * query (bench/results/notes-2026-11-27-audit-chain.md measured it).
  */
-export async function insertAuditEvent(
-  db: Database,
-  row: AuditEventRow,
-  alongside: ReturnType<Database['prisma']['webhookDelivery']['createMany']>[] = [],
-): Promise<string> {
+export async function insertAuditEvent(db: Database, row: AuditEventRow, alongside?: AlongsideWrites): Promise<string> {
   const at = row.at ?? new Date();
   const id = auditEventId(at.getTime());
-  const entry = db.prisma.auditEvent.create({ data: { ...row, id, at } });
-  if (alongside.length === 0) await entry;
-  else await db.prisma.$transaction([entry, ...alongside]);
+  const entry = {
+    id,
+    at,
+    actorId: row.actorId,
+    actorUsername: row.actorUsername,
+    actorRole: row.actorRole ?? null,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    targetLabel: row.targetLabel,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    details: row.details,
+  };
+  const kind = db.sql.kind;
+  const lock = kind === 'postgresql' ? ' FOR UPDATE' : '';
+  await db.sql.transaction(async (tx) => {
+    const head = await tx.one<{ seq: number | string; hash: string }>(`SELECT seq, hash FROM audit_chain_heads WHERE id = ?${lock}`, [CHAIN_ID]);
+    if (!head) throw Object.assign(new Error('the audit chain has no head'), { code: 'AUDIT_CHAIN_HEAD' });
+    const seq = Number(head.seq) + 1;
+    const hash = entryHash(entry, head.hash);
+    const e = entry;
+    const values = [
+      id,
+      dateTimeValue(kind, at),
+      e.actorId,
+      e.actorUsername,
+      e.actorRole,
+      e.action,
+      e.targetType,
+      e.targetId,
+      e.targetLabel,
+      e.ip,
+      e.userAgent,
+      e.details,
+      seq,
+      head.hash,
+      hash,
+    ];
+    const headValues = [seq, hash, dateTimeValue(kind, new Date()), CHAIN_ID];
+    // PostgreSQL: the entry and the head in one statement, one round trip less while the head is locked.
+    if (kind === 'postgresql') await tx.run(`WITH appended AS (${APPEND} RETURNING 1) ${MOVE_HEAD}`, [...values, ...headValues]);
+    else {
+      await tx.run(APPEND, values);
+      await tx.run(MOVE_HEAD, headValues);
+    }
+    // What must commit with the entry or not at all (the webhook outbox's rows for the event).
+    await alongside?.(tx);
+  });
   return id;
 }
 
@@ -138,13 +199,47 @@ export async function listAuditEvents(
 }
 
 /**
- * Deletes entries older than `before`, `batch` at a time so a first purge of a
- * large log never holds one long write lock; returns how many went.
+ * Deletes the entries from before the chain (seq null) older than `before`,
+ * `batch` at a time so a first purge of a large log never holds one long write
+ * lock; returns how many went.
  */
-export async function deleteAuditEventsBefore(db: Database, before: Date, batch = 5_000): Promise<number> {
+export async function deleteUnchainedAuditEventsBefore(db: Database, before: Date, batch = 5_000): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const rows = await db.prisma.auditEvent.findMany({ where: { at: { lt: before } }, select: { id: true }, take: batch });
+    const rows = await db.prisma.auditEvent.findMany({ where: { seq: null, at: { lt: before } }, select: { id: true }, take: batch });
+    if (rows.length === 0) return deleted;
+    deleted += (await db.prisma.auditEvent.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } })).count;
+    if (rows.length < batch) return deleted;
+  }
+}
+
+/**
+ * Where a retention cut falls: the last entry of the chain's oldest run of
+ * entries older than `before` (a cut only ever removes a prefix of the chain,
+ * so what is kept still links up). Undefined when the first entry is not that old.
+ */
+export async function chainCutBefore(db: Database, before: Date, batch = 5_000): Promise<{ seq: number; hash: string } | undefined> {
+  let cut: { seq: number; hash: string } | undefined;
+  for (;;) {
+    const rows = await db.prisma.auditEvent.findMany({
+      where: { seq: cut ? { gt: cut.seq } : { not: null } },
+      orderBy: { seq: 'asc' },
+      select: { seq: true, hash: true, at: true },
+      take: batch,
+    });
+    for (const row of rows) {
+      if (row.at >= before) return cut;
+      cut = { seq: row.seq!, hash: row.hash! };
+    }
+    if (rows.length < batch) return cut;
+  }
+}
+
+/** Deletes the chain's entries up to `seq`, `batch` at a time; returns how many went. */
+export async function deleteChainUpTo(db: Database, seq: number, batch = 5_000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const rows = await db.prisma.auditEvent.findMany({ where: { seq: { lte: seq } }, select: { id: true }, take: batch });
     if (rows.length === 0) return deleted;
     deleted += (await db.prisma.auditEvent.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } })).count;
     if (rows.length < batch) return deleted;

@@ -35,6 +35,14 @@ export interface Sql {
    * cache (lib/db/read-cache.ts) forgets everything when it does.
    */
   dataVersion?(): number;
+  /**
+   * Runs `fn` in one transaction on one connection; commits when it resolves, rolls back when it throws.
+   * SQLite: BEGIN IMMEDIATE, so the write lock is held from the first read (no other connection's write
+   * between a read and the write that depends on it), one such transaction at a time in the process; `fn`
+   * must await nothing but `tx`'s statements, which run at once, outside the group commit. PostgreSQL: a
+   * connection of the pool, BEGIN ... COMMIT (take locks with SELECT ... FOR UPDATE).
+   */
+  transaction<T>(fn: (tx: Pick<Sql, 'one' | 'run'>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -70,12 +78,20 @@ function onFirstUse(open: () => Sql): Sql {
     all: async (statement, params) => opened().all(statement, params),
     run: async (statement, params, options) => opened().run(statement, params, options),
     dataVersion: () => opened().dataVersion!(),
+    transaction: async (fn) => opened().transaction(fn),
     async close() {
       closed = true;
       await sql?.close();
     },
   };
 }
+
+/**
+ * One `transaction` at a time in the process, over every SQLite handle: a second
+ * connection's BEGIN IMMEDIATE while the first one's transaction awaits would
+ * wait out the busy timeout on this very thread, which the first needs to end.
+ */
+let sqliteTransactions: Promise<unknown> = Promise.resolve();
 
 function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptions): Sql {
   const modes = path === ':memory:' ? undefined : secureSqliteFiles(path);
@@ -102,6 +118,14 @@ function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptio
   const bind = (params: SqlValue[]) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
   const commit = groupCommit(db);
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const tx: Pick<Sql, 'one' | 'run'> = {
+    async one<T extends Row>(sql: string, params: SqlValue[] = []) {
+      return prepare(sql).get(...bind(params)) as T | undefined;
+    },
+    async run(sql: string, params: SqlValue[] = []) {
+      return prepare(sql).run(...bind(params)).changes;
+    },
+  };
   return {
     kind: 'sqlite',
     dataVersion: () => dataVersion.get() as number,
@@ -114,6 +138,44 @@ function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptio
     run(sql: string, params: SqlValue[] = []) {
       checkpointer?.start();
       return commit(prepare(sql), bind(params));
+    },
+    transaction<T>(fn: (tx: Pick<Sql, 'one' | 'run'>) => Promise<T>): Promise<T> {
+      /**
+       * Takes the write lock without the busy timeout's wait, which would block this thread: a Prisma
+       * transaction of this process holding the lock could then never end. Busy, it tries again after
+       * a few ms, for as long as the busy timeout would have waited.
+       */
+      const beginImmediate = async () => {
+        for (let waited = 0; ; waited += 5) {
+          // The writes already queued go first, in their own transaction: none may land in this one.
+          commit.flush();
+          db.pragma('busy_timeout = 0');
+          try {
+            db.exec('BEGIN IMMEDIATE');
+            return;
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'SQLITE_BUSY' || waited >= 5000) throw error;
+          } finally {
+            db.pragma('busy_timeout = 5000');
+          }
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
+      const run = async () => {
+        checkpointer?.start();
+        await beginImmediate();
+        try {
+          const result = await fn(tx);
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      };
+      const result = sqliteTransactions.then(run, run);
+      sqliteTransactions = result.catch(() => undefined);
+      return result;
     },
     async close() {
       commit.flush();
@@ -273,6 +335,31 @@ function openPostgres(url: string, shared?: pg.Pool): Sql {
     async run(sql: string, params: SqlValue[] = [], options: { durable?: boolean } = {}) {
       const target = options.durable === false ? relaxedPool() : pool;
       return (await target.query(statement(sql, params))).rowCount ?? 0;
+    },
+    async transaction<T>(fn: (tx: Pick<Sql, 'one' | 'run'>) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        await client.query('BEGIN');
+        const result = await fn({
+          async one<R extends Row>(sql: string, params: SqlValue[] = []) {
+            return (await client.query(statement(sql, params))).rows[0] as R | undefined;
+          },
+          async run(sql: string, params: SqlValue[] = []) {
+            return (await client.query(statement(sql, params))).rowCount ?? 0;
+          },
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError;
+        });
+        throw error;
+      } finally {
+        // A connection whose rollback failed is in an unknown state: the pool drops it.
+        client.release(broken instanceof Error ? broken : undefined);
+      }
     },
     async close() {
       await Promise.all([pool.end(), relaxed?.end()]);

@@ -15,6 +15,7 @@ import { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKey
 import { auditTokenRevocations } from '../audit/token-audit.ts';
 import { startAuditRetention } from '../audit/retention.ts';
 import { startWebhookDelivery } from '../webhooks/delivery.ts';
+import { startAuditCheckpoints } from '../audit/checkpoints.ts';
 import { startLogoutDelivery } from '../logout/delivery.ts';
 import { dropQueuedLogouts } from '../logout/queue.ts';
 import { startUnusedClientSweep } from '../registration/clients.ts';
@@ -238,7 +239,7 @@ export const START_STEPS: readonly StartStep[] = [
   },
   {
     // After the server can serve: reports for the operator and the audit log's
-    // retention. They read through Prisma, whose first query costs a start
+    // retention and checkpoints. They read through Prisma, whose first query costs a start
     // that finds everything in place a few hundred ms it need not wait for.
     name: 'reports',
     run(s) {
@@ -247,6 +248,8 @@ export const START_STEPS: readonly StartStep[] = [
       void reportClientPolicyViolations(ctx.db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the client policy report failed'));
       void reportUsernameClashes(ctx.db, warn).catch((error: unknown) => ctx.log.error({ err: error }, 'the username clash report failed'));
       s.onClose(startAuditRetention(ctx.db, { days: ctx.config.AUDIT_RETENTION_DAYS, log: (line) => ctx.log.info(line), now: ctx.now }));
+      // Signed checkpoints of the audit chain (the genesis at the first start after the upgrade, then as it grows).
+      s.onClose(startAuditCheckpoints(ctx.db, { log: (line) => ctx.log.warn(line), now: ctx.now }));
     },
   },
 ];

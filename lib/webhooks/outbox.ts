@@ -10,6 +10,7 @@
  * retries take. Ids are UUIDv7s, so id order is creation order.
  */
 import { auditEventId } from '../audit/repository.ts';
+import type { AlongsideWrites } from '../audit/repository.ts';
 import type { Database } from '../db/database.ts';
 import { webhookEventOf, type AuditedChange } from './events.ts';
 
@@ -19,34 +20,29 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 /** `msg_` and the 32 hex digits of a UUIDv7: the `webhook-id`, the same at every attempt, sorting in creation order. */
 export const messageId = (now: number) => `msg_${auditEventId(now).replaceAll('-', '')}`;
 
-type DeliveryWrite = ReturnType<Database['prisma']['webhookDelivery']['createMany']>;
-
 /**
- * The outbox rows an audited change adds (to be written in the audit entry's transaction): one per enabled
- * endpoint that wants its event; none when it raises no event or nobody listens.
+ * The outbox rows an audited change adds, as writes to make in the audit entry's transaction (raw statements:
+ * the entry is appended on the raw driver): one per enabled endpoint that wants its event; undefined when it
+ * raises no event or nobody listens.
  */
-export async function outboxWritesFor(db: Database, change: AuditedChange): Promise<DeliveryWrite[]> {
+export async function outboxWritesFor(db: Database, change: AuditedChange): Promise<AlongsideWrites | undefined> {
   const event = webhookEventOf(change);
-  if (!event) return [];
+  if (!event) return undefined;
   // Through the raw driver: sign-ins raise events, and Prisma Client's per-query cost is not worth paying on them.
   const endpoints = await db.sql.all<{ id: string; events: string }>('SELECT id, events FROM webhook_endpoints WHERE enabled');
   const wanting = endpoints.filter((endpoint) => endpoint.events.split(' ').includes(event.type));
-  if (wanting.length === 0) return [];
+  if (wanting.length === 0) return undefined;
   const now = change.at.getTime();
   const payload = JSON.stringify(event.payload);
-  return [
-    db.prisma.webhookDelivery.createMany({
-      data: wanting.map((endpoint) => ({
-        id: messageId(now),
-        endpointId: endpoint.id,
-        type: event.type,
-        subject: event.subject,
-        payload,
-        nextAttemptAt: BigInt(now),
-        createdAt: BigInt(now),
-      })),
-    }),
-  ];
+  const rows = wanting.map((endpoint) => [messageId(now), endpoint.id, event.type, event.subject, payload, now, now]);
+  return async (tx) => {
+    for (const row of rows) {
+      await tx.run(
+        "INSERT INTO webhook_deliveries (id, endpoint_id, type, subject, payload, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+        row,
+      );
+    }
+  };
 }
 
 /** A claimed delivery: what to send, where, and with which (opened) secret. */

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../platform/errors.ts';
 import type { Permission } from '../../admin-roles/roles.ts';
-import { auditEventListSchema, auditQuerySchema } from './dto/audit.ts';
+import { auditChainReportSchema, auditEventListSchema, auditExportQuerySchema, auditQuerySchema } from './dto/audit.ts';
 import { clientListSchema, clientPatchSchema, clientSchema, clientSecretSchema, createdClientSchema, newClientBodySchema } from './dto/clients.ts';
 import { pathId, searchQuery } from './dto/common.ts';
 import {
@@ -714,6 +714,31 @@ export const operations = {
     query: auditQuerySchema,
     status: 200,
     response: auditEventListSchema,
+  },
+  verifyAuditChain: {
+    method: 'GET',
+    permission: 'audit.read',
+    path: '/api/admin/audit-events/verify',
+    tag: 'audit',
+    summary: "Check the audit log's hash chain and its signed checkpoints",
+    description:
+      'Walks every entry in chain order: names the first changed, removed or reordered one (by seq, id and time), entries written outside the chain after it began, ' +
+      'and checkpoints whose signature does not verify with the published keys. What a verified chain proves, and what it does not, is in docs/audit.md.',
+    status: 200,
+    response: auditChainReportSchema,
+  },
+  exportAuditEvents: {
+    method: 'GET',
+    permission: 'audit.read',
+    path: '/api/admin/audit-events/export',
+    tag: 'audit',
+    summary: 'The audit log as JSON lines, with its hashes and signed checkpoints, for a time range',
+    description:
+      'Streams the entries from `from` to `to` (both optional), one a line with every field its hash covers (details as the stored JSON text), prev_hash and hash; ' +
+      'then the signed checkpoints made in the range as {"checkpoint": {...}}. docs/audit.md says how to check it from the file alone.',
+    query: auditExportQuerySchema,
+    produces: { types: ['application/x-ndjson'], description: 'One entry a line, then one checkpoint a line.' },
+    status: 200,
   },
 
   listApis: {

@@ -67,3 +67,43 @@ export function auditEventDto(event: AuditEventRecord): z.input<typeof auditEven
     details: snakeKeys(event.details) as Record<string, unknown>,
   };
 }
+
+/** The export's range: the list's `from` and `to` (a UTC day, `to` its end, or an RFC 3339 instant). */
+export const auditExportQuerySchema = z.strictObject({
+  from: dayOrTime.optional().meta({ description: 'Entries at or after this UTC day (yyyy-mm-dd) or instant.' }),
+  to: dayOrTime.optional().meta({ description: 'Entries at or before this UTC day (inclusive) or instant.' }),
+});
+
+const problemKinds = ['changed', 'removed', 'reordered', 'inserted', 'checkpoint_forged'] as const;
+
+export const auditChainReportSchema = z
+  .strictObject({
+    ok: z.boolean().meta({ description: 'True when every entry links up and every checkpoint that could be checked verifies.' }),
+    entries: z.number().int().min(0),
+    first_seq: z.number().int().nullable(),
+    last_seq: z.number().int().nullable(),
+    unchained: z.number().int().min(0).meta({ description: 'Entries from before the chain began: not covered by it.' }),
+    checkpoints: z.strictObject({
+      total: z.number().int().min(0),
+      valid: z.number().int().min(0),
+      unverifiable: z
+        .number()
+        .int()
+        .min(0)
+        .meta({ description: 'Signed by keys no longer published: check them with a JWKS kept from their day (gatehouse audit verify --jwks).' }),
+      forged: z.number().int().min(0),
+    }),
+    unverifiable_kids: z.array(z.string()),
+    problems: z
+      .array(
+        z.strictObject({
+          kind: z.enum(problemKinds),
+          seq: z.number().int().nullable(),
+          id: z.string().nullable(),
+          at: timestamp.nullable(),
+          message: z.string(),
+        }),
+      )
+      .meta({ description: 'In chain order, the first problem first; at most 100.' }),
+  })
+  .meta({ id: 'AuditChainReport' });

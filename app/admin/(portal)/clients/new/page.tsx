@@ -1,7 +1,7 @@
 // /admin/clients/new: register a client. First the kind of application (plain links: no JavaScript needed), then the
 // form with only the fields that kind can use; its secret is shown once, in the answer to the form.
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { ClientForm } from '@/components/admin/client-form';
 import { FormPage } from '@/components/portal/detail';

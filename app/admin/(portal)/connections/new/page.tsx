@@ -1,7 +1,7 @@
 // /admin/connections/new: add a connection. First a preset or an empty form (plain links: no JavaScript needed), then
 // the form the preset filled in (lib/federation/presets.ts); Microsoft Entra ID asks for its tenant first.
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { ConnectionForm } from '@/components/admin/connection-form';
 import { FormPage } from '@/components/portal/detail';
