@@ -16,6 +16,7 @@ import { InvalidRequest, ServiceError } from '../lib/platform/errors.ts';
 import type { Command, Context } from './args.ts';
 import { clientCommands } from './commands/clients.ts';
 import { connectionCommands } from './commands/connections.ts';
+import { webhookCommands } from './commands/webhooks.ts';
 import { keyCommands } from './commands/keys.ts';
 import { apiCommands, groupCommands, roleCommands } from './commands/authorization.ts';
 import { auditCommands } from './commands/audit.ts';
@@ -33,6 +34,7 @@ const groups: Record<string, { summary: string; commands: Record<string, Command
   registration: { summary: 'dynamic client registration: initial access tokens, approvals', commands: registrationCommands },
   scim: { summary: 'SCIM 2.0 provisioning: the tokens of provisioning clients', commands: scimCommands },
   connection: { summary: 'identity providers people may sign in with', commands: connectionCommands },
+  webhook: { summary: 'endpoints that get signed events, and their deliveries', commands: webhookCommands },
   api: { summary: 'APIs (resource servers) and their permissions', commands: apiCommands },
   group: { summary: 'groups of people', commands: groupCommands },
   role: { summary: 'roles: sets of API permissions', commands: roleCommands },

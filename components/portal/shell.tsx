@@ -34,6 +34,7 @@ function useAreas(): Record<'admin' | 'account', Area> {
         { href: '/admin/users', label: admin('users') },
         { href: '/admin/connections', label: admin('connections') },
         { href: '/admin/registration', label: admin('registration') },
+        { href: '/admin/webhooks', label: admin('webhooks') },
         { href: '/admin/access', label: admin('access') },
         { href: '/admin/provisioning', label: admin('provisioning') },
         { href: '/admin/audit', label: admin('audit') },

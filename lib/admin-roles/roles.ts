@@ -64,6 +64,8 @@ export const PERMISSIONS = {
   'audit.read': EVERY_ROLE,
   /** Add, change and delete the identity providers people sign in with (federation); read with `system.read`. */
   'connections.manage': MANAGERS,
+  /** Register, change and delete webhook endpoints, send a delivery again; read with `system.read`. */
+  'webhooks.manage': MANAGERS,
   /** APIs (resource servers), their permissions, roles and groups and who is in them (lib/authorization), read only. */
   'access.read': READERS,
   /** Register, change and delete APIs, roles and groups; put people in groups and give them roles; grant clients permissions. */

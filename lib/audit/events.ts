@@ -287,6 +287,17 @@ export const auditDetailsSchemas = {
   /** The client (the target) gets, or no longer gets, the attribute `attribute` under `claim` (its claim mapping). */
   'client.claim_mapped': z.strictObject({ claim: label, attribute: label }),
   'client.claim_unmapped': z.strictObject({ claim: label }),
+  /** A webhook endpoint (the target, labelled with its URL) registered, changed or deleted by an admin; never its secret. */
+  'webhook.created': z.strictObject({ events: z.array(z.string().max(64)).max(50), enabled: z.boolean() }),
+  'webhook.updated': z.strictObject({ changed: fields }),
+  'webhook.deleted': z.strictObject({}),
+  /**
+   * Gatehouse disabled the endpoint: `failures` attempts in a row failed, the first at `since`; `error`, the
+   * last one's status or network failure (lib/webhooks/delivery.ts).
+   */
+  'webhook.disabled': z.strictObject({ reason: z.enum(['failing']), failures: z.number().int().min(1), since: z.iso.datetime(), error: z.string().max(300) }),
+  /** An admin asked for a delivery (`deliveryId`, of event `type`) to be sent again. */
+  'webhook.delivery_resent': z.strictObject({ deliveryId: id, type: z.string().max(64) }),
 } satisfies Record<string, z.ZodType>;
 
 export type AuditAction = keyof typeof auditDetailsSchemas;
@@ -309,7 +320,8 @@ export type AuditTargetType =
   | 'api'
   | 'group'
   | 'role'
-  | 'attribute';
+  | 'attribute'
+  | 'webhook';
 
 /**
  * How a client acting as itself (the admin API, with a client_credentials
@@ -395,4 +407,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'identity.linked': 'Upstream identity linked',
   'identity.unlinked': 'Upstream identity unlinked',
   'federation.failed': 'Upstream sign-in failed',
+  'webhook.created': 'Webhook endpoint added',
+  'webhook.updated': 'Webhook endpoint changed',
+  'webhook.deleted': 'Webhook endpoint deleted',
+  'webhook.disabled': 'Webhook endpoint disabled after failures',
+  'webhook.delivery_resent': 'Webhook delivery sent again',
 };

@@ -16,6 +16,7 @@ import type { Database } from '../db/database.ts';
 import { auditActions, auditDetailsSchemas, CLIENT_ACTOR_PREFIX, isAuditAction, type AuditAction, type AuditDetails, type AuditTargetType } from './events.ts';
 import type { RequestContext } from '../platform/request-context.ts';
 import { isAdminRole, type AdminRole } from '../admin-roles/roles.ts';
+import { outboxWritesFor } from '../webhooks/outbox.ts';
 
 export { requestContext, type RequestContext } from '../platform/request-context.ts';
 export { lastSignIns } from './repository.ts';
@@ -163,13 +164,47 @@ export function recordSelfAudit<A extends AuditAction>(
   return recordAudit(db, { action, actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details } as AuditEvent<A>);
 }
 
+/**
+ * The webhook outbox's rows for the entry (lib/webhooks/outbox.ts), committed with it so an event is never
+ * recorded and then not sent. Built from the entry as stored: its details already sanitized. Reading the
+ * endpoints may fail; the entry is then recorded alone, and the failure logged.
+ */
+async function webhookWrites(
+  db: Database,
+  row: {
+    action: AuditAction;
+    at: Date;
+    actorId: string | null;
+    actorUsername: string | null;
+    targetType: string | null;
+    targetId: string | null;
+    targetLabel: string | null;
+    details: string;
+  },
+) {
+  try {
+    return await outboxWritesFor(db, {
+      action: row.action,
+      at: row.at,
+      actor: row.actorId || row.actorUsername ? { id: row.actorId, username: row.actorUsername } : null,
+      target: row.targetType ? { type: row.targetType, id: row.targetId, label: row.targetLabel } : null,
+      details: JSON.parse(row.details) as Record<string, unknown>,
+    });
+  } catch (error) {
+    const e = error as { name?: string; code?: string };
+    db.log.error(`webhooks: could not queue ${row.action}: ${e?.name ?? 'Error'}${e?.code ? ` ${e.code}` : ''}`);
+    return undefined;
+  }
+}
+
 /** Records one event. Never throws; resolves once the entry is written (or could not be). */
 export async function recordAudit<A extends AuditAction>(db: Database, event: AuditEvent<A>): Promise<void> {
   const action = event?.action;
   try {
     if (!isAuditAction(action)) throw new Error('unknown action');
-    await insertAuditEvent(db, {
+    const row = {
       action,
+      at: new Date(),
       actorId: event.actor?.id ?? null,
       actorUsername: cap(event.actor?.username, 200),
       // The admin role used (an admin action, lib/admin-roles): only a known one is stored.
@@ -180,7 +215,16 @@ export async function recordAudit<A extends AuditAction>(db: Database, event: Au
       ip: cap(event.context?.ip, 64),
       userAgent: cap(event.context?.userAgent, 512),
       details: detailsJson(db, action, event.details),
-    });
+    };
+    const alongside = await webhookWrites(db, row);
+    try {
+      await insertAuditEvent(db, row, alongside);
+    } catch (error) {
+      if (!alongside) throw error;
+      // An endpoint deleted meanwhile fails the outbox's rows: the entry itself is still recorded.
+      db.log.error(`webhooks: could not queue ${action}; recorded without it`);
+      await insertAuditEvent(db, row);
+    }
   } catch (error) {
     // Only what identifies the failure: a Prisma error's message can quote the values it was given.
     const e = error as { name?: string; code?: string };

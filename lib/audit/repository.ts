@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditEvent } from '../generated/sqlite/client.ts';
 import type { Database } from '../db/database.ts';
+import type { Sql } from '../db/sql.ts';
 import { containsText } from '../db/text-search.ts';
 import { CHAIN_ID, entryHash } from './chain.ts';
 
@@ -79,6 +80,9 @@ const MOVE_HEAD = 'UPDATE audit_chain_heads SET seq = ?, hash = ?, updated_at = 
 export const dateTimeValue = (kind: 'sqlite' | 'postgresql', date: Date) =>
   kind === 'sqlite' ? date.toISOString().replace('Z', '+00:00') : date.toISOString();
 
+/** Writes to make in the entry's own transaction (lib/webhooks/outbox.ts), on the raw driver's transaction. */
+export type AlongsideWrites = (tx: Pick<Sql, 'one' | 'run'>) => Promise<unknown>;
+
 /**
  * Appends an entry to the chain: reads the head, writes the entry with the
  * head's hash as its prev_hash, moves the head, in one transaction. The head
@@ -87,7 +91,7 @@ export const dateTimeValue = (kind: 'sqlite' | 'postgresql', date: Date) =>
  * IMMEDIATE takes before the read. Statements on the raw driver, no Prisma
  * query (bench/results/notes-2026-11-27-audit-chain.md measured it).
  */
-export async function insertAuditEvent(db: Database, row: AuditEventRow): Promise<string> {
+export async function insertAuditEvent(db: Database, row: AuditEventRow, alongside?: AlongsideWrites): Promise<string> {
   const at = row.at ?? new Date();
   const id = auditEventId(at.getTime());
   const entry = {
@@ -136,6 +140,8 @@ export async function insertAuditEvent(db: Database, row: AuditEventRow): Promis
       await tx.run(APPEND, values);
       await tx.run(MOVE_HEAD, headValues);
     }
+    // What must commit with the entry or not at all (the webhook outbox's rows for the event).
+    await alongside?.(tx);
   });
   return id;
 }

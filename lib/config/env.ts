@@ -395,6 +395,32 @@ const envSchema = z.object({
     .max(30)
     .default(10),
   /**
+   * How many times a webhook delivery is sent to an endpoint that does not answer 2xx before Gatehouse
+   * marks it failed (the waits double from 5 seconds up to an hour: 12 tries span about 3 hours). An admin
+   * can send a failed one again. See [Webhooks](webhooks.md).
+   */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number({ error: 'WEBHOOK_MAX_ATTEMPTS must be a whole number from 1 to 30' }).int().min(1).max(30).default(12),
+  /**
+   * A webhook endpoint whose attempts failed this many times in a row, the first of them at least
+   * WEBHOOK_DISABLE_AFTER_HOURS ago, is disabled (an audit entry, a notice in the portal); its pending
+   * deliveries wait until an admin enables it again.
+   */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce
+    .number({ error: 'WEBHOOK_DISABLE_AFTER_FAILURES must be a whole number from 1 to 100000' })
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(20),
+  /** See WEBHOOK_DISABLE_AFTER_FAILURES; `0` disables on the count alone. */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce
+    .number({ error: 'WEBHOOK_DISABLE_AFTER_HOURS must be a whole number of hours from 0 to 720' })
+    .int()
+    .min(0)
+    .max(720)
+    .default(24),
+  /** How many days delivered and failed webhook deliveries stay in each endpoint's history. */
+  WEBHOOK_HISTORY_DAYS: z.coerce.number({ error: 'WEBHOOK_HISTORY_DAYS must be a whole number of days from 1 to 3650' }).int().min(1).max(3650).default(30),
+  /**
    * `on` serves the device authorization grant (RFC 8628) at `/oauth/device/auth`, with the page where
    * a person types the code at `/oauth/device`, and lists it in discovery. Each client still needs the
    * `urn:ietf:params:oauth:grant-type:device_code` grant. See [Protocol features](protocol-features.md#device-authorization-grant).

@@ -10,6 +10,9 @@ import { testDatabases } from './testing.ts';
 import { insertUser } from '../users/repository.ts';
 import { findConnectionSecret, insertConnection, insertIdentity, touchIdentity } from '../federation/repository.ts';
 import { connectionFields } from '../federation/testing.ts';
+import { newSigningSecret } from '../webhooks/manage.ts';
+import { endpointSecretContext } from '../webhooks/outbox.ts';
+import { insertEndpoint } from '../webhooks/repository.ts';
 
 const jwk = () => ({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: randomBytes(32).toString('base64url') });
 
@@ -23,6 +26,7 @@ for (const storage of testDatabases('secrets')) {
       ...(await db.sql.all<{ upstream_tokens: string }>('SELECT upstream_tokens FROM federated_identities WHERE upstream_tokens IS NOT NULL')).map(
         (r) => r.upstream_tokens,
       ),
+      ...(await db.sql.all<{ secret: string }>('SELECT secret FROM webhook_endpoints')).map((r) => r.secret),
     ];
     const withKeyring = (db: Database, keyring: Keyring): Database => ({
       url: db.url,
@@ -97,6 +101,13 @@ for (const storage of testDatabases('secrets')) {
         at: new Date(),
       });
       await touchIdentity(db, identity.id, new Date(), null, { refresh_token: 'kept' });
+      const webhookSecret = newSigningSecret();
+      await insertEndpoint(
+        db,
+        `wh-${randomBytes(4).toString('hex')}`,
+        { url: 'https://hooks.example/in', description: '', events: ['user.created'], enabled: true },
+        webhookSecret,
+      );
       const before = await listActiveSigningKeys(db);
       const stale = await raw(db);
       const newKey = randomBytes(32);
@@ -114,6 +125,8 @@ for (const storage of testDatabases('secrets')) {
       assert.deepEqual(await listActiveSigningKeys(onlyNew), before);
       assert.equal((await findTotpSecret(onlyNew, user.id))?.secret, totp);
       assert.equal(await findConnectionSecret(onlyNew, connection.id), upstreamSecret);
+      const [endpoint] = await onlyNew.prisma.webhookEndpoint.findMany({ select: { id: true, secret: true } });
+      assert.equal(onlyNew.keyring.open(endpoint.secret, endpointSecretContext(endpoint.id)), webhookSecret);
     });
   });
 }

@@ -11,6 +11,7 @@ import type { ServerSecret, SigningKey } from '../generated/sqlite/client.ts';
 import type { Database } from './database.ts';
 import { totpSecretContext } from '../factors/repository.ts';
 import { connectionSecretContext, upstreamTokensContext } from '../federation/repository.ts';
+import { endpointSecretContext } from '../webhooks/outbox.ts';
 import { isSealed } from './keyring.ts';
 import { epochMs, type RawRow } from './rows.ts';
 
@@ -164,6 +165,12 @@ const sealedColumns = [
     context: upstreamTokensContext,
     update: (db: Database, id: string, from: string, to: string) =>
       db.prisma.federatedIdentity.updateMany({ where: { id, upstreamTokens: from }, data: { upstreamTokens: to } }),
+  },
+  {
+    table: 'webhook_endpoints',
+    select: 'SELECT id, secret AS value FROM webhook_endpoints',
+    context: endpointSecretContext,
+    update: (db: Database, id: string, from: string, to: string) => db.prisma.webhookEndpoint.updateMany({ where: { id, secret: from }, data: { secret: to } }),
   },
 ] as const;
 

@@ -28,6 +28,7 @@ export const SEALED_COLUMNS: Readonly<Record<string, string>> = {
   user_factors: 'secret',
   connections: 'client_secret',
   federated_identities: 'upstream_tokens',
+  webhook_endpoints: 'secret',
 };
 
 const NEW_KEY = '`openssl rand -base64 32`';

@@ -11,6 +11,7 @@ import type Provider from 'oidc-provider';
 import { recordAudit } from '../audit/log.ts';
 import type { Database } from '../db/database.ts';
 import type { Log } from '../ops/log.ts';
+import { requestFailure, startQueueWorker } from '../platform/queue-worker.ts';
 import { claimDueLogouts, removeLogout, retryLogoutLater, type QueuedLogout } from './queue.ts';
 
 /** The first retry's wait; each next one doubles it. */
@@ -69,8 +70,7 @@ async function post(uri: string, token: string): Promise<string | undefined> {
     await response.body?.cancel();
     return response.status === 200 || response.status === 204 ? undefined : `HTTP ${response.status}`;
   } catch (error) {
-    const e = error as { name?: string; cause?: { code?: string } };
-    return e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.name ?? 'network error');
+    return requestFailure(error);
   }
 }
 
@@ -124,21 +124,11 @@ export async function deliverDueLogouts(deps: Deps, settings: DeliverySettings):
 
 /** Looks at the queue every `intervalMs` for the process's life; returns the stop. */
 export function startLogoutDelivery(deps: Deps, settings: DeliverySettings): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      // A full batch: more may be due; go on at once.
-      while ((await deliverDueLogouts(deps, settings)) === BATCH);
-    } catch (error) {
-      deps.log.error({ err: error }, 'back-channel logout: reading the queue failed');
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), settings.intervalMs ?? 1_000);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+  return startQueueWorker({
+    name: 'back-channel logout',
+    intervalMs: settings.intervalMs ?? 1_000,
+    log: deps.log,
+    // A full batch: more may be due; go on at once.
+    drain: async () => (await deliverDueLogouts(deps, settings)) === BATCH,
+  });
 }

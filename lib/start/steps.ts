@@ -14,6 +14,7 @@ import { checkRedisAtStart } from '../db/redis-health.ts';
 import { checkSigningKeys, logSigningKeySteps, rotationSettings, startSigningKeyRotation } from '../keys/signing-keys.ts';
 import { auditTokenRevocations } from '../audit/token-audit.ts';
 import { startAuditRetention } from '../audit/retention.ts';
+import { startWebhookDelivery } from '../webhooks/delivery.ts';
 import { startAuditCheckpoints } from '../audit/checkpoints.ts';
 import { startLogoutDelivery } from '../logout/delivery.ts';
 import { dropQueuedLogouts } from '../logout/queue.ts';
@@ -192,6 +193,24 @@ export const START_STEPS: readonly StartStep[] = [
         startLogoutDelivery(
           { db: ctx.db, provider: () => ctx.provider(), now: ctx.now, log: ctx.log },
           { maxAttempts: ctx.config.BACKCHANNEL_LOGOUT_MAX_ATTEMPTS },
+        ),
+      );
+    },
+  },
+  {
+    // The webhook outbox goes out from every instance (lib/webhooks/delivery.ts); with no endpoint registered it stays empty.
+    name: 'webhooks',
+    run(s) {
+      const { ctx } = s;
+      s.onClose(
+        startWebhookDelivery(
+          { db: ctx.db, now: ctx.now, log: ctx.log },
+          {
+            maxAttempts: ctx.config.WEBHOOK_MAX_ATTEMPTS,
+            disableAfterFailures: ctx.config.WEBHOOK_DISABLE_AFTER_FAILURES,
+            disableAfterMs: ctx.config.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+            historyMs: ctx.config.WEBHOOK_HISTORY_DAYS * 86_400_000,
+          },
         ),
       );
     },

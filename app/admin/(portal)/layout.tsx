@@ -26,6 +26,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
           'admin.connectionForm',
           'admin.registrationForm',
           'admin.scimTokenForm',
+          'admin.webhookForm',
           'admin.userForm',
           'admin.keyRotation',
           'problems',

@@ -135,6 +135,7 @@ export function openApiDocument(issuer: string) {
       { name: 'connections', description: 'Identity providers people may sign in with (never their client secrets).' },
       { name: 'keys', description: 'The token signing keys and their rotation (never key material: the public keys are at /oauth/jwks).' },
       { name: 'authorization', description: "Who may do what: APIs (resource servers) and their permissions, groups, roles, and machine clients' grants." },
+      { name: 'webhooks', description: 'Endpoints that get signed events (Standard Webhooks), and their deliveries.' },
       { name: 'meta', description: 'This document.' },
     ],
     paths,

@@ -47,6 +47,18 @@ import {
   identityListSchema,
   newConnectionBodySchema,
 } from './dto/connections.ts';
+import {
+  createdWebhookSchema,
+  deliveryQuerySchema,
+  newWebhookBodySchema,
+  webhookDeliveryListSchema,
+  webhookDeliveryParams,
+  webhookDeliverySchema,
+  webhookId,
+  webhookListSchema,
+  webhookPatchSchema,
+  webhookSchema,
+} from './dto/webhooks.ts';
 import { retiredKeySchema, rotateBodySchema, rotationSchema, signingKeyListSchema } from './dto/keys.ts';
 import { exportQuerySchema, importQuerySchema, importReportSchema } from './dto/import.ts';
 import {
@@ -71,7 +83,7 @@ export interface Operation {
   method: Method;
   /** The path as OpenAPI writes it: `{id}` for the route folder `[id]`. */
   path: string;
-  tag: 'clients' | 'registration' | 'provisioning' | 'users' | 'audit' | 'keys' | 'connections' | 'authorization' | 'meta';
+  tag: 'clients' | 'registration' | 'provisioning' | 'users' | 'audit' | 'keys' | 'connections' | 'authorization' | 'webhooks' | 'meta';
   summary: string;
   description?: string;
   params?: z.ZodObject;
@@ -602,6 +614,84 @@ export const operations = {
     status: 200,
     response: connectionSchema,
     errors: ['not_found', 'conflict'],
+  },
+  listWebhooks: {
+    method: 'GET',
+    path: '/api/admin/webhooks',
+    tag: 'webhooks',
+    permission: 'system.read',
+    summary: 'List the webhook endpoints (never their signing secrets)',
+    status: 200,
+    response: webhookListSchema,
+  },
+  createWebhook: {
+    method: 'POST',
+    path: '/api/admin/webhooks',
+    tag: 'webhooks',
+    permission: 'webhooks.manage',
+    summary: 'Register a webhook endpoint; its signing secret is in this answer only',
+    description: 'Events it wants are queued from now on, signed per Standard Webhooks. Recorded as webhook.created.',
+    body: newWebhookBodySchema,
+    status: 201,
+    response: createdWebhookSchema,
+  },
+  getWebhook: {
+    method: 'GET',
+    path: '/api/admin/webhooks/{id}',
+    tag: 'webhooks',
+    permission: 'system.read',
+    summary: 'One webhook endpoint',
+    params: webhookId,
+    status: 200,
+    response: webhookSchema,
+    errors: ['not_found'],
+  },
+  updateWebhook: {
+    method: 'PATCH',
+    path: '/api/admin/webhooks/{id}',
+    tag: 'webhooks',
+    permission: 'webhooks.manage',
+    summary: 'Change some of a webhook endpoint',
+    description: 'enabled: true resumes an endpoint Gatehouse disabled after failures; its pending deliveries go out in order. Recorded as webhook.updated.',
+    params: webhookId,
+    body: webhookPatchSchema,
+    status: 200,
+    response: webhookSchema,
+    errors: ['not_found'],
+  },
+  deleteWebhook: {
+    method: 'DELETE',
+    path: '/api/admin/webhooks/{id}',
+    tag: 'webhooks',
+    permission: 'webhooks.manage',
+    summary: 'Delete a webhook endpoint with its deliveries, pending ones too',
+    params: webhookId,
+    status: 204,
+    errors: ['not_found'],
+  },
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/api/admin/webhooks/{id}/deliveries',
+    tag: 'webhooks',
+    permission: 'system.read',
+    summary: "An endpoint's deliveries, newest first: status, attempts, the last answer",
+    params: webhookId,
+    query: deliveryQuerySchema,
+    status: 200,
+    response: webhookDeliveryListSchema,
+    errors: ['not_found'],
+  },
+  resendWebhookDelivery: {
+    method: 'POST',
+    path: '/api/admin/webhooks/{id}/deliveries/{deliveryId}/resend',
+    tag: 'webhooks',
+    permission: 'webhooks.manage',
+    summary: 'Send a delivered or failed delivery again (same webhook-id, fresh attempts)',
+    description: 'A pending one is left as it is. Recorded as webhook.delivery_resent.',
+    params: webhookDeliveryParams,
+    status: 200,
+    response: webhookDeliverySchema,
+    errors: ['not_found'],
   },
   deleteConnection: {
     method: 'DELETE',

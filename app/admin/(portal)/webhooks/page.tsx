@@ -1,0 +1,89 @@
+// /admin/webhooks: the endpoints that get signed events (lib/webhooks), those Gatehouse disabled after failures
+// called out, and registering one (its signing secret shown once).
+import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
+import { PageHeader } from '@/components/ui/card';
+import { TextLink } from '@/components/ui/button';
+import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
+import { WebhookForm } from '@/components/admin/webhook-form';
+import { may } from '@/lib/admin-roles/roles';
+import { webhookEventTypes } from '@/lib/webhooks/events';
+import { listWebhooksFor, NEW_WEBHOOK } from '@/lib/surfaces/portal/webhooks';
+import { requireAdmin } from '@/lib/surfaces/portal/session';
+import { createWebhookAction } from './actions';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('admin.webhooks'))('title') };
+}
+
+export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const admin = await requireAdmin('system.read', '/admin/webhooks');
+  const endpoints = await listWebhooksFor(admin);
+  const { notice } = await searchParams;
+  const t = await getTranslations('admin.webhooks');
+  const manage = may(admin.role, 'webhooks.manage');
+  const failing = endpoints.filter((endpoint) => endpoint.disabledReason === 'failing');
+  const cell = 'px-4 py-3 align-top';
+
+  return (
+    <>
+      <PageHeader title={t('title')} description={t('description')} />
+      <NoticeFor notices={{ deleted: { variant: 'success', text: t('deleted') }, notFound: { variant: 'warning', text: t('notFound') } }} notice={notice} />
+      {failing.length ? <Notice variant="error">{t('failingNotice', { count: failing.length })}</Notice> : null}
+      {endpoints.length ? (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{t('caption')}</caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className={cell}>
+                  {t('url')}
+                </th>
+                <th scope="col" className={cell}>
+                  {t('events')}
+                </th>
+                <th scope="col" className={cell}>
+                  {t('status')}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {endpoints.map((endpoint) => (
+                <tr key={endpoint.id}>
+                  <td className={cell}>
+                    <TextLink href={`/admin/webhooks/${encodeURIComponent(endpoint.id)}`}>
+                      <span className="font-mono break-all">{endpoint.url}</span>
+                    </TextLink>
+                    {endpoint.description ? <span className="block text-xs text-slate-600">{endpoint.description}</span> : null}
+                  </td>
+                  <td className={`${cell} font-mono text-xs text-slate-700`}>{endpoint.events.join(', ')}</td>
+                  <td className={cell}>
+                    {endpoint.enabled ? (
+                      <Badge variant="green">{t('enabledState')}</Badge>
+                    ) : endpoint.disabledReason === 'failing' ? (
+                      <Badge variant="red">{t('failingState')}</Badge>
+                    ) : (
+                      <Badge variant="slate">{t('disabledState')}</Badge>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('none')}</p>
+      )}
+      {manage ? (
+        <section aria-labelledby="create-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
+          <h2 id="create-heading" className="mb-4 text-base font-semibold text-slate-900">
+            {t('createHeading')}
+          </h2>
+          <WebhookForm action={createWebhookAction} initial={NEW_WEBHOOK} eventTypes={webhookEventTypes} />
+        </section>
+      ) : null}
+    </>
+  );
+}
