@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditEvent } from '../generated/sqlite/client.ts';
 import type { Database } from '../db/database.ts';
-import type { Sql } from '../db/sql.ts';
+import type { Statement } from '../db/sql.ts';
 import { containsText } from '../db/text-search.ts';
 import { CHAIN_ID, entryHash } from './chain.ts';
 
@@ -81,7 +81,7 @@ export const dateTimeValue = (kind: 'sqlite' | 'postgresql', date: Date) =>
   kind === 'sqlite' ? date.toISOString().replace('Z', '+00:00') : date.toISOString();
 
 /** Writes to make in the entry's own transaction (lib/webhooks/outbox.ts), on the raw driver's transaction. */
-export type AlongsideWrites = (tx: Pick<Sql, 'one' | 'run'>) => Promise<unknown>;
+export type AlongsideWrites = Statement[];
 
 /**
  * Appends an entry to the chain: reads the head, writes the entry with the
@@ -110,38 +110,43 @@ export async function insertAuditEvent(db: Database, row: AuditEventRow, alongsi
   };
   const kind = db.sql.kind;
   const lock = kind === 'postgresql' ? ' FOR UPDATE' : '';
-  await db.sql.transaction(async (tx) => {
-    const head = await tx.one<{ seq: number | string; hash: string }>(`SELECT seq, hash FROM audit_chain_heads WHERE id = ?${lock}`, [CHAIN_ID]);
-    if (!head) throw Object.assign(new Error('the audit chain has no head'), { code: 'AUDIT_CHAIN_HEAD' });
-    const seq = Number(head.seq) + 1;
-    const hash = entryHash(entry, head.hash);
-    const e = entry;
-    const values = [
-      id,
-      dateTimeValue(kind, at),
-      e.actorId,
-      e.actorUsername,
-      e.actorRole,
-      e.action,
-      e.targetType,
-      e.targetId,
-      e.targetLabel,
-      e.ip,
-      e.userAgent,
-      e.details,
-      seq,
-      head.hash,
-      hash,
-    ];
-    const headValues = [seq, hash, dateTimeValue(kind, new Date()), CHAIN_ID];
-    // PostgreSQL: the entry and the head in one statement, one round trip less while the head is locked.
-    if (kind === 'postgresql') await tx.run(`WITH appended AS (${APPEND} RETURNING 1) ${MOVE_HEAD}`, [...values, ...headValues]);
-    else {
-      await tx.run(APPEND, values);
-      await tx.run(MOVE_HEAD, headValues);
-    }
-    // What must commit with the entry or not at all (the webhook outbox's rows for the event).
-    await alongside?.(tx);
+  await db.sql.transaction({
+    read: [`SELECT seq, hash FROM audit_chain_heads WHERE id = ?${lock}`, [CHAIN_ID]],
+    write(row) {
+      const head = row as { seq: number | string; hash: string } | undefined;
+      if (!head) throw Object.assign(new Error('the audit chain has no head'), { code: 'AUDIT_CHAIN_HEAD' });
+      const seq = Number(head.seq) + 1;
+      const hash = entryHash(entry, head.hash);
+      const e = entry;
+      const values = [
+        id,
+        dateTimeValue(kind, at),
+        e.actorId,
+        e.actorUsername,
+        e.actorRole,
+        e.action,
+        e.targetType,
+        e.targetId,
+        e.targetLabel,
+        e.ip,
+        e.userAgent,
+        e.details,
+        seq,
+        head.hash,
+        hash,
+      ];
+      const headValues = [seq, hash, dateTimeValue(kind, new Date()), CHAIN_ID];
+      // PostgreSQL: the entry and the head in one statement, one round trip less while the head is locked.
+      const append: Statement[] =
+        kind === 'postgresql'
+          ? [[`WITH appended AS (${APPEND} RETURNING 1) ${MOVE_HEAD}`, [...values, ...headValues]]]
+          : [
+              [APPEND, values],
+              [MOVE_HEAD, headValues],
+            ];
+      // What must commit with the entry or not at all (the webhook outbox's rows for the event).
+      return [...append, ...(alongside ?? [])];
+    },
   });
   return id;
 }

@@ -36,14 +36,24 @@ export interface Sql {
    */
   dataVersion?(): number;
   /**
-   * Runs `fn` in one transaction on one connection; commits when it resolves, rolls back when it throws.
-   * SQLite: BEGIN IMMEDIATE, so the write lock is held from the first read (no other connection's write
-   * between a read and the write that depends on it), one such transaction at a time in the process; `fn`
-   * must await nothing but `tx`'s statements, which run at once, outside the group commit. PostgreSQL: a
-   * connection of the pool, BEGIN ... COMMIT (take locks with SELECT ... FOR UPDATE).
+   * One transaction that reads a row, then writes what that row decided (`plan.write`, which may throw to roll
+   * back): committed together or not at all. SQLite: BEGIN IMMEDIATE, so the write lock is held from the read,
+   * and the read, the writes and the COMMIT run in one synchronous stretch: no other code of the process runs
+   * while the lock is held (a Prisma query of this process on its own connection would otherwise wait out its
+   * busy timeout on this very thread, which the lock's holder needs to finish). PostgreSQL: a connection of the
+   * pool, BEGIN ... COMMIT (take locks in the read with FOR UPDATE).
    */
-  transaction<T>(fn: (tx: Pick<Sql, 'one' | 'run'>) => Promise<T>): Promise<T>;
+  transaction(plan: ReadThenWrite): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A statement and its parameters. */
+export type Statement = readonly [sql: string, params: SqlValue[]];
+
+/** What `Sql.transaction` runs: one read, then the writes it decides. */
+export interface ReadThenWrite {
+  read: Statement;
+  write(row: Row | undefined): Statement[];
 }
 
 export interface SqlOptions {
@@ -78,20 +88,13 @@ function onFirstUse(open: () => Sql): Sql {
     all: async (statement, params) => opened().all(statement, params),
     run: async (statement, params, options) => opened().run(statement, params, options),
     dataVersion: () => opened().dataVersion!(),
-    transaction: async (fn) => opened().transaction(fn),
+    transaction: async (plan) => opened().transaction(plan),
     async close() {
       closed = true;
       await sql?.close();
     },
   };
 }
-
-/**
- * One `transaction` at a time in the process, over every SQLite handle: a second
- * connection's BEGIN IMMEDIATE while the first one's transaction awaits would
- * wait out the busy timeout on this very thread, which the first needs to end.
- */
-let sqliteTransactions: Promise<unknown> = Promise.resolve();
 
 function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptions): Sql {
   const modes = path === ':memory:' ? undefined : secureSqliteFiles(path);
@@ -118,14 +121,6 @@ function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptio
   const bind = (params: SqlValue[]) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
   const commit = groupCommit(db);
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  const tx: Pick<Sql, 'one' | 'run'> = {
-    async one<T extends Row>(sql: string, params: SqlValue[] = []) {
-      return prepare(sql).get(...bind(params)) as T | undefined;
-    },
-    async run(sql: string, params: SqlValue[] = []) {
-      return prepare(sql).run(...bind(params)).changes;
-    },
-  };
   return {
     kind: 'sqlite',
     dataVersion: () => dataVersion.get() as number,
@@ -139,43 +134,38 @@ function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptio
       checkpointer?.start();
       return commit(prepare(sql), bind(params));
     },
-    transaction<T>(fn: (tx: Pick<Sql, 'one' | 'run'>) => Promise<T>): Promise<T> {
-      /**
-       * Takes the write lock without the busy timeout's wait, which would block this thread: a Prisma
-       * transaction of this process holding the lock could then never end. Busy, it tries again after
-       * a few ms, for as long as the busy timeout would have waited.
-       */
-      const beginImmediate = async () => {
-        for (let waited = 0; ; waited += 5) {
-          // The writes already queued go first, in their own transaction: none may land in this one.
-          commit.flush();
-          db.pragma('busy_timeout = 0');
+    async transaction(plan: ReadThenWrite): Promise<void> {
+      checkpointer?.start();
+      // The write lock is taken without the busy timeout's wait, which would block this thread while a Prisma
+      // transaction of this process holds the lock and needs the thread to end: busy, it tries again after 5 ms,
+      // for as long as the busy timeout would have waited. Once it is taken, nothing awaits until COMMIT.
+      for (let waited = 0; ; waited += 5) {
+        // The writes already queued go first, in their own transaction: none may land in this one.
+        commit.flush();
+        db.pragma('busy_timeout = 0');
+        let began = false;
+        try {
+          db.exec('BEGIN IMMEDIATE');
+          began = true;
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || waited >= 5000) throw error;
+        } finally {
+          db.pragma('busy_timeout = 5000');
+        }
+        if (began) {
           try {
-            db.exec('BEGIN IMMEDIATE');
+            const [readSql, readParams] = plan.read;
+            const row = prepare(readSql).get(...bind(readParams)) as Row | undefined;
+            for (const [sql, params] of plan.write(row)) prepare(sql).run(...bind(params));
+            db.exec('COMMIT');
             return;
           } catch (error) {
-            if ((error as { code?: string }).code !== 'SQLITE_BUSY' || waited >= 5000) throw error;
-          } finally {
-            db.pragma('busy_timeout = 5000');
+            if (db.inTransaction) db.exec('ROLLBACK');
+            throw error;
           }
-          await new Promise((resolve) => setTimeout(resolve, 5));
         }
-      };
-      const run = async () => {
-        checkpointer?.start();
-        await beginImmediate();
-        try {
-          const result = await fn(tx);
-          db.exec('COMMIT');
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          throw error;
-        }
-      };
-      const result = sqliteTransactions.then(run, run);
-      sqliteTransactions = result.catch(() => undefined);
-      return result;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
     },
     async close() {
       commit.flush();
@@ -336,21 +326,15 @@ function openPostgres(url: string, shared?: pg.Pool): Sql {
       const target = options.durable === false ? relaxedPool() : pool;
       return (await target.query(statement(sql, params))).rowCount ?? 0;
     },
-    async transaction<T>(fn: (tx: Pick<Sql, 'one' | 'run'>) => Promise<T>): Promise<T> {
+    async transaction(plan: ReadThenWrite): Promise<void> {
       const client = await pool.connect();
       let broken: unknown;
       try {
         await client.query('BEGIN');
-        const result = await fn({
-          async one<R extends Row>(sql: string, params: SqlValue[] = []) {
-            return (await client.query(statement(sql, params))).rows[0] as R | undefined;
-          },
-          async run(sql: string, params: SqlValue[] = []) {
-            return (await client.query(statement(sql, params))).rowCount ?? 0;
-          },
-        });
+        const [readSql, readParams] = plan.read;
+        const row = (await client.query(statement(readSql, readParams))).rows[0] as Row | undefined;
+        for (const [sql, params] of plan.write(row)) await client.query(statement(sql, params));
         await client.query('COMMIT');
-        return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: unknown) => {
           broken = rollbackError;

@@ -58,6 +58,7 @@ const ROUTED_SEGMENTS = new Set([
   'oauth',
   'password-reset',
   'readyz',
+  'scim',
   'sign-in',
   'unlock',
   'verify-email',

@@ -12,6 +12,7 @@
 import { auditEventId } from '../audit/repository.ts';
 import type { AlongsideWrites } from '../audit/repository.ts';
 import type { Database } from '../db/database.ts';
+import type { Statement } from '../db/sql.ts';
 import { webhookEventOf, type AuditedChange } from './events.ts';
 
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
@@ -34,15 +35,12 @@ export async function outboxWritesFor(db: Database, change: AuditedChange): Prom
   if (wanting.length === 0) return undefined;
   const now = change.at.getTime();
   const payload = JSON.stringify(event.payload);
-  const rows = wanting.map((endpoint) => [messageId(now), endpoint.id, event.type, event.subject, payload, now, now]);
-  return async (tx) => {
-    for (const row of rows) {
-      await tx.run(
-        "INSERT INTO webhook_deliveries (id, endpoint_id, type, subject, payload, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
-        row,
-      );
-    }
-  };
+  return wanting.map(
+    (endpoint): Statement => [
+      "INSERT INTO webhook_deliveries (id, endpoint_id, type, subject, payload, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+      [messageId(now), endpoint.id, event.type, event.subject, payload, now, now],
+    ],
+  );
 }
 
 /** A claimed delivery: what to send, where, and with which (opened) secret. */
