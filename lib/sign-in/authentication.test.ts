@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { testDatabases } from '../db/testing.ts';
+import { setTracingForTests } from '../ops/tracing.ts';
 import { authenticate } from './authentication.ts';
 import { testContext } from '../services/testing.ts';
 import { createUser, disableUser } from '../users/manage.ts';
@@ -98,27 +99,66 @@ for (const storage of testDatabases('authentication')) {
       assert.deepEqual(unknown, [...Array(6).fill('unknown_user'), 'throttled']);
     });
 
-    test('a username that names no account takes as long to refuse as a wrong password for one (median of fifteen each)', async () => {
+    test('a username that names no account costs what a wrong password for one costs: the same steps, one argon2id verification, the same time', async () => {
       const db = await storage.open();
       const ctx = testContext(db);
-      const users = await Promise.all(Array.from({ length: 15 }, () => createUser(db, { username: `timed-${tag()}`, password: 'the right password' })));
-      const time = async (username: string, ip: string) => {
-        const started = performance.now();
+      const users = await Promise.all(Array.from({ length: 16 }, () => createUser(db, { username: `timed-${tag()}`, password: 'the right password' })));
+      const attempt = async (username: string, ip: string) => {
         const result = await authenticate(ctx, username, 'a wrong password', ip);
         assert.equal(result.ok, false);
         if (!result.ok) assert.notEqual(result.reason, 'throttled');
+      };
+
+      // The steps, read from the spans each attempt starts (lib/ops/tracing.ts): what a clock cannot tell on a busy
+      // machine, that neither side skips the verification or does work the other does not.
+      const steps = async (username: string, ip: string) => {
+        const names: string[] = [];
+        setTracingForTests({
+          endpoint: 'memory',
+          requestSpan: () => assert.fail('no request span here'),
+          inSpan: (name, _kind, _attributes, fn) => {
+            names.push(name);
+            return fn();
+          },
+          logIds: () => undefined,
+          shutdown: async () => undefined,
+        });
+        try {
+          await attempt(username, ip);
+        } finally {
+          setTracingForTests(undefined);
+        }
+        return names;
+      };
+      const knownSteps = await steps(users[0].username, '198.51.100.200');
+      assert.deepEqual(
+        knownSteps.filter((name) => name.includes('verify')),
+        ['argon2id verify'],
+      );
+      assert.deepEqual(await steps(`nobody-${tag()}`, '198.51.100.201'), knownSteps);
+
+      // And the clock, as the disabled-account test above: median of five each, interleaved, each from its own address.
+      // A skipped verification makes one side cost nearly nothing in every round; a busy machine can skew one round.
+      const time = async (username: string, ip: string) => {
+        const started = performance.now();
+        await attempt(username, ip);
         return performance.now() - started;
       };
-      const known: number[] = [];
-      const unknown: number[] = [];
-      for (const [i, user] of users.entries()) {
-        // Interleaved, so a change in the machine's load weighs on both alike; each from its own address.
-        known.push(await time(user.username, `198.51.100.${2 * i + 1}`));
-        unknown.push(await time(`nobody-${tag()}`, `198.51.100.${2 * i + 2}`));
-      }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      const [k, u] = [median(known), median(unknown)];
-      assert.ok(Math.abs(k - u) <= Math.max(0.25 * k, 5), `median ${k.toFixed(1)} ms for a known username, ${u.toFixed(1)} ms for an unknown one`);
+      const rounds: string[] = [];
+      for (let round = 0; round < 3; round++) {
+        const known: number[] = [];
+        const unknown: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const n = 5 * round + i;
+          known.push(await time(users[n + 1].username, `198.51.100.${2 * n + 1}`));
+          unknown.push(await time(`nobody-${tag()}`, `198.51.100.${2 * n + 2}`));
+        }
+        const [k, u] = [median(known), median(unknown)];
+        rounds.push(`median ${k.toFixed(1)} ms for a known username, ${u.toFixed(1)} ms for an unknown one`);
+        if (Math.abs(k - u) <= Math.max(0.5 * k, 5)) break;
+        assert.ok(round < 2, rounds.join('; '));
+      }
     });
   });
 }
