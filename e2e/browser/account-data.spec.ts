@@ -12,8 +12,8 @@ import { databaseUrl, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin, screenshots } from '../support/pages.ts';
 
 const shoot = screenshots('account-data');
-// A sign-in, two axe scans and a download, or three posts of the form, on a loaded 2-core machine.
-test.describe.configure({ timeout: 90_000 });
+// Three times the configured timeout (a minute under CI): a sign-in, two axe scans and a download, or three posts of the form.
+test.slow(true, 'a sign-in, two axe scans and a download, or three posts of the form');
 
 async function signedIn(page: Page, user: { username: string; password: string }) {
   await page.goto('/account/data');

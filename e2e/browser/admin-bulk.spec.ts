@@ -17,7 +17,7 @@ import { describeFindings, type Finding, wcagFindings } from '../support/axe.ts'
 import { baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { adminSignedIn, screenshots, status } from '../support/pages.ts';
 
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'several admin pages, each scanned by axe, or several bulk changes confirmed page by page');
 
 const shoot = screenshots('admin-bulk');
 const db = () => database(databaseUrl);

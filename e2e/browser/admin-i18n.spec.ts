@@ -10,7 +10,7 @@ import { COLOUR_RULES, describeFindings, type Finding, wcagFindings } from '../s
 import { makeClient, makeUser } from '../support/fixtures.ts';
 import { screenshots } from '../support/pages.ts';
 
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'a German sign-in with its second factor, then several pages, each scanned by axe');
 
 const shoot = screenshots('admin-de');
 

@@ -11,7 +11,7 @@ import { describeFindings, wcagFindings } from '../support/axe.ts';
 import { baseUrl, databaseUrl } from '../support/fixtures.ts';
 import { adminSignedIn, screenshots } from '../support/pages.ts';
 
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'an admin sign-in, then several forms and pages, each scanned by axe');
 
 const shoot = screenshots('admin-presets');
 

@@ -13,7 +13,7 @@ import { databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
 import { gatehouseLogin, screenshots } from '../support/pages.ts';
 import { asAdmin } from '../support/signed-in.ts';
 
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'a sign-in per admin role, each walking the portal');
 
 const shoot = screenshots('admin-roles');
 

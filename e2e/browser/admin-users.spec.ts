@@ -18,8 +18,7 @@ import { asAdmin } from '../support/signed-in.ts';
 
 type Client = Awaited<ReturnType<typeof makeClient>>;
 
-// Each test signs several people in through full browser flows: more than the default 30 s on a busy machine.
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'each test signs several people in through full browser flows');
 
 const shoot = screenshots('admin');
 

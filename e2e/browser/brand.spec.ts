@@ -36,7 +36,7 @@ const rgb = (hex: string) => `rgb(${hexToRgb(hex).join(', ')})`;
 
 test.describe('an instance with its own brand', () => {
   // Starting a second server takes a few seconds on a fresh database.
-  test.setTimeout(90_000);
+  test.slow(true, 'pages of a second server of its own');
   let instance: Awaited<ReturnType<typeof startInstance>> | undefined;
   let dir: string;
 

@@ -44,7 +44,7 @@ const variants = [
 test.describe('an instance with EMAIL_SIGN_IN_CODES=on', () => {
   // Starting a second server takes a few seconds on a fresh database: both tests in one worker, on one instance.
   test.describe.configure({ mode: 'default' });
-  test.setTimeout(90_000);
+  test.slow(true, 'pages of a second server of its own');
   const own = isolatedDatabase('email-sign-in-codes');
   let instance: Awaited<ReturnType<typeof startInstance>> | undefined;
 

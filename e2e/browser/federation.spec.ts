@@ -21,7 +21,7 @@ import { gatehouseLogin, screenshots } from '../support/pages.ts';
 import { asAdmin } from '../support/signed-in.ts';
 import { startBareProvider, type UpstreamAccount } from '../support/upstreams.ts';
 
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'a sign-in through an upstream provider started for the test, and back');
 
 const shoot = screenshots('federation');
 const db = () => database(databaseUrl);

@@ -20,7 +20,7 @@ import { asAdmin } from '../support/signed-in.ts';
 const shoot = screenshots('invitations');
 
 test.skip(!mailApi, 'needs the test run’s SMTP server (scripts/test.ts sets GATEHOUSE_TEST_MAIL_URL)');
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'a mail sent, read and followed to a page of its own, with a sign-in');
 
 /** The worker's signed-in admin (e2e/support/signed-in.ts) on the form that creates users. */
 async function newUserForm(page: Page) {

@@ -11,7 +11,7 @@ import { describeFindings, wcagFindings } from '../support/axe.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
 import { adminSignedIn, gatehouseLogin } from '../support/pages.ts';
 
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'an admin sign-in, a token issued, then used by a client registration');
 
 test('an admin issues a token with limits, sees it once, and revokes it; both audited', async ({ page }) => {
   const admin = await adminSignedIn(page, '/admin/registration');

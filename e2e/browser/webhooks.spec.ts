@@ -14,7 +14,7 @@ import { describeFindings, wcagFindings } from '../support/axe.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
 import { adminSignedIn, gatehouseLogin } from '../support/pages.ts';
 
-test.describe.configure({ timeout: 90_000 });
+test.slow(true, 'an admin sign-in, an endpoint started for the test, deliveries waited for');
 
 test('an admin registers an endpoint, copies its secret once, sees a delivery and sends it again; a failing endpoint is called out', async ({ page }) => {
   const received: string[] = [];
