@@ -11,12 +11,11 @@ import { type Browser, expect, test } from '@playwright/test';
 import { BY_CLI } from '../../lib/audit/log.ts';
 import { database } from '../../lib/db/database.ts';
 import { createUser } from '../../lib/users/manage.ts';
-import { totpCode } from '../../lib/factors/totp.ts';
 import { createEndpoint } from '../../lib/webhooks/manage.ts';
 import { messageId } from '../../lib/webhooks/outbox.ts';
 import { COLOUR_RULES, describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
-import { adminSignedIn, gatehouseLogin } from '../support/pages.ts';
+import { adminSignedIn, gatehouseLogin, gatehouseLoginGerman } from '../support/pages.ts';
 
 test.slow(true, 'an admin sign-in, an endpoint started for the test, deliveries waited for');
 
@@ -113,11 +112,7 @@ async function germanAdmin(browser: Browser, colorScheme: 'light' | 'dark') {
   const page = await context.newPage();
   const admin = await makeUser({ role: 'admin' });
   await page.goto('/admin/webhooks');
-  await page.getByLabel('Benutzername').fill(admin.username);
-  await page.getByLabel('Passwort').fill(admin.password);
-  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-  await page.getByLabel('Geben Sie den Code aus Ihrer Authenticator-App ein').fill(totpCode(admin.totpSecret!, Date.now()));
-  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  await gatehouseLoginGerman(page, admin);
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
   return { context, page };
 }
