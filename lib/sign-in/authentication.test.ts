@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { testDatabases } from '../db/testing.ts';
 import { setTracingForTests } from '../ops/tracing.ts';
 import { authenticate } from './authentication.ts';
-import { testContext } from '../services/testing.ts';
+import { testContext } from '../testing.ts';
 import { createUser, disableUser } from '../users/manage.ts';
 
 const tag = () => randomBytes(4).toString('hex');
