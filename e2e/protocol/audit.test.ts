@@ -1,10 +1,13 @@
 // runs-on: stores
 // What the protocol endpoints leave in the audit log: sign-ins, consent and token revocations, with the caller's address.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
 import { auditEventsFor, type AuditEventRecord } from '../../lib/audit/log.ts';
+import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { baseUrl, basic, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
 
@@ -71,4 +74,70 @@ test('a reused refresh token is recorded as revoked by reuse detection; a refuse
   await post('/oauth/revoke', { token: other.tokens.access_token }, { authorization: basic(stranger.id, stranger.clientSecret!) });
   await new Promise((r) => setTimeout(r, 300));
   assert.deepEqual(await auditEventsFor(database(databaseUrl), { involvingUserId: other.user.id, actions: ['token.revoked'] }), []);
+});
+
+test('the admin API exports the log as JSON lines an auditor can check from the file alone: each hash as docs/audit.md says, each link, the signed checkpoints', async () => {
+  const admin = await makeAdminApiClient('auditor');
+  const token = await adminToken(admin);
+  // Something of this test's own in the log: the auditor's token request is not audited, a revocation is.
+  const client = await makeClient();
+  const { user, config, tokens } = await signIn(client);
+  await oidc.tokenRevocation(config, tokens.refresh_token!);
+  const [revoked] = await eventually({ involvingUserId: user.id, actions: ['token.revoked'] }, 1);
+
+  const answer = await api('GET', '/api/admin/audit-events/export', { token });
+  assert.equal(answer.status, 200);
+  assert.match(answer.headers.get('content-type') ?? '', /^application\/x-ndjson/);
+  assert.match(answer.headers.get('content-disposition') ?? '', /attachment; filename="audit.jsonl"/);
+  const lines = (answer.body as string)
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, any>);
+  const entries = lines.filter((line) => !('checkpoint' in line) && line.seq !== null);
+  const checkpoints = lines.filter((line) => 'checkpoint' in line).map((line) => line.checkpoint as Record<string, string | number>);
+  assert.ok(
+    entries.some((entry) => entry.id === revoked.id),
+    'the revocation is in it',
+  );
+
+  // The hash of every entry, computed here as the documentation tells an auditor to, and each entry naming the one before.
+  let previous: Record<string, any> | undefined;
+  for (const entry of entries) {
+    const canonical = JSON.stringify([
+      'gatehouse.audit.v1',
+      entry.prev_hash,
+      entry.id,
+      entry.at,
+      entry.actor_id,
+      entry.actor_username,
+      entry.actor_role,
+      entry.action,
+      entry.target_type,
+      entry.target_id,
+      entry.target_label,
+      entry.ip,
+      entry.user_agent,
+      entry.details,
+    ]);
+    assert.equal(entry.hash, createHash('sha256').update(canonical).digest('hex'), `entry ${entry.seq} hashes to its hash`);
+    if (previous) {
+      assert.equal(entry.seq, previous.seq + 1, 'no gap');
+      assert.equal(entry.prev_hash, previous.hash, `entry ${entry.seq} links to the one before`);
+    } else if (entry.seq === 1) assert.equal(entry.prev_hash, '0'.repeat(64));
+    previous = entry;
+  }
+
+  // Each checkpoint vouches for the hash the export has at its place, signed by a key the JWKS publishes.
+  const jwks = createLocalJWKSet((await (await fetch(new URL('/oauth/jwks', baseUrl))).json()) as JSONWebKeySet);
+  const bySeq = new Map(entries.map((entry) => [entry.seq, entry.hash]));
+  assert.ok(checkpoints.length >= 1, 'the first start signed a checkpoint');
+  for (const checkpoint of checkpoints) {
+    if (bySeq.has(checkpoint.seq)) assert.equal(checkpoint.hash, bySeq.get(checkpoint.seq));
+    const { payload, protectedHeader } = await compactVerify(String(checkpoint.jws), jwks).catch((error: Error) => {
+      throw new Error(`checkpoint ${checkpoint.seq} (${checkpoint.kid}): ${error.message}`);
+    });
+    assert.equal(protectedHeader.typ, 'gatehouse-audit-checkpoint');
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as { chain: string; seq: number; hash: string };
+    assert.deepEqual([claims.chain, claims.seq, claims.hash], ['audit', checkpoint.seq, checkpoint.hash]);
+  }
 });

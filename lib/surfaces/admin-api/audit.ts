@@ -8,6 +8,7 @@ import 'server-only';
 import { auditExportLines } from '../../audit/export.ts';
 import { auditLogPage } from '../../audit/log.ts';
 import { chainReportToWire, verifyAuditChain as verifyChain } from '../../audit/verify.ts';
+import { downloadOfLines } from './download.ts';
 import { auditEventDto } from './dto/audit.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';
@@ -26,19 +27,5 @@ const bound = (value: string | undefined, end: boolean) =>
 
 export const exportAuditEvents = endpoint(operations.exportAuditEvents, async ({ db, query }) => {
   const lines = auditExportLines(db, { since: bound(query.from, false), until: bound(query.to, true) });
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await lines.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
-  return new Response(body, {
-    status: 200,
-    headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="audit.jsonl"' },
-  });
+  return downloadOfLines(lines, { contentType: 'application/x-ndjson', filename: 'audit.jsonl' });
 });

@@ -8,6 +8,7 @@ import { InvalidRequest } from '../../platform/errors.ts';
 import { exportLines } from '../../users/export.ts';
 import { type ImportFormat, importRecords } from '../../users/import-format.ts';
 import { importUsers as importUsersUseCase } from '../../users/import.ts';
+import { downloadOfLines } from './download.ts';
 import { importReportDto } from './dto/import.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';
@@ -44,20 +45,6 @@ export const importUsers = endpoint(operations.importUsers, async ({ db, request
 
 export const exportUsers = endpoint(operations.exportUsers, async ({ db, query }) => {
   const lines = exportLines(db, query.format);
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await lines.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
   const extension = query.format === 'csv' ? 'csv' : 'jsonl';
-  return new Response(body, {
-    status: 200,
-    headers: { 'content-type': `${MEDIA[query.format]}; charset=utf-8`, 'content-disposition': `attachment; filename="people.${extension}"` },
-  });
+  return downloadOfLines(lines, { contentType: MEDIA[query.format], filename: `people.${extension}` });
 });
