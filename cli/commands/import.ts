@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { BY_CLI } from '../../lib/audit/log.ts';
 import { InvalidRequest } from '../../lib/platform/errors.ts';
 import { formatOfName, IMPORT_FORMATS, type ImportFormat, importRecords } from '../../lib/users/import-format.ts';
+import { importReportToWire } from '../../lib/users/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 
 function formatFlag(command: string, value: string | undefined): ImportFormat | undefined {
@@ -70,15 +71,7 @@ const importCommand: Command = {
     const listed = report.rejectedLines.map(({ line, reason }) => `  line ${line}: ${reason}`);
     const more = report.rejected > listed.length ? [`  … and ${report.rejected - listed.length} more`] : [];
     return {
-      json: {
-        lines: report.lines,
-        created: report.created,
-        updated: report.updated,
-        unchanged: report.unchanged,
-        rejected: report.rejected,
-        dry_run: report.dryRun,
-        rejected_lines: report.rejectedLines,
-      },
+      json: importReportToWire(report),
       text: [
         `${report.dryRun ? 'Checked (dry run, nothing written)' : 'Imported'} ${file}: ${report.lines} lines in ${seconds} s, ` +
           `${report.created} ${report.dryRun ? 'to create' : 'created'}, ${report.updated} ${report.dryRun ? 'to update' : 'updated'}, ` +

@@ -4,6 +4,7 @@
  * schemas). Never a secret or a password hash: the record this takes carries none. Imports nothing but types, so the CLI can load
  * it without the provider.
  */
+import type { ImportReport } from './import.ts';
 import type { UserRecord } from './repository.ts';
 
 export function userToWire(user: UserRecord) {
@@ -18,5 +19,18 @@ export function userToWire(user: UserRecord) {
     invited: user.invited,
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+/** An import's report (lib/users/import.ts) as `gatehouse user import --json` prints it and the admin API answers it. */
+export function importReportToWire(report: ImportReport) {
+  return {
+    lines: report.lines,
+    created: report.created,
+    updated: report.updated,
+    unchanged: report.unchanged,
+    rejected: report.rejected,
+    dry_run: report.dryRun,
+    rejected_lines: report.rejectedLines,
   };
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { IMPORT_FORMATS } from '../../../users/import-format.ts';
 import type { ImportReport } from '../../../users/import.ts';
+import { importReportToWire } from '../../../users/wire.ts';
 
 const format = z.enum(IMPORT_FORMATS);
 const flag = z
@@ -31,13 +32,5 @@ export const importReportSchema = z
   .meta({ id: 'ImportReport' });
 
 export function importReportDto(report: ImportReport): z.input<typeof importReportSchema> {
-  return {
-    lines: report.lines,
-    created: report.created,
-    updated: report.updated,
-    unchanged: report.unchanged,
-    rejected: report.rejected,
-    dry_run: report.dryRun,
-    rejected_lines: report.rejectedLines,
-  };
+  return importReportToWire(report);
 }
