@@ -13,7 +13,7 @@ import { verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Provider, { type ClientMetadata, type JWK } from 'oidc-provider';
+import Provider, { type ClientMetadata, errors, type JWK } from 'oidc-provider';
 import MemoryAdapter from 'oidc-provider/lib/adapters/memory_adapter.js';
 import LRU from 'oidc-provider/lib/helpers/lru.js';
 import type { Database } from '../lib/db/database.ts';
@@ -32,6 +32,12 @@ export interface BaselineConfig {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   sessionTtl: number;
+  /**
+   * The JWT rows' API as the bare library would serve it by hand: one static resource server (RFC 8707), its
+   * permission granted to whoever asks, a JWT access token (RFC 9068) of the same lifetime and algorithm as
+   * Gatehouse's API. No roles lookup: what that costs Gatehouse is what the JWT rows show.
+   */
+  api?: { resource: string; scope: string; lifetime: number; signingAlg: 'ES256' | 'RS256' };
 }
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8')) as BaselineConfig;
@@ -60,6 +66,20 @@ const configuration = providerConfiguration({
 const store = new LRU({ maxSize: 10_000_000 });
 configuration.adapter = (model: string) => new MemoryAdapter(model, store, configuration.clockTolerance ?? 0);
 configuration.clients = [config.client];
+const { api } = config;
+if (api) {
+  configuration.features = {
+    ...configuration.features,
+    resourceIndicators: {
+      enabled: true,
+      useGrantedResource: async () => true,
+      getResourceServerInfo: async (_ctx, indicator) => {
+        if (indicator !== api.resource) throw new errors.InvalidTarget();
+        return { audience: api.resource, scope: api.scope, accessTokenTTL: api.lifetime, accessTokenFormat: 'jwt', jwt: { sign: { alg: api.signingAlg } } };
+      },
+    },
+  };
+}
 configuration.findAccount = async (_ctx, sub) => (sub === account.id ? { accountId: account.id, claims: async () => accountClaims(account) } : undefined);
 configuration.extraTokenClaims = async (_ctx, token) => ('accountId' in token && token.accountId === account.id ? { username: account.username } : undefined);
 
@@ -110,13 +130,18 @@ async function interaction(req: IncomingMessage, res: ServerResponse, uid: strin
     return seeOther(res, returnTo);
   }
   if (req.method === 'POST' && action === 'confirm' && details.prompt.name === 'consent') {
-    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     const grant = details.grantId
       ? await provider.Grant.find(details.grantId)
       : new provider.Grant({ accountId: details.session?.accountId, clientId: String(details.params.client_id) });
     if (!grant) throw new Error('grant vanished');
     if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
     const returnTo = await provider.interactionResult(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     return seeOther(res, returnTo);

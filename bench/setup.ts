@@ -18,6 +18,7 @@ import { findAccount, findCredentials } from '../lib/users/repository.ts';
 import { registerClient } from '../lib/clients/manage.ts';
 import { createUser } from '../lib/users/manage.ts';
 import { addRolePermission, assignRole, createApi, createRole, grantClientPermission } from '../lib/authorization/manage.ts';
+import { findApiByIdentifier } from '../lib/authorization/repository.ts';
 import type { BaselineConfig } from './baseline-server.ts';
 import { authorize, basicAuth, Browser, mintCodes, pool, redeem, type Target } from './flows.ts';
 import type { Pools } from './load.ts';
@@ -123,6 +124,13 @@ async function registerBenchApi(db: Database, clientId: string, username: string
   return { resource, scope };
 }
 
+/** The bench API's lifetime and signing algorithm as Gatehouse stored them, for the baseline's copy. */
+async function apiSettings(db: Database, resource: string): Promise<{ lifetime: number; signingAlg: 'ES256' | 'RS256' }> {
+  const api = await findApiByIdentifier(db, resource);
+  if (!api) throw new Error(`the bench API ${resource} is missing`);
+  return { lifetime: api.tokenLifetime, signingAlg: api.signingAlg };
+}
+
 /** The baseline with the first Gatehouse's client (plaintext secret), keys, account and TTLs. */
 export async function startBaselineLike(
   ctx: Context,
@@ -146,6 +154,7 @@ export async function startBaselineLike(
     accessTokenTtl: settings.ACCESS_TOKEN_TTL,
     refreshTokenTtl: settings.REFRESH_TOKEN_TTL,
     sessionTtl: settings.SESSION_TTL,
+    ...(from.target.api && { api: { ...from.target.api, ...(await apiSettings(db, from.target.api.resource)) } }),
   };
   const configFile = join(ctx.work, 'baseline.json');
   writeFileSync(configFile, JSON.stringify(config));

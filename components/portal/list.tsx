@@ -72,11 +72,15 @@ export function SearchForm({
   );
 }
 
-/** A column's heading; `className` hides it on narrow screens (the row's cell says the same); `sort`, the column's key when the list can be ordered by it. */
+/**
+ * A column's heading; `className` hides it on narrow screens (the row's cell says the same); `sort`, the column's key
+ * when the list can be ordered by it; `hidden`, a heading for screen readers only (a column of buttons that name themselves).
+ */
 export interface Column {
   label: string;
   className?: string;
   sort?: string;
+  hidden?: boolean;
 }
 
 /** How a list is ordered now, and the URL of the list ordered another way (on its first page). */
@@ -145,7 +149,7 @@ export function DataTable({
                 <SortHeading key={column.label} column={{ ...column, sort: column.sort }} sort={sort} />
               ) : (
                 <th key={column.label} scope="col" className={`px-4 py-3 ${column.className ?? ''}`}>
-                  {column.label}
+                  {column.hidden ? <span className="sr-only">{column.label}</span> : column.label}
                 </th>
               ),
             )}

@@ -3,7 +3,7 @@
  * description, as the admin who registered it wrote them (lib/authorization/manage.ts).
  */
 import type { Database } from '../db/database.ts';
-import { findApiByIdentifier } from './repository.ts';
+import { apiForToken } from './repository.ts';
 
 export interface AskedPermission {
   /** The API's display name. */
@@ -19,7 +19,7 @@ export async function permissionsAsked(db: Database, missing: Record<string, str
   const asked: AskedPermission[] = [];
   for (const [identifier, scopes] of Object.entries(missing)) {
     if (!scopes.length) continue;
-    const api = await findApiByIdentifier(db, identifier);
+    const api = await apiForToken(db, identifier);
     if (!api) continue;
     const described = new Map(api.permissions.map((p) => [p.name, p.description]));
     for (const permission of scopes) asked.push({ api: api.name, permission, description: described.get(permission) ?? '' });

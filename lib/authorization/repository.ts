@@ -1,8 +1,12 @@
 /**
  * The only code that queries the authorization tables (prisma/schema/models.prisma `Api`,
  * `ApiPermission`, `Group`, `Role` and their links): plain objects out, never rows.
- * Use cases (./manage.ts) validate and audit; the provider reads through `resourceAccess`
- * and `accessOf` on every token it issues for an API, so both are one query each.
+ * Use cases (./manage.ts) validate and audit. The provider reads `apiForToken`, `permissionsGranted` and
+ * `accessOf` on every token it issues for an API: through the process's read cache (lib/db/read-cache.ts),
+ * as a snapshot of the model (APIs, roles, groups and what links them, which change seldom) and each
+ * person's or client's own links, so a token costs no query once they are kept. Every write here forgets
+ * what it changed in this process; on PostgreSQL the triggers of the migration `authorization_cache` tell
+ * the other instances, and on SQLite the cache follows other connections' commits.
  */
 import type { Database } from '../db/database.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
@@ -70,6 +74,26 @@ const asApi = (row: ApiRow): ApiRecord => ({
 
 const groupSelect = { id: true, name: true, description: true, createdAt: true } as const;
 
+/** The read cache's keys (the migration `authorization_cache` notifies the same). */
+const MODEL_KEY = 'AccessModel';
+const personKey = (userId: string) => `AccessOf:${userId}`;
+const clientKey = (clientId: string) => `ClientPermissions:${clientId}`;
+/** After a write to APIs, permissions, roles, groups or the links between them (not a person's or a client's). */
+const modelChanged = <T>(db: Database, result: T): T => {
+  db.cache.forget(MODEL_KEY);
+  return result;
+};
+const personChanged = <T>(db: Database, userId: string, result: T): T => {
+  db.cache.forget(personKey(userId));
+  return result;
+};
+/** For a write of a person's groups made elsewhere (the import's batches): what this process keeps of them is stale. */
+export const forgetAccessOf = (db: Database, userId: string): void => personChanged(db, userId, undefined);
+const clientChanged = <T>(db: Database, clientId: string, result: T): T => {
+  db.cache.forget(clientKey(clientId));
+  return result;
+};
+
 // --- APIs -----------------------------------------------------------------
 
 export async function findApiByIdentifier(db: Database, identifier: string): Promise<ApiRecord | undefined> {
@@ -98,7 +122,7 @@ export async function insertApi(db: Database, api: Omit<ApiRecord, 'createdAt' |
     data: { ...fields, permissions: { create: permissions.map((p) => ({ name: p.name, description: p.description })) } },
     select: apiSelect,
   });
-  return asApi(row);
+  return modelChanged(db, asApi(row));
 }
 
 export async function updateApiRow(
@@ -106,11 +130,12 @@ export async function updateApiRow(
   id: string,
   change: Partial<Pick<ApiRecord, 'name' | 'tokenFormat' | 'tokenLifetime' | 'signingAlg' | 'rolesInToken'>>,
 ): Promise<ApiRecord> {
-  return asApi(await db.prisma.api.update({ where: { id }, data: change, select: apiSelect }));
+  return modelChanged(db, asApi(await db.prisma.api.update({ where: { id }, data: change, select: apiSelect })));
 }
 
 export async function deleteApiRow(db: Database, id: string): Promise<void> {
   await db.prisma.api.delete({ where: { id } });
+  modelChanged(db, undefined);
 }
 
 /** Adds a permission, or changes its description. */
@@ -120,12 +145,13 @@ export async function upsertPermission(db: Database, apiId: string, permission: 
     create: { apiId, ...permission },
     update: { description: permission.description },
   });
+  modelChanged(db, undefined);
 }
 
 /** Removes a permission, and with it every role's and client's grant of it (cascade); whether it existed. */
 export async function deletePermission(db: Database, apiId: string, name: string): Promise<boolean> {
   const { count } = await db.prisma.apiPermission.deleteMany({ where: { apiId, name } });
-  return count > 0;
+  return modelChanged(db, count > 0);
 }
 
 // --- Groups ---------------------------------------------------------------
@@ -144,11 +170,12 @@ export async function listGroups(db: Database, name?: string): Promise<(GroupRec
 }
 
 export async function insertGroup(db: Database, group: Omit<GroupRecord, 'createdAt'>): Promise<GroupRecord> {
-  return db.prisma.group.create({ data: group, select: groupSelect });
+  return modelChanged(db, await db.prisma.group.create({ data: group, select: groupSelect }));
 }
 
 export async function deleteGroupRow(db: Database, id: string): Promise<void> {
   await db.prisma.group.delete({ where: { id } });
+  modelChanged(db, undefined);
 }
 
 /** The group's members, by username. */
@@ -166,12 +193,12 @@ export async function addGroupMember(db: Database, groupId: string, userId: stri
   const existing = await db.prisma.groupMember.findUnique({ where: { groupId_userId: { groupId, userId } } });
   if (existing) return false;
   await db.prisma.groupMember.create({ data: { groupId, userId } });
-  return true;
+  return personChanged(db, userId, true);
 }
 
 export async function removeGroupMember(db: Database, groupId: string, userId: string): Promise<boolean> {
   const { count } = await db.prisma.groupMember.deleteMany({ where: { groupId, userId } });
-  return count > 0;
+  return personChanged(db, userId, count > 0);
 }
 
 /** A `where` over groups, as lib/scim/filter.ts translates a SCIM filter into one. */
@@ -214,6 +241,7 @@ export async function findProvisionedGroups(
 
 export async function renameGroupRow(db: Database, id: string, name: string): Promise<void> {
   await db.prisma.group.update({ where: { id }, data: { name } });
+  modelChanged(db, undefined);
 }
 
 /** Sets or clears the group's external id. Throws Prisma's P2002 when another group has it. */
@@ -262,45 +290,46 @@ export async function findRoleDetail(db: Database, name: string): Promise<RoleDe
 }
 
 export async function insertRole(db: Database, role: Omit<RoleRecord, 'createdAt'>): Promise<RoleRecord> {
-  return db.prisma.role.create({ data: role, select: groupSelect });
+  return modelChanged(db, await db.prisma.role.create({ data: role, select: groupSelect }));
 }
 
 export async function deleteRoleRow(db: Database, id: string): Promise<void> {
   await db.prisma.role.delete({ where: { id } });
+  modelChanged(db, undefined);
 }
 
 export async function addRolePermission(db: Database, roleId: string, apiId: string, permission: string): Promise<boolean> {
   const key = { roleId_apiId_permission: { roleId, apiId, permission } };
   if (await db.prisma.rolePermission.findUnique({ where: key })) return false;
   await db.prisma.rolePermission.create({ data: { roleId, apiId, permission } });
-  return true;
+  return modelChanged(db, true);
 }
 
 export async function removeRolePermission(db: Database, roleId: string, apiId: string, permission: string): Promise<boolean> {
   const { count } = await db.prisma.rolePermission.deleteMany({ where: { roleId, apiId, permission } });
-  return count > 0;
+  return modelChanged(db, count > 0);
 }
 
 export async function addUserRole(db: Database, userId: string, roleId: string): Promise<boolean> {
   if (await db.prisma.userRole.findUnique({ where: { userId_roleId: { userId, roleId } } })) return false;
   await db.prisma.userRole.create({ data: { userId, roleId } });
-  return true;
+  return personChanged(db, userId, true);
 }
 
 export async function removeUserRole(db: Database, userId: string, roleId: string): Promise<boolean> {
   const { count } = await db.prisma.userRole.deleteMany({ where: { userId, roleId } });
-  return count > 0;
+  return personChanged(db, userId, count > 0);
 }
 
 export async function addGroupRole(db: Database, groupId: string, roleId: string): Promise<boolean> {
   if (await db.prisma.groupRole.findUnique({ where: { groupId_roleId: { groupId, roleId } } })) return false;
   await db.prisma.groupRole.create({ data: { groupId, roleId } });
-  return true;
+  return modelChanged(db, true);
 }
 
 export async function removeGroupRole(db: Database, groupId: string, roleId: string): Promise<boolean> {
   const { count } = await db.prisma.groupRole.deleteMany({ where: { groupId, roleId } });
-  return count > 0;
+  return modelChanged(db, count > 0);
 }
 
 // --- Clients' grants (client_credentials) ----------------------------------
@@ -309,12 +338,12 @@ export async function addClientPermission(db: Database, clientId: string, apiId:
   const key = { clientId_apiId_permission: { clientId, apiId, permission } };
   if (await db.prisma.clientPermission.findUnique({ where: key })) return false;
   await db.prisma.clientPermission.create({ data: { clientId, apiId, permission } });
-  return true;
+  return clientChanged(db, clientId, true);
 }
 
 export async function removeClientPermission(db: Database, clientId: string, apiId: string, permission: string): Promise<boolean> {
   const { count } = await db.prisma.clientPermission.deleteMany({ where: { clientId, apiId, permission } });
-  return count > 0;
+  return clientChanged(db, clientId, count > 0);
 }
 
 export async function clientPermissions(db: Database, clientId: string): Promise<GrantedPermission[]> {
@@ -328,39 +357,93 @@ export async function clientPermissions(db: Database, clientId: string): Promise
 
 // --- What a token carries -------------------------------------------------
 
+/**
+ * What every token for an API reads of the model, kept whole in the read cache: the APIs by identifier, each role's
+ * permissions, each group's roles, and the names the claims carry. Small (the APIs, roles and groups an admin made),
+ * and changed only by an admin or a provisioning client.
+ */
+interface AccessModel {
+  apis: Map<string, ApiRecord>;
+  /** Role id → its name and its permissions as `<apiId> <permission>`. */
+  roles: Map<string, { name: string; permissions: Set<string> }>;
+  /** Group id → its name and its roles' ids. */
+  groups: Map<string, { name: string; roles: string[] }>;
+}
+
+async function accessModel(db: Database): Promise<AccessModel> {
+  const model = await db.cache.read(MODEL_KEY, async () => {
+    const [apis, roles, groups] = await Promise.all([
+      db.prisma.api.findMany({ select: apiSelect }),
+      db.prisma.role.findMany({ select: { id: true, name: true, permissions: { select: { apiId: true, permission: true } } } }),
+      db.prisma.group.findMany({ select: { id: true, name: true, roles: { select: { roleId: true } } } }),
+    ]);
+    return {
+      apis: new Map(apis.map((row) => [row.identifier, asApi(row)])),
+      roles: new Map(roles.map((role) => [role.id, { name: role.name, permissions: new Set(role.permissions.map((p) => `${p.apiId} ${p.permission}`)) }])),
+      groups: new Map(groups.map((group) => [group.id, { name: group.name, roles: group.roles.map((r) => r.roleId) }])),
+    } satisfies AccessModel;
+  });
+  // The cache keeps no undefined: a load always answers a model.
+  if (!model) throw new Error('the access model could not be read');
+  return model;
+}
+
+/** The ids of a person's direct roles and groups, kept per person (empty lists too: most people have none). */
+async function linksOf(db: Database, userId: string): Promise<{ roles: string[]; groups: string[] }> {
+  const links = await db.cache.read(personKey(userId), async () => {
+    const [roles, groups] = await Promise.all([
+      db.prisma.userRole.findMany({ where: { userId }, select: { roleId: true } }),
+      db.prisma.groupMember.findMany({ where: { userId }, select: { groupId: true } }),
+    ]);
+    return { roles: roles.map((r) => r.roleId), groups: groups.map((g) => g.groupId) };
+  });
+  return links ?? { roles: [], groups: [] };
+}
+
+/** The role ids a person has, directly or through a group, among the roles and groups that exist now. */
+function rolesOf(model: AccessModel, links: { roles: string[]; groups: string[] }): Set<string> {
+  const roles = new Set(links.roles.filter((id) => model.roles.has(id)));
+  for (const groupId of links.groups) for (const roleId of model.groups.get(groupId)?.roles ?? []) if (model.roles.has(roleId)) roles.add(roleId);
+  return roles;
+}
+
+/** The API a `resource` names, as every token for it reads it (the read cache's model). */
+export async function apiForToken(db: Database, identifier: string): Promise<ApiRecord | undefined> {
+  return (await accessModel(db)).apis.get(identifier);
+}
+
 /** A person's groups and roles (direct, and through their groups), by name, sorted. */
 export async function accessOf(db: Database, userId: string): Promise<{ groups: string[]; roles: string[] }> {
-  const user = await db.prisma.user.findUnique({
-    where: { id: userId },
-    select: {
-      roles: { select: { role: { select: { name: true } } } },
-      groups: { select: { group: { select: { name: true, roles: { select: { role: { select: { name: true } } } } } } } },
-    },
-  });
-  if (!user) return { groups: [], roles: [] };
-  const roles = new Set(user.roles.map((r) => r.role.name));
-  for (const { group } of user.groups) for (const r of group.roles) roles.add(r.role.name);
-  return { groups: user.groups.map((g) => g.group.name).sort(), roles: [...roles].sort() };
+  const [model, links] = await Promise.all([accessModel(db), linksOf(db, userId)]);
+  const groups = links.groups.flatMap((id) => model.groups.get(id)?.name ?? []);
+  const roles = [...rolesOf(model, links)].map((id) => model.roles.get(id)!.name);
+  return { groups: groups.sort(), roles: roles.sort() };
 }
 
 /**
- * The permissions of one API that a person's roles (direct or through a group) grant, or, for
- * `{ clientId }`, that an admin granted the client: one query.
+ * The permissions of one API that a person's roles (direct or through a group) grant, or, for `{ clientId }`, that an
+ * admin granted the client; only those the API still defines. From the read cache's model and links.
  */
 export async function permissionsGranted(db: Database, apiId: string, to: { userId: string } | { clientId: string }): Promise<string[]> {
+  const model = await accessModel(db);
+  const api = [...model.apis.values()].find((candidate) => candidate.id === apiId);
+  if (!api) return [];
+  const granted = new Set<string>();
   if ('clientId' in to) {
-    const rows = await db.prisma.clientPermission.findMany({ where: { apiId, clientId: to.clientId }, select: { permission: true } });
-    return rows.map((r) => r.permission).sort();
+    const rows =
+      (await db.cache.read(clientKey(to.clientId), () =>
+        db.prisma.clientPermission.findMany({ where: { clientId: to.clientId }, select: { apiId: true, permission: true } }),
+      )) ?? [];
+    for (const row of rows) if (row.apiId === apiId) granted.add(row.permission);
+  } else {
+    for (const roleId of rolesOf(model, await linksOf(db, to.userId))) {
+      for (const { name } of api.permissions) if (model.roles.get(roleId)!.permissions.has(`${apiId} ${name}`)) granted.add(name);
+    }
   }
-  const rows = await db.prisma.rolePermission.findMany({
-    where: {
-      apiId,
-      role: { OR: [{ users: { some: { userId: to.userId } } }, { groups: { some: { group: { members: { some: { userId: to.userId } } } } } }] },
-    },
-    select: { permission: true },
-    distinct: ['permission'],
-  });
-  return rows.map((r) => r.permission).sort();
+  return api.permissions
+    .map((p) => p.name)
+    .filter((name) => granted.has(name))
+    .sort();
 }
 
 // --- What the portal's editing pages read ----------------------------------

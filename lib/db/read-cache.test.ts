@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { adapterFor } from '../oidc/adapter.ts';
+import { accessOf, apiForToken, permissionsGranted } from '../authorization/repository.ts';
 import { mappedClaims } from '../claims/repository.ts';
 import { cachedClientMetadata } from '../clients/repository.ts';
 import type { Database } from './database.ts';
@@ -152,6 +153,52 @@ describe('read cache on PostgreSQL', { skip: postgres.url ? false : 'TEST_DATABA
     assert.ok(took < 1000, `notified, not aged out (${took} ms)`);
     await elsewhere(db, (client) => client.query('DELETE FROM user_attributes WHERE id = $1', [attributeId]));
     await within(1000, async () => Object.keys(await mappedClaims(db, clientId, userId)).length === 0);
+  });
+
+  test('who may do what (kept for every token of an API) changed by another connection is seen as soon as PostgreSQL notifies', async () => {
+    const { db } = await ready();
+    const [userId, clientId, apiId, roleId, groupId] = [`u-${id()}`, `c-${id()}`, `api-${id()}`, `r-${id()}`, `g-${id()}`];
+    const resource = `https://${apiId.toLowerCase()}.example.test/`;
+    await db.sql.run(
+      'INSERT INTO users (id, username, username_key, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)',
+      [userId, userId, userId, 'x'],
+    );
+    await db.sql.run(
+      `INSERT INTO clients (id, name, redirect_uris, grant_types, scope, token_endpoint_auth_method, created_at, updated_at)
+       VALUES (?, 'Machine', '[]', '["client_credentials"]', 'openid', 'none', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+      [clientId],
+    );
+    await elsewhere(db, async (client) => {
+      await client.query("INSERT INTO apis (id, identifier, name, updated_at) VALUES ($1, $2, 'Orders', now())", [apiId, resource]);
+      await client.query("INSERT INTO api_permissions (api_id, name) VALUES ($1, 'orders:read')", [apiId]);
+    });
+    await within(1000, async () => (await apiForToken(db, resource)) !== undefined);
+    // Kept, and empty: the person has no role, the client no grant.
+    assert.deepEqual(await accessOf(db, userId), { groups: [], roles: [] });
+    assert.deepEqual(await permissionsGranted(db, apiId, { userId }), []);
+    assert.deepEqual(await permissionsGranted(db, apiId, { clientId }), []);
+
+    // A role with the permission, given through a group: the model and the person's links change elsewhere.
+    await elsewhere(db, async (client) => {
+      await client.query("INSERT INTO roles (id, name, updated_at) VALUES ($1, 'reader', now())", [roleId]);
+      await client.query("INSERT INTO role_permissions (role_id, api_id, permission) VALUES ($1, $2, 'orders:read')", [roleId, apiId]);
+      await client.query("INSERT INTO groups (id, name, updated_at) VALUES ($1, 'sales', now())", [groupId]);
+      await client.query('INSERT INTO group_roles (group_id, role_id) VALUES ($1, $2)', [groupId, roleId]);
+      await client.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2)', [groupId, userId]);
+      await client.query("INSERT INTO client_permissions (client_id, api_id, permission) VALUES ($1, $2, 'orders:read')", [clientId, apiId]);
+    });
+    const took = await within(2000, async () => (await permissionsGranted(db, apiId, { userId })).length === 1);
+    assert.ok(took < 1000, `notified, not aged out (${took} ms)`);
+    assert.deepEqual(await accessOf(db, userId), { groups: ['sales'], roles: ['reader'] });
+    await within(1000, async () => (await permissionsGranted(db, apiId, { clientId })).length === 1);
+
+    // Removed from the group elsewhere: the next token carries neither the role nor the permission.
+    await elsewhere(db, (client) => client.query('DELETE FROM group_members WHERE user_id = $1', [userId]));
+    await within(1000, async () => (await permissionsGranted(db, apiId, { userId })).length === 0);
+    assert.deepEqual(await accessOf(db, userId), { groups: [], roles: [] });
+    // The permission deleted elsewhere (its grants cascade): the client's token no longer carries it.
+    await elsewhere(db, (client) => client.query("DELETE FROM api_permissions WHERE api_id = $1 AND name = 'orders:read'", [apiId]));
+    await within(1000, async () => (await permissionsGranted(db, apiId, { clientId })).length === 0);
   });
 
   test("what no trigger sees (a client's throttle state) is published to every instance", async () => {

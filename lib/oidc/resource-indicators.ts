@@ -9,7 +9,7 @@
  */
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { accessOf, findApiByIdentifier, permissionsGranted, type ApiRecord } from '../authorization/repository.ts';
+import { accessOf, apiForToken, permissionsGranted, type ApiRecord } from '../authorization/repository.ts';
 
 type Ctx = KoaContextWithOIDC;
 
@@ -34,7 +34,7 @@ export function resourceIndicators(db: Database) {
     // for, so a refresh keeps the audience; a grant for several must name one (invalid_target).
     useGrantedResource: async () => true,
     async getResourceServerInfo(ctx: Ctx, indicator: string, client: { clientId: string } | undefined) {
-      const api = await findApiByIdentifier(db, indicator);
+      const api = await apiForToken(db, indicator);
       // RFC 8707 §2: an unknown resource is invalid_target.
       if (!api) throw new errors.InvalidTarget('the resource is not an API registered here');
       let map = resolved.get(ctx);
@@ -71,7 +71,7 @@ export async function apiTokenClaims(
 ): Promise<Record<string, unknown> | undefined> {
   const identifier = token.resourceServer?.identifier();
   if (!identifier) return undefined;
-  const api = resolved.get(ctx)?.get(identifier) ?? (await findApiByIdentifier(db, identifier));
+  const api = resolved.get(ctx)?.get(identifier) ?? (await apiForToken(db, identifier));
   if (!api) return undefined;
   const claims: Record<string, unknown> = {};
   const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;

@@ -22,6 +22,7 @@ import { destroyArtifactsOfAccount } from '../account/repository.ts';
 import { mayActOn, toRole } from '../admin-roles/roles.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { principalNameSchema } from '../authorization/manage.ts';
+import { forgetAccessOf } from '../authorization/repository.ts';
 import { deleteConsentsOf } from '../consents/repository.ts';
 import type { Database } from '../db/database.ts';
 import type { User } from '../generated/sqlite/client.ts';
@@ -364,6 +365,7 @@ async function writeBatch(
         ...flags.map(({ userId, passwordImported }) => db.prisma.userImport.update({ where: { userId }, data: { passwordImported } })),
         ...(joins.length ? [db.prisma.groupMember.createMany({ data: joins })] : []),
       ]);
+      for (const { userId } of joins) forgetAccessOf(db, userId);
     } catch (error) {
       // Another writer took a username or an address since the check (or a group went): one line at a time, so only that line is refused.
       if (batch.length === 1) {

@@ -2,6 +2,7 @@
 // lib/registration/tokens.ts): their limits and use, issuing one (shown once) and revoking one.
 import type { Metadata } from 'next';
 import { getFormatter, getTranslations } from 'next-intl/server';
+import { DataTable } from '@/components/portal/list';
 import { PageHeader } from '@/components/ui/card';
 import { Button, TextLink } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
@@ -36,78 +37,51 @@ export default async function RegistrationPage({ searchParams }: { searchParams:
       <Notice variant={mode === 'token' ? 'success' : 'warning'}>
         {t.rich(`mode.${mode}`, { code: (chunks) => <code className="font-mono">{chunks}</code> })} <TextLink href="/admin/clients">{t('clients')}</TextLink>
       </Notice>
-      {tokens.length ? (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{t('caption')}</caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className={cell}>
-                  {t('name')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('used')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('limits')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('expires')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('status')}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {tokens.map((token) => {
-                const state = ({ live: 'liveState', revoked: 'revokedState', expired: 'expiredState', used_up: 'usedUpState' } as const)[
-                  tokenState(token, now)
-                ];
-                return (
-                  <tr key={token.id}>
-                    <td className={cell}>
-                      <span className="font-medium text-slate-900">{token.name}</span>
-                      <span className="block text-xs text-slate-600">{t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })}</span>
-                    </td>
-                    <td className={cell}>{t('usedCount', { used: token.clientsRegistered, max: token.maxClients })}</td>
-                    <td className={cell}>
-                      <dl className="space-y-0.5 text-xs text-slate-700">
-                        <div>
-                          <dt className="inline font-medium">{t('hosts')}: </dt>
-                          <dd className="inline font-mono">{list(token.redirectHosts)}</dd>
-                        </div>
-                        <div>
-                          <dt className="inline font-medium">{t('grantTypes')}: </dt>
-                          <dd className="inline font-mono">{list(token.grantTypes)}</dd>
-                        </div>
-                        <div>
-                          <dt className="inline font-medium">{t('scopes')}: </dt>
-                          <dd className="inline font-mono">{list(token.scopes)}</dd>
-                        </div>
-                        {token.requireApproval ? <div>{t('approval')}</div> : null}
-                      </dl>
-                    </td>
-                    <td className={cell}>{format.dateTime(token.expiresAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>
-                    <td className={cell}>
-                      <Badge variant={state === 'liveState' ? 'green' : state === 'revokedState' ? 'red' : 'slate'}>{t(state)}</Badge>
-                      {manage && !token.revokedAt ? (
-                        <form action={revokeRegistrationTokenAction.bind(null, token.id)} className="mt-2">
-                          <Button type="submit" variant="secondary" aria-label={t('revokeNamed', { name: token.name })}>
-                            {t('revoke')}
-                          </Button>
-                        </form>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('none')}</p>
-      )}
+      <DataTable
+        caption={t('caption')}
+        columns={[{ label: t('name') }, { label: t('used') }, { label: t('limits') }, { label: t('expires') }, { label: t('status') }]}
+        empty={t('none')}
+        rows={tokens.map((token) => {
+          const state = ({ live: 'liveState', revoked: 'revokedState', expired: 'expiredState', used_up: 'usedUpState' } as const)[tokenState(token, now)];
+          return (
+            <tr key={token.id}>
+              <td className={cell}>
+                <span className="font-medium text-slate-900">{token.name}</span>
+                <span className="block text-xs text-slate-600">{t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })}</span>
+              </td>
+              <td className={cell}>{t('usedCount', { used: token.clientsRegistered, max: token.maxClients })}</td>
+              <td className={cell}>
+                <dl className="space-y-0.5 text-xs text-slate-700">
+                  <div>
+                    <dt className="inline font-medium">{t('hosts')}: </dt>
+                    <dd className="inline font-mono">{list(token.redirectHosts)}</dd>
+                  </div>
+                  <div>
+                    <dt className="inline font-medium">{t('grantTypes')}: </dt>
+                    <dd className="inline font-mono">{list(token.grantTypes)}</dd>
+                  </div>
+                  <div>
+                    <dt className="inline font-medium">{t('scopes')}: </dt>
+                    <dd className="inline font-mono">{list(token.scopes)}</dd>
+                  </div>
+                  {token.requireApproval ? <div>{t('approval')}</div> : null}
+                </dl>
+              </td>
+              <td className={cell}>{format.dateTime(token.expiresAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+              <td className={cell}>
+                <Badge variant={state === 'liveState' ? 'green' : state === 'revokedState' ? 'red' : 'slate'}>{t(state)}</Badge>
+                {manage && !token.revokedAt ? (
+                  <form action={revokeRegistrationTokenAction.bind(null, token.id)} className="mt-2">
+                    <Button type="submit" variant="secondary" aria-label={t('revokeNamed', { name: token.name })}>
+                      {t('revoke')}
+                    </Button>
+                  </form>
+                ) : null}
+              </td>
+            </tr>
+          );
+        })}
+      />
       {manage ? (
         <section aria-labelledby="issue-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
           <h2 id="issue-heading" className="mb-4 text-base font-semibold text-slate-900">

@@ -1,6 +1,7 @@
 // /admin/connections/sign-in-pages: each app's password form beside the connections it offers (lib/federation/client-sign-in.ts).
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
+import { DataTable } from '@/components/portal/list';
 import { PageHeader } from '@/components/ui/card';
 import { Button } from '@/components/ui/button';
 import { Badge, NoticeFor } from '@/components/ui/notice';
@@ -30,50 +31,28 @@ export default async function SignInPagesPage({ searchParams }: { searchParams: 
         }}
         notice={notice}
       />
-      {signInPages.length ? (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{t('signInPages')}</caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className={cell}>
-                  {t('app')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('title')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('passwordForm')}
-                </th>
-                <th scope="col" className={cell}>
-                  <span className="sr-only">{t('change')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {signInPages.map((entry) => (
-                <tr key={entry.clientId}>
-                  <td className={cell}>
-                    {entry.clientName}
-                    <span className="block font-mono text-xs text-slate-600">{entry.clientId}</span>
-                  </td>
-                  <td className={cell}>{entry.connections.length ? entry.connections.join(', ') : t('noneOffered')}</td>
-                  <td className={cell}>{entry.passwordForm ? <Badge variant="green">{t('passwordShown')}</Badge> : <Badge>{t('passwordOff')}</Badge>}</td>
-                  <td className={cell}>
-                    <form action={setPasswordFormAction.bind(null, entry.clientId, !entry.passwordForm)}>
-                      <Button type="submit" variant="secondary" aria-label={t(entry.passwordForm ? 'turnOffFor' : 'turnOnFor', { app: entry.clientName })}>
-                        {t(entry.passwordForm ? 'turnOff' : 'turnOn')}
-                      </Button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('noSignInPages')}</p>
-      )}
+      <DataTable
+        caption={t('signInPages')}
+        columns={[{ label: t('app') }, { label: t('title') }, { label: t('passwordForm') }, { label: t('change'), hidden: true }]}
+        empty={t('noSignInPages')}
+        rows={signInPages.map((entry) => (
+          <tr key={entry.clientId}>
+            <td className={cell}>
+              {entry.clientName}
+              <span className="block font-mono text-xs text-slate-600">{entry.clientId}</span>
+            </td>
+            <td className={cell}>{entry.connections.length ? entry.connections.join(', ') : t('noneOffered')}</td>
+            <td className={cell}>{entry.passwordForm ? <Badge variant="green">{t('passwordShown')}</Badge> : <Badge>{t('passwordOff')}</Badge>}</td>
+            <td className={cell}>
+              <form action={setPasswordFormAction.bind(null, entry.clientId, !entry.passwordForm)}>
+                <Button type="submit" variant="secondary" aria-label={t(entry.passwordForm ? 'turnOffFor' : 'turnOnFor', { app: entry.clientName })}>
+                  {t(entry.passwordForm ? 'turnOff' : 'turnOn')}
+                </Button>
+              </form>
+            </td>
+          </tr>
+        ))}
+      />
     </>
   );
 }
