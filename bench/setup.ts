@@ -1,6 +1,6 @@
 /**
  * Setting up a run: Gatehouse on a fresh database (its client and user created
- * through lib/services, as the CLI does), the baseline and `next start`
+ * through the use cases, as the CLI does), the baseline and `next start`
  * configured from it, a throwaway PostgreSQL schema, and the browsers and
  * tokens the rows start from.
  */

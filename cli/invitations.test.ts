@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { closeDatabase, database } from '../lib/db/database.ts';
 import { findUserByUsername } from '../lib/users/repository.ts';
 import { acceptInvitation, INVITATION_LINK_DAYS } from '../lib/users/invitations.ts';
-import { capturingMailer, testContext } from '../lib/services/testing.ts';
+import { capturingMailer, testContext } from '../lib/testing.ts';
 import { startMailSink } from '../e2e/support/mail-sink.ts';
 import { cliRunner, failure, ok } from './testing.ts';
 

@@ -38,7 +38,7 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', [DIST_DIR_VARIABLE]:
 /**
  * For the servers under test (and the instances protocol tests start beside
  * them): every test connects from 127.0.0.1, so the per-address limits on
- * failed sign-ins (lib/services/throttle.ts) would add up the whole run's
+ * failed sign-ins (lib/platform/throttle.ts) would add up the whole run's
  * deliberate failures and refuse the tests that follow. They are lifted there;
  * the unit tests of those limits keep the defaults. The per-account and
  * per-client limits keep theirs everywhere.

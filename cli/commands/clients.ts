@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { BY_CLI } from '../../lib/audit/log.ts';
 import type { NewClientInput } from '../../lib/clients/manage.ts';
 import { Forbidden, InvalidRequest, NotFound, parseInput } from '../../lib/platform/errors.ts';
-import { clientToWire, clientType } from '../../lib/services/wire.ts';
+import { clientToWire, clientType } from '../../lib/clients/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
 

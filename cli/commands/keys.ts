@@ -11,7 +11,7 @@ import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from '../../lib/oidc/al
 import { BY_CLI } from '../../lib/audit/log.ts';
 import { InvalidRequest } from '../../lib/platform/errors.ts';
 import { listSigningKeys, plannedRotations, retireSigningKey, ROTATION_POLL_MS, rotateSigningKeys, rotationSettings } from '../../lib/keys/signing-keys.ts';
-import { signingKeyToWire } from '../../lib/services/wire.ts';
+import { signingKeyToWire } from '../../lib/keys/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
 

@@ -27,7 +27,7 @@ import {
   usernameSchema,
 } from '../../lib/users/manage.ts';
 import { VERIFICATION_LINK_HOURS } from '../../lib/mail-links/email-verification.ts';
-import { userToWire } from '../../lib/services/wire.ts';
+import { userToWire } from '../../lib/users/wire.ts';
 import { type MailingContext, parseCommand, positionals, readPassword, refusePasswordArgument, type Command, type Result } from '../args.ts';
 import { unsentLink } from '../mail.ts';
 import { importCommands } from './import.ts';

@@ -30,7 +30,7 @@ import { insertMailLink, newLinkToken } from '../../lib/mail-links/repository.ts
 import { ACCOUNTS_COOKIE } from '../../lib/sign-in/remembered-accounts.ts';
 import { createLogger } from '../../lib/ops/log.ts';
 import { inviteUser } from '../../lib/users/invitations.ts';
-import { capturingMailer } from '../../lib/services/testing.ts';
+import { capturingMailer } from '../../lib/testing.ts';
 import { totpCode } from '../../lib/factors/totp.ts';
 import { COLOUR_RULES, controlFindings, describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
 import { authorizationRequest, baseUrl, codeFlow, databaseUrl, enrolTotp, makeClient, makeUser } from '../support/fixtures.ts';

@@ -10,7 +10,7 @@ import { recordAudit } from '../../lib/audit/log.ts';
 import { findClient } from '../../lib/clients/manage.ts';
 import { database } from '../../lib/db/database.ts';
 import { createLogger } from '../../lib/ops/log.ts';
-import { capturingMailer, lockAccount } from '../../lib/services/testing.ts';
+import { capturingMailer, lockAccount } from '../../lib/testing.ts';
 import { inviteUser } from '../../lib/users/invitations.ts';
 import { findUserById } from '../../lib/users/manage.ts';
 import { describeFindings, type Finding, wcagFindings } from '../support/axe.ts';

@@ -5,10 +5,9 @@
  * critical violation on the German pages, light and dark.
  */
 import { type Browser, expect, test } from '@playwright/test';
-import { totpCode } from '../../lib/factors/totp.ts';
 import { COLOUR_RULES, describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
 import { makeClient, makeUser } from '../support/fixtures.ts';
-import { screenshots } from '../support/pages.ts';
+import { gatehouseLoginGerman, screenshots } from '../support/pages.ts';
 
 test.slow(true, 'a German sign-in with its second factor, then several pages, each scanned by axe');
 
@@ -20,11 +19,7 @@ async function germanAdmin(browser: Browser, options: Parameters<Browser['newCon
   const page = await context.newPage();
   const admin = await makeUser({ role: 'admin' });
   await page.goto('/admin/users');
-  await page.getByLabel('Benutzername').fill(admin.username);
-  await page.getByLabel('Passwort').fill(admin.password);
-  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-  await page.getByLabel('Geben Sie den Code aus Ihrer Authenticator-App ein').fill(totpCode(admin.totpSecret!, Date.now()));
-  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  await gatehouseLoginGerman(page, admin);
   await expect(page.getByRole('heading', { name: 'Benutzer', level: 1 })).toBeVisible();
   return { context, page, admin };
 }

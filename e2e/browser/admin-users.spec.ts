@@ -11,7 +11,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
-import { lockAccount } from '../../lib/services/testing.ts';
+import { lockAccount } from '../../lib/testing.ts';
 import { basic, databaseUrl, discover, makeClient, makeUser, pkce, post, redirectUri, signIn } from '../support/fixtures.ts';
 import { alert, gatehouseLogin, screenshots, status } from '../support/pages.ts';
 import { asAdmin } from '../support/signed-in.ts';

@@ -5,8 +5,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { authorizationRequest, baseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
-import { totpCode } from '../../lib/factors/totp.ts';
-import { screenshots } from '../support/pages.ts';
+import { gatehouseLoginGerman, screenshots } from '../support/pages.ts';
 
 const shoot = screenshots('errors');
 
@@ -120,11 +119,7 @@ test('an admin with a German browser: the admin pages are German, and <html lang
   const page = await context.newPage();
   const admin = await makeUser({ role: 'admin' });
   await page.goto('/admin');
-  await page.getByLabel('Benutzername').fill(admin.username);
-  await page.getByLabel('Passwort').fill(admin.password);
-  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-  await page.getByLabel('Geben Sie den Code aus Ihrer Authenticator-App ein').fill(totpCode(admin.totpSecret!, Date.now()));
-  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  await gatehouseLoginGerman(page, admin);
   await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Client registrieren' })).toBeVisible();
   expect(await page.locator('html').getAttribute('lang')).toBe('de');

@@ -11,7 +11,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
 import { createLogger } from '../../lib/ops/log.ts';
 import { INVITATION_LINK_DAYS, inviteUser } from '../../lib/users/invitations.ts';
-import { capturingMailer } from '../../lib/services/testing.ts';
+import { capturingMailer } from '../../lib/testing.ts';
 import { databaseUrl } from '../support/fixtures.ts';
 import { linkIn, mailApi, nextMail } from '../support/mail.ts';
 import { gatehouseLogin, portalSignOut, screenshots, status } from '../support/pages.ts';

@@ -2,17 +2,20 @@
  * The portal's webhook pages: an admin registers an endpoint (a bad URL comes back next to its field; the signing
  * secret shown once, stored sealed), sees a delivery's outcome on its page and sends it again; an endpoint Gatehouse
  * disabled after failures is called out on both pages; an auditor sees the endpoints but no form or button.
- * axe finds no serious or critical violation, light and dark.
+ * axe finds no serious or critical violation, light and dark; nor on the pages in German, light and dark, with an
+ * endpoint disabled after failures and deliveries of every status (what makes the most of their notices and badges).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import { BY_CLI } from '../../lib/audit/log.ts';
 import { database } from '../../lib/db/database.ts';
 import { createUser } from '../../lib/users/manage.ts';
-import { describeFindings, wcagFindings } from '../support/axe.ts';
+import { createEndpoint } from '../../lib/webhooks/manage.ts';
+import { messageId } from '../../lib/webhooks/outbox.ts';
+import { COLOUR_RULES, describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
-import { adminSignedIn, gatehouseLogin } from '../support/pages.ts';
+import { adminSignedIn, gatehouseLogin, gatehouseLoginGerman } from '../support/pages.ts';
 
 test.slow(true, 'an admin sign-in, an endpoint started for the test, deliveries waited for');
 
@@ -102,3 +105,75 @@ test('an auditor sees the endpoints but cannot add, change or delete one', async
   await expect(page.getByRole('heading', { name: 'Webhooks' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
 });
+
+/** A German browser, an admin signed in through the German sign-in page (as admin-i18n.spec.ts), on /admin/webhooks. */
+async function germanAdmin(browser: Browser, colorScheme: 'light' | 'dark') {
+  const context = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin', colorScheme });
+  const page = await context.newPage();
+  const admin = await makeUser({ role: 'admin' });
+  await page.goto('/admin/webhooks');
+  await gatehouseLoginGerman(page, admin);
+  await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
+  return { context, page };
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the webhook pages in German, ${scheme}: no serious or critical axe violation`, async ({ browser }) => {
+    const db = database(databaseUrl);
+    // Disabled after failures, so the suite's server sends none of these (port 9: nothing listens); a delivery of each status.
+    const { endpoint } = await createEndpoint(db, {
+      url: `http://127.0.0.1:9/hooks-de-${scheme}-${Date.now()}`,
+      events: ['user.created', 'user.updated'],
+      description: 'Buchhaltung',
+    });
+    const now = Date.now();
+    await db.prisma.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { enabled: false, disabledReason: 'failing', disabledAt: new Date(now), consecutiveFailures: 20, failingSince: BigInt(now - 86_400_000) },
+    });
+    const payload = JSON.stringify({
+      type: 'user.created',
+      timestamp: new Date(now).toISOString(),
+      data: { action: 'user.created', actor: null, details: {} },
+    });
+    const rows = [
+      { status: 'delivered', attempts: 1, lastStatus: 204, lastError: null, responseExcerpt: null },
+      { status: 'failed', attempts: 12, lastStatus: 500, lastError: 'HTTP 500', responseExcerpt: 'Interner Fehler' },
+      { status: 'pending', attempts: 3, lastStatus: null, lastError: 'ECONNREFUSED', responseExcerpt: null },
+    ];
+    for (const [i, row] of rows.entries()) {
+      await db.prisma.webhookDelivery.create({
+        data: {
+          id: messageId(now + i),
+          endpointId: endpoint.id,
+          type: 'user.created',
+          subject: `user:de-${scheme}-${i}`,
+          payload,
+          nextAttemptAt: BigInt(now + 60_000),
+          createdAt: BigInt(now + i),
+          lastAttemptAt: BigInt(now + i),
+          ...row,
+        },
+      });
+    }
+
+    const { context, page } = await germanAdmin(browser, scheme);
+    const findings: Finding[] = [];
+    // The scheme changes colours alone (app/globals.css): in the dark one, the rules that colours decide (as admin-i18n.spec.ts).
+    const scan = async (name: string) => findings.push(...(await wcagFindings(page, `de-${name}`, scheme, scheme === 'dark' ? COLOUR_RULES : undefined)));
+    await expect(page.getByText(/nach wiederholten Fehlschlägen deaktiviert/)).toBeVisible();
+    await scan('webhooks');
+    // The form with a refused URL: the error next to its field.
+    await page.getByLabel('URL', { exact: true }).fill('http://hooks.example.test/in');
+    await page.getByRole('button', { name: 'Endpunkt hinzufügen' }).click();
+    await expect(page.getByLabel('URL', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await scan('webhooks-invalid');
+    await page.goto(`/admin/webhooks/${endpoint.id}`);
+    await expect(page.getByText(/Gatehouse hat diesen Endpunkt deaktiviert: 20 Versuche in Folge/)).toBeVisible();
+    for (const state of ['Zugestellt', 'Fehlgeschlagen', 'Ausstehend']) await expect(page.getByRole('row').filter({ hasText: state }).first()).toBeVisible();
+    await scan('webhook');
+    expect(findings, describeFindings(findings)).toHaveLength(0);
+    await context.close();
+    await db.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
+  });
+}

@@ -15,7 +15,7 @@ import { registerClient } from '../../lib/clients/manage.ts';
 import { createUser } from '../../lib/users/manage.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/account/two-step.ts';
 import { TOTP_PERIOD, totpCode } from '../../lib/factors/totp.ts';
-import { testContext } from '../../lib/services/testing.ts';
+import { testContext } from '../../lib/testing.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, baseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
 import { mailApi, mailCount, nextMail } from '../support/mail.ts';

@@ -7,7 +7,7 @@ import * as oidc from 'openid-client';
 import { SoftAuthenticator } from '../../lib/factors/soft-authenticator.ts';
 import { TestBrowser, credentials } from '../support/browser.ts';
 import { database } from '../../lib/db/database.ts';
-import { lockAccount } from '../../lib/services/testing.ts';
+import { lockAccount } from '../../lib/testing.ts';
 import { baseUrl, databaseUrl, discover, makeClient, makeUser, pkce, redirectUri } from '../support/fixtures.ts';
 import { enrolPasskey, origin, pageOptions } from '../support/passkeys.ts';
 

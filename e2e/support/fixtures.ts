@@ -13,7 +13,7 @@ import { generateClientSecret, hashClientSecret } from '../../lib/oidc/client-se
 import { registerClient, type NewClientInput } from '../../lib/clients/manage.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../../lib/account/two-step.ts';
 import { TOTP_PERIOD, totpCode } from '../../lib/factors/totp.ts';
-import { testContext } from '../../lib/services/testing.ts';
+import { testContext } from '../../lib/testing.ts';
 import { createUser } from '../../lib/users/manage.ts';
 
 export const baseUrl = process.env.GATEHOUSE_TEST_URL ?? 'http://localhost:3000';

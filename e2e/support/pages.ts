@@ -35,6 +35,16 @@ export async function gatehouseLogin(page: Page, user: { username: string; passw
   if (user.totpSecret) await gatehouseCode(page, await unusedTotpCode(user.totpSecret));
 }
 
+/** gatehouseLogin on the German sign-in page (a browser whose language is German), the code step included for a TOTP user. */
+export async function gatehouseLoginGerman(page: Page, user: { username: string; password: string; totpSecret?: string }) {
+  await page.getByLabel('Benutzername').fill(user.username);
+  await page.getByLabel('Passwort').fill(user.password);
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+  if (!user.totpSecret) return;
+  await page.getByLabel('Geben Sie den Code aus Ihrer Authenticator-App ein').fill(await unusedTotpCode(user.totpSecret));
+  await page.getByRole('button', { name: 'Bestätigen' }).click();
+}
+
 /** The step of the last code gatehouseLogin typed for each secret, in this worker. */
 const typedSteps = new Map<string, number>();
 

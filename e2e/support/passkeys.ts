@@ -10,7 +10,7 @@ import { findArtifact } from '../../lib/db/artifacts.ts';
 import { database } from '../../lib/db/database.ts';
 import { finishPasskeyRegistration, startPasskeyRegistration } from '../../lib/account/passkeys.ts';
 import { SoftAuthenticator } from '../../lib/factors/soft-authenticator.ts';
-import { testContext } from '../../lib/services/testing.ts';
+import { testContext } from '../../lib/testing.ts';
 import { baseUrl, databaseUrl } from './fixtures.ts';
 
 export const origin = new URL(baseUrl).origin;

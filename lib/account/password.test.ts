@@ -7,7 +7,7 @@ import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor } from '../audit/log.ts';
 import { verifyPassword } from '../platform/passwords.ts';
 import { changeOwnPassword } from './password.ts';
-import { testContext } from '../services/testing.ts';
+import { testContext } from '../testing.ts';
 import { person, session } from './testing.ts';
 
 const form = (currentPassword: string, newPassword: string, confirmPassword = newPassword) => {

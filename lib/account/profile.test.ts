@@ -6,7 +6,7 @@ import { testDatabases } from '../db/testing.ts';
 import { auditEventsFor } from '../audit/log.ts';
 import type { Database } from '../db/database.ts';
 import { confirmEmail, viewVerificationLink } from '../mail-links/email-verification.ts';
-import { capturingMailer, TEST_ISSUER, testContext } from '../services/testing.ts';
+import { capturingMailer, TEST_ISSUER, testContext } from '../testing.ts';
 import { profileValues, updateOwnProfile } from './profile.ts';
 import { person, tag } from './testing.ts';
 

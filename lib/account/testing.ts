@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import type { AuditBy } from '../audit/log.ts';
 import { registerClient } from '../clients/manage.ts';
 import { totpCode } from '../factors/totp.ts';
-import { testContext } from '../services/testing.ts';
+import { testContext } from '../testing.ts';
 import { createUser } from '../users/manage.ts';
 import type { AccountHolder } from './sessions.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from './two-step.ts';

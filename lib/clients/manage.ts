@@ -28,7 +28,7 @@ import { ADMIN_SCOPE, INTROSPECT_SCOPE, SUPPORTED_SCOPES } from '../oidc/scopes.
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { AUTHORIZATION_SCOPES } from '../authorization/claims.ts';
 import { Conflict, Forbidden, NotFound, parseInput } from '../platform/errors.ts';
-import { clientType } from '../services/wire.ts';
+import { clientType } from './wire.ts';
 import { SUBJECT_TYPES } from './repository.ts';
 import { checkSectorIdentifier, DEVICE_CODE_GRANT, publicJwksSchema, REQUEST_OBJECT_SIGNING_ALGS, sectorIdentifierUriSchema } from './protocol-features.ts';
 

@@ -418,6 +418,17 @@ const envSchema = z.object({
     .min(0)
     .max(720)
     .default(24),
+  /**
+   * How long an instance holds a webhook delivery it is sending: no other instance sends it meanwhile. When an
+   * instance dies mid-delivery, the delivery goes out again (with the same `webhook-id`) once this runs out,
+   * from any instance or the same one restarted. At least 15: longer than an attempt may take (10 seconds).
+   */
+  WEBHOOK_LEASE_SECONDS: z.coerce
+    .number({ error: 'WEBHOOK_LEASE_SECONDS must be a whole number of seconds from 15 to 3600' })
+    .int()
+    .min(15)
+    .max(3600)
+    .default(60),
   /** How many days delivered and failed webhook deliveries stay in each endpoint's history. */
   WEBHOOK_HISTORY_DAYS: z.coerce.number({ error: 'WEBHOOK_HISTORY_DAYS must be a whole number of days from 1 to 3650' }).int().min(1).max(3650).default(30),
   /**

@@ -10,7 +10,7 @@ import { person } from '../account/testing.ts';
 import { finishPasskeyRegistration, removeOwnPasskey, startPasskeyRegistration } from '../account/passkeys.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../account/two-step.ts';
 import { resetSecondFactors } from '../users/manage.ts';
-import { TEST_ISSUER, testContext } from '../services/testing.ts';
+import { TEST_ISSUER, testContext } from '../testing.ts';
 import { recoveryCodesLeft } from './recovery-codes.ts';
 import { checkSignIn, passkeysStartupLine, passkeysUsable, signInOptions } from './passkeys.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepContext } from './second-step.ts';

@@ -7,7 +7,7 @@ import { auditEventsFor } from '../audit/log.ts';
 import { person } from '../account/testing.ts';
 import { beginTotpEnrolment, confirmTotpEnrolment, regenerateOwnRecoveryCodes, removeOwnTotp, twoStepStatus } from '../account/two-step.ts';
 import { unknownUsernameFailures } from '../platform/source-counts.ts';
-import { testContext } from '../services/testing.ts';
+import { testContext } from '../testing.ts';
 import { hasSecondFactor, verifySecondStep, type SecondStepContext } from './second-step.ts';
 import { TOTP_PERIOD, totpCode } from './totp.ts';
 

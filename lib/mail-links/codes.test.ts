@@ -7,7 +7,7 @@ import { beforeEach, describe, test } from 'node:test';
 import { testDatabases } from '../db/testing.ts';
 import type { Database } from '../db/database.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
-import { capturingMailer, TEST_ISSUER, testContext } from '../services/testing.ts';
+import { capturingMailer, TEST_ISSUER, testContext } from '../testing.ts';
 import { person } from '../account/testing.ts';
 import { findAccount } from '../users/repository.ts';
 import { CODE_MINUTES, hashMailCode, MAX_CODE_FAILURES, readMailCode, sameCodeHash, spendMailCode } from './codes.ts';

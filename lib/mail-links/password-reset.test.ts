@@ -9,12 +9,12 @@ import type { Database } from '../db/database.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
 import { handedOff } from '../mail/hand-off.ts';
 import { memoryLog } from '../ops/log.ts';
-import { capturingMailer } from '../services/testing.ts';
+import { capturingMailer } from '../testing.ts';
 import { person, session } from '../account/testing.ts';
 import { auditEventsFor } from '../audit/log.ts';
 import { verifyPassword } from '../platform/passwords.ts';
 import { RESET_LINK_MINUTES, requestPasswordReset, resetPassword, viewResetLink } from './password-reset.ts';
-import { TEST_ISSUER, testContext } from '../services/testing.ts';
+import { TEST_ISSUER, testContext } from '../testing.ts';
 
 const formOf = (fields: Record<string, string>) => {
   const form = new FormData();

@@ -7,7 +7,7 @@
  * offer nothing that needs one: recovery is then an admin's job.
  *
  * `send` throws when the mail could not be handed over; the caller undoes
- * what the mail was for (lib/services/mail-links.ts) and says so.
+ * what the mail was for (lib/mail-links/) and says so.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Env } from '../config/env.ts';

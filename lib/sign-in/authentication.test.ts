@@ -5,10 +5,37 @@ import { describe, test } from 'node:test';
 import { testDatabases } from '../db/testing.ts';
 import { setTracingForTests } from '../ops/tracing.ts';
 import { authenticate } from './authentication.ts';
-import { testContext } from '../services/testing.ts';
+import { testContext } from '../testing.ts';
 import { createUser, disableUser } from '../users/manage.ts';
 
 const tag = () => randomBytes(4).toString('hex');
+
+/**
+ * Whether two kinds of refused attempt take the same time: `a(n)` and `b(n)` each make the n-th attempt of their kind
+ * (n from 0 to 14, each from an address of its own), interleaved so a change in the machine's load weighs on both
+ * alike, compared by median in rounds of five. A skipped verification makes one side cost nearly nothing in every
+ * round; a busy machine can skew one round, so the sides must agree within half a verification in one of three.
+ */
+async function sameTime(names: [string, string], a: (n: number) => Promise<unknown>, b: (n: number) => Promise<unknown>) {
+  const timed = async (attempt: () => Promise<unknown>) => {
+    const started = performance.now();
+    await attempt();
+    return performance.now() - started;
+  };
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const rounds: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    const [as, bs]: number[][] = [[], []];
+    for (let i = 0; i < 5; i++) {
+      as.push(await timed(() => a(5 * round + i)));
+      bs.push(await timed(() => b(5 * round + i)));
+    }
+    const [ma, mb] = [median(as), median(bs)];
+    rounds.push(`median ${ma.toFixed(1)} ms for ${names[0]}, ${mb.toFixed(1)} ms for ${names[1]}`);
+    if (Math.abs(ma - mb) <= Math.max(0.5 * mb, 5)) return;
+  }
+  assert.fail(rounds.join('; '));
+}
 
 for (const storage of testDatabases('authentication')) {
   describe(`authenticate on ${storage.name}`, { skip: storage.url ? false : 'TEST_DATABASE_URL is not set' }, () => {
@@ -45,31 +72,16 @@ for (const storage of testDatabases('authentication')) {
       const right = await authenticate(ctx, disabled[0].username, 'the right password', '203.0.113.2');
       assert.deepEqual(right, { ok: false, reason: 'disabled', accountId: disabled[0].id, username: disabled[0].username });
 
-      // The answers that must not differ, the generic refusal of a wrong password, take one verification each, disabled or
-      // not (median of five each, interleaved, each from its own address, as the unknown-username test below). A skipped
-      // verification would make one side cost nearly nothing in every round; a busy machine can skew one round, so the
-      // sides need to agree within half a verification in one of three rounds.
-      const time = async (username: string, ip: string) => {
-        const started = performance.now();
+      // The answers that must not differ, the generic refusal of a wrong password, take one verification each, disabled or not.
+      const wrongPassword = async (username: string, ip: string) => {
         const result = await authenticate(ctx, username, 'a wrong password', ip);
         assert.equal(result.ok ? 'ok' : result.reason, 'wrong_password');
-        return performance.now() - started;
       };
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      const rounds: string[] = [];
-      for (let round = 0; round < 3; round++) {
-        const off: number[] = [];
-        const on: number[] = [];
-        for (let i = 0; i < 5; i++) {
-          const n = 5 * round + i;
-          off.push(await time(disabled[n + 1].username, `203.0.113.${2 * n + 10}`));
-          on.push(await time(enabled[n].username, `203.0.113.${2 * n + 11}`));
-        }
-        const [d, e] = [median(off), median(on)];
-        rounds.push(`median ${d.toFixed(1)} ms for a disabled account's wrong password, ${e.toFixed(1)} ms for an enabled one's`);
-        if (Math.abs(d - e) <= Math.max(0.5 * e, 5)) break;
-        assert.ok(round < 2, rounds.join('; '));
-      }
+      await sameTime(
+        ["a disabled account's wrong password", "an enabled one's"],
+        (n) => wrongPassword(disabled[n + 1].username, `203.0.113.${2 * n + 10}`),
+        (n) => wrongPassword(enabled[n].username, `203.0.113.${2 * n + 11}`),
+      );
     });
 
     test('an unknown username fails with nothing about what was typed', async () => {
@@ -137,28 +149,12 @@ for (const storage of testDatabases('authentication')) {
       );
       assert.deepEqual(await steps(`nobody-${tag()}`, '198.51.100.201'), knownSteps);
 
-      // And the clock, as the disabled-account test above: median of five each, interleaved, each from its own address.
-      // A skipped verification makes one side cost nearly nothing in every round; a busy machine can skew one round.
-      const time = async (username: string, ip: string) => {
-        const started = performance.now();
-        await attempt(username, ip);
-        return performance.now() - started;
-      };
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      const rounds: string[] = [];
-      for (let round = 0; round < 3; round++) {
-        const known: number[] = [];
-        const unknown: number[] = [];
-        for (let i = 0; i < 5; i++) {
-          const n = 5 * round + i;
-          known.push(await time(users[n + 1].username, `198.51.100.${2 * n + 1}`));
-          unknown.push(await time(`nobody-${tag()}`, `198.51.100.${2 * n + 2}`));
-        }
-        const [k, u] = [median(known), median(unknown)];
-        rounds.push(`median ${k.toFixed(1)} ms for a known username, ${u.toFixed(1)} ms for an unknown one`);
-        if (Math.abs(k - u) <= Math.max(0.5 * k, 5)) break;
-        assert.ok(round < 2, rounds.join('; '));
-      }
+      // And the clock, as the disabled-account test above.
+      await sameTime(
+        ['a known username', 'an unknown one'],
+        (n) => attempt(users[n + 1].username, `198.51.100.${2 * n + 1}`),
+        (n) => attempt(`nobody-${tag()}`, `198.51.100.${2 * n + 2}`),
+      );
     });
   });
 }

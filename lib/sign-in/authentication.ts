@@ -15,7 +15,7 @@
  * whose address is not verified yet is told so (it may not sign in until it is).
  * Both are decided after the one verification, so neither takes longer.
  *
- * No 'server-only' marker: like the other use cases under lib/services that
+ * No 'server-only' marker: like the other use cases in the domain folders that
  * take their dependencies as arguments, it is tested under node:test, which
  * cannot import that marker.
  */

@@ -19,7 +19,7 @@ import { handedOff } from '../mail/hand-off.ts';
 import { requestPasswordReset, resetPassword } from '../mail-links/password-reset.ts';
 import { emailDomainAllowed, resendSignUpLink, signUp, signUpFields, signUpOffered, signUpStartupLine, type SignUpInput } from './sign-up.ts';
 import { formProblems } from '../platform/forms.ts';
-import { capturingMailer, TEST_ISSUER, testContext } from '../services/testing.ts';
+import { capturingMailer, TEST_ISSUER, testContext } from '../testing.ts';
 
 const tag = () => randomBytes(4).toString('hex');
 let ipCounter = 0;

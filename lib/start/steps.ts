@@ -210,6 +210,7 @@ export const START_STEPS: readonly StartStep[] = [
             disableAfterFailures: ctx.config.WEBHOOK_DISABLE_AFTER_FAILURES,
             disableAfterMs: ctx.config.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
             historyMs: ctx.config.WEBHOOK_HISTORY_DAYS * 86_400_000,
+            leaseMs: ctx.config.WEBHOOK_LEASE_SECONDS * 1_000,
           },
         ),
       );

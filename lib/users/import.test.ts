@@ -11,7 +11,7 @@ import { auditEventsFor, BY_CLI } from '../audit/log.ts';
 import { createGroup } from '../authorization/manage.ts';
 import { testDatabases } from '../db/testing.ts';
 import { authenticate } from '../sign-in/authentication.ts';
-import { testContext } from '../services/testing.ts';
+import { testContext } from '../testing.ts';
 import type { Database } from '../db/database.ts';
 import { exportLines } from './export.ts';
 import { importRecords, type ImportFormat } from './import-format.ts';

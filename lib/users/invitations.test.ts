@@ -15,7 +15,7 @@ import { InvalidRequest } from '../platform/errors.ts';
 import { acceptInvitation, INVITATION_LINK_DAYS, invitationOf, inviteUser, NO_MAIL, resendInvitation, viewInvitation } from './invitations.ts';
 import { addUser, changeProfile } from './onboarding.ts';
 import { verifyPassword } from '../platform/passwords.ts';
-import { capturingMailer, TEST_ISSUER, testContext } from '../services/testing.ts';
+import { capturingMailer, TEST_ISSUER, testContext } from '../testing.ts';
 import { changePassword, updateProfile } from './manage.ts';
 
 const formOf = (fields: Record<string, string>) => {

@@ -17,7 +17,7 @@ import { beginTotpEnrolment, confirmTotpEnrolment, twoStepStatus } from '../acco
 import { authenticate } from '../sign-in/authentication.ts';
 import { hasSecondFactor } from '../factors/second-step.ts';
 import { totpCode } from '../factors/totp.ts';
-import { testContext } from '../services/testing.ts';
+import { testContext } from '../testing.ts';
 import {
   changePassword,
   createUser,

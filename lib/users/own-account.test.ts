@@ -7,7 +7,7 @@ import { auditEventsFor, BY_CLI, type AuditBy } from '../audit/log.ts';
 import { createGroup, addToGroup } from '../authorization/manage.ts';
 import { upsertArtifact } from '../db/artifacts.ts';
 import { testDatabases } from '../db/testing.ts';
-import { testContext } from '../services/testing.ts';
+import { testContext } from '../testing.ts';
 import { createUser, setRole } from './manage.ts';
 import { deleteOwnAccount, ownData } from './own-account.ts';
 import { findUserById } from './repository.ts';

@@ -31,7 +31,7 @@ export interface WebhookDeliverySettings {
   disableAfterMs: number;
   /** Delivered and failed rows older than this go. */
   historyMs: number;
-  /** How long one instance holds a row it is sending: longer than a request may take. */
+  /** How long one instance holds a row it is sending (WEBHOOK_LEASE_SECONDS): longer than a request may take. */
   leaseMs?: number;
   /** How often the outbox is looked at. */
   intervalMs?: number;

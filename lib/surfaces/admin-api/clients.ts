@@ -21,7 +21,7 @@ import {
 } from '../../clients/manage.ts';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
 import { isManagedClient } from '../portal/clients.ts';
-import { clientType } from '../../services/wire.ts';
+import { clientType } from '../../clients/wire.ts';
 import { clientDto, clientFieldNames, clientInput, registrationOf } from './dto/clients.ts';
 import { invalidRequest } from './errors.ts';
 import { operations } from './operations.ts';

@@ -17,8 +17,9 @@ import {
   userSummaryDto,
   userSummarySchema,
 } from './dto/users.ts';
-import { clientRecord } from '../../services/testing.ts';
-import { clientToWire, userToWire } from '../../services/wire.ts';
+import { clientRecord } from '../../testing.ts';
+import { clientToWire } from '../../clients/wire.ts';
+import { userToWire } from '../../users/wire.ts';
 
 const api = clientRecord();
 
@@ -32,7 +33,7 @@ test('a client goes out in RFC 7591 names, and its schema has no room for a secr
   assert.ok(!clientSchema.safeParse({ ...dto, secret_hash: 'x' }).success);
 });
 
-test("the CLI's --json and the API's answer are one serializer's (lib/services/wire.ts); the API adds `managed`, `locked_until`, `invitation_expires_at`", () => {
+test("the CLI's --json and the API's answer are one serializer's (lib/clients/wire.ts, lib/users/wire.ts, lib/keys/wire.ts); the API adds `managed`, `locked_until`, `invitation_expires_at`", () => {
   const { managed, ...dto } = clientSchema.parse(clientDto(api, true));
   assert.equal(managed, true);
   assert.deepEqual(clientToWire(api), dto);

@@ -9,7 +9,7 @@ import {
   rotateSigningKeys as rotateKeys,
   rotationSettings,
 } from '../../keys/signing-keys.ts';
-import { signingKeyToWire } from '../../services/wire.ts';
+import { signingKeyToWire } from '../../keys/wire.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';
 

@@ -5,7 +5,7 @@ import { newClientSchema } from '../../clients/manage.ts';
 import { translator } from '../../i18n/messages.ts';
 import { fieldProblemTexts } from '../../i18n/problems.ts';
 import { fieldErrors, fieldProblems } from '../../platform/forms.ts';
-import { clientRecord } from '../../services/testing.ts';
+import { clientRecord } from '../../testing.ts';
 import { clientFields, clientFormValues, readClientForm } from './client-fields.ts';
 
 function form(entries: Array<[string, string]>): FormData {

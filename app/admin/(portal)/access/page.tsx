@@ -2,7 +2,7 @@
 // their members, the machine clients' permissions. An admin whose role may change access (access.manage) sees the forms;
 // a reader (the auditor) sees the lists only. The server actions check the role themselves (./actions.ts).
 import type { Metadata } from 'next';
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { getTranslations } from 'next-intl/server';
 import { AccessForm, RemoveButton } from '@/components/admin/access-form';
 import { ConfirmForm } from '@/components/portal/confirm';
@@ -38,6 +38,33 @@ const NOTICES = [
 
 const cell = 'px-4 py-3 align-top';
 
+/** A row's delete control: a disclosure holding the confirmation, both naming the row for screen readers. */
+function DeleteRow({
+  label,
+  name,
+  action,
+  statement,
+  pendingLabel,
+}: {
+  label: string;
+  name: string;
+  action: ComponentProps<typeof ConfirmForm>['action'];
+  statement: ReactNode;
+  pendingLabel: string;
+}) {
+  const named = (
+    <>
+      {label}
+      <span className="sr-only"> {name}</span>
+    </>
+  );
+  return (
+    <Disclosure summary={named}>
+      <ConfirmForm action={action} statement={statement} submit={named} pendingLabel={pendingLabel} />
+    </Disclosure>
+  );
+}
+
 export default async function AccessPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const admin = await requireAdmin('access.read', '/admin/access');
   const manage = may(admin.role, 'access.manage');
@@ -70,26 +97,13 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
                   <span className="block font-medium">{api.name}</span>
                   <code className="font-mono text-xs break-all text-slate-600">{api.identifier}</code>
                   {manage ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('deleteApi')}
-                          {sr(api.name)}
-                        </>
-                      }
-                    >
-                      <ConfirmForm
-                        action={act.deleteApiAction.bind(null, api.id)}
-                        statement={t.rich('deleteApiStatement', { name: api.name, strong })}
-                        submit={
-                          <>
-                            {t('deleteApi')}
-                            {sr(api.name)}
-                          </>
-                        }
-                        pendingLabel={t('deleting')}
-                      />
-                    </Disclosure>
+                    <DeleteRow
+                      label={t('deleteApi')}
+                      name={api.name}
+                      action={act.deleteApiAction.bind(null, api.id)}
+                      statement={t.rich('deleteApiStatement', { name: api.name, strong })}
+                      pendingLabel={t('deleting')}
+                    />
                   ) : null}
                 </td>
                 <td className={cell}>
@@ -179,26 +193,13 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
                   <Badge>{role.name}</Badge>
                   {role.description ? <span className="mt-1 block text-slate-600">{role.description}</span> : null}
                   {manage ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('deleteRole')}
-                          {sr(role.name)}
-                        </>
-                      }
-                    >
-                      <ConfirmForm
-                        action={act.deleteRoleAction.bind(null, role.name)}
-                        statement={t.rich('deleteRoleStatement', { name: role.name, strong })}
-                        submit={
-                          <>
-                            {t('deleteRole')}
-                            {sr(role.name)}
-                          </>
-                        }
-                        pendingLabel={t('deleting')}
-                      />
-                    </Disclosure>
+                    <DeleteRow
+                      label={t('deleteRole')}
+                      name={role.name}
+                      action={act.deleteRoleAction.bind(null, role.name)}
+                      statement={t.rich('deleteRoleStatement', { name: role.name, strong })}
+                      pendingLabel={t('deleting')}
+                    />
                   ) : null}
                 </td>
                 <td className={cell}>
@@ -327,26 +328,13 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
                   <Badge>{group.name}</Badge>
                   {group.description ? <span className="mt-1 block text-slate-600">{group.description}</span> : null}
                   {manage ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('deleteGroup')}
-                          {sr(group.name)}
-                        </>
-                      }
-                    >
-                      <ConfirmForm
-                        action={act.deleteGroupAction.bind(null, group.name)}
-                        statement={t.rich('deleteGroupStatement', { name: group.name, strong })}
-                        submit={
-                          <>
-                            {t('deleteGroup')}
-                            {sr(group.name)}
-                          </>
-                        }
-                        pendingLabel={t('deleting')}
-                      />
-                    </Disclosure>
+                    <DeleteRow
+                      label={t('deleteGroup')}
+                      name={group.name}
+                      action={act.deleteGroupAction.bind(null, group.name)}
+                      statement={t.rich('deleteGroupStatement', { name: group.name, strong })}
+                      pendingLabel={t('deleting')}
+                    />
                   ) : null}
                 </td>
                 <td className={cell}>

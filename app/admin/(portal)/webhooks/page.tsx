@@ -2,6 +2,7 @@
 // called out, and registering one (its signing secret shown once).
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
+import { DataTable } from '@/components/portal/list';
 import { PageHeader } from '@/components/ui/card';
 import { TextLink } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
@@ -32,50 +33,31 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       <PageHeader title={t('title')} description={t('description')} />
       <NoticeFor notices={{ deleted: { variant: 'success', text: t('deleted') }, notFound: { variant: 'warning', text: t('notFound') } }} notice={notice} />
       {failing.length ? <Notice variant="error">{t('failingNotice', { count: failing.length })}</Notice> : null}
-      {endpoints.length ? (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{t('caption')}</caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className={cell}>
-                  {t('url')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('events')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('status')}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {endpoints.map((endpoint) => (
-                <tr key={endpoint.id}>
-                  <td className={cell}>
-                    <TextLink href={`/admin/webhooks/${encodeURIComponent(endpoint.id)}`}>
-                      <span className="font-mono break-all">{endpoint.url}</span>
-                    </TextLink>
-                    {endpoint.description ? <span className="block text-xs text-slate-600">{endpoint.description}</span> : null}
-                  </td>
-                  <td className={`${cell} font-mono text-xs text-slate-700`}>{endpoint.events.join(', ')}</td>
-                  <td className={cell}>
-                    {endpoint.enabled ? (
-                      <Badge variant="green">{t('enabledState')}</Badge>
-                    ) : endpoint.disabledReason === 'failing' ? (
-                      <Badge variant="red">{t('failingState')}</Badge>
-                    ) : (
-                      <Badge variant="slate">{t('disabledState')}</Badge>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('none')}</p>
-      )}
+      <DataTable
+        caption={t('caption')}
+        columns={[{ label: t('url') }, { label: t('events') }, { label: t('status') }]}
+        empty={t('none')}
+        rows={endpoints.map((endpoint) => (
+          <tr key={endpoint.id}>
+            <td className={cell}>
+              <TextLink href={`/admin/webhooks/${encodeURIComponent(endpoint.id)}`}>
+                <span className="font-mono break-all">{endpoint.url}</span>
+              </TextLink>
+              {endpoint.description ? <span className="block text-xs text-slate-600">{endpoint.description}</span> : null}
+            </td>
+            <td className={`${cell} font-mono text-xs text-slate-700`}>{endpoint.events.join(', ')}</td>
+            <td className={cell}>
+              {endpoint.enabled ? (
+                <Badge variant="green">{t('enabledState')}</Badge>
+              ) : endpoint.disabledReason === 'failing' ? (
+                <Badge variant="red">{t('failingState')}</Badge>
+              ) : (
+                <Badge variant="slate">{t('disabledState')}</Badge>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
       {manage ? (
         <section aria-labelledby="create-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
           <h2 id="create-heading" className="mb-4 text-base font-semibold text-slate-900">

@@ -1,6 +1,6 @@
 /**
  * Clients on the wire, in RFC 7591's metadata names (serialized by
- * lib/services/wire.ts, as `gatehouse client list --json` prints them). Request fields are the registration schema's own
+ * lib/clients/wire.ts, lib/users/wire.ts, lib/keys/wire.ts, as `gatehouse client list --json` prints them). Request fields are the registration schema's own
  * (newClientSchema in lib/clients/manage.ts, shared with the CLI and the
  * portal), renamed; its cross-field rules run in the use case, and their
  * issues are named back with `clientFieldNames`.
@@ -9,7 +9,7 @@ import { adminRoleSchema } from '../../../admin-roles/roles.ts';
 import { z } from 'zod';
 import type { ClientRecord } from '../../../clients/repository.ts';
 import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../../clients/manage.ts';
-import { clientToWire, clientType } from '../../../services/wire.ts';
+import { clientToWire, clientType } from '../../../clients/wire.ts';
 import { REQUEST_OBJECT_SIGNING_ALGS } from '../../../clients/protocol-features.ts';
 import { SUBJECT_TYPES } from '../../../clients/repository.ts';
 import { pageOf, timestamp } from './common.ts';
@@ -230,7 +230,7 @@ export function registrationOf(client: ClientRecord): NewClientInput {
   };
 }
 
-/** The one serializer of a client (lib/services/wire.ts, shared with the CLI) and `managed`; route.ts checks its enums against the schema. */
+/** The one serializer of a client (lib/clients/wire.ts, lib/users/wire.ts, lib/keys/wire.ts, shared with the CLI) and `managed`; route.ts checks its enums against the schema. */
 export function clientDto(client: ClientRecord, managed: boolean): z.input<typeof clientSchema> {
   return { ...clientToWire(client), managed } as z.input<typeof clientSchema>;
 }

@@ -1,5 +1,5 @@
 /**
- * Signing keys on the wire (serialized by lib/services/wire.ts, as `gatehouse
+ * Signing keys on the wire (serialized by lib/clients/wire.ts, lib/users/wire.ts, lib/keys/wire.ts, as `gatehouse
  * keys list --json` prints them): where each key is in its rotation, never
  * key material; the public keys are at /oauth/jwks.
  */

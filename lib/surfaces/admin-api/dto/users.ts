@@ -9,7 +9,7 @@ import type { UserRecord } from '../../../users/repository.ts';
 import type { ConnectedApp } from '../../../account/apps.ts';
 import type { ActiveSession } from '../../../account/sessions.ts';
 import { newUserSchema, passwordSchema, profileSchema, type SecondFactors } from '../../../users/manage.ts';
-import { userToWire } from '../../../services/wire.ts';
+import { userToWire } from '../../../users/wire.ts';
 import { isoOrNull, pageOf, timestamp } from './common.ts';
 import { roleSchema } from '../../../admin-roles/roles.ts';
 
@@ -163,7 +163,7 @@ export const grantSchema = z
 
 export const grantListSchema = z.strictObject({ data: z.array(grantSchema) }).meta({ id: 'GrantList' });
 
-/** The one serializer of a user, shared with the CLI (lib/services/wire.ts), for the list. */
+/** The one serializer of a user, shared with the CLI (lib/clients/wire.ts, lib/users/wire.ts, lib/keys/wire.ts), for the list. */
 export function userSummaryDto(user: UserRecord): z.input<typeof userSummarySchema> {
   return userToWire(user);
 }

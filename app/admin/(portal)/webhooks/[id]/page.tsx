@@ -4,6 +4,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getFormatter, getTranslations } from 'next-intl/server';
 import { ConfirmForm } from '@/components/portal/confirm';
+import { DataTable } from '@/components/portal/list';
 import { PageHeader } from '@/components/ui/card';
 import { Button, TextLink } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
@@ -116,64 +117,40 @@ export default async function WebhookPage({
         <TextLink href={here({ status: 'delivered' })}>{t('deliveredState')}</TextLink>
         <TextLink href={here({ status: 'failed' })}>{t('failedState')}</TextLink>
       </p>
-      {page.deliveries.length ? (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{t('deliveries')}</caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className={cell}>
-                  {t('event')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('status')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('lastAnswer')}
-                </th>
-                <th scope="col" className={cell}>
-                  <span className="sr-only">{t('actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {page.deliveries.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td className={cell}>
-                    <span className="font-mono">{delivery.type}</span>
-                    <span className="block font-mono text-xs text-slate-600">{delivery.subject}</span>
-                    <span className="block text-xs text-slate-600">{when(delivery.createdAt)}</span>
-                  </td>
-                  <td className={cell}>
-                    <Badge variant={statusBadge[delivery.status]}>{t(`${delivery.status}State`)}</Badge>
-                    <span className="block text-xs text-slate-600">{t('attempts', { count: delivery.attempts })}</span>
-                    {delivery.nextAttemptAt && delivery.attempts > 0 ? (
-                      <span className="block text-xs text-slate-600">{t('nextAttempt', { when: when(delivery.nextAttemptAt) })}</span>
-                    ) : null}
-                  </td>
-                  <td className={`${cell} text-xs`}>
-                    {delivery.lastError ?? (delivery.lastStatus ? `HTTP ${delivery.lastStatus}` : '—')}
-                    {delivery.responseExcerpt ? (
-                      <code className="mt-1 block max-w-md truncate font-mono text-slate-600">{delivery.responseExcerpt}</code>
-                    ) : null}
-                  </td>
-                  <td className={cell}>
-                    {manage && delivery.status !== 'pending' ? (
-                      <form action={resendWebhookDeliveryAction.bind(null, endpoint.id, delivery.id)}>
-                        <Button type="submit" variant="secondary" aria-label={t('resendNamed', { type: delivery.type, id: delivery.id })}>
-                          {t('resend')}
-                        </Button>
-                      </form>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('noDeliveries')}</p>
-      )}
+      <DataTable
+        caption={t('deliveries')}
+        columns={[{ label: t('event') }, { label: t('status') }, { label: t('lastAnswer') }, { label: t('actions'), hidden: true }]}
+        empty={t('noDeliveries')}
+        rows={page.deliveries.map((delivery) => (
+          <tr key={delivery.id}>
+            <td className={cell}>
+              <span className="font-mono">{delivery.type}</span>
+              <span className="block font-mono text-xs text-slate-600">{delivery.subject}</span>
+              <span className="block text-xs text-slate-600">{when(delivery.createdAt)}</span>
+            </td>
+            <td className={cell}>
+              <Badge variant={statusBadge[delivery.status]}>{t(`${delivery.status}State`)}</Badge>
+              <span className="block text-xs text-slate-600">{t('attempts', { count: delivery.attempts })}</span>
+              {delivery.nextAttemptAt && delivery.attempts > 0 ? (
+                <span className="block text-xs text-slate-600">{t('nextAttempt', { when: when(delivery.nextAttemptAt) })}</span>
+              ) : null}
+            </td>
+            <td className={`${cell} text-xs`}>
+              {delivery.lastError ?? (delivery.lastStatus ? `HTTP ${delivery.lastStatus}` : '—')}
+              {delivery.responseExcerpt ? <code className="mt-1 block max-w-md truncate font-mono text-slate-600">{delivery.responseExcerpt}</code> : null}
+            </td>
+            <td className={cell}>
+              {manage && delivery.status !== 'pending' ? (
+                <form action={resendWebhookDeliveryAction.bind(null, endpoint.id, delivery.id)}>
+                  <Button type="submit" variant="secondary" aria-label={t('resendNamed', { type: delivery.type, id: delivery.id })}>
+                    {t('resend')}
+                  </Button>
+                </form>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      />
       {page.pageCount > 1 ? (
         <p className="mt-3 flex gap-4 text-sm">
           {page.page > 1 ? <TextLink href={here({ page: page.page - 1 })}>{t('previous')}</TextLink> : null}

@@ -3,12 +3,12 @@
  * on the test's own database: the throttle with the default limits, and the
  * unknown-username aggregation. One per database, like the server's one per process.
  */
-import type { ClientRecord } from '../clients/repository.ts';
-import type { Database } from '../db/database.ts';
-import type { Mail, Mailer } from '../mail/mailer.ts';
-import { createLogger, type Log } from '../ops/log.ts';
-import { unknownUsernameFailures, type UnknownUsernameFailures } from '../platform/source-counts.ts';
-import { createThrottle, throttleSettings, type Throttle } from '../platform/throttle.ts';
+import type { ClientRecord } from './clients/repository.ts';
+import type { Database } from './db/database.ts';
+import type { Mail, Mailer } from './mail/mailer.ts';
+import { createLogger, type Log } from './ops/log.ts';
+import { unknownUsernameFailures, type UnknownUsernameFailures } from './platform/source-counts.ts';
+import { createThrottle, throttleSettings, type Throttle } from './platform/throttle.ts';
 
 export interface TestContext {
   db: Database;

@@ -1,15 +1,10 @@
 /**
- * A client, a user and a signing key in their wire names, the one serializer of each: what
- * `gatehouse ... --json` prints (cli/commands/) and what the admin API answers
- * (admin-api/dto/, which adds what only it knows and checks the result against
- * its schemas). Clients in RFC 7591's metadata names. Never a secret or a
- * password hash: the records these take carry neither (lib/db). Imports
- * nothing but types, so the CLI can load it without the provider.
+ * A client in its wire names, the one serializer: what `gatehouse client --json` prints (cli/commands/) and what the
+ * admin API answers (lib/surfaces/admin-api/dto/, which adds what only it knows and checks the result against its
+ * schemas). In RFC 7591's metadata names. Never a secret or a secret's hash: the record this takes carries none. Imports nothing but types, so the CLI can load
+ * it without the provider.
  */
-import type { ClientRecord } from '../clients/repository.ts';
-import type { SigningKeyInfo } from '../keys/repository.ts';
-import type { IdTokenSigningAlg } from '../oidc/algorithms.ts';
-import type { UserRecord } from '../users/repository.ts';
+import type { ClientRecord } from './repository.ts';
 
 export const clientType = (client: ClientRecord) => (client.confidential ? 'confidential' : 'public');
 
@@ -44,33 +39,5 @@ export function clientToWire(client: ClientRecord) {
     enabled: client.enabled,
     created_at: client.createdAt.toISOString(),
     updated_at: client.updatedAt.toISOString(),
-  };
-}
-
-export function userToWire(user: UserRecord) {
-  return {
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    email_verified: user.emailVerified,
-    name: user.name,
-    role: user.role,
-    disabled: user.disabled,
-    invited: user.invited,
-    created_at: user.createdAt.toISOString(),
-    updated_at: user.updatedAt.toISOString(),
-  };
-}
-
-/** A signing key's place in the rotation (lib/keys/signing-keys.ts): never key material, which the record does not carry. */
-export function signingKeyToWire(key: SigningKeyInfo) {
-  const at = (ms: number) => (ms ? new Date(ms).toISOString() : null);
-  return {
-    kid: key.kid,
-    alg: key.alg as IdTokenSigningAlg,
-    state: key.state,
-    created_at: new Date(key.createdAt).toISOString(),
-    activates_at: at(key.activatesAt),
-    retire_after: key.state === 'previous' ? at(key.retireAfter) : null,
   };
 }
