@@ -1,16 +1,20 @@
 // runs-on: once
 // SCIM 2.0 (RFC 7643, RFC 7644) at /scim/v2 over HTTP, with SCIM=on (scripts/test.ts protocolSettings): RFC 7644's
-// own example requests replayed, a provisioning client's lifecycle (create, patch, deactivate: the person's
-// tokens end and they cannot sign in, delete), bad filters, paths and bodies answered with SCIM error bodies
-// and their scimType, and the tokens' authentication. What cannot differ between stores is proved here once;
-// the use cases run on every database in lib/scim/scim.test.ts.
+// own example requests replayed (§3.5.2's PATCH examples checked against SCIMMY's schemas), a provisioning client's
+// lifecycle (create, patch, deactivate: the person's tokens end and they cannot sign in, delete), partial answers
+// (attributes, excludedAttributes), bad filters, paths and bodies answered with SCIM error bodies and their
+// scimType, /Bulk and /Me as 501, and the tokens' authentication; and an instance of its own with the default,
+// SCIM off, where every path is a plain 404. What cannot differ between stores is proved here once; the use cases
+// run on every database in lib/scim/scim.test.ts.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
+import SCIMMY from 'scimmy';
 import { authorize, TestBrowser } from '../support/browser.ts';
 import { adminToken, api, makeAdminApiClient } from '../support/admin-api.ts';
 import { baseUrl, databaseUrl, discover, makeClient, pkce, redirectUri } from '../support/fixtures.ts';
-import { database } from '../../lib/db/database.ts';
+import { isolatedDatabase, startInstance } from '../support/server.ts';
+import { closeDatabase, database } from '../../lib/db/database.ts';
 import { randomBytes } from 'node:crypto';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -269,4 +273,157 @@ test('bad requests get SCIM error bodies with their scimType, never a 500', asyn
   const notAllowed = await scim(token, 'DELETE', 'Users');
   assertError(notAllowed, 405);
   assert.equal(notAllowed.headers.get('allow'), 'GET, POST');
+});
+
+test('attributes and excludedAttributes over HTTP: a partial User, a partial list; /Bulk and /Me are 501 with a SCIM error body', async () => {
+  const { token } = await provisioningClient();
+  const userName = `partial-${unique()}`;
+  const created = await scim(token, 'POST', 'Users', {
+    json: { schemas: [USER], userName, name: { givenName: 'Ada', familyName: 'Lovelace' }, emails: [{ value: `${userName}@example.com` }] },
+  });
+  const id = created.body.id as string;
+  const read = await scim(token, 'GET', `Users/${id}?attributes=userName,name.givenName`);
+  assert.equal(read.status, 200);
+  assert.deepEqual(read.body, { schemas: [USER], id, userName, name: { givenName: 'Ada' }, meta: created.body.meta });
+  assert.equal(read.headers.get('etag'), created.body.meta.version);
+  const list = await scim(token, 'GET', `Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}&excludedAttributes=emails,groups,name`);
+  assert.deepEqual(Object.keys(list.body.Resources[0]).sort(), ['active', 'displayName', 'id', 'meta', 'schemas', 'userName']);
+
+  for (const [method, path] of [
+    ['POST', 'Bulk'],
+    ['GET', 'Me'],
+  ]) {
+    const answer = await scim(
+      token,
+      method,
+      path,
+      method === 'POST' ? { json: { schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'], Operations: [] } } : {},
+    );
+    assertError(answer, 501);
+    assert.ok(answer.body.detail.length > 0);
+  }
+});
+
+test('RFC 7644 §3.5.2: its PATCH examples for a group’s members and a User’s emails replayed, each answer a valid SCIM resource (SCIMMY)', async () => {
+  const { token } = await provisioningClient();
+  const babs = (await scim(token, 'POST', 'Users', { json: { schemas: [USER], userName: `bjensen-${unique()}` } })).body;
+  const james = (await scim(token, 'POST', 'Users', { json: { schemas: [USER], userName: `jsmith-${unique()}` } })).body;
+  const member = (user: { id: string; userName: string; meta: { location: string } }) => ({ display: user.userName, $ref: user.meta.location, value: user.id });
+  const group = (await scim(token, 'POST', 'Groups', { json: { schemas: [GROUP], displayName: `Tour-Guides-${unique()}` } })).body;
+  const patch = async (path: string, operations: unknown[], schema: typeof SCIMMY.Schemas.User | typeof SCIMMY.Schemas.Group) => {
+    const answer = await scim(token, 'PATCH', path, { json: { schemas: [PATCH], Operations: operations } });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    schema.definition.coerce(answer.body);
+    return answer.body;
+  };
+  const members = (body: { members: { value: string }[] }) => body.members.map((m) => m.value).sort();
+
+  // §3.5.2.1: add a member.
+  assert.deepEqual(members(await patch(`Groups/${group.id}`, [{ op: 'add', path: 'members', value: [member(babs)] }], SCIMMY.Schemas.Group)), [babs.id]);
+  // §3.5.2.3: replace all members.
+  assert.deepEqual(
+    members(await patch(`Groups/${group.id}`, [{ op: 'replace', path: 'members', value: [member(babs), member(james)] }], SCIMMY.Schemas.Group)),
+    [babs.id, james.id].sort(),
+  );
+  // §3.5.2.2: remove one member, several, and all of them.
+  assert.deepEqual(members(await patch(`Groups/${group.id}`, [{ op: 'remove', path: `members[value eq "${babs.id}"]` }], SCIMMY.Schemas.Group)), [james.id]);
+  await patch(`Groups/${group.id}`, [{ op: 'add', path: 'members', value: [member(babs)] }], SCIMMY.Schemas.Group);
+  assert.deepEqual(
+    members(
+      await patch(
+        `Groups/${group.id}`,
+        [
+          { op: 'remove', path: `members[value eq "${babs.id}"]` },
+          { op: 'remove', path: `members[value eq "${james.id}"]` },
+        ],
+        SCIMMY.Schemas.Group,
+      ),
+    ),
+    [],
+  );
+  await patch(`Groups/${group.id}`, [{ op: 'add', path: 'members', value: [member(babs), member(james)] }], SCIMMY.Schemas.Group);
+  assert.deepEqual(members(await patch(`Groups/${group.id}`, [{ op: 'remove', path: 'members' }], SCIMMY.Schemas.Group)), []);
+  // §3.5.2.2: replace all members by removing them, then adding a new set.
+  assert.deepEqual(
+    members(
+      await patch(
+        `Groups/${group.id}`,
+        [
+          { op: 'remove', path: 'members' },
+          { op: 'add', path: 'members', value: [member(james)] },
+        ],
+        SCIMMY.Schemas.Group,
+      ),
+    ),
+    [james.id],
+  );
+
+  // §3.5.2.3: replace without a path, several emails; Gatehouse keeps the primary one, and no nickName.
+  const replaced = await patch(
+    `Users/${babs.id}`,
+    [
+      {
+        op: 'replace',
+        value: {
+          emails: [
+            { value: `${babs.userName}@example.com`, type: 'work', primary: true },
+            { value: `${babs.userName}@jensen.org`, type: 'home' },
+          ],
+          nickName: 'Babs',
+        },
+      },
+    ],
+    SCIMMY.Schemas.User,
+  );
+  assert.deepEqual(replaced.emails, [{ value: `${babs.userName}@example.com`, type: 'work', primary: true }]);
+  assert.equal(replaced.nickName, undefined);
+});
+
+describe('with SCIM off (the default)', () => {
+  const own = isolatedDatabase('scim-off');
+  let instance: Awaited<ReturnType<typeof startInstance>> | undefined;
+  before(async () => {
+    // The suite's server has SCIM=on (scripts/test.ts protocolSettings); this instance has the setting's default.
+    assert.equal(process.env.SCIM, undefined, 'the test process passes no SCIM setting on to the instance');
+    instance = await startInstance({ DATABASE_URL: own.url });
+  });
+  after(async () => {
+    await instance?.stop();
+    await closeDatabase(own.url);
+    await own.drop();
+  });
+
+  test('every path under /scim/v2 answers a plain 404, whatever the method and token; nothing is served or stored', async () => {
+    const userName = `off-${unique()}`;
+    const paths = [
+      '',
+      'Users',
+      'Users/abc',
+      'Users/.search',
+      'Groups',
+      'Groups/abc',
+      'ServiceProviderConfig',
+      'Schemas',
+      'ResourceTypes',
+      'Bulk',
+      'Me',
+      'No/Such/Path',
+    ];
+    for (const path of paths) {
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        const body = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify({ schemas: [USER], userName });
+        const response = await fetch(new URL(`/scim/v2/${path}`, instance!.url), {
+          method,
+          headers: { authorization: 'Bearer not-a-token', ...(body ? { 'content-type': 'application/scim+json' } : {}) },
+          body,
+        });
+        const text = await response.text();
+        assert.equal(response.status, 404, `${method} /scim/v2/${path}`);
+        assert.doesNotMatch(response.headers.get('content-type') ?? '', /scim/, `${method} /scim/v2/${path}`);
+        assert.doesNotMatch(text, /urn:ietf:params:scim/, `${method} /scim/v2/${path}: no SCIM body`);
+        assert.equal(response.headers.get('www-authenticate'), null, 'no token was asked for');
+      }
+    }
+    assert.equal(await database(own.url).prisma.user.count({ where: { username: userName } }), 0, 'no POST made a User');
+  });
 });

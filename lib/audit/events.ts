@@ -267,6 +267,8 @@ export const auditDetailsSchemas = {
   'group.deleted': z.strictObject({}),
   /** The group (the target, by its new name) was called `from` before. */
   'group.renamed': z.strictObject({ from: label }),
+  /** `changed`: the group's fields that changed besides its name (its SCIM externalId, lib/scim/groups.ts). */
+  'group.updated': z.strictObject({ changed: fields }),
   /** The person `username` joined or left the group (the target). */
   'group.member_added': z.strictObject({ userId: id, username: label }),
   'group.member_removed': z.strictObject({ userId: id, username: label }),
@@ -369,6 +371,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'group.created': 'Group created',
   'group.deleted': 'Group deleted',
   'group.renamed': 'Group renamed',
+  'group.updated': 'Group updated',
   'group.member_added': 'Group member added',
   'group.member_removed': 'Group member removed',
   'role.created': 'Role created',

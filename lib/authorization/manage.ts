@@ -66,7 +66,7 @@ export const apiChangeSchema = newApiSchema.omit({ identifier: true, permissions
 export type ApiChange = z.input<typeof apiChangeSchema>;
 
 const apiTarget = (api: ApiRecord) => ({ type: 'api' as const, id: api.id, label: api.identifier });
-const groupTarget = (group: GroupRecord) => ({ type: 'group' as const, id: group.id, label: group.name });
+const groupTarget = (group: Pick<GroupRecord, 'id' | 'name'>) => ({ type: 'group' as const, id: group.id, label: group.name });
 const roleTarget = (role: RoleRecord) => ({ type: 'role' as const, id: role.id, label: role.name });
 
 /** An API by its identifier (the CLI) or its id (the admin API's paths, where a URI does not fit). */
@@ -170,6 +170,20 @@ export async function renameGroup(db: Database, name: string, newName: string, b
   const renamed = { ...group, name: to };
   await recordAuditBy(db, by, { action: 'group.renamed', target: groupTarget(renamed), details: { from: group.name } });
   return renamed;
+}
+
+/**
+ * Sets or clears the group's external id: a provisioning client's own id for it (SCIM `externalId`,
+ * lib/scim/groups.ts), unique among groups. Refused as a Conflict when another group has it.
+ */
+export async function setGroupExternalId(db: Database, group: Pick<GroupRecord, 'id' | 'name'>, externalId: string | null, by?: AuditBy): Promise<void> {
+  try {
+    await repo.setGroupExternalId(db, group.id, externalId);
+  } catch (error) {
+    if ((error as { code?: string })?.code === 'P2002') throw new Conflict(`another group has the externalId ${externalId}`, { field: 'externalId' });
+    throw error;
+  }
+  await recordAuditBy(db, by, { action: 'group.updated', target: groupTarget(group), details: { changed: ['externalId'] } });
 }
 
 export async function deleteGroup(db: Database, name: string, by?: AuditBy): Promise<void> {

@@ -207,16 +207,19 @@ export type GroupWhere = Prisma.GroupWhereInput;
 /** A group as a provisioning client sees it (lib/scim/groups.ts): with its members and when it last changed. */
 export interface ProvisionedGroup extends GroupRecord {
   updatedAt: Date;
+  /** The provisioning client's own id for the group, or null. */
+  externalId: string | null;
   members: { id: string; username: string }[];
 }
 
 const provisionedGroupSelect = {
   ...groupSelect,
   updatedAt: true,
+  externalId: true,
   members: { select: { user: { select: { id: true, username: true } } }, orderBy: { user: { username: 'asc' } } },
 } as const;
 
-type ProvisionedGroupRow = GroupRecord & { updatedAt: Date; members: { user: { id: string; username: string } }[] };
+type ProvisionedGroupRow = GroupRecord & { updatedAt: Date; externalId: string | null; members: { user: { id: string; username: string } }[] };
 const toProvisionedGroup = ({ members, ...group }: ProvisionedGroupRow): ProvisionedGroup => ({ ...group, members: members.map((m) => m.user) });
 
 export async function findProvisionedGroup(db: Database, id: string): Promise<ProvisionedGroup | undefined> {
@@ -239,6 +242,11 @@ export async function findProvisionedGroups(
 export async function renameGroupRow(db: Database, id: string, name: string): Promise<void> {
   await db.prisma.group.update({ where: { id }, data: { name } });
   modelChanged(db, undefined);
+}
+
+/** Sets or clears the group's external id. Throws Prisma's P2002 when another group has it. */
+export async function setGroupExternalId(db: Database, id: string, externalId: string | null): Promise<void> {
+  await db.prisma.group.update({ where: { id }, data: { externalId } });
 }
 
 /** Marks the group changed (its members did): `updatedAt` is SCIM's meta.lastModified. */

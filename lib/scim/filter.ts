@@ -176,7 +176,10 @@ export function userAttributeWhere(kind: DbKind): AttributeWhere<Prisma.UserWher
   };
 }
 
-/** Groups (RFC 7643 §4.2): `displayName` is the group's name (the value in the `groups` claim); `members` its people by id. */
+/**
+ * Groups (RFC 7643 §4.2): `displayName` is the group's name (the value in the `groups` claim); `externalId` the
+ * client's id for it, exactly (caseExact; unique, so `eq` is one index probe); `members` its people by id.
+ */
 export function groupAttributeWhere(kind: DbKind): AttributeWhere<Prisma.GroupWhereInput> {
   return (attribute, op, value) => {
     switch (attribute) {
@@ -184,6 +187,8 @@ export function groupAttributeWhere(kind: DbKind): AttributeWhere<Prisma.GroupWh
         return textWhere(kind, 'id', attribute, op, value, false) as Prisma.GroupWhereInput;
       case 'displayname':
         return textWhere(kind, 'name', attribute, op, value, false) as Prisma.GroupWhereInput;
+      case 'externalid':
+        return textWhere(kind, 'externalId', attribute, op, value) as Prisma.GroupWhereInput;
       case 'members':
       case 'members.value':
         if (op === 'pr') return { members: { some: {} } };

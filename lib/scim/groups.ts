@@ -2,13 +2,14 @@
  * SCIM Groups (RFC 7643 §4.2) as Gatehouse's groups (lib/authorization, docs/authorization.md): `displayName`
  * is the group's name, the value the `groups` claim carries (so it follows the names' rule: letters, digits
  * and `. _ : -`); `members` are people (`value` their id). Groups of groups are not kept: a member that is no
- * User is an `invalidValue`. Changes go through the authorization use cases, audited as made by the
- * provisioning client.
+ * User is an `invalidValue`. `externalId` is the client's own id for the group, kept and unique among groups (a
+ * client finds the group it made with `externalId eq`). Changes go through the authorization use cases, audited
+ * as made by the provisioning client.
  */
-import { addToGroup, createGroup, deleteGroup, removeFromGroup, renameGroup } from '../authorization/manage.ts';
+import { addToGroup, createGroup, deleteGroup, removeFromGroup, renameGroup, setGroupExternalId } from '../authorization/manage.ts';
 import { findProvisionedGroup, findProvisionedGroups, touchGroup, type GroupWhere, type ProvisionedGroup } from '../authorization/repository.ts';
 import { findUserById } from '../users/repository.ts';
-import { invalidValue, mutability, notFound } from './errors.ts';
+import { invalidValue, mutability, notFound, ScimError } from './errors.ts';
 import { GROUP_SCHEMA, GROUP_SORTS, groupAttributeWhere, parseFilter, toWhere } from './filter.ts';
 import { applyPatch, patchOperations, type PatchRules } from './patch.ts';
 import { checkIfMatch, listResponse, lowerKeys, paging, sortOrder, withVersion, type Json, type ListParams, type ScimContext } from './resources.ts';
@@ -20,6 +21,7 @@ export function groupResource(ctx: Pick<ScimContext, 'baseUrl'>, group: Provisio
   return withVersion({
     schemas: [GROUP_SCHEMA],
     id: group.id,
+    ...(group.externalId === null ? {} : { externalId: group.externalId }),
     displayName: group.name,
     members: group.members.map((m) => ({ value: m.id, display: m.username, $ref: `${ctx.baseUrl}/Users/${m.id}`, type: 'User' })),
     meta: {
@@ -55,6 +57,7 @@ export async function listGroups(ctx: ScimContext, params: ListParams) {
 
 interface GroupState {
   name: string;
+  externalId: string | null;
   /** The members' ids; undefined: `members` was not given (a POST without members has none). */
   members: string[];
 }
@@ -64,6 +67,10 @@ async function groupState(ctx: ScimContext, body: unknown): Promise<GroupState> 
   const b = lowerKeys(body) as Json;
   if (typeof b !== 'object' || b === null || Array.isArray(b)) throw invalidValue('a Group is a JSON object');
   if (typeof b.displayname !== 'string' || !b.displayname) throw invalidValue('displayName is required');
+  const externalId = b.externalid === undefined || b.externalid === null || b.externalid === '' ? null : b.externalid;
+  if (externalId !== null && (typeof externalId !== 'string' || externalId.length > 200)) {
+    throw invalidValue('externalId is a string of at most 200 characters');
+  }
   const list = b.members ?? [];
   if (!Array.isArray(list)) throw invalidValue('members is a list');
   if (list.length > 10_000) throw invalidValue('at most 10000 members at once');
@@ -76,7 +83,14 @@ async function groupState(ctx: ScimContext, body: unknown): Promise<GroupState> 
   for (const id of members) {
     if (!(await findUserById(ctx.db, id))) throw invalidValue(`member ${id} is no User here (groups of groups are not kept)`);
   }
-  return { name: b.displayname, members };
+  return { name: b.displayname, externalId, members };
+}
+
+/** A taken externalId is refused before anything is written, so a refused request leaves nothing half-made. */
+async function checkExternalIdFree(ctx: ScimContext, externalId: string | null, groupId?: string): Promise<void> {
+  if (externalId === null) return;
+  const { groups } = await findProvisionedGroups(ctx.db, { where: { externalId }, orderBy: [], skip: 0, take: 1 });
+  if (groups[0] && groups[0].id !== groupId) throw new ScimError(409, `another Group has the externalId ${externalId}`, 'uniqueness');
 }
 
 /** Makes the group's members `members`: adds whoever is new, removes whoever is not there any more. */
@@ -96,13 +110,17 @@ async function storeMembers(ctx: ScimContext, group: ProvisionedGroup, name: str
 
 export async function createGroupResource(ctx: ScimContext, body: unknown) {
   const state = await groupState(ctx, body);
+  await checkExternalIdFree(ctx, state.externalId);
   const group = await createGroup(ctx.db, { name: state.name }, ctx.by);
-  await storeMembers(ctx, { ...group, updatedAt: group.createdAt, members: [] }, group.name, state.members);
+  if (state.externalId !== null) await setGroupExternalId(ctx.db, group, state.externalId, ctx.by);
+  await storeMembers(ctx, { ...group, updatedAt: group.createdAt, externalId: state.externalId, members: [] }, group.name, state.members);
   return groupResource(ctx, await existing(ctx, group.id));
 }
 
 async function store(ctx: ScimContext, group: ProvisionedGroup, state: GroupState) {
+  await checkExternalIdFree(ctx, state.externalId, group.id);
   const renamed = state.name !== group.name ? await renameGroup(ctx.db, group.name, state.name, ctx.by) : group;
+  if (state.externalId !== group.externalId) await setGroupExternalId(ctx.db, renamed, state.externalId, ctx.by);
   if (await storeMembers(ctx, group, renamed.name, state.members)) await touchGroup(ctx.db, group.id);
   return groupResource(ctx, await existing(ctx, group.id));
 }

@@ -1,7 +1,8 @@
 // The SCIM service provider's use cases on every database, through its endpoint table (lib/scim/protocol.ts):
 // RFC 7644's own requests, a provisioning client's lifecycle (create, filter, patch, deactivate, delete), groups
-// and their members, ETags, paging and sorting, the refusals' scimType, the tokens, and the audit log naming
-// the client. Every representation answered is checked against SCIMMY's definitions of the core schemas (a kept
+// and their members and external ids, ETags, paging and sorting, partial answers (attributes, excludedAttributes),
+// a User's change kept whole or not at all, the refusals' scimType (501 for /Bulk and /Me), the tokens, and the
+// audit log naming the client. Every representation answered is checked against SCIMMY's definitions of the core schemas (a kept
 // SCIM library's own checks of types, mutability and sub-attributes).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -12,7 +13,7 @@ import { findArtifactByUid } from '../db/artifacts.ts';
 import { testDatabases } from '../db/testing.ts';
 import { createUser as createPerson, setRole } from '../users/manage.ts';
 import { findCredentials } from '../users/repository.ts';
-import { ScimError } from './errors.ts';
+import { errorBody, ScimError } from './errors.ts';
 import { PATCH_SCHEMA } from './patch.ts';
 import { serveScim, type ScimRequest } from './protocol.ts';
 import { authenticateScimToken, issueScimToken, listScimTokens, revokeScimToken, scimActor } from './tokens.ts';
@@ -33,10 +34,12 @@ for (const store of testDatabases('scim')) {
         by: { actor: scimActor({ name }), context: { ip: '198.51.100.4', userAgent: 'scim-test' } },
         baseUrl: 'https://id.example.test/scim/v2',
       };
-      const call = async (method: string, path: string, body?: unknown, extra: Partial<ScimRequest> = {}) => {
+      // `partial`: an answer with attributes left out (attributes, excludedAttributes), which SCIMMY would call incomplete.
+      const send = async (method: string, path: string, body?: unknown, extra: Partial<ScimRequest> = {}) => {
         const [pathname, search = ''] = path.split('?');
-        return conforms(await serveScim(ctx, { method, segments: pathname.split('/').filter(Boolean), query: new URLSearchParams(search), body, ...extra }));
+        return serveScim(ctx, { method, segments: pathname.split('/').filter(Boolean), query: new URLSearchParams(search), body, ...extra });
       };
+      const call = async (method: string, path: string, body?: unknown, extra: Partial<ScimRequest> = {}) => conforms(await send(method, path, body, extra));
       // SCIMMY's coerce throws on anything its definition of the schema does not allow.
       const conforms = <A extends { body?: object }>(answer: A): A => {
         const body = answer.body as Body | undefined;
@@ -47,7 +50,7 @@ for (const store of testDatabases('scim')) {
       };
       const refused = async (promise: Promise<unknown>, status: number, scimType?: string) =>
         assert.rejects(promise, (e: unknown) => e instanceof ScimError && e.status === status && e.scimType === scimType);
-      return { db, name, ctx, call, refused };
+      return { db, name, ctx, call, partial: send, refused };
     }
 
     test('RFC 7644 §3.3: create a User; read, filter, replace, patch and delete it; every change audited as made by the client', async () => {
@@ -259,6 +262,152 @@ for (const store of testDatabases('scim')) {
       for (const action of ['group.created', 'group.member_added', 'group.member_removed', 'group.renamed', 'group.deleted'])
         assert.ok(actions.includes(action as never), action);
       assert.ok((await auditEventsFor(db, { targetType: 'group', targetId: group.id })).every((e) => e.actor?.username === `scim:${name}`));
+    });
+
+    test('attributes and excludedAttributes (RFC 7644 §3.9) on a read, a list, a .search and a write; id, schemas and meta always', async () => {
+      const { call, partial } = await client();
+      const userName = `attr-${tag()}`;
+      const created = (
+        await partial('POST', `Users?attributes=userName`, {
+          schemas: [USER],
+          userName,
+          name: { givenName: 'Ada', familyName: 'Lovelace' },
+          emails: [{ value: `${userName}@example.com`, type: 'work', primary: true }],
+        })
+      ).body as Body;
+      assert.deepEqual(Object.keys(created).sort(), ['id', 'meta', 'schemas', 'userName']);
+      const read = await partial('GET', `Users/${created.id}?attributes=name.givenName,emails.value,nickName`);
+      assert.deepEqual((read.body as Body).name, { givenName: 'Ada' });
+      assert.deepEqual((read.body as Body).emails, [{ value: `${userName}@example.com` }]);
+      assert.equal((read.body as Body).userName, undefined);
+      assert.equal(read.etag, created.meta.version, 'the ETag is the whole resource’s version');
+      const without = (await partial('GET', `Users/${created.id}?excludedAttributes=groups,name,id`)).body as Body;
+      assert.deepEqual([without.id, without.name, without.groups, without.userName], [created.id, undefined, undefined, userName]);
+      const filter = encodeURIComponent(`userName eq "${userName}"`);
+      const list = (await partial('GET', `Users?filter=${filter}&attributes=${encodeURIComponent(`${USER}:userName`)}`)).body as Body;
+      assert.deepEqual(Object.keys(list.Resources[0]).sort(), ['id', 'meta', 'schemas', 'userName']);
+      assert.equal(list.totalResults, 1);
+      const searched = (await partial('POST', 'Users/.search', { filter: `userName eq "${userName}"`, excludedAttributes: ['emails', 'name.familyName'] }))
+        .body as Body;
+      assert.deepEqual([searched.Resources[0].emails, searched.Resources[0].name], [undefined, { formatted: 'Ada Lovelace', givenName: 'Ada' }]);
+      const group = (await call('POST', 'Groups', { schemas: [GROUP], displayName: `Attr-${tag()}`, members: [{ value: created.id }] })).body as Body;
+      const shown = (await partial('GET', `Groups/${group.id}?attributes=displayName`)).body as Body;
+      assert.deepEqual(Object.keys(shown).sort(), ['displayName', 'id', 'meta', 'schemas']);
+    });
+
+    test('a group’s externalId: kept, returned, found with eq, changed, cleared by a PUT without it, unique', async () => {
+      const { db, call, refused } = await client();
+      const externalId = `ext-${tag()}`;
+      const created = (await call('POST', 'Groups', { schemas: [GROUP], displayName: `Ext-${tag()}`, externalId })).body as Body;
+      assert.equal(created.externalId, externalId);
+      const found = (await call('GET', `Groups?filter=${encodeURIComponent(`externalId eq "${externalId}"`)}`)).body as Body;
+      assert.deepEqual(
+        found.Resources.map((g: Body) => g.id),
+        [created.id],
+      );
+      await refused(call('POST', 'Groups', { schemas: [GROUP], displayName: `Ext-${tag()}`, externalId }), 409, 'uniqueness');
+      const patched = (
+        await call('PATCH', `Groups/${created.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', path: 'externalId', value: `${externalId}-2` }] })
+      ).body as Body;
+      assert.equal(patched.externalId, `${externalId}-2`);
+      assert.notEqual(patched.meta.version, created.meta.version);
+      const other = (await call('POST', 'Groups', { schemas: [GROUP], displayName: `Ext-${tag()}` })).body as Body;
+      await refused(call('PUT', `Groups/${other.id}`, { schemas: [GROUP], displayName: `Renamed-${tag()}`, externalId: `${externalId}-2` }), 409, 'uniqueness');
+      assert.equal(((await call('GET', `Groups/${other.id}`)).body as Body).displayName, other.displayName, 'refused before the rename');
+      const cleared = (await call('PUT', `Groups/${created.id}`, { schemas: [GROUP], displayName: created.displayName })).body as Body;
+      assert.equal(cleared.externalId, undefined);
+      const actions = (await auditEventsFor(db, { targetType: 'group', targetId: created.id })).map((e) => e.action);
+      assert.equal(actions.filter((a) => a === 'group.updated').length, 3, 'set, changed, cleared');
+    });
+
+    test('a PATCH or PUT of a User is all or nothing: a taken userName or a bad value late in it leaves the person as they were', async () => {
+      const { db, call, refused } = await client();
+      const taken = (await call('POST', 'Users', { schemas: [USER], userName: `taken-${tag()}`, emails: [{ value: `taken-${tag()}@example.com` }] }))
+        .body as Body;
+      const userName = `whole-${tag()}`;
+      const before = await call('POST', 'Users', {
+        schemas: [USER],
+        userName,
+        externalId: `ext-${userName}`,
+        name: { givenName: 'Grace', familyName: 'Hopper' },
+        emails: [{ value: `${userName}@example.com`, primary: true }],
+        locale: 'en-US',
+      });
+      const id = (before.body as Body).id;
+      const changes = [
+        { op: 'replace', path: 'displayName', value: 'Amazing Grace' },
+        { op: 'replace', path: 'name.givenName', value: 'Gracie' },
+        { op: 'replace', path: 'externalId', value: `ext2-${userName}` },
+        { op: 'replace', path: 'emails', value: [{ value: `new-${userName}@example.com`, primary: true }] },
+        { op: 'replace', path: 'active', value: false },
+      ];
+      const unchanged = async () => {
+        const now = await call('GET', `Users/${id}`);
+        assert.equal(now.etag, before.etag, JSON.stringify(now.body));
+        assert.deepEqual(now.body, before.body);
+      };
+      await refused(
+        call('PATCH', `Users/${id}`, { schemas: [PATCH_SCHEMA], Operations: [...changes, { op: 'replace', path: 'userName', value: taken.userName }] }),
+        409,
+        'uniqueness',
+      );
+      await unchanged();
+      await refused(
+        call('PATCH', `Users/${id}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations: [...changes, { op: 'replace', path: 'userName', value: `renamed-${userName}` }, { op: 'replace', path: 'emails', value: taken.emails }],
+        }),
+        409,
+        'uniqueness',
+      );
+      await unchanged();
+      await refused(
+        call('PATCH', `Users/${id}`, { schemas: [PATCH_SCHEMA], Operations: [...changes, { op: 'replace', path: 'locale', value: 'not a locale' }] }),
+        400,
+        'invalidValue',
+      );
+      await unchanged();
+      await refused(
+        call('PUT', `Users/${id}`, { schemas: [USER], userName: `renamed-${userName}`, displayName: 'Amazing Grace', password: 'short' }),
+        400,
+        'invalidValue',
+      );
+      await unchanged();
+      assert.equal((await findCredentials(db, userName))?.disabled, false);
+
+      // The same changes without the failing one go through together, audited once.
+      const updates = async () => (await auditEventsFor(db, { targetType: 'user', targetId: id })).filter((e) => e.action === 'user.updated');
+      const earlier = (await updates()).map((e) => e.id);
+      const done = (await call('PATCH', `Users/${id}`, { schemas: [PATCH_SCHEMA], Operations: changes })).body as Body;
+      assert.deepEqual(
+        [done.displayName, done.name.givenName, done.externalId, done.emails[0].value, done.active],
+        ['Amazing Grace', 'Gracie', `ext2-${userName}`, `new-${userName}@example.com`, false],
+      );
+      const updated = (await updates()).filter((e) => !earlier.includes(e.id));
+      assert.deepEqual(
+        updated.map((e) => (e.details.changed as string[]).sort()),
+        [['email', 'externalId', 'givenName', 'name']],
+      );
+    });
+
+    test('/Bulk and /Me answer 501 with a SCIM error body; ServiceProviderConfig says bulk is unsupported', async () => {
+      const { call } = await client();
+      for (const [method, path] of [
+        ['POST', 'Bulk'],
+        ['GET', 'Me'],
+        ['PATCH', 'Me'],
+      ]) {
+        const error = await call(method, path, method === 'GET' ? undefined : {}).then(
+          () => assert.fail(`${method} ${path} answered`),
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof ScimError);
+        const body = errorBody(error);
+        assert.deepEqual([body.schemas, body.status], [['urn:ietf:params:scim:api:messages:2.0:Error'], '501']);
+        assert.match(body.detail, path === 'Bulk' ? /bulk/ : /Me/);
+      }
+      const spc = (await call('GET', 'ServiceProviderConfig')).body as Body;
+      assert.deepEqual(spc.bulk, { supported: false, maxOperations: 0, maxPayloadSize: 0 });
     });
 
     test('discovery: ServiceProviderConfig, Schemas, ResourceTypes', async () => {

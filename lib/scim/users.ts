@@ -22,11 +22,19 @@ import {
   isUniqueViolation,
   newUserSchema,
   passwordSchema,
-  renameUser,
-  updateProfile,
+  profileSchema,
+  usernameSchema,
 } from '../users/manage.ts';
-import { profileClaimsOf, profileClaimsSchema, updateProfileClaims } from '../users/profile-claims.ts';
-import { findProvisionedUser, findProvisionedUsers, setExternalId, type ProvisionedUser, type UserWhere } from '../users/repository.ts';
+import { profileClaimsSchema, updateProfileClaims } from '../users/profile-claims.ts';
+import {
+  findProvisionedUser,
+  findProvisionedUsers,
+  setExternalId,
+  updateProvisionedUser,
+  type ProvisionedChange,
+  type ProvisionedUser,
+  type UserWhere,
+} from '../users/repository.ts';
 import { invalidValue, mutability, notFound, ScimError } from './errors.ts';
 import { parseFilter, toWhere, USER_SCHEMA, USER_SORTS, userAttributeWhere } from './filter.ts';
 import { applyPatch, patchOperations, type PatchRules } from './patch.ts';
@@ -193,19 +201,52 @@ export async function createUser(ctx: ScimContext, body: unknown): Promise<Json 
   return userResource(ctx, await existing(ctx.db, user.id));
 }
 
-/** Stores `state` over the person as they are: each use case runs only for what changed. */
+/** The fields one PUT or PATCH stores together, in the audit entry's words. */
+const CHANGED_FIELDS = ['username', 'name', 'email', 'givenName', 'familyName', 'locale', 'zoneinfo', 'phoneNumber', 'externalId'] as const;
+
+/** A unique column another person holds, as SCIM's `uniqueness` (the transaction changed nothing). */
+function uniquenessOf(error: unknown, change: ProvisionedChange): ScimError | undefined {
+  if ((error as { code?: string })?.code !== 'P2002') return undefined;
+  if (isUniqueViolation(error, 'external_id')) return new ScimError(409, `another User has the externalId ${change.externalId}`, 'uniqueness');
+  if (isUniqueViolation(error, 'email')) return new ScimError(409, `another User has the email ${change.email}`, 'uniqueness');
+  if (isUniqueViolation(error, 'username')) return new ScimError(409, `another User has the userName ${change.username}`, 'uniqueness');
+  return new ScimError(409, 'another User has one of these values', 'uniqueness');
+}
+
+/**
+ * Stores `state` over the person as they are, all or nothing: every value is validated first, then the username,
+ * name, email, profile claims and external id are written in one transaction (lib/users/repository.ts
+ * updateProvisionedUser), so a value another person holds (a taken userName) leaves every other change of the
+ * request unmade too. Then, each with its effects, a new password (the person's sessions end) and `active`
+ * (disabling ends their sessions and tokens): validated beforehand, these cannot be refused any more.
+ */
 async function store(ctx: ScimContext, user: ProvisionedUser, state: UserState): Promise<Json & { meta: Json }> {
   checkMayChange(user);
+  const username = parseInput(usernameSchema, state.username, 'username');
+  const profile = parseInput(profileSchema, { name: state.name, email: state.email });
   const claims = parseInput(profileClaimsSchema, claimsOf(state));
   if (state.password !== undefined) parseInput(passwordSchema, state.password, 'password');
   await checkExternalIdFree(ctx.db, state.externalId, user.id);
-  if (state.username !== user.username) await renameUser(ctx.db, user.id, state.username, ctx.by);
-  if (state.name !== user.name || state.email !== user.email) await updateProfile(ctx.db, user.id, { name: state.name, email: state.email }, ctx.by);
-  const current = await profileClaimsOf(ctx.db, user.id);
-  // Only the claims SCIM maps: the picture and the phone number's verification stay as they are.
-  const claimsChanged = (['givenName', 'familyName', 'locale', 'zoneinfo', 'phoneNumber'] as const).some((k) => claims[k] !== current[k]);
-  if (claimsChanged) await updateProfileClaims(ctx.db, user.id, { ...claims, picture: current.picture }, 'admin', ctx.by);
-  await storeExternalId(ctx, user, state.externalId);
+  const change: ProvisionedChange = {
+    username,
+    name: profile.name,
+    email: profile.email,
+    givenName: claims.givenName ?? null,
+    familyName: claims.familyName ?? null,
+    locale: claims.locale ?? null,
+    zoneinfo: claims.zoneinfo ?? null,
+    phoneNumber: claims.phoneNumber ?? null,
+    externalId: state.externalId,
+  };
+  const changed = CHANGED_FIELDS.filter((field) => change[field] !== user[field]);
+  if (changed.length > 0) {
+    try {
+      if (!(await updateProvisionedUser(ctx.db, user.id, change))) throw notFound(`no User ${user.id}`);
+    } catch (error) {
+      throw uniquenessOf(error, change) ?? error;
+    }
+    await recordAuditBy(ctx.db, ctx.by, { action: 'user.updated', target: { type: 'user', id: user.id, label: username }, details: { changed } });
+  }
   if (state.password !== undefined) await changePassword(ctx.db, user.id, state.password, ctx.by);
   if (state.active && user.disabled) await enableUser(ctx.db, user.id, ctx.by);
   if (!state.active && !user.disabled) await disableUser(ctx.db, user.id, ctx.by);

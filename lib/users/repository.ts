@@ -454,3 +454,70 @@ export async function setExternalId(db: Database, userId: string, externalId: st
   }
   await db.prisma.userImport.upsert({ where: { userId }, create: { userId, externalId }, update: { externalId } });
 }
+
+/** What one PUT or PATCH of a User changes at once (lib/scim/users.ts): the fields a provisioning client maps, as they are to be. */
+export interface ProvisionedChange {
+  username: string;
+  name: string | null;
+  email: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  locale: string | null;
+  zoneinfo: string | null;
+  phoneNumber: string | null;
+  externalId: string | null;
+}
+
+/**
+ * Stores a provisioned change in one transaction, all of it or none: the username (handing the freed key on as
+ * setUsername does), name and email (a changed email is no longer verified), the mapped profile claims (a changed
+ * phone number is no longer verified) and the external id. Throws Prisma's P2002, having changed nothing, when
+ * the username, the email or the external id is another person's. False when there is no such person.
+ */
+export async function updateProvisionedUser(db: Database, id: string, change: ProvisionedChange): Promise<boolean> {
+  const before = await db.prisma.user.findUnique({
+    where: { id },
+    select: {
+      username: true,
+      usernameKey: true,
+      email: true,
+      emailVerified: true,
+      phoneNumber: true,
+      phoneNumberVerified: true,
+      imported: { select: { externalId: true } },
+    },
+  });
+  if (!before) return false;
+  const { externalId, username, ...fields } = change;
+  const renamed = username !== before.username;
+  const key = usernameKey(username);
+  const freed = before.usernameKey;
+  const heir =
+    renamed && !freed.includes('#') && freed !== key
+      ? await db.prisma.user.findFirst({
+          where: { usernameKey: { startsWith: `${escapeLike(freed)}#` } },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          select: { id: true, usernameKey: true },
+        })
+      : null;
+  const data = {
+    ...fields,
+    // Unrenamed, the key stays as it is: a migration's `<key>#<id>` (above) is kept, not made to collide.
+    ...(renamed ? { username, usernameKey: key } : {}),
+    emailVerified: before.email === change.email ? before.emailVerified : false,
+    phoneNumberVerified: change.phoneNumber !== null && change.phoneNumber === before.phoneNumber ? before.phoneNumberVerified : false,
+  };
+  await db.prisma.$transaction([
+    db.prisma.user.update({ where: { id }, data }),
+    // startsWith ignores case on SQLite; keys are lowercase, so this only confirms the prefix.
+    ...(heir?.usernameKey.startsWith(`${freed}#`) ? [db.prisma.user.update({ where: { id: heir.id }, data: { usernameKey: freed } })] : []),
+    ...(externalId === (before.imported?.externalId ?? null)
+      ? []
+      : [
+          externalId === null
+            ? db.prisma.userImport.deleteMany({ where: { userId: id } })
+            : db.prisma.userImport.upsert({ where: { userId: id }, create: { userId: id, externalId }, update: { externalId } }),
+        ]),
+  ]);
+  return true;
+}
