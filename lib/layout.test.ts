@@ -51,7 +51,9 @@ test('the context and the platform never import the use cases they serve (a doma
     specifiers(code(file))
       .filter(
         (spec) =>
-          /(?:^|\/)(?:surfaces|account|admin-roles|audit|authorization|claims|clients|consents|factors|federation|keys|logout|mail-links|registration|scim|sign-in|users|webhooks)(?:\/|$)/.test(spec) && !spec.endsWith('/repository.ts'),
+          /(?:^|\/)(?:surfaces|account|admin-roles|audit|authorization|claims|clients|consents|factors|federation|keys|logout|mail-links|registration|scim|sign-in|users|webhooks)(?:\/|$)/.test(
+            spec,
+          ) && !spec.endsWith('/repository.ts'),
       )
       .map((spec) => `${file} imports ${spec}`),
   );

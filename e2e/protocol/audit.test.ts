@@ -76,6 +76,32 @@ test('a reused refresh token is recorded as revoked by reuse detection; a refuse
   assert.deepEqual(await auditEventsFor(database(databaseUrl), { involvingUserId: other.user.id, actions: ['token.revoked'] }), []);
 });
 
+/** A line of the audit export (lib/audit/export.ts; docs/audit.md). */
+interface ExportedEntry {
+  seq: number | null;
+  id: string;
+  at: string;
+  actor_id: string | null;
+  actor_username: string | null;
+  actor_role: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  details: string;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+interface ExportedCheckpoint {
+  seq: number;
+  hash: string;
+  kid: string;
+  jws: string;
+}
+
 test('the admin API exports the log as JSON lines an auditor can check from the file alone: each hash as docs/audit.md says, each link, the signed checkpoints', async () => {
   const admin = await makeAdminApiClient('auditor');
   const token = await adminToken(admin);
@@ -92,16 +118,16 @@ test('the admin API exports the log as JSON lines an auditor can check from the 
   const lines = (answer.body as string)
     .trimEnd()
     .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, any>);
-  const entries = lines.filter((line) => !('checkpoint' in line) && line.seq !== null);
-  const checkpoints = lines.filter((line) => 'checkpoint' in line).map((line) => line.checkpoint as Record<string, string | number>);
+    .map((line) => JSON.parse(line) as ExportedEntry | { checkpoint: ExportedCheckpoint });
+  const entries = lines.filter((line): line is ExportedEntry => !('checkpoint' in line) && line.seq !== null);
+  const checkpoints = lines.flatMap((line) => ('checkpoint' in line ? [line.checkpoint] : []));
   assert.ok(
     entries.some((entry) => entry.id === revoked.id),
     'the revocation is in it',
   );
 
   // The hash of every entry, computed here as the documentation tells an auditor to, and each entry naming the one before.
-  let previous: Record<string, any> | undefined;
+  let previous: ExportedEntry | undefined;
   for (const entry of entries) {
     const canonical = JSON.stringify([
       'gatehouse.audit.v1',
@@ -121,7 +147,7 @@ test('the admin API exports the log as JSON lines an auditor can check from the 
     ]);
     assert.equal(entry.hash, createHash('sha256').update(canonical).digest('hex'), `entry ${entry.seq} hashes to its hash`);
     if (previous) {
-      assert.equal(entry.seq, previous.seq + 1, 'no gap');
+      assert.equal(entry.seq, previous.seq! + 1, 'no gap');
       assert.equal(entry.prev_hash, previous.hash, `entry ${entry.seq} links to the one before`);
     } else if (entry.seq === 1) assert.equal(entry.prev_hash, '0'.repeat(64));
     previous = entry;
