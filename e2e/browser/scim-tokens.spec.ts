@@ -3,17 +3,17 @@
  * stored), sees it listed, revokes it; each step is in the audit log as done by that admin. An empty name comes
  * back next to its field. An auditor (access.read) sees the list but no form. The browser suite's server keeps
  * SCIM off, as every deployment has it, and the page says so. axe finds no serious or critical violation, light
- * and dark.
+ * and dark, in English and in German.
  */
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
-import { describeFindings, wcagFindings } from '../support/axe.ts';
+import { COLOUR_RULES, describeFindings, wcagFindings } from '../support/axe.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
-import { adminSignedIn, gatehouseLogin } from '../support/pages.ts';
+import { adminSignedIn, gatehouseLogin, gatehouseLoginGerman } from '../support/pages.ts';
+import { issueScimToken } from '../../lib/scim/tokens.ts';
 
-// One sign-in, axe twice and three server actions: a loaded machine stretched it past 90 s once.
-test.describe.configure({ timeout: 120_000 });
+test.slow(true, 'one sign-in, axe twice and three server actions');
 
 test('an admin issues a SCIM token, sees it once, and revokes it; both audited', async ({ page }) => {
   const admin = await adminSignedIn(page, '/admin/provisioning');
@@ -60,4 +60,27 @@ test('an auditor sees the SCIM tokens but cannot issue or revoke one', async ({ 
   await expect(page.getByRole('heading', { name: 'Provisioning' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Issue token' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+});
+
+test('the page in German, light and dark, with a live and a revoked token: no serious or critical axe violation', async ({ browser }) => {
+  const db = database(databaseUrl);
+  const stamp = Date.now();
+  await issueScimToken(db, { name: `Personio ${stamp}` });
+  const { record } = await issueScimToken(db, { name: `Entra ${stamp}` });
+  await db.prisma.scimToken.update({ where: { id: record.id }, data: { revokedAt: new Date() } });
+  for (const scheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ locale: 'de-DE', colorScheme: scheme });
+    const page = await context.newPage();
+    await page.goto('/admin/provisioning');
+    await gatehouseLoginGerman(page, await makeUser({ role: 'admin' }));
+    await expect(page.getByRole('heading', { name: 'Provisionierung', level: 1 })).toBeVisible();
+    await expect(page.getByText('SCIM ist auf dieser Instanz ausgeschaltet')).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: `Personio ${stamp}` })).toContainText('Nutzbar');
+    await expect(page.getByRole('button', { name: `Token Personio ${stamp} widerrufen` })).toBeVisible();
+    await expect(page.getByRole('button', { name: `Token Entra ${stamp} widerrufen` })).toHaveCount(0);
+    // The dark scheme changes colours only (app/globals.css): its colour rules, as admin-i18n.spec.ts does.
+    const findings = await wcagFindings(page, 'scim-tokens-de', scheme, scheme === 'dark' ? COLOUR_RULES : undefined);
+    expect(findings, describeFindings(findings)).toHaveLength(0);
+    await context.close();
+  }
 });

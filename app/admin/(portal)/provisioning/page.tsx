@@ -2,8 +2,9 @@
 // (lib/scim/tokens.ts): when each was last used, issuing one (shown once) and revoking one.
 import type { Metadata } from 'next';
 import { getFormatter, getTranslations } from 'next-intl/server';
+import { DataTable } from '@/components/portal/list';
+import { TokenState } from '@/components/portal/token-state';
 import { PageHeader } from '@/components/ui/card';
-import { Button } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { ScimTokenForm } from '@/components/admin/scim-token-form';
 import { may } from '@/lib/admin-roles/roles';
@@ -32,49 +33,30 @@ export default async function ProvisioningPage({ searchParams }: { searchParams:
       <PageHeader title={t('title')} description={t('description')} />
       <NoticeFor notices={{ revoked: { variant: 'success', text: t('revoked') }, notRevoked: { variant: 'warning', text: t('notRevoked') } }} notice={notice} />
       <Notice variant={enabled ? 'success' : 'warning'}>{enabled ? t.rich('on', { code, url: baseUrl }) : t.rich('off', { code })}</Notice>
-      {tokens.length ? (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{t('caption')}</caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className={cell}>
-                  {t('name')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('lastUsed')}
-                </th>
-                <th scope="col" className={cell}>
-                  {t('status')}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {tokens.map((token) => (
-                <tr key={token.id}>
-                  <td className={cell}>
-                    <span className="font-medium text-slate-900">{token.name}</span>
-                    <span className="block text-xs text-slate-600">{t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })}</span>
-                  </td>
-                  <td className={cell}>{token.lastUsedAt ? format.dateTime(token.lastUsedAt, { dateStyle: 'medium', timeStyle: 'short' }) : t('never')}</td>
-                  <td className={cell}>
-                    <Badge variant={token.revokedAt ? 'red' : 'green'}>{t(token.revokedAt ? 'revokedState' : 'liveState')}</Badge>
-                    {manage && !token.revokedAt ? (
-                      <form action={revokeScimTokenAction.bind(null, token.id)} className="mt-2">
-                        <Button type="submit" variant="secondary" aria-label={t('revokeNamed', { name: token.name })}>
-                          {t('revoke')}
-                        </Button>
-                      </form>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="rounded-xl border border-slate-200 bg-white p-6 text-sm text-slate-600">{t('none')}</p>
-      )}
+      <DataTable
+        caption={t('caption')}
+        columns={[{ label: t('name') }, { label: t('lastUsed') }, { label: t('status') }]}
+        empty={t('none')}
+        rows={tokens.map((token) => (
+          <tr key={token.id}>
+            <td className={cell}>
+              <span className="font-medium text-slate-900">{token.name}</span>
+              <span className="block text-xs text-slate-600">{t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })}</span>
+            </td>
+            <td className={cell}>{token.lastUsedAt ? format.dateTime(token.lastUsedAt, { dateStyle: 'medium', timeStyle: 'short' }) : t('never')}</td>
+            <td className={cell}>
+              <TokenState
+                badge={<Badge variant={token.revokedAt ? 'red' : 'green'}>{t(token.revokedAt ? 'revokedState' : 'liveState')}</Badge>}
+                revoke={
+                  manage && !token.revokedAt
+                    ? { action: revokeScimTokenAction.bind(null, token.id), label: t('revoke'), namedLabel: t('revokeNamed', { name: token.name }) }
+                    : undefined
+                }
+              />
+            </td>
+          </tr>
+        ))}
+      />
       {manage ? (
         <section aria-labelledby="issue-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
           <h2 id="issue-heading" className="mb-4 text-base font-semibold text-slate-900">

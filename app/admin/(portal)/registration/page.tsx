@@ -3,8 +3,9 @@
 import type { Metadata } from 'next';
 import { getFormatter, getTranslations } from 'next-intl/server';
 import { DataTable } from '@/components/portal/list';
+import { TokenState } from '@/components/portal/token-state';
 import { PageHeader } from '@/components/ui/card';
-import { Button, TextLink } from '@/components/ui/button';
+import { TextLink } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { RegistrationTokenForm } from '@/components/admin/registration-token-form';
 import { may } from '@/lib/admin-roles/roles';
@@ -69,14 +70,14 @@ export default async function RegistrationPage({ searchParams }: { searchParams:
               </td>
               <td className={cell}>{format.dateTime(token.expiresAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>
               <td className={cell}>
-                <Badge variant={state === 'liveState' ? 'green' : state === 'revokedState' ? 'red' : 'slate'}>{t(state)}</Badge>
-                {manage && !token.revokedAt ? (
-                  <form action={revokeRegistrationTokenAction.bind(null, token.id)} className="mt-2">
-                    <Button type="submit" variant="secondary" aria-label={t('revokeNamed', { name: token.name })}>
-                      {t('revoke')}
-                    </Button>
-                  </form>
-                ) : null}
+                <TokenState
+                  badge={<Badge variant={state === 'liveState' ? 'green' : state === 'revokedState' ? 'red' : 'slate'}>{t(state)}</Badge>}
+                  revoke={
+                    manage && !token.revokedAt
+                      ? { action: revokeRegistrationTokenAction.bind(null, token.id), label: t('revoke'), namedLabel: t('revokeNamed', { name: token.name }) }
+                      : undefined
+                  }
+                />
               </td>
             </tr>
           );
