@@ -382,15 +382,17 @@ export type UserWhere = Prisma.UserWhereInput;
 export type UserOrder = Prisma.UserOrderByWithRelationInput;
 
 /** What a provisioning client sees of a person (lib/scim/users.ts): the record, the profile claims it maps, the external id, the groups. */
-export type ProvisionedUser = UserRecord & {
+export type ProvisionedUser = UserRecord & ProvisionedFields & { groups: { id: string; name: string }[] };
+
+/** The profile claims a provisioning client maps beyond name and email, and its external id for the person. */
+interface ProvisionedFields {
   givenName: string | null;
   familyName: string | null;
   locale: string | null;
   zoneinfo: string | null;
   phoneNumber: string | null;
   externalId: string | null;
-  groups: { id: string; name: string }[];
-};
+}
 
 const provisionedFields = {
   ...publicFields,
@@ -456,17 +458,7 @@ export async function setExternalId(db: Database, userId: string, externalId: st
 }
 
 /** What one PUT or PATCH of a User changes at once (lib/scim/users.ts): the fields a provisioning client maps, as they are to be. */
-export interface ProvisionedChange {
-  username: string;
-  name: string | null;
-  email: string | null;
-  givenName: string | null;
-  familyName: string | null;
-  locale: string | null;
-  zoneinfo: string | null;
-  phoneNumber: string | null;
-  externalId: string | null;
-}
+export type ProvisionedChange = Pick<UserRecord, 'username' | 'name' | 'email'> & ProvisionedFields;
 
 /**
  * Stores a provisioned change in one transaction, all of it or none: the username (handing the freed key on as
