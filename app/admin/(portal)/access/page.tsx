@@ -65,6 +65,73 @@ function DeleteRow({
   );
 }
 
+/**
+ * The permissions a role or a machine client holds, each with its remove button for an admin who may (named for
+ * screen readers by the permission and the holder), then the form that grants another.
+ */
+function GrantedPermissions({
+  holder,
+  granted,
+  apiByIdentifier,
+  revoke,
+  grant,
+  labels,
+}: {
+  holder: string;
+  granted: { api: string; permission: string }[];
+  apiByIdentifier: Map<string, { id: string; name: string }>;
+  /** The remove button's action, or none (a reader; an API gone). */
+  revoke: (
+    granted: { api: string; permission: string },
+    api: { id: string; name: string } | undefined,
+  ) => ComponentProps<typeof RemoveButton>['action'] | undefined;
+  grant?: { action: ComponentProps<typeof AccessForm>['action']; selectId: string; options: ReturnType<typeof permissionOptions> };
+  labels: { remove: string; grantPermission: string; grant: string; permission: string; saving: string };
+}) {
+  const sr = (text: string) => <span className="sr-only"> {text}</span>;
+  return (
+    <>
+      <ul className="space-y-1">
+        {granted.map((p) => {
+          const api = apiByIdentifier.get(p.api);
+          const action = revoke(p, api);
+          return (
+            <li key={`${p.api} ${p.permission}`}>
+              <code className="font-mono text-xs">{p.permission}</code> <span className="text-slate-600">({api?.name ?? p.api})</span>{' '}
+              {action ? (
+                <RemoveButton
+                  action={action}
+                  label={
+                    <>
+                      {labels.remove}
+                      {sr(`${p.permission} (${holder})`)}
+                    </>
+                  }
+                  pendingLabel={labels.saving}
+                />
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {grant ? (
+        <Disclosure
+          summary={
+            <>
+              {labels.grantPermission}
+              {sr(holder)}
+            </>
+          }
+        >
+          <AccessForm action={grant.action} submit={labels.grant} pendingLabel={labels.saving} inline>
+            <Select id={grant.selectId} name="permission" label={labels.permission} options={grant.options} />
+          </AccessForm>
+        </Disclosure>
+      ) : null}
+    </>
+  );
+}
+
 export default async function AccessPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const admin = await requireAdmin('access.read', '/admin/access');
   const manage = may(admin.role, 'access.manage');
@@ -80,6 +147,7 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
   ]);
   const sr = (text: string) => <span className="sr-only"> {text}</span>;
   const saving = t('saving');
+  const labels = { remove: t('remove'), grantPermission: t('grantPermission'), grant: t('grant'), permission: t('fields.permission'), saving };
 
   return (
     <>
@@ -203,42 +271,18 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
                   ) : null}
                 </td>
                 <td className={cell}>
-                  <ul className="space-y-1">
-                    {role.permissions.map((p) => {
-                      const api = apiByIdentifier.get(p.api);
-                      return (
-                        <li key={`${p.api} ${p.permission}`}>
-                          <code className="font-mono text-xs">{p.permission}</code> <span className="text-slate-600">({api?.name ?? p.api})</span>{' '}
-                          {manage && api ? (
-                            <RemoveButton
-                              action={act.revokeRolePermissionAction.bind(null, role.name, api.id, p.permission)}
-                              label={
-                                <>
-                                  {t('remove')}
-                                  {sr(`${p.permission} (${role.name})`)}
-                                </>
-                              }
-                              pendingLabel={saving}
-                            />
-                          ) : null}
-                        </li>
-                      );
-                    })}
-                  </ul>
-                  {manage && permissions.length ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('grantPermission')}
-                          {sr(role.name)}
-                        </>
-                      }
-                    >
-                      <AccessForm action={act.grantRolePermissionAction.bind(null, role.name)} submit={t('grant')} pendingLabel={saving} inline>
-                        <Select id={`role-perm-${role.id}`} name="permission" label={t('fields.permission')} options={permissions} />
-                      </AccessForm>
-                    </Disclosure>
-                  ) : null}
+                  <GrantedPermissions
+                    holder={role.name}
+                    granted={role.permissions}
+                    apiByIdentifier={apiByIdentifier}
+                    revoke={(p, api) => (manage && api ? act.revokeRolePermissionAction.bind(null, role.name, api.id, p.permission) : undefined)}
+                    grant={
+                      manage && permissions.length
+                        ? { action: act.grantRolePermissionAction.bind(null, role.name), selectId: `role-perm-${role.id}`, options: permissions }
+                        : undefined
+                    }
+                    labels={labels}
+                  />
                 </td>
                 <td className={cell}>
                   <ul className="space-y-1">
@@ -398,40 +442,18 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
                   <code className="font-mono text-xs break-all text-slate-600">{client.id}</code>
                 </td>
                 <td className={cell}>
-                  <ul className="space-y-1">
-                    {client.permissions.map((p) => (
-                      <li key={`${p.api} ${p.permission}`}>
-                        <code className="font-mono text-xs">{p.permission}</code>{' '}
-                        <span className="text-slate-600">({apiByIdentifier.get(p.api)?.name ?? p.api})</span>{' '}
-                        {manage ? (
-                          <RemoveButton
-                            action={act.revokeClientPermissionAction.bind(null, client.id, p.api, p.permission)}
-                            label={
-                              <>
-                                {t('remove')}
-                                {sr(`${p.permission} (${client.name})`)}
-                              </>
-                            }
-                            pendingLabel={saving}
-                          />
-                        ) : null}
-                      </li>
-                    ))}
-                  </ul>
-                  {manage && permissions.length ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('grantPermission')}
-                          {sr(client.name)}
-                        </>
-                      }
-                    >
-                      <AccessForm action={act.grantClientPermissionAction.bind(null, client.id)} submit={t('grant')} pendingLabel={saving} inline>
-                        <Select id={`client-perm-${client.id}`} name="permission" label={t('fields.permission')} options={permissions} />
-                      </AccessForm>
-                    </Disclosure>
-                  ) : null}
+                  <GrantedPermissions
+                    holder={client.name}
+                    granted={client.permissions}
+                    apiByIdentifier={apiByIdentifier}
+                    revoke={(p) => (manage ? act.revokeClientPermissionAction.bind(null, client.id, p.api, p.permission) : undefined)}
+                    grant={
+                      manage && permissions.length
+                        ? { action: act.grantClientPermissionAction.bind(null, client.id), selectId: `client-perm-${client.id}`, options: permissions }
+                        : undefined
+                    }
+                    labels={labels}
+                  />
                 </td>
               </tr>
             ))}
