@@ -9,10 +9,9 @@ import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
 import type { RegistrationTokenField, RegistrationTokenFormValues } from '@/lib/surfaces/portal/registration-token-fields';
 import type { RegistrationTokenFormState } from '@/lib/surfaces/portal/registration';
-import { Button, ButtonLink, focusRing } from '../ui/button';
-import { CopyField } from '../ui/copy-field';
+import { Button, focusRing } from '../ui/button';
 import { border, describedBy, Errors, Field, inputLook, TextField } from '../ui/field';
-import { Notice } from '../ui/notice';
+import { ShownOnce } from './shown-once';
 import { ProblemSummary } from '../ui/problem-summary';
 
 /** The summary's order, as the form shows them. */
@@ -72,16 +71,12 @@ export function RegistrationTokenForm({
   const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, problems: {} });
   if (state.status === 'issued') {
     return (
-      <div className="space-y-4">
-        <Notice variant="warning">
-          <p className="font-semibold">{t('issued', { name: state.name })}</p>
-          <p className="mt-1">{t('copyToken')}</p>
-        </Notice>
-        <CopyField id="initial-access-token" label={t('token')} value={state.token} secret />
-        <ButtonLink href="/admin/registration" variant="secondary">
-          {t('done')}
-        </ButtonLink>
-      </div>
+      <ShownOnce
+        heading={t('issued', { name: state.name })}
+        hint={t('copyToken')}
+        field={{ id: 'initial-access-token', label: t('token'), value: state.token }}
+        done={{ href: '/admin/registration', label: t('done') }}
+      />
     );
   }
   const errors = fieldProblemTexts(problems, state.problems);

@@ -8,10 +8,9 @@ import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
 import type { ScimTokenFormState } from '@/lib/surfaces/portal/provisioning';
-import { Button, ButtonLink } from '../ui/button';
-import { CopyField } from '../ui/copy-field';
+import { Button } from '../ui/button';
 import { TextField } from '../ui/field';
-import { Notice } from '../ui/notice';
+import { ShownOnce } from './shown-once';
 import { ProblemSummary } from '../ui/problem-summary';
 
 export function ScimTokenForm({ action }: { action: (state: ScimTokenFormState, form: FormData) => Promise<ScimTokenFormState> }) {
@@ -20,16 +19,12 @@ export function ScimTokenForm({ action }: { action: (state: ScimTokenFormState, 
   const [state, formAction, pending] = useActionState(action, { status: 'editing', name: '', problems: {} });
   if (state.status === 'issued') {
     return (
-      <div className="space-y-4">
-        <Notice variant="warning">
-          <p className="font-semibold">{t('issued', { name: state.name })}</p>
-          <p className="mt-1">{t('copyToken')}</p>
-        </Notice>
-        <CopyField id="scim-token" label={t('token')} value={state.token} secret />
-        <ButtonLink href="/admin/provisioning" variant="secondary">
-          {t('done')}
-        </ButtonLink>
-      </div>
+      <ShownOnce
+        heading={t('issued', { name: state.name })}
+        hint={t('copyToken')}
+        field={{ id: 'scim-token', label: t('token'), value: state.token }}
+        done={{ href: '/admin/provisioning', label: t('done') }}
+      />
     );
   }
   const errors = fieldProblemTexts(problems, state.problems);

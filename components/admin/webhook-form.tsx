@@ -8,10 +8,9 @@ import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { fieldProblemTexts } from '@/lib/i18n/problems';
 import type { WebhookField, WebhookFormState, WebhookFormValues } from '@/lib/surfaces/portal/webhooks';
-import { Button, ButtonLink, focusRing } from '../ui/button';
-import { CopyField } from '../ui/copy-field';
+import { Button, focusRing } from '../ui/button';
 import { Errors, TextField } from '../ui/field';
-import { Notice } from '../ui/notice';
+import { ShownOnce } from './shown-once';
 import { ProblemSummary } from '../ui/problem-summary';
 
 const shownFields = ['url', 'description', 'events'] as const satisfies readonly WebhookField[];
@@ -31,16 +30,12 @@ export function WebhookForm({
   const [state, formAction, pending] = useActionState(action, { status: 'editing', values: initial, problems: {} });
   if (state.status === 'created') {
     return (
-      <div className="space-y-4">
-        <Notice variant="warning">
-          <p className="font-semibold">{t('created', { url: state.url })}</p>
-          <p className="mt-1">{t('copySecret')}</p>
-        </Notice>
-        <CopyField id="webhook-secret" label={t('secret')} value={state.secret} secret />
-        <ButtonLink href={`/admin/webhooks/${encodeURIComponent(state.id)}`} variant="secondary">
-          {t('done')}
-        </ButtonLink>
-      </div>
+      <ShownOnce
+        heading={t('created', { url: state.url })}
+        hint={t('copySecret')}
+        field={{ id: 'webhook-secret', label: t('secret'), value: state.secret }}
+        done={{ href: `/admin/webhooks/${encodeURIComponent(state.id)}`, label: t('done') }}
+      />
     );
   }
   const errors = fieldProblemTexts(problems, state.problems);
