@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
 import { describeFindings, wcagFindings } from '../support/axe.ts';
-import { databaseUrl, makeUser } from '../support/fixtures.ts';
-import { adminSignedIn, gatehouseLogin } from '../support/pages.ts';
+import { databaseUrl } from '../support/fixtures.ts';
+import { adminSignedIn, auditorSeesTokensOnly, revokeListedToken } from '../support/pages.ts';
 
 test.slow(true, 'an admin sign-in, a token issued, then used by a client registration');
 
@@ -48,15 +48,7 @@ test('an admin issues a token with limits, sees it once, and revokes it; both au
   expect(JSON.parse(row.scopes)).toEqual(['openid', 'profile', 'email']);
   expect(Math.round((row.expiresAt.getTime() - row.createdAt.getTime()) / 86_400_000)).toBe(14);
 
-  await page.getByRole('link', { name: 'Done' }).click();
-  const listed = page.getByRole('row').filter({ hasText: name });
-  await expect(listed).toContainText('0 of 3');
-  await expect(listed).toContainText('app.example.test, agents.example.test');
-  await expect(listed).toContainText('Usable');
-  await expect(page.getByText(token)).toHaveCount(0);
-  await listed.getByRole('button', { name: `Revoke the token ${name}` }).click();
-  await expect(page.getByText('The token is revoked')).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Revoked');
+  await revokeListedToken(page, { name, token, shows: ['0 of 3', 'app.example.test, agents.example.test', 'Usable'] });
 
   const events = await db.prisma.auditEvent.findMany({ where: { targetId: row.id }, orderBy: { at: 'asc' } });
   expect(events.map((e) => [e.action, e.actorId])).toEqual([
@@ -66,11 +58,5 @@ test('an admin issues a token with limits, sees it once, and revokes it; both au
 });
 
 test('an auditor sees the tokens but cannot issue or revoke one', async ({ page }) => {
-  const auditor = await makeUser({ role: 'auditor' });
-  await page.goto('/admin/registration');
-  await gatehouseLogin(page, auditor);
-  await expect(page).toHaveURL(/\/admin\/registration$/);
-  await expect(page.getByRole('heading', { name: 'Client registration' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Issue token' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+  await auditorSeesTokensOnly(page, '/admin/registration', 'Client registration');
 });

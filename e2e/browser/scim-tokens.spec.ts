@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import { database } from '../../lib/db/database.ts';
 import { COLOUR_RULES, describeFindings, wcagFindings } from '../support/axe.ts';
 import { databaseUrl, makeUser } from '../support/fixtures.ts';
-import { adminSignedIn, gatehouseLogin, gatehouseLoginGerman } from '../support/pages.ts';
+import { adminSignedIn, auditorSeesTokensOnly, gatehouseLoginGerman, revokeListedToken } from '../support/pages.ts';
 import { issueScimToken } from '../../lib/scim/tokens.ts';
 
 test.slow(true, 'one sign-in, axe twice and three server actions');
@@ -36,14 +36,7 @@ test('an admin issues a SCIM token, sees it once, and revokes it; both audited',
   const row = await db.prisma.scimToken.findFirstOrThrow({ where: { name } });
   expect(row.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
 
-  await page.getByRole('link', { name: 'Done' }).click();
-  const listed = page.getByRole('row').filter({ hasText: name });
-  await expect(listed).toContainText('Never');
-  await expect(listed).toContainText('Usable');
-  await expect(page.getByText(token)).toHaveCount(0);
-  await listed.getByRole('button', { name: `Revoke the token ${name}` }).click();
-  await expect(page.getByText('The token is revoked')).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Revoked');
+  await revokeListedToken(page, { name, token, shows: ['Never', 'Usable'] });
 
   const events = await db.prisma.auditEvent.findMany({ where: { targetId: row.id }, orderBy: { at: 'asc' } });
   expect(events.map((e) => [e.action, e.actorId])).toEqual([
@@ -53,13 +46,7 @@ test('an admin issues a SCIM token, sees it once, and revokes it; both audited',
 });
 
 test('an auditor sees the SCIM tokens but cannot issue or revoke one', async ({ page }) => {
-  const auditor = await makeUser({ role: 'auditor' });
-  await page.goto('/admin/provisioning');
-  await gatehouseLogin(page, auditor);
-  await expect(page).toHaveURL(/\/admin\/provisioning$/);
-  await expect(page.getByRole('heading', { name: 'Provisioning' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Issue token' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+  await auditorSeesTokensOnly(page, '/admin/provisioning', 'Provisioning');
 });
 
 test('the page in German, light and dark, with a live and a revoked token: no serious or critical axe violation', async ({ browser }) => {

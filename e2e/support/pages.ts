@@ -99,3 +99,28 @@ export async function adminSignedIn(page: Page, path = '/admin/clients') {
   await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === path);
   return admin;
 }
+
+/**
+ * A token just issued on an admin page (a registration token, a SCIM token), back on its list with Done: its row
+ * shows `shows`, its value is nowhere on the page, and its row's Revoke revokes it.
+ */
+export async function revokeListedToken(page: Page, { name, token, shows }: { name: string; token: string; shows: string[] }) {
+  await page.getByRole('link', { name: 'Done' }).click();
+  const listed = page.getByRole('row').filter({ hasText: name });
+  for (const text of shows) await expect(listed).toContainText(text);
+  await expect(page.getByText(token)).toHaveCount(0);
+  await listed.getByRole('button', { name: `Revoke the token ${name}` }).click();
+  await expect(page.getByText('The token is revoked')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Revoked');
+}
+
+/** An auditor signed in on a list of issued tokens (`path`, headed `heading`): the list, and no form to issue or revoke one. */
+export async function auditorSeesTokensOnly(page: Page, path: string, heading: string) {
+  const auditor = await makeUser({ role: 'auditor' });
+  await page.goto(path);
+  await gatehouseLogin(page, auditor);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Issue token' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+}
