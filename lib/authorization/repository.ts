@@ -363,7 +363,9 @@ export async function clientPermissions(db: Database, clientId: string): Promise
  * and changed only by an admin or a provisioning client.
  */
 interface AccessModel {
+  /** By identifier (the resource indicator), and by id. */
   apis: Map<string, ApiRecord>;
+  apisById: Map<string, ApiRecord>;
   /** Role id → its name and its permissions as `<apiId> <permission>`. */
   roles: Map<string, { name: string; permissions: Set<string> }>;
   /** Group id → its name and its roles' ids. */
@@ -379,6 +381,7 @@ async function accessModel(db: Database): Promise<AccessModel> {
     ]);
     return {
       apis: new Map(apis.map((row) => [row.identifier, asApi(row)])),
+      apisById: new Map(apis.map((row) => [row.id, asApi(row)])),
       roles: new Map(roles.map((role) => [role.id, { name: role.name, permissions: new Set(role.permissions.map((p) => `${p.apiId} ${p.permission}`)) }])),
       groups: new Map(groups.map((group) => [group.id, { name: group.name, roles: group.roles.map((r) => r.roleId) }])),
     } satisfies AccessModel;
@@ -426,7 +429,7 @@ export async function accessOf(db: Database, userId: string): Promise<{ groups: 
  */
 export async function permissionsGranted(db: Database, apiId: string, to: { userId: string } | { clientId: string }): Promise<string[]> {
   const model = await accessModel(db);
-  const api = [...model.apis.values()].find((candidate) => candidate.id === apiId);
+  const api = model.apisById.get(apiId);
   if (!api) return [];
   const granted = new Set<string>();
   if ('clientId' in to) {

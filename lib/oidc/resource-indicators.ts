@@ -9,15 +9,9 @@
  */
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { accessOf, apiForToken, permissionsGranted, type ApiRecord } from '../authorization/repository.ts';
+import { accessOf, apiForToken, permissionsGranted } from '../authorization/repository.ts';
 
 type Ctx = KoaContextWithOIDC;
-
-/**
- * The APIs resolved during one request, by identifier: the token's claims (below) need the
- * API's settings after the provider has kept only the fields it knows of.
- */
-const resolved = new WeakMap<object, Map<string, ApiRecord>>();
 
 /** Whose permissions a token for an API carries: a machine client's own, or the person's of the code, refresh token or session. */
 function holderOf(ctx: Ctx, clientId: string | undefined): { userId: string } | { clientId: string } | undefined {
@@ -37,9 +31,6 @@ export function resourceIndicators(db: Database) {
       const api = await apiForToken(db, indicator);
       // RFC 8707 §2: an unknown resource is invalid_target.
       if (!api) throw new errors.InvalidTarget('the resource is not an API registered here');
-      let map = resolved.get(ctx);
-      if (!map) resolved.set(ctx, (map = new Map()));
-      map.set(indicator, api);
       const holder = holderOf(ctx, client?.clientId);
       // Before sign-in the person is unknown: the permissions are resolved again once they are
       // (the authorization request resumes), and nothing is granted before the consent step.
@@ -71,7 +62,8 @@ export async function apiTokenClaims(
 ): Promise<Record<string, unknown> | undefined> {
   const identifier = token.resourceServer?.identifier();
   if (!identifier) return undefined;
-  const api = resolved.get(ctx)?.get(identifier) ?? (await apiForToken(db, identifier));
+  // The API as getResourceServerInfo read it (the provider keeps only the fields it knows of): from the read cache.
+  const api = await apiForToken(db, identifier);
   if (!api) return undefined;
   const claims: Record<string, unknown> = {};
   const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
