@@ -38,29 +38,90 @@ const NOTICES = [
 
 const cell = 'px-4 py-3 align-top';
 
-/** A row's delete control: a disclosure holding the confirmation, both naming the row for screen readers. */
-function DeleteRow({
-  label,
-  name,
-  action,
-  statement,
-  pendingLabel,
-}: {
-  label: string;
-  name: string;
-  action: ComponentProps<typeof ConfirmForm>['action'];
-  statement: ReactNode;
-  pendingLabel: string;
-}) {
-  const named = (
+/** A control's words and, for screen readers, what it acts on: every row has the same buttons and disclosures. */
+function Named({ label, name }: { label: ReactNode; name: string }) {
+  return (
     <>
       {label}
       <span className="sr-only"> {name}</span>
     </>
   );
+}
+
+/** A disclosure whose summary names its row. */
+function NamedDisclosure({ label, name, children }: { label: string; name: string; children: ReactNode }) {
+  return <Disclosure summary={<Named label={label} name={name} />}>{children}</Disclosure>;
+}
+
+/** The remove button of one item of a row's list (a permission, a holder, a member), named by the item and its row. */
+function Remove({ action, name, labels }: { action: ComponentProps<typeof RemoveButton>['action']; name: string; labels: { remove: string; saving: string } }) {
+  return <RemoveButton action={action} label={<Named label={labels.remove} name={name} />} pendingLabel={labels.saving} />;
+}
+
+/**
+ * A row's delete control: a disclosure holding the confirmation, both naming the row for screen readers. Its words
+ * are the kind's own (`deleteRole`, `deleteRoleStatement`…).
+ */
+async function DeleteRow({ kind, name, action }: { kind: 'Api' | 'Role' | 'Group'; name: string; action: ComponentProps<typeof ConfirmForm>['action'] }) {
+  const t = await getTranslations('admin.access');
+  const named = <Named label={t(`delete${kind}`)} name={name} />;
   return (
     <Disclosure summary={named}>
-      <ConfirmForm action={action} statement={statement} submit={named} pendingLabel={pendingLabel} />
+      <ConfirmForm
+        action={action}
+        statement={t.rich(`delete${kind}Statement`, { name, strong: (chunks) => <strong>{chunks}</strong> })}
+        submit={named}
+        pendingLabel={t('deleting')}
+      />
+    </Disclosure>
+  );
+}
+
+/** A role's or a group's first cell: its name, its description, and (children) its delete control for an admin who may. */
+function NameCell({ name, description, children }: { name: string; description: string | null; children: ReactNode }) {
+  return (
+    <td className={cell}>
+      <Badge>{name}</Badge>
+      {description ? <span className="mt-1 block text-slate-600">{description}</span> : null}
+      {children}
+    </td>
+  );
+}
+
+/** A card holding one table, its caption the card's title; children come under the table (the form that adds a row). */
+function TableCard({
+  title,
+  description,
+  columns,
+  empty,
+  rows,
+  children,
+}: {
+  title: string;
+  description?: string;
+  columns: string[];
+  empty: string;
+  rows: ReactNode[];
+  children?: ReactNode;
+}) {
+  return (
+    <Card title={title} description={description}>
+      <DataTable caption={title} columns={columns.map((label) => ({ label }))} empty={empty} rows={rows} />
+      {children}
+    </Card>
+  );
+}
+
+/** The form that creates a role or a group: a name and a description, behind the kind's own words (`newRole`, `createRole`…). */
+async function CreateNamed({ kind, action }: { kind: 'Role' | 'Group'; action: ComponentProps<typeof AccessForm>['action'] }) {
+  const t = await getTranslations('admin.access');
+  const id = `new-${kind.toLowerCase()}`;
+  return (
+    <Disclosure summary={t(`new${kind}`)}>
+      <AccessForm action={action} submit={t(`create${kind}`)} pendingLabel={t('saving')} variant="primary" inline>
+        <TextInput id={`${id}-name`} name="name" label={t('fields.name')} required />
+        <TextInput id={`${id}-description`} name="description" label={t('fields.description')} className="min-w-72" />
+      </AccessForm>
     </Disclosure>
   );
 }
@@ -88,7 +149,6 @@ function GrantedPermissions({
   grant?: { action: ComponentProps<typeof AccessForm>['action']; selectId: string; options: ReturnType<typeof permissionOptions> };
   labels: { remove: string; grantPermission: string; grant: string; permission: string; saving: string };
 }) {
-  const sr = (text: string) => <span className="sr-only"> {text}</span>;
   return (
     <>
       <ul className="space-y-1">
@@ -98,35 +158,17 @@ function GrantedPermissions({
           return (
             <li key={`${p.api} ${p.permission}`}>
               <code className="font-mono text-xs">{p.permission}</code> <span className="text-slate-600">({api?.name ?? p.api})</span>{' '}
-              {action ? (
-                <RemoveButton
-                  action={action}
-                  label={
-                    <>
-                      {labels.remove}
-                      {sr(`${p.permission} (${holder})`)}
-                    </>
-                  }
-                  pendingLabel={labels.saving}
-                />
-              ) : null}
+              {action ? <Remove action={action} name={`${p.permission} (${holder})`} labels={labels} /> : null}
             </li>
           );
         })}
       </ul>
       {grant ? (
-        <Disclosure
-          summary={
-            <>
-              {labels.grantPermission}
-              {sr(holder)}
-            </>
-          }
-        >
+        <NamedDisclosure label={labels.grantPermission} name={holder}>
           <AccessForm action={grant.action} submit={labels.grant} pendingLabel={labels.saving} inline>
             <Select id={grant.selectId} name="permission" label={labels.permission} options={grant.options} />
           </AccessForm>
-        </Disclosure>
+        </NamedDisclosure>
       ) : null}
     </>
   );
@@ -140,12 +182,10 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
   const t = await getTranslations('admin.access');
   const apiByIdentifier = new Map(apis.map((api) => [api.identifier, api]));
   const permissions = permissionOptions(apis);
-  const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
   const notices = Object.fromEntries([
     ...NOTICES.map((key) => [key, { variant: 'success' as const, text: t(`notices.${key}`) }]),
     ['gone', { variant: 'error' as const, text: t('notices.gone') }],
   ]);
-  const sr = (text: string) => <span className="sr-only"> {text}</span>;
   const saving = t('saving');
   const labels = { remove: t('remove'), grantPermission: t('grantPermission'), grant: t('grant'), permission: t('fields.permission'), saving };
 
@@ -154,85 +194,53 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
       <PageHeader title={t('title')} description={t('description')} actions={<TextLink href="/admin/access/attributes">{t('attributesLink')}</TextLink>} />
       <NoticeFor notices={notices} notice={notice} />
       <div className="grid gap-6">
-        <Card title={t('apis')}>
-          <DataTable
-            caption={t('apis')}
-            columns={(['api', 'permissions', 'tokens'] as const).map((c) => ({ label: t(`columns.${c}`) }))}
-            empty={t('noApis')}
-            rows={apis.map((api) => (
-              <tr key={api.id}>
-                <td className={cell}>
-                  <span className="block font-medium">{api.name}</span>
-                  <code className="font-mono text-xs break-all text-slate-600">{api.identifier}</code>
-                  {manage ? (
-                    <DeleteRow
-                      label={t('deleteApi')}
-                      name={api.name}
-                      action={act.deleteApiAction.bind(null, api.id)}
-                      statement={t.rich('deleteApiStatement', { name: api.name, strong })}
-                      pendingLabel={t('deleting')}
-                    />
-                  ) : null}
-                </td>
-                <td className={cell}>
-                  <ul className="space-y-1">
-                    {api.permissions.map((p) => (
-                      <li key={p.name}>
-                        <code className="font-mono text-xs">{p.name}</code>
-                        {p.description ? <span className="text-slate-600"> — {p.description}</span> : null}{' '}
-                        {manage ? (
-                          <RemoveButton
-                            action={act.removePermissionAction.bind(null, api.id, p.name)}
-                            label={
-                              <>
-                                {t('remove')}
-                                {sr(`${p.name} (${api.name})`)}
-                              </>
-                            }
-                            pendingLabel={saving}
-                          />
-                        ) : null}
-                      </li>
-                    ))}
-                  </ul>
-                  {manage ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('addPermission')}
-                          {sr(api.name)}
-                        </>
-                      }
-                    >
-                      <AccessForm action={act.setPermissionAction.bind(null, api.id)} submit={t('savePermission')} pendingLabel={saving}>
-                        <TextInput id={`perm-${api.id}`} name="permission" label={t('fields.permission')} placeholder="orders:read" required />
-                        <TextInput id={`perm-desc-${api.id}`} name="description" label={t('fields.permissionDescription')} />
-                      </AccessForm>
-                    </Disclosure>
-                  ) : null}
-                </td>
-                <td className={cell}>
-                  {t('tokenSettings', { format: api.tokenFormat.toUpperCase(), seconds: api.tokenLifetime })}
-                  {api.tokenFormat === 'jwt' ? <span className="block text-slate-600">{api.signingAlg}</span> : null}
-                  {api.rolesInToken ? <span className="block text-slate-600">{t('rolesInToken')}</span> : null}
-                  {manage ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('editApi')}
-                          {sr(api.name)}
-                        </>
-                      }
-                    >
-                      <AccessForm action={act.updateApiAction.bind(null, api.id)} submit={t('saveApi')} pendingLabel={saving}>
-                        <ApiSettings id={api.id} values={api} />
-                      </AccessForm>
-                    </Disclosure>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          />
+        <TableCard
+          title={t('apis')}
+          columns={(['api', 'permissions', 'tokens'] as const).map((c) => t(`columns.${c}`))}
+          empty={t('noApis')}
+          rows={apis.map((api) => (
+            <tr key={api.id}>
+              <td className={cell}>
+                <span className="block font-medium">{api.name}</span>
+                <code className="font-mono text-xs break-all text-slate-600">{api.identifier}</code>
+                {manage ? <DeleteRow kind="Api" name={api.name} action={act.deleteApiAction.bind(null, api.id)} /> : null}
+              </td>
+              <td className={cell}>
+                <ul className="space-y-1">
+                  {api.permissions.map((p) => (
+                    <li key={p.name}>
+                      <code className="font-mono text-xs">{p.name}</code>
+                      {p.description ? <span className="text-slate-600"> — {p.description}</span> : null}{' '}
+                      {manage ? (
+                        <Remove action={act.removePermissionAction.bind(null, api.id, p.name)} name={`${p.name} (${api.name})`} labels={labels} />
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+                {manage ? (
+                  <NamedDisclosure label={t('addPermission')} name={api.name}>
+                    <AccessForm action={act.setPermissionAction.bind(null, api.id)} submit={t('savePermission')} pendingLabel={saving}>
+                      <TextInput id={`perm-${api.id}`} name="permission" label={t('fields.permission')} placeholder="orders:read" required />
+                      <TextInput id={`perm-desc-${api.id}`} name="description" label={t('fields.permissionDescription')} />
+                    </AccessForm>
+                  </NamedDisclosure>
+                ) : null}
+              </td>
+              <td className={cell}>
+                {t('tokenSettings', { format: api.tokenFormat.toUpperCase(), seconds: api.tokenLifetime })}
+                {api.tokenFormat === 'jwt' ? <span className="block text-slate-600">{api.signingAlg}</span> : null}
+                {api.rolesInToken ? <span className="block text-slate-600">{t('rolesInToken')}</span> : null}
+                {manage ? (
+                  <NamedDisclosure label={t('editApi')} name={api.name}>
+                    <AccessForm action={act.updateApiAction.bind(null, api.id)} submit={t('saveApi')} pendingLabel={saving}>
+                      <ApiSettings id={api.id} values={api} />
+                    </AccessForm>
+                  </NamedDisclosure>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        >
           {manage ? (
             <Disclosure summary={t('newApi')}>
               <AccessForm action={act.createApiAction} submit={t('createApi')} pendingLabel={saving} variant="primary">
@@ -248,217 +256,139 @@ export default async function AccessPage({ searchParams }: { searchParams: Promi
               </AccessForm>
             </Disclosure>
           ) : null}
-        </Card>
+        </TableCard>
 
-        <Card title={t('roles')}>
-          <DataTable
-            caption={t('roles')}
-            columns={(['role', 'grants', 'holders'] as const).map((c) => ({ label: t(`columns.${c}`) }))}
-            empty={t('noRoles')}
-            rows={roles.map((role) => (
-              <tr key={role.id}>
-                <td className={cell}>
-                  <Badge>{role.name}</Badge>
-                  {role.description ? <span className="mt-1 block text-slate-600">{role.description}</span> : null}
-                  {manage ? (
-                    <DeleteRow
-                      label={t('deleteRole')}
-                      name={role.name}
-                      action={act.deleteRoleAction.bind(null, role.name)}
-                      statement={t.rich('deleteRoleStatement', { name: role.name, strong })}
-                      pendingLabel={t('deleting')}
-                    />
-                  ) : null}
-                </td>
-                <td className={cell}>
-                  <GrantedPermissions
-                    holder={role.name}
-                    granted={role.permissions}
-                    apiByIdentifier={apiByIdentifier}
-                    revoke={(p, api) => (manage && api ? act.revokeRolePermissionAction.bind(null, role.name, api.id, p.permission) : undefined)}
-                    grant={
-                      manage && permissions.length
-                        ? { action: act.grantRolePermissionAction.bind(null, role.name), selectId: `role-perm-${role.id}`, options: permissions }
-                        : undefined
-                    }
-                    labels={labels}
-                  />
-                </td>
-                <td className={cell}>
-                  <ul className="space-y-1">
-                    {role.users.map((u) => (
-                      <li key={u.id}>
-                        {t('person', { name: u.username })}{' '}
-                        {manage ? (
-                          <RemoveButton
-                            action={act.unassignRoleFromUserAction.bind(null, role.name, u.id)}
-                            label={
-                              <>
-                                {t('remove')}
-                                {sr(`${u.username} (${role.name})`)}
-                              </>
-                            }
-                            pendingLabel={saving}
-                          />
-                        ) : null}
-                      </li>
-                    ))}
-                    {role.groups.map((g) => (
-                      <li key={g}>
-                        {t('group', { name: g })}{' '}
-                        {manage ? (
-                          <RemoveButton
-                            action={act.unassignRoleFromGroupAction.bind(null, role.name, g)}
-                            label={
-                              <>
-                                {t('remove')}
-                                {sr(`${g} (${role.name})`)}
-                              </>
-                            }
-                            pendingLabel={saving}
-                          />
-                        ) : null}
-                      </li>
-                    ))}
-                  </ul>
-                  {manage ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('giveRole')}
-                          {sr(role.name)}
-                        </>
-                      }
-                    >
-                      <div className="space-y-3">
-                        <AccessForm action={act.assignRoleAction.bind(null, role.name)} submit={t('giveToPerson')} pendingLabel={saving} inline>
-                          <TextInput id={`role-user-${role.id}`} name="username" label={t('fields.username')} required />
-                        </AccessForm>
-                        {groups.length ? (
-                          <AccessForm action={act.assignRoleAction.bind(null, role.name)} submit={t('giveToGroup')} pendingLabel={saving} inline>
-                            <Select
-                              id={`role-group-${role.id}`}
-                              name="group"
-                              label={t('fields.group')}
-                              options={groups.map((g) => ({ value: g.name, label: g.name }))}
-                            />
-                          </AccessForm>
-                        ) : null}
-                      </div>
-                    </Disclosure>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          />
-          {manage ? (
-            <Disclosure summary={t('newRole')}>
-              <AccessForm action={act.createRoleAction} submit={t('createRole')} pendingLabel={saving} variant="primary" inline>
-                <TextInput id="new-role-name" name="name" label={t('fields.name')} required />
-                <TextInput id="new-role-description" name="description" label={t('fields.description')} className="min-w-72" />
-              </AccessForm>
-            </Disclosure>
-          ) : null}
-        </Card>
-
-        <Card title={t('groups')}>
-          <DataTable
-            caption={t('groups')}
-            columns={(['group', 'members', 'groupRoles'] as const).map((c) => ({ label: t(`columns.${c}`) }))}
-            empty={t('noGroups')}
-            rows={groups.map((group) => (
-              <tr key={group.name}>
-                <td className={cell}>
-                  <Badge>{group.name}</Badge>
-                  {group.description ? <span className="mt-1 block text-slate-600">{group.description}</span> : null}
-                  {manage ? (
-                    <DeleteRow
-                      label={t('deleteGroup')}
-                      name={group.name}
-                      action={act.deleteGroupAction.bind(null, group.name)}
-                      statement={t.rich('deleteGroupStatement', { name: group.name, strong })}
-                      pendingLabel={t('deleting')}
-                    />
-                  ) : null}
-                </td>
-                <td className={cell}>
-                  <ul className="space-y-1">
-                    {group.members.map((m) => (
-                      <li key={m.id}>
-                        {m.username}{' '}
-                        {manage ? (
-                          <RemoveButton
-                            action={act.removeMemberAction.bind(null, group.name, m.id)}
-                            label={
-                              <>
-                                {t('remove')}
-                                {sr(`${m.username} (${group.name})`)}
-                              </>
-                            }
-                            pendingLabel={saving}
-                          />
-                        ) : null}
-                      </li>
-                    ))}
-                  </ul>
-                  {manage ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('addMember')}
-                          {sr(group.name)}
-                        </>
-                      }
-                    >
-                      <AccessForm action={act.addMemberAction.bind(null, group.name)} submit={t('add')} pendingLabel={saving} inline>
-                        <TextInput id={`member-${group.name}`} name="username" label={t('fields.username')} required />
+        <TableCard
+          title={t('roles')}
+          columns={(['role', 'grants', 'holders'] as const).map((c) => t(`columns.${c}`))}
+          empty={t('noRoles')}
+          rows={roles.map((role) => (
+            <tr key={role.id}>
+              <NameCell name={role.name} description={role.description}>
+                {manage ? <DeleteRow kind="Role" name={role.name} action={act.deleteRoleAction.bind(null, role.name)} /> : null}
+              </NameCell>
+              <td className={cell}>
+                <GrantedPermissions
+                  holder={role.name}
+                  granted={role.permissions}
+                  apiByIdentifier={apiByIdentifier}
+                  revoke={(p, api) => (manage && api ? act.revokeRolePermissionAction.bind(null, role.name, api.id, p.permission) : undefined)}
+                  grant={
+                    manage && permissions.length
+                      ? { action: act.grantRolePermissionAction.bind(null, role.name), selectId: `role-perm-${role.id}`, options: permissions }
+                      : undefined
+                  }
+                  labels={labels}
+                />
+              </td>
+              <td className={cell}>
+                <ul className="space-y-1">
+                  {role.users.map((u) => (
+                    <li key={u.id}>
+                      {t('person', { name: u.username })}{' '}
+                      {manage ? (
+                        <Remove action={act.unassignRoleFromUserAction.bind(null, role.name, u.id)} name={`${u.username} (${role.name})`} labels={labels} />
+                      ) : null}
+                    </li>
+                  ))}
+                  {role.groups.map((g) => (
+                    <li key={g}>
+                      {t('group', { name: g })}{' '}
+                      {manage ? (
+                        <Remove action={act.unassignRoleFromGroupAction.bind(null, role.name, g)} name={`${g} (${role.name})`} labels={labels} />
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+                {manage ? (
+                  <NamedDisclosure label={t('giveRole')} name={role.name}>
+                    <div className="space-y-3">
+                      <AccessForm action={act.assignRoleAction.bind(null, role.name)} submit={t('giveToPerson')} pendingLabel={saving} inline>
+                        <TextInput id={`role-user-${role.id}`} name="username" label={t('fields.username')} required />
                       </AccessForm>
-                    </Disclosure>
-                  ) : null}
-                </td>
-                <td className={cell}>{group.roles.join(', ')}</td>
-              </tr>
-            ))}
-          />
-          {manage ? (
-            <Disclosure summary={t('newGroup')}>
-              <AccessForm action={act.createGroupAction} submit={t('createGroup')} pendingLabel={saving} variant="primary" inline>
-                <TextInput id="new-group-name" name="name" label={t('fields.name')} required />
-                <TextInput id="new-group-description" name="description" label={t('fields.description')} className="min-w-72" />
-              </AccessForm>
-            </Disclosure>
-          ) : null}
-        </Card>
+                      {groups.length ? (
+                        <AccessForm action={act.assignRoleAction.bind(null, role.name)} submit={t('giveToGroup')} pendingLabel={saving} inline>
+                          <Select
+                            id={`role-group-${role.id}`}
+                            name="group"
+                            label={t('fields.group')}
+                            options={groups.map((g) => ({ value: g.name, label: g.name }))}
+                          />
+                        </AccessForm>
+                      ) : null}
+                    </div>
+                  </NamedDisclosure>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        >
+          {manage ? <CreateNamed kind="Role" action={act.createRoleAction} /> : null}
+        </TableCard>
 
-        <Card title={t('machineClients')} description={t('machineClientsDescription')}>
-          <DataTable
-            caption={t('machineClients')}
-            columns={(['client', 'permissions'] as const).map((c) => ({ label: t(`columns.${c}`) }))}
-            empty={t('noMachineClients')}
-            rows={clients.map((client) => (
-              <tr key={client.id}>
-                <td className={cell}>
-                  <span className="block font-medium">{client.name}</span>
-                  <code className="font-mono text-xs break-all text-slate-600">{client.id}</code>
-                </td>
-                <td className={cell}>
-                  <GrantedPermissions
-                    holder={client.name}
-                    granted={client.permissions}
-                    apiByIdentifier={apiByIdentifier}
-                    revoke={(p) => (manage ? act.revokeClientPermissionAction.bind(null, client.id, p.api, p.permission) : undefined)}
-                    grant={
-                      manage && permissions.length
-                        ? { action: act.grantClientPermissionAction.bind(null, client.id), selectId: `client-perm-${client.id}`, options: permissions }
-                        : undefined
-                    }
-                    labels={labels}
-                  />
-                </td>
-              </tr>
-            ))}
-          />
-        </Card>
+        <TableCard
+          title={t('groups')}
+          columns={(['group', 'members', 'groupRoles'] as const).map((c) => t(`columns.${c}`))}
+          empty={t('noGroups')}
+          rows={groups.map((group) => (
+            <tr key={group.name}>
+              <NameCell name={group.name} description={group.description}>
+                {manage ? <DeleteRow kind="Group" name={group.name} action={act.deleteGroupAction.bind(null, group.name)} /> : null}
+              </NameCell>
+              <td className={cell}>
+                <ul className="space-y-1">
+                  {group.members.map((m) => (
+                    <li key={m.id}>
+                      {m.username}{' '}
+                      {manage ? (
+                        <Remove action={act.removeMemberAction.bind(null, group.name, m.id)} name={`${m.username} (${group.name})`} labels={labels} />
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+                {manage ? (
+                  <NamedDisclosure label={t('addMember')} name={group.name}>
+                    <AccessForm action={act.addMemberAction.bind(null, group.name)} submit={t('add')} pendingLabel={saving} inline>
+                      <TextInput id={`member-${group.name}`} name="username" label={t('fields.username')} required />
+                    </AccessForm>
+                  </NamedDisclosure>
+                ) : null}
+              </td>
+              <td className={cell}>{group.roles.join(', ')}</td>
+            </tr>
+          ))}
+        >
+          {manage ? <CreateNamed kind="Group" action={act.createGroupAction} /> : null}
+        </TableCard>
+
+        <TableCard
+          title={t('machineClients')}
+          description={t('machineClientsDescription')}
+          columns={(['client', 'permissions'] as const).map((c) => t(`columns.${c}`))}
+          empty={t('noMachineClients')}
+          rows={clients.map((client) => (
+            <tr key={client.id}>
+              <td className={cell}>
+                <span className="block font-medium">{client.name}</span>
+                <code className="font-mono text-xs break-all text-slate-600">{client.id}</code>
+              </td>
+              <td className={cell}>
+                <GrantedPermissions
+                  holder={client.name}
+                  granted={client.permissions}
+                  apiByIdentifier={apiByIdentifier}
+                  revoke={(p) => (manage ? act.revokeClientPermissionAction.bind(null, client.id, p.api, p.permission) : undefined)}
+                  grant={
+                    manage && permissions.length
+                      ? { action: act.grantClientPermissionAction.bind(null, client.id), selectId: `client-perm-${client.id}`, options: permissions }
+                      : undefined
+                  }
+                  labels={labels}
+                />
+              </td>
+            </tr>
+          ))}
+        />
         {manage ? null : <p className="text-sm text-slate-600">{t('readOnly')}</p>}
       </div>
     </>
