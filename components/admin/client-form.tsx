@@ -154,6 +154,16 @@ function Select({ id, label, hint, errors, value, options }: ControlProps & { op
   );
 }
 
+/** A group of on/off settings (and the fields that go with them) under its legend. */
+function Settings({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset className="space-y-3">
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
 /** A titled group of the form's fields: the form reads as its sections rather than one long page. */
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -219,17 +229,26 @@ export function ClientForm({
     field: 'tokenEndpointAuthMethod' | 'idTokenSignedResponseAlg' | 'requestObjectSigningAlg' | 'subjectType' | 'adminRole',
     options: Array<[string, string]>,
   ) => <Select id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} value={v[field]} options={options} />;
+  const toggle = (
+    name:
+      | 'firstParty'
+      | 'resourceServer'
+      | 'adminApi'
+      | 'requireSecondFactor'
+      | 'backchannelLogoutSessionRequired'
+      | 'requirePushedAuthorizationRequests'
+      | 'dpopBoundAccessTokens',
+    className?: string,
+  ) => <Toggle key={name} className={className} name={name} label={t(`fields.${name}`)} hint={t(`${name}Hint`)} checked={v[name]} errors={errors[name]} />;
+  const urlField = (field: 'backchannelLogoutUri' | 'sectorIdentifierUri') => (
+    <TextField id={field} label={t(`fields.${field}`)} hint={t(`${field}Hint`)} errors={errors[field]} type="url" inputMode="url" defaultValue={v[field]} />
+  );
   // The trust settings this kind can use; the confidential-only ones hide while Public is chosen.
   const trustToggles = [
-    { name: 'firstParty' as const, hint: t('firstPartyHint'), show: layout.people },
-    {
-      name: 'resourceServer' as const,
-      hint: t('resourceServerHint'),
-      show: layout.resourceServer && layout.kind !== 'api' && !fixedPublic,
-      className: confidentialOnly,
-    },
-    { name: 'adminApi' as const, hint: t('adminApiHint'), show: layout.adminApi && !fixedPublic, className: confidentialOnly },
-  ].filter((toggle) => toggle.show);
+    { name: 'firstParty' as const, show: layout.people },
+    { name: 'resourceServer' as const, show: layout.resourceServer && layout.kind !== 'api' && !fixedPublic, className: confidentialOnly },
+    { name: 'adminApi' as const, show: layout.adminApi && !fixedPublic, className: confidentialOnly },
+  ].filter((setting) => setting.show);
   return (
     <form action={formAction} noValidate className="group/client space-y-8">
       <ProblemSummary errors={errors} names={fieldNames} />
@@ -330,12 +349,7 @@ export function ClientForm({
 
       {trustToggles.length || layout.people ? (
         <Section id="client-trust" title={sections('trust')}>
-          <fieldset className="space-y-3">
-            <legend className="text-sm font-medium text-slate-800">{t('trust')}</legend>
-            {trustToggles.map(({ name, hint, className }) => (
-              <Toggle key={name} className={className} name={name} label={t(`fields.${name}`)} hint={hint} checked={v[name]} errors={errors[name]} />
-            ))}
-          </fieldset>
+          <Settings legend={t('trust')}>{trustToggles.map(({ name, className }) => toggle(name, className))}</Settings>
           {layout.adminApi && !fixedPublic ? (
             <div className={confidentialOnly}>
               {select(
@@ -345,57 +359,21 @@ export function ClientForm({
             </div>
           ) : null}
           {layout.people ? (
-            <fieldset className="space-y-3">
-              <legend className="text-sm font-medium text-slate-800">{t('signIn')}</legend>
-              <Toggle
-                name="requireSecondFactor"
-                label={t('fields.requireSecondFactor')}
-                hint={t('requireSecondFactorHint')}
-                checked={v.requireSecondFactor}
-                errors={errors.requireSecondFactor}
-              />
-            </fieldset>
-          ) : null}
-          {layout.people ? (
-            <fieldset className="space-y-3">
-              <legend className="text-sm font-medium text-slate-800">{t('logout')}</legend>
-              <TextField
-                id="backchannelLogoutUri"
-                label={t('fields.backchannelLogoutUri')}
-                hint={t('backchannelLogoutUriHint')}
-                errors={errors.backchannelLogoutUri}
-                type="url"
-                inputMode="url"
-                defaultValue={v.backchannelLogoutUri}
-              />
-              <Toggle
-                name="backchannelLogoutSessionRequired"
-                label={t('fields.backchannelLogoutSessionRequired')}
-                hint={t('backchannelLogoutSessionRequiredHint')}
-                checked={v.backchannelLogoutSessionRequired}
-                errors={errors.backchannelLogoutSessionRequired}
-              />
-            </fieldset>
+            <>
+              <Settings legend={t('signIn')}>{toggle('requireSecondFactor')}</Settings>
+              <Settings legend={t('logout')}>
+                {urlField('backchannelLogoutUri')}
+                {toggle('backchannelLogoutSessionRequired')}
+              </Settings>
+            </>
           ) : null}
         </Section>
       ) : null}
 
       {layout.people ? (
         <Section id="client-protocol" title={t('protocol')}>
-          <Toggle
-            name="requirePushedAuthorizationRequests"
-            label={t('fields.requirePushedAuthorizationRequests')}
-            hint={t('requirePushedAuthorizationRequestsHint')}
-            checked={v.requirePushedAuthorizationRequests}
-            errors={errors.requirePushedAuthorizationRequests}
-          />
-          <Toggle
-            name="dpopBoundAccessTokens"
-            label={t('fields.dpopBoundAccessTokens')}
-            hint={t('dpopBoundAccessTokensHint')}
-            checked={v.dpopBoundAccessTokens}
-            errors={errors.dpopBoundAccessTokens}
-          />
+          {toggle('requirePushedAuthorizationRequests')}
+          {toggle('dpopBoundAccessTokens')}
           {select('requestObjectSigningAlg', [
             ['', t('requestObjectUnsigned')],
             ['ES256', 'ES256'],
@@ -408,15 +386,7 @@ export function ClientForm({
             ['public', t('subjectPublic')],
             ['pairwise', t('subjectPairwise')],
           ])}
-          <TextField
-            id="sectorIdentifierUri"
-            label={t('fields.sectorIdentifierUri')}
-            hint={t('sectorIdentifierUriHint')}
-            errors={errors.sectorIdentifierUri}
-            type="url"
-            inputMode="url"
-            defaultValue={v.sectorIdentifierUri}
-          />
+          {urlField('sectorIdentifierUri')}
         </Section>
       ) : null}
 
