@@ -37,6 +37,18 @@ export function PageHeader({
   );
 }
 
+/** A page's form under its list (issue a token, add an endpoint), titled by its heading; `id` is the heading's. */
+export function FormPanel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
+      <h2 id={id} className="mb-4 text-base font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 export function Card({
   title,
   description,

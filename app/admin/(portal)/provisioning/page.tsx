@@ -3,8 +3,8 @@
 import type { Metadata } from 'next';
 import { getFormatter, getTranslations } from 'next-intl/server';
 import { DataTable } from '@/components/portal/list';
-import { TokenState } from '@/components/portal/token-state';
-import { PageHeader } from '@/components/ui/card';
+import { TokenName, TokenState } from '@/components/portal/token-state';
+import { FormPanel, PageHeader } from '@/components/ui/card';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { ScimTokenForm } from '@/components/admin/scim-token-form';
 import { may } from '@/lib/admin-roles/roles';
@@ -40,30 +40,23 @@ export default async function ProvisioningPage({ searchParams }: { searchParams:
         rows={tokens.map((token) => (
           <tr key={token.id}>
             <td className={cell}>
-              <span className="font-medium text-slate-900">{token.name}</span>
-              <span className="block text-xs text-slate-600">{t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })}</span>
+              <TokenName name={token.name} issued={t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })} />
             </td>
             <td className={cell}>{token.lastUsedAt ? format.dateTime(token.lastUsedAt, { dateStyle: 'medium', timeStyle: 'short' }) : t('never')}</td>
             <td className={cell}>
               <TokenState
                 badge={<Badge variant={token.revokedAt ? 'red' : 'green'}>{t(token.revokedAt ? 'revokedState' : 'liveState')}</Badge>}
-                revoke={
-                  manage && !token.revokedAt
-                    ? { action: revokeScimTokenAction.bind(null, token.id), label: t('revoke'), namedLabel: t('revokeNamed', { name: token.name }) }
-                    : undefined
-                }
+                name={token.name}
+                revoke={manage && !token.revokedAt ? revokeScimTokenAction.bind(null, token.id) : undefined}
               />
             </td>
           </tr>
         ))}
       />
       {manage ? (
-        <section aria-labelledby="issue-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
-          <h2 id="issue-heading" className="mb-4 text-base font-semibold text-slate-900">
-            {t('issueHeading')}
-          </h2>
+        <FormPanel id="issue-heading" title={t('issueHeading')}>
           <ScimTokenForm action={issueScimTokenAction} />
-        </section>
+        </FormPanel>
       ) : null}
     </>
   );

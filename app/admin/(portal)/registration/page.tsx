@@ -3,8 +3,8 @@
 import type { Metadata } from 'next';
 import { getFormatter, getTranslations } from 'next-intl/server';
 import { DataTable } from '@/components/portal/list';
-import { TokenState } from '@/components/portal/token-state';
-import { PageHeader } from '@/components/ui/card';
+import { TokenName, TokenState } from '@/components/portal/token-state';
+import { FormPanel, PageHeader } from '@/components/ui/card';
 import { TextLink } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { RegistrationTokenForm } from '@/components/admin/registration-token-form';
@@ -47,8 +47,7 @@ export default async function RegistrationPage({ searchParams }: { searchParams:
           return (
             <tr key={token.id}>
               <td className={cell}>
-                <span className="font-medium text-slate-900">{token.name}</span>
-                <span className="block text-xs text-slate-600">{t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })}</span>
+                <TokenName name={token.name} issued={t('issued', { when: format.dateTime(token.createdAt, { dateStyle: 'medium' }) })} />
               </td>
               <td className={cell}>{t('usedCount', { used: token.clientsRegistered, max: token.maxClients })}</td>
               <td className={cell}>
@@ -72,11 +71,8 @@ export default async function RegistrationPage({ searchParams }: { searchParams:
               <td className={cell}>
                 <TokenState
                   badge={<Badge variant={state === 'liveState' ? 'green' : state === 'revokedState' ? 'red' : 'slate'}>{t(state)}</Badge>}
-                  revoke={
-                    manage && !token.revokedAt
-                      ? { action: revokeRegistrationTokenAction.bind(null, token.id), label: t('revoke'), namedLabel: t('revokeNamed', { name: token.name }) }
-                      : undefined
-                  }
+                  name={token.name}
+                  revoke={manage && !token.revokedAt ? revokeRegistrationTokenAction.bind(null, token.id) : undefined}
                 />
               </td>
             </tr>
@@ -84,17 +80,14 @@ export default async function RegistrationPage({ searchParams }: { searchParams:
         })}
       />
       {manage ? (
-        <section aria-labelledby="issue-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
-          <h2 id="issue-heading" className="mb-4 text-base font-semibold text-slate-900">
-            {t('issueHeading')}
-          </h2>
+        <FormPanel id="issue-heading" title={t('issueHeading')}>
           <RegistrationTokenForm
             action={issueRegistrationTokenAction}
             initial={NEW_REGISTRATION_TOKEN}
             grantTypes={REGISTRABLE_GRANT_TYPES}
             scopes={REGISTRABLE_SCOPES}
           />
-        </section>
+        </FormPanel>
       ) : null}
     </>
   );

@@ -3,7 +3,7 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { DataTable } from '@/components/portal/list';
-import { PageHeader } from '@/components/ui/card';
+import { FormPanel, PageHeader } from '@/components/ui/card';
 import { TextLink } from '@/components/ui/button';
 import { Badge, Notice, NoticeFor } from '@/components/ui/notice';
 import { WebhookForm } from '@/components/admin/webhook-form';
@@ -59,12 +59,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         ))}
       />
       {manage ? (
-        <section aria-labelledby="create-heading" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-xs">
-          <h2 id="create-heading" className="mb-4 text-base font-semibold text-slate-900">
-            {t('createHeading')}
-          </h2>
+        <FormPanel id="create-heading" title={t('createHeading')}>
           <WebhookForm action={createWebhookAction} initial={NEW_WEBHOOK} eventTypes={webhookEventTypes} />
-        </section>
+        </FormPanel>
       ) : null}
     </>
   );
