@@ -52,3 +52,27 @@ export function parseSort<C extends string>(value: unknown, columns: readonly C[
   const column = value.replace(/^-/, '');
   return (columns as readonly string[]).includes(column) ? { column: column as C, direction } : fallback;
 }
+
+/** The lists' usual order: newest first. */
+export const NEWEST_FIRST = { column: 'createdAt', direction: 'desc' } as const satisfies ListSort;
+
+/** A searchable list's page: its rows, its order, and where it stands. */
+export interface ListPage<Row, C extends string> extends ListPosition {
+  rows: Row[];
+  sort: ListSort<C>;
+}
+
+/**
+ * A searchable list's page from its query string (`q`, `page`, `sort`; malformed falls back): `search` reads that
+ * page's rows, then where they stand in the whole list.
+ */
+export async function listPage<C extends string, Row>(
+  params: { q?: unknown; page?: unknown; sort?: unknown },
+  list: { perPage: number; columns: readonly C[]; defaultSort: ListSort<C> },
+  search: (range: { query: string | undefined; skip: number; take: number; sort: ListSort<C> }) => Promise<{ rows: Row[]; total: number }>,
+): Promise<ListPage<Row, C>> {
+  const { q, page } = parseListQuery(params);
+  const sort = parseSort(params.sort, list.columns, list.defaultSort);
+  const { rows, total } = await search({ query: q || undefined, ...pageRange(page, list.perPage), sort });
+  return { rows, sort, query: q, page, total, ...pageWindow(page, list.perPage, total, rows.length) };
+}

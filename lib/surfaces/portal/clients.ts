@@ -6,7 +6,7 @@
  * as values for the form to show; anything else throws.
  */
 import 'server-only';
-import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
+import { type ListPage, listPage, NEWEST_FIRST } from '../../platform/paging.ts';
 import { serverContext } from '../../context.ts';
 import { CLIENT_SORTS, type ClientRecord, type ClientSort } from '../../clients/repository.ts';
 import {
@@ -51,21 +51,13 @@ export interface ClientSummary {
   createdAt: Date;
 }
 
-export interface ClientsPage extends ListPosition {
-  clients: ClientSummary[];
-  sort: ListSort<ClientSort['column']>;
-}
-
-/** Newest first, as the list always was. */
-const DEFAULT_CLIENT_SORT: ClientSort = { column: 'createdAt', direction: 'desc' };
-
-export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page?: unknown; sort?: unknown }): Promise<ClientsPage> {
-  const { q, page } = parseListQuery(params);
-  const sort = parseSort(params.sort, CLIENT_SORTS, DEFAULT_CLIENT_SORT);
-  const { clients, total } = await searchClients(serverContext().db, { query: q || undefined, ...pageRange(page, CLIENTS_PER_PAGE), sort });
-  const { pageCount, first, last } = pageWindow(page, CLIENTS_PER_PAGE, total, clients.length);
-  return {
-    clients: clients.map((c) => ({
+export async function clientsPage(
+  _admin: AdminUser,
+  params: { q?: unknown; page?: unknown; sort?: unknown },
+): Promise<ListPage<ClientSummary, ClientSort['column']>> {
+  return listPage(params, { perPage: CLIENTS_PER_PAGE, columns: CLIENT_SORTS, defaultSort: NEWEST_FIRST }, async (range) => {
+    const { clients, total } = await searchClients(serverContext().db, range);
+    const rows = clients.map((c) => ({
       id: c.id,
       name: c.name,
       confidential: c.confidential,
@@ -75,15 +67,9 @@ export async function clientsPage(_admin: AdminUser, params: { q?: unknown; page
       managed: isManagedClient(c.id),
       approvalPending: c.approvalPending,
       createdAt: c.createdAt,
-    })),
-    sort,
-    query: q,
-    page,
-    pageCount,
-    total,
-    first,
-    last,
-  };
+    }));
+    return { rows, total };
+  });
 }
 
 /**

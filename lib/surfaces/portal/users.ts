@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { inviteUser, resendInvitation } from '../../users/invitations.ts';
 import { addUser, changeProfile } from '../../users/onboarding.ts';
 import { canMailLinks } from '../../mail-links/password-reset.ts';
-import { type ListPosition, type ListSort, pageRange, pageWindow, parseListQuery, parseSort } from '../../platform/paging.ts';
+import { type ListPage, listPage, NEWEST_FIRST } from '../../platform/paging.ts';
 import { serverContext } from '../../context.ts';
 import { USER_SORTS, type UserRecord, type UserSort } from '../../users/repository.ts';
 import { connectedApps, revokeAppOfUser, type ConnectedApp } from '../../account/apps.ts';
@@ -79,14 +79,6 @@ export interface UserRow extends UserSummary {
   emailVerified: boolean;
 }
 
-export interface UsersPage extends ListPosition {
-  users: UserRow[];
-  sort: ListSort<UserSort['column']>;
-}
-
-/** Newest first, as the list always was. */
-const DEFAULT_USER_SORT: UserSort = { column: 'createdAt', direction: 'desc' };
-
 const summary = (u: UserRecord): UserSummary => ({
   id: u.id,
   username: u.username,
@@ -99,31 +91,30 @@ const summary = (u: UserRecord): UserSummary => ({
   awaitingEmail: u.requiresVerifiedEmail && !u.emailVerified,
 });
 
-export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown; sort?: unknown }): Promise<UsersPage> {
-  const { q, page } = parseListQuery(params);
-  const sort = parseSort(params.sort, USER_SORTS, DEFAULT_USER_SORT);
+export async function usersPage(_admin: AdminUser, params: { q?: unknown; page?: unknown; sort?: unknown }): Promise<ListPage<UserRow, UserSort['column']>> {
   const { db, throttle } = serverContext();
-  const { users, total } = await searchUsers(db, { query: q || undefined, ...pageRange(page, USERS_PER_PAGE), sort });
-  const signIns = await lastSignIns(
-    db,
-    users.map((u) => u.id),
-  );
-  // A page is at most USERS_PER_PAGE people: their locks and factors are looked up side by side.
-  const rows = await Promise.all(
-    users.map(async (u): Promise<UserRow> => {
-      const { lockedUntil, secondFactors } = await userStanding(db, throttle, u);
-      const status: UserStatus = u.disabled ? 'disabled' : lockedUntil ? 'locked' : u.invited ? 'invited' : 'active';
-      return {
-        ...summary(u),
-        lastSignInAt: signIns.get(u.id) ?? null,
-        status,
-        twoStep: secondFactors.totp || secondFactors.passkeys.length > 0,
-        emailVerified: u.emailVerified,
-      };
-    }),
-  );
-  const { pageCount, first, last } = pageWindow(page, USERS_PER_PAGE, total, users.length);
-  return { users: rows, sort, query: q, page, pageCount, total, first, last };
+  return listPage(params, { perPage: USERS_PER_PAGE, columns: USER_SORTS, defaultSort: NEWEST_FIRST }, async (range) => {
+    const { users, total } = await searchUsers(db, range);
+    const signIns = await lastSignIns(
+      db,
+      users.map((u) => u.id),
+    );
+    // A page is at most USERS_PER_PAGE people: their locks and factors are looked up side by side.
+    const rows = await Promise.all(
+      users.map(async (u): Promise<UserRow> => {
+        const { lockedUntil, secondFactors } = await userStanding(db, throttle, u);
+        const status: UserStatus = u.disabled ? 'disabled' : lockedUntil ? 'locked' : u.invited ? 'invited' : 'active';
+        return {
+          ...summary(u),
+          lastSignInAt: signIns.get(u.id) ?? null,
+          status,
+          twoStep: secondFactors.totp || secondFactors.passkeys.length > 0,
+          emailVerified: u.emailVerified,
+        };
+      }),
+    );
+    return { rows, total };
+  });
 }
 
 /** A user id from a URL: bounded, or nothing. */

@@ -50,7 +50,7 @@ export default async function ClientsPage({ searchParams }: { searchParams: Prom
         ],
         sort: { current: list.sort, href: (sort) => listHref('/admin/clients', { q: list.query, sort }, 1) },
         empty: words.empty,
-        rows: list.clients.map((client) => (
+        rows: list.rows.map((client) => (
           <tr key={client.id} className="hover:bg-slate-50">
             {manage ? <BulkCheckbox id={client.id} label={select('selectOne', { name: client.name })} /> : null}
             <td className="px-4 py-3">

@@ -56,7 +56,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         ],
         sort: { current: list.sort, href: (sort) => listHref('/admin/users', { q: list.query, sort }, 1) },
         empty: words.empty,
-        rows: list.users.map((user) => (
+        rows: list.rows.map((user) => (
           <tr key={user.id} className="hover:bg-slate-50">
             {manage ? <BulkCheckbox id={user.id} label={columns('selectOne', { name: user.username })} /> : null}
             <td className="px-4 py-3">
