@@ -10,7 +10,7 @@ import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
 import { clientInputFields } from '../../clients/fields.ts';
 import type { NewClientInput } from '../../clients/manage.ts';
 import type { FieldProblems } from '../../platform/forms.ts';
-import { CLIENT_LAYOUTS, isClientKind, type ClientKind, withinLayout } from './client-presets.ts';
+import { CLIENT_LAYOUTS, isClientKind, type ClientKind, PROTOCOL_FEATURES_OFF, withinLayout } from './client-presets.ts';
 
 /** What the form shows: the same names as the schema, lists as the text the person typed. */
 export interface ClientFormValues {
@@ -173,12 +173,7 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       requireSecondFactor: false,
       backchannelLogoutUri: '',
       backchannelLogoutSessionRequired: false,
-      requirePushedAuthorizationRequests: false,
-      requestObjectSigningAlg: '',
-      jwks: '',
-      dpopBoundAccessTokens: false,
-      subjectType: 'public',
-      sectorIdentifierUri: '',
+      ...PROTOCOL_FEATURES_OFF,
     };
   }
   return {

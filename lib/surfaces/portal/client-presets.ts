@@ -19,6 +19,16 @@ const SCOPES = ['openid', 'profile', 'email', 'offline_access', 'introspect', 'a
 type Grant = (typeof GRANTS)[number] | typeof DEVICE_CODE;
 type Scope = (typeof SCOPES)[number];
 
+/** The protocol features (PAR, JAR, DPoP, pairwise) off: a new client starts so, and a kind that signs no one in stays so. */
+export const PROTOCOL_FEATURES_OFF = {
+  requirePushedAuthorizationRequests: false,
+  requestObjectSigningAlg: '',
+  jwks: '',
+  dpopBoundAccessTokens: false,
+  subjectType: 'public',
+  sectorIdentifierUri: '',
+} as const satisfies Partial<ClientFormValues>;
+
 /** What the form shows for a kind: the type it fixes (or the person's choice), the grants and scopes it offers, the field groups it can use. */
 export interface ClientLayout {
   kind: ClientKind;
@@ -143,16 +153,7 @@ export function withinLayout(values: ClientFormValues, layout: ClientLayout): Cl
     resourceServer: layout.kind === 'api' ? true : layout.resourceServer ? values.resourceServer : false,
     adminApi: layout.adminApi ? values.adminApi : false,
     // The protocol features (PAR, JAR, DPoP, pairwise) belong to apps that sign people in.
-    ...(layout.people
-      ? {}
-      : {
-          requirePushedAuthorizationRequests: false,
-          requestObjectSigningAlg: '',
-          jwks: '',
-          dpopBoundAccessTokens: false,
-          subjectType: 'public',
-          sectorIdentifierUri: '',
-        }),
+    ...(layout.people ? {} : PROTOCOL_FEATURES_OFF),
   };
 }
 
