@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { BY_CLI } from '../../lib/audit/log.ts';
 import type { NewClientInput } from '../../lib/clients/manage.ts';
 import { Forbidden, InvalidRequest, NotFound, parseInput } from '../../lib/platform/errors.ts';
-import { clientToWire, clientType } from '../../lib/clients/wire.ts';
+import { clientToWire, clientType, registrationOf } from '../../lib/clients/wire.ts';
 import { parseCommand, positionals, type Command } from '../args.ts';
 import { table } from '../output.ts';
 
@@ -259,18 +259,14 @@ Bad input exits 2 and an unknown client 1; either way nothing changes.
     const { json: _json, ...given } = values;
     if (Object.keys(given).length === 0) throw new InvalidRequest('client update: nothing to change; give at least one option (see --help)');
     const changes = Object.fromEntries(Object.entries(settingsOf('client update', values)).filter(([, value]) => value !== undefined));
-    const [{ findClient, newClientSchema, updateClient }, { registrationOf }, { PORTAL_CLIENT_ID }] = await Promise.all([
-      services(),
-      // The client as it is, under the given fields: what the admin API's PATCH changes too.
-      import('../../lib/surfaces/admin-api/dto/clients.ts'),
-      import('../../lib/clients/portal-client.ts'),
-    ]);
+    const [{ findClient, newClientSchema, updateClient }, { PORTAL_CLIENT_ID }] = await Promise.all([services(), import('../../lib/clients/portal-client.ts')]);
     // Each given value alone fails here, before a database is opened; rules across fields are the use case's.
     parseInput(z.object(newClientSchema.shape).partial(), changes);
     const db = await ctx.db();
     const before = await findClient(db, id);
     if (!before) throw new NotFound(`no client with id ${id}`);
     if (id === PORTAL_CLIENT_ID) throw new Forbidden('Gatehouse manages this client itself (the admin portal signs in with it): it cannot be changed');
+    // The client as it is, under the given fields: what the admin API's PATCH changes too.
     const after = await updateClient(db, id, { ...registrationOf(before), ...changes }, BY_CLI);
     const changed = changedSettings(clientToWire(before), clientToWire(after));
     return {

@@ -4,9 +4,46 @@
  * schemas). In RFC 7591's metadata names. Never a secret or a secret's hash: the record this takes carries none. Imports nothing but types, so the CLI can load
  * it without the provider.
  */
+import type { NewClientInput } from './manage.ts';
 import type { ClientRecord } from './repository.ts';
 
 export const clientType = (client: ClientRecord) => (client.confidential ? 'confidential' : 'public');
+
+type Registration = Required<NewClientInput>;
+
+/** A `scope` string as the registration's list of scopes. */
+export const splitScope = (scope: string) => scope.split(/\s+/).filter(Boolean) as Registration['scopes'];
+
+/**
+ * A stored client as the registration's input: what an update that changes some fields only starts from (the admin
+ * API's PATCH), and what the portal's edit form shows.
+ */
+export function registrationOf(client: ClientRecord): Registration {
+  return {
+    name: client.name,
+    type: clientType(client),
+    redirectUris: client.redirectUris,
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    grantTypes: client.grantTypes as Registration['grantTypes'],
+    scopes: splitScope(client.scope),
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod as Registration['tokenEndpointAuthMethod'],
+    logoUri: client.logoUri,
+    firstParty: client.firstParty,
+    resourceServer: client.resourceServer,
+    adminApi: client.adminApi,
+    adminRole: client.adminRole,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
+    requireSecondFactor: client.requireSecondFactor,
+    backchannelLogoutUri: client.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    requestObjectSigningAlg: client.requestObjectSigningAlg as Registration['requestObjectSigningAlg'],
+    jwks: client.jwks,
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
+    subjectType: client.subjectType,
+    sectorIdentifierUri: client.sectorIdentifierUri,
+  };
+}
 
 export function clientToWire(client: ClientRecord) {
   return {

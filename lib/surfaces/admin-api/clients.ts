@@ -21,8 +21,8 @@ import {
 } from '../../clients/manage.ts';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
 import { isManagedClient } from '../portal/clients.ts';
-import { clientType } from '../../clients/wire.ts';
-import { clientDto, clientFieldNames, clientInput, registrationOf } from './dto/clients.ts';
+import { clientType, registrationOf } from '../../clients/wire.ts';
+import { clientDto, clientFieldNames, clientInput } from './dto/clients.ts';
 import { invalidRequest } from './errors.ts';
 import { operations } from './operations.ts';
 import { endpoint } from './route.ts';

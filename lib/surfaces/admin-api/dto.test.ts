@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newClientSchema } from '../../clients/manage.ts';
+import { registrationOf } from '../../clients/wire.ts';
 import { auditEventDto, auditEventSchema, auditQuerySchema, snakeKeys } from './dto/audit.ts';
-import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSchema, newClientBodySchema, registrationOf } from './dto/clients.ts';
+import { clientDto, clientFieldNames, clientInput, clientPatchSchema, clientSchema, newClientBodySchema } from './dto/clients.ts';
 import { searchQuery } from './dto/common.ts';
 import { invalidRequest } from './errors.ts';
 import {

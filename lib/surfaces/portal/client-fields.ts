@@ -8,6 +8,7 @@
 import type { ClientRecord } from '../../clients/repository.ts';
 import { DEFAULT_ID_TOKEN_SIGNING_ALG } from '../../oidc/algorithms.ts';
 import { clientInputFields } from '../../clients/fields.ts';
+import { registrationOf } from '../../clients/wire.ts';
 import type { NewClientInput } from '../../clients/manage.ts';
 import type { FieldProblems } from '../../platform/forms.ts';
 import { CLIENT_LAYOUTS, isClientKind, type ClientKind, PROTOCOL_FEATURES_OFF, withinLayout } from './client-presets.ts';
@@ -176,28 +177,15 @@ export function clientFormValues(client?: ClientRecord): ClientFormValues {
       ...PROTOCOL_FEATURES_OFF,
     };
   }
+  const registered = registrationOf(client);
   return {
-    name: client.name,
-    type: client.confidential ? 'confidential' : 'public',
-    redirectUris: client.redirectUris.join('\n'),
-    postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
-    grantTypes: client.grantTypes,
-    scopes: client.scope.split(' ').filter(Boolean),
-    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
-    logoUri: client.logoUri ?? '',
-    firstParty: client.firstParty,
-    resourceServer: client.resourceServer,
-    adminApi: client.adminApi,
-    adminRole: client.adminRole,
-    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
-    requireSecondFactor: client.requireSecondFactor,
-    backchannelLogoutUri: client.backchannelLogoutUri ?? '',
-    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
-    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
-    requestObjectSigningAlg: client.requestObjectSigningAlg ?? '',
-    jwks: client.jwks ?? '',
-    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
-    subjectType: client.subjectType,
-    sectorIdentifierUri: client.sectorIdentifierUri ?? '',
+    ...registered,
+    redirectUris: registered.redirectUris.join('\n'),
+    postLogoutRedirectUris: registered.postLogoutRedirectUris.join('\n'),
+    logoUri: registered.logoUri ?? '',
+    backchannelLogoutUri: registered.backchannelLogoutUri ?? '',
+    requestObjectSigningAlg: registered.requestObjectSigningAlg ?? '',
+    jwks: registered.jwks ?? '',
+    sectorIdentifierUri: registered.sectorIdentifierUri ?? '',
   };
 }

@@ -9,7 +9,7 @@ import { adminRoleSchema } from '../../../admin-roles/roles.ts';
 import { z } from 'zod';
 import type { ClientRecord } from '../../../clients/repository.ts';
 import { grantTypes, idTokenSigningAlgs, newClientSchema, supportedScopes, type NewClientInput } from '../../../clients/manage.ts';
-import { clientToWire, clientType } from '../../../clients/wire.ts';
+import { clientToWire, splitScope } from '../../../clients/wire.ts';
 import { REQUEST_OBJECT_SIGNING_ALGS } from '../../../clients/protocol-features.ts';
 import { SUBJECT_TYPES } from '../../../clients/repository.ts';
 import { pageOf, timestamp } from './common.ts';
@@ -170,8 +170,6 @@ export const clientFieldNames: Record<string, string> = {
   sectorIdentifierUri: 'sector_identifier_uri',
 };
 
-const splitScope = (scope: string) => scope.split(/\s+/).filter(Boolean) as NewClientInput['scopes'];
-
 /** A wire body as the registration's input: given fields over `base` (the client as it is, for a PATCH). */
 export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {}): NewClientInput {
   const given = <T>(value: T | undefined, fallback: T) => (value === undefined ? fallback : value);
@@ -199,34 +197,6 @@ export function clientInput(body: ClientPatch, base: Partial<NewClientInput> = {
     dpopBoundAccessTokens: given(body.dpop_bound_access_tokens, base.dpopBoundAccessTokens),
     subjectType: given(body.subject_type, base.subjectType),
     sectorIdentifierUri: given(body.sector_identifier_uri, base.sectorIdentifierUri),
-  };
-}
-
-/** A stored client as the registration's input, for an update that changes some fields only. */
-export function registrationOf(client: ClientRecord): NewClientInput {
-  return {
-    name: client.name,
-    type: clientType(client),
-    redirectUris: client.redirectUris,
-    postLogoutRedirectUris: client.postLogoutRedirectUris,
-    grantTypes: client.grantTypes as NewClientInput['grantTypes'],
-    scopes: splitScope(client.scope),
-    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod as NewClientInput['tokenEndpointAuthMethod'],
-    logoUri: client.logoUri,
-    firstParty: client.firstParty,
-    resourceServer: client.resourceServer,
-    adminApi: client.adminApi,
-    adminRole: client.adminRole,
-    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
-    requireSecondFactor: client.requireSecondFactor,
-    backchannelLogoutUri: client.backchannelLogoutUri,
-    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
-    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
-    requestObjectSigningAlg: client.requestObjectSigningAlg as NewClientInput['requestObjectSigningAlg'],
-    jwks: client.jwks,
-    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
-    subjectType: client.subjectType,
-    sectorIdentifierUri: client.sectorIdentifierUri,
   };
 }
 
