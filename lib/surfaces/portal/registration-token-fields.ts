@@ -3,7 +3,7 @@
  * into the use case's input. Hosts are one a line (or separated by commas or spaces); grant types and scopes
  * are checkboxes. Shared by the page (values to show again) and the server action.
  */
-import { type InitialAccessTokenInput, REGISTRABLE_GRANT_TYPES, REGISTRABLE_SCOPES } from '../../registration/tokens.ts';
+import { type InitialAccessTokenInput, initialAccessTokenSchema, REGISTRABLE_GRANT_TYPES, REGISTRABLE_SCOPES } from '../../registration/tokens.ts';
 import { formText } from '../../platform/forms.ts';
 
 export const REGISTRATION_TOKEN_FIELDS = ['name', 'maxClients', 'expiresInDays', 'redirectHosts', 'grantTypes', 'scopes', 'requireApproval'] as const;
@@ -19,15 +19,17 @@ export interface RegistrationTokenFormValues {
   requireApproval: boolean;
 }
 
-/** The form's first state: the use case's defaults. */
+const defaults = initialAccessTokenSchema.omit({ name: true }).parse({});
+
+/** The form's first state: the use case's defaults, as its schema gives them. */
 export const NEW_REGISTRATION_TOKEN: RegistrationTokenFormValues = {
   name: '',
-  maxClients: '1',
-  expiresInDays: '7',
-  redirectHosts: '',
-  grantTypes: ['authorization_code', 'refresh_token'],
-  scopes: ['openid', 'profile', 'email', 'offline_access'],
-  requireApproval: false,
+  maxClients: String(defaults.maxClients),
+  expiresInDays: String(defaults.expiresInDays),
+  redirectHosts: defaults.redirectHosts.join('\n'),
+  grantTypes: defaults.grantTypes,
+  scopes: defaults.scopes,
+  requireApproval: defaults.requireApproval,
 };
 
 const checked = (form: FormData, name: string, allowed: readonly string[]) =>
