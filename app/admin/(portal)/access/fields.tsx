@@ -1,5 +1,11 @@
-// The small labelled controls of /admin/access's forms: ids from what the form is about, so each label names its control.
-import type { ReactNode } from 'react';
+// The building blocks of /admin/access's pages: small labelled controls (ids from what the form is about, so each label
+// names its control), the disclosures that hold the forms, the remove and delete controls named for screen readers by
+// what they act on (every row has the same ones), and the card holding a table.
+import type { ComponentProps, ReactNode } from 'react';
+import { RemoveButton } from '@/components/admin/access-form';
+import { ConfirmForm } from '@/components/portal/confirm';
+import { DataTable } from '@/components/portal/list';
+import { Card } from '@/components/ui/card';
 import { border, inputLook } from '@/components/ui/field';
 
 const labelLook = 'block text-xs font-medium text-slate-700';
@@ -87,6 +93,80 @@ export function Disclosure({ summary, children }: { summary: ReactNode; children
       <summary className="cursor-pointer text-sm font-medium text-accent-text">{summary}</summary>
       <div className="mt-2 rounded-lg border border-slate-200 bg-white p-3">{children}</div>
     </details>
+  );
+}
+
+/** A control's words and, for screen readers, what it acts on. */
+function Named({ label, name }: { label: ReactNode; name: string }) {
+  return (
+    <>
+      {label}
+      <span className="sr-only"> {name}</span>
+    </>
+  );
+}
+
+/** A disclosure whose summary names its row. */
+export function NamedDisclosure({ label, name, children }: { label: string; name: string; children: ReactNode }) {
+  return <Disclosure summary={<Named label={label} name={name} />}>{children}</Disclosure>;
+}
+
+/** The remove button of one item of a row's list (a permission, a holder, a member, a claim), named by what it removes. */
+export function Remove({
+  action,
+  name,
+  labels,
+}: {
+  action: ComponentProps<typeof RemoveButton>['action'];
+  name: string;
+  labels: { remove: string; saving: string };
+}) {
+  return <RemoveButton action={action} label={<Named label={labels.remove} name={name} />} pendingLabel={labels.saving} />;
+}
+
+/** A row's delete control: a disclosure holding the confirmation, both naming the row for screen readers. */
+export function DeleteDisclosure({
+  label,
+  name,
+  action,
+  statement,
+  pendingLabel,
+}: {
+  label: string;
+  name: string;
+  action: ComponentProps<typeof ConfirmForm>['action'];
+  statement: ReactNode;
+  pendingLabel: string;
+}) {
+  const named = <Named label={label} name={name} />;
+  return (
+    <Disclosure summary={named}>
+      <ConfirmForm action={action} statement={statement} submit={named} pendingLabel={pendingLabel} />
+    </Disclosure>
+  );
+}
+
+/** A card holding one table, its caption the card's title; children come under the table (the form that adds a row). */
+export function TableCard({
+  title,
+  description,
+  columns,
+  empty,
+  rows,
+  children,
+}: {
+  title: string;
+  description?: string;
+  columns: string[];
+  empty: string;
+  rows: ReactNode[];
+  children?: ReactNode;
+}) {
+  return (
+    <Card title={title} description={description}>
+      <DataTable caption={title} columns={columns.map((label) => ({ label }))} empty={empty} rows={rows} />
+      {children}
+    </Card>
   );
 }
 

@@ -4,17 +4,15 @@
 import type { Metadata } from 'next';
 import type { ComponentProps, ReactNode } from 'react';
 import { getTranslations } from 'next-intl/server';
-import { AccessForm, RemoveButton } from '@/components/admin/access-form';
-import { ConfirmForm } from '@/components/portal/confirm';
-import { DataTable } from '@/components/portal/list';
+import { AccessForm, type RemoveButton } from '@/components/admin/access-form';
 import { TextLink } from '@/components/ui/button';
-import { Card, PageHeader } from '@/components/ui/card';
+import { PageHeader } from '@/components/ui/card';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { may } from '@/lib/admin-roles/roles';
 import { accessView } from '@/lib/surfaces/portal/authorization';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
 import * as act from './actions';
-import { Check, Disclosure, permissionOptions, Select, TextInput } from './fields';
+import { Check, DeleteDisclosure, Disclosure, NamedDisclosure, permissionOptions, Remove, Select, TableCard, TextInput } from './fields';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
@@ -38,42 +36,17 @@ const NOTICES = [
 
 const cell = 'px-4 py-3 align-top';
 
-/** A control's words and, for screen readers, what it acts on: every row has the same buttons and disclosures. */
-function Named({ label, name }: { label: ReactNode; name: string }) {
-  return (
-    <>
-      {label}
-      <span className="sr-only"> {name}</span>
-    </>
-  );
-}
-
-/** A disclosure whose summary names its row. */
-function NamedDisclosure({ label, name, children }: { label: string; name: string; children: ReactNode }) {
-  return <Disclosure summary={<Named label={label} name={name} />}>{children}</Disclosure>;
-}
-
-/** The remove button of one item of a row's list (a permission, a holder, a member), named by the item and its row. */
-function Remove({ action, name, labels }: { action: ComponentProps<typeof RemoveButton>['action']; name: string; labels: { remove: string; saving: string } }) {
-  return <RemoveButton action={action} label={<Named label={labels.remove} name={name} />} pendingLabel={labels.saving} />;
-}
-
-/**
- * A row's delete control: a disclosure holding the confirmation, both naming the row for screen readers. Its words
- * are the kind's own (`deleteRole`, `deleteRoleStatement`…).
- */
-async function DeleteRow({ kind, name, action }: { kind: 'Api' | 'Role' | 'Group'; name: string; action: ComponentProps<typeof ConfirmForm>['action'] }) {
+/** A row's delete control, in the kind's own words (`deleteRole`, `deleteRoleStatement`…). */
+async function DeleteRow({ kind, name, action }: { kind: 'Api' | 'Role' | 'Group'; name: string; action: ComponentProps<typeof DeleteDisclosure>['action'] }) {
   const t = await getTranslations('admin.access');
-  const named = <Named label={t(`delete${kind}`)} name={name} />;
   return (
-    <Disclosure summary={named}>
-      <ConfirmForm
-        action={action}
-        statement={t.rich(`delete${kind}Statement`, { name, strong: (chunks) => <strong>{chunks}</strong> })}
-        submit={named}
-        pendingLabel={t('deleting')}
-      />
-    </Disclosure>
+    <DeleteDisclosure
+      label={t(`delete${kind}`)}
+      name={name}
+      action={action}
+      statement={t.rich(`delete${kind}Statement`, { name, strong: (chunks) => <strong>{chunks}</strong> })}
+      pendingLabel={t('deleting')}
+    />
   );
 }
 
@@ -85,30 +58,6 @@ function NameCell({ name, description, children }: { name: string; description: 
       {description ? <span className="mt-1 block text-slate-600">{description}</span> : null}
       {children}
     </td>
-  );
-}
-
-/** A card holding one table, its caption the card's title; children come under the table (the form that adds a row). */
-function TableCard({
-  title,
-  description,
-  columns,
-  empty,
-  rows,
-  children,
-}: {
-  title: string;
-  description?: string;
-  columns: string[];
-  empty: string;
-  rows: ReactNode[];
-  children?: ReactNode;
-}) {
-  return (
-    <Card title={title} description={description}>
-      <DataTable caption={title} columns={columns.map((label) => ({ label }))} empty={empty} rows={rows} />
-      {children}
-    </Card>
   );
 }
 

@@ -4,16 +4,14 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { getTranslations } from 'next-intl/server';
-import { AccessForm, RemoveButton } from '@/components/admin/access-form';
-import { ConfirmForm } from '@/components/portal/confirm';
-import { DataTable } from '@/components/portal/list';
+import { AccessForm } from '@/components/admin/access-form';
 import { TextLink } from '@/components/ui/button';
-import { Card, PageHeader } from '@/components/ui/card';
+import { PageHeader } from '@/components/ui/card';
 import { Badge, NoticeFor } from '@/components/ui/notice';
 import { may } from '@/lib/admin-roles/roles';
 import { attributesView } from '@/lib/surfaces/portal/claims';
 import { requireAdmin } from '@/lib/surfaces/portal/session';
-import { Disclosure, Select, TextInput } from '../fields';
+import { DeleteDisclosure, Disclosure, Remove, Select, TableCard, TextInput } from '../fields';
 import { createAttributeAction, deleteAttributeAction, mapClaimAction, unmapClaimAction } from './actions';
 
 export const dynamic = 'force-dynamic';
@@ -39,52 +37,39 @@ export default async function AttributesPage({ searchParams }: { searchParams: P
     gone: { variant: 'error', text: t('notices.gone') },
   } as const;
   const saving = t('saving');
+  const labels = { remove: t('remove'), saving };
 
   return (
     <>
       <PageHeader title={t('title')} description={t('description')} actions={<TextLink href="/admin/access">{t('back')}</TextLink>} />
       <NoticeFor notices={notices} notice={notice} />
       <div className="grid gap-6">
-        <Card title={t('attributes')}>
-          <DataTable
-            caption={t('attributes')}
-            columns={(['attribute', 'type', 'editableBy'] as const).map((c) => ({ label: t(`columns.${c}`) }))}
-            empty={t('noAttributes')}
-            rows={attributes.map((attribute) => (
-              <tr key={attribute.id}>
-                <td className={cell}>
-                  <span className="block font-medium">{attribute.name}</span>
-                  <code className="font-mono text-xs text-slate-600">{attribute.key}</code>
-                  {manage ? (
-                    <Disclosure
-                      summary={
-                        <>
-                          {t('delete')}
-                          <span className="sr-only"> {attribute.key}</span>
-                        </>
-                      }
-                    >
-                      <ConfirmForm
-                        action={deleteAttributeAction.bind(null, attribute.key)}
-                        statement={t.rich('deleteStatement', { key: attribute.key, strong })}
-                        submit={
-                          <>
-                            {t('delete')}
-                            <span className="sr-only"> {attribute.key}</span>
-                          </>
-                        }
-                        pendingLabel={t('deleting')}
-                      />
-                    </Disclosure>
-                  ) : null}
-                </td>
-                <td className={cell}>{t(`types.${attribute.type}`)}</td>
-                <td className={cell}>
-                  {attribute.editableBy === 'user' ? <Badge variant="indigo">{t('editors.user')}</Badge> : <Badge>{t('editors.admin')}</Badge>}
-                </td>
-              </tr>
-            ))}
-          />
+        <TableCard
+          title={t('attributes')}
+          columns={(['attribute', 'type', 'editableBy'] as const).map((c) => t(`columns.${c}`))}
+          empty={t('noAttributes')}
+          rows={attributes.map((attribute) => (
+            <tr key={attribute.id}>
+              <td className={cell}>
+                <span className="block font-medium">{attribute.name}</span>
+                <code className="font-mono text-xs text-slate-600">{attribute.key}</code>
+                {manage ? (
+                  <DeleteDisclosure
+                    label={t('delete')}
+                    name={attribute.key}
+                    action={deleteAttributeAction.bind(null, attribute.key)}
+                    statement={t.rich('deleteStatement', { key: attribute.key, strong })}
+                    pendingLabel={t('deleting')}
+                  />
+                ) : null}
+              </td>
+              <td className={cell}>{t(`types.${attribute.type}`)}</td>
+              <td className={cell}>
+                {attribute.editableBy === 'user' ? <Badge variant="indigo">{t('editors.user')}</Badge> : <Badge>{t('editors.admin')}</Badge>}
+              </td>
+            </tr>
+          ))}
+        >
           {manage ? (
             <Disclosure summary={t('newAttribute')}>
               <AccessForm action={createAttributeAction} submit={t('create')} pendingLabel={saving} variant="primary" inline>
@@ -105,40 +90,29 @@ export default async function AttributesPage({ searchParams }: { searchParams: P
               </AccessForm>
             </Disclosure>
           ) : null}
-        </Card>
+        </TableCard>
 
-        <Card title={t('mappings')} description={t('mappingsDescription')}>
-          <DataTable
-            caption={t('mappings')}
-            columns={(['client', 'claim', 'attribute'] as const).map((c) => ({ label: t(`columns.${c}`) }))}
-            empty={t('noMappings')}
-            rows={mappings.map((mapping) => (
-              <tr key={`${mapping.clientId} ${mapping.claim}`}>
-                <td className={cell}>
-                  <span className="block font-medium">{clientName.get(mapping.clientId) ?? mapping.clientId}</span>
-                  <code className="font-mono text-xs break-all text-slate-600">{mapping.clientId}</code>
-                </td>
-                <td className={cell}>
-                  <code className="font-mono text-xs break-all">{mapping.claim}</code>{' '}
-                  {manage ? (
-                    <RemoveButton
-                      action={unmapClaimAction.bind(null, mapping.clientId, mapping.claim)}
-                      label={
-                        <>
-                          {t('remove')}
-                          <span className="sr-only"> {mapping.claim}</span>
-                        </>
-                      }
-                      pendingLabel={saving}
-                    />
-                  ) : null}
-                </td>
-                <td className={cell}>
-                  <code className="font-mono text-xs">{mapping.attribute}</code>
-                </td>
-              </tr>
-            ))}
-          />
+        <TableCard
+          title={t('mappings')}
+          description={t('mappingsDescription')}
+          columns={(['client', 'claim', 'attribute'] as const).map((c) => t(`columns.${c}`))}
+          empty={t('noMappings')}
+          rows={mappings.map((mapping) => (
+            <tr key={`${mapping.clientId} ${mapping.claim}`}>
+              <td className={cell}>
+                <span className="block font-medium">{clientName.get(mapping.clientId) ?? mapping.clientId}</span>
+                <code className="font-mono text-xs break-all text-slate-600">{mapping.clientId}</code>
+              </td>
+              <td className={cell}>
+                <code className="font-mono text-xs break-all">{mapping.claim}</code>{' '}
+                {manage ? <Remove action={unmapClaimAction.bind(null, mapping.clientId, mapping.claim)} name={mapping.claim} labels={labels} /> : null}
+              </td>
+              <td className={cell}>
+                <code className="font-mono text-xs">{mapping.attribute}</code>
+              </td>
+            </tr>
+          ))}
+        >
           {manage && attributes.length && clients.length ? (
             <Disclosure summary={t('newMapping')}>
               <AccessForm action={mapClaimAction} submit={t('map')} pendingLabel={saving} variant="primary" inline>
@@ -158,7 +132,7 @@ export default async function AttributesPage({ searchParams }: { searchParams: P
               </AccessForm>
             </Disclosure>
           ) : null}
-        </Card>
+        </TableCard>
       </div>
     </>
   );
