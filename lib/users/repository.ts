@@ -191,6 +191,9 @@ export async function findUsernameClashes(db: Database): Promise<string[][]> {
 
 const accountQuery = `SELECT ${columnList<User>(accountFields)} FROM users WHERE id = ?`;
 
+/** The read cache's key of the account behind a `sub` (lib/db/read-cache.ts): forget it after a write it does not see. */
+export const accountCacheKey = (id: string) => `Account:${id}`;
+
 /** The account behind a `sub`, for claims and token issuance (hot path: raw driver). */
 export async function findAccount(db: Database, id: string): Promise<AccountRecord | undefined> {
   const row = await db.sql.one<RawRow<User, (typeof accountFields)[number]>>(accountQuery, [id]);
