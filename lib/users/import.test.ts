@@ -9,7 +9,7 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
 import { auditEventsFor, BY_CLI } from '../audit/log.ts';
 import { createGroup } from '../authorization/manage.ts';
-import { testDatabases } from '../db/testing.ts';
+import { dropRefusal, refuseInserts, testDatabases } from '../db/testing.ts';
 import { authenticate } from '../sign-in/authentication.ts';
 import { testContext } from '../testing.ts';
 import type { Database } from '../db/database.ts';
@@ -85,20 +85,6 @@ async function hashedLines(password: string, t: string) {
 async function freshEndpoint(db: Database) {
   for (const endpoint of await listEndpoints(db)) await deleteEndpoint(db, endpoint.id);
   return createEndpoint(db, { url: 'http://127.0.0.1:9/hooks', events: ['user.created', 'user.updated'] });
-}
-
-/** A trigger that aborts inserts into `table` where `when` holds: a write failing inside a transaction, in either database. */
-async function refuseInserts(db: Database, name: string, table: string, when: string) {
-  if (db.sql.kind === 'sqlite') {
-    await db.sql.run(`CREATE TRIGGER refuse_${name} BEFORE INSERT ON ${table} WHEN ${when} BEGIN SELECT RAISE(ABORT, 'refused'); END`);
-    return;
-  }
-  await db.sql.run(`CREATE FUNCTION refuse_${name}() RETURNS trigger AS $body$ BEGIN RAISE EXCEPTION 'refused'; END $body$ LANGUAGE plpgsql`);
-  await db.sql.run(`CREATE TRIGGER refuse_${name} BEFORE INSERT ON ${table} FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION refuse_${name}()`);
-}
-
-async function dropRefusal(db: Database, name: string, table: string) {
-  await db.sql.run(db.sql.kind === 'sqlite' ? `DROP TRIGGER refuse_${name}` : `DROP TRIGGER refuse_${name} ON ${table}`);
 }
 
 for (const storage of testDatabases('user-import')) {
