@@ -28,6 +28,10 @@ const picked = (files: string[]) => (fileParts.length === 0 ? files : files.filt
 // 1.5 s of user + system time), paid by every test process. Node strips types by default from 22.18 and 23.6; an
 // older 22 is told to. (tsconfig.json's erasableSyntaxOnly keeps the sources within what stripping can run.)
 if (!process.features.typescript) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --experimental-strip-types`.trim();
+// Every process of the run (about 190 protocol test processes, the unit files', every server and instance, each
+// loading the same modules and Next's server bundles) keeps V8's compiled code in one cache (Node's module compile
+// cache, checked against each file's contents), so only the first to load a module compiles it.
+process.env.NODE_COMPILE_CACHE ??= resolvePath('node_modules', '.cache', 'node-compile-cache');
 /**
  * The run builds into its own folder and starts every server on it (scripts/server.mjs, `next start`
  * and the instances the protocol tests start, which inherit this environment), never into `.next`,
@@ -436,12 +440,17 @@ type Setup = 'sqlite' | 'next' | 'postgres' | 'redis';
 /**
  * Where a protocol test file runs, as its `// runs-on:` line near the top says: only where what it
  * proves can differ. `once`: neither the store nor the mount changes it; `mounts`: the mount may, the
- * store cannot; `stores`: the store (and Redis) may, the mount cannot; `everywhere` (also a file with
- * no such line, so a new file runs in every setup until it says otherwise).
+ * store cannot; `stores`: the store (and Redis) may, the mount cannot; `databases`: the database may,
+ * and Redis cannot: what the file proves is kept in the database (people, clients, keys, the audit log,
+ * the webhooks' outbox, sealed rows, the schema), and what Redis holds under REDIS_URL (interactions,
+ * codes, access tokens, the throttle's counters: lib/db/artifacts.ts REDIS_MODELS) it only passes
+ * through on the way, as every `stores` and `everywhere` file does on the Redis run; `everywhere` (also
+ * a file with no such line, so a new file runs in every setup until it says otherwise).
  */
 const RUNS_ON: Record<string, Setup[]> = {
   once: ['sqlite'],
   mounts: ['sqlite', 'next'],
+  databases: ['sqlite', 'postgres'],
   stores: ['sqlite', 'postgres', 'redis'],
   everywhere: ['sqlite', 'next', 'postgres', 'redis'],
 };

@@ -10,7 +10,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { authorizationRequest, basic, makeClient, makeUser, post } from '../support/fixtures.ts';
-import { alert, gatehouseLogin, portalSignOut, screenshots, status } from '../support/pages.ts';
+import { alert, callbackReached, gatehouseLogin, portalSignOut, screenshots, status } from '../support/pages.ts';
 import { linkIn, mailApi, nextMail } from '../support/mail.ts';
 
 type User = Awaited<ReturnType<typeof makeUser>>;
@@ -33,15 +33,15 @@ async function connectApp(page: Page, client: Client) {
   const { config, verifier, state, url } = await authorizationRequest(client, { scope: 'openid profile offline_access', prompt: 'consent' });
   await page.goto(url.href);
   await expect(page.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
-  // The client's callback is answered here, so the navigation ends on a page
-  // instead of a network error that could still be landing when the test
-  // navigates on (it raced the next page.goto without JavaScript).
-  const callbackUrl = /^http:\/\/127\.0\.0\.1:9\/callback\?/;
-  await page.route(callbackUrl, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'callback' }));
-  const callback = page.waitForRequest(callbackUrl);
+  // The error page at the unanswered callback is awaited (callbackReached): it raced the next page.goto without
+  // JavaScript. (Answering the callback with page.route worked in Chromium, not in its headless shell, which
+  // refuses the unsafe port 9 before any route sees the request.)
+  const callback = page.waitForRequest(/^http:\/\/127\.0\.0\.1:9\/callback\?/);
   await page.getByRole('button', { name: 'Allow' }).click();
-  await page.waitForURL(callbackUrl);
-  const tokens = await oidc.authorizationCodeGrant(config, new URL((await callback).url()), { pkceCodeVerifier: verifier, expectedState: state });
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(await callbackReached(page, callback)), {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+  });
   return { config, tokens };
 }
 

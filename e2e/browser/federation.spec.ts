@@ -17,7 +17,7 @@ import { insertIdentity } from '../../lib/federation/repository.ts';
 import { setVerifiedEmail } from '../../lib/users/repository.ts';
 import { describeFindings, type Finding, wcagFindings } from '../support/axe.ts';
 import { authorizationRequest, baseUrl, databaseUrl, makeClient, makeUser } from '../support/fixtures.ts';
-import { gatehouseLogin, screenshots } from '../support/pages.ts';
+import { callbackReached, gatehouseLogin, screenshots } from '../support/pages.ts';
 import { asAdmin } from '../support/signed-in.ts';
 import { startBareProvider, type UpstreamAccount } from '../support/upstreams.ts';
 
@@ -117,7 +117,7 @@ test('the button, the upstream and back signed in; identifier-first by email dom
   await button.click();
   const callback = page.waitForRequest(callbackPattern);
   await atUpstream(page, login);
-  const claims = await claimsOf(flow, (await callback).url());
+  const claims = await claimsOf(flow, await callbackReached(page, callback));
   expect(claims.amr).toContain('fed');
   expect(claims.acr).toBe('urn:gatehouse:acr:federated');
 
@@ -156,7 +156,7 @@ test('an existing account is linked after its password, then unlinked in /accoun
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  expect((await claimsOf(flow, (await callback).url())).sub).toBe(user.id);
+  expect((await claimsOf(flow, await callbackReached(page, callback))).sub).toBe(user.id);
 
   // From then on the upstream alone signs them in.
   const again = await authorizationRequest(client, { prompt: 'login' });
@@ -164,7 +164,7 @@ test('an existing account is linked after its password, then unlinked in /accoun
   const next = page.waitForRequest(callbackPattern);
   await page.getByRole('button', { name: `Continue with ${displayName}` }).click();
   await atUpstream(page, login);
-  expect((await claimsOf(again, (await next).url())).sub).toBe(user.id);
+  expect((await claimsOf(again, await callbackReached(page, next))).sub).toBe(user.id);
 
   await accountSecurity(page, { user });
   await page.getByRole('button', { name: `Unlink ${displayName}` }).click();

@@ -14,7 +14,7 @@ import * as oidc from 'openid-client';
 import { database } from '../../lib/db/database.ts';
 import { authorizationRequest, databaseUrl, makeClient } from '../support/fixtures.ts';
 import { linkIn, mailApi, nextMail, refuseMail } from '../support/mail.ts';
-import { alert, screenshots, status } from '../support/pages.ts';
+import { alert, callbackReached, screenshots, status } from '../support/pages.ts';
 
 const shoot = screenshots('sign-up');
 const callbackPattern = /^http:\/\/127\.0\.0\.1:9\/callback\?/;
@@ -80,7 +80,7 @@ async function continueToApp(page: Page, client: Client, flow: Awaited<ReturnTyp
   await expect(page.getByRole('heading', { name: `Allow ${client.name}?` })).toBeVisible();
   const callback = page.waitForRequest(callbackPattern);
   await page.getByRole('button', { name: 'Allow' }).click();
-  const url = new URL((await callback).url());
+  const url = new URL(await callbackReached(page, callback));
   expect(url.searchParams.get('code')).toBeTruthy();
   const tokens = await oidc.authorizationCodeGrant(flow.config, url, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
   const claims = tokens.claims();

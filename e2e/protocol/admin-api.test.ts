@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // The admin JSON API over HTTP: who may call it (admin-API client tokens, the portal session), what it does, how it fails.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

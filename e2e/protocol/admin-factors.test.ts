@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // Two-step verification in the admin API: one user's `second_factor` (never a secret or code), and
 // DELETE /api/admin/users/{id}/second-factors for a person whose authenticator is lost.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // What the protocol endpoints leave in the audit log: sign-ins, consent and token revocations, with the caller's address.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // Two instances making their first start together on an empty PostgreSQL schema (a deployment's
 // replicas started at once): both serve, the schema is migrated once, and one current signing key per
 // algorithm is created, not one per instance (the extra one used to stay in the JWKS for about 65
@@ -12,11 +12,7 @@ import { listSigningKeyInfo } from '../../lib/keys/repository.ts';
 import { isolatedDatabase, startServer } from '../support/server.ts';
 
 const own = isolatedDatabase('first-start');
-const skip = own.url.startsWith('file:')
-  ? 'runs on the PostgreSQL run'
-  : process.env.GATEHOUSE_TEST_MOUNT === 'next' || process.env.REDIS_URL
-    ? "runs on npm start's server, without Redis"
-    : false;
+const skip = own.url.startsWith('file:') ? 'runs on the PostgreSQL run' : false;
 after(async () => {
   await closeDatabase(own.url);
   await own.drop();

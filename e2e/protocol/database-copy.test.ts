@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // alone: probes every value the database holds within an authorization code's 60 s: other files' rows would make it outlive the code
 // A copy of the database is not a takeover: everything stored in it, read row by
 // row, signs nothing, decrypts nothing, and is accepted as no token, code,

@@ -4,9 +4,6 @@
 // throttled and spend the mail; a name without an account gets the same answer; and the code is one factor only:
 // an account with TOTP is asked for it after the code, and SECOND_FACTOR_REQUIRED refuses an account without one.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
@@ -19,7 +16,7 @@ import { testContext } from '../../lib/testing.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, baseUrl, makeClient, makeUser, redirectUri } from '../support/fixtures.ts';
 import { mailApi, mailCount, nextMail } from '../support/mail.ts';
-import { startInstance } from '../support/server.ts';
+import { isolatedDatabase, startInstance } from '../support/server.ts';
 
 const smtpUrl = process.env.GATEHOUSE_TEST_SMTP_URL;
 const needsMail = { skip: mailApi && smtpUrl ? false : 'needs the test run’s SMTP server (scripts/test.ts)' };
@@ -42,10 +39,13 @@ interface Own {
   user(options?: { verified?: boolean; totp?: boolean }): Promise<{ id: string; username: string; email: string; totpSecret?: string }>;
 }
 
-/** An instance of its own (its own database and throttle counters) with EMAIL_SIGN_IN_CODES=on and these settings. */
+/**
+ * An instance of its own (its own database and throttle counters) with EMAIL_SIGN_IN_CODES=on and these settings, on a
+ * database of the run's kind (a SQLite file, or a PostgreSQL schema of its own: the PostgreSQL runs used to start it on
+ * SQLite too, repeating the SQLite run's facts).
+ */
 async function ownInstance(settings: Record<string, string>, use: (own: Own) => Promise<void>) {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-email-codes-'));
-  const url = `file:${join(dir, 'own.db')}`;
+  const { url, drop } = isolatedDatabase('email_codes');
   const instance = await startInstance({ DATABASE_URL: url, SMTP_URL: smtpUrl!, EMAIL_SIGN_IN_CODES: 'on', ...settings });
   const db = database(url);
   try {
@@ -69,13 +69,15 @@ async function ownInstance(settings: Record<string, string>, use: (own: Own) => 
         let totpSecret: string | undefined;
         if (totp) {
           // As e2e/support/fixtures.ts enrolTotp, on this instance's database.
-          const ctx = { ...testContext(db), now: Date.now };
+          // One instant for the code and its check, as enrolTotp's: a step boundary between them refused the code.
+          const at = Date.now();
+          const ctx = { ...testContext(db), now: () => at };
           const holder = { id: user.id, username };
           await beginTotpEnrolment(ctx, holder);
           const pending = await twoStepStatus(ctx, holder);
           assert.equal(pending.status, 'pending');
           const form = new FormData();
-          form.append('code', totpCode(pending.secret, Date.now() - TOTP_PERIOD * 1000));
+          form.append('code', totpCode(pending.secret, at - TOTP_PERIOD * 1000));
           assert.equal((await confirmTotpEnrolment(ctx, holder, form)).status, 'codes');
           totpSecret = pending.secret;
         }
@@ -85,7 +87,7 @@ async function ownInstance(settings: Record<string, string>, use: (own: Own) => 
   } finally {
     await instance.stop();
     await closeDatabase(url);
-    rmSync(dir, { recursive: true, force: true });
+    await drop();
   }
 }
 

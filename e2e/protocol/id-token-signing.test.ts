@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // Each client's ID tokens are signed with its own id_token_signed_response_alg (OIDC Dynamic Client
 // Registration §2): ES256 for new clients, RS256 for relying parties that verify nothing else.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // Invitations and verification links over the admin API, with the mails read back from the test run's SMTP server:
 // "invite": true creates a user without a password and mails the link; POST .../invitation replaces it; a mail
 // server that is down leaves the user invited and a resend works; a user created with a password gets the verification link, and so does a new address set by PATCH.

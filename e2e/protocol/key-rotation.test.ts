@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // alone: retires a signing key of the shared database: ID tokens other files are verifying at that moment would fail
 // Signing key rotation, end to end: a relying party (openid-client, checking ID token signatures
 // against its cached JWKS) keeps verifying across a rotation; a retired key leaves the JWKS at once

@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // The standard profile claims and the admins' custom attributes reach apps (issue 25, Claims): given_name,
 // family_name, picture, locale and zoneinfo under `profile`, the phone number under `phone`, at userinfo (the ID
 // token of a code flow carries scope claims only when its access token is for an API: oidc-provider's

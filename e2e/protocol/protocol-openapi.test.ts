@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // The protocol endpoints' OpenAPI document (GET /api/protocol/openapi.json, lib/surfaces/admin-api/protocol-openapi.ts)
 // against the running server: on an instance with every protocol feature and registration by token on, each
 // documented operation and status is provoked, and the answer has that status, that media type, and a body its

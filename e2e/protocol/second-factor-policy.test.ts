@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // SECOND_FACTOR_REQUIRED at its default (admins), over HTTP: an admin without a second factor gets no code for an
 // app, is told to set one up, and may still sign in to the portal, which sends them to do it.
 import assert from 'node:assert/strict';

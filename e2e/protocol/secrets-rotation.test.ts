@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // Rotating SECRETS_KEY (README, "Rotating SECRETS_KEY"), end to end on an instance of its own:
 // started with key A, a relying party gets tokens, a person signs in, another turns TOTP on; restarted
 // with `B,A`, every sealed row is re-encrypted under B at start; restarted with `B` alone, the same

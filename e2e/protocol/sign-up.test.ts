@@ -6,16 +6,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import * as oidc from 'openid-client';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { closeDatabase, database } from '../../lib/db/database.ts';
 import { auditEventsFor } from '../../lib/audit/log.ts';
 import { registerClient } from '../../lib/clients/manage.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { authorizationRequest, authorizeQuery, baseUrl, databaseUrl, makeClient, pkce, redirectUri } from '../support/fixtures.ts';
 import { mailApi, mailCount, nextMail } from '../support/mail.ts';
-import { startInstance } from '../support/server.ts';
+import { isolatedDatabase, startInstance } from '../support/server.ts';
 
 const smtpUrl = process.env.GATEHOUSE_TEST_SMTP_URL;
 const needsMail = { skip: mailApi && smtpUrl ? false : 'needs the test run’s SMTP server (scripts/test.ts)' };
@@ -83,17 +80,17 @@ const signUpFields = (person: ReturnType<typeof newPerson>, overrides: Record<st
  * `use` gets a browser on the sign-in page of a new client's authorization request there.
  */
 async function ownInstance(settings: Record<string, string>, use: (page: Awaited<ReturnType<typeof openRequest>>, origin: string) => Promise<void>) {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-sign-up-'));
-  const url = `file:${join(dir, 'own.db')}`;
+  // A database of the run's kind: on SQLite, the PostgreSQL runs repeated the SQLite run's facts.
+  const { url, drop } = isolatedDatabase('sign_up');
   const instance = await startInstance({ DATABASE_URL: url, SMTP_URL: smtpUrl!, ...settings });
   try {
     const { client } = await registerClient(database(url), { name: 'Own', redirectUris: [redirectUri] });
     const { challenge } = await pkce();
     await use(await openRequest(instance.url, `/oauth/authorize?${authorizeQuery(client, challenge)}`), instance.url);
   } finally {
-    instance.stop();
+    await instance.stop();
     await closeDatabase(url);
-    rmSync(dir, { recursive: true, force: true });
+    await drop();
   }
 }
 

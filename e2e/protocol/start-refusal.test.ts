@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // A start refused for a setting changes nothing (README, *Upgrades* and *Secrets and backups*): it is
 // checked before the first migration. On PostgreSQL without SECRETS_KEY, `npm start` exits naming the
 // setting and the schema stays empty (every migration used to run first, then the start refused: in a
@@ -18,7 +18,6 @@ import { isolatedDatabase, spawnServer, startServer, type ServerProcess } from '
 
 const own = isolatedDatabase('start-refusal');
 const sqlite = own.url.startsWith('file:');
-const npmStartOnly = process.env.GATEHOUSE_TEST_MOUNT === 'next' || process.env.REDIS_URL ? "runs on npm start's server, without Redis" : false;
 after(() => own.drop());
 
 /** Waits for the server to exit (a refused start does, within seconds); kills it and fails otherwise. */
@@ -30,7 +29,7 @@ async function exitOf(server: ServerProcess) {
 }
 
 test('PostgreSQL without SECRETS_KEY: the start exits naming SECRETS_KEY, and the new schema stays empty', {
-  skip: sqlite ? 'runs on the PostgreSQL run' : npmStartOnly,
+  skip: sqlite ? 'runs on the PostgreSQL run' : false,
 }, async () => {
   const server = await spawnServer({ DATABASE_URL: own.url, SECRETS_KEY: '', METRICS_PORT: '' }, { mount: 'server', host: '127.0.0.1' });
   const exit = await exitOf(server);
@@ -51,7 +50,7 @@ test('PostgreSQL without SECRETS_KEY: the start exits naming SECRETS_KEY, and th
 });
 
 test('SQLite with sealed values and its key file gone: the start refuses, naming the file to restore and its key id, and makes no key file', {
-  skip: sqlite ? npmStartOnly : 'runs on the SQLite run',
+  skip: sqlite ? false : 'runs on the SQLite run',
 }, async () => {
   const file = own.url.slice('file:'.length);
   const keyFile = keyFilePath(file);

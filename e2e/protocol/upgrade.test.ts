@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // An upgrade as an operator makes one (README, *Upgrades*): a database the previous release left
 // (every migration but the newest, with a person, two clients and tokens in it), then `npm start` of
 // the current code on it, which migrates before it serves. It is ready, logs each migration and data
@@ -22,10 +22,6 @@ import { freePort, isolatedDatabase, spawnServer, untilReady } from '../support/
 
 const own = isolatedDatabase('upgrade');
 const kind: DatabaseKind = own.url.startsWith('file:') ? 'sqlite' : 'postgresql';
-const skip =
-  process.env.GATEHOUSE_TEST_MOUNT === 'next' || process.env.REDIS_URL
-    ? "runs on the SQLite and PostgreSQL runs of npm start's server: the other runs start the same server on the same schema"
-    : false;
 const migrations = migrationFolders(kind);
 
 after(async () => {
@@ -57,7 +53,6 @@ function logLines(output: string): Record<string, unknown>[] {
 }
 
 test(`${kind}: npm start upgrades a database of the previous release, logs each migration, and everything from before works`, {
-  skip,
   timeout: 180_000,
 }, async (t) => {
   const { newest } = await migrateAsPreviousRelease(own.url);

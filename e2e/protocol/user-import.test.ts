@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // Importing people through the admin API with hashes the real tools made (bcrypt from bcryptjs, argon2i from
 // @node-rs/argon2, scrypt from node:crypto, a Keycloak realm export's PBKDF2-SHA512 credential), then signing
 // in through openid-client with the original passwords; the export holds no hash and imports again.

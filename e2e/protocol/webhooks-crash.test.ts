@@ -1,4 +1,4 @@
-// runs-on: stores
+// runs-on: databases
 // Webhooks survive what the issue (27) says they survive, end to end on an instance of npm start's server of this
 // file's own, on a database of its own, with a receiver in this test that verifies every delivery with the Standard
 // Webhooks library:
@@ -20,11 +20,6 @@ import { closeDatabase, database } from '../../lib/db/database.ts';
 import type { ApiAnswer } from '../support/admin-api.ts';
 import { basic } from '../support/fixtures.ts';
 import { freePort, isolatedDatabase, type ServerProcess, startServer } from '../support/server.ts';
-
-const skip =
-  process.env.GATEHOUSE_TEST_MOUNT === 'next' || process.env.REDIS_URL
-    ? "runs on npm start's server on SQLite and on PostgreSQL (the outbox is in the database, never in Redis)"
-    : false;
 
 /** The shortest claim the settings allow: how long a delivery that was in flight at the kill waits before it goes again. */
 const LEASE_SECONDS = 15;
@@ -191,7 +186,6 @@ async function deliveries(endpointId: string): Promise<Array<{ id: string; subje
 }
 
 before(async () => {
-  if (skip) return;
   db = isolatedDatabase('webhooks-crash');
   port = await freePort();
   server = await startGatehouse();
@@ -215,9 +209,7 @@ after(async () => {
   }
 });
 
-test('killed with SIGKILL mid-delivery and started again on the same database: every event arrives, verified, in order per person; repeats carry the same webhook-id', {
-  skip,
-}, async () => {
+test('killed with SIGKILL mid-delivery and started again on the same database: every event arrives, verified, in order per person; repeats carry the same webhook-id', async () => {
   const receiver = new Receiver();
   receivers.push(receiver);
   await receiver.up();
@@ -280,7 +272,7 @@ test('killed with SIGKILL mid-delivery and started again on the same database: e
   assert.ok(receiver.taken.length >= 12);
 });
 
-test('a receiver that answers 503 for a while gets every event once it answers again, in order per person', { skip }, async () => {
+test('a receiver that answers 503 for a while gets every event once it answers again, in order per person', async () => {
   const receiver = new Receiver();
   receivers.push(receiver);
   await receiver.up();

@@ -158,13 +158,16 @@ export async function signIn(client: TestClient, scope = 'openid') {
  * current one is unused): its secret, to compute codes with, and the recovery codes shown once.
  */
 export async function enrolTotp(user: { id: string; username: string }): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const ctx = { ...testContext(database(databaseUrl)), now: Date.now };
+  // One instant for the code and its check: with the clock running, a step's boundary falling between the two
+  // (a busy machine's hundreds of milliseconds) made the previous step's code two steps old, and refused.
+  const at = Date.now();
+  const ctx = { ...testContext(database(databaseUrl)), now: () => at };
   const holder = { id: user.id, username: user.username };
   await beginTotpEnrolment(ctx, holder);
   const pending = await twoStepStatus(ctx, holder);
   if (pending.status !== 'pending') throw new Error(`enrolTotp: no pending set-up (${pending.status})`);
   const form = new FormData();
-  form.append('code', totpCode(pending.secret, Date.now() - TOTP_PERIOD * 1000));
+  form.append('code', totpCode(pending.secret, at - TOTP_PERIOD * 1000));
   const confirmed = await confirmTotpEnrolment(ctx, holder, form);
   if (confirmed.status !== 'codes') throw new Error(`enrolTotp: the first code was refused (${confirmed.status})`);
   return { secret: pending.secret, recoveryCodes: confirmed.recoveryCodes };

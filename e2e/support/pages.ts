@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import { TOTP_PERIOD, timeStep, totpCode } from '../../lib/factors/totp.ts';
 import { makeUser } from './fixtures.ts';
 
@@ -123,4 +123,15 @@ export async function auditorSeesTokensOnly(page: Page, path: string, heading: s
   await expect(page.getByRole('heading', { name: heading })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Issue token' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+}
+
+/**
+ * The URL the browser was sent to at the app's callback (`request`, from page.waitForRequest before the step that
+ * sends it there). Nothing listens at the test apps' callback (127.0.0.1:9, a port Chromium refuses), so Chromium's
+ * error page follows; it is awaited here so that it cannot land during, and cut short, the page's next navigation.
+ */
+export async function callbackReached(page: Page, request: Promise<Request>): Promise<string> {
+  const url = (await request).url();
+  await page.waitForURL(/^chrome-error:/);
+  return url;
 }
