@@ -196,3 +196,45 @@ test('a receiver that is down and comes back gets every event, in order per pers
   );
   assert.deepEqual(receiver.refused, []);
 });
+
+test('people imported over the API raise one signed user.created each, a change a user.updated, and a run that changes nothing none', async () => {
+  const receiver = new Receiver(await freePort());
+  receivers.push(receiver);
+  await receiver.up();
+  const endpointId = await register(receiver, ['user.created', 'user.updated']);
+  const tag = randomBytes(4).toString('hex');
+  const people = Array.from({ length: 4 }, (_, i) => ({ external_id: `imp-${i}-${tag}`, username: `imp-${i}-${tag}`, email: `imp-${i}-${tag}@example.test` }));
+  const importing = async (lines: object[], query = '') => {
+    const answer = await api('POST', `/api/admin/users/import${query}`, {
+      token,
+      raw: `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body as { created: number; updated: number; unchanged: number };
+  };
+  const imported = () => receiver.events.filter((event) => event.data.user?.username.endsWith(tag));
+
+  assert.equal((await importing(people, '?dry_run=true')).created, 4);
+  assert.equal((await importing(people)).created, 4);
+  await receiver.until('a user.created per imported person', () => imported().length >= 4);
+  const created = imported();
+  assert.deepEqual(
+    created.map((event) => [event.type, event.data.action, event.data.user?.username]).sort(),
+    people.map((person) => ['user.created', 'user.created', person.username]).sort(),
+    'one each, none for the dry run',
+  );
+  assert.match(created[0].data.actor?.username ?? '', /^client:/, 'the admin-API client imported them');
+  assert.equal(created[0].data.details.imported, true);
+  assert.equal(new Set(created.map((event) => event.id)).size, 4);
+
+  assert.equal((await importing(people)).unchanged, 4);
+  assert.equal((await importing([{ ...people[1], name: 'Renamed' }])).updated, 1);
+  await receiver.until('the update', () => imported().length >= 5);
+  const [update] = imported().slice(4);
+  assert.deepEqual([update.type, update.data.user?.username, update.data.details], ['user.updated', people[1].username, { changed: ['name'] }]);
+  // Everything queued has been sent by now (one subject's events go in order; the update came last): nothing else for them.
+  const { body } = await api('GET', `/api/admin/webhooks/${endpointId}/deliveries?per_page=100`, { token });
+  assert.equal((body.data as unknown[]).length, 5, 'the unchanged run queued nothing');
+  assert.deepEqual(receiver.refused, []);
+});

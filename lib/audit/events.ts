@@ -170,12 +170,16 @@ export const auditDetailsSchemas = {
   'client.deleted': z.strictObject({ revokedArtifacts: z.number().int().min(0).optional() }),
   /** That a secret was rotated, never the secret. */
   'client.secret_rotated': z.strictObject({}),
-  /** `invited`: without a password, which the person chooses with their invitation link (lib/users/invitations.ts). */
+  /**
+   * `invited`: without a password, which the person chooses with their invitation link (lib/users/invitations.ts);
+   * `imported`: by an import (lib/users/import.ts), whose run has its own entry (`users.imported`).
+   */
   'user.created': z.strictObject({
     role,
     email: z.string().max(254).nullable().optional(),
     generated: z.boolean().optional(),
     invited: z.boolean().optional(),
+    imported: z.literal(true).optional(),
   }),
   /** An invitation link was mailed to `email` (`resent`: a new one replacing the earlier); never the link. */
   'user.invited': z.strictObject({ email: z.string().max(254), resent: z.boolean().optional() }),

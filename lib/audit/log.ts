@@ -11,7 +11,8 @@
 import { z } from 'zod';
 import { namedIssues } from '../platform/errors.ts';
 import { pageRange, pageWindow } from '../platform/paging.ts';
-import { insertAuditEvent, listAuditEvents, type AuditEventRecord } from './repository.ts';
+import { appendAuditEvents, listAuditEvents, placeAuditEvent, type AuditEventRecord, type AuditEventRow, type PlacedAuditEventRow } from './repository.ts';
+import type { Statement } from '../db/sql.ts';
 import type { Database } from '../db/database.ts';
 import { auditActions, auditDetailsSchemas, CLIENT_ACTOR_PREFIX, isAuditAction, type AuditAction, type AuditDetails, type AuditTargetType } from './events.ts';
 import type { RequestContext } from '../platform/request-context.ts';
@@ -164,72 +165,86 @@ export function recordSelfAudit<A extends AuditAction>(
   return recordAudit(db, { action, actor: person, target: { type: 'user', id: person.id, label: person.username }, context, details } as AuditEvent<A>);
 }
 
+/** An event as its entry's row: actor and target as columns, details checked and sanitized, capped lengths. */
+function auditRow(db: Database, event: AuditEvent): AuditEventRow & { action: AuditAction } {
+  const action = event?.action;
+  if (!isAuditAction(action)) throw new Error('unknown action');
+  return {
+    action,
+    actorId: event.actor?.id ?? null,
+    actorUsername: cap(event.actor?.username, 200),
+    // The admin role used (an admin action, lib/admin-roles): only a known one is stored.
+    actorRole: isAdminRole(event.actor?.role) ? event.actor.role : null,
+    targetType: event.target?.type ?? null,
+    targetId: cap(event.target?.id, 200),
+    targetLabel: cap(event.target?.label, 200),
+    ip: cap(event.context?.ip, 64),
+    userAgent: cap(event.context?.userAgent, 512),
+    details: detailsJson(db, action, event.details),
+  };
+}
+
 /**
- * The webhook outbox's rows for the entry (lib/webhooks/outbox.ts), committed with it so an event is never
- * recorded and then not sent. Built from the entry as stored: its details already sanitized. Reading the
- * endpoints may fail; the entry is then recorded alone, and the failure logged.
+ * The webhook outbox's rows for the entries (lib/webhooks/outbox.ts), committed with them so an event is never
+ * recorded and then not sent. Built from the entries as stored: their details already sanitized.
  */
-async function webhookWrites(
-  db: Database,
-  row: {
-    action: AuditAction;
-    at: Date;
-    actorId: string | null;
-    actorUsername: string | null;
-    targetType: string | null;
-    targetId: string | null;
-    targetLabel: string | null;
-    details: string;
-  },
-) {
-  try {
-    return await outboxWritesFor(db, {
-      action: row.action,
+function webhookWrites(db: Database, rows: PlacedAuditEventRow[]) {
+  return outboxWritesFor(
+    db,
+    rows.map((row) => ({
+      action: row.action as AuditAction,
       at: row.at,
       actor: row.actorId || row.actorUsername ? { id: row.actorId, username: row.actorUsername } : null,
       target: row.targetType ? { type: row.targetType, id: row.targetId, label: row.targetLabel } : null,
       details: JSON.parse(row.details) as Record<string, unknown>,
-    });
-  } catch (error) {
-    const e = error as { name?: string; code?: string };
-    db.log.error(`webhooks: could not queue ${row.action}: ${e?.name ?? 'Error'}${e?.code ? ` ${e.code}` : ''}`);
-    return undefined;
-  }
+    })),
+  );
 }
+
+const failureName = (error: unknown) => {
+  const e = error as { name?: string; code?: string };
+  return `${e?.name ?? 'Error'}${e?.code ? ` ${e.code}` : ''}`;
+};
 
 /** Records one event. Never throws; resolves once the entry is written (or could not be). */
 export async function recordAudit<A extends AuditAction>(db: Database, event: AuditEvent<A>): Promise<void> {
   const action = event?.action;
   try {
-    if (!isAuditAction(action)) throw new Error('unknown action');
-    const row = {
-      action,
-      at: new Date(),
-      actorId: event.actor?.id ?? null,
-      actorUsername: cap(event.actor?.username, 200),
-      // The admin role used (an admin action, lib/admin-roles): only a known one is stored.
-      actorRole: isAdminRole(event.actor?.role) ? event.actor.role : null,
-      targetType: event.target?.type ?? null,
-      targetId: cap(event.target?.id, 200),
-      targetLabel: cap(event.target?.label, 200),
-      ip: cap(event.context?.ip, 64),
-      userAgent: cap(event.context?.userAgent, 512),
-      details: detailsJson(db, action, event.details),
-    };
-    const alongside = await webhookWrites(db, row);
+    const row = placeAuditEvent(auditRow(db, event));
+    // Reading the endpoints may fail: the entry is then recorded alone, and the failure logged.
+    const alongside = await webhookWrites(db, [row]).catch((error: unknown) => {
+      db.log.error(`webhooks: could not queue ${row.action}: ${failureName(error)}`);
+      return [];
+    });
     try {
-      await insertAuditEvent(db, row, alongside);
+      await appendAuditEvents(db, [row], { alongside });
     } catch (error) {
-      if (!alongside) throw error;
+      if (!alongside.length) throw error;
       // An endpoint deleted meanwhile fails the outbox's rows: the entry itself is still recorded.
-      db.log.error(`webhooks: could not queue ${action}; recorded without it`);
-      await insertAuditEvent(db, row);
+      db.log.error(`webhooks: could not queue ${row.action}; recorded without it`);
+      await appendAuditEvents(db, [row]);
     }
   } catch (error) {
     // Only what identifies the failure: a Prisma error's message can quote the values it was given.
-    const e = error as { name?: string; code?: string };
-    db.log.error(`audit: could not record ${String(action).slice(0, 64)}: ${e?.name ?? 'Error'}${e?.code ? ` ${e.code}` : ''}`);
+    db.log.error(`audit: could not record ${String(action).slice(0, 64)}: ${failureName(error)}`);
   }
+}
+
+/**
+ * Makes `writes` (raw statements: a change of many rows) and records `events`, the change as done `by`, in one
+ * transaction with their webhook deliveries: all committed or nothing, so a crash neither loses an event of
+ * what was written nor raises one of what was not. Unlike recordAudit it throws, as the change then failed.
+ * Without a `by` (tests, fixtures), the writes alone.
+ */
+export async function writeAudited(
+  db: Database,
+  by: AuditBy | undefined,
+  events: Array<Omit<AuditEvent, 'actor' | 'context'>>,
+  writes: Statement[],
+): Promise<void> {
+  const at = new Date();
+  const rows = by ? events.map((event) => placeAuditEvent({ ...auditRow(db, { ...event, actor: by.actor, context: by.context } as AuditEvent), at })) : [];
+  await appendAuditEvents(db, rows, { before: writes, alongside: await webhookWrites(db, rows) });
 }
 
 /** The audit page's filters, from the query string; anything malformed is dropped rather than refused. */

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditEvent } from '../generated/sqlite/client.ts';
 import type { Database } from '../db/database.ts';
-import type { Statement } from '../db/sql.ts';
+import { insertRows, type Statement } from '../db/sql.ts';
 import { containsText } from '../db/text-search.ts';
 import { CHAIN_ID, entryHash } from './chain.ts';
 
@@ -72,8 +72,7 @@ export function auditEventId(now: number): string {
 }
 
 const APPEND = `INSERT INTO audit_events
-  (id, at, actor_id, actor_username, actor_role, action, target_type, target_id, target_label, ip, user_agent, details, seq, prev_hash, hash)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  (id, at, actor_id, actor_username, actor_role, action, target_type, target_id, target_label, ip, user_agent, details, seq, prev_hash, hash)`;
 const MOVE_HEAD = 'UPDATE audit_chain_heads SET seq = ?, hash = ?, updated_at = ? WHERE id = ?';
 
 /** A DateTime as Prisma stores it: its own text form on SQLite, UTC in PostgreSQL's `timestamp` (which ignores the Z). */
@@ -83,72 +82,88 @@ export const dateTimeValue = (kind: 'sqlite' | 'postgresql', date: Date) =>
 /** Writes to make in the entry's own transaction (lib/webhooks/outbox.ts), on the raw driver's transaction. */
 export type AlongsideWrites = Statement[];
 
-/**
- * Appends an entry to the chain: reads the head, writes the entry with the
- * head's hash as its prev_hash, moves the head, in one transaction. The head
- * row is the lock every appender takes in turn: on PostgreSQL `FOR UPDATE`
- * (across instances and connections), on SQLite the write lock that BEGIN
- * IMMEDIATE takes before the read. Statements on the raw driver, no Prisma
- * query (bench/results/notes-2026-11-27-audit-chain.md measured it).
- */
-export async function insertAuditEvent(db: Database, row: AuditEventRow, alongside?: AlongsideWrites): Promise<string> {
+/** An entry's id and time, made once: its webhook rows and the chain both name them. */
+export interface PlacedAuditEventRow extends AuditEventRow {
+  id: string;
+  at: Date;
+}
+
+/** Gives an entry its id (a UUIDv7 of its time; now when it has none). */
+export function placeAuditEvent(row: AuditEventRow): PlacedAuditEventRow {
   const at = row.at ?? new Date();
-  const id = auditEventId(at.getTime());
-  const entry = {
-    id,
-    at,
-    actorId: row.actorId,
-    actorUsername: row.actorUsername,
-    actorRole: row.actorRole ?? null,
-    action: row.action,
-    targetType: row.targetType,
-    targetId: row.targetId,
-    targetLabel: row.targetLabel,
-    ip: row.ip,
-    userAgent: row.userAgent,
-    details: row.details,
-  };
+  return { ...row, at, id: auditEventId(at.getTime()) };
+}
+
+/** Appends one entry to the chain with the writes that must commit with it; see appendAuditEvents. */
+export async function insertAuditEvent(db: Database, row: AuditEventRow, alongside?: AlongsideWrites): Promise<string> {
+  const placed = placeAuditEvent(row);
+  await appendAuditEvents(db, [placed], { alongside });
+  return placed.id;
+}
+
+/**
+ * Appends entries to the chain, in their order: reads the head, writes each entry with the hash of the one before
+ * it, moves the head, in one transaction with `before` (the change the entries record, written first) and
+ * `alongside` (the webhook outbox's rows for them): all committed or none. The head row is the lock every
+ * appender takes in turn: on PostgreSQL `FOR UPDATE` (across instances and connections), taken after `before`
+ * so it is held only for the appending; on SQLite the write lock that BEGIN IMMEDIATE takes before anything.
+ * Statements on the raw driver, no Prisma query (bench/results/notes-2026-11-27-audit-chain.md measured it).
+ * With no entries, `before` and `alongside` are written alone, in one transaction.
+ */
+export async function appendAuditEvents(
+  db: Database,
+  rows: PlacedAuditEventRow[],
+  { before = [], alongside = [] }: { before?: Statement[]; alongside?: AlongsideWrites } = {},
+): Promise<void> {
   const kind = db.sql.kind;
+  if (rows.length === 0) {
+    await db.sql.transaction({ before, read: ['SELECT 1 AS one', []], write: () => alongside });
+    return;
+  }
   const lock = kind === 'postgresql' ? ' FOR UPDATE' : '';
   await db.sql.transaction({
+    before,
     read: [`SELECT seq, hash FROM audit_chain_heads WHERE id = ?${lock}`, [CHAIN_ID]],
     write(row) {
       const head = row as { seq: number | string; hash: string } | undefined;
       if (!head) throw Object.assign(new Error('the audit chain has no head'), { code: 'AUDIT_CHAIN_HEAD' });
-      const seq = Number(head.seq) + 1;
-      const hash = entryHash(entry, head.hash);
-      const e = entry;
-      const values = [
-        id,
-        dateTimeValue(kind, at),
-        e.actorId,
-        e.actorUsername,
-        e.actorRole,
-        e.action,
-        e.targetType,
-        e.targetId,
-        e.targetLabel,
-        e.ip,
-        e.userAgent,
-        e.details,
-        seq,
-        head.hash,
-        hash,
-      ];
-      const headValues = [seq, hash, dateTimeValue(kind, new Date()), CHAIN_ID];
-      // PostgreSQL: the entry and the head in one statement, one round trip less while the head is locked.
+      let seq = Number(head.seq);
+      let prevHash = head.hash;
+      const values = rows.map((e) => {
+        const entry = { ...e, actorRole: e.actorRole ?? null };
+        const hash = entryHash(entry, prevHash);
+        const value = [
+          e.id,
+          dateTimeValue(kind, e.at),
+          e.actorId,
+          e.actorUsername,
+          entry.actorRole,
+          e.action,
+          e.targetType,
+          e.targetId,
+          e.targetLabel,
+          e.ip,
+          e.userAgent,
+          e.details,
+          ++seq,
+          prevHash,
+          hash,
+        ];
+        prevHash = hash;
+        return value;
+      });
+      const headValues = [seq, prevHash, dateTimeValue(kind, new Date()), CHAIN_ID];
+      const appends = insertRows(APPEND, values);
+      const [lastSql, lastParams] = appends.pop()!;
+      // PostgreSQL: the last entries and the head in one statement, one round trip less while the head is locked.
       const append: Statement[] =
         kind === 'postgresql'
-          ? [[`WITH appended AS (${APPEND} RETURNING 1) ${MOVE_HEAD}`, [...values, ...headValues]]]
-          : [
-              [APPEND, values],
-              [MOVE_HEAD, headValues],
-            ];
-      // What must commit with the entry or not at all (the webhook outbox's rows for the event).
-      return [...append, ...(alongside ?? [])];
+          ? [...appends, [`WITH appended AS (${lastSql} RETURNING 1) ${MOVE_HEAD}`, [...lastParams, ...headValues]]]
+          : [...appends, [lastSql, lastParams], [MOVE_HEAD, headValues]];
+      // What must commit with the entries or not at all (the webhook outbox's rows for their events).
+      return [...append, ...alongside];
     },
   });
-  return id;
 }
 
 function parseDetails(text: string): Record<string, unknown> {

@@ -11,7 +11,7 @@ import type { Database } from '../db/database.ts';
 import { recordAuditBy, type AuditBy } from '../audit/log.ts';
 import { Conflict, InvalidRequest, NotFound, parseInput } from '../platform/errors.ts';
 import { findClient } from '../clients/repository.ts';
-import { existingUser, userIdByUsername } from '../users/manage.ts';
+import { existingUser, isUniqueViolation, userIdByUsername } from '../users/manage.ts';
 import { SUPPORTED_SCOPES } from '../oidc/scopes.ts';
 import { ID_TOKEN_TTL } from '../oidc/signed-lifetimes.ts';
 import { AUTHORIZATION_SCOPES } from './claims.ts';
@@ -160,30 +160,57 @@ export async function createGroup(db: Database, input: z.input<typeof newPrincip
   return group;
 }
 
-/** Gives a group another name: the value the `groups` claim carries from now on (a provisioning client renames them). */
-export async function renameGroup(db: Database, name: string, newName: string, by?: AuditBy): Promise<GroupRecord> {
-  const to = parseInput(principalNameSchema, newName, 'name');
-  const group = await existingGroup(db, name);
-  if (group.name === to) return group;
-  if (await repo.findGroupByName(db, to)) throw new Conflict(`a group named ${to} exists already`, { field: 'name' });
-  await repo.renameGroupRow(db, group.id, to);
-  const renamed = { ...group, name: to };
-  await recordAuditBy(db, by, { action: 'group.renamed', target: groupTarget(renamed), details: { from: group.name } });
-  return renamed;
+/** What a provisioning client says a group is (lib/scim/groups.ts): its name, its external id, all its members (ids). */
+export interface ProvisionedGroupState {
+  name: string;
+  externalId: string | null;
+  members: string[];
 }
 
 /**
- * Sets or clears the group's external id: a provisioning client's own id for it (SCIM `externalId`,
- * lib/scim/groups.ts), unique among groups. Refused as a Conflict when another group has it.
+ * Makes a new group (`group` undefined) or the group `group` what `state` says, as a provisioning client does:
+ * checked first, then the name, the external id and everyone joining or leaving written in one transaction, so a
+ * request refused halfway (a name or external id another group took meanwhile, a member gone meanwhile) leaves the
+ * group as it was. Each change is audited as it is on its own. Returns the group's id.
  */
-export async function setGroupExternalId(db: Database, group: Pick<GroupRecord, 'id' | 'name'>, externalId: string | null, by?: AuditBy): Promise<void> {
+export async function storeProvisionedGroup(
+  db: Database,
+  group: repo.ProvisionedGroup | undefined,
+  state: ProvisionedGroupState,
+  by?: AuditBy,
+): Promise<string> {
+  const name = parseInput(principalNameSchema, state.name, 'name');
+  const holder = await repo.findGroupByName(db, name);
+  if (holder && holder.id !== group?.id) throw new Conflict(`a group named ${name} exists already`, { field: 'name' });
+  const before = new Map((group?.members ?? []).map((m) => [m.id, m.username]));
+  const wanted = new Set(state.members);
+  const add = [...wanted].filter((id) => !before.has(id));
+  const remove = [...before.keys()].filter((id) => !wanted.has(id));
+  const joining = new Map((await repo.peopleByIds(db, add)).map((p) => [p.id, p.username]));
+  const gone = add.find((id) => !joining.has(id));
+  if (gone) throw new InvalidRequest(`no person has the id ${gone}`, { field: 'members' });
+  const renamed = group !== undefined && group.name !== name;
+  const externalIdChanged = (group?.externalId ?? null) !== state.externalId;
+  const id = group?.id ?? randomUUID();
+  if (group && !renamed && !externalIdChanged && !add.length && !remove.length) return id;
   try {
-    await repo.setGroupExternalId(db, group.id, externalId);
+    await repo.writeProvisionedGroup(db, { id, name, externalId: state.externalId, add, remove }, !group);
   } catch (error) {
-    if ((error as { code?: string })?.code === 'P2002') throw new Conflict(`another group has the externalId ${externalId}`, { field: 'externalId' });
+    const code = (error as { code?: string })?.code;
+    if (code === 'P2002' && isUniqueViolation(error, 'external_id')) {
+      throw new Conflict(`another group has the externalId ${state.externalId}`, { field: 'externalId' });
+    }
+    if (code === 'P2002') throw new Conflict(`a group named ${name} exists already`, { field: 'name' });
+    if (code === 'P2003') throw new InvalidRequest('a member is no person any more', { field: 'members' });
     throw error;
   }
-  await recordAuditBy(db, by, { action: 'group.updated', target: groupTarget(group), details: { changed: ['externalId'] } });
+  const target = groupTarget({ id, name });
+  if (!group) await recordAuditBy(db, by, { action: 'group.created', target, details: { name } });
+  if (renamed) await recordAuditBy(db, by, { action: 'group.renamed', target, details: { from: group.name } });
+  if (externalIdChanged) await recordAuditBy(db, by, { action: 'group.updated', target, details: { changed: ['externalId'] } });
+  for (const userId of add) await recordAuditBy(db, by, { action: 'group.member_added', target, details: { userId, username: joining.get(userId)! } });
+  for (const userId of remove) await recordAuditBy(db, by, { action: 'group.member_removed', target, details: { userId, username: before.get(userId)! } });
+  return id;
 }
 
 export async function deleteGroup(db: Database, name: string, by?: AuditBy): Promise<void> {

@@ -239,19 +239,36 @@ export async function findProvisionedGroups(
   return { groups: rows.map(toProvisionedGroup), total };
 }
 
-export async function renameGroupRow(db: Database, id: string, name: string): Promise<void> {
-  await db.prisma.group.update({ where: { id }, data: { name } });
+/** The people of these ids that exist, with their usernames. */
+export async function peopleByIds(db: Database, ids: string[]): Promise<{ id: string; username: string }[]> {
+  return ids.length ? db.prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, username: true } }) : [];
+}
+
+/** A group as a provisioning client stores it at once (lib/scim/groups.ts): what it is to be called, and who joins and leaves. */
+export interface ProvisionedGroupWrite {
+  id: string;
+  name: string;
+  externalId: string | null;
+  add: string[];
+  remove: string[];
+}
+
+/**
+ * Creates the group (`create`) or changes it, and adds and removes its members, in one transaction: all of it or
+ * none. `updatedAt`, SCIM's meta.lastModified, moves with any change. Throws Prisma's P2002, having changed
+ * nothing, when another group has the name or the external id, and P2003 when a person to add is gone.
+ */
+export async function writeProvisionedGroup(db: Database, group: ProvisionedGroupWrite, create: boolean): Promise<void> {
+  const { id, name, externalId, add, remove } = group;
+  await db.prisma.$transaction([
+    create
+      ? db.prisma.group.create({ data: { id, name, externalId } })
+      : db.prisma.group.update({ where: { id }, data: { name, externalId, updatedAt: new Date() } }),
+    ...(add.length ? [db.prisma.groupMember.createMany({ data: add.map((userId) => ({ groupId: id, userId })) })] : []),
+    ...(remove.length ? [db.prisma.groupMember.deleteMany({ where: { groupId: id, userId: { in: remove } } })] : []),
+  ]);
   modelChanged(db, undefined);
-}
-
-/** Sets or clears the group's external id. Throws Prisma's P2002 when another group has it. */
-export async function setGroupExternalId(db: Database, id: string, externalId: string | null): Promise<void> {
-  await db.prisma.group.update({ where: { id }, data: { externalId } });
-}
-
-/** Marks the group changed (its members did): `updatedAt` is SCIM's meta.lastModified. */
-export async function touchGroup(db: Database, id: string): Promise<void> {
-  await db.prisma.group.updateMany({ where: { id }, data: { updatedAt: new Date() } });
+  for (const userId of [...add, ...remove]) personChanged(db, userId, undefined);
 }
 
 // --- Roles ----------------------------------------------------------------

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openSql, type Sql } from './sql.ts';
+import { insertRows, openSql, type Sql } from './sql.ts';
 
 // SQLite group commit: writes issued together share one transaction, and each caller still learns its own outcome.
 let dir: string;
@@ -50,6 +50,22 @@ test('a failing statement rejects only its caller; the others in its batch are c
   assert.deepEqual(later, { status: 'fulfilled', value: 1 });
   const ids = (await sql.all<{ id: string }>('SELECT id FROM t ORDER BY id')).map((row) => row.id);
   assert.deepEqual(ids, ['a', 'b', 'c', 'd']);
+});
+
+test('many rows go in as runs of 128, 64, …, 1 rows: a few statement shapes, whatever the count', async () => {
+  const rows = Array.from({ length: 203 }, (_, i) => [`many-${i}`, i]);
+  const statements = insertRows('INSERT INTO t (id, used)', rows);
+  assert.deepEqual(
+    statements.map(([, params]) => params.length / 2),
+    [128, 64, 8, 2, 1],
+  );
+  for (const [text, params] of statements) await sql.run(text, params);
+  const stored = await sql.all<{ id: string; used: number }>("SELECT id, used FROM t WHERE id LIKE 'many-%' ORDER BY used");
+  assert.deepEqual(
+    stored.map((row) => [row.id, row.used]),
+    rows,
+  );
+  await sql.run("DELETE FROM t WHERE id LIKE 'many-%'");
 });
 
 test('a write is visible to reads once its promise resolves', async () => {

@@ -50,10 +50,41 @@ export interface Sql {
 /** A statement and its parameters. */
 export type Statement = readonly [sql: string, params: SqlValue[]];
 
-/** What `Sql.transaction` runs: one read, then the writes it decides. */
+/**
+ * What `Sql.transaction` runs: the writes `before` (made first, so that a lock the read takes is held only for
+ * what follows it), one read, then the writes it decides.
+ */
 export interface ReadThenWrite {
+  before?: Statement[];
   read: Statement;
   write(row: Row | undefined): Statement[];
+}
+
+/** The longest run of rows one `insertRows` statement holds. */
+const ROWS_PER_INSERT = 128;
+
+/**
+ * `insert` (`INSERT INTO t (a, b)`) of many rows as few statements of a few shapes: runs of 128, 64, …, 1 rows,
+ * so each shape is prepared once per connection however the row counts vary, and no statement nears the
+ * dialects' limits on parameters.
+ */
+export function insertRows(insert: string, rows: SqlValue[][]): Statement[] {
+  const statements: Statement[] = [];
+  for (let at = 0; at < rows.length; ) {
+    let size = ROWS_PER_INSERT;
+    while (size > rows.length - at) size /= 2;
+    const run = rows.slice(at, at + size);
+    const marks = `(${run[0].map(() => '?').join(', ')})`;
+    statements.push([`${insert} VALUES ${Array.from({ length: size }, () => marks).join(', ')}`, run.flat()]);
+    at += size;
+  }
+  return statements;
+}
+
+/** A write refused for a value another row holds (a unique index or a primary key), from either dialect's driver. */
+export function isDriverUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
 export interface SqlOptions {
@@ -154,6 +185,7 @@ function openSqlite(path: string, { onCheckpointFailure, onOpenModes }: SqlOptio
         }
         if (began) {
           try {
+            for (const [sql, params] of plan.before ?? []) prepare(sql).run(...bind(params));
             const [readSql, readParams] = plan.read;
             const row = prepare(readSql).get(...bind(readParams)) as Row | undefined;
             for (const [sql, params] of plan.write(row)) prepare(sql).run(...bind(params));
@@ -331,6 +363,7 @@ function openPostgres(url: string, shared?: pg.Pool): Sql {
       let broken: unknown;
       try {
         await client.query('BEGIN');
+        for (const [sql, params] of plan.before ?? []) await client.query(statement(sql, params));
         const [readSql, readParams] = plan.read;
         const row = (await client.query(statement(readSql, readParams))).rows[0] as Row | undefined;
         for (const [sql, params] of plan.write(row)) await client.query(statement(sql, params));

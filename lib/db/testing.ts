@@ -47,3 +47,18 @@ export function testDatabases(prefix: string): TestDatabase[] {
   });
   return (['SQLite', 'PostgreSQL'] as const).map((name) => ({ name, url: urls[name], open: () => open(urls[name]!) }));
 }
+
+/** A trigger that aborts inserts into `table` where `when` holds: a write failing inside a transaction, in either database. */
+export async function refuseInserts(db: Database, name: string, table: string, when: string) {
+  if (db.sql.kind === 'sqlite') {
+    await db.sql.run(`CREATE TRIGGER refuse_${name} BEFORE INSERT ON ${table} WHEN ${when} BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    return;
+  }
+  await db.sql.run(`CREATE FUNCTION refuse_${name}() RETURNS trigger AS $body$ BEGIN RAISE EXCEPTION 'refused'; END $body$ LANGUAGE plpgsql`);
+  await db.sql.run(`CREATE TRIGGER refuse_${name} BEFORE INSERT ON ${table} FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION refuse_${name}()`);
+}
+
+/** Removes what refuseInserts made. */
+export async function dropRefusal(db: Database, name: string, table: string) {
+  await db.sql.run(db.sql.kind === 'sqlite' ? `DROP TRIGGER refuse_${name}` : `DROP TRIGGER refuse_${name} ON ${table}`);
+}

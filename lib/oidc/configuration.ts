@@ -6,7 +6,7 @@
 import type { Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import { findAccount, type AccountRecord } from '../users/repository.ts';
+import { accountCacheKey, findAccount, type AccountRecord } from '../users/repository.ts';
 import { findClient } from '../clients/repository.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { adapterFor } from './adapter.ts';
@@ -98,7 +98,7 @@ export const routes = {
 function accountReader(db: Database) {
   const perRequest = new WeakMap<object, Map<string, Promise<AccountRecord | undefined>>>();
   // A copy for each caller: the cached record is shared.
-  const read = (id: string) => db.cache.read(`Account:${id}`, () => findAccount(db, id)).then((account) => account && { ...account });
+  const read = (id: string) => db.cache.read(accountCacheKey(id), () => findAccount(db, id)).then((account) => account && { ...account });
   return (ctx: object | undefined, id: string) => {
     if (!ctx) return read(id);
     let accounts = perRequest.get(ctx);

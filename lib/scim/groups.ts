@@ -3,11 +3,11 @@
  * is the group's name, the value the `groups` claim carries (so it follows the names' rule: letters, digits
  * and `. _ : -`); `members` are people (`value` their id). Groups of groups are not kept: a member that is no
  * User is an `invalidValue`. `externalId` is the client's own id for the group, kept and unique among groups (a
- * client finds the group it made with `externalId eq`). Changes go through the authorization use cases, audited
- * as made by the provisioning client.
+ * client finds the group it made with `externalId eq`). A create, PUT or PATCH is written in one transaction
+ * (lib/authorization/manage.ts storeProvisionedGroup), audited as made by the provisioning client.
  */
-import { addToGroup, createGroup, deleteGroup, removeFromGroup, renameGroup, setGroupExternalId } from '../authorization/manage.ts';
-import { findProvisionedGroup, findProvisionedGroups, touchGroup, type GroupWhere, type ProvisionedGroup } from '../authorization/repository.ts';
+import { deleteGroup, storeProvisionedGroup, type ProvisionedGroupState } from '../authorization/manage.ts';
+import { findProvisionedGroup, findProvisionedGroups, type GroupWhere, type ProvisionedGroup } from '../authorization/repository.ts';
 import { findUserById } from '../users/repository.ts';
 import { invalidValue, mutability, notFound, ScimError } from './errors.ts';
 import { GROUP_SCHEMA, GROUP_SORTS, groupAttributeWhere, parseFilter, toWhere } from './filter.ts';
@@ -55,12 +55,8 @@ export async function listGroups(ctx: ScimContext, params: ListParams) {
   );
 }
 
-interface GroupState {
-  name: string;
-  externalId: string | null;
-  /** The members' ids; undefined: `members` was not given (a POST without members has none). */
-  members: string[];
-}
+/** The members' ids: a POST without `members` has none, a PUT without them empties the group. */
+type GroupState = ProvisionedGroupState;
 
 /** A Group representation as the state to store; members must be Users that exist. */
 async function groupState(ctx: ScimContext, body: unknown): Promise<GroupState> {
@@ -93,35 +89,16 @@ async function checkExternalIdFree(ctx: ScimContext, externalId: string | null, 
   if (groups[0] && groups[0].id !== groupId) throw new ScimError(409, `another Group has the externalId ${externalId}`, 'uniqueness');
 }
 
-/** Makes the group's members `members`: adds whoever is new, removes whoever is not there any more. */
-async function storeMembers(ctx: ScimContext, group: ProvisionedGroup, name: string, members: string[]): Promise<boolean> {
-  const now = new Set(group.members.map((m) => m.id));
-  const wanted = new Set(members);
-  let changed = false;
-  for (const id of members) if (!now.has(id)) changed = (await addToGroup(ctx.db, name, { id }, ctx.by)) || changed;
-  for (const id of now) {
-    if (!wanted.has(id)) {
-      await removeFromGroup(ctx.db, name, { id }, ctx.by);
-      changed = true;
-    }
-  }
-  return changed;
-}
-
 export async function createGroupResource(ctx: ScimContext, body: unknown) {
   const state = await groupState(ctx, body);
   await checkExternalIdFree(ctx, state.externalId);
-  const group = await createGroup(ctx.db, { name: state.name }, ctx.by);
-  if (state.externalId !== null) await setGroupExternalId(ctx.db, group, state.externalId, ctx.by);
-  await storeMembers(ctx, { ...group, updatedAt: group.createdAt, externalId: state.externalId, members: [] }, group.name, state.members);
-  return groupResource(ctx, await existing(ctx, group.id));
+  return groupResource(ctx, await existing(ctx, await storeProvisionedGroup(ctx.db, undefined, state, ctx.by)));
 }
 
+/** The group becomes `state`, all of it or nothing (lib/authorization/manage.ts storeProvisionedGroup). */
 async function store(ctx: ScimContext, group: ProvisionedGroup, state: GroupState) {
   await checkExternalIdFree(ctx, state.externalId, group.id);
-  const renamed = state.name !== group.name ? await renameGroup(ctx.db, group.name, state.name, ctx.by) : group;
-  if (state.externalId !== group.externalId) await setGroupExternalId(ctx.db, renamed, state.externalId, ctx.by);
-  if (await storeMembers(ctx, group, renamed.name, state.members)) await touchGroup(ctx.db, group.id);
+  await storeProvisionedGroup(ctx.db, group, state, ctx.by);
   return groupResource(ctx, await existing(ctx, group.id));
 }
 

@@ -10,7 +10,7 @@ import SCIMMY from 'scimmy';
 import { session, tag } from '../account/testing.ts';
 import { auditEventsFor } from '../audit/log.ts';
 import { findArtifactByUid } from '../db/artifacts.ts';
-import { testDatabases } from '../db/testing.ts';
+import { dropRefusal, refuseInserts, testDatabases } from '../db/testing.ts';
 import { createUser as createPerson, setRole } from '../users/manage.ts';
 import { findCredentials } from '../users/repository.ts';
 import { errorBody, ScimError } from './errors.ts';
@@ -388,6 +388,69 @@ for (const store of testDatabases('scim')) {
         updated.map((e) => (e.details.changed as string[]).sort()),
         [['email', 'externalId', 'givenName', 'name']],
       );
+    });
+
+    test('a Group PATCH of several changes that fails midway leaves the group byte-identical, ETag included; its PUT likewise', async () => {
+      const { db, call } = await client();
+      const a = (await call('POST', 'Users', { schemas: [USER], userName: `wa-${tag()}` })).body as Body;
+      const b = (await call('POST', 'Users', { schemas: [USER], userName: `wb-${tag()}` })).body as Body;
+      const displayName = `Whole-${tag()}`;
+      const created = (await call('POST', 'Groups', { schemas: [GROUP], displayName, externalId: `ext-${displayName}`, members: [{ value: a.id }] }))
+        .body as Body;
+      const before = await call('GET', `Groups/${created.id}`);
+      const audited = async () => (await auditEventsFor(db, { targetType: 'group', targetId: created.id }, 100)).length;
+      const entries = await audited();
+      // Every check passes; then b's joining fails inside the write, after the rename, the external id and a's leaving.
+      const t = tag();
+      await refuseInserts(db, t, 'group_members', `NEW.user_id = '${b.id}'`);
+      const operations = [
+        { op: 'replace', path: 'displayName', value: `${displayName}-renamed` },
+        { op: 'replace', path: 'externalId', value: `ext-${displayName}-2` },
+        { op: 'remove', path: `members[value eq "${a.id}"]` },
+        { op: 'add', path: 'members', value: [{ value: b.id }] },
+      ];
+      await assert.rejects(call('PATCH', `Groups/${created.id}`, { schemas: [PATCH_SCHEMA], Operations: operations }, { ifMatch: before.etag }));
+      const after = await call('GET', `Groups/${created.id}`);
+      assert.equal(JSON.stringify(after.body), JSON.stringify(before.body), 'name, external id, members and meta as they were');
+      assert.equal(after.etag, before.etag);
+      await assert.rejects(
+        call('PUT', `Groups/${created.id}`, { schemas: [GROUP], displayName: `${displayName}-put`, members: [{ value: b.id }] }, { ifMatch: before.etag }),
+      );
+      assert.equal(JSON.stringify((await call('GET', `Groups/${created.id}`)).body), JSON.stringify(before.body));
+      assert.equal(await audited(), entries, 'nothing recorded of what was not made');
+      await dropRefusal(db, t, 'group_members');
+
+      const done = (await call('PATCH', `Groups/${created.id}`, { schemas: [PATCH_SCHEMA], Operations: operations }, { ifMatch: before.etag })).body as Body;
+      assert.deepEqual([done.displayName, done.externalId, done.members.map((m: Body) => m.value)], [`${displayName}-renamed`, `ext-${displayName}-2`, [b.id]]);
+      assert.notEqual(done.meta.version, created.meta.version);
+    });
+
+    test('a POST /Users whose writes fail midway leaves no one behind', async () => {
+      const { db, call } = await client();
+      const userName = `half-${tag()}`;
+      const t = tag();
+      // The person's row is written first; their external id's row then fails.
+      await refuseInserts(db, t, 'user_imports', 'true');
+      const body = {
+        schemas: [USER],
+        userName,
+        externalId: `ext-${userName}`,
+        name: { givenName: 'Half', familyName: 'Made' },
+        emails: [{ value: `${userName}@example.com` }],
+        active: false,
+      };
+      await assert.rejects(call('POST', 'Users', body));
+      await dropRefusal(db, t, 'user_imports');
+      assert.equal(await db.prisma.user.count({ where: { username: userName } }), 0);
+      const listed = (await call('GET', `Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`)).body as Body;
+      assert.equal(listed.totalResults, 0);
+      assert.equal(await db.prisma.auditEvent.count({ where: { action: 'user.created', targetLabel: userName } }), 0, 'nor an entry saying someone was made');
+
+      const made = await call('POST', 'Users', body);
+      assert.equal(made.status, 201, 'the same request goes through once nothing fails');
+      const user = made.body as Body;
+      assert.deepEqual([user.externalId, user.name.givenName, user.active], [`ext-${userName}`, 'Half', false]);
+      assert.deepEqual((await auditEventsFor(db, { targetType: 'user', targetId: user.id })).map((e) => e.action).sort(), ['user.created', 'user.disabled']);
     });
 
     test('/Bulk and /Me answer 501 with a SCIM error body; ServiceProviderConfig says bulk is unsupported', async () => {

@@ -25,11 +25,10 @@ import {
   profileSchema,
   usernameSchema,
 } from '../users/manage.ts';
-import { profileClaimsSchema, updateProfileClaims } from '../users/profile-claims.ts';
+import { profileClaimsSchema } from '../users/profile-claims.ts';
 import {
   findProvisionedUser,
   findProvisionedUsers,
-  setExternalId,
   updateProvisionedUser,
   type ProvisionedChange,
   type ProvisionedUser,
@@ -162,27 +161,20 @@ const claimsOf = (state: UserState) => ({
   phoneNumber: state.phoneNumber,
 });
 
+/** The claims (validated) and external id a state gives a person, absent ones null. */
+const provisionedFields = (state: UserState, claims: ReturnType<typeof profileClaimsSchema.parse>) => ({
+  givenName: claims.givenName ?? null,
+  familyName: claims.familyName ?? null,
+  locale: claims.locale ?? null,
+  zoneinfo: claims.zoneinfo ?? null,
+  phoneNumber: claims.phoneNumber ?? null,
+  externalId: state.externalId,
+});
+
 async function checkExternalIdFree(db: Database, externalId: string | null, userId?: string): Promise<void> {
   if (externalId === null) return;
   const { users } = await findProvisionedUsers(db, { where: { imported: { is: { externalId } } }, orderBy: [], skip: 0, take: 1 });
   if (users[0] && users[0].id !== userId) throw new ScimError(409, `another User has the externalId ${externalId}`, 'uniqueness');
-}
-
-async function storeExternalId(ctx: ScimContext, user: ProvisionedUser, externalId: string | null): Promise<void> {
-  if (user.externalId === externalId) return;
-  try {
-    await setExternalId(ctx.db, user.id, externalId);
-  } catch (error) {
-    if (isUniqueViolation(error, 'external_id') || (error as { code?: string })?.code === 'P2002') {
-      throw new ScimError(409, `another User has the externalId ${externalId}`, 'uniqueness');
-    }
-    throw error;
-  }
-  await recordAuditBy(ctx.db, ctx.by, {
-    action: 'user.updated',
-    target: { type: 'user', id: user.id, label: user.username },
-    details: { changed: ['externalId'] },
-  });
 }
 
 /** POST /Users: a new person without an admin role; without a password they sign in once one is set (an invitation, or federation). */
@@ -193,11 +185,10 @@ export async function createUser(ctx: ScimContext, body: unknown): Promise<Json 
   const claims = parseInput(profileClaimsSchema, claimsOf(state));
   const passwordHash = state.password === undefined ? null : await hashPassword(parseInput(passwordSchema, state.password, 'password'));
   await checkExternalIdFree(ctx.db, state.externalId);
-  const user = await insertNewUser(ctx.db, data, passwordHash, ctx.by, {});
-  const created = await existing(ctx.db, user.id);
-  if (Object.values(claims).some((v) => v !== null && v !== undefined)) await updateProfileClaims(ctx.db, user.id, claims, 'admin', ctx.by);
-  await storeExternalId(ctx, created, state.externalId);
-  if (!state.active) await disableUser(ctx.db, user.id, ctx.by);
+  // One transaction: the person, their claims, external id and state, so a refusal leaves no one behind.
+  const user = await insertNewUser(ctx.db, data, passwordHash, ctx.by, {}, { ...provisionedFields(state, claims), disabled: !state.active });
+  // Created disabled: no session or token to end, recorded as disabling is.
+  if (!state.active) await recordAuditBy(ctx.db, ctx.by, { action: 'user.disabled', target: { type: 'user', id: user.id, label: user.username }, details: {} });
   return userResource(ctx, await existing(ctx.db, user.id));
 }
 
@@ -231,12 +222,7 @@ async function store(ctx: ScimContext, user: ProvisionedUser, state: UserState):
     username,
     name: profile.name,
     email: profile.email,
-    givenName: claims.givenName ?? null,
-    familyName: claims.familyName ?? null,
-    locale: claims.locale ?? null,
-    zoneinfo: claims.zoneinfo ?? null,
-    phoneNumber: claims.phoneNumber ?? null,
-    externalId: state.externalId,
+    ...provisionedFields(state, claims),
   };
   const changed = CHANGED_FIELDS.filter((field) => change[field] !== user[field]);
   if (changed.length > 0) {

@@ -9,14 +9,15 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
 import { auditEventsFor, BY_CLI } from '../audit/log.ts';
 import { createGroup } from '../authorization/manage.ts';
-import { testDatabases } from '../db/testing.ts';
+import { dropRefusal, refuseInserts, testDatabases } from '../db/testing.ts';
 import { authenticate } from '../sign-in/authentication.ts';
 import { testContext } from '../testing.ts';
 import type { Database } from '../db/database.ts';
 import { exportLines } from './export.ts';
 import { importRecords, type ImportFormat } from './import-format.ts';
 import { importUsers, type ImportOptions } from './import.ts';
-import { changePassword } from './manage.ts';
+import { changePassword, deleteUser, insertNewUser } from './manage.ts';
+import { createEndpoint, deleteEndpoint, listEndpoints } from '../webhooks/manage.ts';
 
 const tag = () => randomBytes(4).toString('hex');
 const b64 = (bytes: Buffer) => bytes.toString('base64');
@@ -78,6 +79,12 @@ async function hashedLines(password: string, t: string) {
     },
     tag: t,
   };
+}
+
+/** The only webhook endpoint, wanting what a person's changes raise. */
+async function freshEndpoint(db: Database) {
+  for (const endpoint of await listEndpoints(db)) await deleteEndpoint(db, endpoint.id);
+  return createEndpoint(db, { url: 'http://127.0.0.1:9/hooks', events: ['user.created', 'user.updated'] });
 }
 
 for (const storage of testDatabases('user-import')) {
@@ -155,6 +162,118 @@ for (const storage of testDatabases('user-import')) {
         'each run is one audit entry',
       );
       assert.doesNotMatch(JSON.stringify(entries), /\$2[aby]\$/, 'no hash in the log');
+    });
+
+    test('each person an import creates or changes raises the webhook event the portal raises, once; a dry run and a run that changes nothing raise none', async () => {
+      const db = await storage.open();
+      const t = tag();
+      await createGroup(db, { name: `hooked-${t}` });
+      const { endpoint } = await freshEndpoint(db);
+      const queued = async () =>
+        (await db.prisma.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, orderBy: { id: 'asc' } })).map((row) => ({
+          type: row.type,
+          subject: row.subject,
+          payload: JSON.parse(row.payload) as { type: string; timestamp: string; data: Record<string, unknown> },
+        }));
+      const people = Array.from({ length: 5 }, (_, i) => ({
+        external_id: `hook-${i}-${t}`,
+        username: `hook-${i}-${t}`,
+        email: `hook-${i}-${t}@example.com`,
+        groups: [`hooked-${t}`],
+      }));
+
+      const dry = await run(db, jsonl(people), 'jsonl', { dryRun: true, batchSize: 2 });
+      assert.equal(dry.created, 5);
+      assert.deepEqual(await queued(), [], 'a dry run raises nothing');
+
+      const report = await run(db, jsonl(people), 'jsonl', { batchSize: 2 });
+      assert.equal(report.created, 5);
+      const created = await queued();
+      const ids = await Promise.all(people.map(async (p) => (await stored(db, p.external_id))!.id));
+      assert.deepEqual(
+        created.map((e) => [e.type, e.subject]),
+        ids.map((id) => ['user.created', `user:${id}`]),
+        'one user.created per person, in the file’s order; joining a group raises none (as on the group’s page)',
+      );
+      assert.deepEqual(created[0].payload.data, {
+        user: { id: ids[0], username: people[0].username },
+        action: 'user.created',
+        actor: null,
+        details: { role: 'user', email: people[0].email, imported: true },
+      });
+      // The same shape as a person an admin creates (the CLI's actor is null in both).
+      const byAdmin = await insertNewUser(db, { username: `admin-made-${t}`, email: null, name: null, role: 'user' }, null, BY_CLI, {});
+      const adminMade = (await queued()).find((e) => e.subject === `user:${byAdmin.id}`)!;
+      assert.equal(adminMade.type, 'user.created');
+      assert.deepEqual(Object.keys(adminMade.payload).sort(), Object.keys(created[0].payload).sort());
+      assert.deepEqual(Object.keys(adminMade.payload.data).sort(), Object.keys(created[0].payload.data).sort());
+      // Not in the export the last test imports again (a person who came by no import has no external id to match).
+      await deleteUser(db, byAdmin.id);
+      const entries = await auditEventsFor(db, { targetType: 'user', targetId: ids[0] });
+      assert.deepEqual(
+        entries.map((e) => e.action),
+        ['user.created'],
+        'each event is its audit entry',
+      );
+      const before = (await queued()).length;
+
+      const again = await run(db, jsonl(people), 'jsonl', { batchSize: 2 });
+      assert.equal(again.unchanged, 5);
+      assert.equal((await queued()).length, before, 'a run that changes nothing raises nothing');
+
+      const changed = [
+        { ...people[0], name: 'Renamed' },
+        { ...people[1], disabled: true },
+        { ...people[2], username: `hook-2-renamed-${t}`, email: `hook-2-new-${t}@example.com` },
+      ];
+      const update = await run(db, jsonl(changed), 'jsonl', { batchSize: 2 });
+      assert.equal(update.updated, 3);
+      const updates = (await queued()).slice(before);
+      assert.deepEqual(
+        updates.map((e) => [e.type, e.subject, e.payload.data.action, e.payload.data.details]),
+        [
+          ['user.updated', `user:${ids[0]}`, 'user.updated', { changed: ['name'] }],
+          ['user.updated', `user:${ids[1]}`, 'user.disabled', {}],
+          ['user.updated', `user:${ids[2]}`, 'user.updated', { changed: ['username', 'email'] }],
+        ],
+      );
+      assert.deepEqual(updates[2].payload.data.user, { id: ids[2], username: `hook-2-renamed-${t}` }, 'named as they are now');
+      const runs = await auditEventsFor(db, { actions: ['users.imported'] }, 50);
+      assert.ok(
+        runs.some((e) => JSON.stringify(e.details).includes('"updated":3')),
+        'the run keeps its summary entry',
+      );
+    });
+
+    test('a batch that fails midway announces nobody it did not write, and writes nobody it did not announce', async () => {
+      const db = await storage.open();
+      const t = tag();
+      const doomed = await createGroup(db, { name: `doomed-${t}` });
+      const { endpoint } = await freshEndpoint(db);
+      const lines = Array.from({ length: 4 }, (_, i) => ({
+        external_id: `half-${i}-${t}`,
+        username: `half-${i}-${t}`,
+        ...(i === 2 ? { groups: [`doomed-${t}`] } : {}),
+      }));
+      // A real failure inside the batch's transaction, after its people were inserted: joining this group aborts.
+      await refuseInserts(db, `m_${t}`, 'group_members', `NEW.group_id = '${doomed.id}'`);
+      const report = await run(db, jsonl(lines), 'jsonl', { batchSize: 4 });
+      assert.deepEqual(report.rejectedLines, [{ line: 3, reason: 'could not be written; see the server log' }]);
+      const written = await db.prisma.userImport.findMany({ where: { externalId: { startsWith: 'half-' } }, select: { userId: true } });
+      assert.equal(written.length, 3);
+      const subjects = (await db.prisma.webhookDelivery.findMany({ where: { endpointId: endpoint.id } })).map((row) => row.subject).sort();
+      assert.deepEqual(subjects, written.map((row) => `user:${row.userId}`).sort(), 'an event for each person written, none for the one rolled back');
+      const audited = await db.prisma.auditEvent.count({ where: { action: 'user.created', targetLabel: { startsWith: 'half-' } } });
+      assert.equal(audited, 3);
+
+      // The other way round: the outbox's rows cannot be written, so neither are the people they announce.
+      await refuseInserts(db, `d_${t}`, 'webhook_deliveries', 'true');
+      const refused = await run(db, jsonl([{ external_id: `gone-${t}`, username: `gone-${t}` }]));
+      assert.equal(refused.rejected, 1);
+      assert.equal(await stored(db, `gone-${t}`), null, 'no person without their event');
+      assert.equal(await db.prisma.auditEvent.count({ where: { action: 'user.created', targetLabel: `gone-${t}` } }), 0);
+      await dropRefusal(db, `d_${t}`, 'webhook_deliveries');
+      await dropRefusal(db, `m_${t}`, 'group_members');
     });
 
     test('refused lines come back with their line numbers and reasons, the others are imported', async () => {
@@ -249,24 +368,3 @@ for (const storage of testDatabases('user-import')) {
     });
   });
 }
-
-describe('user import on SQLite: nothing half-written', () => {
-  const [sqlite] = testDatabases('user-import-atomic');
-  test('a batch whose write fails is written again line by line: only the failing line is refused, and none of it stays', async () => {
-    const db = await sqlite.open();
-    const t = tag();
-    const doomed = await createGroup(db, { name: `doomed-${t}` });
-    // A real failure inside the transaction, after the batch's people were inserted: joining this group aborts.
-    await db.sql.run(`CREATE TRIGGER refuse_${t} BEFORE INSERT ON group_members WHEN NEW.group_id = '${doomed.id}' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
-    const lines = Array.from({ length: 5 }, (_, i) => ({
-      external_id: `at-${i}-${t}`,
-      username: `at-${i}-${t}`,
-      ...(i === 3 ? { groups: [`doomed-${t}`] } : {}),
-    }));
-    const report = await run(db, jsonl(lines), 'jsonl', { batchSize: 5 });
-    assert.deepEqual(report.rejectedLines, [{ line: 4, reason: 'could not be written; see the server log' }]);
-    assert.equal(report.created, 4);
-    assert.equal(await stored(db, `at-3-${t}`), null, 'the refused person was rolled back with their membership');
-    assert.equal(await db.prisma.userImport.count({ where: { externalId: { startsWith: 'at-' } } }), 4);
-  });
-});

@@ -14,23 +14,29 @@
  *
  * A line that cannot be imported is refused with its line number and why, and the others go on;
  * a batch that fails to write (someone took a username meanwhile) is written again line by line,
- * so only the offending line is refused. One audit entry sums the run up (`users.imported`).
+ * so only the offending line is refused.
+ *
+ * Each change is recorded as the portal records it (`user.created`, `user.updated`, `user.disabled`,
+ * `group.member_added`, ...), in the batch's own transaction with the webhook deliveries those entries raise
+ * (lib/audit/log.ts writeAudited): a batch written has announced its people, one rolled back has announced
+ * nobody. One more entry sums the run up (`users.imported`).
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { destroyArtifactsOfAccount } from '../account/repository.ts';
 import { mayActOn, toRole } from '../admin-roles/roles.ts';
-import { recordAuditBy, type AuditBy } from '../audit/log.ts';
+import { recordAuditBy, writeAudited, type AuditBy, type AuditEvent } from '../audit/log.ts';
+import { dateTimeValue } from '../audit/repository.ts';
 import { principalNameSchema } from '../authorization/manage.ts';
 import { forgetAccessOf } from '../authorization/repository.ts';
 import { deleteConsentsOf } from '../consents/repository.ts';
 import type { Database } from '../db/database.ts';
-import type { User } from '../generated/sqlite/client.ts';
+import { insertRows, isDriverUniqueViolation, type SqlValue, type Statement } from '../db/sql.ts';
 import { issueMessages } from '../platform/errors.ts';
 import type { ImportRecord } from './import-format.ts';
 import { importedPasswordHash } from './import-hashes.ts';
 import { usernameSchema } from './manage.ts';
-import { usernameKey } from './repository.ts';
+import { accountCacheKey, usernameKey } from './repository.ts';
 
 /** People written per transaction: large enough that 100,000 take minutes, small enough that a lock is brief. */
 export const IMPORT_BATCH = 500;
@@ -212,6 +218,9 @@ type ExistingRow = {
   password_imported: boolean | number;
 };
 
+/** What an import records of each person it writes. */
+type AuditedImport = Omit<AuditEvent, 'actor' | 'context'>;
+
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 async function rowsWhereIn<T extends Record<string, unknown>>(db: Database, select: string, column: string, values: string[]): Promise<T[]> {
@@ -273,17 +282,16 @@ async function writeBatch(
   );
   const memberships = new Set(members.map((m) => `${m.group_id} ${m.user_id}`));
 
+  const groupNames = new Map(groups.map((row) => [row.id, row.name]));
+  const now = dateTimeValue(db.sql.kind, new Date());
   // The columns an import fills; the profile claims of lib/users/profile-claims.ts keep their defaults.
-  type Created = Pick<
-    User,
-    'id' | 'username' | 'usernameKey' | 'email' | 'emailVerified' | 'name' | 'disabled' | 'passwordHash' | 'requiresVerifiedEmail' | 'role'
-  >;
-  const creates: Created[] = [];
-  const imports: Array<{ userId: string; externalId: string; passwordImported: boolean }> = [];
-  const flags: Array<{ userId: string; passwordImported: boolean }> = [];
-  const updates: Array<{ id: string; data: Record<string, unknown> }> = [];
-  const joins: Array<{ groupId: string; userId: string }> = [];
+  const creates: SqlValue[][] = [];
+  const imports: SqlValue[][] = [];
+  const writes: Statement[] = [];
+  const joins: Array<{ groupId: string; userId: string; username: string }> = [];
+  const changedIds: string[] = [];
   const disabling: string[] = [];
+  const events: AuditedImport[] = [];
   const outcome: Array<{ line: number; kind: 'created' | 'updated' | 'unchanged' }> = [];
 
   for (const { line, data, hash } of batch) {
@@ -316,70 +324,108 @@ async function writeBatch(
       continue;
     }
     const id = current?.id ?? randomUUID();
-    for (const name of data.groups ?? []) {
+    const person = { type: 'user' as const, id, label: data.username };
+    const joined = (data.groups ?? []).flatMap((name) => {
       const groupId = groupIds.get(name)!;
-      if (!memberships.has(`${groupId} ${id}`)) joins.push({ groupId, userId: id });
-    }
+      return memberships.has(`${groupId} ${id}`) ? [] : [{ groupId, userId: id, username: data.username }];
+    });
+    joins.push(...joined);
     if (!current) {
-      imports.push({ userId: id, externalId: data.external_id, passwordImported: hash !== null });
-      creates.push({
+      const email = data.email ?? null;
+      imports.push([id, data.external_id, hash !== null, now]);
+      creates.push([
         id,
-        username: data.username,
-        usernameKey: key,
-        email: data.email ?? null,
-        emailVerified: Boolean(data.email && data.email_verified),
-        name: data.name ?? null,
-        disabled: data.disabled ?? false,
-        passwordHash: hash,
-        requiresVerifiedEmail: false,
-        role: 'user',
-      });
+        data.username,
+        key,
+        email,
+        Boolean(email && data.email_verified),
+        data.name ?? null,
+        data.disabled ?? false,
+        hash,
+        false,
+        'user',
+        now,
+        now,
+      ]);
+      events.push({ action: 'user.created', target: person, details: { role: 'user', email, imported: true } });
       outcome.push({ line, kind: 'created' });
       continue;
     }
-    const change: Record<string, unknown> = {};
-    if (data.username !== current.username) Object.assign(change, { username: data.username, usernameKey: key });
-    if (data.email !== undefined && data.email !== current.email) change.email = data.email;
+    // Column → value, and the fields changed in the audit log's words.
+    const change = new Map<string, SqlValue>();
+    const changed: string[] = [];
+    if (data.username !== current.username) {
+      change.set('username', data.username).set('username_key', key);
+      changed.push('username');
+    }
+    if (data.email !== undefined && data.email !== current.email) {
+      change.set('email', data.email);
+      changed.push('email');
+    }
     const email = data.email === undefined ? current.email : data.email;
     const verified = data.email_verified === undefined ? Boolean(current.email_verified) && email === current.email : data.email_verified;
-    if (Boolean(email && verified) !== Boolean(current.email_verified)) change.emailVerified = Boolean(email && verified);
-    if (data.name !== undefined && data.name !== current.name) change.name = data.name;
-    if (data.disabled !== undefined && data.disabled !== Boolean(current.disabled)) change.disabled = data.disabled;
+    if (Boolean(email && verified) !== Boolean(current.email_verified)) {
+      change.set('email_verified', Boolean(email && verified));
+      changed.push('emailVerified');
+    }
+    if (data.name !== undefined && data.name !== current.name) {
+      change.set('name', data.name);
+      changed.push('name');
+    }
+    if (changed.length) events.push({ action: 'user.updated', target: person, details: { changed } });
     // A password the person set or signed in with here is theirs: only an imported one, or none, is replaced.
     const replaceable = current.password_hash === null || Boolean(current.password_imported);
     if (hash !== null && replaceable && hash !== current.password_hash) {
-      change.passwordHash = hash;
-      if (!current.password_imported) flags.push({ userId: id, passwordImported: true });
+      change.set('password_hash', hash);
+      if (!current.password_imported) writes.push(['UPDATE user_imports SET password_imported = ? WHERE user_id = ?', [true, id]]);
+      events.push({ action: 'user.password_changed', target: person, details: {} });
     }
-    if (change.disabled === true) disabling.push(id);
-    if (Object.keys(change).length) updates.push({ id, data: change });
-    const joined = joins.some((j) => j.userId === id);
-    outcome.push({ line, kind: Object.keys(change).length || joined ? 'updated' : 'unchanged' });
+    if (data.disabled !== undefined && data.disabled !== Boolean(current.disabled)) {
+      change.set('disabled', data.disabled);
+      events.push({ action: data.disabled ? 'user.disabled' : 'user.enabled', target: person, details: {} });
+      if (data.disabled) disabling.push(id);
+    }
+    if (change.size) {
+      change.set('updated_at', now);
+      writes.push([`UPDATE users SET ${[...change.keys()].map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, [...change.values(), id]]);
+      changedIds.push(id);
+    }
+    outcome.push({ line, kind: change.size || joined.length ? 'updated' : 'unchanged' });
+  }
+  // As adding a member on the group's page does; a membership raises no webhook event there either.
+  for (const { groupId, userId, username } of joins) {
+    events.push({ action: 'group.member_added', target: { type: 'group', id: groupId, label: groupNames.get(groupId)! }, details: { userId, username } });
   }
 
-  if (!dryRun && (creates.length || updates.length || joins.length || flags.length)) {
+  if (!dryRun && (creates.length || writes.length || joins.length)) {
     try {
-      await db.prisma.$transaction([
-        ...(creates.length ? [db.prisma.user.createMany({ data: creates }), db.prisma.userImport.createMany({ data: imports })] : []),
-        ...updates.map(({ id, data }) => db.prisma.user.update({ where: { id }, data })),
-        ...flags.map(({ userId, passwordImported }) => db.prisma.userImport.update({ where: { userId }, data: { passwordImported } })),
-        ...(joins.length ? [db.prisma.groupMember.createMany({ data: joins })] : []),
+      // Each person's entries (and so their webhook events) commit with the batch, or neither does.
+      await writeAudited(db, by, events, [
+        ...insertRows(
+          'INSERT INTO users (id, username, username_key, email, email_verified, name, disabled, password_hash, requires_verified_email, role, created_at, updated_at)',
+          creates,
+        ),
+        ...insertRows('INSERT INTO user_imports (user_id, external_id, password_imported, created_at)', imports),
+        ...writes,
+        ...insertRows(
+          'INSERT INTO group_members (group_id, user_id, created_at)',
+          joins.map((j) => [j.groupId, j.userId, now]),
+        ),
       ]);
-      for (const { userId } of joins) forgetAccessOf(db, userId);
     } catch (error) {
       // Another writer took a username or an address since the check (or a group went): one line at a time, so only that line is refused.
       if (batch.length === 1) {
-        const code = (error as { code?: string })?.code;
-        refuse(
-          batch[0].line,
-          code === 'P2002' ? 'its username or email is another account’s (taken while importing)' : 'could not be written; see the server log',
-        );
-        if (code !== 'P2002') db.log.error({ err: error }, 'import: a line could not be written');
+        const taken = isDriverUniqueViolation(error);
+        refuse(batch[0].line, taken ? 'its username or email is another account’s (taken while importing)' : 'could not be written; see the server log');
+        if (!taken) db.log.error({ err: error }, 'import: a line could not be written');
         return;
       }
       for (const one of batch) await writeBatch(db, [one], report, refuse, dryRun, by);
       return;
     }
+    // Written on this process's own connection, which the read cache does not watch (lib/db/read-cache.ts).
+    for (const id of changedIds) db.cache.forget(accountCacheKey(id));
+    for (const { userId } of joins) forgetAccessOf(db, userId);
     // As disabling a person does (lib/users/manage.ts): their sessions, tokens and grants end.
     for (const id of disabling) {
       await destroyArtifactsOfAccount(db, id);

@@ -26,6 +26,7 @@ import {
   setUserRole,
   setUsername,
   updateUserProfile,
+  type NewProvisionedFields,
   type Role,
   type UserRecord,
 } from './repository.ts';
@@ -94,7 +95,8 @@ export async function createUser(db: Database, input: NewUserInput, by?: AuditBy
 /**
  * Stores a validated new user and records `user.created`; a taken username or
  * email is a Conflict on its field. `passwordHash` null: an invited person, who
- * chooses the password with their link (lib/users/invitations.ts).
+ * chooses the password with their link (lib/users/invitations.ts). `provisioned`: what
+ * a provisioning client sets beside (lib/scim/users.ts), stored with the person at once.
  */
 export async function insertNewUser(
   db: Database,
@@ -102,12 +104,16 @@ export async function insertNewUser(
   passwordHash: string | null,
   by: AuditBy | undefined,
   details: { generated?: boolean; invited?: boolean },
+  provisioned?: NewProvisionedFields,
 ): Promise<UserRecord> {
   if (!mayAssignAs(by, 'user', data.role as Role)) throw new Forbidden(`your admin role may not create a person with the ${data.role} role`);
   let user: UserRecord;
   try {
-    user = await insertUser(db, { username: data.username, email: data.email, name: data.name, passwordHash, role: data.role as Role });
+    user = await insertUser(db, { username: data.username, email: data.email, name: data.name, passwordHash, role: data.role as Role, provisioned });
   } catch (error) {
+    if (isUniqueViolation(error, 'external_id')) {
+      throw new Conflict(`A user with the external id ${provisioned?.externalId} already exists`, { field: 'externalId' });
+    }
     if (isUniqueViolation(error, 'email')) throw new Conflict(`A user with email ${data.email} already exists`, { field: 'email' });
     if (isUniqueViolation(error, 'username') || (error as { code?: string })?.code === 'P2002') {
       throw new Conflict(`A user named ${data.username} already exists`, { field: 'username' });

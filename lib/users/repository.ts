@@ -83,9 +83,30 @@ export function usernameKey(username: string): string {
  */
 export async function insertUser(
   db: Database,
-  user: { username: string; email: string | null; name: string | null; passwordHash: string | null; role: Role; requiresVerifiedEmail?: boolean },
+  user: {
+    username: string;
+    email: string | null;
+    name: string | null;
+    passwordHash: string | null;
+    role: Role;
+    requiresVerifiedEmail?: boolean;
+    /** A provisioned person's claims, external id and state (lib/scim/users.ts), written with the row in one transaction. */
+    provisioned?: NewProvisionedFields;
+  },
 ): Promise<UserRecord> {
-  const row = await db.prisma.user.create({ data: { id: randomUUID(), ...user, usernameKey: usernameKey(user.username) }, select: publicFields });
+  const { provisioned, ...fields } = user;
+  const { externalId, ...claims } = provisioned ?? { externalId: null };
+  const row = await db.prisma.user.create({
+    data: {
+      id: randomUUID(),
+      ...fields,
+      ...claims,
+      usernameKey: usernameKey(user.username),
+      // A nested create: Prisma writes both rows in one transaction.
+      ...(externalId === null ? {} : { imported: { create: { externalId } } }),
+    },
+    select: publicFields,
+  });
   return toRecord(row);
 }
 
@@ -190,6 +211,9 @@ export async function findUsernameClashes(db: Database): Promise<string[][]> {
 }
 
 const accountQuery = `SELECT ${columnList<User>(accountFields)} FROM users WHERE id = ?`;
+
+/** The read cache's key of the account behind a `sub` (lib/db/read-cache.ts): forget it after a write it does not see. */
+export const accountCacheKey = (id: string) => `Account:${id}`;
 
 /** The account behind a `sub`, for claims and token issuance (hot path: raw driver). */
 export async function findAccount(db: Database, id: string): Promise<AccountRecord | undefined> {
@@ -394,6 +418,9 @@ interface ProvisionedFields {
   externalId: string | null;
 }
 
+/** What a provisioning client sets on a new person beside the username, name, email and password. */
+export type NewProvisionedFields = ProvisionedFields & { disabled: boolean };
+
 const provisionedFields = {
   ...publicFields,
   givenName: true,
@@ -443,18 +470,6 @@ export async function findProvisionedUsers(
     db.prisma.user.count({ where }),
   ]);
   return { users: rows.map(toProvisioned), total };
-}
-
-/**
- * Sets or clears the person's external id (the `user_imports` row an import keeps it in, so an import and a
- * provisioning client agree on it). Throws Prisma's P2002 when another person has it.
- */
-export async function setExternalId(db: Database, userId: string, externalId: string | null): Promise<void> {
-  if (externalId === null) {
-    await db.prisma.userImport.deleteMany({ where: { userId } });
-    return;
-  }
-  await db.prisma.userImport.upsert({ where: { userId }, create: { userId, externalId }, update: { externalId } });
 }
 
 /** What one PUT or PATCH of a User changes at once (lib/scim/users.ts): the fields a provisioning client maps, as they are to be. */

@@ -12,7 +12,7 @@
 import { auditEventId } from '../audit/repository.ts';
 import type { AlongsideWrites } from '../audit/repository.ts';
 import type { Database } from '../db/database.ts';
-import type { Statement } from '../db/sql.ts';
+import { insertRows } from '../db/sql.ts';
 import { webhookEventOf, type AuditedChange } from './events.ts';
 
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
@@ -22,25 +22,26 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 export const messageId = (now: number) => `msg_${auditEventId(now).replaceAll('-', '')}`;
 
 /**
- * The outbox rows an audited change adds, as writes to make in the audit entry's transaction (raw statements:
- * the entry is appended on the raw driver): one per enabled endpoint that wants its event; undefined when it
- * raises no event or nobody listens.
+ * The outbox rows audited changes add, as writes to make in their audit entries' transaction (raw statements:
+ * entries are appended on the raw driver): one per change that raises an event and enabled endpoint that wants
+ * it, in the changes' order; none when nobody listens.
  */
-export async function outboxWritesFor(db: Database, change: AuditedChange): Promise<AlongsideWrites | undefined> {
-  const event = webhookEventOf(change);
-  if (!event) return undefined;
+export async function outboxWritesFor(db: Database, changes: AuditedChange[]): Promise<AlongsideWrites> {
+  const events = changes.flatMap((change) => {
+    const event = webhookEventOf(change);
+    return event ? [{ event, now: change.at.getTime() }] : [];
+  });
+  if (events.length === 0) return [];
   // Through the raw driver: sign-ins raise events, and Prisma Client's per-query cost is not worth paying on them.
   const endpoints = await db.sql.all<{ id: string; events: string }>('SELECT id, events FROM webhook_endpoints WHERE enabled');
-  const wanting = endpoints.filter((endpoint) => endpoint.events.split(' ').includes(event.type));
-  if (wanting.length === 0) return undefined;
-  const now = change.at.getTime();
-  const payload = JSON.stringify(event.payload);
-  return wanting.map(
-    (endpoint): Statement => [
-      "INSERT INTO webhook_deliveries (id, endpoint_id, type, subject, payload, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
-      [messageId(now), endpoint.id, event.type, event.subject, payload, now, now],
-    ],
-  );
+  const wanted = endpoints.map((endpoint) => ({ id: endpoint.id, events: new Set(endpoint.events.split(' ')) }));
+  const rows = events.flatMap(({ event, now }) => {
+    const payload = JSON.stringify(event.payload);
+    return wanted
+      .filter((endpoint) => endpoint.events.has(event.type))
+      .map((endpoint) => [messageId(now), endpoint.id, event.type, event.subject, payload, 'pending', 0, now, now]);
+  });
+  return insertRows('INSERT INTO webhook_deliveries (id, endpoint_id, type, subject, payload, status, attempts, next_attempt_at, created_at)', rows);
 }
 
 /** A claimed delivery: what to send, where, and with which (opened) secret. */
