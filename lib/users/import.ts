@@ -244,13 +244,23 @@ async function writeBatch(
   const columns =
     'SELECT u.id, i.external_id, u.username, u.username_key, u.email, u.email_verified, u.name, u.disabled, u.role, u.password_hash, i.password_imported ' +
     'FROM user_imports i JOIN users u ON u.id = i.user_id';
-  const [byExternal, byKey, byEmail, groups] = await Promise.all([
+  const [byExternal, byOwnId, byKey, byEmail, groups] = await Promise.all([
     rowsWhereIn<ExistingRow>(
       db,
       columns,
       'i.external_id',
       batch.map((c) => c.data.external_id),
     ),
+    // A line of this Gatehouse's own export names a person who never came from an import by their id here (the
+    // external id it stands for): that person, so the export imports again changing nothing. Their own id only,
+    // never an address or a name; and they stay without an import record, as they came.
+    rowsWhereIn<ExistingRow & { imported_as: string | null }>(
+      db,
+      'SELECT u.id, NULL AS external_id, u.username, u.username_key, u.email, u.email_verified, u.name, u.disabled, u.role, u.password_hash, ' +
+        '0 AS password_imported, i.external_id AS imported_as FROM users u LEFT JOIN user_imports i ON i.user_id = u.id',
+      'u.id',
+      batch.flatMap((c) => (c.data.id === c.data.external_id ? [c.data.external_id] : [])),
+    ).then((rows) => rows.filter((row) => row.imported_as === null)),
     rowsWhereIn<{ id: string; username_key: string }>(
       db,
       'SELECT id, username_key FROM users',
@@ -270,7 +280,7 @@ async function writeBatch(
       batch.flatMap((c) => c.data.groups ?? []),
     ),
   ]);
-  const existing = new Map(byExternal.map((row) => [row.external_id!, row]));
+  const existing = new Map([...byOwnId.map((row) => [row.id, row] as const), ...byExternal.map((row) => [row.external_id!, row] as const)]);
   const keyHolder = new Map(byKey.map((row) => [row.username_key, row.id]));
   const emailHolder = new Map(byEmail.map((row) => [row.address, row.id]));
   const groupIds = new Map(groups.map((row) => [row.name, row.id]));
@@ -377,7 +387,10 @@ async function writeBatch(
     const replaceable = current.password_hash === null || Boolean(current.password_imported);
     if (hash !== null && replaceable && hash !== current.password_hash) {
       change.set('password_hash', hash);
-      if (!current.password_imported) writes.push(['UPDATE user_imports SET password_imported = ? WHERE user_id = ?', [true, id]]);
+      // Recorded as imported, so the first sign-in re-hashes it: on the person's import record, or on a new one for
+      // a person of this Gatehouse's own export, who had none.
+      if (current.external_id === null) imports.push([id, data.external_id, true, now]);
+      else if (!current.password_imported) writes.push(['UPDATE user_imports SET password_imported = ? WHERE user_id = ?', [true, id]]);
       events.push({ action: 'user.password_changed', target: person, details: {} });
     }
     if (data.disabled !== undefined && data.disabled !== Boolean(current.disabled)) {
