@@ -662,6 +662,10 @@ async function main() {
       },
       async (out) => {
         if (postgres && wants('protocol')) await onPostgres('postgres', out);
+      },
+      // A lane of its own: after the PostgreSQL run, on cores the other lanes had left by then, it ran a third of
+      // its files at a time and was the run's last minute or two.
+      async (out) => {
         if (postgres && redis && wants('protocol')) await onPostgres('redis', out);
       },
     ]);

@@ -20,14 +20,27 @@ export function serverCommand(mount: Mount, port: number): string[] {
   return mount === 'server' ? [...serverNodeFlags, 'scripts/server.mjs', '-p', String(port)] : ['node_modules/next/dist/bin/next', 'start', '-p', String(port)];
 }
 
+/** The ports freePort gave this process: one is free when given, but taken only once its taker listens. */
+const given = new Set<number>();
+
+/**
+ * A port nothing listens on, never one this process was given before: a test that takes two (a metrics port, then
+ * the server's) got the same one twice, since the first is not yet bound when the second is asked for.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+      server.on('error', reject);
     });
-    server.on('error', reject);
-  });
+    if (!given.has(port)) {
+      given.add(port);
+      return port;
+    }
+  }
 }
 
 /** How a server process ended: its exit code, or the signal that ended it. */
