@@ -78,6 +78,8 @@ const failures: string[] = [];
 /** Browser tests that failed and then passed on CI's one retry (playwright.config.ts), listed too. */
 const flaky: string[] = [];
 const started = Date.now();
+/** When, since the run began: each part's header and end say it, so a run's output shows which lane its last minutes waited for. */
+const at = () => `at ${Math.round((Date.now() - started) / 1000)} s`;
 
 const nextBin = join('node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -264,7 +266,7 @@ async function nodeTests(
   { coverage = false, concurrency = 1, out = stdout }: { coverage?: boolean; concurrency?: number; out?: Out } = {},
 ): Promise<Record<string, number>> {
   if (files.length === 0) return {};
-  out(`\n=== ${label} (${files.length} files${concurrency > 1 ? `, ${concurrency} at a time` : ''}) ===\n`);
+  out(`\n=== ${label} (${files.length} files${concurrency > 1 ? `, ${concurrency} at a time` : ''}; ${at()}) ===\n`);
   const countsFile = join(mkdtempSync(join(tmpdir(), 'gatehouse-counts-')), 'counts.json');
   const reporters = [
     '--test-reporter=spec',
@@ -523,7 +525,7 @@ async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, ou
   const label = `${setup === 'sqlite' || setup === 'next' ? 'SQLite' : 'PostgreSQL'}${redisUrl ? ' with Redis' : ''}, ${mount === 'server' ? "npm start's server" : 'next start'}`;
   try {
     if (browser) {
-      out(`\n=== browser tests (Playwright, Chromium) on ${label} ===\n`);
+      out(`\n=== browser tests (Playwright, Chromium) on ${label} (${at()}) ===\n`);
       const reportDir = mkdtempSync(join(tmpdir(), 'gatehouse-playwright-'));
       const reportFile = join(reportDir, 'report.json');
       try {
@@ -550,6 +552,7 @@ async function suiteRun(setup: Setup, databaseUrl: string, { browser = false, ou
     slowest(seconds, out);
   } finally {
     await server.stop();
+    out(`(the ${label} run ended ${at()})\n`);
   }
 }
 
@@ -617,7 +620,7 @@ async function main() {
   }
   const build = async (out: Out) => {
     if (!suites || args.includes('--skip-build')) return;
-    out(`\n=== next build (into ${DIST_DIRS.test}) ===\n`);
+    out(`\n=== next build (into ${DIST_DIRS.test}; ${at()}) ===\n`);
     if ((await run(process.execPath, [nextBin, 'build'], {}, { out })).code !== 0) throw new Error('next build failed');
     checkUntouched('by the build', out);
   };
