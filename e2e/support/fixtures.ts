@@ -86,7 +86,17 @@ export async function discover(client: { id: string; clientSecret?: string; toke
       : client.tokenEndpointAuthMethod === 'client_secret_post'
         ? oidc.ClientSecretPost(client.clientSecret)
         : oidc.ClientSecretBasic(client.clientSecret);
-  return oidc.discovery(new URL(issuer), client.id, undefined, auth, { execute: [oidc.allowInsecureRequests] });
+  try {
+    return await oidc.discovery(new URL(issuer), client.id, undefined, auth, { execute: [oidc.allowInsecureRequests] });
+  } catch (error) {
+    // openid-client says only that the body was not JSON (a CI run's backchannel-logout test, once, on an instance
+    // it had just restarted): what the issuer answers now goes with the error, so the next one shows who answered.
+    const again = await fetch(new URL('/.well-known/openid-configuration', issuer)).then(
+      async (response) => `${response.status} ${response.headers.get('content-type')}: ${(await response.text()).slice(0, 300)}`,
+      (failure: unknown) => String(failure),
+    );
+    throw new Error(`discovery of ${issuer} failed (${error instanceof Error ? error.message : error}); asked again, it answers ${again}`, { cause: error });
+  }
 }
 
 export async function pkce() {
