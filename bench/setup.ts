@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { env } from '../lib/config/env.ts';
-import { workerCount } from '../lib/config/workers.ts';
+import { workerCount } from '../lib/config/workers.mjs';
 import { findClientMetadata } from '../lib/clients/repository.ts';
 import { closeDatabase, database, type Database } from '../lib/db/database.ts';
 import { splitSchema } from '../lib/db/sql.ts';

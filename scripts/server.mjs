@@ -23,7 +23,7 @@ import { createServer } from 'node:http';
 import { availableParallelism, hostname as hostName } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WORKERS_RULE, workerCount } from '../lib/config/workers.ts';
+import { WORKERS_RULE, workerCount } from '../lib/config/workers.mjs';
 import { clusterWorker } from './cluster-worker.mjs';
 import { logLine } from './log-line.mjs';
 import { onParentGone } from './parent-watch.mjs';

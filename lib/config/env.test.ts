@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { parseEnv } from './env.ts';
-import { workerCount } from './workers.ts';
+import { workerCount } from './workers.mjs';
 
 test('without ISSUER the issuer is localhost on the configured port, so a server on another port signs in on its own', () => {
   assert.equal(parseEnv({}).ISSUER, 'http://localhost:3000');

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { issueMessages } from '../platform/errors.ts';
 import { SUPPORTED_LOCALES } from '../i18n/locale.ts';
 import { normalizeHex } from './colour.ts';
-import { WORKERS_RULE, workerCount } from './workers.ts';
+import { WORKERS_RULE, workerCount } from './workers.mjs';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

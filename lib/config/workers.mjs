@@ -3,8 +3,9 @@
  * workers before Next loads and so cannot import the configuration, and
  * lib/config/env.ts, which validates it with every other setting.
  *
- * No imports and no syntax beyond erasable types: Node loads this file as it is
- * (22.18 or newer, as `npm start` runs), as next.config.js loads ./dist-dir.ts.
+ * Plain JavaScript with no imports (its types in ./workers.d.mts): a .ts file
+ * would have Node load its type stripper, ~18 MB resident in every process of
+ * the server, the one process of WORKERS=1 included.
  */
 
 /** The most WORKERS may name: more than any machine's cores, so a larger number is a typo. */
@@ -17,7 +18,7 @@ export const WORKERS_RULE = `WORKERS must be auto (one per core) or a whole numb
  * How many processes serve, as WORKERS says: `auto` (the default: unset or empty counts as it, in any case,
  * blanks ignored) is `cores`, a number is itself; undefined when the value is neither, for the caller to refuse.
  */
-export function workerCount(value: string | undefined, cores: number): number | undefined {
+export function workerCount(value, cores) {
   const text = (value ?? '').trim().toLowerCase();
   if (text === '' || text === 'auto') return Math.max(1, Math.min(cores, MAX_WORKERS));
   if (!/^\d+$/.test(text)) return undefined;
