@@ -1,6 +1,7 @@
-// A worker's side of scripts/primary.mjs, in scripts/server.mjs: what the start-up reaches through the
-// hand-over (lib/start/handover.ts, `ClusterWorker`: the metrics listener and the whole server's figures,
-// which only the primary has), and what the primary asks of this worker (its figures, once it serves).
+// A worker's side of scripts/primary.mjs, in scripts/server.mjs. The primary holds the port and hands each
+// connection it accepts to a worker, and says when to stop; the start-up reaches it through the hand-over
+// (lib/start/handover.ts, `ClusterWorker`: the metrics listener and the whole server's figures, which only
+// the primary has); the primary asks a worker for its figures.
 import cluster from 'node:cluster';
 
 /** How long a question to the primary may go unanswered: it answers at once, or is gone (and this worker with it). */
@@ -13,21 +14,39 @@ function send(message) {
 
 /** This worker's side, for one of `count` workers. */
 export function clusterWorker(count) {
-  /** The started app's figures (ServerHandover.collectMetrics), once it is handed over. */
-  let collect;
+  /** Set by `serve`: the started app, where a connection goes, how to stop. */
+  let serving;
   let asked = 0;
   const waiting = new Map();
-  process.on('message', (message) => {
-    if (message?.gatehouse === 'collect-metrics') {
-      const answer = (metrics) => send({ gatehouse: 'metrics', id: message.id, metrics });
-      // Still starting: nothing to count yet, and the primary leaves this worker out.
-      if (!collect) return answer(null);
-      collect().then(answer, () => answer(null));
-    } else if (message?.gatehouse === 'answer') {
-      waiting.get(message.id)?.(message);
-      waiting.delete(message.id);
+  process.on('message', (message, handle) => {
+    switch (message?.gatehouse) {
+      case 'connection':
+        // Closed on its way here, or come before this worker serves (never: the primary waits for `serving`).
+        if (!handle) return;
+        if (serving) serving.connection(handle);
+        else handle.destroy();
+        return;
+      case 'stop':
+        // Still starting, this worker has served nothing and has nothing to finish.
+        if (serving) serving.stop(message.signal);
+        else process.exit(0);
+        return;
+      case 'collect-metrics': {
+        const answer = (metrics) => send({ gatehouse: 'metrics', id: message.id, metrics });
+        if (!serving) return answer(null);
+        serving.handover.collectMetrics().then(answer, () => answer(null));
+        return;
+      }
+      case 'answer':
+        waiting.get(message.id)?.(message);
+        waiting.delete(message.id);
+        return;
     }
   });
+  // A signal to this worker (Ctrl-C reaches every process of the terminal's group) is the primary's to act on:
+  // it stops handing this worker connections, then says `stop` after the last one it handed over, which
+  // could otherwise still be on its way here when this worker stopped.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => send({ gatehouse: 'stop-me', signal }));
 
   const ask = (gatehouse, fields = {}) =>
     new Promise((resolve, reject) => {
@@ -53,13 +72,14 @@ export function clusterWorker(count) {
       serveMetrics: ({ host, port }) => ask('serve-metrics', { host, port }).then((answer) => answer.url),
       scrape: () => ask('scrape-metrics').then((answer) => answer.text),
     },
-    /** The start-up is done: the primary may count this worker's figures from now on. */
-    handedOver(handover) {
-      collect = () => handover.collectMetrics();
-    },
-    /** The server listens: the primary starts the next workers, or counts this one in. */
-    listening(where) {
-      send({ gatehouse: 'listening', where });
+    /**
+     * The app is started: from now on the primary hands this worker connections (`connection(socket)`), counts its
+     * figures (`handover.collectMetrics`) and tells it to `stop(signal)`. Resolves with where the primary listens,
+     * once it does; rejects when it cannot (it says why, and stops every worker).
+     */
+    serve(started) {
+      serving = started;
+      return ask('serving').then((answer) => answer.where);
     },
   };
 }

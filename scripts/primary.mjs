@@ -1,22 +1,26 @@
 // The workers' primary: `npm start`'s server when WORKERS asks for more than one process (scripts/server.mjs
 // decides). It serves no request and never loads the app. It forks the workers, each scripts/server.mjs
-// again and a whole server (Next, the provider, the start-up), on one port that node:cluster shares among
-// them: the primary accepts each connection and hands it to the workers in turn. The first worker starts
-// alone, since it migrates the database (SQLite's schema engine needs the file to itself); the others
-// start once it serves, and find the database ready.
+// again and a whole server (Next, the provider, the start-up), holds the port itself and hands each
+// connection it accepts to the next worker that serves (node:cluster's IPC carries the socket). The
+// first worker starts alone, since it migrates the database (SQLite's schema engine needs the file to
+// itself); the port opens once it serves, and the others start then and find the database ready.
 //
 // - A worker that ends while the server serves is logged and replaced: at once when it had served 30 s,
 //   else after a wait that doubles (1 s, 2 s, ... 30 s), so a start-up that fails every time does not spin.
-// - A worker that ends before it served, in the server's own start, stops the server with a non-zero exit,
-//   as one process whose start-up fails does.
-// - SIGTERM or SIGINT (or the wrapper scripts/node.mjs gone: scripts/parent-watch.mjs) is passed to every
-//   worker, which stops as one process does (the requests in flight finish); the primary exits 0 once all
-//   of them stopped cleanly, 1 otherwise or after STOP_LIMIT_MS.
+// - A worker that ends during the server's own start stops the server with a non-zero exit, as one
+//   process whose start-up fails does.
+// - SIGTERM or SIGINT (or the wrapper scripts/node.mjs gone: scripts/parent-watch.mjs) closes the port,
+//   as one process's stop does, then tells every worker to stop, after the last connection handed to it
+//   (the primary holds no queue: node:cluster's own round robin, which the workers' listen() would use,
+//   drops the connections it has accepted and not yet handed out once the last worker stops listening).
+//   Each worker finishes what it began; the primary exits 0 once all of them exited 0, 1 otherwise or
+//   after STOP_LIMIT_MS. A signal sent to a worker alone stops that worker the same way, and it is replaced.
 // - METRICS_PORT is served here, for every worker: a worker's start-up asks for it (lib/start/handover.ts),
 //   and each scrape sums what every serving worker counted (prom-client's AggregatorRegistry), so one
 //   scrape shows the whole server. /metrics on the issuer's port (METRICS_TOKEN) asks here too.
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
+import { createServer as createListener } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { logLine } from './log-line.mjs';
 import { onParentGone } from './parent-watch.mjs';
@@ -34,12 +38,15 @@ const LONGEST_WAIT_MS = 30_000;
 /** How long a scrape waits for a worker's figures: one that does not answer is left out of that scrape. */
 const COLLECT_TIMEOUT_MS = 5_000;
 
+/** `host:port` as the log writes an address. */
+const addressText = ({ address, port }) => `${address.includes(':') ? `[${address}]` : address}:${port}`;
+
 /** Serves on `port` (and `hostname`, unset for every interface) from `workers` worker processes until stopped. */
 export function runPrimary({ workers: count, port, hostname }) {
   // Each worker runs this folder's server.mjs with this process's arguments and Node flags, whatever
   // started the primary (scripts/start.mjs under `npm start`). Structured clones: a figure may be NaN.
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./server.mjs', import.meta.url)), serialization: 'advanced' });
-  /** The workers alive, by node:cluster's id: since when each serves (undefined while it starts). */
+  /** The workers alive, by node:cluster's id: since when each serves (undefined while it starts), and whether it was told to stop. */
   const live = new Map();
   /** starting (until WORKERS workers serve), serving, stopping. */
   let phase = 'starting';
@@ -51,17 +58,49 @@ export function runPrimary({ workers: count, port, hostname }) {
   const waits = new Set();
   const metrics = primaryMetrics({ serving: () => [...live.values()].filter((w) => w.since !== undefined).map((w) => w.worker), exits: () => exits });
 
+  // The port. Paused: what a client sends stays in the socket for the worker that reads it. No delay, as
+  // an HTTP server's own sockets (scripts/server.mjs with WORKERS=1).
+  let turn = 0;
+  const listener = createListener({ pauseOnConnect: true, noDelay: true }, (socket) => {
+    const ready = [...live.values()].filter((w) => w.since !== undefined && !w.stopping && w.worker.isConnected());
+    // None serves (every one ended and the next is starting): refused, as by a server that is down.
+    if (ready.length === 0) return socket.destroy();
+    const { worker } = ready[turn++ % ready.length];
+    worker.send({ gatehouse: 'connection' }, socket, (error) => error && socket.destroy());
+  });
+  let listening;
+  /** Listens once, when the first worker serves; a port that is taken stops the server as it stops one process. */
+  const listen = () =>
+    (listening ??= new Promise((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(port, hostname, () => resolve(addressText(listener.address())));
+    }).catch((error) => {
+      logLine('fatal', `cannot listen on port ${port}`, { error, always: true });
+      status = 1;
+      stop();
+      throw error;
+    }));
+
   const fork = () => {
     const worker = cluster.fork({ [PRIMARY_PID]: String(process.pid), [WORKER_COUNT]: String(count) });
-    live.set(worker.id, { worker, since: undefined });
+    live.set(worker.id, { worker, since: undefined, stopping: false });
     // A message to a worker that is just ending fails; its 'exit' says what happened.
     worker.on('error', () => undefined);
   };
 
   cluster.on('message', (worker, message) => {
     switch (message?.gatehouse) {
-      case 'listening':
-        return serving(worker, message.where);
+      case 'serving':
+        return answer(
+          worker,
+          message.id,
+          listen().then((where) => {
+            serving(worker, where);
+            return { where };
+          }),
+        );
+      case 'stop-me':
+        return stopWorker(worker, message.signal);
       case 'metrics':
         return metrics.collected(message.id, message.metrics);
       case 'serve-metrics':
@@ -94,6 +133,14 @@ export function runPrimary({ workers: count, port, hostname }) {
       const pids = [...live.values()].map((w) => w.worker.process.pid);
       logLine('info', `listening on ${where} with ${count} workers`, { fields: { workers: count, worker_pids: pids } });
     }
+  }
+
+  /** One worker to stop (a signal sent to it): it gets no more connections, then is told, after the last it got. */
+  function stopWorker(worker, signal) {
+    const entry = live.get(worker.id);
+    if (!entry || entry.stopping || phase === 'stopping') return;
+    entry.stopping = true;
+    send(worker, { gatehouse: 'stop', signal });
   }
 
   cluster.on('exit', (worker, code, signal) => {
@@ -135,8 +182,9 @@ export function runPrimary({ workers: count, port, hostname }) {
     phase = 'stopping';
     for (const timer of waits) clearTimeout(timer);
     if (signal) logLine('info', 'stopping', { fields: { signal, workers: live.size } });
-    // The signal as it came (SIGINT, SIGTERM): each worker logs which; a stop for a failed start is a SIGTERM.
-    for (const { worker } of live.values()) worker.process.kill(signal ?? 'SIGTERM');
+    // No connection is accepted from now on; each worker hears `stop` after the last one it was handed.
+    if (listener.listening) listener.close();
+    for (const { worker } of live.values()) send(worker, { gatehouse: 'stop', signal: signal ?? 'SIGTERM' });
     setTimeout(() => {
       logLine('error', `workers still running ${STOP_LIMIT_MS / 1000} s after the stop: killing them`, { fields: { workers: live.size } });
       for (const { worker } of live.values()) worker.process.kill('SIGKILL');
@@ -159,10 +207,17 @@ export function runPrimary({ workers: count, port, hostname }) {
   fork();
 }
 
+/** Sends `message` to `worker` unless it is gone (its 'exit' says what happened). */
+function send(worker, message) {
+  if (worker.isConnected()) worker.send(message, () => undefined);
+}
+
 /** Answers a worker's question with what `answer` settles to, or its error's message. */
 function answer(worker, id, answer) {
-  const send = (fields) => worker.isConnected() && worker.send({ gatehouse: 'answer', id, ...fields }, () => undefined);
-  answer.then(send, (error) => send({ error: error instanceof Error ? error.message : String(error), code: error?.code }));
+  answer.then(
+    (fields) => send(worker, { gatehouse: 'answer', id, ...fields }),
+    (error) => send(worker, { gatehouse: 'answer', id, error: error instanceof Error ? error.message : String(error), code: error?.code }),
+  );
 }
 
 /**
@@ -187,7 +242,7 @@ function primaryMetrics({ serving, exits }) {
         clearTimeout(timer);
         resolve(figures);
       });
-      if (worker.isConnected()) worker.send({ gatehouse: 'collect-metrics', id }, () => undefined);
+      send(worker, { gatehouse: 'collect-metrics', id });
     });
 
   /** The primary's own figures: how many workers this scrape sums, and how many ended while serving. */

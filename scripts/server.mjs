@@ -98,7 +98,6 @@ async function serve() {
     process.exit(1); // the start-up logged why
   }
   const { handle, log } = handover;
-  peer?.handedOver(handover);
   let stopping = false;
 
   const server = createServer((req, res) => {
@@ -108,67 +107,95 @@ async function serve() {
   });
   // As `next start`: idle keep-alive connections stay open past a load balancer's typical 60 s.
   server.keepAliveTimeout = 65_000;
-  server.once('error', (error) => {
-    log.fatal({ err: error }, `cannot listen on port ${port}`);
-    process.exit(1);
-  });
-  server.listen(port, hostname, () => {
-    const { address, port: bound } = server.address();
-    const where = `${address.includes(':') ? `[${address}]` : address}:${bound}`;
-    if (!peer) return log.info(`listening on ${where}`);
-    log.info({ worker: peer.id, workers: worker }, `worker ${peer.id} listening on ${where}`);
-    peer.listening(where);
-  });
+  /** A worker's connections, handed over by the primary, which holds the port: until each has ended. */
+  const connections = new Set();
+  let drained;
+  if (peer) {
+    // Node tracks an HTTP server's connections (its header and request timeouts, closeIdleConnections)
+    // from its 'listening': this one never binds, the primary does, and injects each connection it accepts.
+    server.emit('listening');
+    peer
+      .serve({
+        handover,
+        connection(socket) {
+          connections.add(socket);
+          socket.once('close', () => {
+            connections.delete(socket);
+            if (connections.size === 0) drained?.();
+          });
+          server.emit('connection', socket);
+        },
+        stop,
+      })
+      .then(
+        (where) => log.info({ worker: peer.id, workers: worker }, `worker ${peer.id} serving on ${where}`),
+        // The primary could not listen: it says why and stops every worker.
+        () => undefined,
+      );
+  } else {
+    server.once('error', (error) => {
+      log.fatal({ err: error }, `cannot listen on port ${port}`);
+      process.exit(1);
+    });
+    server.listen(port, hostname, () => {
+      const { address, port: bound } = server.address();
+      log.info(`listening on ${address.includes(':') ? `[${address}]` : address}:${bound}`);
+    });
+  }
 
   /**
-   * SIGTERM (a supervisor, a rolling restart; for a worker, its primary) or SIGINT (Ctrl-C): stop accepting
-   * connections, let the requests in flight finish, for at most STOP_GRACE_MS (then their connections are
-   * cut), then close Next and what the context opened: the database, after committing SQLite's
-   * pending group-commit writes (lib/db/sql.ts), the PostgreSQL pools and Redis, and send the
-   * spans still queued when tracing is on (lib/ops/tracing.ts). Exits 0 when all
-   * of that went through, 1 when it did not or took longer than STOP_LIMIT_MS.
+   * SIGTERM (a supervisor, a rolling restart) or SIGINT (Ctrl-C), or for a worker its primary's word (after the
+   * last connection it handed over): stop accepting connections, let the requests in flight finish, for at most
+   * STOP_GRACE_MS (then their connections are cut), then close Next and what the context opened: the database,
+   * after committing SQLite's pending group-commit writes (lib/db/sql.ts), the PostgreSQL pools and Redis, and
+   * send the spans still queued when tracing is on (lib/ops/tracing.ts). Exits 0 when all of that went
+   * through, 1 when it did not or took longer than STOP_LIMIT_MS.
    */
   const STOP_GRACE_MS = 10_000;
   const STOP_LIMIT_MS = 15_000;
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, 'stopping');
-      setTimeout(() => {
-        log.error(`not stopped after ${STOP_LIMIT_MS / 1000} s: exiting`);
-        process.exit(1);
-      }, STOP_LIMIT_MS).unref();
-      const grace = setTimeout(() => {
-        log.warn(`requests still in flight after ${STOP_GRACE_MS / 1000} s: closing their connections`);
-        server.closeAllConnections();
-      }, STOP_GRACE_MS).unref();
-      // Its callback runs once every connection has ended. A keep-alive connection would stay open
-      // until keepAliveTimeout: each is closed as soon as its current response is sent, and a
-      // response begun from now on tells its client so (Connection: close).
-      const closeIdle = setInterval(() => server.closeIdleConnections(), 50).unref();
-      server.close(async () => {
-        clearInterval(closeIdle);
-        clearTimeout(grace);
-        let status = 0;
-        try {
-          await app.close();
-        } catch (error) {
-          log.error({ err: error }, 'Next did not close');
-          status = 1;
-        }
-        try {
-          await handover.close();
-        } catch (error) {
-          log.error({ err: error }, 'the database, the throttle store or the tracer did not close');
-          status = 1;
-        }
-        log.info('stopped');
-        process.exit(status);
-      });
-      server.closeIdleConnections();
-    });
+  function stop(signal) {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    setTimeout(() => {
+      log.error(`not stopped after ${STOP_LIMIT_MS / 1000} s: exiting`);
+      process.exit(1);
+    }, STOP_LIMIT_MS).unref();
+    const grace = setTimeout(() => {
+      log.warn(`requests still in flight after ${STOP_GRACE_MS / 1000} s: closing their connections`);
+      server.closeAllConnections();
+    }, STOP_GRACE_MS).unref();
+    // Its callback runs once every connection has ended. A keep-alive connection would stay open
+    // until keepAliveTimeout: each is closed as soon as its current response is sent, and a
+    // response begun from now on tells its client so (Connection: close).
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 50).unref();
+    const closed = async () => {
+      clearInterval(closeIdle);
+      clearTimeout(grace);
+      let status = 0;
+      try {
+        await app.close();
+      } catch (error) {
+        log.error({ err: error }, 'Next did not close');
+        status = 1;
+      }
+      try {
+        await handover.close();
+      } catch (error) {
+        log.error({ err: error }, 'the database, the throttle store or the tracer did not close');
+        status = 1;
+      }
+      log.info('stopped');
+      process.exit(status);
+    };
+    // A worker has no port to close: the primary no longer hands it connections.
+    if (!peer) server.close(closed);
+    else if (connections.size === 0) void closed();
+    else drained = closed;
+    server.closeIdleConnections();
   }
+  // A worker's signals go through its primary (scripts/cluster-worker.mjs), which then says `stop`.
+  if (!peer) for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
 
   // Started by scripts/node.mjs (`npm start`), which passes every signal on: should it vanish without
   // doing so (killed with SIGKILL), stop as on SIGTERM rather than serve on, orphaned. (A worker whose

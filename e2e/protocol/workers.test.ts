@@ -43,7 +43,12 @@ async function start(port?: number): Promise<ServerProcess> {
     { port, mount: 'server', host: '127.0.0.1' },
   );
   // Discovery answers once the first worker serves; the primary says when both do.
-  await logged(started, /"msg":"listening on 127\.0\.0\.1:\d+ with 2 workers"/);
+  try {
+    await logged(started, /"msg":"listening on \S+:\d+ with 2 workers"/);
+  } catch (error) {
+    await started.stop('SIGKILL');
+    throw error;
+  }
   return started;
 }
 
@@ -342,6 +347,11 @@ test('SIGTERM under a load of token requests: both workers finish what they bega
   );
   const ok = results.filter((r): r is Extract<Outcome, { status: number }> => 'status' in r);
   assert.ok(ok.length >= SIGNAL_AFTER, `${ok.length} answered`);
+  // Every connection the primary accepted went to a worker and was answered: what failed of the load sent before
+  // the signal failed as at one process's stop, refused or still in the kernel's queue when the port closed.
+  // (node:cluster's own round robin reset most of them: it drops what it accepted and had not handed out.)
+  const cut = results.slice(0, REQUESTS).filter((r) => 'error' in r && r.error !== 'ECONNREFUSED');
+  assert.ok(cut.length <= REQUESTS / 10, `${cut.length} of the ${REQUESTS} requests sent before the signal were cut`);
   assert.ok(
     ok.some((r) => r.at > signalledAt),
     'requests in flight when the signal came were answered after it',
