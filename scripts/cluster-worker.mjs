@@ -27,7 +27,7 @@ export function clusterWorker(count) {
         else handle.destroy();
         return;
       case 'stop':
-        // Still starting, this worker has served nothing and has nothing to finish.
+        // Still starting, this worker has served nothing and has nothing to finish (the primary signals one instead).
         if (serving) serving.stop(message.signal);
         else process.exit(0);
         return;
@@ -43,11 +43,6 @@ export function clusterWorker(count) {
         return;
     }
   });
-  // A signal to this worker (Ctrl-C reaches every process of the terminal's group) is the primary's to act on:
-  // it stops handing this worker connections, then says `stop` after the last one it handed over, which
-  // could otherwise still be on its way here when this worker stopped.
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => send({ gatehouse: 'stop-me', signal }));
-
   const ask = (gatehouse, fields = {}) =>
     new Promise((resolve, reject) => {
       const id = ++asked;
@@ -79,6 +74,11 @@ export function clusterWorker(count) {
      */
     serve(started) {
       serving = started;
+      // From now on a signal to this worker (Ctrl-C reaches every process of the terminal's group) is the
+      // primary's to act on: it stops handing this worker connections, then says `stop` after the last one it
+      // handed over, which could otherwise still be on its way here when this worker stopped. Until now, a
+      // signal ends it at once, as it ends one process still starting.
+      for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => send({ gatehouse: 'stop-me', signal }));
       return ask('serving').then((answer) => answer.where);
     },
   };

@@ -50,6 +50,8 @@ export function runPrimary({ workers: count, port, hostname }) {
   const live = new Map();
   /** starting (until WORKERS workers serve), serving, stopping. */
   let phase = 'starting';
+  /** The signal that stopped the server, passed on to the workers (each logs it). */
+  let stopSignal;
   let status = 0;
   /** Workers that ended in a row without serving STEADY_MS: the next one waits longer. */
   let failures = 0;
@@ -95,11 +97,17 @@ export function runPrimary({ workers: count, port, hostname }) {
           worker,
           message.id,
           listen().then((where) => {
+            // Started while the server stops: it stops too, having served nothing.
+            if (phase === 'stopping') {
+              send(worker, { gatehouse: 'stop', signal: stopSignal });
+              throw new Error('the server is stopping');
+            }
             serving(worker, where);
             return { where };
           }),
         );
       case 'stop-me':
+        if (phase === 'stopping') return send(worker, { gatehouse: 'stop', signal: stopSignal });
         return stopWorker(worker, message.signal);
       case 'metrics':
         return metrics.collected(message.id, message.metrics);
@@ -158,6 +166,8 @@ export function runPrimary({ workers: count, port, hostname }) {
       if (live.size === 0) finish();
       return;
     }
+    // Ctrl-C reaches every process of the group, and a worker still starting dies of it: the server stops.
+    if (phase === 'starting' && entry?.since === undefined && (signal === 'SIGINT' || signal === 'SIGTERM')) return stop(signal);
     if (phase === 'starting') {
       logLine('fatal', `worker ${pid} ended during the server's start (${how}): the server stops`, { fields, always: true });
       status = code || 1;
@@ -180,11 +190,17 @@ export function runPrimary({ workers: count, port, hostname }) {
   function stop(signal) {
     if (phase === 'stopping') return;
     phase = 'stopping';
+    stopSignal = signal ?? 'SIGTERM';
     for (const timer of waits) clearTimeout(timer);
     if (signal) logLine('info', 'stopping', { fields: { signal, workers: live.size } });
-    // No connection is accepted from now on; each worker hears `stop` after the last one it was handed.
+    // No connection is accepted from now on; each serving worker hears `stop` after the last one it was handed.
+    // One still starting has nothing to finish, and would hear nothing until its start-up lets it: it ends
+    // now, as one process still starting does on the signal.
     if (listener.listening) listener.close();
-    for (const { worker } of live.values()) send(worker, { gatehouse: 'stop', signal: signal ?? 'SIGTERM' });
+    for (const { worker, since } of live.values()) {
+      if (since !== undefined) send(worker, { gatehouse: 'stop', signal: stopSignal });
+      else worker.process.kill('SIGTERM');
+    }
     setTimeout(() => {
       logLine('error', `workers still running ${STOP_LIMIT_MS / 1000} s after the stop: killing them`, { fields: { workers: live.size } });
       for (const { worker } of live.values()) worker.process.kill('SIGKILL');
