@@ -23,7 +23,9 @@
  *     --stores=a,b         only these Gatehouse configurations (sqlite, postgresql, postgresql-redis,
  *                          compare-sqlite, compare-postgresql; opt-in only: postgresql-redis-x2, two
  *                          instances of postgresql-redis on one schema, Redis namespace and issuer, each row's
- *                          connections split evenly across them, no sign-in row)
+ *                          connections split evenly across them, no sign-in row; sqlite-shipped,
+ *                          postgresql-shipped, postgresql-redis-shipped, the store as `npm start` ships it,
+ *                          WORKERS=auto: a worker per core behind one port, beside its one process)
  *   BENCH_COMPARE_CHECKOUT=<dir>         also another checkout of Gatehouse (say, the commit before a change,
  *                                        built with `GATEHOUSE_DIST_DIR=.next-bench next build` there) on
  *                                        SQLite and, with BENCH_DATABASE_URL, PostgreSQL: before and after in one run
@@ -52,6 +54,12 @@ if (process.env.BENCH_DATABASE_URL) process.env.SECRETS_KEY ??= randomBytes(32).
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
+if (flag('help') || args.includes('-h')) {
+  // The usage is this file's opening comment.
+  const source = readFileSync(new URL(import.meta.url), 'utf8');
+  console.log((/^\/\*\*\n([\s\S]*?)\*\//.exec(source)?.[1] ?? '').replace(/^ \* ?/gm, ''));
+  process.exit(0);
+}
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = flag('quick');
 const profiling = flag('profile');
@@ -59,9 +67,20 @@ const seconds = Number(option('seconds') ?? (quick ? 1 : 3));
 const rounds = Number(option('rounds') ?? (quick ? 1 : 2));
 const connectionCounts = (option('connections') ?? '1,32').split(',').map(Number);
 const rows = (option('rows')?.split(',') ?? [...ROWS]) as RowName[];
-const STORES = ['sqlite', 'postgresql', 'postgresql-redis', 'compare-sqlite', 'compare-postgresql', 'postgresql-redis-x2'];
-// Two more server processes on 2 cores, and more minutes: only when asked for.
-const OPT_IN_STORES = ['postgresql-redis-x2'];
+const STORES = [
+  'sqlite',
+  'postgresql',
+  'postgresql-redis',
+  'compare-sqlite',
+  'compare-postgresql',
+  'postgresql-redis-x2',
+  'sqlite-shipped',
+  'postgresql-shipped',
+  'postgresql-redis-shipped',
+];
+// More server processes on 2 cores, and more minutes: only when asked for. The `-shipped` ones are their
+// store as `npm start` ships (WORKERS unset: `auto`, a worker per core), beside the one process of the same store.
+const OPT_IN_STORES = ['postgresql-redis-x2', 'sqlite-shipped', 'postgresql-shipped', 'postgresql-redis-shipped'];
 const stores = option('stores')?.split(',') ?? STORES.filter((s) => !OPT_IN_STORES.includes(s));
 for (const store of stores) if (!STORES.includes(store)) throw new Error(`unknown store ${store}; stores: ${STORES.join(', ')}`);
 const wantsStore = (store: string) => stores.includes(store);
@@ -123,19 +142,30 @@ async function main() {
   else if (!redis) log('BENCH_REDIS_URL is not set: Gatehouse on PostgreSQL runs without Redis only');
   const gatehouses = [];
   if (wantsStore('sqlite')) gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-sqlite', `file:${join(work, 'gatehouse.db')}`));
+  if (wantsStore('sqlite-shipped')) {
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-sqlite-shipped', `file:${join(work, 'shipped.db')}`, { workers: 'auto' }));
+  }
   if (postgres && wantsStore('postgresql')) gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql', await postgresSchema(ctx, postgres)));
+  if (postgres && wantsStore('postgresql-shipped')) {
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-shipped', await postgresSchema(ctx, postgres), { workers: 'auto' }));
+  }
   if (postgres && redis && wantsStore('postgresql-redis')) {
-    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis', await postgresSchema(ctx, postgres), redis));
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis', await postgresSchema(ctx, postgres), { redisUrl: redis }));
+  }
+  if (postgres && redis && wantsStore('postgresql-redis-shipped')) {
+    gatehouses.push(
+      await startGatehouseOn(ctx, 'gatehouse-postgresql-redis-shipped', await postgresSchema(ctx, postgres), { redisUrl: redis, workers: 'auto' }),
+    );
   }
   if (postgres && redis && wantsStore('postgresql-redis-x2')) {
-    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis-x2', await postgresSchema(ctx, postgres), redis, undefined, 2));
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-postgresql-redis-x2', await postgresSchema(ctx, postgres), { redisUrl: redis, instances: 2 }));
   }
   const compare = process.env.BENCH_COMPARE_CHECKOUT;
   if (compare && wantsStore('compare-sqlite')) {
-    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-compare-sqlite', `file:${join(work, 'compare.db')}`, undefined, compare));
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-compare-sqlite', `file:${join(work, 'compare.db')}`, { cwd: compare }));
   }
   if (compare && postgres && wantsStore('compare-postgresql')) {
-    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-compare-postgresql', await postgresSchema(ctx, postgres), undefined, compare));
+    gatehouses.push(await startGatehouseOn(ctx, 'gatehouse-compare-postgresql', await postgresSchema(ctx, postgres), { cwd: compare }));
   }
   if (gatehouses.length === 0) throw new Error(`--stores=${option('stores')}: none of these is set up (BENCH_DATABASE_URL, BENCH_REDIS_URL)`);
   const base = await startBaselineLike(ctx, gatehouses[0]);
@@ -245,6 +275,7 @@ async function main() {
       startMs: g.server.startMs,
       restartMs: g.restartMs,
       ...(g.replicas.length > 0 && { instances: 1 + g.replicas.length }),
+      ...(g.workers && { workers: g.workers }),
     })),
     ...(nextStart ? [{ name: 'gatehouse-next-start', peakRssMb: peakRssMb(nextStart.server), startMs: nextStart.server.startMs }] : []),
     { name: 'baseline', peakRssMb: peakRssMb(base.server), startMs: base.server.startMs },

@@ -93,6 +93,15 @@ async function waitForDiscovery(base: string, child: ChildProcess, log: () => st
   throw new Error(`server at ${base} did not start:\n${log().slice(-3000)}`);
 }
 
+async function waitForLine(line: RegExp, child: ChildProcess, log: () => string, timeoutMs = 90_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && child.exitCode === null; ) {
+    if (line.test(log())) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server's log never said ${line}:\n${log().slice(-3000)}`);
+}
+
 export interface StartOptions {
   name: string;
   command: string[];
@@ -103,9 +112,11 @@ export interface StartOptions {
   cwd?: string;
   /** The issuer it answers as: its own origin by default. */
   issuer?: string;
+  /** Started once its log says this too, not at the first discovery 200 (workers: once every one serves). */
+  readyLine?: RegExp;
 }
 
-export async function startServer({ name, command, env, port, logFile, cwd, issuer }: StartOptions): Promise<Server> {
+export async function startServer({ name, command, env, port, logFile, cwd, issuer, readyLine }: StartOptions): Promise<Server> {
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(command[0], command.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -118,6 +129,7 @@ export async function startServer({ name, command, env, port, logFile, cwd, issu
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   await waitForDiscovery(base, child, () => log);
+  if (readyLine) await waitForLine(readyLine, child, () => log);
   const server: Server = {
     name,
     port,
@@ -155,6 +167,8 @@ export function startGatehouse(options: {
   cwd?: string;
   /** ISSUER when not its own origin: a further instance answering as the first one (postgresql-redis-x2). */
   issuer?: string;
+  /** WORKERS: `1` (one process, what every configuration but the `-shipped` ones measures) unless given. */
+  workers?: string;
 }) {
   const issuer = options.issuer ?? `http://127.0.0.1:${options.port}`;
   return startServer({
@@ -165,6 +179,8 @@ export function startGatehouse(options: {
     issuer,
     // What `npm start` runs on a built app: the provider ahead of Next (scripts/server.mjs).
     command: [process.execPath, ...serverNodeFlags, ...(options.nodeArgs ?? []), join('scripts', 'server.mjs'), '-p', String(options.port), '-H', '127.0.0.1'],
+    // Workers: measured once all of them serve (scripts/primary.mjs says so in one line).
+    ...(options.workers && options.workers !== '1' && { readyLine: /"msg":"listening on \S+ with \d+ workers"/ }),
     env: {
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
@@ -176,6 +192,9 @@ export function startGatehouse(options: {
       // The protocol-feature rows (bench/protocol-rows.ts); the baseline has them on too.
       DEVICE_FLOW: 'on',
       DPOP: 'on',
+      // One process unless asked: the rows compare it with the bare library, a process too, and the
+      // earlier runs measured one; `auto` is what `npm start` runs when WORKERS is unset.
+      WORKERS: options.workers ?? '1',
     },
   });
 }

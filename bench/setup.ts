@@ -6,10 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { env } from '../lib/config/env.ts';
+import { workerCount } from '../lib/config/workers.mjs';
 import { findClientMetadata } from '../lib/clients/repository.ts';
 import { closeDatabase, database, type Database } from '../lib/db/database.ts';
 import { splitSchema } from '../lib/db/sql.ts';
@@ -40,6 +42,8 @@ const SCOPE = 'openid profile email';
 export interface Gatehouse {
   /** The (first) instance: its origin is the issuer. */
   server: Server;
+  /** Its worker processes (WORKERS), when more than one: the `-shipped` configurations. */
+  workers?: number;
   /** Further instances on the same database, Redis namespace and issuer (postgresql-redis-x2). */
   replicas: Server[];
   target: Target;
@@ -52,13 +56,19 @@ export interface Gatehouse {
  * another checkout's build): first start (migrations, keys, admin), the benchmark's client and
  * user, then a restart. With `instances` > 1, as many processes on that database, Redis namespace
  * and issuer, each on a port of its own: the rows split their connections across them (Target.bases).
+ * `workers`: WORKERS (`auto` for the `-shipped` configurations: `npm start` as shipped); one process otherwise.
  */
-export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: string, redisUrl?: string, cwd?: string, instances = 1): Promise<Gatehouse> {
+export async function startGatehouseOn(
+  ctx: Context,
+  name: string,
+  databaseUrl: string,
+  { redisUrl, cwd, instances = 1, workers }: { redisUrl?: string; cwd?: string; instances?: number; workers?: string } = {},
+): Promise<Gatehouse> {
   const adminPassword = randomBytes(18).toString('base64url');
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const start = (at = port, logFile = `${name}.log`) =>
-    startGatehouse({ name, port: at, issuer, databaseUrl, redisUrl, adminPassword, logFile: join(ctx.work, logFile), nodeArgs: ctx.nodeArgs, cwd });
+    startGatehouse({ name, port: at, issuer, databaseUrl, redisUrl, adminPassword, logFile: join(ctx.work, logFile), nodeArgs: ctx.nodeArgs, cwd, workers });
   let server = await start();
   ctx.servers.push(server);
   const firstStartMs = server.startMs;
@@ -92,9 +102,11 @@ export async function startGatehouseOn(ctx: Context, name: string, databaseUrl: 
     replicas.push(replica);
     ctx.log(`${name} instance ${i} on port ${replica.port} (issuer ${issuer}): start ${replica.startMs} ms`);
   }
+  const count = workerCount(workers ?? '1', availableParallelism());
   return {
     server,
     replicas,
+    ...(count !== undefined && count > 1 && { workers: count }),
     restartMs,
     databaseUrl,
     target: {

@@ -55,6 +55,8 @@ export interface ServerSummary {
   restartMs?: number;
   /** Server processes behind its issuer, when more than one (postgresql-redis-x2); peakRssMb is their sum. */
   instances?: number;
+  /** Its workers (WORKERS), when more than one (the `-shipped` configurations); peakRssMb is theirs and the primary's. */
+  workers?: number;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -98,6 +100,9 @@ const labels: Record<string, string> = {
   'gatehouse-postgresql': 'Gatehouse PostgreSQL',
   'gatehouse-postgresql-redis': 'Gatehouse PostgreSQL + Redis',
   'gatehouse-postgresql-redis-x2': 'Gatehouse PostgreSQL + Redis × 2 instances',
+  'gatehouse-sqlite-shipped': 'Gatehouse SQLite as shipped',
+  'gatehouse-postgresql-shipped': 'Gatehouse PostgreSQL as shipped',
+  'gatehouse-postgresql-redis-shipped': 'Gatehouse PostgreSQL + Redis as shipped',
   'gatehouse-compare-sqlite': 'compared checkout, SQLite',
   'gatehouse-compare-postgresql': 'compared checkout, PostgreSQL',
   'gatehouse-next-start': 'Gatehouse SQLite under next start',
@@ -172,6 +177,13 @@ export function footer(servers: ServerSummary[], limits: Limits | undefined): st
       lines.push(`- ${label(s.name)}: peak RSS ${s.peakRssMb} MB summed over its ${s.instances} instances; first instance's restart ${restart} ms`);
       continue;
     }
+    if (s.workers) {
+      lines.push(
+        `- ${label(s.name)} (WORKERS=auto: ${s.workers} workers): peak RSS ${s.peakRssMb} MB summed over the primary and its workers; ` +
+          `restart ${restart} ms until every worker serves (the first serves sooner)`,
+      );
+      continue;
+    }
     lines.push(
       `- ${label(s.name)}: peak RSS ${s.peakRssMb} MB (target < 300 ${ok(s.peakRssMb < 300)}); ` +
         `cold start (spawn \`node scripts/server.mjs\` → first discovery 200) ${restart} ms on an existing database (target < 2000 ${ok(restart < 2000)}), ` +
@@ -190,6 +202,46 @@ export function footer(servers: ServerSummary[], limits: Limits | undefined): st
 }
 
 const loadOf = (uptime: string) => uptime.replace(/^.*load average: /, '');
+
+/** The `-shipped` configurations' target over their store's one process (issue 28): at 32 connections, on these rows. */
+const SHIPPED_TARGET = 1.25;
+const SHIPPED_ROWS: readonly RowName[] = ['introspection', 'userinfo'];
+
+/**
+ * Each configuration as shipped (WORKERS=auto) over the one process of the same store in the same run: req/s and
+ * CPU per request, with the target on introspection and userinfo at 32 connections.
+ */
+export function shippedTable(rows: TableRow[], samples: Sample[], gatehouses: string[]): string {
+  const pairs = gatehouses
+    .filter((g) => g.endsWith('-shipped') && gatehouses.includes(g.slice(0, -'-shipped'.length)))
+    .map((g) => [g, g.slice(0, -'-shipped'.length)]);
+  if (pairs.length === 0) return '';
+  const cpuPerRequest = (server: string, row: RowName, connections: number) => {
+    const of = samples.filter((s) => s.server === server && s.row === row && s.connections === connections && s.cpu && s.ok > 0);
+    if (of.length === 0) return undefined;
+    return (of.reduce((sum, s) => sum + s.cpu!.server + s.cpu!.database + s.cpu!.redis, 0) * 1000) / of.reduce((sum, s) => sum + s.ok, 0);
+  };
+  const head = [
+    'row',
+    'conns',
+    ...pairs.flatMap(([shipped]) => [`${label(shipped).replace('Gatehouse ', '')} / one process, req/s`, 'CPU µs per request']),
+    'target',
+  ];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
+  for (const { row, connections, cells } of rows) {
+    const ratios = pairs.map(([shipped, single]) => (cells[shipped] && cells[single]?.rps ? cells[shipped].rps / cells[single].rps : Number.NaN));
+    if (ratios.every(Number.isNaN)) continue;
+    const cols = [ROW_LABELS[row], String(connections)];
+    pairs.forEach(([shipped, single], i) => {
+      const [mine, theirs] = [cpuPerRequest(shipped, row, connections), cpuPerRequest(single, row, connections)];
+      cols.push(Number.isNaN(ratios[i]) ? '–' : `${ratios[i].toFixed(2)}×`, mine && theirs ? `${Math.round(mine)} vs ${Math.round(theirs)}` : '–');
+    });
+    const checked = SHIPPED_ROWS.includes(row) && connections >= 32;
+    cols.push(checked ? `≥${SHIPPED_TARGET}× ${ratios.every((r) => r >= SHIPPED_TARGET) ? '✓' : '✗'}` : '');
+    lines.push(`| ${cols.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
 
 /**
  * CPU per request (µs, mean over the rounds): the server's processes, its PostgreSQL
@@ -237,7 +289,12 @@ export function report(result: RunResult): string {
     `, commit ${m.commit?.slice(0, 7)}${m.uncommittedChangesInLibOrApp ? ' (+ uncommitted changes)' : ''}; best of ${o.rounds} round(s) × ${o.seconds} s per cell, servers alternating` +
     `; load average ${loadOf(result.load.before)} before, ${loadOf(result.load.after)} after (2 cores: above ~1, other work shared the machine)`;
   const cpu = cpuTable(result.samples, gatehouses);
-  return `${header}\n\n${markdownTable(aggregate(result.samples), gatehouses, result.limits)}\n\n${cpu ? `CPU per request:\n\n${cpu}\n\n` : ''}${footer(result.servers, result.limits)}`;
+  const table = aggregate(result.samples);
+  const shipped = shippedTable(table, result.samples, gatehouses);
+  return (
+    `${header}\n\n${markdownTable(table, gatehouses, result.limits)}\n\n${cpu ? `CPU per request:\n\n${cpu}\n\n` : ''}` +
+    `${shipped ? `As shipped (WORKERS=auto) over one process (WORKERS=1), same store, same run:\n\n${shipped}\n\n` : ''}${footer(result.servers, result.limits)}`
+  );
 }
 
 // `tsx bench/table.ts results/<timestamp>.json`: the table of an earlier run.

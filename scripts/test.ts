@@ -379,6 +379,9 @@ async function startServer(
       METRICS_PORT: String(metricsPort),
       METRICS_HOST: '127.0.0.1',
       METRICS_TOKEN: metricsToken,
+      // One process, as the suite has always measured it: its timings, its log and what the files count on
+      // its metrics stay one process's. Workers are e2e/protocol/workers.test.ts's to prove.
+      WORKERS: '1',
       ...(mailSink ? { SMTP_URL: mailSink.smtpUrl } : {}),
       ...ownEnv,
     },

@@ -64,8 +64,9 @@ const suiteMount = (): Mount => (process.env.GATEHOUSE_TEST_MOUNT === 'next' ? '
 
 /**
  * Spawns the built app on `port` (a free one by default) with the test run's environment plus `env`
- * (any setting of lib/config/env.ts), ISSUER its own URL unless given; returns at once (`untilReady`
- * waits). `host`: the URL's host; `mount`: the suite's own unless given.
+ * (any setting of lib/config/env.ts), ISSUER its own URL unless given, and one process (WORKERS=1)
+ * unless `env` asks for workers: a test that signals, kills or counts the server's process means that
+ * one process. Returns at once (`untilReady` waits). `host`: the URL's host; `mount`: the suite's own unless given.
  */
 export async function spawnServer(
   env: { DATABASE_URL: string; ISSUER?: string } & Record<string, string>,
@@ -74,7 +75,7 @@ export async function spawnServer(
   const listen = port ?? (await freePort());
   const url = `http://${host}:${listen}`;
   const child = spawn(process.execPath, serverCommand(mount, listen), {
-    env: { ...process.env, ISSUER: url, ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, ISSUER: url, WORKERS: '1', ...env, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

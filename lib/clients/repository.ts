@@ -144,15 +144,20 @@ export async function findRegisteredClientMetadata(db: Database, clientId: strin
  * userinfo request: a SELECT, JSON parsing, and on PostgreSQL a round trip.
  * The process keeps what it read for CLIENT_CACHE_TTL_MS. Every change made
  * through this module (the portal, the admin API, the CLI in its own process)
- * forgets the client here at once; another process (a second instance, the
- * CLI while the server runs) sees the change within the TTL. Unknown ids are
- * never kept, so random client_ids cannot fill the map.
+ * forgets the client here at once; another process (another worker, a second
+ * instance, the CLI while the server runs) forgets it when the read cache hears
+ * of the change (lib/db/database.ts watchClients): on SQLite before this cache
+ * is read, on PostgreSQL when the notification arrives, and within the TTL
+ * should it be lost. Unknown ids are never kept, so random client_ids cannot
+ * fill the map.
  */
 export const CLIENT_CACHE_TTL_MS = 2_000;
 const CLIENT_CACHE_MAX = 10_000;
 
 /** findClientMetadata through the handle's short-lived cache (`db.clientMetadata`): what the provider's adapter uses. */
 export function cachedClientMetadata(db: Database, clientId: string, now: number): Promise<ClientMetadata | undefined> {
+  // A change another worker committed on SQLite empties this cache first (lib/db/read-cache.ts).
+  db.cache.follow();
   const cache = db.clientMetadata;
   const hit = cache.get(clientId);
   if (hit && hit.expiresAt > now) return hit.metadata;

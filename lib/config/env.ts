@@ -3,10 +3,12 @@
  * zod. Everything has a safe default so `npm start` works with no configuration;
  * a bad value stops the process with a message naming the variable.
  */
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { issueMessages } from '../platform/errors.ts';
 import { SUPPORTED_LOCALES } from '../i18n/locale.ts';
 import { normalizeHex } from './colour.ts';
+import { WORKERS_RULE, workerCount } from './workers.mjs';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -141,6 +143,26 @@ const envSchema = z.object({
    * which wins).
    */
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /**
+   * How many processes `npm start` serves from, each a whole server (the pages and the provider) on the
+   * same port, sharing the database: `auto`, one per core (`os.availableParallelism()`), or a number (1 to
+   * 256). With more than one, a primary process forks them, replaces one that dies and serves `METRICS_PORT`
+   * with every worker's figures summed. `1` is one process and no primary, for a process manager or an
+   * orchestrator that already runs one instance per core. Each worker holds its own memory and, on
+   * PostgreSQL, its own pools. See [Workers](deploying.md#workers).
+   * @default `auto` (one per core)
+   */
+  WORKERS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const count = workerCount(v, availableParallelism());
+      if (count === undefined) {
+        ctx.addIssue({ code: 'custom', message: WORKERS_RULE });
+        return z.NEVER;
+      }
+      return count;
+    }),
   /**
    * How many reverse proxies in front of Gatehouse append the client's address to `X-Forwarded-For`
    * (`true` = 1, up to 10). Off, the audit log and the throttle use the TCP peer address and ignore

@@ -11,11 +11,12 @@
  * call in the code: nothing that writes these tables can forget them, and a
  * notification is never sent for a write that rolled back.
  *
- * On SQLite one server writes through one connection; the CLI (another
- * process) and Prisma (another connection of the server) write beside it.
- * Before the first read of each event-loop turn the cache asks SQLite's
- * `PRAGMA data_version`, which changes whenever another connection has
- * committed: then it forgets everything first (sqliteReadCache).
+ * On SQLite each server process writes through its own connection; the other
+ * workers of the server (WORKERS), the CLI and Prisma (another connection of
+ * the same process) write beside it. Before the first read of each event-loop
+ * turn the cache asks SQLite's `PRAGMA data_version`, which changes whenever
+ * another connection has committed: then it forgets everything first
+ * (sqliteReadCache).
  *
  * The rules that keep it correct on PostgreSQL:
  * - Entries are kept only while this process listens (a connection of its
@@ -69,6 +70,13 @@ export interface ReadCache {
   publish(key: string): Promise<void>;
   /** Also tells `watcher` of every change notified (another cache of the process: clients), once listening. */
   watch(watcher: ReadCacheWatcher): void;
+  /**
+   * Hears of other connections' commits now, as a read would (SQLite: data_version, once per turn), and
+   * tells the watchers: for a watcher's cache read before this one in a request (the clients' metadata,
+   * at client authentication), so that it never serves what another worker changed. PostgreSQL's
+   * notifications arrive by themselves.
+   */
+  follow(): void;
   /** Whether entries are kept now (for tests and the metrics). */
   readonly active: boolean;
   close(): Promise<void>;
@@ -81,6 +89,7 @@ export const noReadCache: ReadCache = {
   clear() {},
   async publish() {},
   watch() {},
+  follow() {},
   active: false,
   async close() {},
 };
@@ -156,13 +165,14 @@ export function sqliteReadCache(dataVersion: () => number): ReadCache {
       store.entries.delete(key);
     },
     clear,
-    // One server per SQLite database: there is no other instance to tell.
+    // Every process on the database hears of a commit by data_version: there is no one to tell.
     async publish(key) {
       store.entries.delete(key);
     },
     watch(watcher) {
       watchers.push(watcher);
     },
+    follow: checkOncePerTurn,
     active: true,
     async close() {
       store.entries.clear();
@@ -269,6 +279,7 @@ export function postgresReadCache(url: string, { notify, onError = () => undefin
     watch(watcher) {
       watchers.push(watcher);
     },
+    follow() {},
     get active() {
       return listening;
     },

@@ -19,7 +19,14 @@ import type { AddressInfo } from 'node:net';
 import { bearerToken } from '../http/bearer.ts';
 import { STATIC_SECURITY_HEADERS } from '../http/security-headers.ts';
 import type { Log } from './log.ts';
-import type { Metrics } from './metrics.ts';
+
+/**
+ * What /metrics answers: the process's registry (lib/ops/metrics.ts), or in a worker of several, every
+ * worker's figures summed by the primary (lib/start/handover.ts ClusterWorker).
+ */
+export interface MetricsText {
+  registry: { metrics(): Promise<string>; readonly contentType: string };
+}
 
 /** The process's listener: the start-up runs once per process (lib/start/start.ts), so one module graph starts it. */
 let started: Promise<MetricsServer> | undefined;
@@ -30,7 +37,7 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export function createMetricsServer(metrics: Pick<Metrics, 'registry'>, log: Pick<Log, 'error'>): Server {
+export function createMetricsServer(metrics: MetricsText, log: Pick<Log, 'error'>): Server {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -54,10 +61,7 @@ export function createMetricsServer(metrics: Pick<Metrics, 'registry'>, log: Pic
 }
 
 /** Listens once per process; a second call gets the first server. Rejects when the port is taken. */
-export function startMetricsServer(
-  metrics: Pick<Metrics, 'registry'>,
-  { host, port, log }: { host: string; port: number; log: Pick<Log, 'error'> },
-): Promise<MetricsServer> {
+export function startMetricsServer(metrics: MetricsText, { host, port, log }: { host: string; port: number; log: Pick<Log, 'error'> }): Promise<MetricsServer> {
   started ??= new Promise<MetricsServer>((resolve, reject) => {
     const server = createMetricsServer(metrics, log);
     server.once('error', (error) => {
@@ -94,7 +98,7 @@ const NO_STORE: Record<string, string> = { ...Object.fromEntries(STATIC_SECURITY
 
 /** The status, headers and body of GET /metrics on the issuer's port. */
 async function metricsAnswer(
-  metrics: Pick<Metrics, 'registry'>,
+  metrics: MetricsText,
   check: ReturnType<typeof metricsTokenCheck>,
   authorization: string | null | undefined,
   log: Pick<Log, 'error'>,
@@ -122,11 +126,7 @@ async function metricsAnswer(
  * For `npm start`, ahead of Next (lib/oidc/mounts/node.ts): answers GET and HEAD
  * /metrics when METRICS_TOKEN is set, or returns false for Next to serve the request.
  */
-export function metricsMount(
-  metrics: Pick<Metrics, 'registry'>,
-  token: string,
-  log: Pick<Log, 'error'>,
-): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function metricsMount(metrics: MetricsText, token: string, log: Pick<Log, 'error'>): (req: IncomingMessage, res: ServerResponse) => boolean {
   const check = metricsTokenCheck(token);
   return (req, res) => {
     const url = req.url ?? '/';
@@ -141,12 +141,7 @@ export function metricsMount(
 }
 
 /** For `next start`: app/metrics/route.ts. Without METRICS_TOKEN, /metrics is not served on this port. */
-export async function metricsResponse(
-  request: Request,
-  metrics: Pick<Metrics, 'registry'>,
-  token: string | undefined,
-  log: Pick<Log, 'error'>,
-): Promise<Response> {
+export async function metricsResponse(request: Request, metrics: MetricsText, token: string | undefined, log: Pick<Log, 'error'>): Promise<Response> {
   if (!token) return new Response('Not found\n', { status: 404, headers: { ...NO_STORE, 'Content-Type': 'text/plain; charset=utf-8' } });
   const { status, headers, body } = await metricsAnswer(metrics, metricsTokenCheck(token), request.headers.get('authorization'), log);
   return new Response(request.method === 'HEAD' ? null : body, { status, headers });

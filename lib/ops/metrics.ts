@@ -10,6 +10,11 @@
  * grow the server's memory and the scraper's storage with made-up URLs.
  * An operator reads what each metric means in docs/operations.md, *Monitoring*:
  * a new metric is written up there too.
+ *
+ * With several workers (WORKERS) the primary sums every worker's figures into one
+ * scrape (scripts/primary.mjs): counters and histograms add up, and a gauge says
+ * how it combines (`aggregator`) where a sum would mislead, such as a figure every
+ * worker reads from the same database.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -175,6 +180,7 @@ export function createMetrics({
       help: 'Always 1: the version running and the Node.js it runs on, as labels.',
       labelNames: ['version', 'node'] as const,
       registers: [registry],
+      aggregator: 'first',
     }).set(build, 1);
   }
   if (ready) {
@@ -182,6 +188,7 @@ export function createMetrics({
       name: 'gatehouse_ready',
       help: 'Whether /readyz answers 200 (1) or 503 (0), checked at each scrape.',
       registers: [registry],
+      aggregator: 'min',
       async collect() {
         this.set((await ready().catch(() => false)) ? 1 : 0);
       },
@@ -192,6 +199,7 @@ export function createMetrics({
       name: 'gatehouse_redis_up',
       help: "Whether Redis (REDIS_URL) is connected (1) or lost (0), as the server's clients see it; 0 before the first connection.",
       registers: [registry],
+      aggregator: 'min',
       collect() {
         this.set(redis() === 'up' ? 1 : 0);
       },
@@ -226,6 +234,7 @@ export function createMetrics({
       help: 'Seconds since the signing key that signs now started signing, per algorithm (a rotation sets it back to 0).',
       labelNames: ['alg'] as const,
       registers: [registry],
+      aggregator: 'max',
       async collect() {
         // As the session count: a database that does not answer leaves the figures out, not the scrape.
         const keys = await currentSigningKeys().catch(() => undefined);
@@ -240,6 +249,7 @@ export function createMetrics({
       name: 'gatehouse_active_sessions',
       help: 'Sign-in sessions that have not expired, counted at each scrape (NaN when the database did not answer).',
       registers: [registry],
+      aggregator: 'first',
       async collect() {
         // A failed count must not fail the whole scrape: the other figures matter most when the database does not answer.
         this.set(await activeSessions().catch(() => Number.NaN));

@@ -7,23 +7,43 @@
  * (./start.ts) resolves it with the started application, or rejects it with the
  * error that stopped it. (Embedded in a custom server, Next resolves prepare()
  * before register() finishes, so the server must wait here for it.)
+ *
+ * In a worker of several (WORKERS, scripts/primary.mjs) the waiter also offers
+ * the primary's side: what must be one per server, not one per worker.
  */
+import type { Registry } from 'prom-client';
 import type { Log } from '../ops/log.ts';
 import type { ServerMount } from '../oidc/mounts/node.ts';
 
 /**
  * What scripts/server.mjs gets: every request goes to `handle`; `log` is the process's (lib/context.ts);
- * `close` is called once the server has stopped serving (SIGTERM, SIGINT), before the process exits.
+ * `close` is called once the server has stopped serving (SIGTERM, SIGINT), before the process exits;
+ * `collectMetrics` is what a worker hands its primary to sum (its registry as prom-client's JSON).
  */
 export interface ServerHandover {
   handle: ServerMount;
   log: Log;
   close(): Promise<void>;
+  collectMetrics(): ReturnType<Registry['getMetricsAsJSON']>;
+}
+
+/** A worker's way to its primary (scripts/cluster-worker.mjs). */
+export interface ClusterWorker {
+  /** How many workers the server runs (WORKERS). */
+  readonly workers: number;
+  /**
+   * Has the primary listen on METRICS_HOST:METRICS_PORT, once for every worker: its URL, or the
+   * listen's error (a port that is taken), which stops this start as it stops one process's.
+   */
+  serveMetrics(listen: { host: string; port: number }): Promise<string>;
+  /** Every serving worker's figures summed, in Prometheus' text format (what METRICS_PORT answers). */
+  scrape(): Promise<string>;
 }
 
 interface Waiter {
   resolve(handover: ServerHandover): void;
   reject(error: unknown): void;
+  workers?: ClusterWorker;
 }
 
 // The symbol scripts/server.mjs uses: keep the two in step.
@@ -33,6 +53,11 @@ const globalForHandover = globalThis as typeof globalThis & { [HANDOVER]?: Waite
 /** Whether scripts/server.mjs (`npm start`) waits for the start-up; false under plain `next start` and `next dev`. */
 export function underCustomServer(): boolean {
   return globalForHandover[HANDOVER] !== undefined;
+}
+
+/** The primary's side when this process is one worker of several (WORKERS above 1), else undefined. */
+export function clusterWorker(): ClusterWorker | undefined {
+  return globalForHandover[HANDOVER]?.workers;
 }
 
 /** Hands the started application to a waiting custom server. */

@@ -95,7 +95,7 @@ test('the hand-over gives a waiting custom server the handle, the log and a clos
     [
       { name: 'context', run: (s) => s.onClose(() => void closed++) },
       { name: 'mount', run: (s) => void (s.handle = handle) },
-      { name: 'hand-over', run: (s) => handOver({ handle: s.handle!, log: s.ctx.log, close: () => s.close() }) },
+      { name: 'hand-over', run: (s) => handOver({ handle: s.handle!, log: s.ctx.log, close: () => s.close(), collectMetrics: async () => [] }) },
     ],
   );
   const handover = await server;

@@ -31,7 +31,7 @@ import { closeBeforeNextExits } from '../ops/next-start-stop.ts';
 import { startTracing, type Tracing, tracingSettings } from '../ops/tracing.ts';
 import { installPeerAddressStamp } from '../platform/request-context.ts';
 import { ensureAdmin, ensurePortalClient, prepareDatabase, prepareSecrets } from './first-start.ts';
-import { handOver, underCustomServer } from './handover.ts';
+import { clusterWorker, handOver, underCustomServer } from './handover.ts';
 
 /** What the steps build, one after another. */
 export interface Starting {
@@ -134,8 +134,11 @@ export const START_STEPS: readonly StartStep[] = [
       if (config.METRICS_PORT !== undefined) {
         // Both `npm start` and plain `next start` run this, so both serve metrics. Before
         // the mount: a port that is taken stops the start rather than leave it unwatched.
-        const metrics = await startMetricsServer(ctx.metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, log: ctx.log });
-        ctx.log.info({ url: metrics.url }, `metrics at ${metrics.url}`);
+        // A worker of several has its primary listen, for the whole server (./handover.ts).
+        const listen = { host: config.METRICS_HOST, port: config.METRICS_PORT };
+        const workers = clusterWorker();
+        const url = workers ? await workers.serveMetrics(listen) : (await startMetricsServer(ctx.metrics, { ...listen, log: ctx.log })).url;
+        ctx.log.info({ url }, `metrics at ${url}`);
       }
       if (config.METRICS_TOKEN) ctx.log.info(`metrics at ${config.ISSUER}/metrics for the bearer of METRICS_TOKEN`);
       if (tracer) ctx.log.info({ endpoint: tracer.endpoint }, `traces go to ${tracer.endpoint}`);
@@ -147,7 +150,10 @@ export const START_STEPS: readonly StartStep[] = [
     run(s) {
       const { ctx } = s;
       const health = healthMount(ctx.readiness);
-      const metricsOnIssuer = ctx.config.METRICS_TOKEN ? metricsMount(ctx.metrics, ctx.config.METRICS_TOKEN, ctx.log) : undefined;
+      // A worker of several answers for the whole server: its primary sums every worker's figures.
+      const workers = clusterWorker();
+      const figures = workers ? { registry: { metrics: () => workers.scrape(), contentType: ctx.metrics.registry.contentType } } : ctx.metrics;
+      const metricsOnIssuer = ctx.config.METRICS_TOKEN ? metricsMount(figures, ctx.config.METRICS_TOKEN, ctx.log) : undefined;
       const ahead: ProviderMount = (req, res) => health(req, res) || (metricsOnIssuer?.(req, res) ?? false);
       const { mount, serve } = createProviderMount(s.provider ?? missing('provider'), ctx.config.ISSUER);
       ctx.onProvider(serve);
@@ -160,7 +166,8 @@ export const START_STEPS: readonly StartStep[] = [
     // costs seconds on a loaded machine). A failure below is logged, and the server serves on.
     name: 'hand-over',
     run(s) {
-      handOver({ handle: s.handle ?? missing('mount'), log: s.ctx.log, close: () => s.close() });
+      const { metrics } = s.ctx;
+      handOver({ handle: s.handle ?? missing('mount'), log: s.ctx.log, close: () => s.close(), collectMetrics: () => metrics.registry.getMetricsAsJSON() });
     },
   },
   {
