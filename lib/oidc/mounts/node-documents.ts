@@ -64,7 +64,12 @@ export class StaticDocuments {
   }
 }
 
-/** Lets the provider answer, keeping a copy of a 200 answer. */
+/**
+ * Lets the provider answer, keeping a copy of a 200 answer once it has been sent whole ('finish'): an answer
+ * with no body, or fewer bytes than its Content-Length, is never kept, so one bad answer is not replayed to
+ * every client for DISCOVERY_KEPT_MS (a CI run's restarted instance answered discovery 200 with an empty body,
+ * again when asked again).
+ */
 function keep(res: ServerResponse, store: (document: Omit<Document, 'keptUntil'>) => void): void {
   const chunks: Buffer[] = [];
   const { write, end } = res;
@@ -78,10 +83,13 @@ function keep(res: ServerResponse, store: (document: Omit<Document, 'keptUntil'>
   } as typeof res.write;
   res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
     if (typeof chunk !== 'function') collect(chunk, rest[0]);
-    if (res.statusCode === 200) {
-      const headers = Object.fromEntries(Object.entries(res.getHeaders()).filter(([name]) => !perRequestHeaders.has(name)));
-      store({ headers, body: Buffer.concat(chunks) });
-    }
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
   } as typeof res.end;
+  res.once('finish', () => {
+    const body = Buffer.concat(chunks);
+    const declared = res.getHeader('content-length');
+    if (res.statusCode !== 200 || body.length === 0 || (declared !== undefined && Number(declared) !== body.length)) return;
+    const headers = Object.fromEntries(Object.entries(res.getHeaders()).filter(([name]) => !perRequestHeaders.has(name)));
+    store({ headers, body });
+  });
 }
